@@ -1,0 +1,66 @@
+// A file descriptor with whole-buffer read and write loops. Every failure
+// throws IoError naming the path and strerror(errno); ENOSPC reads
+// "no space left on device". Short reads and writes are looped.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+namespace gsort {
+
+class File {
+ public:
+  File() = default;
+  File(int fd, std::string path, bool owned) : fd_(fd), path_(std::move(path)), owned_(owned) {}
+  File(File&& o) noexcept { swap(o); }
+  File& operator=(File&& o) noexcept {
+    File tmp(std::move(o));
+    swap(tmp);
+    return *this;
+  }
+  File(const File&) = delete;
+  File& operator=(const File&) = delete;
+  ~File();
+
+  static File open_read(const std::string& path);
+  // Creates (or truncates) a file for writing, mode 0600.
+  static File create(const std::string& path);
+  static File standard_input() { return File(0, "-", false); }
+  static File standard_output() { return File(1, "-", false); }
+
+  int fd() const { return fd_; }
+  const std::string& path() const { return path_; }
+  // The name to show in messages ("standard input" for "-").
+  std::string display_name() const;
+  bool is_open() const { return fd_ >= 0; }
+
+  // Reads up to n bytes; returns fewer only at end of file.
+  size_t read_full(void* buf, size_t n);
+  size_t pread_full(void* buf, size_t n, uint64_t offset);
+  void write_all(const void* buf, size_t n);
+  void pwrite_all(const void* buf, size_t n, uint64_t offset);
+
+  bool is_regular() const;
+  uint64_t size() const;  // st_size
+  // Hints sequential access to the kernel (larger read-ahead).
+  void advise_sequential() const;
+  // Closes and reports errors a delayed write may only show at close.
+  void close();
+
+ private:
+  [[noreturn]] void fail(const char* what) const;
+  void swap(File& o) noexcept {
+    std::swap(fd_, o.fd_);
+    std::swap(path_, o.path_);
+    std::swap(owned_, o.owned_);
+  }
+  int fd_ = -1;
+  std::string path_;
+  bool owned_ = false;
+};
+
+// "path: strerror(err)" with ENOSPC spelled out as "no space left on device".
+std::string describe_errno(const std::string& path, int err);
+
+}  // namespace gsort

@@ -1,0 +1,71 @@
+#include "io/output_target.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <vector>
+
+#include "core/errors.h"
+#include "io/temp_registry.h"
+
+namespace gsort {
+namespace {
+
+std::string directory_of(const std::string& path) {
+  const size_t slash = path.rfind('/');
+  if (slash == std::string::npos) return ".";
+  if (slash == 0) return "/";
+  return path.substr(0, slash);
+}
+
+std::string base_name(const std::string& path) {
+  const size_t slash = path.rfind('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+}  // namespace
+
+OutputTarget::OutputTarget(const std::string& destination) : destination_(destination) {
+  if (is_stdout()) {
+    file_ = File::standard_output();
+    return;
+  }
+  struct stat st;
+  if (::stat(destination.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {
+    throw IoError("cannot write output " + destination + ": Is a directory");
+  }
+  const std::string dir = directory_of(destination);
+  std::string templ = dir + "/." + base_name(destination) + ".gsort-XXXXXX";
+  std::vector<char> buf(templ.begin(), templ.end());
+  buf.push_back('\0');
+  const int fd = ::mkstemp(buf.data());
+  if (fd < 0) throw IoError("cannot create output in " + describe_errno(dir, errno));
+  temp_path_ = buf.data();
+  file_ = File(fd, temp_path_, true);
+  slot_ = register_temp_path(temp_path_, false);
+  // mkstemp makes the file 0600; give it the mode a new file would get.
+  const mode_t mask = ::umask(0);
+  ::umask(mask);
+  if (::fchmod(fd, 0666 & ~mask) != 0) throw IoError("cannot set mode of " + describe_errno(temp_path_, errno));
+}
+
+OutputTarget::~OutputTarget() {
+  if (!is_stdout() && !committed_) {
+    ::unlink(temp_path_.c_str());
+    unregister_temp_path(slot_);
+  }
+}
+
+void OutputTarget::commit() {
+  if (is_stdout()) return;
+  file_.close();
+  if (::rename(temp_path_.c_str(), destination_.c_str()) != 0) {
+    throw IoError("cannot rename output into place: " + describe_errno(destination_, errno));
+  }
+  committed_ = true;
+  unregister_temp_path(slot_);
+}
+
+}  // namespace gsort

@@ -1,0 +1,20 @@
+// A sequential stream of whole records: a run file, or an input file given
+// to --merge. The merger reads every source through this.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace gsort {
+
+class RecordSource {
+ public:
+  virtual ~RecordSource() = default;
+  // Reads up to max_records records into buf; returns how many (0 at the
+  // end). Validation failures at the end (a checksum) throw DataError.
+  virtual uint64_t read(uint8_t* buf, uint64_t max_records) = 0;
+  // For messages.
+  virtual std::string name() const = 0;
+};
+
+}  // namespace gsort

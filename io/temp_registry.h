@@ -1,0 +1,22 @@
+// Paths that must not outlive the process: temp directories, run files and
+// the not-yet-renamed output. On SIGINT, SIGTERM, SIGHUP or SIGPIPE a signal
+// handler removes every registered path (files first, then directories) and
+// re-raises the signal, so an interrupted gsort leaves nothing behind.
+#pragma once
+
+#include <string>
+
+namespace gsort {
+
+// Installs the handlers. Call once, early in main().
+void install_cleanup_signal_handlers();
+
+// Registers a path for removal on a fatal signal; returns a slot for
+// unregister_temp_path. Thread-safe. Throws Error when the table is full.
+int register_temp_path(const std::string& path, bool is_directory);
+void unregister_temp_path(int slot);
+
+// Set once a cleanup signal arrived (for long loops that want to stop early).
+bool cleanup_signal_received();
+
+}  // namespace gsort

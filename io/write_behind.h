@@ -1,0 +1,65 @@
+// A write-behind thread over a fixed set of buffers. The producer fills the
+// current buffer, submits it and gets the next one; a writer thread hands
+// full buffers to the sink in order. A sink error is rethrown by the next
+// submit() or finish().
+//
+//   WriteBehind w(sink, 16 << 20);
+//   uint8_t* b = w.buffer();  fill up to w.capacity() bytes;  w.submit(n);
+//   ...; w.finish();
+#pragma once
+
+#include <condition_variable>
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <exception>
+#include <functional>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "core/host_buffer.h"
+
+namespace gsort {
+
+class WriteBehind {
+ public:
+  using Sink = std::function<void(const uint8_t* data, size_t bytes)>;
+
+  WriteBehind(Sink sink, size_t buffer_bytes, unsigned buffers = 3);
+  ~WriteBehind();  // stops the thread; never throws (call finish() first)
+  WriteBehind(const WriteBehind&) = delete;
+  WriteBehind& operator=(const WriteBehind&) = delete;
+
+  // The buffer to fill now.
+  uint8_t* buffer() const { return current_; }
+  size_t capacity() const { return capacity_; }
+  // Queues the first `bytes` of buffer() and moves to a free buffer.
+  void submit(size_t bytes);
+  // Writes everything queued and stops the thread.
+  void finish();
+  // Bytes handed to the sink so far.
+  uint64_t bytes_written() const;
+
+ private:
+  void writer_loop();
+  void rethrow_if_failed();
+
+  Sink sink_;
+  size_t capacity_;
+  std::vector<HostBuffer> storage_;
+  uint8_t* current_ = nullptr;
+
+  mutable std::mutex mutex_;
+  std::condition_variable changed_;
+  std::deque<std::pair<uint8_t*, size_t>> queue_;
+  std::vector<uint8_t*> free_;
+  bool in_flight_ = false;  // the writer is inside sink_
+  bool closing_ = false;
+  bool finished_ = false;
+  std::exception_ptr error_;
+  uint64_t written_ = 0;
+  std::thread thread_;
+};
+
+}  // namespace gsort

@@ -1,0 +1,19 @@
+// Picks the backend --backend asks for: auto takes the GPU when a usable one
+// is present and falls back to the CPU (saying so under -v); gpu without a
+// usable GPU is an error, never a silent fallback.
+#pragma once
+
+#include <memory>
+
+#include "backend/sort_backend.h"
+#include "core/sort_config.h"
+#include "core/thread_pool.h"
+#include "keys/key_layout.h"
+#include "pipeline/log.h"
+
+namespace gsort {
+
+std::unique_ptr<SortBackend> make_backend(const SortConfig& config, const KeyLayout& layout, ThreadPool& pool,
+                                          const Log& log);
+
+}  // namespace gsort

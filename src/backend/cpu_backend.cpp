@@ -1,0 +1,162 @@
+#include "backend/cpu_backend.h"
+
+#include <algorithm>
+#include <chrono>
+#include <memory>
+#include <vector>
+
+#include "sort/gather.h"
+#include "sort/key_entry.h"
+#include "sort/merge_path.h"
+#include "sort/radix_sort.h"
+
+namespace gsort {
+namespace {
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+class CpuBackend final : public SortBackend {
+ public:
+  CpuBackend(const KeyLayout& layout, ThreadPool& pool) : layout_(layout), pool_(pool) {}
+
+  std::string describe() const override {
+    return "cpu (" + std::to_string(pool_.size()) + (pool_.size() == 1 ? " thread)" : " threads)");
+  }
+
+  uint64_t host_bytes_per_record() const override { return 2 * sizeof(KeyEntry) + sizeof(uint32_t); }
+
+  BackendTimings timings() const override { return timings_; }
+
+  void sort_order(const uint8_t* records, uint64_t count, uint32_t* order) override {
+    const size_t n = static_cast<size_t>(count);
+    reserve(n);
+    const size_t slices = n < (size_t{1} << 16) ? 1 : pool_.size();
+    std::vector<size_t> bounds(slices + 1);
+    for (size_t s = 0; s <= slices; ++s) bounds[s] = split_point(n, slices, s);
+
+    auto t0 = std::chrono::steady_clock::now();
+    pool_.parallel_for(slices, [&](size_t s) { sort_slice(records, bounds[s], bounds[s + 1]); });
+    timings_.sort_s += seconds_since(t0);
+
+    t0 = std::chrono::steady_clock::now();
+    KeyEntry* sorted = merge_slices(records, bounds);
+    timings_.merge_s += seconds_since(t0);
+
+    const size_t tasks = slices * 4;
+    pool_.parallel_for(tasks, [&](size_t t) {
+      for (size_t i = split_point(n, tasks, t), end = split_point(n, tasks, t + 1); i < end; ++i) {
+        order[i] = sorted[i].index;
+      }
+    });
+    ++timings_.chunks;
+  }
+
+  void sort_records(const uint8_t* records, uint64_t count, uint8_t* out) override {
+    order_.resize(static_cast<size_t>(count));
+    sort_order(records, count, order_.data());
+    const auto t0 = std::chrono::steady_clock::now();
+    gather_records(pool_, records, layout_.record_size(), order_.data(), count, out);
+    timings_.gather_s += seconds_since(t0);
+  }
+
+ private:
+  // Strict order of two entries of this chunk: prefix, then the rest of the
+  // key from the records. Index order is left to stability.
+  bool less(const uint8_t* records, const KeyEntry& x, const KeyEntry& y) const {
+    if (x.prefix != y.prefix) return x.prefix < y.prefix;
+    if (layout_.prefix_is_whole_key()) return false;
+    const uint32_t rs = layout_.record_size();
+    return layout_.compare_after_prefix(records + uint64_t{x.index} * rs, records + uint64_t{y.index} * rs) < 0;
+  }
+
+  void sort_slice(const uint8_t* records, size_t begin, size_t end) {
+    const uint32_t rs = layout_.record_size();
+    KeyEntry* e = entries();
+    const auto t0 = std::chrono::steady_clock::now();
+    for (size_t i = begin; i < end; ++i) {
+      e[i].prefix = layout_.prefix(records + uint64_t{i} * rs);
+      e[i].index = static_cast<uint32_t>(i);
+    }
+    if (begin == 0) timings_.extract_s += seconds_since(t0);
+    radix_sort_entries(e + begin, scratch() + begin, end - begin);
+    if (layout_.prefix_is_whole_key()) return;
+    // Settle runs of equal prefixes by the rest of the key. The run is in
+    // index order, and stable_sort keeps it for equal keys.
+    size_t i = begin;
+    while (i < end) {
+      size_t j = i + 1;
+      while (j < end && e[j].prefix == e[i].prefix) ++j;
+      if (j - i > 1) {
+        std::stable_sort(e + i, e + j, [&](const KeyEntry& x, const KeyEntry& y) {
+          return layout_.compare_after_prefix(records + uint64_t{x.index} * rs, records + uint64_t{y.index} * rs) < 0;
+        });
+      }
+      i = j;
+    }
+  }
+
+  // Merges the sorted slices pairwise, each pair split over threads by merge
+  // path. Returns the buffer holding the fully sorted entries.
+  KeyEntry* merge_slices(const uint8_t* records, std::vector<size_t> bounds) {
+    KeyEntry* src = entries();
+    KeyEntry* dst = scratch();
+    const auto lt = [&](const KeyEntry& x, const KeyEntry& y) { return less(records, x, y); };
+    while (bounds.size() > 2) {
+      const size_t slices = bounds.size() - 1;
+      const size_t pairs = slices / 2;
+      const size_t parts = std::max<size_t>(1, (pool_.size() * 2 + pairs - 1) / pairs);
+      pool_.parallel_for(pairs * parts + (slices % 2), [&](size_t task) {
+        if (task == pairs * parts) {  // odd slice out: copy through
+          std::copy(src + bounds[slices - 1], src + bounds[slices], dst + bounds[slices - 1]);
+          return;
+        }
+        const size_t p = task / parts, part = task % parts;
+        const KeyEntry* a = src + bounds[2 * p];
+        const KeyEntry* b = src + bounds[2 * p + 1];
+        const uint64_t na = bounds[2 * p + 1] - bounds[2 * p];
+        const uint64_t nb = bounds[2 * p + 2] - bounds[2 * p + 1];
+        const uint64_t d0 = split_point(na + nb, parts, part), d1 = split_point(na + nb, parts, part + 1);
+        uint64_t i = merge_path(a, na, b, nb, d0, lt), j = d0 - i;
+        const uint64_t i_end = merge_path(a, na, b, nb, d1, lt), j_end = d1 - i_end;
+        KeyEntry* out = dst + bounds[2 * p] + d0;
+        while (i < i_end && j < j_end) *out++ = lt(b[j], a[i]) ? b[j++] : a[i++];
+        while (i < i_end) *out++ = a[i++];
+        while (j < j_end) *out++ = b[j++];
+      });
+      std::vector<size_t> next;
+      for (size_t s = 0; s < slices; s += 2) next.push_back(bounds[s]);
+      next.push_back(bounds[slices]);
+      bounds.swap(next);
+      std::swap(src, dst);
+    }
+    return src;
+  }
+
+  // Grows the entry buffers without initialising them (a pass over memory
+  // that would cost as much as a radix pass).
+  void reserve(size_t n) {
+    if (n <= capacity_) return;
+    entries_buf_.reset(new KeyEntry[n]);
+    scratch_buf_.reset(new KeyEntry[n]);
+    capacity_ = n;
+  }
+  KeyEntry* entries() { return entries_buf_.get(); }
+  KeyEntry* scratch() { return scratch_buf_.get(); }
+
+  const KeyLayout& layout_;
+  ThreadPool& pool_;
+  std::unique_ptr<KeyEntry[]> entries_buf_, scratch_buf_;
+  size_t capacity_ = 0;
+  std::vector<uint32_t> order_;
+  BackendTimings timings_;
+};
+
+}  // namespace
+
+std::unique_ptr<SortBackend> make_cpu_backend(const KeyLayout& layout, ThreadPool& pool) {
+  return std::make_unique<CpuBackend>(layout, pool);
+}
+
+}  // namespace gsort

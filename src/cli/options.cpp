@@ -1,0 +1,195 @@
+#include "cli/options.h"
+
+#include <unistd.h>
+
+#include <boost/program_options.hpp>
+#include <cstdio>
+#include <cstdlib>
+#include <sstream>
+#include <thread>
+
+#include "cli/size_parse.h"
+#include "core/errors.h"
+#include "keys/key_layout.h"
+
+namespace po = boost::program_options;
+
+namespace gsort {
+namespace {
+
+constexpr uint32_t kMaxRecordSize = 64u << 20;
+
+struct RawOptions {
+  std::vector<std::string> inputs;
+  std::string output = "-";
+  uint64_t record_size = 0;
+  std::vector<std::string> keys;
+  std::string format;
+  bool reverse = false, unique = false, check = false, check_quiet = false, merge = false;
+  std::string memory;
+  std::string temp_dir;
+  unsigned parallel = 0;
+  bool verbose = false;
+  std::string backend = "auto";
+  int device = 0;
+  std::string gpu_memory;
+  bool help = false, version = false;
+};
+
+po::options_description visible_options(RawOptions& o) {
+  po::options_description d("Options");
+  d.add_options()
+      ("output,o", po::value(&o.output)->value_name("FILE"),
+       "write the result to FILE (default: standard output); FILE may be one of the inputs")
+      ("record-size", po::value(&o.record_size)->value_name("N"), "records are N bytes long")
+      ("key", po::value(&o.keys)->value_name("SPEC")->composing(),
+       "sort by this key; repeat for tie-breaking keys. SPEC is OFFSET:LENGTH (bytes, "
+       "compared unsigned) or OFFSET:TYPE[:desc] with TYPE u8 u16 u32 u64 i8 i16 i32 i64 f32 f64, "
+       "little-endian, or with a 'be' suffix big-endian (default key: the whole record)")
+      ("format", po::value(&o.format)->value_name("NAME"),
+       "a known record layout: 'gensort' (100-byte records, 10-byte key at offset 0)")
+      ("reverse,r", po::bool_switch(&o.reverse), "reverse the order (equal keys still keep input order)")
+      ("unique,u", po::bool_switch(&o.unique), "keep only the first record of each run of equal keys")
+      ("check,c", po::bool_switch(&o.check), "check whether the input is sorted; exit 1 if not")
+      (",C", po::bool_switch(&o.check_quiet), "like -c, but report nothing")
+      ("merge,m", po::bool_switch(&o.merge), "merge inputs that are already sorted")
+      ("memory,S", po::value(&o.memory)->value_name("SIZE"),
+       "host memory budget: a number with suffix b, K, M, G, T (bare number: K) or % of RAM "
+       "(default 50%)")
+      ("temporary-directory,T", po::value(&o.temp_dir)->value_name("DIR"),
+       "directory for temporary files (default: $TMPDIR, else /tmp)")
+      ("parallel", po::value(&o.parallel)->value_name("N"), "use N threads (default: all cores)")
+      ("backend", po::value(&o.backend)->value_name("NAME"),
+       "auto (GPU when a usable one is present, else CPU), gpu or cpu (default auto)")
+      ("device", po::value(&o.device)->value_name("N"), "the CUDA device to use (default 0)")
+      ("gpu-memory", po::value(&o.gpu_memory)->value_name("SIZE"),
+       "device memory gsort may take (default: most of the free memory)")
+      ("verbose,v", po::bool_switch(&o.verbose), "report sizes and phase timings on standard error")
+      ("help", po::bool_switch(&o.help), "show this help and exit")
+      ("version", po::bool_switch(&o.version), "show the version and exit");
+  return d;
+}
+
+unsigned default_threads() {
+  const unsigned n = std::thread::hardware_concurrency();
+  return n == 0 ? 1 : n;
+}
+
+std::string default_temp_dir() {
+  const char* t = std::getenv("TMPDIR");
+  return (t && *t) ? t : "/tmp";
+}
+
+SortConfig to_config(const RawOptions& o) {
+  SortConfig c;
+  c.inputs = o.inputs.empty() ? std::vector<std::string>{"-"} : o.inputs;
+  c.output = o.output.empty() ? throw UsageError("--output needs a file name") : o.output;
+
+  uint64_t record_size = o.record_size;
+  if (!o.format.empty()) {
+    if (o.format != "gensort") throw UsageError("unknown format '" + o.format + "' (known: gensort)");
+    if (record_size != 0 && record_size != 100) {
+      throw UsageError("--format gensort has 100-byte records, not " + std::to_string(record_size));
+    }
+    record_size = 100;
+  }
+  if (record_size == 0) {
+    throw UsageError(o.record_size == 0 && o.format.empty()
+                         ? "no record size: give --record-size N or --format gensort"
+                         : "--record-size must be at least 1");
+  }
+  if (record_size > kMaxRecordSize) {
+    throw UsageError("--record-size " + std::to_string(record_size) + " is larger than the maximum " +
+                     std::to_string(kMaxRecordSize));
+  }
+  c.record_size = static_cast<uint32_t>(record_size);
+  for (const std::string& spec : o.keys) c.keys.push_back(parse_key_spec(spec));
+  if (c.keys.empty() && o.format == "gensort") c.keys.push_back(parse_key_spec("0:10"));
+  // Validates the key against the record now, so the error comes first.
+  if (!c.keys.empty()) KeyLayout(c.keys, c.record_size, false);
+
+  c.reverse = o.reverse;
+  c.unique = o.unique;
+  if (o.check || o.check_quiet) c.mode = Mode::kCheck;
+  c.check_quiet = o.check_quiet;
+  if (o.merge) {
+    if (c.mode == Mode::kCheck) throw UsageError("--check and --merge cannot be combined");
+    c.mode = Mode::kMerge;
+  }
+  if (c.mode == Mode::kCheck && c.inputs.size() > 1) throw UsageError("--check takes one input");
+
+  if (!o.memory.empty()) {
+    c.memory_bytes = parse_size(o.memory, "--memory");
+    if (c.memory_bytes == 0) throw UsageError("--memory must be more than 0");
+  } else {
+    const uint64_t ram = physical_memory_bytes();
+    c.memory_bytes = ram ? ram / 2 : (1ull << 30);
+  }
+  c.temp_dir = o.temp_dir.empty() ? default_temp_dir() : o.temp_dir;
+  c.threads = o.parallel ? o.parallel : default_threads();
+  c.verbose = o.verbose;
+
+  if (o.backend == "auto") {
+    c.backend = BackendChoice::kAuto;
+  } else if (o.backend == "cpu") {
+    c.backend = BackendChoice::kCpu;
+  } else if (o.backend == "gpu") {
+    c.backend = BackendChoice::kGpu;
+  } else {
+    throw UsageError("unknown backend '" + o.backend + "' (expected auto, gpu or cpu)");
+  }
+  if (o.device < 0) throw UsageError("--device must be 0 or more");
+  c.device = o.device;
+  if (!o.gpu_memory.empty()) {
+    c.gpu_memory = parse_size(o.gpu_memory, "--gpu-memory");
+    if (c.gpu_memory == 0) throw UsageError("--gpu-memory must be more than 0");
+  }
+  return c;
+}
+
+}  // namespace
+
+std::string help_text() {
+  RawOptions o;
+  std::ostringstream s;
+  s << "Usage: gsort [OPTIONS] [INPUT...]\n"
+       "Sort files of fixed-size binary records by a key inside each record, using the GPU when\n"
+       "one is present. INPUT is a file or - for standard input (the default); several inputs\n"
+       "are sorted together.\n\n"
+       "The sort is stable: records with equal keys keep their input order, always.\n"
+       "Floats sort in IEEE total order: -NaN < -inf < ... < -0.0 < +0.0 < ... < +inf < +NaN.\n\n"
+    << visible_options(o)
+    << "\nExit status: 0 success, 1 --check found the input out of order, 2 any error.\n";
+  return s.str();
+}
+
+ParsedCommand parse_command_line(int argc, const char* const* argv) {
+  RawOptions o;
+  po::options_description all = visible_options(o);
+  all.add_options()("input", po::value(&o.inputs)->composing(), "");
+  po::positional_options_description positional;
+  positional.add("input", -1);
+  po::variables_map vm;
+  try {
+    const int style = po::command_line_style::default_style & ~po::command_line_style::allow_guessing;
+    po::store(po::command_line_parser(argc, argv).options(all).positional(positional).style(style).run(), vm);
+    po::notify(vm);
+  } catch (const po::error& e) {
+    throw UsageError(std::string(e.what()) + " (try 'gsort --help')");
+  }
+  ParsedCommand cmd;
+  if (o.help) {
+    std::fputs(help_text().c_str(), stdout);
+    cmd.done = true;
+    return cmd;
+  }
+  if (o.version) {
+    std::printf("gsort %s\n", GSORT_VERSION);
+    cmd.done = true;
+    return cmd;
+  }
+  cmd.config = to_config(o);
+  return cmd;
+}
+
+}  // namespace gsort

@@ -1,0 +1,17 @@
+// Sizes on the command line, as GNU sort reads -S: a number with an optional
+// suffix b (bytes), K, M, G, T (powers of 1024) or % (of physical memory).
+// A bare number means KiB, as in GNU sort.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace gsort {
+
+// Throws UsageError naming `option` when text is not a size.
+uint64_t parse_size(const std::string& text, const std::string& option);
+
+// Physical memory of this machine in bytes (0 if unknown).
+uint64_t physical_memory_bytes();
+
+}  // namespace gsort

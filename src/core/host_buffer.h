@@ -1,0 +1,48 @@
+// A large host allocation with a pluggable release function, so that a GPU
+// backend can hand out pinned (page-locked) memory through the same type.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+
+namespace gsort {
+
+class HostBuffer {
+ public:
+  using Release = std::function<void(void*)>;
+
+  HostBuffer() = default;
+  HostBuffer(void* data, size_t size, Release release)
+      : data_(static_cast<uint8_t*>(data)), size_(size), release_(std::move(release)) {}
+  HostBuffer(HostBuffer&& other) noexcept { swap(other); }
+  HostBuffer& operator=(HostBuffer&& other) noexcept {
+    HostBuffer tmp(std::move(other));
+    swap(tmp);
+    return *this;
+  }
+  HostBuffer(const HostBuffer&) = delete;
+  HostBuffer& operator=(const HostBuffer&) = delete;
+  ~HostBuffer() {
+    if (data_ && release_) release_(data_);
+  }
+
+  uint8_t* data() const { return data_; }
+  size_t size() const { return size_; }
+  explicit operator bool() const { return data_ != nullptr; }
+
+  // Ordinary pageable memory, page aligned (throws std::bad_alloc).
+  static HostBuffer allocate_pageable(size_t size);
+
+ private:
+  void swap(HostBuffer& o) noexcept {
+    std::swap(data_, o.data_);
+    std::swap(size_, o.size_);
+    std::swap(release_, o.release_);
+  }
+  uint8_t* data_ = nullptr;
+  size_t size_ = 0;
+  Release release_;
+};
+
+}  // namespace gsort

@@ -1,0 +1,37 @@
+// What the user asked for, parsed from the command line: plain data, no
+// run state. The pipeline reads it; nothing writes it after parsing.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "keys/key_field.h"
+
+namespace gsort {
+
+enum class Mode { kSort, kMerge, kCheck };
+enum class BackendChoice { kAuto, kCpu, kGpu };
+
+struct SortConfig {
+  Mode mode = Mode::kSort;
+  std::vector<std::string> inputs;  // "-" is stdin; never empty after parsing
+  std::string output = "-";         // "-" is stdout
+
+  uint32_t record_size = 0;
+  std::vector<KeyField> keys;  // empty: the whole record as bytes
+  bool reverse = false;
+  bool unique = false;
+  bool check_quiet = false;  // -C
+
+  uint64_t memory_bytes = 0;  // -S, resolved to bytes
+  std::string temp_dir;       // -T, resolved ($TMPDIR, else /tmp)
+  unsigned threads = 1;       // --parallel, resolved
+  bool verbose = false;
+
+  BackendChoice backend = BackendChoice::kAuto;
+  int device = 0;              // --device
+  uint64_t gpu_memory = 0;     // --gpu-memory; 0 means most of the free memory
+};
+
+}  // namespace gsort

@@ -1,0 +1,80 @@
+// gsort: parse the command line, run, and map errors to exit codes. This is
+// the only place that decides the exit status; everything below throws.
+#include <cstdio>
+#include <new>
+#include <string>
+
+#include "backend/backend_factory.h"
+#include "cli/options.h"
+#include "core/errors.h"
+#include "core/exit_codes.h"
+#include "core/thread_pool.h"
+#include "io/temp_registry.h"
+#include "pipeline/external_sort.h"
+#include "pipeline/sorted_check.h"
+
+namespace gsort {
+namespace {
+
+std::string format_seconds(double s) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3f s", s);
+  return buf;
+}
+
+void report_verbose(const Log& log, const SortReport& r, const SortBackend& backend, double total_s) {
+  if (!log.verbose()) return;
+  log.info("records: " + std::to_string(r.input_records) + " in, " + std::to_string(r.output_records) + " out");
+  log.info("temp bytes written: " + std::to_string(r.temp_bytes));
+  for (const auto& [name, seconds] : r.phases) log.info("phase " + name + ": " + format_seconds(seconds));
+  const BackendTimings t = backend.timings();
+  log.info("backend: extract " + format_seconds(t.extract_s) + ", sort " + format_seconds(t.sort_s) +
+           ", merge " + format_seconds(t.merge_s) + ", copy in " + format_seconds(t.copy_in_s) + ", copy out " +
+           format_seconds(t.copy_out_s) + ", gather " + format_seconds(t.gather_s));
+  const double mb = static_cast<double>(r.input_bytes) / 1e6;
+  char line[96];
+  std::snprintf(line, sizeof line, "total: %.3f s (%.1f MB/s)", total_s, total_s > 0 ? mb / total_s : 0.0);
+  log.info(line);
+}
+
+int run(const SortConfig& config) {
+  Stopwatch total;
+  const Log log(config.verbose);
+  const KeyLayout layout = config.keys.empty() ? KeyLayout::whole_record(config.record_size, config.reverse)
+                                               : KeyLayout(config.keys, config.record_size, config.reverse);
+  if (config.mode == Mode::kCheck) {
+    const CheckResult r = check_sorted(config.inputs.front(), layout, config.unique, 16u << 20);
+    if (r.sorted) return kExitOk;
+    if (!config.check_quiet) {
+      const std::string name = config.inputs.front() == "-" ? "standard input" : config.inputs.front();
+      std::fprintf(stderr, "gsort: %s: disorder at record %llu\n", name.c_str(),
+                   static_cast<unsigned long long>(r.bad_record));
+    }
+    return kExitDisorder;
+  }
+  ThreadPool pool(config.threads);
+  std::unique_ptr<SortBackend> backend = make_backend(config, layout, pool, log);
+  log.info("backend: " + backend->describe());
+  const SortReport report = external_sort(SortContext{config, layout, *backend, pool, log});
+  report_verbose(log, report, *backend, total.seconds());
+  return kExitOk;
+}
+
+}  // namespace
+}  // namespace gsort
+
+int main(int argc, char** argv) {
+  gsort::install_cleanup_signal_handlers();
+  try {
+    const gsort::ParsedCommand cmd = gsort::parse_command_line(argc, argv);
+    if (cmd.done) return gsort::kExitOk;
+    return gsort::run(cmd.config);
+  } catch (const gsort::Error& e) {
+    std::fprintf(stderr, "gsort: %s\n", e.what());
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr, "gsort: out of memory (try a smaller --memory)\n");
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "gsort: %s\n", e.what());
+  }
+  return gsort::kExitError;
+}

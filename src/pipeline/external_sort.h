@@ -1,0 +1,29 @@
+// The external sort: form sorted runs from the input (or sort it all in
+// memory when it fits the budget), then merge them, in as many passes as the
+// budget needs, into the output. The one place that sees every stage:
+//   inputs -> chunk -> backend sort -> run files -> k-way merge -> output.
+#pragma once
+
+#include "backend/sort_backend.h"
+#include "core/sort_config.h"
+#include "core/thread_pool.h"
+#include "keys/key_layout.h"
+#include "pipeline/log.h"
+#include "pipeline/sort_report.h"
+
+namespace gsort {
+
+struct SortContext {
+  const SortConfig& config;
+  const KeyLayout& layout;
+  SortBackend& backend;
+  ThreadPool& pool;
+  const Log& log;
+};
+
+// Sorts (Mode::kSort) or merges (Mode::kMerge) config.inputs into
+// config.output. Throws gsort::Error; on any failure the destination is left
+// as it was and temp files are removed.
+SortReport external_sort(const SortContext& ctx);
+
+}  // namespace gsort

@@ -1,0 +1,47 @@
+#include "pipeline/memory_plan.h"
+
+#include <algorithm>
+
+namespace gsort {
+namespace {
+
+constexpr uint64_t kKiB = 1024, kMiB = 1024 * kKiB;
+constexpr unsigned kWriteBuffers = 3;     // WriteBehind's default
+constexpr uint64_t kMaxFanIn = 512;       // keeps open files well under the usual 1024 limit
+constexpr uint64_t kMaxChunkRecords = 0xFFFFFFFFull;  // record indices are 32-bit
+
+uint64_t whole_records(uint64_t bytes, uint32_t record_size) {
+  return std::max<uint64_t>(1, bytes / record_size);
+}
+
+}  // namespace
+
+MemoryPlan plan_memory(uint64_t budget, uint32_t record_size, uint64_t backend_bytes, bool size_known,
+                       uint64_t total_records) {
+  MemoryPlan plan;
+  const uint64_t rs = record_size;
+  plan.block_bytes = whole_records(std::clamp<uint64_t>(budget / 16, 4 * kKiB, 16 * kMiB), record_size) * rs;
+  const uint64_t io_bytes = kWriteBuffers * plan.block_bytes;
+  const uint64_t usable = budget > io_bytes ? budget - io_bytes : 0;
+
+  // In memory: the records, their order, and the backend's working space.
+  const uint64_t in_memory_per_record = rs + sizeof(uint32_t) + backend_bytes;
+  if (size_known && total_records <= kMaxChunkRecords &&
+      (total_records == 0 || usable / in_memory_per_record >= total_records)) {
+    plan.in_memory = true;
+    plan.chunk_records = std::max<uint64_t>(total_records, 1);
+  } else {
+    // Two chunk buffers, so the next chunk is read while this one is sorted.
+    const uint64_t per_record = 2 * rs + sizeof(uint32_t) + backend_bytes;
+    plan.chunk_records = std::clamp<uint64_t>(usable / per_record, 1, kMaxChunkRecords);
+  }
+
+  // Merge: each source gets a read buffer; what is left of the budget after
+  // the output's buffers decides how many sources fit.
+  plan.source_records = whole_records(std::clamp<uint64_t>(budget / 64, 16 * kKiB, 8 * kMiB), record_size);
+  const uint64_t source_bytes = plan.source_records * rs;
+  plan.fan_in = std::clamp<uint64_t>(usable / source_bytes, 2, kMaxFanIn);
+  return plan;
+}
+
+}  // namespace gsort

@@ -1,0 +1,24 @@
+// How the -S budget is spent: whether the whole input is sorted in memory,
+// how large a chunk (and so a run) is, how big the I/O blocks are, and how
+// many runs one merge pass can take.
+#pragma once
+
+#include <cstdint>
+
+namespace gsort {
+
+struct MemoryPlan {
+  bool in_memory = false;        // the whole input is one chunk, no temp files
+  uint64_t chunk_records = 0;    // records per chunk
+  uint64_t block_bytes = 0;      // one write-behind buffer (whole records)
+  uint64_t source_records = 0;   // read buffer of one merge source, in records
+  uint64_t fan_in = 2;           // sources merged at once
+};
+
+// backend_bytes: the backend's host memory per chunk record
+// (SortBackend::host_bytes_per_record). total_records is used only when
+// size_known.
+MemoryPlan plan_memory(uint64_t budget, uint32_t record_size, uint64_t backend_bytes, bool size_known,
+                       uint64_t total_records);
+
+}  // namespace gsort

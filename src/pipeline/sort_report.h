@@ -1,0 +1,47 @@
+// What one gsort run did: sizes, runs, passes and the wall time of each
+// phase, for -v (and later --stats).
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace gsort {
+
+struct SortReport {
+  uint64_t input_records = 0;
+  uint64_t input_bytes = 0;
+  uint64_t output_records = 0;
+  uint64_t runs = 0;          // sorted runs spilled to the temp directory
+  uint64_t merge_passes = 0;  // passes over spilled runs (0: sorted in memory)
+  uint64_t temp_bytes = 0;    // bytes written to run files
+  uint64_t chunk_records = 0;
+  bool in_memory = false;
+  std::vector<std::pair<std::string, double>> phases;  // in order, seconds
+
+  void add_phase(const std::string& name, double seconds) {
+    for (auto& p : phases) {
+      if (p.first == name) {
+        p.second += seconds;
+        return;
+      }
+    }
+    phases.emplace_back(name, seconds);
+  }
+};
+
+class Stopwatch {
+ public:
+  Stopwatch() : start_(std::chrono::steady_clock::now()) {}
+  double seconds() const {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  }
+  void restart() { start_ = std::chrono::steady_clock::now(); }
+
+ private:
+  std::chrono::steady_clock::time_point start_;
+};
+
+}  // namespace gsort
