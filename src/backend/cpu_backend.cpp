@@ -1,6 +1,7 @@
 #include "backend/cpu_backend.h"
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <memory>
 #include <vector>
@@ -32,19 +33,9 @@ class CpuBackend final : public SortBackend {
   void sort_order(const uint8_t* records, uint64_t count, uint32_t* order) override {
     const size_t n = static_cast<size_t>(count);
     reserve(n);
-    const size_t slices = n < (size_t{1} << 16) ? 1 : pool_.size();
-    std::vector<size_t> bounds(slices + 1);
-    for (size_t s = 0; s <= slices; ++s) bounds[s] = split_point(n, slices, s);
-
-    auto t0 = std::chrono::steady_clock::now();
-    pool_.parallel_for(slices, [&](size_t s) { sort_slice(records, bounds[s], bounds[s + 1]); });
-    timings_.sort_s += seconds_since(t0);
-
-    t0 = std::chrono::steady_clock::now();
-    KeyEntry* sorted = merge_slices(records, bounds);
-    timings_.merge_s += seconds_since(t0);
-
-    const size_t tasks = slices * 4;
+    const KeyEntry* sorted = n < kBucketSortMin || pool_.size() == 1 ? sort_by_slices(records, n)
+                                                                      : sort_by_buckets(records, n);
+    const size_t tasks = pool_.size() * 4;
     pool_.parallel_for(tasks, [&](size_t t) {
       for (size_t i = split_point(n, tasks, t), end = split_point(n, tasks, t + 1); i < end; ++i) {
         order[i] = sorted[i].index;
@@ -62,32 +53,110 @@ class CpuBackend final : public SortBackend {
   }
 
  private:
-  // Strict order of two entries of this chunk: prefix, then the rest of the
-  // key from the records. Index order is left to stability.
-  bool less(const uint8_t* records, const KeyEntry& x, const KeyEntry& y) const {
-    if (x.prefix != y.prefix) return x.prefix < y.prefix;
-    if (layout_.prefix_is_whole_key()) return false;
-    const uint32_t rs = layout_.record_size();
-    return layout_.compare_after_prefix(records + uint64_t{x.index} * rs, records + uint64_t{y.index} * rs) < 0;
-  }
+  // Below this many records one thread sorts the chunk.
+  static constexpr size_t kBucketSortMin = size_t{1} << 16;
 
-  void sort_slice(const uint8_t* records, size_t begin, size_t end) {
+  void extract(const uint8_t* records, size_t begin, size_t end) {
     const uint32_t rs = layout_.record_size();
     KeyEntry* e = entries();
-    const auto t0 = std::chrono::steady_clock::now();
     for (size_t i = begin; i < end; ++i) {
       e[i].prefix = layout_.prefix(records + uint64_t{i} * rs);
       e[i].index = static_cast<uint32_t>(i);
     }
-    if (begin == 0) timings_.extract_s += seconds_since(t0);
-    radix_sort_entries(e + begin, scratch() + begin, end - begin);
+  }
+
+  // Each thread sorts a slice; the slices are then merged by merge path.
+  const KeyEntry* sort_by_slices(const uint8_t* records, size_t n) {
+    const size_t slices = n < kBucketSortMin ? 1 : pool_.size();
+    std::vector<size_t> bounds(slices + 1);
+    for (size_t s = 0; s <= slices; ++s) bounds[s] = split_point(n, slices, s);
+    auto t0 = std::chrono::steady_clock::now();
+    pool_.parallel_for(slices, [&](size_t s) {
+      extract(records, bounds[s], bounds[s + 1]);
+      sort_range(records, entries() + bounds[s], scratch() + bounds[s], bounds[s + 1] - bounds[s]);
+    });
+    timings_.sort_s += seconds_since(t0);
+    t0 = std::chrono::steady_clock::now();
+    const KeyEntry* sorted = merge_slices(records, bounds);
+    timings_.merge_s += seconds_since(t0);
+    return sorted;
+  }
+
+  // One most-significant-digit pass on the prefix's top byte splits the
+  // entries into 256 buckets (stably, in parallel); each bucket, small
+  // enough to stay in cache, is then radix sorted by one thread. When one
+  // bucket would hold most entries (low-entropy keys) the slices path is
+  // used instead, so the threads stay busy.
+  const KeyEntry* sort_by_buckets(const uint8_t* records, size_t n) {
+    const size_t slices = pool_.size() * 4;
+    std::vector<std::array<size_t, 256>> counts(slices);
+    auto t0 = std::chrono::steady_clock::now();
+    pool_.parallel_for(slices, [&](size_t s) {
+      const size_t begin = split_point(n, slices, s), end = split_point(n, slices, s + 1);
+      extract(records, begin, end);
+      counts[s].fill(0);
+      const KeyEntry* e = entries();
+      for (size_t i = begin; i < end; ++i) ++counts[s][e[i].prefix >> 56];
+    });
+    timings_.extract_s += seconds_since(t0);
+
+    t0 = std::chrono::steady_clock::now();
+    std::array<size_t, 257> bucket_start{};
+    size_t largest = 0;
+    for (int b = 0; b < 256; ++b) {
+      size_t total = 0;
+      for (size_t s = 0; s < slices; ++s) total += counts[s][b];
+      bucket_start[b + 1] = bucket_start[b] + total;
+      largest = std::max(largest, total);
+    }
+    if (largest > n / 2) {  // skewed: sort slices and merge (extraction is done)
+      std::vector<size_t> bounds(pool_.size() + 1);
+      for (size_t s = 0; s < bounds.size(); ++s) bounds[s] = split_point(n, pool_.size(), s);
+      pool_.parallel_for(pool_.size(), [&](size_t s) {
+        sort_range(records, entries() + bounds[s], scratch() + bounds[s], bounds[s + 1] - bounds[s]);
+      });
+      timings_.sort_s += seconds_since(t0);
+      t0 = std::chrono::steady_clock::now();
+      const KeyEntry* sorted = merge_slices(records, bounds);
+      timings_.merge_s += seconds_since(t0);
+      return sorted;
+    }
+    // Slice s writes its bucket-b entries after those of slices < s: stable.
+    for (int b = 0; b < 256; ++b) {
+      size_t offset = bucket_start[b];
+      for (size_t s = 0; s < slices; ++s) {
+        const size_t c = counts[s][b];
+        counts[s][b] = offset;
+        offset += c;
+      }
+    }
+    pool_.parallel_for(slices, [&](size_t s) {
+      const size_t begin = split_point(n, slices, s), end = split_point(n, slices, s + 1);
+      const KeyEntry* e = entries();
+      KeyEntry* out = scratch();
+      auto& next = counts[s];
+      for (size_t i = begin; i < end; ++i) out[next[e[i].prefix >> 56]++] = e[i];
+    });
+    pool_.parallel_for(256, [&](size_t b) {
+      const size_t begin = bucket_start[b], len = bucket_start[b + 1] - begin;
+      sort_range(records, scratch() + begin, entries() + begin, len);
+    });
+    timings_.sort_s += seconds_since(t0);
+    return scratch();
+  }
+
+  // Sorts e[0..n) in place (tmp is scratch of n entries): radix on the
+  // prefix, then runs of equal prefixes by the rest of the key.
+  void sort_range(const uint8_t* records, KeyEntry* e, KeyEntry* tmp, size_t n) {
+    radix_sort_entries(e, tmp, n);
     if (layout_.prefix_is_whole_key()) return;
-    // Settle runs of equal prefixes by the rest of the key. The run is in
-    // index order, and stable_sort keeps it for equal keys.
-    size_t i = begin;
-    while (i < end) {
+    const uint32_t rs = layout_.record_size();
+    // A run of equal prefixes is in index order; stable_sort keeps that
+    // order for equal keys.
+    size_t i = 0;
+    while (i < n) {
       size_t j = i + 1;
-      while (j < end && e[j].prefix == e[i].prefix) ++j;
+      while (j < n && e[j].prefix == e[i].prefix) ++j;
       if (j - i > 1) {
         std::stable_sort(e + i, e + j, [&](const KeyEntry& x, const KeyEntry& y) {
           return layout_.compare_after_prefix(records + uint64_t{x.index} * rs, records + uint64_t{y.index} * rs) < 0;
@@ -97,9 +166,18 @@ class CpuBackend final : public SortBackend {
     }
   }
 
+  // Strict order of two entries of this chunk: prefix, then the rest of the
+  // key from the records. Index order is left to stability.
+  bool less(const uint8_t* records, const KeyEntry& x, const KeyEntry& y) const {
+    if (x.prefix != y.prefix) return x.prefix < y.prefix;
+    if (layout_.prefix_is_whole_key()) return false;
+    const uint32_t rs = layout_.record_size();
+    return layout_.compare_after_prefix(records + uint64_t{x.index} * rs, records + uint64_t{y.index} * rs) < 0;
+  }
+
   // Merges the sorted slices pairwise, each pair split over threads by merge
   // path. Returns the buffer holding the fully sorted entries.
-  KeyEntry* merge_slices(const uint8_t* records, std::vector<size_t> bounds) {
+  const KeyEntry* merge_slices(const uint8_t* records, std::vector<size_t> bounds) {
     KeyEntry* src = entries();
     KeyEntry* dst = scratch();
     const auto lt = [&](const KeyEntry& x, const KeyEntry& y) { return less(records, x, y); };

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Installs gsort's build dependencies on Debian/Ubuntu (as root, or with sudo).
+# Does nothing when everything is already there, so it is cheap to run first.
+set -euo pipefail
+
+packages=(cmake ninja-build g++ libboost-program-options-dev libboost-iostreams-dev
+          libzstd-dev zstd libxxhash-dev nlohmann-json3-dev libgtest-dev)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+echo "installing: ${missing[*]}" >&2
+$sudo apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
