@@ -1,6 +1,7 @@
 #include "pipeline/run_merger.h"
 
 #include <cstring>
+#include <future>
 
 #include "core/errors.h"
 #include "core/host_buffer.h"
@@ -9,10 +10,14 @@
 namespace gsort {
 namespace {
 
-// One source's read buffer and its current head record.
+// One source's read buffers and its current head record. While the merge
+// consumes one buffer, the next block is read into the other in the
+// background (read-ahead), so merging and reading overlap.
 struct Cursor {
   RecordSource* source = nullptr;
   HostBuffer buffer;
+  HostBuffer spare;
+  std::future<uint64_t> ahead;  // the read into `spare`, if one is under way
   uint64_t count = 0;     // records in the buffer
   uint64_t pos = 0;       // head's position in the buffer
   uint64_t consumed = 0;  // records taken from this source before the buffer
@@ -33,9 +38,20 @@ uint64_t merge_sources(std::vector<std::unique_ptr<RecordSource>>& sources, cons
   const auto load_head = [&](Cursor& c) -> bool {
     if (c.pos == c.count) {
       c.consumed += c.count;
-      c.count = c.source->read(c.buffer.data(), options.buffer_records);
+      if (c.ahead.valid()) {
+        c.count = c.ahead.get();
+        std::swap(c.buffer, c.spare);
+      } else {
+        c.count = c.source->read(c.buffer.data(), options.buffer_records);
+      }
       c.pos = 0;
       if (c.count == 0) return false;
+      if (c.count == options.buffer_records) {  // a full block: more may follow
+        RecordSource* src = c.source;
+        uint8_t* into = c.spare.data();
+        const uint64_t n = options.buffer_records;
+        c.ahead = std::async(std::launch::async, [src, into, n] { return src->read(into, n); });
+      }
     }
     const uint8_t* next = c.buffer.data() + c.pos * rs;
     if (options.verify_sources_sorted) {
@@ -54,6 +70,7 @@ uint64_t merge_sources(std::vector<std::unique_ptr<RecordSource>>& sources, cons
     Cursor& c = cursors[i];
     c.source = sources[i].get();
     c.buffer = HostBuffer::allocate_pageable(options.buffer_records * rs);
+    c.spare = HostBuffer::allocate_pageable(options.buffer_records * rs);
     if (options.verify_sources_sorted) c.previous.resize(rs);
   }
 

@@ -14,7 +14,7 @@
 namespace gsort {
 
 struct MergeOptions {
-  uint64_t buffer_records = 1;  // read buffer per source
+  uint64_t buffer_records = 1;  // per read buffer; each source has two
   // Verify that every source is itself sorted (inputs of --merge); a
   // violation throws DataError naming the source and record.
   bool verify_sources_sorted = false;
