@@ -34,6 +34,7 @@ struct RawOptions {
   int device = 0;
   std::string gpu_memory;
   bool help = false, version = false;
+  bool record_size_given = false;
 };
 
 po::options_description visible_options(RawOptions& o) {
@@ -93,11 +94,8 @@ SortConfig to_config(const RawOptions& o) {
     }
     record_size = 100;
   }
-  if (record_size == 0) {
-    throw UsageError(o.record_size == 0 && o.format.empty()
-                         ? "no record size: give --record-size N or --format gensort"
-                         : "--record-size must be at least 1");
-  }
+  if (o.record_size_given && o.record_size == 0) throw UsageError("--record-size must be at least 1");
+  if (record_size == 0) throw UsageError("no record size: give --record-size N or --format gensort");
   if (record_size > kMaxRecordSize) {
     throw UsageError("--record-size " + std::to_string(record_size) + " is larger than the maximum " +
                      std::to_string(kMaxRecordSize));
@@ -177,6 +175,7 @@ ParsedCommand parse_command_line(int argc, const char* const* argv) {
   } catch (const po::error& e) {
     throw UsageError(std::string(e.what()) + " (try 'gsort --help')");
   }
+  o.record_size_given = vm.count("record-size") > 0;
   ParsedCommand cmd;
   if (o.help) {
     std::fputs(help_text().c_str(), stdout);

@@ -1,11 +1,29 @@
 #include "core/host_buffer.h"
 
+#include <sys/mman.h>
+
 #include <cstdlib>
 #include <new>
 
 namespace gsort {
+namespace {
+
+constexpr size_t kHugeThreshold = size_t{32} << 20;
+constexpr size_t kHugePage = size_t{2} << 20;
+
+}  // namespace
 
 HostBuffer HostBuffer::allocate_pageable(size_t size) {
+  if (size >= kHugeThreshold) {
+    // Large buffers come straight from mmap, asking for transparent huge
+    // pages: first-touch page faults on a multi-GB chunk otherwise cost as
+    // much as reading it.
+    const size_t rounded = (size + kHugePage - 1) / kHugePage * kHugePage;
+    void* p = ::mmap(nullptr, rounded, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) throw std::bad_alloc();
+    (void)::madvise(p, rounded, MADV_HUGEPAGE);  // a hint; harmless where THP is off
+    return HostBuffer(p, size, [rounded](void* q) { ::munmap(q, rounded); });
+  }
   constexpr size_t kAlign = 4096;
   const size_t rounded = (size + kAlign - 1) / kAlign * kAlign;
   void* p = std::aligned_alloc(kAlign, rounded == 0 ? kAlign : rounded);
