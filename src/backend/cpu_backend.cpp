@@ -8,6 +8,7 @@
 
 #include "sort/gather.h"
 #include "sort/key_entry.h"
+#include "sort/loser_tree.h"
 #include "sort/merge_path.h"
 #include "sort/radix_sort.h"
 
@@ -42,6 +43,41 @@ class CpuBackend final : public SortBackend {
       }
     });
     ++timings_.chunks;
+  }
+
+  // Keys are extracted in parallel; a loser tree then merges the runs'
+  // entries (a merge touches each entry once, where a sort would make
+  // several passes).
+  void merge_order(const uint8_t* records, const uint64_t* starts, size_t runs, uint32_t* order) override {
+    const size_t n = static_cast<size_t>(starts[runs]);
+    reserve(n);
+    auto t0 = std::chrono::steady_clock::now();
+    const size_t tasks = pool_.size() * 4;
+    pool_.parallel_for(tasks, [&](size_t t) { extract(records, split_point(n, tasks, t), split_point(n, tasks, t + 1)); });
+    timings_.extract_s += seconds_since(t0);
+    t0 = std::chrono::steady_clock::now();
+    const KeyEntry* e = entries();
+    std::vector<uint64_t> next(starts, starts + runs);
+    const auto run_less = [&](size_t a, size_t b) {
+      const KeyEntry& x = e[next[a]];
+      const KeyEntry& y = e[next[b]];
+      if (less(records, x, y)) return true;
+      if (less(records, y, x)) return false;
+      return a < b;
+    };
+    // Empty runs never enter the tree.
+    std::vector<size_t> slot_run;
+    for (size_t r = 0; r < runs; ++r) {
+      if (starts[r] < starts[r + 1]) slot_run.push_back(r);
+    }
+    const auto slot_less = [&](size_t i, size_t j) { return run_less(slot_run[i], slot_run[j]); };
+    LoserTree<decltype(slot_less)> tree(slot_run.size(), slot_less);
+    for (size_t i = 0; !tree.empty(); ++i) {
+      const size_t r = slot_run[tree.winner()];
+      order[i] = e[next[r]].index;
+      tree.advance(++next[r] < starts[r + 1]);
+    }
+    timings_.merge_s += seconds_since(t0);
   }
 
   void sort_records(const uint8_t* records, uint64_t count, uint8_t* out) override {

@@ -50,6 +50,14 @@ class SortBackend {
   // keep ascending index order. count < 2^32.
   virtual void sort_order(const uint8_t* records, uint64_t count, uint32_t* order) = 0;
 
+  // The stable merged order of `runs` sorted runs laid end to end in
+  // `records` (run r holds records [starts[r], starts[r+1])), written like
+  // sort_order; equal keys go to the lower run. The default sorts the
+  // concatenation, which gives the same order because the sort is stable.
+  virtual void merge_order(const uint8_t* records, const uint64_t* starts, size_t runs, uint32_t* order) {
+    sort_order(records, starts[runs], order);
+  }
+
   // Writes the chunk's records in sorted order to `out` (count records).
   virtual void sort_records(const uint8_t* records, uint64_t count, uint8_t* out) = 0;
 

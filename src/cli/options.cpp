@@ -28,7 +28,7 @@ struct RawOptions {
   bool reverse = false, unique = false, check = false, check_quiet = false, merge = false;
   std::string memory;
   std::string temp_dir;
-  unsigned parallel = 0;
+  long long parallel = 0;  // signed, so that "-1" is rejected rather than wrapped
   bool verbose = false;
   std::string backend = "auto";
   int device = 0;
@@ -124,7 +124,10 @@ SortConfig to_config(const RawOptions& o) {
     c.memory_bytes = ram ? ram / 2 : (1ull << 30);
   }
   c.temp_dir = o.temp_dir.empty() ? default_temp_dir() : o.temp_dir;
-  c.threads = o.parallel ? o.parallel : default_threads();
+  if (o.parallel < 0 || o.parallel > 4096) {
+    throw UsageError("--parallel " + std::to_string(o.parallel) + " is out of range (0 to 4096; 0 = all cores)");
+  }
+  c.threads = o.parallel ? static_cast<unsigned>(o.parallel) : default_threads();
   c.verbose = o.verbose;
 
   if (o.backend == "auto") {

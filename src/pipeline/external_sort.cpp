@@ -196,9 +196,9 @@ class ExternalSort {
       sources.push_back(p.open ? std::move(p.open) : std::make_unique<RunReader>(p.run_path, rs_));
     }
     MergeOptions options;
-    options.buffer_records = plan_.source_records;
+    options.window_records = plan_.source_records;
     options.verify_sources_sorted = ctx_.config.mode == Mode::kMerge;
-    const uint64_t merged = merge_sources(sources, ctx_.layout, options, out);
+    const uint64_t merged = merge_sources(sources, ctx_.layout, ctx_.backend, ctx_.pool, options, out);
     if (reads_inputs) {
       report_.input_records += merged;
       report_.input_bytes += merged * rs_;

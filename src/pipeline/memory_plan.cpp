@@ -39,7 +39,9 @@ MemoryPlan plan_memory(uint64_t budget, uint32_t record_size, uint64_t backend_b
   // Merge: each source gets a read buffer; what is left of the budget after
   // the output's buffers decides how many sources fit.
   plan.source_records = whole_records(std::clamp<uint64_t>(budget / 256, 16 * kKiB, 8 * kMiB), record_size);
-  const uint64_t source_bytes = 2 * plan.source_records * rs;  // two buffers: read-ahead
+  // A window per source, plus its share of the batch buffer, order array
+  // and the backend's working space.
+  const uint64_t source_bytes = plan.source_records * (2 * rs + sizeof(uint32_t) + backend_bytes);
   plan.fan_in = std::clamp<uint64_t>(usable / source_bytes, 2, kMaxFanIn);
   return plan;
 }

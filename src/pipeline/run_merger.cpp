@@ -1,108 +1,176 @@
 #include "pipeline/run_merger.h"
 
+#include <algorithm>
 #include <cstring>
-#include <future>
 
 #include "core/errors.h"
 #include "core/host_buffer.h"
-#include "sort/loser_tree.h"
 
 namespace gsort {
 namespace {
 
-// One source's read buffers and its current head record. While the merge
-// consumes one buffer, the next block is read into the other in the
-// background (read-ahead), so merging and reading overlap.
-struct Cursor {
+// One source's window: records [pos, end) of `buffer` are loaded and not
+// yet merged; `exhausted` once the source has nothing more to give.
+struct Window {
   RecordSource* source = nullptr;
   HostBuffer buffer;
-  HostBuffer spare;
-  std::future<uint64_t> ahead;  // the read into `spare`, if one is under way
-  uint64_t count = 0;     // records in the buffer
-  uint64_t pos = 0;       // head's position in the buffer
-  uint64_t consumed = 0;  // records taken from this source before the buffer
-  uint64_t prefix = 0;    // head's key prefix
-  const uint8_t* head = nullptr;
-  std::vector<uint8_t> previous;  // last head, when verifying order
+  uint64_t pos = 0;
+  uint64_t end = 0;
+  bool exhausted = false;
+  uint64_t loaded = 0;            // records read from the source so far
+  std::vector<uint8_t> last_seen;  // for --merge order checks across refills
+
+  uint64_t size() const { return end - pos; }
+  bool live() const { return pos < end || !exhausted; }
+};
+
+class BatchMerger {
+ public:
+  BatchMerger(std::vector<std::unique_ptr<RecordSource>>& sources, const KeyLayout& layout, SortBackend& backend,
+              ThreadPool& pool, const MergeOptions& options)
+      : layout_(layout), backend_(backend), pool_(pool), options_(options), rs_(layout.record_size()) {
+    const uint64_t w = options.window_records;
+    for (auto& s : sources) {
+      Window win;
+      win.source = s.get();
+      win.buffer = HostBuffer::allocate_pageable(w * rs_);
+      if (options.verify_sources_sorted) win.last_seen.resize(rs_);
+      windows_.push_back(std::move(win));
+    }
+    batch_ = backend.allocate_host(windows_.size() * w * rs_);
+    order_.reset(new uint32_t[windows_.size() * w]);
+  }
+
+  uint64_t run(RecordOutput& out) {
+    uint64_t merged = 0;
+    std::vector<uint64_t> take(windows_.size());
+    std::vector<uint64_t> starts(windows_.size() + 1);
+    for (;;) {
+      refill();
+      const size_t frontier = find_frontier();
+      if (frontier == kNone && std::none_of(windows_.begin(), windows_.end(), [](const Window& w) { return w.size() > 0; })) {
+        return merged;
+      }
+      count_takes(frontier, take);
+      // Lay the batch out end to end, one segment per source, in source order.
+      starts[0] = 0;
+      for (size_t i = 0; i < windows_.size(); ++i) starts[i + 1] = starts[i] + take[i];
+      const uint64_t n = starts.back();
+      pool_.parallel_for(windows_.size(), [&](size_t i) {
+        if (take[i] == 0) return;
+        std::memcpy(batch_.data() + starts[i] * rs_, windows_[i].buffer.data() + windows_[i].pos * rs_,
+                    take[i] * rs_);
+      });
+      backend_.merge_order(batch_.data(), starts.data(), windows_.size(), order_.get());
+      out.append_gathered(pool_, batch_.data(), order_.get(), n);
+      for (size_t i = 0; i < windows_.size(); ++i) windows_[i].pos += take[i];
+      merged += n;
+    }
+  }
+
+ private:
+  static constexpr size_t kNone = ~size_t{0};
+
+  const uint8_t* record(const Window& w, uint64_t i) const { return w.buffer.data() + i * rs_; }
+
+  // Tops up every window that is less than half full, in parallel.
+  void refill() {
+    pool_.parallel_for(windows_.size(), [&](size_t i) {
+      Window& w = windows_[i];
+      const uint64_t cap = options_.window_records;
+      if (w.exhausted || w.size() * 2 > cap) return;
+      const uint64_t keep = w.size();
+      if (keep > 0 && w.pos > 0) std::memmove(w.buffer.data(), record(w, w.pos), keep * rs_);
+      w.pos = 0;
+      w.end = keep;
+      while (w.end < cap) {
+        const uint64_t got = w.source->read(w.buffer.data() + w.end * rs_, cap - w.end);
+        if (got == 0) {
+          w.exhausted = true;
+          break;
+        }
+        if (options_.verify_sources_sorted) verify_sorted(w, w.end, got);
+        w.end += got;
+      }
+    });
+  }
+
+  // Records [from, from+count) were just read into w: each must not sort
+  // before the one above it.
+  void verify_sorted(Window& w, uint64_t from, uint64_t count) {
+    for (uint64_t i = 0; i < count; ++i) {
+      const uint8_t* rec = record(w, from + i);
+      const uint8_t* prev = (from + i > 0) ? rec - rs_ : (w.loaded > 0 ? w.last_seen.data() : nullptr);
+      if (prev && layout_.compare(prev, rec) > 0) {
+        throw DataError(w.source->name() + ": input to --merge is not sorted (record " +
+                        std::to_string(w.loaded + i + 1) + " sorts before the one above it)");
+      }
+    }
+    w.loaded += count;
+    std::memcpy(w.last_seen.data(), record(w, from + count - 1), rs_);
+  }
+
+  // The source whose last windowed record is smallest among sources that
+  // may still deliver more; kNone when every source is fully loaded.
+  size_t find_frontier() const {
+    size_t best = kNone;
+    for (size_t i = 0; i < windows_.size(); ++i) {
+      const Window& w = windows_[i];
+      if (w.exhausted) continue;
+      // A source that is not exhausted always has a full window here.
+      if (best == kNone || layout_.compare(record(w, w.end - 1), record(windows_[best], windows_[best].end - 1)) < 0) {
+        best = i;  // ties keep the lower source, which sorts first
+      }
+    }
+    return best;
+  }
+
+  // take[i]: how many of window i's records sort at or before the frontier
+  // record (key, then source number).
+  void count_takes(size_t frontier, std::vector<uint64_t>& take) const {
+    if (frontier == kNone) {
+      for (size_t i = 0; i < windows_.size(); ++i) take[i] = windows_[i].size();
+      return;
+    }
+    const Window& f = windows_[frontier];
+    const uint8_t* bound = record(f, f.end - 1);
+    for (size_t i = 0; i < windows_.size(); ++i) {
+      const Window& w = windows_[i];
+      if (i == frontier) {
+        take[i] = w.size();
+        continue;
+      }
+      // Sources before the frontier's take their equal keys too.
+      const bool take_equal = i < frontier;
+      uint64_t lo = w.pos, hi = w.end;
+      while (lo < hi) {
+        const uint64_t mid = lo + (hi - lo) / 2;
+        const int c = layout_.compare(record(w, mid), bound);
+        if (c < 0 || (c == 0 && take_equal)) {
+          lo = mid + 1;
+        } else {
+          hi = mid;
+        }
+      }
+      take[i] = lo - w.pos;
+    }
+  }
+
+  const KeyLayout& layout_;
+  SortBackend& backend_;
+  ThreadPool& pool_;
+  const MergeOptions& options_;
+  const uint32_t rs_;
+  std::vector<Window> windows_;
+  HostBuffer batch_;
+  std::unique_ptr<uint32_t[]> order_;
 };
 
 }  // namespace
 
 uint64_t merge_sources(std::vector<std::unique_ptr<RecordSource>>& sources, const KeyLayout& layout,
-                       const MergeOptions& options, RecordOutput& out) {
-  const uint32_t rs = layout.record_size();
-  const bool whole = layout.prefix_is_whole_key();
-  std::vector<Cursor> cursors(sources.size());
-
-  // Loads the next head of cursor c; false when the source is exhausted.
-  const auto load_head = [&](Cursor& c) -> bool {
-    if (c.pos == c.count) {
-      c.consumed += c.count;
-      if (c.ahead.valid()) {
-        c.count = c.ahead.get();
-        std::swap(c.buffer, c.spare);
-      } else {
-        c.count = c.source->read(c.buffer.data(), options.buffer_records);
-      }
-      c.pos = 0;
-      if (c.count == 0) return false;
-      if (c.count == options.buffer_records) {  // a full block: more may follow
-        RecordSource* src = c.source;
-        uint8_t* into = c.spare.data();
-        const uint64_t n = options.buffer_records;
-        c.ahead = std::async(std::launch::async, [src, into, n] { return src->read(into, n); });
-      }
-    }
-    const uint8_t* next = c.buffer.data() + c.pos * rs;
-    if (options.verify_sources_sorted) {
-      if (c.head != nullptr && layout.compare(c.previous.data(), next) > 0) {
-        throw DataError(c.source->name() + ": input to --merge is not sorted (record " +
-                        std::to_string(c.consumed + c.pos + 1) + " sorts before the one above it)");
-      }
-      std::memcpy(c.previous.data(), next, rs);
-    }
-    c.head = next;
-    c.prefix = layout.prefix(next);
-    return true;
-  };
-
-  for (size_t i = 0; i < sources.size(); ++i) {
-    Cursor& c = cursors[i];
-    c.source = sources[i].get();
-    c.buffer = HostBuffer::allocate_pageable(options.buffer_records * rs);
-    c.spare = HostBuffer::allocate_pageable(options.buffer_records * rs);
-    if (options.verify_sources_sorted) c.previous.resize(rs);
-  }
-
-  // Source i before source j: by key, then by source number (stability).
-  const auto less = [&](size_t i, size_t j) {
-    const Cursor& a = cursors[i];
-    const Cursor& b = cursors[j];
-    if (a.prefix != b.prefix) return a.prefix < b.prefix;
-    if (!whole) {
-      const int c = layout.compare_after_prefix(a.head, b.head);
-      if (c != 0) return c < 0;
-    }
-    return i < j;
-  };
-
-  // Sources that are empty from the start never enter the tree.
-  std::vector<size_t> slot_to_cursor;
-  for (size_t i = 0; i < sources.size(); ++i) {
-    if (load_head(cursors[i])) slot_to_cursor.push_back(i);
-  }
-  const auto slot_less = [&](size_t i, size_t j) { return less(slot_to_cursor[i], slot_to_cursor[j]); };
-  LoserTree<decltype(slot_less)> tree(slot_to_cursor.size(), slot_less);
-
-  uint64_t merged = 0;
-  while (!tree.empty()) {
-    Cursor& c = cursors[slot_to_cursor[tree.winner()]];
-    out.append(c.head);
-    ++merged;
-    ++c.pos;
-    tree.advance(load_head(c));
-  }
-  return merged;
+                       SortBackend& backend, ThreadPool& pool, const MergeOptions& options, RecordOutput& out) {
+  return BatchMerger(sources, layout, backend, pool, options).run(out);
 }
 
 }  // namespace gsort

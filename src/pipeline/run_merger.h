@@ -1,12 +1,22 @@
-// The k-way merge: sorted record sources in, one sorted stream out, through
-// a loser tree. Equal keys come out in source order, so merging runs in the
-// order they were formed keeps the sort stable.
+// The k-way merge: sorted record sources in, one sorted stream out. Equal
+// keys come out in source order, so merging runs in the order they were
+// formed keeps the sort stable.
+//
+// It works in batches. Each source has a window of records in memory. The
+// smallest of the windows' last records (by key, then source) is the
+// frontier: every windowed record at or before it can be output now, since
+// no record still on disk can sort before it. Those records are laid end to
+// end and the backend computes their merged order (a loser tree on the CPU,
+// the GPU's merge on the GPU backend); the records are then gathered into
+// the output by all threads, and the windows are refilled in parallel.
 #pragma once
 
 #include <cstdint>
 #include <memory>
 #include <vector>
 
+#include "backend/sort_backend.h"
+#include "core/thread_pool.h"
 #include "io/record_source.h"
 #include "keys/key_layout.h"
 #include "pipeline/record_output.h"
@@ -14,7 +24,7 @@
 namespace gsort {
 
 struct MergeOptions {
-  uint64_t buffer_records = 1;  // per read buffer; each source has two
+  uint64_t window_records = 1;  // records each source holds in memory
   // Verify that every source is itself sorted (inputs of --merge); a
   // violation throws DataError naming the source and record.
   bool verify_sources_sorted = false;
@@ -22,6 +32,6 @@ struct MergeOptions {
 
 // Merges all sources into out; returns the records read.
 uint64_t merge_sources(std::vector<std::unique_ptr<RecordSource>>& sources, const KeyLayout& layout,
-                       const MergeOptions& options, RecordOutput& out);
+                       SortBackend& backend, ThreadPool& pool, const MergeOptions& options, RecordOutput& out);
 
 }  // namespace gsort
