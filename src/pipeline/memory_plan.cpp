@@ -9,6 +9,10 @@ constexpr uint64_t kKiB = 1024, kMiB = 1024 * kKiB;
 constexpr unsigned kWriteBuffers = 3;     // WriteBehind's default
 constexpr uint64_t kMaxFanIn = 512;       // keeps open files well under the usual 1024 limit
 constexpr uint64_t kMaxChunkRecords = 0xFFFFFFFFull;  // record indices are 32-bit
+// Spilled chunks stop growing here: larger runs save little merging, while a
+// chunk buffer is allocated (and, for a GPU, pinned) before its size is known
+// to be needed.
+constexpr uint64_t kMaxSpillChunkBytes = 4ull << 30;
 
 uint64_t whole_records(uint64_t bytes, uint32_t record_size) {
   return std::max<uint64_t>(1, bytes / record_size);
@@ -33,7 +37,8 @@ MemoryPlan plan_memory(uint64_t budget, uint32_t record_size, uint64_t backend_b
   } else {
     // Two chunk buffers, so the next chunk is read while this one is sorted.
     const uint64_t per_record = 2 * rs + sizeof(uint32_t) + backend_bytes;
-    plan.chunk_records = std::clamp<uint64_t>(usable / per_record, 1, kMaxChunkRecords);
+    const uint64_t cap = std::min(kMaxChunkRecords, std::max<uint64_t>(1, kMaxSpillChunkBytes / rs));
+    plan.chunk_records = std::clamp<uint64_t>(usable / per_record, 1, cap);
   }
 
   // Merge: each source gets a read buffer; what is left of the budget after
