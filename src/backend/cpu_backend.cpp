@@ -9,7 +9,7 @@
 #include "sort/gather.h"
 #include "sort/key_entry.h"
 #include "sort/loser_tree.h"
-#include "sort/merge_path.h"
+#include "sort/entry_merge.h"
 #include "sort/radix_sort.h"
 
 namespace gsort {
@@ -202,50 +202,12 @@ class CpuBackend final : public SortBackend {
     }
   }
 
-  // Strict order of two entries of this chunk: prefix, then the rest of the
-  // key from the records. Index order is left to stability.
   bool less(const uint8_t* records, const KeyEntry& x, const KeyEntry& y) const {
-    if (x.prefix != y.prefix) return x.prefix < y.prefix;
-    if (layout_.prefix_is_whole_key()) return false;
-    const uint32_t rs = layout_.record_size();
-    return layout_.compare_after_prefix(records + uint64_t{x.index} * rs, records + uint64_t{y.index} * rs) < 0;
+    return entry_less(layout_, records, x, y);
   }
 
-  // Merges the sorted slices pairwise, each pair split over threads by merge
-  // path. Returns the buffer holding the fully sorted entries.
-  const KeyEntry* merge_slices(const uint8_t* records, std::vector<size_t> bounds) {
-    KeyEntry* src = entries();
-    KeyEntry* dst = scratch();
-    const auto lt = [&](const KeyEntry& x, const KeyEntry& y) { return less(records, x, y); };
-    while (bounds.size() > 2) {
-      const size_t slices = bounds.size() - 1;
-      const size_t pairs = slices / 2;
-      const size_t parts = std::max<size_t>(1, (pool_.size() * 2 + pairs - 1) / pairs);
-      pool_.parallel_for(pairs * parts + (slices % 2), [&](size_t task) {
-        if (task == pairs * parts) {  // odd slice out: copy through
-          std::copy(src + bounds[slices - 1], src + bounds[slices], dst + bounds[slices - 1]);
-          return;
-        }
-        const size_t p = task / parts, part = task % parts;
-        const KeyEntry* a = src + bounds[2 * p];
-        const KeyEntry* b = src + bounds[2 * p + 1];
-        const uint64_t na = bounds[2 * p + 1] - bounds[2 * p];
-        const uint64_t nb = bounds[2 * p + 2] - bounds[2 * p + 1];
-        const uint64_t d0 = split_point(na + nb, parts, part), d1 = split_point(na + nb, parts, part + 1);
-        uint64_t i = merge_path(a, na, b, nb, d0, lt), j = d0 - i;
-        const uint64_t i_end = merge_path(a, na, b, nb, d1, lt), j_end = d1 - i_end;
-        KeyEntry* out = dst + bounds[2 * p] + d0;
-        while (i < i_end && j < j_end) *out++ = lt(b[j], a[i]) ? b[j++] : a[i++];
-        while (i < i_end) *out++ = a[i++];
-        while (j < j_end) *out++ = b[j++];
-      });
-      std::vector<size_t> next;
-      for (size_t s = 0; s < slices; s += 2) next.push_back(bounds[s]);
-      next.push_back(bounds[slices]);
-      bounds.swap(next);
-      std::swap(src, dst);
-    }
-    return src;
+  const KeyEntry* merge_slices(const uint8_t* records, const std::vector<size_t>& bounds) {
+    return merge_entry_runs(pool_, layout_, records, entries(), scratch(), bounds);
   }
 
   // Grows the entry buffers without initialising them (a pass over memory

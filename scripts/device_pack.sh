@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Copies a built gsort (binaries linked statically against Boost, zstd and the
+# CUDA runtime) into one folder, stripped, ready to travel to a GPU machine
+# that has the CUDA driver but no compiled Boost: run them from there.
+#   scripts/device_pack.sh [BUILD_DIR] [DEST]      (default: build .devcarry)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build=${1:-build}
+dest=${2:-.devcarry}
+mkdir -p "$dest"
+for f in gsort gsort-gen tests/gsort_tests tests/gsort_gpu_tests bench/gpu_sort_bench bench/own_sort_bench \
+         cpu_sort_bench; do
+  if [[ -x $build/$f ]]; then
+    cp "$build/$f" "$dest/"
+    strip "$dest/$(basename "$f")"
+  fi
+done
+cp scripts/bench_gpu.sh "$dest/"
+du -sh "$dest"
