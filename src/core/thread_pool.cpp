@@ -3,7 +3,9 @@
 namespace gsort {
 
 ThreadPool::ThreadPool(unsigned threads) {
-  for (unsigned i = 1; i < threads; ++i) workers_.emplace_back([this] { worker_loop(); });
+  // Workers start from generation 0, not from whatever generation_ holds
+  // when their thread gets going: work posted before that must not be missed.
+  for (unsigned i = 1; i < threads; ++i) workers_.emplace_back([this] { worker_loop(0); });
 }
 
 ThreadPool::~ThreadPool() {
@@ -34,9 +36,8 @@ void ThreadPool::run_tasks(std::unique_lock<std::mutex>& lock) {
   }
 }
 
-void ThreadPool::worker_loop() {
+void ThreadPool::worker_loop(unsigned long seen) {
   std::unique_lock<std::mutex> lock(mutex_);
-  unsigned long seen = generation_;
   for (;;) {
     work_ready_.wait(lock, [&] { return stopping_ || generation_ != seen; });
     if (stopping_) return;

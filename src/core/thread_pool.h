@@ -27,7 +27,7 @@ class ThreadPool {
   void parallel_for(size_t tasks, const std::function<void(size_t)>& task);
 
  private:
-  void worker_loop();
+  void worker_loop(unsigned long seen);
   void run_tasks(std::unique_lock<std::mutex>& lock);
 
   std::vector<std::thread> workers_;
