@@ -1,6 +1,9 @@
 #include "backend/backend_factory.h"
 
+#include <algorithm>
+
 #include "backend/cpu_backend.h"
+#include "backend/hybrid_backend.h"
 #include "core/errors.h"
 #if GSORT_HAVE_CUDA
 #include "backend/gpu_backend.h"
@@ -8,9 +11,32 @@
 
 namespace gsort {
 
+#if GSORT_HAVE_CUDA
+namespace {
+
+// auto: the kernel benchmark (docs/benchmarks.md) has CUB's radix sort
+// fastest for every key width from ~16K keys up, and gsort's rank sort
+// fastest below ~8K; GpuSortAlgorithm::kAuto encodes that.
+GpuSortAlgorithm gpu_algorithm(AlgorithmChoice choice) {
+  switch (choice) {
+    case AlgorithmChoice::kRadix: return GpuSortAlgorithm::kOwnRadix;
+    case AlgorithmChoice::kMerge: return GpuSortAlgorithm::kOwnMerge;
+    case AlgorithmChoice::kCub: return GpuSortAlgorithm::kCub;
+    case AlgorithmChoice::kAuto: break;
+  }
+  return GpuSortAlgorithm::kAuto;
+}
+
+}  // namespace
+#endif
+
 std::unique_ptr<SortBackend> make_backend(const SortConfig& config, const KeyLayout& layout, ThreadPool& pool,
-                                          const Log& log) {
+                                          const Log& log, bool size_known, uint64_t input_bytes) {
   if (config.backend == BackendChoice::kCpu) return make_cpu_backend(layout, pool);
+  if (config.backend == BackendChoice::kAuto && size_known && input_bytes < kGpuMinInputBytes) {
+    log.info("input of " + std::to_string(input_bytes) + " bytes is small: using the CPU backend");
+    return make_cpu_backend(layout, pool);
+  }
 #if GSORT_HAVE_CUDA
   std::string why;
   if (gpu_usable(config.device, &why)) {
@@ -18,17 +44,27 @@ std::unique_ptr<SortBackend> make_backend(const SortConfig& config, const KeyLay
     options.device = config.device;
     options.memory_cap = config.gpu_memory;
     options.host_threads = pool.size();
+    options.algorithm = gpu_algorithm(config.algorithm);
+    options.input_bytes_hint = size_known ? std::max<uint64_t>(input_bytes, 1) : 0;
     try {
-      return make_gpu_backend(layout, options);
+      std::unique_ptr<SortBackend> gpu = make_gpu_backend(layout, options);
+      if (config.backend == BackendChoice::kHybrid) return make_hybrid_backend(std::move(gpu), layout, pool);
+      return gpu;
     } catch (const Error& e) {
-      if (config.backend == BackendChoice::kGpu) throw;
+      if (config.backend != BackendChoice::kAuto) throw;
       why = e.what();
     }
   }
-  if (config.backend == BackendChoice::kGpu) throw Error("--backend gpu: no usable GPU: " + why);
+  if (config.backend == BackendChoice::kGpu || config.backend == BackendChoice::kHybrid) {
+    throw Error("--backend " + std::string(config.backend == BackendChoice::kGpu ? "gpu" : "hybrid") +
+                ": no usable GPU: " + why);
+  }
   log.info("no usable GPU (" + why + "); using the CPU backend");
 #else
-  if (config.backend == BackendChoice::kGpu) throw Error("--backend gpu: this gsort was built without CUDA");
+  if (config.backend == BackendChoice::kGpu || config.backend == BackendChoice::kHybrid) {
+    throw Error("--backend " + std::string(config.backend == BackendChoice::kGpu ? "gpu" : "hybrid") +
+                ": this gsort was built without CUDA");
+  }
   log.info("built without CUDA; using the CPU backend");
 #endif
   return make_cpu_backend(layout, pool);

@@ -13,7 +13,11 @@
 
 namespace gsort {
 
+// size_known/input_bytes: the input's size, when known. With auto, an input
+// known to be smaller than kGpuMinInputBytes is sorted on the CPU: starting
+// the GPU would take longer than the whole sort.
+constexpr uint64_t kGpuMinInputBytes = uint64_t{32} << 20;
 std::unique_ptr<SortBackend> make_backend(const SortConfig& config, const KeyLayout& layout, ThreadPool& pool,
-                                          const Log& log);
+                                          const Log& log, bool size_known, uint64_t input_bytes);
 
 }  // namespace gsort

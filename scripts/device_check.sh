@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# On a GPU machine, from the repository root, with a packed build in
+# .devcarry (scripts/device_pack.sh): runs the GPU and host test suites, the
+# CUDA sanitizers on small cases, and the chosen benchmarks, writing logs to
+# ${OUT:-/tmp/gsort-device}. The host tests look for the binaries where they
+# were built (/work/main/build), so they are copied there first.
+#   scripts/device_check.sh [tests] [sanitize] [bench-2g] [bench-12g] [kernels]
+set -uo pipefail
+out=${OUT:-/tmp/gsort-device}
+mkdir -p "$out" /work/main/build
+cp .devcarry/gsort .devcarry/gsort-gen .devcarry/gsort-test-hooks /work/main/build/
+nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader | tee "$out/gpu.txt"
+steps=("$@")
+[[ ${#steps[@]} -gt 0 ]] || steps=(tests sanitize bench-2g)
+for step in "${steps[@]}"; do
+  case $step in
+    tests)
+      .devcarry/gsort_gpu_tests >"$out/gpu_tests.log" 2>&1; echo "gsort_gpu_tests rc=$?"; tail -4 "$out/gpu_tests.log"
+      .devcarry/gsort_tests >"$out/host_tests.log" 2>&1; echo "gsort_tests rc=$?"; tail -4 "$out/host_tests.log"
+      grep -E "^\[  FAILED|SKIPPED \]" "$out/host_tests.log" "$out/gpu_tests.log" | head -20
+      ;;
+    sanitize)
+      /work/main/build/gsort-gen --format gensort --records 50000 -o /tmp/small.bin
+      for tool in memcheck racecheck; do
+        compute-sanitizer --tool $tool --error-exitcode 9 .devcarry/gsort_gpu_tests \
+          --gtest_filter='GpuSortOrder.*:GpuSession.*:GpuSortRecords.*' >"$out/san_$tool.log" 2>&1
+        echo "$tool gpu tests rc=$?"; grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$out/san_$tool.log" | tail -1
+        compute-sanitizer --tool $tool --error-exitcode 9 /work/main/build/gsort --format gensort --gpu-memory 8M \
+          /tmp/small.bin -o /tmp/small.out >"$out/san_cli_$tool.log" 2>&1
+        echo "$tool gsort cli rc=$?"; grep -E "SUMMARY" "$out/san_cli_$tool.log" | tail -1
+      done
+      /work/main/build/gsort -c --format gensort /tmp/small.out && echo "sanitized run output sorted"
+      ;;
+    bench-2g) RUNS=${RUNS:-3} .devcarry/bench_gpu.sh .devcarry /tmp/gsort-bench 2g 2>&1 | tee "$out/bench_2g.log" ;;
+    bench-12g) RUNS=${RUNS:-3} .devcarry/bench_gpu.sh .devcarry /tmp/gsort-bench 12g-gpu 12g-disk 2>&1 | tee "$out/bench_12g.log" ;;
+    kernels) .devcarry/gpu_sort_bench 2>&1 | tee "$out/gpu_sort_bench.log"; .devcarry/own_sort_bench 2>&1 | tee "$out/own_sort_bench.log" | tail -30 ;;
+    *) echo "unknown step $step" ;;
+  esac
+done

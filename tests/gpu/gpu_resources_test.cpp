@@ -1,0 +1,110 @@
+// The CUDA error macro, the probe, pinned host memory and the device plan.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstring>
+#include <utility>
+#include <vector>
+
+#include "backend/gpu/cuda_check.h"
+#include "backend/gpu/device_plan.h"
+#include "backend/gpu/gpu_backend.h"
+#include "gpu_test_support.h"
+
+namespace gsort::gpu {
+namespace {
+
+using test::field;
+
+TEST(CudaCheck, ThrowsWithCallSiteAndErrorName) {
+  try {
+    GSORT_CUDA_CHECK(cudaErrorInvalidValue);
+    FAIL() << "no exception";
+  } catch (const CudaError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("cudaErrorInvalidValue"), std::string::npos) << what;
+    EXPECT_NE(what.find("gpu_resources_test.cpp:"), std::string::npos) << what;
+    EXPECT_EQ(e.code(), cudaErrorInvalidValue);
+  }
+  EXPECT_THROW(GSORT_CUDA_CHECK(cudaErrorMemoryAllocation), DeviceOutOfMemory);
+  EXPECT_NO_THROW(GSORT_CUDA_CHECK(cudaSuccess));
+}
+
+TEST(GpuProbe, NeverCrashesAndSaysWhy) {
+  std::string why;
+  EXPECT_FALSE(gpu_usable(4096, &why));
+  EXPECT_FALSE(why.empty());
+  why = "unchanged?";
+  if (gpu_usable(0, &why)) {
+    EXPECT_TRUE(why.empty());
+  } else {
+    EXPECT_FALSE(why.empty());
+    EXPECT_THROW(make_gpu_backend(KeyLayout::whole_record(8, false), GpuOptions{}), Error);
+  }
+}
+
+TEST(GpuResources, AllocateHostGivesPinnedMemory) {
+  GSORT_REQUIRE_GPU();
+  const KeyLayout layout({field("0:4")}, 4, false);
+  auto backend = make_gpu_backend(layout, test::options_with_cap(16 << 20));
+  HostBuffer buffer = backend->allocate_host(size_t{3} << 20);
+  ASSERT_TRUE(buffer);
+  EXPECT_EQ(buffer.size(), size_t{3} << 20);
+  cudaPointerAttributes attributes{};
+  ASSERT_EQ(cudaPointerGetAttributes(&attributes, buffer.data()), cudaSuccess);
+  EXPECT_EQ(attributes.type, cudaMemoryTypeHost);
+  std::memset(buffer.data(), 0x3C, buffer.size());
+  EXPECT_EQ(buffer.data()[buffer.size() - 1], 0x3C);
+  EXPECT_NE(backend->describe().find("gpu 0"), std::string::npos) << backend->describe();
+}
+
+// The plan's regions lie inside the arena and do not overlap within a mode.
+TEST(DevicePlan, RegionsFitAndDoNotOverlap) {
+  GSORT_REQUIRE_GPU();
+  const std::vector<KeyLayout> layouts = {
+      KeyLayout({field("0:10")}, 100, false), KeyLayout({field("0:u16")}, 2, false),
+      KeyLayout::whole_record(100, false), KeyLayout({field("0:f64"), field("8:3")}, 4096, false)};
+  for (const KeyLayout& layout : layouts) {
+    const KeyFormat format = make_key_format(layout);
+    for (const size_t arena : {size_t{1} << 20, size_t{5} << 20, size_t{300} << 20}) {
+      const DevicePlan p = plan_device_memory(format, layout.record_size(), arena);
+      if (p.streaming.capacity == 0) continue;
+      EXPECT_LE(p.bytes, arena);
+      EXPECT_EQ(p.streaming.capacity % p.piece_records, 0u);
+      const uint64_t slot = p.piece_records * layout.record_size();
+      const auto group_regions = [&](const GroupArrays& g) {
+        const uint64_t n = g.capacity;
+        return std::vector<std::pair<size_t, size_t>>{
+            {g.columns, g.columns + (format.words - 1) * n * 8},
+            {g.keys_a, g.keys_a + n * format.sort_key_bytes()},
+            {g.keys_b, g.keys_b + n * format.sort_key_bytes()},
+            {g.values_a, g.values_a + n * 4},
+            {g.values_b, g.values_b + n * 4},
+            {g.temp, g.temp + g.temp_bytes}};
+      };
+      std::vector<std::vector<std::pair<size_t, size_t>>> modes;
+      auto streaming = group_regions(p.streaming);
+      for (size_t s : p.staging) streaming.push_back({s, s + slot});
+      modes.push_back(streaming);
+      if (p.resident.capacity) {
+        auto resident = group_regions(p.resident);
+        resident.push_back({p.gather_out[0], p.gather_out[0] + slot});
+        resident.push_back({p.gather_out[1], p.gather_out[1] + slot});
+        resident.push_back({p.resident_records, p.resident_records + p.resident.capacity * layout.record_size()});
+        modes.push_back(resident);
+      }
+      for (auto& regions : modes) {
+        std::sort(regions.begin(), regions.end());
+        for (size_t i = 0; i < regions.size(); ++i) {
+          EXPECT_LE(regions[i].second, p.bytes);
+          if (i > 0) {
+            EXPECT_LE(regions[i - 1].second, regions[i].first) << "overlap at region " << i;
+          }
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace gsort::gpu
