@@ -16,6 +16,15 @@ void StreamHash::update(const void* data, size_t bytes) { XXH3_64bits_update(&st
 
 uint64_t StreamHash::digest() const { return XXH3_64bits_digest(&state_->xxh); }
 
+uint64_t StreamHash::of(const void* data, size_t bytes) { return XXH3_64bits(data, bytes); }
+
 uint64_t hash_record(const void* data, size_t bytes) { return XXH3_64bits(data, bytes); }
+
+uint64_t hash_record_sum(const void* records, uint64_t count, uint32_t record_size) {
+  const auto* p = static_cast<const uint8_t*>(records);
+  uint64_t sum = 0;
+  for (uint64_t i = 0; i < count; ++i) sum += XXH3_64bits(p + i * record_size, record_size);
+  return sum;
+}
 
 }  // namespace gsort

@@ -18,6 +18,8 @@ class StreamHash {
 
   void update(const void* data, size_t bytes);
   uint64_t digest() const;
+  // The digest of one buffer, in one call.
+  static uint64_t of(const void* data, size_t bytes);
 
  private:
   struct State;
@@ -26,5 +28,9 @@ class StreamHash {
 
 // The 64-bit hash of one record (for order-independent sums).
 uint64_t hash_record(const void* data, size_t bytes);
+
+// The sum (mod 2^64) of hash_record over `count` records of record_size
+// bytes each: an order-independent checksum of a multiset of records.
+uint64_t hash_record_sum(const void* records, uint64_t count, uint32_t record_size);
 
 }  // namespace gsort

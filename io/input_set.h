@@ -3,46 +3,97 @@
 // any work; a regular file whose size is not a multiple of the record size
 // fails at once, a pipe that ends mid-record fails when it ends. The tail of
 // a record is never dropped silently.
+//
+// An input that starts with the zstd frame magic (a file or a pipe alike) is
+// decompressed while it is read; its size is then unknown until its end,
+// where a decompressed size that is not a whole number of records fails.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "core/thread_pool.h"
 #include "io/file.h"
 #include "io/record_source.h"
+#include "io/zstd_stream.h"
 
 namespace gsort {
+
+// What the inputs have delivered, shared by every input of a run (also by
+// the sources --merge takes over): bytes taken from the files, for the
+// progress line, and with hash_records the count and the order-independent
+// checksum (sum of hash_record) of the records read, for --verify. The
+// merge reads its sources from several threads at once: hence atomics.
+struct InputTally {
+  bool hash_records = false;
+  std::atomic<uint64_t> stored_bytes{0};  // bytes read from the files (compressed size for zstd inputs)
+  std::atomic<uint64_t> records{0};
+  std::atomic<uint64_t> hash_sum{0};
+};
 
 // One input file (or stdin) as a record stream.
 class InputFile final : public RecordSource {
  public:
-  InputFile(const std::string& name, uint32_t record_size);
+  InputFile(const std::string& name, uint32_t record_size, InputTally* tally = nullptr);
+  ~InputFile() override;
   uint64_t read(uint8_t* buf, uint64_t max_records) override;
+  // The same, with a plain regular file read by the pool's threads at once
+  // (page-cache copies scale with threads). The pool must be idle.
+  uint64_t read(uint8_t* buf, uint64_t max_records, ThreadPool& pool);
   std::string name() const override { return file_.display_name(); }
+  // Whether size() is the exact size of the records (a plain regular file).
   bool size_known() const { return size_known_; }
   uint64_t size() const { return size_; }
+  // The size on disk of a regular file (compressed or not), else 0.
+  uint64_t stored_size() const { return stored_size_; }
+  bool compressed() const { return zstd_ != nullptr; }
 
  private:
+  // Reads up to n bytes of records (decompressed); fewer only at the end.
+  size_t read_bytes(uint8_t* buf, size_t n);
+  // Adds n bytes at buf to the --verify tally.
+  void tally_records(const uint8_t* buf, size_t n);
+  // Throws when the bytes read so far are not whole records.
+  uint64_t whole_records(size_t got);
+
   File file_;
   uint32_t record_size_;
   bool size_known_ = false;
   uint64_t size_ = 0;
+  uint64_t stored_size_ = 0;
   uint64_t bytes_read_ = 0;
+  InputTally* tally_;
+  std::unique_ptr<ZstdInputStream> zstd_;
+  uint64_t compressed_seen_ = 0;     // zstd_->compressed_bytes() already counted
+  std::vector<uint8_t> peeked_;      // first bytes of a plain pipe, read to look for the magic
+  size_t peeked_pos_ = 0;
 };
+
+// The total size of the inputs' records when every input is a plain
+// (uncompressed) regular file; 0 with `known` false otherwise. Opens nothing
+// beyond a stat and a 4-byte peek, for sizing decisions made before the run.
+uint64_t plain_input_bytes(const std::vector<std::string>& names, bool* known);
 
 class InputSet {
  public:
-  InputSet(const std::vector<std::string>& names, uint32_t record_size);
+  InputSet(const std::vector<std::string>& names, uint32_t record_size, InputTally* tally = nullptr);
 
-  // Whether every input is a regular file, so total_bytes() is exact.
+  // Whether every input is a plain regular file, so total_bytes() is exact.
   bool size_known() const;
   uint64_t total_bytes() const;
+  // The inputs' size on disk when every input is a regular file (some may
+  // be compressed), else 0: the total for the progress of reading.
+  uint64_t stored_bytes() const;
+  bool any_compressed() const;
 
   // Reads up to max_records whole records, crossing from one input to the
-  // next; returns how many, 0 at the end of the last input.
-  uint64_t read(uint8_t* buf, uint64_t max_records);
+  // next; returns how many, 0 at the end of the last input. With a pool
+  // (idle: not used by another thread meanwhile), regular files are read by
+  // all its threads.
+  uint64_t read(uint8_t* buf, uint64_t max_records, ThreadPool* pool = nullptr);
 
   // For --merge: hands over the inputs as separate sources.
   std::vector<std::unique_ptr<RecordSource>> take_sources();

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstring>
 
 #include "core/errors.h"
@@ -13,18 +14,46 @@ constexpr char kMagic[8] = {'G', 'S', 'O', 'R', 'T', 'R', 'U', 'N'};
 
 }  // namespace
 
-RunWriter::RunWriter(const std::string& path, uint32_t record_size)
+RunWriter::RunWriter(const std::string& path, uint32_t record_size, const RunCompression& compression)
     : file_(File::create(path)), record_size_(record_size) {
+  if (compression.enabled) {
+    zstd_ = std::make_unique<ZstdCompressor>(compression.level);
+    frame_records_ = std::max<uint64_t>(1, compression.frame_bytes / record_size);
+    staging_.resize(sizeof(RunFrameHeader) + ZstdCompressor::bound(frame_records_ * record_size));
+  }
   RunHeader blank;
   std::memset(&blank, 0, sizeof blank);  // no magic until finish()
   file_.write_all(&blank, sizeof blank);
 }
 
 void RunWriter::append(const uint8_t* records, uint64_t count) {
+  if (zstd_) {
+    for (uint64_t done = 0; done < count;) {
+      const uint64_t n = std::min(frame_records_, count - done);
+      append_frame(records + done * record_size_, n);
+      done += n;
+    }
+    return;
+  }
   const size_t bytes = static_cast<size_t>(count * record_size_);
   file_.write_all(records, bytes);
   hash_.update(records, bytes);
   count_ += count;
+  stored_ += bytes;
+}
+
+void RunWriter::append_frame(const uint8_t* records, uint64_t count) {
+  const size_t bytes = static_cast<size_t>(count * record_size_);
+  RunFrameHeader h;
+  h.record_bytes = static_cast<uint32_t>(bytes);
+  h.checksum = StreamHash::of(records, bytes);
+  const size_t stored = zstd_->compress(staging_.data() + sizeof h, staging_.size() - sizeof h, records, bytes);
+  h.stored_bytes = static_cast<uint32_t>(stored);
+  std::memcpy(staging_.data(), &h, sizeof h);
+  file_.write_all(staging_.data(), sizeof h + stored);
+  hash_.update(records, bytes);
+  count_ += count;
+  stored_ += sizeof h + stored;
 }
 
 void RunWriter::finish() {
@@ -34,13 +63,34 @@ void RunWriter::finish() {
   h.version = kRunFormatVersion;
   h.record_size = record_size_;
   h.record_count = count_;
-  h.payload_bytes = count_ * record_size_;
+  h.payload_bytes = stored_;
   h.checksum = hash_.digest();
+  if (zstd_) {
+    h.flags = kRunZstdFrames;
+    h.frame_bytes = static_cast<uint32_t>(frame_records_ * record_size_);
+  }
   file_.pwrite_all(&h, sizeof h, 0);
   file_.close();
 }
 
-RunReader::RunReader(const std::string& path, uint32_t record_size)
+std::unique_ptr<RunDecoderPool::Decoder> RunDecoderPool::acquire() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!free_.empty()) {
+      std::unique_ptr<Decoder> d = std::move(free_.back());
+      free_.pop_back();
+      return d;
+    }
+  }
+  return std::make_unique<Decoder>();
+}
+
+void RunDecoderPool::release(std::unique_ptr<Decoder> decoder) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  free_.push_back(std::move(decoder));
+}
+
+RunReader::RunReader(const std::string& path, uint32_t record_size, RunDecoderPool* decoders)
     : file_(File::open_read(path)) {
   const uint64_t size = file_.size();
   if (size < sizeof(RunHeader) || file_.pread_full(&header_, sizeof header_, 0) != sizeof header_) {
@@ -56,18 +106,45 @@ RunReader::RunReader(const std::string& path, uint32_t record_size)
     throw DataError("run file " + path + " holds " + std::to_string(header_.record_size) +
                     "-byte records, expected " + std::to_string(record_size));
   }
-  if (header_.payload_bytes != header_.record_count * record_size ||
-      size != sizeof(RunHeader) + header_.payload_bytes) {
+  if ((header_.flags & ~kRunZstdFrames) != 0) {
+    throw DataError("run file " + path + " has unknown flags " + std::to_string(header_.flags));
+  }
+  if (compressed()) {
+    if (header_.frame_bytes == 0 || header_.frame_bytes % record_size != 0) {
+      throw DataError("run file " + path + " is damaged (frame size " + std::to_string(header_.frame_bytes) + ")");
+    }
+  } else if (header_.frame_bytes != 0 || header_.payload_bytes / record_size != header_.record_count ||
+             header_.payload_bytes % record_size != 0) {
+    throw DataError("run file " + path + " is damaged: " + std::to_string(header_.payload_bytes) +
+                    " payload bytes for " + std::to_string(header_.record_count) + " records");
+  }
+  if (size != sizeof(RunHeader) + header_.payload_bytes || header_.payload_bytes > size) {
     throw DataError("run file " + path + " is truncated or damaged: " + std::to_string(size) +
                     " bytes on disk, header promises " + std::to_string(sizeof(RunHeader) + header_.payload_bytes));
   }
   records_left_ = header_.record_count;
+  if (compressed()) {
+    // An empty run has no frames; a non-empty one at least one.
+    if ((header_.record_count == 0) != (header_.payload_bytes == 0) ||
+        (header_.record_count == 0 && header_.checksum != StreamHash().digest())) {
+      throw DataError("run file " + path + " is damaged: " + std::to_string(header_.payload_bytes) +
+                      " payload bytes for " + std::to_string(header_.record_count) + " records");
+    }
+    stored_left_ = header_.payload_bytes;
+    records_undecoded_ = header_.record_count;
+    if (decoders == nullptr) {
+      own_decoders_ = std::make_unique<RunDecoderPool>();
+      decoders = own_decoders_.get();
+    }
+    decoders_ = decoders;
+  }
   // The file offset is still 0 after pread; skip the header.
   if (::lseek(file_.fd(), sizeof(RunHeader), SEEK_SET) < 0) throw IoError("cannot seek in " + path);
   file_.advise_sequential();
 }
 
 uint64_t RunReader::read(uint8_t* buf, uint64_t max_records) {
+  if (compressed()) return read_frames(buf, max_records);
   const uint64_t want = max_records < records_left_ ? max_records : records_left_;
   if (want == 0) return 0;
   const size_t bytes = static_cast<size_t>(want * header_.record_size);
@@ -80,6 +157,89 @@ uint64_t RunReader::read(uint8_t* buf, uint64_t max_records) {
     throw DataError("run file " + file_.path() + " is corrupted (checksum mismatch)");
   }
   return want;
+}
+
+void RunReader::damaged(const std::string& what) const {
+  throw DataError("run file " + file_.path() + " is corrupted (frame " + std::to_string(frames_ + 1) + ": " + what +
+                  ")");
+}
+
+void RunReader::read_frame_header() {
+  if (stored_left_ < sizeof frame_) damaged("the payload ends early");
+  if (file_.read_full(&frame_, sizeof frame_) != sizeof frame_) damaged("truncated");
+  stored_left_ -= sizeof frame_;
+  const uint32_t rs = header_.record_size;
+  if (frame_.record_bytes == 0 || frame_.record_bytes % rs != 0 || frame_.record_bytes > header_.frame_bytes) {
+    damaged("bad record size " + std::to_string(frame_.record_bytes));
+  }
+  if (frame_.record_bytes / rs > records_undecoded_) damaged("more records than the header counts");
+  if (frame_.stored_bytes > stored_left_ || frame_.stored_bytes > ZstdCompressor::bound(header_.frame_bytes)) {
+    damaged("bad stored size " + std::to_string(frame_.stored_bytes));
+  }
+  have_frame_header_ = true;
+}
+
+void RunReader::decode_frame(RunDecoderPool::Decoder& decoder, uint8_t* dst) {
+  if (decoder.staging.size() < frame_.stored_bytes) decoder.staging.resize(frame_.stored_bytes);
+  uint8_t* src = decoder.staging.data();
+  if (file_.read_full(src, frame_.stored_bytes) != frame_.stored_bytes) damaged("truncated");
+  stored_left_ -= frame_.stored_bytes;
+  std::string error;
+  if (!decoder.zstd.decompress(dst, frame_.record_bytes, src, frame_.stored_bytes, &error)) damaged(error);
+  if (StreamHash::of(dst, frame_.record_bytes) != frame_.checksum) damaged("checksum mismatch");
+  hash_.update(dst, frame_.record_bytes);
+  records_undecoded_ -= frame_.record_bytes / header_.record_size;
+  have_frame_header_ = false;
+  ++frames_;
+  if (records_undecoded_ == 0) {
+    // Everything is decoded: the run must end here and match its header,
+    // before the last frame's records are handed out.
+    if (stored_left_ != 0) {
+      throw DataError("run file " + file_.path() + " is corrupted (" + std::to_string(stored_left_) +
+                      " bytes after the last frame)");
+    }
+    if (hash_.digest() != header_.checksum) {
+      throw DataError("run file " + file_.path() + " is corrupted (checksum mismatch)");
+    }
+  }
+}
+
+uint64_t RunReader::read_frames(uint8_t* buf, uint64_t max_records) {
+  const uint32_t rs = header_.record_size;
+  uint64_t done = 0;
+  // First what is left of a frame that did not fit the last request.
+  if (spill_pos_ < spill_end_) {
+    done = std::min(max_records, spill_end_ - spill_pos_);
+    std::memcpy(buf, spill_.data() + spill_pos_ * rs, static_cast<size_t>(done * rs));
+    spill_pos_ += done;
+  }
+  if (done < max_records && records_undecoded_ > 0) {
+    // Borrow a decoder for this call; it goes back even on an error.
+    struct Lease {
+      RunDecoderPool& pool;
+      std::unique_ptr<RunDecoderPool::Decoder> decoder;
+      ~Lease() { pool.release(std::move(decoder)); }
+    } lease{*decoders_, decoders_->acquire()};
+    while (done < max_records && records_undecoded_ > 0) {
+      if (!have_frame_header_) read_frame_header();
+      const uint64_t frame_records = frame_.record_bytes / rs;
+      if (frame_records <= max_records - done) {
+        decode_frame(*lease.decoder, buf + done * rs);
+        done += frame_records;
+        continue;
+      }
+      if (done > 0) break;  // the next call takes this frame
+      // Less room than one frame: decode it aside and hand it out in parts.
+      spill_.resize(frame_.record_bytes);
+      decode_frame(*lease.decoder, spill_.data());
+      spill_pos_ = max_records;
+      spill_end_ = frame_records;
+      std::memcpy(buf, spill_.data(), static_cast<size_t>(max_records * rs));
+      done = max_records;
+    }
+  }
+  records_left_ -= done;
+  return done;
 }
 
 }  // namespace gsort

@@ -3,14 +3,27 @@
 // last, so a run whose writer died is recognisably incomplete; the reader
 // checks the header, the file size, and the checksum at the end, so a
 // truncated or corrupted run is reported, never merged silently.
+//
+// With --compress-temp (flags & kRunZstdFrames) the payload is a sequence of
+// frames, each a RunFrameHeader (stored size, record bytes, XXH3 of the
+// records) followed by one independent zstd frame of at most frame_bytes
+// record bytes. The reader decodes one frame at a time straight into the
+// merge's read buffer and checks its XXH3 before handing out any of its
+// records, so a damaged frame is reported (DataError naming the run file),
+// never merged; the record count and the whole-payload checksum are checked
+// as for plain runs, before the last frame's records are handed out.
 #pragma once
 
 #include <cstdint>
+#include <memory>
+#include <mutex>
 #include <string>
+#include <vector>
 
 #include "io/checksum.h"
 #include "io/file.h"
 #include "io/record_source.h"
+#include "io/zstd_stream.h"
 
 namespace gsort {
 
@@ -19,18 +32,56 @@ struct RunHeader {
   uint32_t version;
   uint32_t record_size;
   uint64_t record_count;
-  uint64_t payload_bytes;  // bytes after the header
-  uint64_t checksum;       // XXH3-64 of the payload
-  uint32_t flags;
-  uint8_t reserved[20];
+  uint64_t payload_bytes;  // bytes after the header, as stored
+  uint64_t checksum;       // XXH3-64 of the records (before compression)
+  uint32_t flags;          // kRunZstdFrames
+  uint32_t frame_bytes;    // compressed runs: most record bytes in one frame; else 0
+  uint8_t reserved[16];
 };
 static_assert(sizeof(RunHeader) == 64, "run header is 64 bytes on disk");
 
-constexpr uint32_t kRunFormatVersion = 1;
+// Version 2 added flags (zstd frames) and frame_bytes; a plain run's layout
+// is that of version 1.
+constexpr uint32_t kRunFormatVersion = 2;
+constexpr uint32_t kRunZstdFrames = 1u << 0;
+
+// Precedes each zstd frame of a compressed run.
+struct RunFrameHeader {
+  uint32_t stored_bytes;  // the zstd frame's size
+  uint32_t record_bytes;  // what it decodes to: whole records
+  uint64_t checksum;      // XXH3-64 of those record bytes
+};
+static_assert(sizeof(RunFrameHeader) == 16, "frame header is 16 bytes on disk");
+
+// How a run is written: plain, or zstd frames of at most frame_bytes of
+// records (rounded down to whole records, at least one).
+struct RunCompression {
+  bool enabled = false;
+  int level = kDefaultTempLevel;
+  uint64_t frame_bytes = 1 << 20;
+};
+
+// zstd contexts and frame staging buffers, lent to the readers of one
+// merge for the length of a read() call. The merge refills its sources in
+// parallel, so at most one decoder per thread is ever made, however many
+// runs are merged. Thread-safe.
+class RunDecoderPool {
+ public:
+  struct Decoder {
+    ZstdDecompressor zstd;
+    std::vector<uint8_t> staging;  // one compressed frame
+  };
+  std::unique_ptr<Decoder> acquire();
+  void release(std::unique_ptr<Decoder> decoder);
+
+ private:
+  std::mutex mutex_;
+  std::vector<std::unique_ptr<Decoder>> free_;
+};
 
 class RunWriter {
  public:
-  RunWriter(const std::string& path, uint32_t record_size);
+  RunWriter(const std::string& path, uint32_t record_size, const RunCompression& compression = RunCompression());
   RunWriter(const RunWriter&) = delete;
   RunWriter& operator=(const RunWriter&) = delete;
 
@@ -38,32 +89,60 @@ class RunWriter {
   // Writes the header and closes the file.
   void finish();
   uint64_t record_count() const { return count_; }
+  // Bytes on disk: the header and the payload as stored.
+  uint64_t file_bytes() const { return sizeof(RunHeader) + stored_; }
   const std::string& path() const { return file_.path(); }
 
  private:
+  void append_frame(const uint8_t* records, uint64_t count);
+
   File file_;
   uint32_t record_size_;
   uint64_t count_ = 0;
+  uint64_t stored_ = 0;
   StreamHash hash_;
+  // Compressed runs only.
+  std::unique_ptr<ZstdCompressor> zstd_;
+  uint64_t frame_records_ = 0;
+  std::vector<uint8_t> staging_;
 };
 
 class RunReader final : public RecordSource {
  public:
   // Throws DataError when the header is missing, foreign, or disagrees with
   // the file's size or the expected record size.
-  RunReader(const std::string& path, uint32_t record_size);
+  // `decoders` (compressed runs): shared with the other runs of a merge;
+  // null makes the reader its own pool.
+  RunReader(const std::string& path, uint32_t record_size, RunDecoderPool* decoders = nullptr);
   RunReader(const RunReader&) = delete;
   RunReader& operator=(const RunReader&) = delete;
 
   uint64_t read(uint8_t* buf, uint64_t max_records) override;
   std::string name() const override { return file_.path(); }
   uint64_t record_count() const { return header_.record_count; }
+  bool compressed() const { return (header_.flags & kRunZstdFrames) != 0; }
 
  private:
+  uint64_t read_frames(uint8_t* buf, uint64_t max_records);
+  void read_frame_header();
+  // Decodes the frame whose header was read into dst and checks it.
+  void decode_frame(RunDecoderPool::Decoder& decoder, uint8_t* dst);
+  [[noreturn]] void damaged(const std::string& what) const;
+
   File file_;
   RunHeader header_;
-  uint64_t records_left_;
+  uint64_t records_left_;  // not yet handed out
   StreamHash hash_;
+  // Compressed runs only.
+  RunDecoderPool* decoders_ = nullptr;
+  std::unique_ptr<RunDecoderPool> own_decoders_;
+  uint64_t stored_left_ = 0;      // payload bytes not yet read
+  uint64_t records_undecoded_ = 0;
+  uint64_t frames_ = 0;           // frames decoded, for messages
+  bool have_frame_header_ = false;
+  RunFrameHeader frame_{};
+  std::vector<uint8_t> spill_;    // a frame larger than what the caller asked for
+  uint64_t spill_pos_ = 0, spill_end_ = 0;  // records in spill_ not yet handed out
 };
 
 }  // namespace gsort

@@ -9,8 +9,11 @@
 #include "core/errors.h"
 #include "core/exit_codes.h"
 #include "core/thread_pool.h"
+#include "io/output_target.h"
+#include "io/input_set.h"
 #include "io/temp_registry.h"
 #include "pipeline/external_sort.h"
+#include "pipeline/stats_json.h"
 #include "pipeline/sorted_check.h"
 
 namespace gsort {
@@ -52,11 +55,29 @@ int run(const SortConfig& config) {
     }
     return kExitDisorder;
   }
+  // --stats FILE is made now (an unwritable place fails before any work)
+  // and put in place only when the sort succeeded.
+  std::unique_ptr<OutputTarget> stats_file;
+  if (!config.stats_path.empty() && config.stats_path != "-") {
+    stats_file = std::make_unique<OutputTarget>(config.stats_path);
+  }
   ThreadPool pool(config.threads);
-  std::unique_ptr<SortBackend> backend = make_backend(config, layout, pool, log);
+  bool size_known = false;
+  const uint64_t input_bytes = plain_input_bytes(config.inputs, &size_known);
+  std::unique_ptr<SortBackend> backend = make_backend(config, layout, pool, log, size_known, input_bytes);
   log.info("backend: " + backend->describe());
   const SortReport report = external_sort(SortContext{config, layout, *backend, pool, log});
-  report_verbose(log, report, *backend, total.seconds());
+  const double total_s = total.seconds();
+  report_verbose(log, report, *backend, total_s);
+  if (!config.stats_path.empty()) {
+    const std::string json = stats_json(config, report, *backend, total_s);
+    if (stats_file) {
+      stats_file->file().write_all(json.data(), json.size());
+      stats_file->commit();
+    } else {
+      std::fputs(json.c_str(), stderr);
+    }
+  }
   return kExitOk;
 }
 

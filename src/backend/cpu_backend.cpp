@@ -102,13 +102,14 @@ class CpuBackend final : public SortBackend {
   }
 
   // Each thread sorts a slice; the slices are then merged by merge path.
-  const KeyEntry* sort_by_slices(const uint8_t* records, size_t n) {
+  // `extracted`: the entries already hold the chunk's keys.
+  const KeyEntry* sort_by_slices(const uint8_t* records, size_t n, bool extracted = false) {
     const size_t slices = n < kBucketSortMin ? 1 : pool_.size();
     std::vector<size_t> bounds(slices + 1);
     for (size_t s = 0; s <= slices; ++s) bounds[s] = split_point(n, slices, s);
     auto t0 = std::chrono::steady_clock::now();
     pool_.parallel_for(slices, [&](size_t s) {
-      extract(records, bounds[s], bounds[s + 1]);
+      if (!extracted) extract(records, bounds[s], bounds[s + 1]);
       sort_range(records, entries() + bounds[s], scratch() + bounds[s], bounds[s + 1] - bounds[s]);
     });
     timings_.sort_s += seconds_since(t0);
@@ -145,18 +146,7 @@ class CpuBackend final : public SortBackend {
       bucket_start[b + 1] = bucket_start[b] + total;
       largest = std::max(largest, total);
     }
-    if (largest > n / 2) {  // skewed: sort slices and merge (extraction is done)
-      std::vector<size_t> bounds(pool_.size() + 1);
-      for (size_t s = 0; s < bounds.size(); ++s) bounds[s] = split_point(n, pool_.size(), s);
-      pool_.parallel_for(pool_.size(), [&](size_t s) {
-        sort_range(records, entries() + bounds[s], scratch() + bounds[s], bounds[s + 1] - bounds[s]);
-      });
-      timings_.sort_s += seconds_since(t0);
-      t0 = std::chrono::steady_clock::now();
-      const KeyEntry* sorted = merge_slices(records, bounds);
-      timings_.merge_s += seconds_since(t0);
-      return sorted;
-    }
+    if (largest > n / 2) return sort_by_slices(records, n, true);  // skewed keys
     // Slice s writes its bucket-b entries after those of slices < s: stable.
     for (int b = 0; b < 256; ++b) {
       size_t offset = bucket_start[b];

@@ -74,6 +74,9 @@ class SortBackend {
   virtual uint64_t host_bytes_per_record() const { return 0; }
 
   virtual BackendTimings timings() const { return {}; }
+
+  // The most device memory the backend held at once (--stats); 0 without a device.
+  virtual uint64_t peak_device_bytes() const { return 0; }
 };
 
 }  // namespace gsort

@@ -10,6 +10,7 @@
 
 #include "cli/size_parse.h"
 #include "core/errors.h"
+#include "io/zstd_stream.h"
 #include "keys/key_layout.h"
 
 namespace po = boost::program_options;
@@ -22,7 +23,7 @@ constexpr uint32_t kMaxRecordSize = 64u << 20;
 struct RawOptions {
   std::vector<std::string> inputs;
   std::string output = "-";
-  uint64_t record_size = 0;
+  long long record_size = 0;  // signed, so that "-4" is rejected as negative
   std::vector<std::string> keys;
   std::string format;
   bool reverse = false, unique = false, check = false, check_quiet = false, merge = false;
@@ -31,11 +32,20 @@ struct RawOptions {
   long long parallel = 0;  // signed, so that "-1" is rejected rather than wrapped
   bool verbose = false;
   std::string backend = "auto";
+  std::string algorithm = "auto";
   int device = 0;
   std::string gpu_memory;
   bool help = false, version = false;
   bool record_size_given = false;
+  // Optional-value options: empty when absent, kImplicit when given bare.
+  std::string compress_temp, compress_output;
+  bool verify = false, no_verify = false;
+  bool progress = false, no_progress = false;
+  std::string stats;
+  bool stats_given = false, compress_temp_given = false, compress_output_given = false;
 };
+
+constexpr const char* kImplicit = "default";
 
 po::options_description visible_options(RawOptions& o) {
   po::options_description d("Options");
@@ -61,10 +71,29 @@ po::options_description visible_options(RawOptions& o) {
        "directory for temporary files (default: $TMPDIR, else /tmp)")
       ("parallel", po::value(&o.parallel)->value_name("N"), "use N threads (default: all cores)")
       ("backend", po::value(&o.backend)->value_name("NAME"),
-       "auto (GPU when a usable one is present, else CPU), gpu or cpu (default auto)")
+       "auto (GPU when a usable one is present, else CPU), gpu, cpu, or hybrid (GPU and CPU "
+       "sort pieces of each chunk side by side) (default auto)")
+      ("algorithm", po::value(&o.algorithm)->value_name("NAME"),
+       "the GPU's chunk sort: auto (the fastest measured: CUB), cub, radix (gsort's own LSD radix "
+       "sort) or merge (gsort's own merge sort); output is identical whichever is chosen")
       ("device", po::value(&o.device)->value_name("N"), "the CUDA device to use (default 0)")
       ("gpu-memory", po::value(&o.gpu_memory)->value_name("SIZE"),
        "device memory gsort may take (default: most of the free memory)")
+      ("compress-temp", po::value(&o.compress_temp)->value_name("LEVEL")->implicit_value(kImplicit, "1"),
+       "compress the runs spilled to the temporary directory with zstd (LEVEL default 1); "
+       "worth it when the temp disk is slower than about 300 MB/s or short of space")
+      ("compress-output", po::value(&o.compress_output)->value_name("LEVEL")->implicit_value(kImplicit, "3"),
+       "compress the output with zstd (LEVEL default 3); implied by -o FILE.zst. "
+       "zstd-compressed inputs are recognised and decompressed without any option")
+      ("verify", po::bool_switch(&o.verify),
+       "check the output against the input before it is put in place: order, record count, and a "
+       "checksum of all records (costs about 10% of an in-memory sort)")
+      ("no-verify", po::bool_switch(&o.no_verify), "do not --verify (the default)")
+      ("progress", po::bool_switch(&o.progress),
+       "show a progress line on standard error even when it is not a terminal")
+      ("no-progress", po::bool_switch(&o.no_progress), "never show the progress line (default: only on a terminal)")
+      ("stats", po::value(&o.stats)->value_name("FILE"),
+       "write statistics of the run as one JSON object to FILE (- for standard error)")
       ("verbose,v", po::bool_switch(&o.verbose), "report sizes and phase timings on standard error")
       ("help", po::bool_switch(&o.help), "show this help and exit")
       ("version", po::bool_switch(&o.version), "show the version and exit");
@@ -81,15 +110,53 @@ std::string default_temp_dir() {
   return (t && *t) ? t : "/tmp";
 }
 
+// The arguments after the program name, with a bare --compress-temp or
+// --compress-output spelled --compress-temp=default: Program_options would
+// otherwise take the next argument (an input file) as the level.
+std::vector<std::string> with_explicit_levels(int argc, const char* const* argv) {
+  std::vector<std::string> args;
+  bool options_ended = false;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    if (a == "--") options_ended = true;
+    if (!options_ended && (a == "--compress-temp" || a == "--compress-output")) a += std::string("=") + kImplicit;
+    args.push_back(std::move(a));
+  }
+  return args;
+}
+
+bool ends_with(const std::string& s, const std::string& suffix) {
+  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+// A zstd level from "--option=LEVEL"; kImplicit (no "=LEVEL") gives the
+// default. Level 0 is zstd's "default level" (3), as in the zstd tool.
+int parse_level(const std::string& text, const std::string& option, int default_level) {
+  if (text == kImplicit) return default_level;
+  size_t used = 0;
+  int level = 0;
+  try {
+    level = std::stoi(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used == 0 || used != text.size()) {
+    throw UsageError(option + ": the level must be a number, not '" + text + "'");
+  }
+  check_zstd_level(level, option);
+  return level;
+}
+
 SortConfig to_config(const RawOptions& o) {
   SortConfig c;
   c.inputs = o.inputs.empty() ? std::vector<std::string>{"-"} : o.inputs;
   c.output = o.output.empty() ? throw UsageError("--output needs a file name") : o.output;
 
-  uint64_t record_size = o.record_size;
+  if (o.record_size < 0) throw UsageError("--record-size must be at least 1");
+  uint64_t record_size = static_cast<uint64_t>(o.record_size);
   if (!o.format.empty()) {
     if (o.format != "gensort") throw UsageError("unknown format '" + o.format + "' (known: gensort)");
-    if (record_size != 0 && record_size != 100) {
+    if (record_size != 0 && record_size != 100) {  // 0: not given
       throw UsageError("--format gensort has 100-byte records, not " + std::to_string(record_size));
     }
     record_size = 100;
@@ -136,8 +203,21 @@ SortConfig to_config(const RawOptions& o) {
     c.backend = BackendChoice::kCpu;
   } else if (o.backend == "gpu") {
     c.backend = BackendChoice::kGpu;
+  } else if (o.backend == "hybrid") {
+    c.backend = BackendChoice::kHybrid;
   } else {
-    throw UsageError("unknown backend '" + o.backend + "' (expected auto, gpu or cpu)");
+    throw UsageError("unknown backend '" + o.backend + "' (expected auto, gpu, cpu or hybrid)");
+  }
+  if (o.algorithm == "auto") {
+    c.algorithm = AlgorithmChoice::kAuto;
+  } else if (o.algorithm == "cub") {
+    c.algorithm = AlgorithmChoice::kCub;
+  } else if (o.algorithm == "radix") {
+    c.algorithm = AlgorithmChoice::kRadix;
+  } else if (o.algorithm == "merge") {
+    c.algorithm = AlgorithmChoice::kMerge;
+  } else {
+    throw UsageError("unknown algorithm '" + o.algorithm + "' (expected auto, cub, radix or merge)");
   }
   if (o.device < 0) throw UsageError("--device must be 0 or more");
   c.device = o.device;
@@ -145,6 +225,24 @@ SortConfig to_config(const RawOptions& o) {
     c.gpu_memory = parse_size(o.gpu_memory, "--gpu-memory");
     if (c.gpu_memory == 0) throw UsageError("--gpu-memory must be more than 0");
   }
+
+  if (o.compress_temp_given) {
+    c.compress_temp = true;
+    c.temp_level = parse_level(o.compress_temp, "--compress-temp", kDefaultTempLevel);
+  }
+  if (o.compress_output_given) {
+    c.compress_output = true;
+    c.output_level = parse_level(o.compress_output, "--compress-output", kDefaultOutputLevel);
+  } else if (ends_with(c.output, ".zst")) {
+    c.compress_output = true;
+    c.output_level = kDefaultOutputLevel;
+  }
+  if (o.verify && o.no_verify) throw UsageError("--verify and --no-verify cannot be combined");
+  c.verify = o.verify;
+  if (o.progress && o.no_progress) throw UsageError("--progress and --no-progress cannot be combined");
+  c.progress = o.progress ? ProgressMode::kOn : o.no_progress ? ProgressMode::kOff : ProgressMode::kAuto;
+  if (o.stats.empty() && o.stats_given) throw UsageError("--stats needs a file name (or - for standard error)");
+  c.stats_path = o.stats;
   return c;
 }
 
@@ -173,12 +271,20 @@ ParsedCommand parse_command_line(int argc, const char* const* argv) {
   po::variables_map vm;
   try {
     const int style = po::command_line_style::default_style & ~po::command_line_style::allow_guessing;
-    po::store(po::command_line_parser(argc, argv).options(all).positional(positional).style(style).run(), vm);
+    po::store(po::command_line_parser(with_explicit_levels(argc, argv))
+                  .options(all)
+                  .positional(positional)
+                  .style(style)
+                  .run(),
+              vm);
     po::notify(vm);
   } catch (const po::error& e) {
     throw UsageError(std::string(e.what()) + " (try 'gsort --help')");
   }
   o.record_size_given = vm.count("record-size") > 0;
+  o.stats_given = vm.count("stats") > 0;
+  o.compress_temp_given = vm.count("compress-temp") > 0;
+  o.compress_output_given = vm.count("compress-output") > 0;
   ParsedCommand cmd;
   if (o.help) {
     std::fputs(help_text().c_str(), stdout);

@@ -11,7 +11,9 @@
 namespace gsort {
 
 enum class Mode { kSort, kMerge, kCheck };
-enum class BackendChoice { kAuto, kCpu, kGpu };
+enum class BackendChoice { kAuto, kCpu, kGpu, kHybrid };
+enum class AlgorithmChoice { kAuto, kCub, kRadix, kMerge };  // the GPU's chunk sort
+enum class ProgressMode { kAuto, kOn, kOff };  // kAuto: when stderr is a terminal
 
 struct SortConfig {
   Mode mode = Mode::kSort;
@@ -30,8 +32,17 @@ struct SortConfig {
   bool verbose = false;
 
   BackendChoice backend = BackendChoice::kAuto;
+  AlgorithmChoice algorithm = AlgorithmChoice::kAuto;
   int device = 0;              // --device
   uint64_t gpu_memory = 0;     // --gpu-memory; 0 means most of the free memory
+
+  bool compress_temp = false;   // --compress-temp: spill runs as zstd frames
+  int temp_level = 1;           // its zstd level
+  bool compress_output = false; // --compress-output, or -o FILE.zst
+  int output_level = 3;         // its zstd level
+  bool verify = false;          // --verify (--no-verify): end-to-end check of the output
+  ProgressMode progress = ProgressMode::kAuto;  // --progress / --no-progress
+  std::string stats_path;       // --stats FILE ("-": stderr); empty: none
 };
 
 }  // namespace gsort

@@ -1,5 +1,7 @@
 #include "pipeline/external_sort.h"
 
+#include <algorithm>
+#include <atomic>
 #include <future>
 #include <memory>
 #include <string>
@@ -10,7 +12,10 @@
 #include "io/output_target.h"
 #include "io/run_file.h"
 #include "io/temp_dir.h"
+#include "io/zstd_stream.h"
 #include "pipeline/memory_plan.h"
+#include "pipeline/output_check.h"
+#include "pipeline/progress.h"
 #include "pipeline/record_output.h"
 #include "pipeline/run_merger.h"
 
@@ -18,6 +23,11 @@ namespace gsort {
 namespace {
 
 constexpr uint64_t kReadSliceBytes = 64ull << 20;  // progress granularity of in-memory reads
+// Compressed runs: frames of a quarter of a merge read window (a refill
+// takes whole frames, and at most one frame per run waits aside), within
+// these bounds: zstd slows down on frames under 64 KiB (incompressible data
+// 1.7 GB/s in 32 KiB frames, 3.5 GB/s in 64 KiB ones, level 1).
+constexpr uint64_t kMinRunFrameBytes = 64 << 10, kMaxRunFrameBytes = 1 << 20;
 
 // A source waiting to be merged: an open input (--merge) or a spilled run.
 struct PendingSource {
@@ -37,10 +47,35 @@ class ExternalSort {
 
   SortReport run() {
     Stopwatch open_time;
-    InputSet inputs(ctx_.config.inputs, rs_);
-    OutputTarget output(ctx_.config.output);
+    const SortConfig& config = ctx_.config;
+    InputTally tally;
+    tally.hash_records = config.verify;
+    tally_ = &tally;
+    // First, so that waiting for a slow producer on a pipe shows too.
+    ProgressMeter meter(ProgressMeter::wanted(config.progress));
+    meter_ = &meter;
+    meter.phase("reading", 0, &tally.stored_bytes);
+    InputSet inputs(config.inputs, rs_, &tally);
+    OutputTarget output(config.output);
+    if (config.compress_output) {
+      // zstd's worker threads overlap compression with the merge and the
+      // writes. On 2 cores they gained nothing (docs/benchmarks.md, "zstd"),
+      // so the writer thread compresses inline there.
+      encoder_ = std::make_unique<ZstdOutputStream>(output.file(), config.output_level,
+                                                    config.threads > 2 ? config.threads / 2 : 0);
+    }
+    std::unique_ptr<OutputCheck> check;
+    if (config.verify) check = std::make_unique<OutputCheck>(ctx_.layout, config.unique, ctx_.pool);
+    check_ = check.get();
+    stored_total_ = inputs.stored_bytes();
     plan_ = plan_memory(ctx_.config.memory_bytes, rs_, ctx_.backend.host_bytes_per_record(), inputs.size_known(),
                         inputs.total_bytes() / rs_);
+    if (config.compress_temp) {
+      run_compression_.enabled = true;
+      run_compression_.level = config.temp_level;
+      run_compression_.frame_bytes =
+          std::clamp<uint64_t>(plan_.source_records * rs_ / 4, kMinRunFrameBytes, kMaxRunFrameBytes);
+    }
     if (inputs.size_known()) {
       report_.input_bytes = inputs.total_bytes();
       ctx_.log.info("input: " + std::to_string(report_.input_bytes) + " bytes, " +
@@ -51,6 +86,7 @@ class ExternalSort {
 
     std::vector<PendingSource> pending;
     if (ctx_.config.mode == Mode::kMerge) {
+      if (inputs.size_known()) progress_total_ = inputs.total_bytes();
       for (auto& source : inputs.take_sources()) pending.push_back(PendingSource{std::move(source), "", -1});
       merge_all(std::move(pending), output);
     } else if (plan_.in_memory) {
@@ -59,7 +95,22 @@ class ExternalSort {
       pending = form_runs(inputs, output);
       if (!pending.empty()) merge_all(std::move(pending), output);
     }
+    report_.input_stored_bytes = tally.stored_bytes.load();
+    report_.output_bytes = report_.output_records * rs_;
+    if (check) {
+      meter.phase("verifying", 0, nullptr);
+      check->finish(tally.records.load(), tally.hash_sum.load());
+      report_.verified = true;
+      report_.verify_hash_sum = tally.hash_sum.load();
+      ctx_.log.info("verified: " + plural(report_.output_records, "record") + " in order, matching the input");
+    }
     Stopwatch commit_time;
+    report_.output_stored_bytes = report_.output_bytes;
+    if (encoder_) {
+      encoder_->finish();
+      report_.output_stored_bytes = encoder_->bytes_out();
+    }
+    meter.stop();
     output.commit();
     report_.add_phase("commit", commit_time.seconds());
     report_.chunk_records = plan_.chunk_records;
@@ -73,6 +124,23 @@ class ExternalSort {
     return [&file](const uint8_t* data, size_t bytes) { file.write_all(data, bytes); };
   }
 
+  // The stream to the destination: its sink (through zstd with
+  // --compress-output), the --verify check and the progress counter.
+  std::unique_ptr<RecordOutput> final_output(OutputTarget& output) {
+    WriteBehind::Sink sink = sink_to(output.file());
+    if (encoder_) {
+      ZstdOutputStream* encoder = encoder_.get();
+      sink = [encoder](const uint8_t* data, size_t bytes) { encoder->write(data, bytes); };
+    }
+    auto out = std::make_unique<RecordOutput>(std::move(sink), rs_, plan_.block_bytes, unique_by_);
+    out->final_output(check_);
+    out->count_bytes(&written_bytes_);
+    return out;
+  }
+
+  // A run file's writer, compressed with --compress-temp.
+  RunWriter run_writer(const std::string& path) { return RunWriter(path, rs_, run_compression_); }
+
   TempDir& temp_dir() {
     if (!temp_) {
       temp_ = std::make_unique<TempDir>(ctx_.config.temp_dir);
@@ -84,10 +152,11 @@ class ExternalSort {
   // Writes records[order[..]] to the destination, with -u applied.
   void write_sorted_output(const uint8_t* records, const uint32_t* order, uint64_t count, OutputTarget& output) {
     Stopwatch t;
-    RecordOutput out(sink_to(output.file()), rs_, plan_.block_bytes, unique_by_);
-    out.append_gathered(ctx_.pool, records, order, count);
-    out.finish();
-    report_.output_records += out.records_written();
+    meter_->phase("writing", count * rs_, &written_bytes_);
+    std::unique_ptr<RecordOutput> out = final_output(output);
+    out->append_gathered(ctx_.pool, records, order, count);
+    out->finish();
+    report_.output_records += out->records_written();
     report_.add_phase("gather+write", t.seconds());
   }
 
@@ -96,11 +165,12 @@ class ExternalSort {
     const uint64_t capacity = plan_.chunk_records;
     HostBuffer records = ctx_.backend.allocate_host(capacity * rs_);
     std::unique_ptr<ChunkSortSession> session = ctx_.backend.begin_chunk(records.data());
+    meter_->phase("reading", stored_total_, &tally_->stored_bytes);
     Stopwatch t;
     const uint64_t slice = std::max<uint64_t>(1, kReadSliceBytes / rs_);
     uint64_t count = 0;
     for (;;) {
-      const uint64_t got = inputs.read(records.data() + count * rs_, std::min(slice, capacity - count));
+      const uint64_t got = inputs.read(records.data() + count * rs_, std::min(slice, capacity - count), &ctx_.pool);
       if (got == 0) break;
       count += got;
       session->records_ready(count);
@@ -112,6 +182,7 @@ class ExternalSort {
     report_.input_bytes = count * rs_;
 
     t.restart();
+    meter_->phase("sorting", 0, nullptr);
     std::unique_ptr<uint32_t[]> order(new uint32_t[std::max<uint64_t>(count, 1)]);
     session->finish(order.get());
     report_.add_phase("sort", t.seconds());
@@ -127,6 +198,7 @@ class ExternalSort {
     buffers[0] = ctx_.backend.allocate_host(chunk * rs_);
     std::unique_ptr<uint32_t[]> order(new uint32_t[chunk]);
     double read_seconds = 0;
+    meter_->phase("forming runs", stored_total_, &tally_->stored_bytes);
     const auto read_chunk = [&](uint8_t* into) {
       Stopwatch t;
       const uint64_t n = inputs.read(into, chunk);
@@ -175,13 +247,14 @@ class ExternalSort {
     Stopwatch t;
     PendingSource run;
     run.run_path = temp_dir().new_file("run", &run.run_slot);
-    RunWriter writer(run.run_path, rs_);
+    RunWriter writer = run_writer(run.run_path);
     RecordOutput out([&writer, this](const uint8_t* data, size_t bytes) { writer.append(data, bytes / rs_); },
                      rs_, plan_.block_bytes, nullptr);
     out.append_gathered(ctx_.pool, records, order, count);
     out.finish();
     writer.finish();
-    report_.temp_bytes += sizeof(RunHeader) + count * rs_;
+    report_.temp_bytes += writer.file_bytes();
+    report_.temp_record_bytes += count * rs_;
     ++report_.runs;
     runs.push_back(std::move(run));
     report_.add_phase("write runs", t.seconds());
@@ -193,9 +266,10 @@ class ExternalSort {
     bool reads_inputs = false;
     for (PendingSource& p : group) {
       reads_inputs |= p.open != nullptr;
-      sources.push_back(p.open ? std::move(p.open) : std::make_unique<RunReader>(p.run_path, rs_));
+      sources.push_back(p.open ? std::move(p.open) : std::make_unique<RunReader>(p.run_path, rs_, &decoders_));
     }
     MergeOptions options;
+    options.bytes_read = &merged_bytes_;
     options.window_records = plan_.source_records;
     options.verify_sources_sorted = ctx_.config.mode == Mode::kMerge;
     const uint64_t merged = merge_sources(sources, ctx_.layout, ctx_.backend, ctx_.pool, options, out);
@@ -210,8 +284,10 @@ class ExternalSort {
   }
 
   void merge_all(std::vector<PendingSource> pending, OutputTarget& output) {
+    if (report_.input_records > 0) progress_total_ = report_.input_records * rs_;
     while (pending.size() > plan_.fan_in) {
       Stopwatch t;
+      meter_->phase("merge pass " + std::to_string(report_.merge_passes + 1), progress_total_, &merged_bytes_);
       std::vector<PendingSource> next;
       for (size_t begin = 0; begin < pending.size(); begin += plan_.fan_in) {
         const size_t end = std::min<size_t>(pending.size(), begin + plan_.fan_in);
@@ -223,13 +299,14 @@ class ExternalSort {
         for (size_t i = begin; i < end; ++i) group.push_back(std::move(pending[i]));
         PendingSource merged;
         merged.run_path = temp_dir().new_file("merged", &merged.run_slot);
-        RunWriter writer(merged.run_path, rs_);
+        RunWriter writer = run_writer(merged.run_path);
         RecordOutput out([&writer, this](const uint8_t* data, size_t bytes) { writer.append(data, bytes / rs_); },
                          rs_, plan_.block_bytes, nullptr);
         merge_group(group, out);
         out.finish();
         writer.finish();
-        report_.temp_bytes += sizeof(RunHeader) + writer.record_count() * rs_;
+        report_.temp_bytes += writer.file_bytes();
+        report_.temp_record_bytes += writer.record_count() * rs_;
         next.push_back(std::move(merged));
       }
       pending = std::move(next);
@@ -239,10 +316,11 @@ class ExternalSort {
                     plural(pending.size(), "run") + " left");
     }
     Stopwatch t;
-    RecordOutput out(sink_to(output.file()), rs_, plan_.block_bytes, unique_by_);
-    merge_group(pending, out);
-    out.finish();
-    report_.output_records += out.records_written();
+    meter_->phase(report_.merge_passes > 0 ? "final merge" : "merging", progress_total_, &merged_bytes_);
+    std::unique_ptr<RecordOutput> out = final_output(output);
+    merge_group(pending, *out);
+    out->finish();
+    report_.output_records += out->records_written();
     ++report_.merge_passes;
     report_.add_phase("final merge", t.seconds());
   }
@@ -253,6 +331,16 @@ class ExternalSort {
   MemoryPlan plan_;
   SortReport report_;
   std::unique_ptr<TempDir> temp_;
+  RunCompression run_compression_;
+  RunDecoderPool decoders_;
+  std::unique_ptr<ZstdOutputStream> encoder_;  // --compress-output
+  OutputCheck* check_ = nullptr;                // --verify
+  InputTally* tally_ = nullptr;
+  ProgressMeter* meter_ = nullptr;
+  uint64_t stored_total_ = 0;    // the inputs' size on disk, 0 if unknown
+  uint64_t progress_total_ = 0;  // record bytes to merge, 0 if unknown
+  std::atomic<uint64_t> written_bytes_{0};  // to the destination
+  std::atomic<uint64_t> merged_bytes_{0};   // read by the merges
 };
 
 }  // namespace

@@ -6,12 +6,16 @@
 
 namespace gsort {
 
+// Prints one line on stderr, first clearing the progress line if one is
+// drawn (pipeline/progress.cpp).
+void print_diagnostic(const std::string& line);
+
 class Log {
  public:
   explicit Log(bool verbose) : verbose_(verbose) {}
   bool verbose() const { return verbose_; }
   void info(const std::string& line) const {
-    if (verbose_) std::fprintf(stderr, "gsort: %s\n", line.c_str());
+    if (verbose_) print_diagnostic("gsort: " + line);
   }
 
  private:

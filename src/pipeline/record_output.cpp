@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "pipeline/test_hooks.h"
 #include "sort/gather.h"
 
 namespace gsort {
@@ -20,6 +21,15 @@ void RecordOutput::flush() {
     std::memcpy(carried_.data(), last_kept_, record_size_);
     last_kept_ = carried_.data();
   }
+  const uint64_t records = used_ / record_size_;
+  if (final_) {
+#ifdef GSORT_TEST_HOOKS
+    test_hooks::before_final_write(writer_.buffer(), records, record_size_, flushed_records_);
+#endif
+    if (check_) check_->observe(writer_.buffer(), records);
+  }
+  flushed_records_ += records;
+  if (bytes_counter_) bytes_counter_->fetch_add(used_, std::memory_order_relaxed);
   writer_.submit(used_);
   used_ = 0;
 }
@@ -28,7 +38,10 @@ uint64_t RecordOutput::drop_duplicates(uint8_t* first, uint64_t count) {
   uint64_t kept = 0;
   for (uint64_t i = 0; i < count; ++i) {
     const uint8_t* rec = first + i * record_size_;
-    if (has_last_ && unique_by_->compare(last_kept_, rec) == 0) continue;
+    if (has_last_ && unique_by_->compare(last_kept_, rec) == 0) {
+      if (check_) check_->dropped(rec);
+      continue;
+    }
     uint8_t* dst = first + kept * record_size_;
     if (dst != rec) std::memmove(dst, rec, record_size_);
     last_kept_ = dst;

@@ -2,8 +2,11 @@
 // write-behind buffers and on to a sink (the output file or a run file).
 // With a unique layout (-u), a record whose key equals the previous kept
 // record's key is dropped, so the first record of each group survives.
+// The final output may carry an OutputCheck (--verify), which sees every
+// block before it is written, and every record -u drops.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <cstring>
 #include <memory>
@@ -12,6 +15,7 @@
 #include "core/thread_pool.h"
 #include "io/write_behind.h"
 #include "keys/key_layout.h"
+#include "pipeline/output_check.h"
 
 namespace gsort {
 
@@ -20,9 +24,22 @@ class RecordOutput {
   // unique_by: null keeps every record.
   RecordOutput(WriteBehind::Sink sink, uint32_t record_size, uint64_t block_bytes, const KeyLayout* unique_by);
 
+  // Marks this as the destination's stream (not a run); check: null, or
+  // the --verify check to show every block and every dropped record.
+  void final_output(OutputCheck* check) {
+    final_ = true;
+    check_ = check;
+  }
+  // A counter advanced by the bytes of each block handed to the writer
+  // (for the progress line).
+  void count_bytes(std::atomic<uint64_t>* counter) { bytes_counter_ = counter; }
+
   // One record (the merge's path).
   void append(const uint8_t* record) {
-    if (unique_by_ && has_last_ && unique_by_->compare(last_kept_, record) == 0) return;
+    if (unique_by_ && has_last_ && unique_by_->compare(last_kept_, record) == 0) {
+      if (check_) check_->dropped(record);
+      return;
+    }
     uint8_t* dst = writer_.buffer() + used_;
     std::memcpy(dst, record, record_size_);
     last_kept_ = dst;
@@ -56,6 +73,10 @@ class RecordOutput {
   const uint8_t* last_kept_ = nullptr;
   bool has_last_ = false;
   std::vector<uint8_t> carried_;
+  bool final_ = false;
+  OutputCheck* check_ = nullptr;
+  std::atomic<uint64_t>* bytes_counter_ = nullptr;
+  uint64_t flushed_records_ = 0;
 };
 
 }  // namespace gsort

@@ -90,6 +90,7 @@ class BatchMerger {
           break;
         }
         if (options_.verify_sources_sorted) verify_sorted(w, w.end, got);
+        if (options_.bytes_read) options_.bytes_read->fetch_add(got * rs_, std::memory_order_relaxed);
         w.end += got;
       }
     });

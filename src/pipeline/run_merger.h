@@ -11,6 +11,7 @@
 // the output by all threads, and the windows are refilled in parallel.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -28,6 +29,8 @@ struct MergeOptions {
   // Verify that every source is itself sorted (inputs of --merge); a
   // violation throws DataError naming the source and record.
   bool verify_sources_sorted = false;
+  // Advanced by the bytes of each buffer a source delivers (progress line).
+  std::atomic<uint64_t>* bytes_read = nullptr;
 };
 
 // Merges all sources into out; returns the records read.

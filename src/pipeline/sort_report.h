@@ -16,7 +16,13 @@ struct SortReport {
   uint64_t output_records = 0;
   uint64_t runs = 0;          // sorted runs spilled to the temp directory
   uint64_t merge_passes = 0;  // passes over spilled runs (0: sorted in memory)
-  uint64_t temp_bytes = 0;    // bytes written to run files
+  uint64_t temp_bytes = 0;    // bytes written to run files (as stored: compressed with --compress-temp)
+  uint64_t temp_record_bytes = 0;  // record bytes spilled to run files (before compression)
+  uint64_t input_stored_bytes = 0;   // bytes read from the input files (compressed size for zstd inputs)
+  uint64_t output_bytes = 0;         // record bytes written to the destination (before compression)
+  uint64_t output_stored_bytes = 0;  // bytes written to the destination (after compression)
+  bool verified = false;             // --verify ran and the output matched the input
+  uint64_t verify_hash_sum = 0;      // the input's order-independent checksum (--verify)
   uint64_t chunk_records = 0;
   bool in_memory = false;
   std::vector<std::pair<std::string, double>> phases;  // in order, seconds

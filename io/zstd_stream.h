@@ -1,0 +1,140 @@
+// zstd in gsort: compressed inputs, compressed output, compressed run files.
+//
+// Design note. gsort calls libzstd's own API (ZSTD_CCtx / ZSTD_DCtx,
+// ZSTD_compressStream2, ZSTD_decompressStream, and the one-shot
+// ZSTD_compress2 / ZSTD_decompressDCtx for run frames) rather than
+// Boost.Iostreams' zstd filters:
+//  - Run files need independent frames of a chosen size, each with its
+//    sizes and checksum beside it, decoded one at a time straight into the
+//    merge's read buffers; a stream filter hides frame boundaries.
+//  - Boost 1.74's zstd_params carry only a level: no checksum flag, no
+//    worker threads for the output.
+//  - Errors: we tell "truncated" from "corrupted" and name the file; the
+//    Boost filter throws one generic zstd_error.
+//  - Speed: decompressing 1 GB of gensort records (level 3, in the page
+//    cache, 2-core VM, median of 9) took 1.17 s through ZSTD_decompressStream
+//    into the caller's buffer and 1.48 s through Boost's filtering_istream +
+//    zstd_decompressor (an extra copy through the streambuf); compressing
+//    was the same within noise. See docs/benchmarks.md, "zstd".
+//
+// The three uses:
+//  - ZstdInputStream decodes an input (file or pipe) while it is read; the
+//    input is recognised by the frame magic 0xFD2FB528 at offset 0.
+//  - ZstdOutputStream encodes the output (-o FILE.zst, --compress-output)
+//    as one frame with a content checksum, optionally with worker threads.
+//  - ZstdCompressor / ZstdDecompressor compress and decompress whole frames
+//    in one call, for the frames of a compressed run file (io/run_file.h).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "io/file.h"
+
+struct ZSTD_CCtx_s;
+struct ZSTD_DCtx_s;
+
+namespace gsort {
+
+// The little-endian magic number at the start of every zstd frame.
+constexpr uint32_t kZstdMagic = 0xFD2FB528u;
+constexpr size_t kZstdMagicBytes = 4;
+// Default levels: temp runs favour speed, the output zstd's own default.
+constexpr int kDefaultTempLevel = 1;
+constexpr int kDefaultOutputLevel = 3;
+
+// True when the first 4 bytes are the zstd frame magic.
+bool is_zstd_magic(const uint8_t* bytes, size_t size);
+
+// Throws UsageError unless `level` is a zstd level this library supports.
+void check_zstd_level(int level, const std::string& option);
+
+// Decodes a zstd stream (one or more frames) read from a file. Corrupted or
+// truncated data throws DataError naming the input.
+class ZstdInputStream {
+ public:
+  // `peeked`: bytes already read from the file (the magic), decoded first.
+  ZstdInputStream(File& file, const uint8_t* peeked, size_t peeked_bytes);
+  ~ZstdInputStream();
+  ZstdInputStream(const ZstdInputStream&) = delete;
+  ZstdInputStream& operator=(const ZstdInputStream&) = delete;
+
+  // Decodes up to n bytes into out; returns fewer only at the end.
+  size_t read(uint8_t* out, size_t n);
+  // Compressed bytes taken from the file so far (the peeked ones included).
+  uint64_t compressed_bytes() const { return compressed_bytes_; }
+
+ private:
+  File& file_;
+  ZSTD_DCtx_s* dctx_;
+  std::vector<uint8_t> in_;
+  size_t in_pos_ = 0, in_end_ = 0;
+  bool eof_ = false;
+  bool mid_frame_ = false;  // the last call left a frame unfinished
+  uint64_t compressed_bytes_ = 0;
+};
+
+// Encodes everything written into one zstd frame (with a content checksum)
+// on a file. finish() ends the frame; without it the file holds no valid
+// frame end. Not thread-safe: one writer thread.
+class ZstdOutputStream {
+ public:
+  // workers > 0 asks libzstd for that many compression threads.
+  ZstdOutputStream(File& file, int level, unsigned workers);
+  ~ZstdOutputStream();
+  ZstdOutputStream(const ZstdOutputStream&) = delete;
+  ZstdOutputStream& operator=(const ZstdOutputStream&) = delete;
+
+  void write(const uint8_t* data, size_t n);
+  void finish();
+  uint64_t bytes_in() const { return bytes_in_; }
+  uint64_t bytes_out() const { return bytes_out_; }
+
+ private:
+  void drain(const void* data, size_t n, bool end);
+
+  File& file_;
+  ZSTD_CCtx_s* cctx_;
+  std::vector<uint8_t> out_;
+  uint64_t bytes_in_ = 0, bytes_out_ = 0;
+  bool finished_ = false;
+};
+
+// One-shot compression of independent frames (no content checksum: run
+// files keep an XXH3 of each frame beside it).
+class ZstdCompressor {
+ public:
+  explicit ZstdCompressor(int level);
+  ~ZstdCompressor();
+  ZstdCompressor(const ZstdCompressor&) = delete;
+  ZstdCompressor& operator=(const ZstdCompressor&) = delete;
+
+  // The most bytes compress() can produce for n input bytes.
+  static size_t bound(size_t n);
+  // Compresses src into dst (capacity >= bound(n)); returns the frame size.
+  size_t compress(void* dst, size_t capacity, const void* src, size_t n);
+
+ private:
+  ZSTD_CCtx_s* cctx_;
+};
+
+// One-shot decompression of whole frames. decompress() returns false (and
+// sets *error) on corrupt data, or when the frame does not decode to
+// exactly `expected` bytes.
+class ZstdDecompressor {
+ public:
+  ZstdDecompressor();
+  ~ZstdDecompressor();
+  ZstdDecompressor(const ZstdDecompressor&) = delete;
+  ZstdDecompressor& operator=(const ZstdDecompressor&) = delete;
+
+  bool decompress(void* dst, size_t expected, const void* src, size_t n, std::string* error);
+
+ private:
+  ZSTD_DCtx_s* dctx_;
+};
+
+}  // namespace gsort

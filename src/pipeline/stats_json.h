@@ -1,0 +1,22 @@
+// --stats: what one sort or merge did, as one JSON object (sizes, runs,
+// passes, phase times, throughput, backend, peak memory, compression and
+// --verify), built with nlohmann::json.
+#pragma once
+
+#include <string>
+
+#include "backend/sort_backend.h"
+#include "core/sort_config.h"
+#include "pipeline/sort_report.h"
+
+namespace gsort {
+
+// The JSON text (one line, ending in a newline). total_seconds: the wall
+// time of the whole run.
+std::string stats_json(const SortConfig& config, const SortReport& report, const SortBackend& backend,
+                       double total_seconds);
+
+// The process's peak resident memory in bytes (getrusage ru_maxrss).
+uint64_t peak_host_bytes();
+
+}  // namespace gsort

@@ -1,0 +1,278 @@
+// --verify: the output is checked against the input (order, record count,
+// order-independent checksum of all records). A fault planted between the
+// sort and the write (gsort-test-hooks, built with GSORT_TEST_HOOKS) must
+// fail the run: exit 2, one line, the destination left as it was.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstring>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "core/errors.h"
+#include "core/thread_pool.h"
+#include "io/checksum.h"
+#include "keys/key_layout.h"
+#include "pipeline/output_check.h"
+#include "support/process.h"
+#include "support/reference_sort.h"
+#include "support/temp_dir.h"
+
+namespace gsort_test {
+namespace {
+
+// 16-byte records with a u32 key at offset 0 (few distinct values, so -u
+// has work) and the record number after it.
+const RefSpec kSpec = {16, {RefKey{0, 4, RefKind::kUnsigned, false, false}}, false, false};
+
+std::string records(size_t n, uint64_t seed, uint32_t distinct = 1000) {
+  Rng rng(seed);
+  std::string data = rng.bytes(n * 16);
+  for (size_t i = 0; i < n; ++i) {
+    const uint32_t key = static_cast<uint32_t>(rng.below(distinct));
+    std::memcpy(&data[i * 16], &key, 4);
+  }
+  return data;
+}
+
+std::vector<std::string> with_spec(std::vector<std::string> args, bool unique = false) {
+  std::vector<std::string> all = kSpec.args();
+  if (unique) all.push_back("-u");
+  all.insert(all.end(), args.begin(), args.end());
+  return all;
+}
+
+nlohmann::json stats_of(const std::string& path) { return nlohmann::json::parse(read_file(path)); }
+
+// ------------------------------------------------------------- end to end
+
+TEST(Verify, PassesOnGoodRuns) {
+  TempDir dir;
+  const std::string data = records(30000, 1, 50);
+  write_file(dir.file("in"), data);
+  struct Case {
+    const char* name;
+    std::vector<std::string> args;
+    bool unique;
+  };
+  const Case cases[] = {
+      {"in memory", {}, false},
+      {"spilled", {"-S", "64K"}, false},
+      {"spilled, compressed runs", {"-S", "64K", "--compress-temp"}, false},
+      {"unique in memory", {}, true},
+      {"unique spilled", {"-S", "64K"}, true},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    std::vector<std::string> args = c.args;
+    args.insert(args.end(), {"--verify", dir.file("in"), "-o", dir.file("out"), "--stats", dir.file("s.json")});
+    const ProcessResult r = run_gsort(with_spec(args, c.unique));
+    ASSERT_EQ(r.status(), "exit 0") << r.err;
+    EXPECT_EQ(r.err, "");
+    RefSpec spec = kSpec;
+    spec.unique = c.unique;
+    EXPECT_EQ(describe_difference(read_file(dir.file("out")), reference_sort(data, spec), 16), "");
+    const nlohmann::json s = stats_of(dir.file("s.json"));
+    EXPECT_EQ(s["verify"]["enabled"], true);
+    EXPECT_EQ(s["verify"]["result"], "ok");
+    EXPECT_EQ(s["verify"]["records"], 30000);
+  }
+  // Off by default, and with --no-verify.
+  for (const char* option : {"--no-verify", "--stats"}) {
+    std::vector<std::string> args = {dir.file("in"), "-o", dir.file("out"), "--stats", dir.file("s.json")};
+    if (std::string(option) == "--no-verify") args.push_back(option);
+    const ProcessResult r = run_gsort(with_spec(args));
+    ASSERT_EQ(r.status(), "exit 0") << r.err;
+    EXPECT_EQ(stats_of(dir.file("s.json"))["verify"]["enabled"], false);
+    EXPECT_EQ(stats_of(dir.file("s.json"))["verify"]["result"], "off");
+  }
+  ProcessResult r;
+  r = run_gsort(with_spec({"--verify", "--no-verify", dir.file("in"), "-o", dir.file("out2")}));
+  EXPECT_EQ(r.status(), "exit 2");
+  EXPECT_FALSE(path_exists(dir.file("out2")));
+}
+
+TEST(Verify, MergeOfSortedInputsIsVerified) {
+  TempDir dir;
+  const std::string a = records(5000, 2), b = records(7000, 3);
+  write_file(dir.file("a"), reference_sort(a, kSpec));
+  write_file(dir.file("b"), reference_sort(b, kSpec));
+  const ProcessResult r = run_gsort(
+      with_spec({"--verify", "-m", dir.file("a"), dir.file("b"), "-o", dir.file("out"), "--stats",
+                 dir.file("s.json")}));
+  ASSERT_EQ(r.status(), "exit 0") << r.err;
+  EXPECT_EQ(stats_of(dir.file("s.json"))["verify"]["result"], "ok");
+  EXPECT_EQ(stats_of(dir.file("s.json"))["verify"]["records"], 12000);
+}
+
+#ifdef GSORT_HOOKS_BINARY
+
+// Runs gsort-test-hooks with GSORT_TEST_CORRUPT_OUTPUT=fault.
+ProcessResult run_faulty(const std::vector<std::string>& args, const std::string& fault,
+                         ProcessOptions options = {}) {
+  std::vector<std::string> argv = {GSORT_HOOKS_BINARY};
+  argv.insert(argv.end(), args.begin(), args.end());
+  options.env.push_back("GSORT_TEST_CORRUPT_OUTPUT=" + fault);
+  return run_process(argv, options);
+}
+
+TEST(VerifyFault, PlantedFlipIsCaughtAndNothingIsCommitted) {
+  TempDir dir;
+  const std::string data = records(30000, 4, 50);
+  write_file(dir.file("in"), data);
+  write_file(dir.file("sorted"), reference_sort(data, kSpec));
+  struct Case {
+    const char* name;
+    std::vector<std::string> args;
+    std::string fault;  // record[:byte]
+    bool unique;
+  };
+  const Case cases[] = {
+      // The last byte is not part of the key: only the checksum sees it.
+      {"in memory, payload byte", {}, "12345", false},
+      // The first byte is the key's lowest: usually the order check fires.
+      {"in memory, key byte", {}, "12345:0", false},
+      {"first record", {}, "0", false},
+      {"last record", {}, "29999", false},
+      {"spilled, multi-pass", {"-S", "64K"}, "20000", false},
+      {"compressed runs", {"-S", "64K", "--compress-temp"}, "777", false},
+      {"compressed output", {"--compress-output"}, "15000", false},
+      {"unique", {}, "10", true},
+      {"unique spilled", {"-S", "64K"}, "20:3", true},
+      {"merge", {"-m"}, "100", false},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    write_file(dir.file("out"), "previous content");
+    std::vector<std::string> args = c.args;
+    args.insert(args.end(), {"--verify", c.args.empty() || c.args[0] != "-m" ? dir.file("in") : dir.file("sorted"),
+                             "-o", dir.file("out")});
+    const ProcessResult r = run_faulty(with_spec(args, c.unique), c.fault);
+    EXPECT_EQ(r.status(), "exit 2") << r.err;
+    EXPECT_EQ(r.err.rfind("gsort: verification failed", 0), 0u) << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    EXPECT_EQ(read_file(dir.file("out")), "previous content");
+    EXPECT_EQ(count_files(dir.path()), 3u) << "no temporary output left behind";
+  }
+}
+
+TEST(VerifyFault, WithoutVerifyThePlantedFlipGoesThrough) {
+  // Proves that the hook really corrupts the output: without --verify it
+  // goes through, and the real gsort ignores the variable.
+  TempDir dir;
+  const std::string data = records(5000, 5);
+  write_file(dir.file("in"), data);
+  const std::string expected = reference_sort(data, kSpec);
+  ProcessResult r = run_faulty(with_spec({dir.file("in"), "-o", dir.file("out")}), "42");
+  ASSERT_EQ(r.status(), "exit 0") << r.err;
+  const std::string got = read_file(dir.file("out"));
+  ASSERT_EQ(got.size(), expected.size());
+  EXPECT_NE(got, expected);
+  EXPECT_EQ(got.substr(0, 42 * 16 + 15), expected.substr(0, 42 * 16 + 15));
+  EXPECT_EQ(static_cast<uint8_t>(got[42 * 16 + 15] ^ expected[42 * 16 + 15]), 0x01);
+  ProcessOptions env;
+  env.env.push_back("GSORT_TEST_CORRUPT_OUTPUT=42");
+  r = run_gsort(with_spec({"--verify", dir.file("in"), "-o", dir.file("out")}), env);
+  ASSERT_EQ(r.status(), "exit 0") << r.err;
+  EXPECT_EQ(read_file(dir.file("out")), expected);
+}
+
+TEST(VerifyFault, StdoutFailsWithExitTwo) {
+  TempDir dir;
+  write_file(dir.file("in"), records(5000, 6));
+  const ProcessResult r = run_faulty(with_spec({"--verify", dir.file("in")}), "4000");
+  EXPECT_EQ(r.status(), "exit 2");
+  EXPECT_NE(r.err.find("verification failed"), std::string::npos) << r.err;
+}
+
+#endif  // GSORT_HOOKS_BINARY
+
+// ------------------------------------------------------- OutputCheck unit
+
+class OutputCheckTest : public ::testing::Test {
+ protected:
+  OutputCheckTest() : pool_(3), layout_({gsort::parse_key_spec("0:u32")}, 16, false) {}
+
+  static std::string sorted(size_t n, uint64_t seed) { return reference_sort(records(n, seed, 100), kSpec); }
+  static uint64_t sum(const std::string& d) { return gsort::hash_record_sum(d.data(), d.size() / 16, 16); }
+  const uint8_t* bytes(const std::string& d) { return reinterpret_cast<const uint8_t*>(d.data()); }
+
+  gsort::ThreadPool pool_;
+  gsort::KeyLayout layout_;
+};
+
+TEST_F(OutputCheckTest, AcceptsAPermutationInOrderInAnyBlocking) {
+  const std::string d = sorted(100000, 7);  // 1.6 MB: blocks are checked in parallel
+  for (size_t block : {size_t{1}, size_t{999}, size_t{100000}}) {
+    gsort::OutputCheck check(layout_, false, pool_);
+    for (size_t i = 0; i < 100000; i += block) check.observe(bytes(d) + i * 16, std::min(block, 100000 - i));
+    EXPECT_NO_THROW(check.finish(100000, sum(d))) << block;
+    EXPECT_EQ(check.records(), 100000u);
+  }
+}
+
+TEST_F(OutputCheckTest, CatchesDisorderAtAnyPosition) {
+  const std::string d = sorted(100000, 8);
+  for (size_t at : {size_t{1}, size_t{50000}, size_t{50001}, size_t{99999}}) {
+    std::string bad = d;
+    const uint32_t big = 0xFFFFFFFFu;
+    std::memcpy(&bad[(at - 1) * 16], &big, 4);  // record at-1 now sorts after record at
+    for (size_t block : {size_t{at}, size_t{100000}}) {
+      gsort::OutputCheck check(layout_, false, pool_);
+      try {
+        for (size_t i = 0; i < 100000; i += block) check.observe(bytes(bad) + i * 16, std::min(block, 100000 - i));
+        ADD_FAILURE() << "disorder at " << at << " not caught";
+      } catch (const gsort::DataError& e) {
+        EXPECT_NE(std::string(e.what()).find("record " + std::to_string(at + 1)), std::string::npos) << e.what();
+      }
+    }
+  }
+}
+
+TEST_F(OutputCheckTest, CatchesWrongCountAndWrongContent) {
+  const std::string d = sorted(1000, 9);
+  {
+    gsort::OutputCheck check(layout_, false, pool_);
+    check.observe(bytes(d), 999);
+    EXPECT_THROW(check.finish(1000, sum(d)), gsort::DataError);
+  }
+  {
+    // Same count, same order, one payload byte different.
+    std::string bad = d;
+    bad[500 * 16 + 9] ^= 0x40;
+    gsort::OutputCheck check(layout_, false, pool_);
+    check.observe(bytes(bad), 1000);
+    EXPECT_THROW(check.finish(1000, sum(d)), gsort::DataError);
+  }
+  {
+    // A record duplicated in place of another: count and order still fine.
+    std::string bad = d;
+    std::memcpy(&bad[501 * 16], &bad[500 * 16], 16);
+    gsort::OutputCheck check(layout_, false, pool_);
+    check.observe(bytes(bad), 1000);
+    EXPECT_THROW(check.finish(1000, sum(d)), gsort::DataError);
+  }
+}
+
+TEST_F(OutputCheckTest, UniqueAccountsForDroppedRecordsAndWantsStrictOrder) {
+  const std::string d = sorted(1000, 10);  // 100 distinct keys: many duplicates
+  gsort::OutputCheck check(layout_, true, pool_);
+  std::string kept;
+  for (size_t i = 0; i < 1000; ++i) {
+    if (i > 0 && std::memcmp(&d[i * 16], &d[(i - 1) * 16], 4) == 0) {
+      check.dropped(bytes(d) + i * 16);
+    } else {
+      kept.append(d, i * 16, 16);
+    }
+  }
+  check.observe(bytes(kept), kept.size() / 16);
+  EXPECT_NO_THROW(check.finish(1000, sum(d)));
+  EXPECT_EQ(check.records() + check.dropped_records(), 1000u);
+  // Two equal keys in a -u output are a fault.
+  gsort::OutputCheck strict(layout_, true, pool_);
+  EXPECT_THROW(strict.observe(bytes(d), 1000), gsort::DataError);
+}
+
+}  // namespace
+}  // namespace gsort_test
