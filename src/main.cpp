@@ -64,8 +64,9 @@ int run(const SortConfig& config) {
   ThreadPool pool(config.threads);
   bool size_known = false;
   const uint64_t input_bytes = plain_input_bytes(config.inputs, &size_known);
+  const Stopwatch backend_time;
   std::unique_ptr<SortBackend> backend = make_backend(config, layout, pool, log, size_known, input_bytes);
-  log.info("backend: " + backend->describe());
+  log.info("backend: " + backend->describe() + ", ready in " + format_seconds(backend_time.seconds()));
   const SortReport report = external_sort(SortContext{config, layout, *backend, pool, log});
   const double total_s = total.seconds();
   report_verbose(log, report, *backend, total_s);

@@ -163,7 +163,9 @@ class ExternalSort {
   void sort_in_memory(InputSet& inputs, OutputTarget& output) {
     report_.in_memory = true;
     const uint64_t capacity = plan_.chunk_records;
+    Stopwatch allocate_time;
     HostBuffer records = ctx_.backend.allocate_host(capacity * rs_);
+    report_.add_phase("allocate", allocate_time.seconds());
     std::unique_ptr<ChunkSortSession> session = ctx_.backend.begin_chunk(records.data());
     meter_->phase("reading", stored_total_, &tally_->stored_bytes);
     Stopwatch t;

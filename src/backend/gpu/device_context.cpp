@@ -1,6 +1,9 @@
 #include "backend/gpu/device_context.h"
 
 #include <algorithm>
+#include <memory>
+#include <thread>
+#include <vector>
 
 namespace gsort::gpu {
 namespace {
@@ -54,7 +57,41 @@ cuda::DeviceBuffer acquire_arena(const KeyFormat& format, uint32_t record_size, 
 
 }  // namespace
 
+namespace {
+
+// Faults in every page of [p, p+bytes) from several threads at once.
+void touch_pages(uint8_t* p, size_t bytes) {
+  const unsigned threads = std::max(1u, std::min(16u, std::thread::hardware_concurrency()));
+  std::vector<std::thread> workers;
+  for (unsigned t = 0; t < threads; ++t) {
+    workers.emplace_back([=] {
+      const size_t begin = bytes / threads * t, end = t + 1 == threads ? bytes : bytes / threads * (t + 1);
+      for (size_t i = begin; i < end; i += 4096) p[i] = 0;
+    });
+  }
+  for (std::thread& w : workers) w.join();
+}
+
+}  // namespace
+
 HostBuffer allocate_pinned_host(size_t bytes) {
+  // Large buffers: page-aligned memory with transparent huge pages, faulted
+  // in by many threads, then registered. cudaHostAlloc zeroes and pins
+  // 4 KiB pages one thread at a time, which costs more than the whole sort
+  // of a chunk in the page cache (bench/host_alloc_bench).
+  constexpr size_t kRegisterMin = size_t{64} << 20;
+  if (bytes >= kRegisterMin) {
+    auto memory = std::make_shared<HostBuffer>(HostBuffer::allocate_pageable(bytes));
+    touch_pages(memory->data(), bytes);
+    if (cudaHostRegister(memory->data(), bytes, cudaHostRegisterPortable) == cudaSuccess) {
+      return HostBuffer(memory->data(), bytes, [memory](void* q) mutable {
+        GSORT_CUDA_REPORT(cudaHostUnregister(q));
+        memory.reset();
+      });
+    }
+    (void)cudaGetLastError();  // registering failed: the pageable memory serves too
+    return std::move(*memory);
+  }
   void* p = nullptr;
   if (cudaHostAlloc(&p, bytes == 0 ? 1 : bytes, cudaHostAllocPortable) == cudaSuccess) {
     return HostBuffer(p, bytes, [](void* q) { GSORT_CUDA_REPORT(cudaFreeHost(q)); });
