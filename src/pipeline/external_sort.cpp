@@ -272,9 +272,15 @@ class ExternalSort {
     }
     MergeOptions options;
     options.bytes_read = &merged_bytes_;
-    options.window_records = plan_.source_records;
+    options.window_records = merge_window_records(plan_, ctx_.config.memory_bytes, rs_,
+                                                  ctx_.backend.host_bytes_per_record(), sources.size());
     options.verify_sources_sorted = ctx_.config.mode == Mode::kMerge;
-    const uint64_t merged = merge_sources(sources, ctx_.layout, ctx_.backend, ctx_.pool, options, out);
+    MergeTimings timings;
+    const uint64_t merged = merge_sources(sources, ctx_.layout, ctx_.backend, ctx_.pool, options, out, &timings);
+    report_.add_phase("merge: prepare batches", timings.prepare_s);
+    report_.add_phase("merge: order", timings.order_s);
+    report_.add_phase("merge: gather+write", timings.output_s);
+    report_.merge_batches += timings.batches;
     if (reads_inputs) {
       report_.input_records += merged;
       report_.input_bytes += merged * rs_;

@@ -18,7 +18,20 @@ uint64_t whole_records(uint64_t bytes, uint32_t record_size) {
   return std::max<uint64_t>(1, bytes / record_size);
 }
 
+uint64_t merge_bytes_per_record(uint64_t rs, uint64_t backend_bytes) {
+  return 3 * rs + sizeof(uint32_t) + backend_bytes;
+}
+
 }  // namespace
+
+uint64_t merge_window_records(const MemoryPlan& plan, uint64_t budget, uint32_t record_size, uint64_t backend_bytes,
+                              uint64_t sources) {
+  const uint64_t io_bytes = kWriteBuffers * plan.block_bytes;
+  const uint64_t usable = budget > io_bytes ? budget - io_bytes : 0;
+  const uint64_t fit = usable / (std::max<uint64_t>(sources, 1) * merge_bytes_per_record(record_size, backend_bytes));
+  const uint64_t most = std::max(plan.source_records, (uint64_t{64} << 20) / record_size);
+  return std::clamp(fit, plan.source_records, most);
+}
 
 MemoryPlan plan_memory(uint64_t budget, uint32_t record_size, uint64_t backend_bytes, bool size_known,
                        uint64_t total_records) {
@@ -44,9 +57,9 @@ MemoryPlan plan_memory(uint64_t budget, uint32_t record_size, uint64_t backend_b
   // Merge: each source gets a read buffer; what is left of the budget after
   // the output's buffers decides how many sources fit.
   plan.source_records = whole_records(std::clamp<uint64_t>(budget / 256, 16 * kKiB, 8 * kMiB), record_size);
-  // A window per source, plus its share of the batch buffer, order array
-  // and the backend's working space.
-  const uint64_t source_bytes = plan.source_records * (2 * rs + sizeof(uint32_t) + backend_bytes);
+  // A window per source, plus its share of the two batch buffers, the
+  // order array and the backend's working space.
+  const uint64_t source_bytes = plan.source_records * merge_bytes_per_record(rs, backend_bytes);
   plan.fan_in = std::clamp<uint64_t>(usable / source_bytes, 2, kMaxFanIn);
   return plan;
 }

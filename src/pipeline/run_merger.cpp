@@ -1,7 +1,12 @@
 #include "pipeline/run_merger.h"
 
 #include <algorithm>
+#include <chrono>
+#include <condition_variable>
 #include <cstring>
+#include <exception>
+#include <mutex>
+#include <thread>
 
 #include "core/errors.h"
 #include "core/host_buffer.h"
@@ -24,11 +29,25 @@ struct Window {
   bool live() const { return pos < end || !exhausted; }
 };
 
+// A batch laid out end to end: segment i holds source i's records.
+struct Batch {
+  HostBuffer records;
+  std::vector<uint64_t> starts;
+  uint64_t count = 0;
+  bool end = false;  // no records: the merge is complete
+};
+
 class BatchMerger {
  public:
   BatchMerger(std::vector<std::unique_ptr<RecordSource>>& sources, const KeyLayout& layout, SortBackend& backend,
               ThreadPool& pool, const MergeOptions& options)
-      : layout_(layout), backend_(backend), pool_(pool), options_(options), rs_(layout.record_size()) {
+      : layout_(layout),
+        backend_(backend),
+        pool_(pool),
+        // Preparing uses threads of its own while pool_ writes the last batch.
+        io_pool_(std::max(1u, pool.size() / 2)),
+        options_(options),
+        rs_(layout.record_size()) {
     const uint64_t w = options.window_records;
     for (auto& s : sources) {
       Window win;
@@ -37,35 +56,113 @@ class BatchMerger {
       if (options.verify_sources_sorted) win.last_seen.resize(rs_);
       windows_.push_back(std::move(win));
     }
-    batch_ = backend.allocate_host(windows_.size() * w * rs_);
+    for (Batch& b : batches_) {
+      b.records = backend.allocate_host(windows_.size() * w * rs_);
+      b.starts.resize(windows_.size() + 1);
+    }
     order_.reset(new uint32_t[windows_.size() * w]);
   }
 
-  uint64_t run(RecordOutput& out) {
+  uint64_t run(RecordOutput& out, MergeTimings* timings) {
+    MergeTimings local;
+    MergeTimings& t = timings ? *timings : local;
+    std::thread producer([&] { produce(t); });
     uint64_t merged = 0;
-    std::vector<uint64_t> take(windows_.size());
-    std::vector<uint64_t> starts(windows_.size() + 1);
-    for (;;) {
-      refill();
-      const size_t frontier = find_frontier();
-      if (frontier == kNone && std::none_of(windows_.begin(), windows_.end(), [](const Window& w) { return w.size() > 0; })) {
-        return merged;
+    try {
+      for (size_t k = 0;; k ^= 1) {
+        Batch& b = wait_for(k, true);
+        if (b.end) break;
+        auto t0 = std::chrono::steady_clock::now();
+        backend_.merge_order(b.records.data(), b.starts.data(), windows_.size(), order_.get());
+        auto t1 = std::chrono::steady_clock::now();
+        out.append_gathered(pool_, b.records.data(), order_.get(), b.count);
+        t.order_s += std::chrono::duration<double>(t1 - t0).count();
+        t.output_s += std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
+        merged += b.count;
+        ++t.batches;
+        release(k);
       }
-      count_takes(frontier, take);
-      // Lay the batch out end to end, one segment per source, in source order.
-      starts[0] = 0;
-      for (size_t i = 0; i < windows_.size(); ++i) starts[i + 1] = starts[i] + take[i];
-      const uint64_t n = starts.back();
-      pool_.parallel_for(windows_.size(), [&](size_t i) {
-        if (take[i] == 0) return;
-        std::memcpy(batch_.data() + starts[i] * rs_, windows_[i].buffer.data() + windows_[i].pos * rs_,
-                    take[i] * rs_);
-      });
-      backend_.merge_order(batch_.data(), starts.data(), windows_.size(), order_.get());
-      out.append_gathered(pool_, batch_.data(), order_.get(), n);
-      for (size_t i = 0; i < windows_.size(); ++i) windows_[i].pos += take[i];
-      merged += n;
+    } catch (...) {
+      stop();
+      producer.join();
+      throw;
     }
+    producer.join();
+    if (error_) std::rethrow_exception(error_);
+    return merged;
+  }
+
+ private:
+  // The producer fills batches_[0], [1], [0], ... A slot is full when
+  // `full_[k]`; the consumer empties it and hands it back.
+  void produce(MergeTimings& t) {
+    try {
+      for (size_t k = 0;; k ^= 1) {
+        Batch& b = wait_for(k, false);
+        if (stopping()) return;
+        const auto t0 = std::chrono::steady_clock::now();
+        prepare(b);
+        t.prepare_s += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        publish(k);
+        if (b.end) return;
+      }
+    } catch (...) {
+      std::lock_guard<std::mutex> lock(mutex_);
+      error_ = std::current_exception();
+      batches_[0].end = batches_[1].end = true;
+      full_[0] = full_[1] = true;
+      changed_.notify_all();
+    }
+  }
+
+  // Refills the windows and lays the next batch out in b.
+  void prepare(Batch& b) {
+    refill();
+    const size_t frontier = find_frontier();
+    std::vector<uint64_t> take(windows_.size());
+    if (frontier == kNone &&
+        std::none_of(windows_.begin(), windows_.end(), [](const Window& w) { return w.size() > 0; })) {
+      b.count = 0;
+      b.end = true;
+      return;
+    }
+    count_takes(frontier, take);
+    b.starts[0] = 0;
+    for (size_t i = 0; i < windows_.size(); ++i) b.starts[i + 1] = b.starts[i] + take[i];
+    b.count = b.starts.back();
+    io_pool_.parallel_for(windows_.size(), [&](size_t i) {
+      if (take[i] == 0) return;
+      std::memcpy(b.records.data() + b.starts[i] * rs_, windows_[i].buffer.data() + windows_[i].pos * rs_,
+                  take[i] * rs_);
+    });
+    for (size_t i = 0; i < windows_.size(); ++i) windows_[i].pos += take[i];
+  }
+
+  // Waits until slot k is full (consumer) or empty (producer).
+  Batch& wait_for(size_t k, bool want_full) {
+    std::unique_lock<std::mutex> lock(mutex_);
+    changed_.wait(lock, [&] { return full_[k] == want_full || stopping_; });
+    if (want_full && stopping_ && !full_[k]) throw Error("merge stopped");
+    return batches_[k];
+  }
+  void publish(size_t k) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    full_[k] = true;
+    changed_.notify_all();
+  }
+  void release(size_t k) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    full_[k] = false;
+    changed_.notify_all();
+  }
+  void stop() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    stopping_ = true;
+    changed_.notify_all();
+  }
+  bool stopping() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return stopping_;
   }
 
  private:
@@ -75,7 +172,7 @@ class BatchMerger {
 
   // Tops up every window that is less than half full, in parallel.
   void refill() {
-    pool_.parallel_for(windows_.size(), [&](size_t i) {
+    io_pool_.parallel_for(windows_.size(), [&](size_t i) {
       Window& w = windows_[i];
       const uint64_t cap = options_.window_records;
       if (w.exhausted || w.size() * 2 > cap) return;
@@ -160,18 +257,26 @@ class BatchMerger {
   const KeyLayout& layout_;
   SortBackend& backend_;
   ThreadPool& pool_;
+  ThreadPool io_pool_;
   const MergeOptions& options_;
   const uint32_t rs_;
   std::vector<Window> windows_;
-  HostBuffer batch_;
+  Batch batches_[2];
   std::unique_ptr<uint32_t[]> order_;
+
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  bool full_[2] = {false, false};
+  bool stopping_ = false;
+  std::exception_ptr error_;
 };
 
 }  // namespace
 
 uint64_t merge_sources(std::vector<std::unique_ptr<RecordSource>>& sources, const KeyLayout& layout,
-                       SortBackend& backend, ThreadPool& pool, const MergeOptions& options, RecordOutput& out) {
-  return BatchMerger(sources, layout, backend, pool, options).run(out);
+                       SortBackend& backend, ThreadPool& pool, const MergeOptions& options, RecordOutput& out,
+                       MergeTimings* timings) {
+  return BatchMerger(sources, layout, backend, pool, options).run(out, timings);
 }
 
 }  // namespace gsort

@@ -8,7 +8,7 @@
 // no record still on disk can sort before it. Those records are laid end to
 // end and the backend computes their merged order (a loser tree on the CPU,
 // the GPU's merge on the GPU backend); the records are then gathered into
-// the output by all threads, and the windows are refilled in parallel.
+// the output by all threads, while the next batch is being prepared.
 #pragma once
 
 #include <atomic>
@@ -33,8 +33,19 @@ struct MergeOptions {
   std::atomic<uint64_t>* bytes_read = nullptr;
 };
 
-// Merges all sources into out; returns the records read.
+// Where a merge spent its time (seconds; the two sides overlap).
+struct MergeTimings {
+  double prepare_s = 0;  // refilling windows and laying out batches
+  double order_s = 0;    // the backend's merge order
+  double output_s = 0;   // gathering records into the output
+  uint64_t batches = 0;
+};
+
+// Merges all sources into out; returns the records read. Batches are
+// prepared (windows refilled, records laid out) on a thread of their own
+// while the previous batch is ordered and written. `timings` may be null.
 uint64_t merge_sources(std::vector<std::unique_ptr<RecordSource>>& sources, const KeyLayout& layout,
-                       SortBackend& backend, ThreadPool& pool, const MergeOptions& options, RecordOutput& out);
+                       SortBackend& backend, ThreadPool& pool, const MergeOptions& options, RecordOutput& out,
+                       MergeTimings* timings = nullptr);
 
 }  // namespace gsort
