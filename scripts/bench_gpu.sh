@@ -66,6 +66,11 @@ for c in "${cases[@]}"; do
       row "cp" "$t_cp" "$bytes" "$t_cp"
       t=$(median "$bin/gsort" -v --format gensort "$in" -o "$work/out"); check_sorted
       row "gsort (auto)" "$t" "$bytes" "$t_cp"; phases
+      for variant in "--algorithm radix" "--algorithm merge" "--backend hybrid"; do
+        # shellcheck disable=SC2086  # the variant is two words
+        tv=$(median "$bin/gsort" -v $variant --format gensort "$in" -o "$work/out"); check_sorted
+        row "gsort $variant" "$tv" "$bytes" "$t_cp"; phases | grep -E "backend:|sort:"
+      done
       t_cpu=$(median "$bin/gsort" -v --backend cpu --format gensort "$in" -o "$work/out"); check_sorted
       row "gsort --backend cpu" "$t_cpu" "$bytes" "$t_cp"; phases
       t_gnu=$(RUNS=1 median env LC_ALL=C sort --parallel="$threads" -S 16G "$in" -o "$work/out")

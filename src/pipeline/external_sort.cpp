@@ -280,7 +280,11 @@ class ExternalSort {
     report_.add_phase("merge: prepare batches", timings.prepare_s);
     report_.add_phase("merge: order", timings.order_s);
     report_.add_phase("merge: gather+write", timings.output_s);
+    report_.add_phase("merge: waiting for batches", timings.wait_s);
     report_.merge_batches += timings.batches;
+    ctx_.log.info("merged " + plural(sources.size(), "source") + " in " + std::to_string(timings.batches) + (timings.batches == 1 ? " batch" : " batches") +
+                  " of up to " + plural(timings.largest_batch, "record") + " (windows of " +
+                  plural(options.window_records, "record") + ")");
     if (reads_inputs) {
       report_.input_records += merged;
       report_.input_bytes += merged * rs_;

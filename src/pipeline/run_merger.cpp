@@ -70,8 +70,11 @@ class BatchMerger {
     uint64_t merged = 0;
     try {
       for (size_t k = 0;; k ^= 1) {
+        const auto waited = std::chrono::steady_clock::now();
         Batch& b = wait_for(k, true);
+        t.wait_s += std::chrono::duration<double>(std::chrono::steady_clock::now() - waited).count();
         if (b.end) break;
+        t.largest_batch = std::max(t.largest_batch, b.count);
         auto t0 = std::chrono::steady_clock::now();
         backend_.merge_order(b.records.data(), b.starts.data(), windows_.size(), order_.get());
         auto t1 = std::chrono::steady_clock::now();

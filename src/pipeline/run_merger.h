@@ -38,7 +38,9 @@ struct MergeTimings {
   double prepare_s = 0;  // refilling windows and laying out batches
   double order_s = 0;    // the backend's merge order
   double output_s = 0;   // gathering records into the output
+  double wait_s = 0;     // the consumer waiting for a prepared batch
   uint64_t batches = 0;
+  uint64_t largest_batch = 0;  // records
 };
 
 // Merges all sources into out; returns the records read. Batches are
