@@ -31,6 +31,7 @@ void report_verbose(const Log& log, const SortReport& r, const SortBackend& back
   log.info("temp bytes written: " + std::to_string(r.temp_bytes));
   for (const auto& [name, seconds] : r.phases) log.info("phase " + name + ": " + format_seconds(seconds));
   const BackendTimings t = backend.timings();
+  log.info("backend at the end: " + backend.describe());
   log.info("backend: extract " + format_seconds(t.extract_s) + ", sort " + format_seconds(t.sort_s) +
            ", merge " + format_seconds(t.merge_s) + ", copy in " + format_seconds(t.copy_in_s) + ", copy out " +
            format_seconds(t.copy_out_s) + ", gather " + format_seconds(t.gather_s));

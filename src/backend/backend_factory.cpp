@@ -30,11 +30,16 @@ GpuSortAlgorithm gpu_algorithm(AlgorithmChoice choice) {
 }  // namespace
 #endif
 
+bool cpu_is_faster_for(uint64_t input_bytes, uint32_t record_size, unsigned threads) {
+  return input_bytes < kGpuMinInputBytes || input_bytes / record_size < kGpuMinRecordsPerThread * threads;
+}
+
 std::unique_ptr<SortBackend> make_backend(const SortConfig& config, const KeyLayout& layout, ThreadPool& pool,
                                           const Log& log, bool size_known, uint64_t input_bytes) {
   if (config.backend == BackendChoice::kCpu) return make_cpu_backend(layout, pool);
-  if (config.backend == BackendChoice::kAuto && size_known && input_bytes < kGpuMinInputBytes) {
-    log.info("input of " + std::to_string(input_bytes) + " bytes is small: using the CPU backend");
+  if (config.backend == BackendChoice::kAuto && size_known &&
+      cpu_is_faster_for(input_bytes, layout.record_size(), pool.size())) {
+    log.info("input of " + std::to_string(input_bytes) + " bytes: the CPU backend sorts it faster than the GPU starts");
     return make_cpu_backend(layout, pool);
   }
 #if GSORT_HAVE_CUDA
