@@ -301,14 +301,22 @@ class ExternalSort {
       Stopwatch t;
       meter_->phase("merge pass " + std::to_string(report_.merge_passes + 1), progress_total_, &merged_bytes_);
       std::vector<PendingSource> next;
-      for (size_t begin = 0; begin < pending.size(); begin += plan_.fan_in) {
-        const size_t end = std::min<size_t>(pending.size(), begin + plan_.fan_in);
-        if (end - begin == 1) {
-          next.push_back(std::move(pending[begin]));
+      // When fewer than 2 x fan-in runs are left, merging just enough of the
+      // first runs into one leaves fan-in runs for the final pass, and the
+      // rest are not rewritten. Otherwise every group of fan-in runs merges.
+      const size_t fan_in = plan_.fan_in;
+      const size_t first_group = pending.size() < 2 * fan_in ? pending.size() - fan_in + 1 : fan_in;
+      for (size_t begin = 0; begin < pending.size();) {
+        const size_t width = begin == 0 ? first_group : (pending.size() < 2 * fan_in ? 1 : fan_in);
+        const size_t end = std::min<size_t>(pending.size(), begin + width);
+        const size_t group_begin = begin;
+        begin = end;
+        if (end - group_begin == 1) {
+          next.push_back(std::move(pending[group_begin]));
           continue;
         }
         std::vector<PendingSource> group;
-        for (size_t i = begin; i < end; ++i) group.push_back(std::move(pending[i]));
+        for (size_t i = group_begin; i < end; ++i) group.push_back(std::move(pending[i]));
         PendingSource merged;
         merged.run_path = temp_dir().new_file("merged", &merged.run_slot);
         RunWriter writer = run_writer(merged.run_path);
