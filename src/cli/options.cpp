@@ -4,6 +4,7 @@
 
 #include <boost/program_options.hpp>
 #include <cstdio>
+#include <initializer_list>
 #include <cstdlib>
 #include <sstream>
 #include <thread>
@@ -98,6 +99,18 @@ po::options_description visible_options(RawOptions& o) {
       ("help", po::bool_switch(&o.help), "show this help and exit")
       ("version", po::bool_switch(&o.version), "show the version and exit");
   return d;
+}
+
+// One of a fixed set of names; UsageError listing them otherwise.
+template <typename E>
+E parse_choice(const char* what, const std::string& value,
+               std::initializer_list<std::pair<const char*, E>> choices) {
+  std::string names;
+  for (const auto& [name, choice] : choices) {
+    if (value == name) return choice;
+    names += names.empty() ? name : std::string(", ") + name;
+  }
+  throw UsageError("unknown " + std::string(what) + " '" + value + "' (expected " + names + ")");
 }
 
 unsigned default_threads() {
@@ -197,28 +210,16 @@ SortConfig to_config(const RawOptions& o) {
   c.threads = o.parallel ? static_cast<unsigned>(o.parallel) : default_threads();
   c.verbose = o.verbose;
 
-  if (o.backend == "auto") {
-    c.backend = BackendChoice::kAuto;
-  } else if (o.backend == "cpu") {
-    c.backend = BackendChoice::kCpu;
-  } else if (o.backend == "gpu") {
-    c.backend = BackendChoice::kGpu;
-  } else if (o.backend == "hybrid") {
-    c.backend = BackendChoice::kHybrid;
-  } else {
-    throw UsageError("unknown backend '" + o.backend + "' (expected auto, gpu, cpu or hybrid)");
-  }
-  if (o.algorithm == "auto") {
-    c.algorithm = AlgorithmChoice::kAuto;
-  } else if (o.algorithm == "cub") {
-    c.algorithm = AlgorithmChoice::kCub;
-  } else if (o.algorithm == "radix") {
-    c.algorithm = AlgorithmChoice::kRadix;
-  } else if (o.algorithm == "merge") {
-    c.algorithm = AlgorithmChoice::kMerge;
-  } else {
-    throw UsageError("unknown algorithm '" + o.algorithm + "' (expected auto, cub, radix or merge)");
-  }
+  c.backend = parse_choice<BackendChoice>("backend", o.backend,
+                                          {{"auto", BackendChoice::kAuto},
+                                           {"gpu", BackendChoice::kGpu},
+                                           {"cpu", BackendChoice::kCpu},
+                                           {"hybrid", BackendChoice::kHybrid}});
+  c.algorithm = parse_choice<AlgorithmChoice>("algorithm", o.algorithm,
+                                              {{"auto", AlgorithmChoice::kAuto},
+                                               {"cub", AlgorithmChoice::kCub},
+                                               {"radix", AlgorithmChoice::kRadix},
+                                               {"merge", AlgorithmChoice::kMerge}});
   if (o.device < 0) throw UsageError("--device must be 0 or more");
   c.device = o.device;
   if (!o.gpu_memory.empty()) {

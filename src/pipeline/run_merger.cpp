@@ -173,12 +173,14 @@ class BatchMerger {
 
   const uint8_t* record(const Window& w, uint64_t i) const { return w.buffer.data() + i * rs_; }
 
-  // Tops up every window that is less than half full, in parallel.
+  // Tops up the windows with room for an eighth of their records, in parallel.
   void refill() {
     io_pool_.parallel_for(windows_.size(), [&](size_t i) {
       Window& w = windows_[i];
       const uint64_t cap = options_.window_records;
-      if (w.exhausted || w.size() * 2 > cap) return;
+      // Top up any window that has room for an eighth of it: a window left
+      // short keeps the frontier (and so every batch) small.
+      if (w.exhausted || w.size() * 8 > cap * 7) return;
       const uint64_t keep = w.size();
       if (keep > 0 && w.pos > 0) std::memmove(w.buffer.data(), record(w, w.pos), keep * rs_);
       w.pos = 0;

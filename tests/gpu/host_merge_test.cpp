@@ -6,6 +6,7 @@
 #include <random>
 
 #include "gpu_test_support.h"
+#include "sort/merge_path.h"
 
 namespace gsort::gpu {
 namespace {
@@ -28,8 +29,8 @@ TEST(MergePath, SplitsLikeAStableMerge) {
     }
     uint64_t taken = 0;
     for (uint64_t d = 0; d <= a.size() + b.size(); ++d) {
-      const auto b_before_a = [&](uint64_t y, uint64_t x) { return b[y] < a[x]; };
-      EXPECT_EQ(merge_path(a.size(), b.size(), d, b_before_a), taken) << "diagonal " << d;
+      EXPECT_EQ(gsort::merge_path(a, a.size(), b, b.size(), d, [](int x, int y) { return x < y; }), taken)
+          << "diagonal " << d;
       if (d < from_a.size() && from_a[d]) ++taken;
     }
   }

@@ -3,8 +3,23 @@
 #include <algorithm>
 #include <cstring>
 
+#include "sort/merge_path.h"
+
 namespace gsort::gpu {
 namespace {
+
+// Positions in run a or run b, typed apart so that the shared merge_path
+// (which compares b[j] with a[i]) can hand them to an index-based order.
+struct RunA {
+  uint64_t at;
+};
+struct RunB {
+  uint64_t at;
+};
+template <typename Position>
+struct PositionsOf {
+  Position operator[](uint64_t at) const { return Position{at}; }
+};
 
 // Strict "x sorts before y" for elements of two runs.
 template <typename P>
@@ -33,7 +48,8 @@ void run_task(const MergeTask<P>& t, const RunLess<P>& less) {
   const SortedRun<P>& a = t.a;
   const SortedRun<P>& b = t.b;
   const auto b_before_a = [&](uint64_t j, uint64_t i) { return less(b.keys[j], b.order[j], a.keys[i], a.order[i]); };
-  uint64_t i = merge_path(a.size, b.size, t.begin, b_before_a);
+  uint64_t i = gsort::merge_path(PositionsOf<RunA>{}, a.size, PositionsOf<RunB>{}, b.size, t.begin,
+                          [&](RunB j, RunA i) { return b_before_a(j.at, i.at); });
   uint64_t j = t.begin - i;
   for (uint64_t k = t.begin; k < t.end; ++k) {
     const bool take_a = j >= b.size || (i < a.size && !b_before_a(j, i));

@@ -31,24 +31,6 @@ struct RecordTieBreak {
   bool keys_are_whole = true;        // true: equal keys mean equal records' keys
 };
 
-// The number of elements of `a` among the first `diagonal` outputs of the
-// stable merge of a and b (a first on ties). less(x, y): x sorts before y.
-template <typename Less>
-uint64_t merge_path(uint64_t a_size, uint64_t b_size, uint64_t diagonal, const Less& b_before_a) {
-  uint64_t lo = diagonal > b_size ? diagonal - b_size : 0;
-  uint64_t hi = diagonal < a_size ? diagonal : a_size;
-  while (lo < hi) {
-    const uint64_t mid = lo + (hi - lo) / 2;
-    // Does a[mid] come before b[diagonal-1-mid]? Then more of a is in.
-    if (!b_before_a(diagonal - 1 - mid, mid)) {
-      lo = mid + 1;
-    } else {
-      hi = mid;
-    }
-  }
-  return lo;
-}
-
 // Merges `runs` (in chunk-index order) into order[0 .. total).
 template <typename P>
 void merge_sorted_runs(ThreadPool& pool, const std::vector<SortedRun<P>>& runs, const RecordTieBreak& ties,
