@@ -32,6 +32,7 @@ class HybridBackend final : public SortBackend {
   }
 
   HostBuffer allocate_host(size_t bytes) override { return gpu_->allocate_host(bytes); }
+  uint64_t peak_device_bytes() const override { return gpu_->peak_device_bytes(); }
 
   void sort_order(const uint8_t* records, uint64_t count, uint32_t* order) override {
     const uint64_t pieces = count < kMinRecords ? 1 : kPieces;

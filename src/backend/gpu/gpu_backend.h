@@ -46,6 +46,8 @@ class GpuBackend final : public SortBackend {
   std::unique_ptr<ChunkSortSession> begin_chunk(const uint8_t* records) override;
   HostBuffer allocate_host(size_t bytes) override;
   BackendTimings timings() const override;
+  // The arena is taken once, up front: it is the peak.
+  uint64_t peak_device_bytes() const override { return device_.arena_bytes(); }
 
   // The plan's sizes, in records: a host-to-device piece, a sorted group,
   // the largest chunk sort_records can gather on the device.
