@@ -44,6 +44,7 @@ class InputFile final : public RecordSource {
   // (page-cache copies scale with threads). The pool must be idle.
   uint64_t read(uint8_t* buf, uint64_t max_records, ThreadPool& pool);
   std::string name() const override { return file_.display_name(); }
+  uint64_t size_hint() const override { return size_known_ ? size_ / record_size_ : 0; }
   // Whether size() is the exact size of the records (a plain regular file).
   bool size_known() const { return size_known_; }
   uint64_t size() const { return size_; }

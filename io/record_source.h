@@ -15,6 +15,9 @@ class RecordSource {
   virtual uint64_t read(uint8_t* buf, uint64_t max_records) = 0;
   // For messages.
   virtual std::string name() const = 0;
+  // Records the source holds in all, when known (else 0): the merge gives
+  // larger sources larger windows.
+  virtual uint64_t size_hint() const { return 0; }
 };
 
 }  // namespace gsort

@@ -119,6 +119,7 @@ class RunReader final : public RecordSource {
 
   uint64_t read(uint8_t* buf, uint64_t max_records) override;
   std::string name() const override { return file_.path(); }
+  uint64_t size_hint() const override { return header_.record_count; }
   uint64_t record_count() const { return header_.record_count; }
   bool compressed() const { return (header_.flags & kRunZstdFrames) != 0; }
 

@@ -18,6 +18,7 @@ namespace {
 // yet merged; `exhausted` once the source has nothing more to give.
 struct Window {
   RecordSource* source = nullptr;
+  uint64_t capacity = 0;  // records the window holds
   HostBuffer buffer;
   uint64_t pos = 0;
   uint64_t end = 0;
@@ -37,6 +38,26 @@ struct Batch {
   bool end = false;  // no records: the merge is complete
 };
 
+// Windows in proportion to the sources' sizes, when all are known: each
+// window then spans about the same range of keys, so no small window holds
+// the frontier (and every batch) back. The total stays sources x per_source;
+// no window gets less than a sixteenth of per_source.
+std::vector<uint64_t> window_sizes(const std::vector<std::unique_ptr<RecordSource>>& sources, uint64_t per_source) {
+  std::vector<uint64_t> sizes(sources.size(), per_source);
+  uint64_t total = 0;
+  for (const auto& s : sources) {
+    if (s->size_hint() == 0) return sizes;
+    total += s->size_hint();
+  }
+  const uint64_t budget = per_source * sources.size();
+  const uint64_t least = std::max<uint64_t>(1, per_source / 16);
+  for (size_t i = 0; i < sources.size(); ++i) {
+    const uint64_t share = static_cast<uint64_t>(static_cast<long double>(budget) * sources[i]->size_hint() / total);
+    sizes[i] = std::min(std::max(share, least), sources[i]->size_hint());
+  }
+  return sizes;
+}
+
 class BatchMerger {
  public:
   BatchMerger(std::vector<std::unique_ptr<RecordSource>>& sources, const KeyLayout& layout, SortBackend& backend,
@@ -48,19 +69,22 @@ class BatchMerger {
         io_pool_(std::max(1u, pool.size() / 2)),
         options_(options),
         rs_(layout.record_size()) {
-    const uint64_t w = options.window_records;
-    for (auto& s : sources) {
+    const std::vector<uint64_t> capacity = window_sizes(sources, options.window_records);
+    uint64_t total = 0;
+    for (size_t i = 0; i < sources.size(); ++i) {
       Window win;
-      win.source = s.get();
-      win.buffer = HostBuffer::allocate_pageable(w * rs_);
+      win.source = sources[i].get();
+      win.capacity = capacity[i];
+      win.buffer = HostBuffer::allocate_pageable(win.capacity * rs_);
       if (options.verify_sources_sorted) win.last_seen.resize(rs_);
       windows_.push_back(std::move(win));
+      total += capacity[i];
     }
     for (Batch& b : batches_) {
-      b.records = backend.allocate_host(windows_.size() * w * rs_);
+      b.records = backend.allocate_host(total * rs_);
       b.starts.resize(windows_.size() + 1);
     }
-    order_.reset(new uint32_t[windows_.size() * w]);
+    order_.reset(new uint32_t[std::max<uint64_t>(total, 1)]);
   }
 
   uint64_t run(RecordOutput& out, MergeTimings* timings) {
@@ -177,7 +201,7 @@ class BatchMerger {
   void refill() {
     io_pool_.parallel_for(windows_.size(), [&](size_t i) {
       Window& w = windows_[i];
-      const uint64_t cap = options_.window_records;
+      const uint64_t cap = w.capacity;
       // Top up any window that has room for an eighth of it: a window left
       // short keeps the frontier (and so every batch) small.
       if (w.exhausted || w.size() * 8 > cap * 7) return;
