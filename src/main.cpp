@@ -11,6 +11,7 @@
 #include "core/thread_pool.h"
 #include "io/output_target.h"
 #include "io/input_set.h"
+#include "io/standard_streams.h"
 #include "io/temp_registry.h"
 #include "pipeline/external_sort.h"
 #include "pipeline/stats_json.h"
@@ -87,10 +88,14 @@ int run(const SortConfig& config) {
 }  // namespace gsort
 
 int main(int argc, char** argv) {
+  const gsort::StandardStreams streams = gsort::guard_standard_streams();
   gsort::install_cleanup_signal_handlers();
   try {
     const gsort::ParsedCommand cmd = gsort::parse_command_line(argc, argv);
     if (cmd.done) return gsort::kExitOk;
+    if (streams.stdout_was_closed && cmd.config.output == "-" && cmd.config.mode != gsort::Mode::kCheck) {
+      throw gsort::IoError("standard output is closed (give -o FILE)");
+    }
     return gsort::run(cmd.config);
   } catch (const gsort::Error& e) {
     std::fprintf(stderr, "gsort: %s\n", e.what());

@@ -22,13 +22,25 @@ std::runtime_error sys_error(const std::string& what) {
   return std::runtime_error(what + ": " + std::strerror(errno));
 }
 
+// A descriptor above 2 for the same file (closing fd). posix_spawn's dup2 of
+// a descriptor onto itself would leave FD_CLOEXEC set, so a test runner
+// started with stdin closed (as CI runs it) would hand the child a closed
+// fd 0.
+int above_standard_fds(int fd) {
+  if (fd > 2) return fd;
+  const int moved = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+  if (moved < 0) throw sys_error("fcntl F_DUPFD_CLOEXEC");
+  close(fd);
+  return moved;
+}
+
 int make_capture_file() {
   const char* base = std::getenv("TMPDIR");
   std::string pattern = std::string(base && *base ? base : "/tmp") + "/gsort-capture.XXXXXX";
   const int fd = mkostemp(pattern.data(), O_CLOEXEC);
   if (fd < 0) throw sys_error("mkostemp " + pattern);
   unlink(pattern.c_str());
-  return fd;
+  return above_standard_fds(fd);
 }
 
 std::string read_all_from_start(int fd) {
@@ -98,13 +110,14 @@ Process::Process(const std::vector<std::string>& argv, const ProcessOptions& opt
   if (options.stdin_kind == StdinKind::kPipe) {
     int fds[2];
     if (pipe2(fds, O_CLOEXEC) != 0) throw sys_error("pipe2");
-    stdin_child = fds[0];
-    stdin_fd_ = fds[1];
+    stdin_child = above_standard_fds(fds[0]);
+    stdin_fd_ = above_standard_fds(fds[1]);
   } else {
     const std::string path =
         options.stdin_kind == StdinKind::kFile ? options.stdin_path : "/dev/null";
     stdin_child = open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (stdin_child < 0) throw sys_error("open " + path);
+    stdin_child = above_standard_fds(stdin_child);
   }
   out_fd_ = make_capture_file();
   err_fd_ = make_capture_file();
