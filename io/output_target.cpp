@@ -1,5 +1,7 @@
 #include "io/output_target.h"
 
+#include <fcntl.h>
+#include <limits.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -33,11 +35,23 @@ OutputTarget::OutputTarget(const std::string& destination) : destination_(destin
     return;
   }
   struct stat st;
-  if (::stat(destination.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {
-    throw IoError("cannot write output " + destination + ": Is a directory");
+  const bool exists = ::stat(destination.c_str(), &st) == 0;
+  if (exists && S_ISDIR(st.st_mode)) throw IoError("cannot write output " + destination + ": Is a directory");
+  if (exists && !S_ISREG(st.st_mode)) {
+    const int fd = ::open(destination.c_str(), O_WRONLY | O_CLOEXEC);
+    if (fd < 0) throw IoError("cannot open output " + describe_errno(destination, errno));
+    file_ = File(fd, destination, true);
+    return;
   }
-  const std::string dir = directory_of(destination);
-  std::string templ = dir + "/." + base_name(destination) + ".gsort-XXXXXX";
+  // Replace the file a symbolic link names, not the link.
+  std::string target = destination;
+  if (exists) {
+    std::vector<char> resolved(PATH_MAX + 1);
+    if (::realpath(destination.c_str(), resolved.data()) != nullptr) target = resolved.data();
+  }
+  target_ = target;
+  const std::string dir = directory_of(target);
+  std::string templ = dir + "/." + base_name(target) + ".gsort-XXXXXX";
   std::vector<char> buf(templ.begin(), templ.end());
   buf.push_back('\0');
   const int fd = ::mkstemp(buf.data());
@@ -52,7 +66,7 @@ OutputTarget::OutputTarget(const std::string& destination) : destination_(destin
 }
 
 OutputTarget::~OutputTarget() {
-  if (!is_stdout() && !committed_) {
+  if (!is_direct() && !committed_) {
     ::unlink(temp_path_.c_str());
     unregister_temp_path(slot_);
   }
@@ -61,7 +75,11 @@ OutputTarget::~OutputTarget() {
 void OutputTarget::commit() {
   if (is_stdout()) return;
   file_.close();
-  if (::rename(temp_path_.c_str(), destination_.c_str()) != 0) {
+  if (is_direct()) {
+    committed_ = true;
+    return;
+  }
+  if (::rename(temp_path_.c_str(), target_.c_str()) != 0) {
     throw IoError("cannot rename output into place: " + describe_errno(destination_, errno));
   }
   committed_ = true;

@@ -1,7 +1,11 @@
-// Where the sorted records go. For a path, they are written to a temporary
-// file in the destination's directory and renamed into place by commit(), so
-// the destination never holds a partial result and `-o` may name an input.
-// Without commit() the temporary file is removed. "-" is standard output.
+// Where the sorted records go. For a regular file (or a new one), they are
+// written to a temporary file in the destination's directory and renamed
+// into place by commit(), so the destination never holds a partial result
+// and `-o` may name an input; a symbolic link is followed, and the file it
+// names is replaced. Without commit() the temporary file is removed. "-" is
+// standard output; a destination that exists and is not a regular file (a
+// device such as /dev/null, a FIFO) is written directly: renaming over it
+// would replace the device with a file.
 #pragma once
 
 #include <string>
@@ -21,6 +25,8 @@ class OutputTarget {
 
   File& file() { return file_; }
   bool is_stdout() const { return destination_ == "-"; }
+  // Writing straight into the destination (stdout, a device, a FIFO).
+  bool is_direct() const { return temp_path_.empty(); }
   const std::string& destination() const { return destination_; }
 
   // Closes the file and renames it over the destination.
@@ -28,6 +34,7 @@ class OutputTarget {
 
  private:
   std::string destination_;
+  std::string target_;  // the file the temporary is renamed onto
   std::string temp_path_;
   int slot_ = -1;
   File file_;
