@@ -46,7 +46,6 @@ class ExternalSort {
       : ctx_(ctx), rs_(ctx.layout.record_size()), unique_by_(ctx.config.unique ? &ctx.layout : nullptr) {}
 
   SortReport run() {
-    Stopwatch open_time;
     const SortConfig& config = ctx_.config;
     InputTally tally;
     tally.hash_records = config.verify;
