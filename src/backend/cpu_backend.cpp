@@ -9,15 +9,12 @@
 #include "sort/gather.h"
 #include "sort/key_entry.h"
 #include "sort/loser_tree.h"
+#include "core/elapsed.h"
 #include "sort/entry_merge.h"
 #include "sort/radix_sort.h"
 
 namespace gsort {
 namespace {
-
-double seconds_since(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
 
 class CpuBackend final : public SortBackend {
  public:

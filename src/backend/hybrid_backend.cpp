@@ -7,15 +7,12 @@
 #include <vector>
 
 #include "backend/cpu_backend.h"
+#include "core/elapsed.h"
 #include "sort/entry_merge.h"
 #include "sort/gather.h"
 
 namespace gsort {
 namespace {
-
-double seconds_since(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
 
 class HybridBackend final : public SortBackend {
  public:
