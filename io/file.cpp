@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "core/errors.h"
+#include "io/temp_registry.h"
 
 namespace gsort {
 
@@ -31,6 +32,7 @@ File File::open_read(const std::string& path) {
 }
 
 File File::create(const std::string& path) {
+  const TempCreation creating;  // File::create makes temporary files only: run files
   const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
   if (fd < 0) throw IoError("cannot create " + describe_errno(path, errno));
   return File(fd, path, true);

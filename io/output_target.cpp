@@ -54,15 +54,18 @@ OutputTarget::OutputTarget(const std::string& destination) : destination_(destin
   std::string templ = dir + "/." + base_name(target) + ".gsort-XXXXXX";
   std::vector<char> buf(templ.begin(), templ.end());
   buf.push_back('\0');
-  const int fd = ::mkstemp(buf.data());
-  if (fd < 0) throw IoError("cannot create output in " + describe_errno(dir, errno));
-  temp_path_ = buf.data();
-  file_ = File(fd, temp_path_, true);
-  slot_ = register_temp_path(temp_path_, false);
+  {
+    const TempCreation creating;
+    const int fd = ::mkstemp(buf.data());
+    if (fd < 0) throw IoError("cannot create output in " + describe_errno(dir, errno));
+    temp_path_ = buf.data();
+    file_ = File(fd, temp_path_, true);
+    slot_ = register_temp_path(temp_path_, false);
+  }
   // mkstemp makes the file 0600; give it the mode a new file would get.
   const mode_t mask = ::umask(0);
   ::umask(mask);
-  if (::fchmod(fd, 0666 & ~mask) != 0) throw IoError("cannot set mode of " + describe_errno(temp_path_, errno));
+  if (::fchmod(file_.fd(), 0666 & ~mask) != 0) throw IoError("cannot set mode of " + describe_errno(temp_path_, errno));
 }
 
 OutputTarget::~OutputTarget() {

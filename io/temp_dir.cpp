@@ -18,6 +18,7 @@ TempDir::TempDir(const std::string& base) {
   templ += "gsort.XXXXXX";
   std::vector<char> buf(templ.begin(), templ.end());
   buf.push_back('\0');
+  const TempCreation creating;
   if (::mkdtemp(buf.data()) == nullptr) {
     throw IoError("cannot create a temporary directory in " + describe_errno(base, errno));
   }

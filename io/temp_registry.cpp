@@ -2,6 +2,7 @@
 
 #include <limits.h>
 #include <signal.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -26,6 +27,7 @@ struct Slot {
 Slot g_slots[kSlots];
 std::mutex g_claim_mutex;
 std::atomic<bool> g_signalled{false};
+std::atomic<int> g_creating{0};  // open TempCreation brackets
 
 void remove_all(int kind) {
   for (Slot& s : g_slots) {
@@ -40,6 +42,12 @@ void remove_all(int kind) {
 
 extern "C" void cleanup_and_reraise(int sig) {
   g_signalled.store(true);
+  // Let creations under way finish (and be registered) first. Bounded: the
+  // signal may have landed on a thread inside a bracket itself.
+  for (int waited_ms = 0; g_creating.load() > 0 && waited_ms < 200; ++waited_ms) {
+    struct timespec ms = {0, 1000000};
+    ::nanosleep(&ms, nullptr);
+  }
   remove_all(kFile);
   remove_all(kDirectory);
   ::signal(sig, SIG_DFL);
@@ -79,5 +87,15 @@ void unregister_temp_path(int slot) {
 }
 
 bool cleanup_signal_received() { return g_signalled.load(); }
+
+TempCreation::TempCreation() {
+  g_creating.fetch_add(1);
+  if (g_signalled.load()) {
+    g_creating.fetch_sub(1);
+    throw Interrupted("interrupted");
+  }
+}
+
+TempCreation::~TempCreation() { g_creating.fetch_sub(1); }
 
 }  // namespace gsort

@@ -19,4 +19,17 @@ void unregister_temp_path(int slot);
 // Set once a cleanup signal arrived (for long loops that want to stop early).
 bool cleanup_signal_received();
 
+// Brackets the creation of a registered temporary file or directory. Once a
+// cleanup signal has arrived, no bracket opens (Interrupted is thrown), and
+// the handler waits for open brackets to close before it removes paths, so
+// a file created by one thread while another handles the signal cannot
+// escape the cleanup. Register the path before the bracket closes.
+class TempCreation {
+ public:
+  TempCreation();
+  ~TempCreation();
+  TempCreation(const TempCreation&) = delete;
+  TempCreation& operator=(const TempCreation&) = delete;
+};
+
 }  // namespace gsort
