@@ -17,9 +17,14 @@ constexpr char kMagic[8] = {'G', 'S', 'O', 'R', 'T', 'R', 'U', 'N'};
 RunWriter::RunWriter(const std::string& path, uint32_t record_size, const RunCompression& compression)
     : file_(File::create(path)), record_size_(record_size) {
   if (compression.enabled) {
-    zstd_ = std::make_unique<ZstdCompressor>(compression.level);
     frame_records_ = std::max<uint64_t>(1, compression.frame_bytes / record_size);
-    staging_.resize(sizeof(RunFrameHeader) + ZstdCompressor::bound(frame_records_ * record_size));
+    const unsigned threads = std::max(1u, compression.threads);
+    slots_.resize(threads);
+    for (FrameSlot& slot : slots_) {
+      slot.zstd = std::make_unique<ZstdCompressor>(compression.level);
+      slot.staging.resize(sizeof(RunFrameHeader) + ZstdCompressor::bound(frame_records_ * record_size));
+    }
+    if (threads > 1) pool_ = std::make_unique<ThreadPool>(threads);
   }
   RunHeader blank;
   std::memset(&blank, 0, sizeof blank);  // no magic until finish()
@@ -27,11 +32,31 @@ RunWriter::RunWriter(const std::string& path, uint32_t record_size, const RunCom
 }
 
 void RunWriter::append(const uint8_t* records, uint64_t count) {
-  if (zstd_) {
-    for (uint64_t done = 0; done < count;) {
-      const uint64_t n = std::min(frame_records_, count - done);
-      append_frame(records + done * record_size_, n);
-      done += n;
+  if (!slots_.empty()) {
+    // Groups of up to slots_.size() frames: compressed at once, written in order.
+    const uint64_t frames = (count + frame_records_ - 1) / frame_records_;
+    for (uint64_t first = 0; first < frames; first += slots_.size()) {
+      const size_t group = static_cast<size_t>(std::min<uint64_t>(slots_.size(), frames - first));
+      const auto frame = [&](size_t slot, uint64_t* n) {
+        const uint64_t begin = (first + slot) * frame_records_;
+        *n = std::min(frame_records_, count - begin);
+        return records + begin * record_size_;
+      };
+      const auto compress = [&](size_t slot) {
+        uint64_t n;
+        const uint8_t* at = frame(slot, &n);
+        compress_frame(slot, at, n);
+      };
+      if (pool_ && group > 1) {
+        pool_->parallel_for(group, compress);
+      } else {
+        for (size_t slot = 0; slot < group; ++slot) compress(slot);
+      }
+      for (size_t slot = 0; slot < group; ++slot) {
+        uint64_t n;
+        const uint8_t* at = frame(slot, &n);
+        write_frame(slot, at, n);
+      }
     }
     return;
   }
@@ -42,18 +67,25 @@ void RunWriter::append(const uint8_t* records, uint64_t count) {
   stored_ += bytes;
 }
 
-void RunWriter::append_frame(const uint8_t* records, uint64_t count) {
+void RunWriter::compress_frame(size_t slot, const uint8_t* records, uint64_t count) {
+  FrameSlot& s = slots_[slot];
   const size_t bytes = static_cast<size_t>(count * record_size_);
   RunFrameHeader h;
   h.record_bytes = static_cast<uint32_t>(bytes);
   h.checksum = StreamHash::of(records, bytes);
-  const size_t stored = zstd_->compress(staging_.data() + sizeof h, staging_.size() - sizeof h, records, bytes);
+  const size_t stored = s.zstd->compress(s.staging.data() + sizeof h, s.staging.size() - sizeof h, records, bytes);
   h.stored_bytes = static_cast<uint32_t>(stored);
-  std::memcpy(staging_.data(), &h, sizeof h);
-  file_.write_all(staging_.data(), sizeof h + stored);
-  hash_.update(records, bytes);
+  std::memcpy(s.staging.data(), &h, sizeof h);
+}
+
+void RunWriter::write_frame(size_t slot, const uint8_t* records, uint64_t count) {
+  const std::vector<uint8_t>& staging = slots_[slot].staging;
+  RunFrameHeader h;
+  std::memcpy(&h, staging.data(), sizeof h);
+  file_.write_all(staging.data(), sizeof h + h.stored_bytes);
+  hash_.update(records, static_cast<size_t>(count * record_size_));
   count_ += count;
-  stored_ += sizeof h + stored;
+  stored_ += sizeof h + h.stored_bytes;
 }
 
 void RunWriter::finish() {
@@ -65,7 +97,7 @@ void RunWriter::finish() {
   h.record_count = count_;
   h.payload_bytes = stored_;
   h.checksum = hash_.digest();
-  if (zstd_) {
+  if (!slots_.empty()) {
     h.flags = kRunZstdFrames;
     h.frame_bytes = static_cast<uint32_t>(frame_records_ * record_size_);
   }

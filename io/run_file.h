@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "core/thread_pool.h"
 #include "io/checksum.h"
 #include "io/file.h"
 #include "io/record_source.h"
@@ -59,6 +60,7 @@ struct RunCompression {
   bool enabled = false;
   int level = kDefaultTempLevel;
   uint64_t frame_bytes = 1 << 20;
+  unsigned threads = 1;  // frames of one append() are compressed this many at a time
 };
 
 // zstd contexts and frame staging buffers, lent to the readers of one
@@ -94,17 +96,25 @@ class RunWriter {
   const std::string& path() const { return file_.path(); }
 
  private:
-  void append_frame(const uint8_t* records, uint64_t count);
+  // Compresses frame `slot` of a group into compressors_[slot]'s staging.
+  void compress_frame(size_t slot, const uint8_t* records, uint64_t count);
+  // Writes the frame compressed in `slot` and accounts for its records.
+  void write_frame(size_t slot, const uint8_t* records, uint64_t count);
 
   File file_;
   uint32_t record_size_;
   uint64_t count_ = 0;
   uint64_t stored_ = 0;
   StreamHash hash_;
-  // Compressed runs only.
-  std::unique_ptr<ZstdCompressor> zstd_;
+  // Compressed runs only: one compressor and staging buffer per thread;
+  // frames are compressed side by side, then written in order.
+  struct FrameSlot {
+    std::unique_ptr<ZstdCompressor> zstd;
+    std::vector<uint8_t> staging;  // RunFrameHeader + the compressed frame
+  };
+  std::vector<FrameSlot> slots_;
+  std::unique_ptr<ThreadPool> pool_;
   uint64_t frame_records_ = 0;
-  std::vector<uint8_t> staging_;
 };
 
 class RunReader final : public RecordSource {

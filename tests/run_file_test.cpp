@@ -84,10 +84,11 @@ struct Storage {
   RunCompression compression;
 };
 
-RunCompression zstd_frames(uint64_t frame_bytes) {
+RunCompression zstd_frames(uint64_t frame_bytes, unsigned threads = 1) {
   RunCompression c;
   c.enabled = true;
   c.frame_bytes = frame_bytes;
+  c.threads = threads;
   return c;
 }
 
@@ -95,6 +96,7 @@ const Storage kStorages[] = {
     {"plain", RunCompression()},
     {"zstd 1000-byte frames", zstd_frames(1000)},
     {"zstd one record a frame", zstd_frames(1)},
+    {"zstd 1000-byte frames, compressed by 3 threads", zstd_frames(1000, 3)},
 };
 
 // Writes a finished run, appending in uneven pieces.
