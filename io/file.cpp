@@ -31,6 +31,12 @@ File File::open_read(const std::string& path) {
   return f;
 }
 
+File File::open_update(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDWR | O_CLOEXEC);
+  if (fd < 0) throw IoError("cannot open " + describe_errno(path, errno));
+  return File(fd, path, true);
+}
+
 File File::create(const std::string& path) {
   const TempCreation creating;  // File::create makes temporary files only: run files
   const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
@@ -119,6 +125,12 @@ void File::advise_sequential() const {
 #ifdef POSIX_FADV_SEQUENTIAL
   (void)::posix_fadvise(fd_, 0, 0, POSIX_FADV_SEQUENTIAL);
 #endif
+}
+
+bool File::punch_hole(uint64_t offset, uint64_t n) const {
+  if (n == 0) return true;
+  return ::fallocate(fd_, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, static_cast<off_t>(offset),
+                     static_cast<off_t>(n)) == 0;
 }
 
 void File::close() {

@@ -24,6 +24,9 @@ class File {
   ~File();
 
   static File open_read(const std::string& path);
+  // Opens an existing file for reading and writing (a run the merge frees
+  // as it goes).
+  static File open_update(const std::string& path);
   // Creates (or truncates) a file for writing, mode 0600.
   static File create(const std::string& path);
   static File standard_input() { return File(0, "-", false); }
@@ -45,6 +48,9 @@ class File {
   uint64_t size() const;  // st_size
   // Hints sequential access to the kernel (larger read-ahead).
   void advise_sequential() const;
+  // Frees the storage and cached pages of [offset, offset+n), keeping the
+  // size; false where the file system cannot punch holes.
+  bool punch_hole(uint64_t offset, uint64_t n) const;
   // Closes and reports errors a delayed write may only show at close.
   void close();
 

@@ -122,8 +122,9 @@ void RunDecoderPool::release(std::unique_ptr<Decoder> decoder) {
   free_.push_back(std::move(decoder));
 }
 
-RunReader::RunReader(const std::string& path, uint32_t record_size, RunDecoderPool* decoders)
-    : file_(File::open_read(path)) {
+RunReader::RunReader(const std::string& path, uint32_t record_size, RunDecoderPool* decoders,
+                     bool release_consumed)
+    : file_(release_consumed ? File::open_update(path) : File::open_read(path)), release_(release_consumed) {
   const uint64_t size = file_.size();
   if (size < sizeof(RunHeader) || file_.pread_full(&header_, sizeof header_, 0) != sizeof header_) {
     throw DataError("run file " + path + " is truncated (no header)");
@@ -188,7 +189,19 @@ uint64_t RunReader::read(uint8_t* buf, uint64_t max_records) {
   if (records_left_ == 0 && hash_.digest() != header_.checksum) {
     throw DataError("run file " + file_.path() + " is corrupted (checksum mismatch)");
   }
+  release_up_to(sizeof(RunHeader) + (header_.record_count - records_left_) * header_.record_size);
   return want;
+}
+
+void RunReader::release_up_to(uint64_t offset) {
+  // Large steps on 1 MiB boundaries: each punch costs a journal entry.
+  constexpr uint64_t kStep = uint64_t{32} << 20;
+  constexpr uint64_t kAlign = uint64_t{1} << 20;
+  if (!release_ || offset < released_ + kStep) return;
+  const uint64_t upto = offset & ~(kAlign - 1);
+  // Unsupported (or refused): the run is simply deleted whole at the end.
+  if (!file_.punch_hole(released_, upto - released_)) release_ = false;
+  released_ = upto;
 }
 
 void RunReader::damaged(const std::string& what) const {
@@ -271,6 +284,7 @@ uint64_t RunReader::read_frames(uint8_t* buf, uint64_t max_records) {
     }
   }
   records_left_ -= done;
+  release_up_to(sizeof(RunHeader) + header_.payload_bytes - stored_left_);
   return done;
 }
 

@@ -123,7 +123,12 @@ class RunReader final : public RecordSource {
   // the file's size or the expected record size.
   // `decoders` (compressed runs): shared with the other runs of a merge;
   // null makes the reader its own pool.
-  RunReader(const std::string& path, uint32_t record_size, RunDecoderPool* decoders = nullptr);
+  // `release_consumed`: punch out what has been read, every few tens of MB,
+  // for a run that is deleted after this one reading. Its disk space comes
+  // back during the merge, and its dirty pages are dropped rather than
+  // written back, so the merge's own output is not throttled behind them.
+  RunReader(const std::string& path, uint32_t record_size, RunDecoderPool* decoders = nullptr,
+            bool release_consumed = false);
   RunReader(const RunReader&) = delete;
   RunReader& operator=(const RunReader&) = delete;
 
@@ -139,11 +144,15 @@ class RunReader final : public RecordSource {
   // Decodes the frame whose header was read into dst and checks it.
   void decode_frame(RunDecoderPool::Decoder& decoder, uint8_t* dst);
   [[noreturn]] void damaged(const std::string& what) const;
+  // Punches out the file up to `offset`, the end of what has been read.
+  void release_up_to(uint64_t offset);
 
   File file_;
   RunHeader header_;
   uint64_t records_left_;  // not yet handed out
   StreamHash hash_;
+  bool release_ = false;   // release_consumed, while the file system allows it
+  uint64_t released_ = 0;  // bytes from the start already punched out
   // Compressed runs only.
   RunDecoderPool* decoders_ = nullptr;
   std::unique_ptr<RunDecoderPool> own_decoders_;

@@ -9,11 +9,11 @@ build=${1:-build}
 dest=${2:-.devcarry}
 mkdir -p "$dest"
 for f in gsort gsort-gen gsort-test-hooks tests/gsort_tests tests/gsort_gpu_tests bench/gpu_sort_bench bench/own_sort_bench bench/host_alloc_bench \
-         cpu_sort_bench; do
+         cpu_sort_bench output_write_bench; do
   if [[ -x $build/$f ]]; then
     cp "$build/$f" "$dest/"
     strip "$dest/$(basename "$f")"
   fi
 done
-cp scripts/bench_gpu.sh "$dest/"
+cp scripts/bench_gpu.sh scripts/bench_compress_temp.sh "$dest/"
 du -sh "$dest"

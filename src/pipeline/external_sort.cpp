@@ -270,7 +270,7 @@ class ExternalSort {
     bool reads_inputs = false;
     for (PendingSource& p : group) {
       reads_inputs |= p.open != nullptr;
-      sources.push_back(p.open ? std::move(p.open) : std::make_unique<RunReader>(p.run_path, rs_, &decoders_));
+      sources.push_back(p.open ? std::move(p.open) : std::make_unique<RunReader>(p.run_path, rs_, &decoders_, true));
     }
     MergeOptions options;
     options.bytes_read = &merged_bytes_;
@@ -283,6 +283,7 @@ class ExternalSort {
     report_.add_phase("merge: order", timings.order_s);
     report_.add_phase("merge: gather+write", timings.output_s);
     report_.add_phase("merge: waiting for batches", timings.wait_s);
+    report_.add_phase("merge: setting up", timings.setup_s);
     report_.merge_batches += timings.batches;
     ctx_.log.info("merged " + plural(sources.size(), "source") + " in " + std::to_string(timings.batches) + (timings.batches == 1 ? " batch" : " batches") +
                   " of up to " + plural(timings.largest_batch, "record") + " (windows of " +
@@ -291,10 +292,12 @@ class ExternalSort {
       report_.input_records += merged;
       report_.input_bytes += merged * rs_;
     }
+    Stopwatch removing;
     sources.clear();
     for (PendingSource& p : group) {
       if (!p.run_path.empty()) temp_dir().remove(p.run_path, p.run_slot);
     }
+    report_.add_phase("merge: removing runs", removing.seconds());
   }
 
   void merge_all(std::vector<PendingSource> pending, OutputTarget& output) {
@@ -341,7 +344,9 @@ class ExternalSort {
     meter_->phase(report_.merge_passes > 0 ? "final merge" : "merging", progress_total_, &merged_bytes_);
     std::unique_ptr<RecordOutput> out = final_output(output);
     merge_group(pending, *out);
+    Stopwatch flushing;
     out->finish();
+    report_.add_phase("merge: flushing output", flushing.seconds());
     report_.output_records += out->records_written();
     ++report_.merge_passes;
     report_.add_phase("final merge", t.seconds());

@@ -305,7 +305,10 @@ class BatchMerger {
 uint64_t merge_sources(std::vector<std::unique_ptr<RecordSource>>& sources, const KeyLayout& layout,
                        SortBackend& backend, ThreadPool& pool, const MergeOptions& options, RecordOutput& out,
                        MergeTimings* timings) {
-  return BatchMerger(sources, layout, backend, pool, options).run(out, timings);
+  const auto t0 = std::chrono::steady_clock::now();
+  BatchMerger merger(sources, layout, backend, pool, options);
+  if (timings) timings->setup_s += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return merger.run(out, timings);
 }
 
 }  // namespace gsort

@@ -39,6 +39,7 @@ struct MergeTimings {
   double order_s = 0;    // the backend's merge order
   double output_s = 0;   // gathering records into the output
   double wait_s = 0;     // the consumer waiting for a prepared batch
+  double setup_s = 0;    // allocating windows and batch buffers
   uint64_t batches = 0;
   uint64_t largest_batch = 0;  // records
 };

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# What --compress-temp gains or costs on this machine's temp disk. Builds
+# nothing: BIN_DIR holds gsort and gsort-gen. For gensort ASCII records
+# (compressible, ~3.5x) and random bytes (incompressible), sorts RECORDS
+# records with -S MEM (spilled runs, merged from TEMP_DIR), alternating runs
+# without and with --compress-temp, and prints medians of RUNS, the temp
+# bytes written and the write-runs and final-merge phases of the last run.
+#   scripts/bench_compress_temp.sh BIN_DIR [TEMP_DIR=/tmp] [RECORDS=40000000] [MEM=256M]
+set -euo pipefail
+
+bin=${1:?usage: bench_compress_temp.sh BIN_DIR [TEMP_DIR] [RECORDS] [MEM]}
+temp=${2:-/tmp}
+records=${3:-40000000}
+mem=${4:-256M}
+runs=${RUNS:-3}
+work=$(mktemp -d "$temp/gsort-ct.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+
+now() { date +%s.%N; }
+stat_field() { grep -o "\"$2\": *[0-9.]*" "$1" | head -1 | sed 's/.*: *//'; }
+
+echo "== --compress-temp: $records records of 100 bytes, -S $mem, temp in $temp ($(df -T "$temp" | awk 'NR == 2 { print $2 }'), $(nproc) threads, $runs runs, median)"
+"$bin/gsort-gen" --format gensort --ascii --records "$records" --seed 3 -o "$work/ascii"
+head -c "$((records * 100))" /dev/urandom >"$work/random"
+for data in ascii random; do
+  declare -A times=()
+  for ((i = 0; i < runs; i++)); do
+    for mode in plain zstd; do
+      extra=()
+      [[ $mode == zstd ]] && extra=(--compress-temp)
+      rm -f "$work/out"
+      sync
+      s=$(now)
+      "$bin/gsort" --format gensort -S "$mem" -T "$work" "${extra[@]}" --stats "$work/st.$mode.json" \
+        "$work/$data" -o "$work/out"
+      e=$(now)
+      times[$mode]+="$(awk -v s="$s" -v e="$e" 'BEGIN { printf "%.4f", e - s }') "
+    done
+  done
+  for mode in plain zstd; do
+    # shellcheck disable=SC2086  # a list of times
+    med=$(printf '%s\n' ${times[$mode]} | sort -g | awk '{ t[NR] = $1 } END { print t[int((NR + 1) / 2)] }')
+    st=$work/st.$mode.json
+    printf '  %-7s %-6s %8.3f s  temp bytes %14s  write runs %6.2f s  final merge %6.2f s  (%s)\n' \
+      "$data" "$mode" "$med" "$(stat_field "$st" bytes_written)" "$(stat_field "$st" "write runs")" \
+      "$(stat_field "$st" "final merge")" "${times[$mode]}"
+  done
+  unset times
+done
