@@ -5,7 +5,8 @@
 #   2g       2 GB in the page cache: gsort (auto), cp, GNU sort --parallel=N,
 #            gsort --backend cpu
 #   12g-gpu  12 GB, --gpu-memory 2G (many GPU pieces merged in memory) vs cp
-#   12g-disk 12 GB, -S 2G (spilled runs, k-way merge from disk) vs cp
+#   12g-disk 12 GB, -S 2G (spilled runs, k-way merge from disk) vs cp, and
+#            the same with --backend cpu (the CPU's merge order)
 # Each gsort row also prints its -v phase times (last run). auto picks the
 # CPU backend for inputs the CPU sorts faster than the GPU starts (see
 # src/backend/backend_factory.h), so --backend gpu has a row of its own.
@@ -97,6 +98,11 @@ for c in "${cases[@]}"; do
       row "cp" "$t_cp" "$bytes" "$t_cp"
       t=$(median "$bin/gsort" -v "${opts[@]}" --format gensort "$in" -o "$work/out"); check_sorted
       row "gsort ${opts[*]:0:2}" "$t" "$bytes" "$t_cp"; phases
+      if [[ $c == 12g-disk ]]; then
+        # The same with the CPU's merge order, against the GPU's.
+        t=$(median "$bin/gsort" -v --backend cpu "${opts[@]}" --format gensort "$in" -o "$work/out"); check_sorted
+        row "gsort --backend cpu ${opts[*]:0:2}" "$t" "$bytes" "$t_cp"; phases
+      fi
       ;;
     *) echo "unknown case $c" >&2; exit 2 ;;
   esac
