@@ -5,6 +5,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstring>
 #include <mutex>
@@ -15,17 +16,23 @@ namespace gsort {
 namespace {
 
 // A fixed table, so the signal handler touches no allocator or lock: a slot
-// is published by setting `state` after its path is written.
-constexpr int kSlots = 8192;
+// is published by setting `state` after its path is written. A slot's path
+// buffer is allocated on its first use and never freed (the handler may be
+// reading it), only replaced, and the old one leaked, when a longer path
+// comes; so the table costs 16 bytes a slot, and an out-of-core sort may
+// hold a million run files at once.
+constexpr int kSlots = 1 << 20;
 enum SlotState : int { kFree = 0, kFile = 1, kDirectory = 2 };
 
 struct Slot {
   std::atomic<int> state{kFree};
-  char path[PATH_MAX];
+  uint32_t capacity = 0;  // of path, under g_claim_mutex
+  std::atomic<char*> path{nullptr};
 };
 
 Slot g_slots[kSlots];
 std::mutex g_claim_mutex;
+int g_next_free_hint = 0;  // under g_claim_mutex: slots below it were in use when last looked at
 std::atomic<bool> g_signalled{false};
 std::atomic<int> g_creating{0};  // open TempCreation brackets
 
@@ -33,9 +40,9 @@ void remove_all(int kind) {
   for (Slot& s : g_slots) {
     if (s.state.load(std::memory_order_acquire) != kind) continue;
     if (kind == kFile) {
-      ::unlink(s.path);
+      ::unlink(s.path.load(std::memory_order_acquire));
     } else {
-      ::rmdir(s.path);
+      ::rmdir(s.path.load(std::memory_order_acquire));
     }
   }
 }
@@ -72,18 +79,28 @@ void install_cleanup_signal_handlers() {
 int register_temp_path(const std::string& path, bool is_directory) {
   if (path.size() >= PATH_MAX) throw Error("temporary path too long: " + path);
   std::lock_guard<std::mutex> lock(g_claim_mutex);
-  for (int i = 0; i < kSlots; ++i) {
-    if (g_slots[i].state.load(std::memory_order_relaxed) != kFree) continue;
-    std::memcpy(g_slots[i].path, path.c_str(), path.size() + 1);
-    g_slots[i].state.store(is_directory ? kDirectory : kFile, std::memory_order_release);
+  for (int n = 0; n < kSlots; ++n) {
+    const int i = (g_next_free_hint + n) % kSlots;
+    Slot& slot = g_slots[i];
+    if (slot.state.load(std::memory_order_relaxed) != kFree) continue;
+    if (slot.capacity < path.size() + 1) {
+      const uint32_t capacity = static_cast<uint32_t>(std::max<size_t>(path.size() + 1, 128));
+      slot.path.store(new char[capacity], std::memory_order_release);  // any old buffer is leaked, see above
+      slot.capacity = capacity;
+    }
+    std::memcpy(slot.path.load(std::memory_order_relaxed), path.c_str(), path.size() + 1);
+    slot.state.store(is_directory ? kDirectory : kFile, std::memory_order_release);
+    g_next_free_hint = (i + 1) % kSlots;
     return i;
   }
-  throw Error("too many temporary files");
+  throw Error("too many temporary files (" + std::to_string(kSlots) + ")");
 }
 
 void unregister_temp_path(int slot) {
   if (slot < 0 || slot >= kSlots) return;
   g_slots[slot].state.store(kFree, std::memory_order_release);
+  std::lock_guard<std::mutex> lock(g_claim_mutex);
+  g_next_free_hint = std::min(g_next_free_hint, slot);
 }
 
 bool cleanup_signal_received() { return g_signalled.load(); }

@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -616,6 +617,28 @@ TEST(TempDirTest, RemovesItselfAndItsFiles) {
     EXPECT_EQ(t.path().find("//"), std::string::npos) << t.path();
   }
   EXPECT_TRUE(base.entries().empty());
+}
+
+// An out-of-core sort with a small -S keeps tens of thousands of runs at
+// once; each is registered for signal cleanup, and slots are reused.
+TEST(TempDirTest, RegistersTensOfThousandsOfFiles) {
+  Scratch base;
+  TempDir t(base.path());
+  for (int round = 0; round < 2; ++round) {
+    std::vector<std::pair<std::string, int>> files;
+    for (int i = 0; i < 40000; ++i) {
+      int slot = -1;
+      std::string path;
+      ASSERT_NO_THROW(path = t.new_file("run", &slot)) << "file " << i;
+      ASSERT_GE(slot, 0);
+      files.emplace_back(path, slot);
+    }
+    std::vector<int> slots;
+    for (const auto& f : files) slots.push_back(f.second);
+    std::sort(slots.begin(), slots.end());
+    EXPECT_TRUE(std::adjacent_find(slots.begin(), slots.end()) == slots.end()) << "a slot was handed out twice";
+    for (const auto& f : files) t.remove(f.first, f.second);
+  }
 }
 
 TEST(TempDirTest, MissingBaseIsAnIoErrorNamingIt) {
