@@ -75,7 +75,18 @@ OutputTarget::~OutputTarget() {
   }
 }
 
-void OutputTarget::commit() {
+namespace {
+
+// fsync, where the descriptor supports it (pipes and some devices do not).
+void flush_to_disk(int fd, const std::string& name) {
+  if (::fsync(fd) == 0 || errno == EINVAL || errno == EROFS) return;
+  throw IoError("cannot flush output to disk: " + describe_errno(name, errno));
+}
+
+}  // namespace
+
+void OutputTarget::commit(bool durable) {
+  if (durable) flush_to_disk(file_.fd(), is_stdout() ? std::string("standard output") : destination_);
   if (is_stdout()) return;
   file_.close();
   if (is_direct()) {
@@ -87,6 +98,15 @@ void OutputTarget::commit() {
   }
   committed_ = true;
   unregister_temp_path(slot_);
+  if (durable) {
+    const std::string dir = directory_of(target_);
+    const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0) throw IoError("cannot open the output's directory to flush it: " + describe_errno(dir, errno));
+    const int rc = ::fsync(fd);
+    const int err = errno;
+    ::close(fd);
+    if (rc != 0 && err != EINVAL) throw IoError("cannot flush output directory to disk: " + describe_errno(dir, err));
+  }
 }
 
 }  // namespace gsort

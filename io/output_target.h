@@ -29,8 +29,11 @@ class OutputTarget {
   bool is_direct() const { return temp_path_.empty(); }
   const std::string& destination() const { return destination_; }
 
-  // Closes the file and renames it over the destination.
-  void commit();
+  // Closes the file and renames it over the destination. `durable`: first
+  // flushes the file to stable storage, and afterwards its directory (the
+  // rename), so that a crash after exit 0 cannot lose the output. Standard
+  // output and devices are flushed where they can be (a pipe cannot).
+  void commit(bool durable = false);
 
  private:
   std::string destination_;

@@ -68,5 +68,37 @@ TEST(CliOutputKinds, FifoReceivesTheRecords) {
   EXPECT_TRUE(S_ISFIFO(st.st_mode));
 }
 
+// --fsync flushes whatever the output is, where it can: a file (and its
+// directory), standard output, a pipe (which cannot be flushed: not an
+// error), a device.
+TEST(CliOutputKinds, FsyncWorksForFilesPipesAndDevices) {
+  TempDir dir;
+  write_file(dir.file("in.bin"), records());
+  const ProcessResult plain = run_gsort({"--record-size", "16", "-o", dir.file("plain.bin"), dir.file("in.bin")});
+  ASSERT_EQ(plain.status(), "exit 0") << plain.err;
+  const std::string expected = read_file(dir.file("plain.bin"));
+  ASSERT_EQ(expected.size(), records().size());
+
+  const ProcessResult to_file =
+      run_gsort({"--fsync", "--record-size", "16", "-o", dir.file("synced.bin"), dir.file("in.bin")});
+  EXPECT_EQ(to_file.status(), "exit 0") << to_file.err;
+  EXPECT_EQ(to_file.err, "");
+  EXPECT_EQ(read_file(dir.file("synced.bin")), expected);
+
+  const ProcessResult to_stdout = run_gsort({"--fsync", "--record-size", "16", dir.file("in.bin")});
+  EXPECT_EQ(to_stdout.status(), "exit 0") << to_stdout.err;
+  EXPECT_EQ(to_stdout.out, expected);
+
+  // gsort's exit code comes back on stderr, past the pipe.
+  const std::string gsort = command_line(gsort_argv({"--fsync", "--record-size", "16", dir.file("in.bin")}));
+  const ProcessResult to_pipe = run_process({"/bin/sh", "-c", "{ " + gsort + "; echo \"rc=$?\" >&2; } | cat"});
+  EXPECT_EQ(to_pipe.err, "rc=0\n");
+  EXPECT_EQ(to_pipe.out, expected);
+
+  const ProcessResult to_device =
+      run_gsort({"--fsync", "--record-size", "16", "-o", "/dev/null", dir.file("in.bin")});
+  EXPECT_EQ(to_device.status(), "exit 0") << to_device.err;
+}
+
 }  // namespace
 }  // namespace gsort_test

@@ -40,7 +40,7 @@ struct RawOptions {
   bool record_size_given = false;
   // Optional-value options: empty when absent, kImplicit when given bare.
   std::string compress_temp, compress_output;
-  bool verify = false, no_verify = false;
+  bool verify = false, no_verify = false, fsync = false;
   bool progress = false, no_progress = false;
   std::string stats;
   bool stats_given = false, compress_temp_given = false, compress_output_given = false;
@@ -90,6 +90,9 @@ po::options_description visible_options(RawOptions& o) {
        "check the output against the input before it is put in place: order, record count, and a "
        "checksum of all records (costs about 10% of an in-memory sort)")
       ("no-verify", po::bool_switch(&o.no_verify), "do not --verify (the default)")
+      ("fsync", po::bool_switch(&o.fsync),
+       "flush the output (and its directory entry) to stable storage before exiting: a crash "
+       "after gsort succeeds cannot lose it")
       ("progress", po::bool_switch(&o.progress),
        "show a progress line on standard error even when it is not a terminal")
       ("no-progress", po::bool_switch(&o.no_progress), "never show the progress line (default: only on a terminal)")
@@ -240,6 +243,7 @@ SortConfig to_config(const RawOptions& o) {
   }
   if (o.verify && o.no_verify) throw UsageError("--verify and --no-verify cannot be combined");
   c.verify = o.verify;
+  c.fsync = o.fsync;
   if (o.progress && o.no_progress) throw UsageError("--progress and --no-progress cannot be combined");
   c.progress = o.progress ? ProgressMode::kOn : o.no_progress ? ProgressMode::kOff : ProgressMode::kAuto;
   if (o.stats.empty() && o.stats_given) throw UsageError("--stats needs a file name (or - for standard error)");

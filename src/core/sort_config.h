@@ -41,6 +41,7 @@ struct SortConfig {
   bool compress_output = false; // --compress-output, or -o FILE.zst
   int output_level = 3;         // its zstd level
   bool verify = false;          // --verify (--no-verify): end-to-end check of the output
+  bool fsync = false;           // --fsync: the output is on stable storage before exit 0
   ProgressMode progress = ProgressMode::kAuto;  // --progress / --no-progress
   std::string stats_path;       // --stats FILE ("-": stderr); empty: none
 };

@@ -113,7 +113,7 @@ class ExternalSort {
       report_.output_stored_bytes = encoder_->bytes_out();
     }
     meter.stop();
-    output.commit();
+    output.commit(ctx_.config.fsync);
     report_.add_phase("commit", commit_time.seconds());
     report_.chunk_records = plan_.chunk_records;
     ctx_.log.info("runs: " + std::to_string(report_.runs));
