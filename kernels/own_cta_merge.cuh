@@ -13,7 +13,7 @@
 
 #include <cstdint>
 
-#include "kernels/own_merge_path.cuh"
+#include "sort/merge_path.h"
 
 namespace gsort::own {
 

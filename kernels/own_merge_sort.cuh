@@ -21,7 +21,7 @@
 #include "kernels/own_cta_merge.cuh"
 #include "kernels/own_cuda_check.h"
 #include "kernels/own_launch.cuh"
-#include "kernels/own_merge_path.cuh"
+#include "sort/merge_path.h"
 
 namespace gsort::own {
 

@@ -5,12 +5,12 @@
 #include <cstdint>
 #include <vector>
 
-#include "kernels/own_merge_path.cuh"
+#include "sort/merge_path.h"
 #include "own_test_util.cuh"
 
 namespace {
 
-using gsort::own::merge_path;
+using gsort::merge_path;
 using gsort::own_test::SplitMix64;
 
 struct Tagged {
