@@ -94,6 +94,13 @@ size_t group_end(const KeyFormat& f, const GroupArrays& g) {
 
 }  // namespace
 
+size_t device_bytes_for_records(const KeyFormat& format, uint32_t record_size, uint64_t records) {
+  const uint64_t group = std::min<uint64_t>(std::max<uint64_t>(records, kMinGroupRecords), kMaxGroup);
+  const size_t piece = std::min(kMaxPieceBytes, align_up(group * record_size));
+  GroupArrays g;
+  return layout_group(format, group, DevicePlan::kSlots * align_up(piece), &g);
+}
+
 KeyFormat make_key_format(const KeyLayout& layout, GpuSortAlgorithm algorithm) {
   KeyFormat f;
   f.width = layout.width();
