@@ -15,5 +15,5 @@ for f in gsort gsort-gen gsort-test-hooks tests/gsort_tests tests/gsort_gpu_test
     strip "$dest/$(basename "$f")"
   fi
 done
-cp scripts/bench_gpu.sh scripts/bench_compress_temp.sh "$dest/"
+cp scripts/bench_gpu.sh scripts/bench_compress_temp.sh scripts/check_huge_count.sh "$dest/"
 du -sh "$dest"
