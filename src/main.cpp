@@ -1,5 +1,6 @@
 // gsort: parse the command line, run, and map errors to exit codes. This is
 // the only place that decides the exit status; everything below throws.
+#include <atomic>
 #include <cstdio>
 #include <new>
 #include <string>
@@ -14,6 +15,7 @@
 #include "io/standard_streams.h"
 #include "io/temp_registry.h"
 #include "pipeline/external_sort.h"
+#include "pipeline/progress.h"
 #include "pipeline/stats_json.h"
 #include "pipeline/sorted_check.h"
 
@@ -42,27 +44,55 @@ void report_verbose(const Log& log, const SortReport& r, const SortBackend& back
   log.info(line);
 }
 
+// --stats: into its file (made before the work began), or to stderr.
+void write_stats(const std::string& json, OutputTarget* file) {
+  if (file) {
+    file->file().write_all(json.data(), json.size());
+    file->commit();
+  } else {
+    std::fputs(json.c_str(), stderr);
+  }
+}
+
+// -c / -C: exit 0 when sorted, 1 at the first disorder (reported unless -C).
+// The progress line and --stats work as for a sort; -C shows no progress
+// unless --progress asks.
+int check(const SortConfig& config, const KeyLayout& layout, const Log& log, const Stopwatch& total,
+          OutputTarget* stats_file) {
+  bool size_known = false;
+  const uint64_t input_bytes = plain_input_bytes(config.inputs, &size_known);
+  std::atomic<uint64_t> checked_bytes{0};
+  CheckResult r;
+  {
+    const bool show = config.check_quiet ? config.progress == ProgressMode::kOn : ProgressMeter::wanted(config.progress);
+    ProgressMeter meter(show);
+    meter.phase("checking", size_known ? input_bytes : 0, &checked_bytes);
+    r = check_sorted(config.inputs.front(), layout, config.unique, 16u << 20, &checked_bytes);
+  }
+  const double total_s = total.seconds();
+  log.info("checked " + std::to_string(r.records) + " records in " + format_seconds(total_s) +
+           (r.sorted ? ": sorted" : ": disorder at record " + std::to_string(r.bad_record)));
+  if (!r.sorted && !config.check_quiet) {
+    const std::string name = config.inputs.front() == "-" ? "standard input" : config.inputs.front();
+    std::fprintf(stderr, "gsort: %s: disorder at record %llu\n", name.c_str(),
+                 static_cast<unsigned long long>(r.bad_record));
+  }
+  if (!config.stats_path.empty()) write_stats(check_stats_json(config, r, total_s), stats_file);
+  return r.sorted ? kExitOk : kExitDisorder;
+}
+
 int run(const SortConfig& config) {
   Stopwatch total;
   const Log log(config.verbose);
   const KeyLayout layout = config.keys.empty() ? KeyLayout::whole_record(config.record_size, config.reverse)
                                                : KeyLayout(config.keys, config.record_size, config.reverse);
-  if (config.mode == Mode::kCheck) {
-    const CheckResult r = check_sorted(config.inputs.front(), layout, config.unique, 16u << 20);
-    if (r.sorted) return kExitOk;
-    if (!config.check_quiet) {
-      const std::string name = config.inputs.front() == "-" ? "standard input" : config.inputs.front();
-      std::fprintf(stderr, "gsort: %s: disorder at record %llu\n", name.c_str(),
-                   static_cast<unsigned long long>(r.bad_record));
-    }
-    return kExitDisorder;
-  }
   // --stats FILE is made now (an unwritable place fails before any work)
-  // and put in place only when the sort succeeded.
+  // and put in place only when the run succeeded.
   std::unique_ptr<OutputTarget> stats_file;
   if (!config.stats_path.empty() && config.stats_path != "-") {
     stats_file = std::make_unique<OutputTarget>(config.stats_path);
   }
+  if (config.mode == Mode::kCheck) return check(config, layout, log, total, stats_file.get());
   ThreadPool pool(config.threads);
   bool size_known = false;
   const uint64_t input_bytes = plain_input_bytes(config.inputs, &size_known);
@@ -72,15 +102,7 @@ int run(const SortConfig& config) {
   const SortReport report = external_sort(SortContext{config, layout, *backend, pool, log});
   const double total_s = total.seconds();
   report_verbose(log, report, *backend, total_s);
-  if (!config.stats_path.empty()) {
-    const std::string json = stats_json(config, report, *backend, total_s);
-    if (stats_file) {
-      stats_file->file().write_all(json.data(), json.size());
-      stats_file->commit();
-    } else {
-      std::fputs(json.c_str(), stderr);
-    }
-  }
+  if (!config.stats_path.empty()) write_stats(stats_json(config, report, *backend, total_s), stats_file.get());
   return kExitOk;
 }
 

@@ -187,6 +187,22 @@ TEST(Progress, NotShownWhenStderrIsNotATerminalUnlessForced) {
   EXPECT_EQ(r.status(), "exit 2");
 }
 
+// -c draws the progress line like a sort (here forced, stderr not being a
+// terminal); -C stays silent unless --progress asks.
+TEST(Progress, CheckModeShowsItToo) {
+  const std::string sorted = reference_sort(records(5000, 8), kSpec);
+  ProcessResult r = run_slow_stdin(with_spec({"-c", "--progress"}), sorted, 1.2);
+  ASSERT_EQ(r.status(), "exit 0") << r.err;
+  expect_drawn_and_cleared(r.err);
+  EXPECT_NE(r.err.find("gsort: checking"), std::string::npos) << r.err;
+  r = run_slow_stdin(with_spec({"-C"}), sorted, 0.5);
+  ASSERT_EQ(r.status(), "exit 0") << r.err;
+  EXPECT_EQ(r.err, "");
+  r = run_slow_stdin(with_spec({"-C", "--progress"}), sorted, 1.2);
+  ASSERT_EQ(r.status(), "exit 0") << r.err;
+  expect_drawn_and_cleared(r.err);
+}
+
 TEST(Progress, RenderShowsPhaseAmountShareAndRate) {
   gsort::ProgressMeter meter(false);
   EXPECT_EQ(meter.render(), "");
@@ -275,6 +291,45 @@ TEST(Stats, ToStderrAndWithCompressionAndUnique) {
   EXPECT_EQ(s["output"]["destination"], "standard output");
   EXPECT_EQ(s["verify"]["result"], "ok");
   EXPECT_EQ(s["runs"], 0);
+}
+
+// -c / -C with --stats: what was checked and what was found, whether the
+// input is sorted (exit 0) or not (exit 1).
+TEST(Stats, CheckModeReportsWhatWasChecked) {
+  TempDir dir;
+  std::string sorted = reference_sort(records(3000, 9), kSpec);
+  write_file(dir.file("sorted"), sorted);
+  ProcessResult r = run_gsort(with_spec({"-c", dir.file("sorted"), "--stats", dir.file("s.json")}));
+  ASSERT_EQ(r.status(), "exit 0") << r.err;
+  EXPECT_EQ(r.err, "");
+  nlohmann::json s = stats_of(dir.file("s.json"));
+  EXPECT_EQ(s["mode"], "check");
+  EXPECT_EQ(s["record_size"], 16);
+  EXPECT_EQ(s["input"]["records"], 3000);
+  EXPECT_EQ(s["input"]["bytes"], 48000);
+  EXPECT_EQ(s["check"]["sorted"], true);
+  EXPECT_EQ(s["check"]["strict"], false);
+  EXPECT_TRUE(s["check"]["disorder_at_record"].is_null());
+  EXPECT_GT(s["total_s"].get<double>(), 0.0);
+
+  // Records 1000 and 1001 (1-based) swapped: the disorder is found at 1001.
+  std::string broken = sorted;
+  ASSERT_NE(broken.compare(999 * 16, 4, broken, 1000 * 16, 4), 0) << "the two keys must differ";
+  std::swap_ranges(broken.begin() + 999 * 16, broken.begin() + 1000 * 16, broken.begin() + 1000 * 16);
+  write_file(dir.file("broken"), broken);
+  r = run_gsort(with_spec({"-c", dir.file("broken"), "--stats", dir.file("b.json")}));
+  ASSERT_EQ(r.status(), "exit 1") << r.err;
+  EXPECT_NE(r.err.find("disorder at record 1001"), std::string::npos) << r.err;
+  s = stats_of(dir.file("b.json"));
+  EXPECT_EQ(s["check"]["sorted"], false);
+  EXPECT_EQ(s["check"]["disorder_at_record"], 1001);
+  EXPECT_EQ(s["input"]["records"], 1001);
+
+  // -C reports nothing but the statistics asked for, here on stderr.
+  r = run_gsort(with_spec({"-C", dir.file("broken"), "--stats", "-"}));
+  ASSERT_EQ(r.status(), "exit 1") << r.err;
+  ASSERT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << "one JSON line on stderr: " << r.err;
+  EXPECT_EQ(nlohmann::json::parse(r.err)["check"]["disorder_at_record"], 1001);
 }
 
 TEST(Stats, UnwritableStatsFileFailsBeforeAnyWork) {

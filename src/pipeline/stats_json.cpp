@@ -71,4 +71,21 @@ std::string stats_json(const SortConfig& config, const SortReport& report, const
   return j.dump() + "\n";
 }
 
+std::string check_stats_json(const SortConfig& config, const CheckResult& result, double total_seconds) {
+  using Json = nlohmann::ordered_json;
+  const uint64_t bytes = result.records * config.record_size;
+  Json j;
+  j["gsort_version"] = GSORT_VERSION;
+  j["mode"] = "check";
+  j["record_size"] = config.record_size;
+  j["input"] = {{"files", config.inputs.size()}, {"records", result.records}, {"bytes", bytes}};
+  j["check"] = {{"sorted", result.sorted},
+                {"strict", config.unique},
+                {"disorder_at_record", result.sorted ? Json(nullptr) : Json(result.bad_record)}};
+  j["memory"] = {{"budget_bytes", config.memory_bytes}, {"peak_host_bytes", peak_host_bytes()}};
+  j["total_s"] = total_seconds;
+  j["throughput_mb_s"] = total_seconds > 0 ? static_cast<double>(bytes) / 1e6 / total_seconds : 0.0;
+  return j.dump() + "\n";
+}
+
 }  // namespace gsort

@@ -8,6 +8,7 @@
 #include "backend/sort_backend.h"
 #include "core/sort_config.h"
 #include "pipeline/sort_report.h"
+#include "pipeline/sorted_check.h"
 
 namespace gsort {
 
@@ -15,6 +16,9 @@ namespace gsort {
 // time of the whole run.
 std::string stats_json(const SortConfig& config, const SortReport& report, const SortBackend& backend,
                        double total_seconds);
+
+// The same for -c / -C: what was checked and what was found.
+std::string check_stats_json(const SortConfig& config, const CheckResult& result, double total_seconds);
 
 // The process's peak resident memory in bytes (getrusage ru_maxrss).
 uint64_t peak_host_bytes();
