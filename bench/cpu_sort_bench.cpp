@@ -11,8 +11,8 @@
 #include <thread>
 #include <vector>
 
-#include "backend/cpu_backend.h"
-#include "keys/key_layout.h"
+#include "src/chunk_sort/cpu/cpu_backend.h"
+#include "src/keys/key_layout.h"
 
 namespace {
 

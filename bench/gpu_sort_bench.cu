@@ -27,11 +27,11 @@
 #include <thread>
 #include <vector>
 
-#include "backend/gpu/cuda_check.h"
-#include "backend/gpu/cuda_resources.h"
-#include "backend/gpu/device_plan.h"
-#include "backend/gpu/gpu_backend.h"
-#include "core/thread_pool.h"
+#include "src/cuda/check.h"
+#include "src/cuda/resources.h"
+#include "src/chunk_sort/gpu/device_plan.h"
+#include "src/chunk_sort/gpu/gpu_backend.h"
+#include "src/core/thread_pool.h"
 #include "kernels/key_sort.h"
 
 namespace gsort::gpu {

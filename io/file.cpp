@@ -7,7 +7,7 @@
 #include <cerrno>
 #include <cstring>
 
-#include "core/errors.h"
+#include "src/core/errors.h"
 #include "io/temp_registry.h"
 
 namespace gsort {

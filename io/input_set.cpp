@@ -6,7 +6,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
-#include "core/errors.h"
+#include "src/core/errors.h"
 #include "io/checksum.h"
 
 namespace gsort {

@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "core/thread_pool.h"
+#include "src/core/thread_pool.h"
 #include "io/file.h"
 #include "io/record_source.h"
 #include "io/zstd_stream.h"

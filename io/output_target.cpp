@@ -9,7 +9,7 @@
 #include <cstdlib>
 #include <vector>
 
-#include "core/errors.h"
+#include "src/core/errors.h"
 #include "io/temp_registry.h"
 
 namespace gsort {

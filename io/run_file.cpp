@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <cstring>
 
-#include "core/errors.h"
+#include "src/core/errors.h"
 
 namespace gsort {
 namespace {
@@ -166,8 +166,8 @@ RunReader::RunReader(const std::string& path, uint32_t record_size, RunDecoderPo
     stored_left_ = header_.payload_bytes;
     records_undecoded_ = header_.record_count;
     if (decoders == nullptr) {
-      own_decoders_ = std::make_unique<RunDecoderPool>();
-      decoders = own_decoders_.get();
+      owned_decoders_ = std::make_unique<RunDecoderPool>();
+      decoders = owned_decoders_.get();
     }
     decoders_ = decoders;
   }

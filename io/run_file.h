@@ -20,7 +20,7 @@
 #include <string>
 #include <vector>
 
-#include "core/thread_pool.h"
+#include "src/core/thread_pool.h"
 #include "io/checksum.h"
 #include "io/file.h"
 #include "io/record_source.h"
@@ -155,7 +155,7 @@ class RunReader final : public RecordSource {
   uint64_t released_ = 0;  // bytes from the start already punched out
   // Compressed runs only.
   RunDecoderPool* decoders_ = nullptr;
-  std::unique_ptr<RunDecoderPool> own_decoders_;
+  std::unique_ptr<RunDecoderPool> owned_decoders_;
   uint64_t stored_left_ = 0;      // payload bytes not yet read
   uint64_t records_undecoded_ = 0;
   uint64_t frames_ = 0;           // frames decoded, for messages

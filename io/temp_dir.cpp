@@ -6,7 +6,7 @@
 #include <cerrno>
 #include <vector>
 
-#include "core/errors.h"
+#include "src/core/errors.h"
 #include "io/file.h"
 #include "io/temp_registry.h"
 

@@ -10,7 +10,7 @@
 #include <cstring>
 #include <mutex>
 
-#include "core/errors.h"
+#include "src/core/errors.h"
 
 namespace gsort {
 namespace {

@@ -18,7 +18,7 @@
 #include <thread>
 #include <vector>
 
-#include "core/host_buffer.h"
+#include "src/core/host_buffer.h"
 
 namespace gsort {
 

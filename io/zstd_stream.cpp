@@ -5,7 +5,7 @@
 #include <cstring>
 #include <new>
 
-#include "core/errors.h"
+#include "src/core/errors.h"
 
 namespace gsort {
 namespace {

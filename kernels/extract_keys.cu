@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "backend/gpu/cuda_check.h"
+#include "src/cuda/check.h"
 
 namespace gsort::gpu {
 namespace {

@@ -11,7 +11,7 @@
 
 #include <cstdint>
 
-#include "keys/key_field.h"
+#include "src/keys/key_field.h"
 
 namespace gsort::gpu {
 
@@ -28,7 +28,7 @@ enum class ExtractPath : uint8_t {
 // The sort behind each pass (see GpuSortAlgorithm). Own kernels take 32-
 // and 64-bit keys (radix) or 64-bit keys (merge, rank); a pass over another
 // key type uses CUB.
-enum class PassSort : uint8_t { kAuto, kCub, kOwnRadix, kOwnMerge };
+enum class PassSort : uint8_t { kAuto, kCub, kRadix, kMerge };
 
 struct KeyFormat {
   uint32_t width = 0;       // bytes of the normalised key

@@ -5,9 +5,9 @@
 #include <algorithm>
 #include <string>
 
-#include "backend/gpu/cuda_check.h"
-#include "kernels/device_gather.h"
-#include "kernels/own_sort.h"
+#include "src/cuda/check.h"
+#include "kernels/permute.h"
+#include "kernels/device/sorts.h"
 
 namespace gsort::gpu {
 namespace {
@@ -18,21 +18,21 @@ constexpr uint32_t kRankSortMax = 4096;
 
 bool rank_sort_takes(PassSort sort, size_t key_bytes, uint32_t count) {
   return sort == PassSort::kAuto && key_bytes == 8 && count <= kRankSortMax &&
-         count <= own_rank_sort_block_max();
+         count <= rank_sort_block_max();
 }
 
 // Whether this pass runs on one of gsort's own radix or merge sorts.
 template <typename K>
-constexpr bool own_kernel_takes(PassSort sort) {
-  return (sort == PassSort::kOwnRadix && sizeof(K) >= 4) || (sort == PassSort::kOwnMerge && sizeof(K) == 8);
+constexpr bool kernel_takes(PassSort sort) {
+  return (sort == PassSort::kRadix && sizeof(K) >= 4) || (sort == PassSort::kMerge && sizeof(K) == 8);
 }
 
 // Bytes of scratch for one pass over `bits` key bits of type K.
 template <typename K>
 size_t pass_temp_bytes(PassSort sort, uint32_t count, int bits) {
-  if (own_kernel_takes<K>(sort)) {
-    return sort == PassSort::kOwnRadix ? own_radix_sort_pairs_temp_bytes(count, 8 * sizeof(K))
-                                       : own_merge_sort_pairs_temp_bytes(count);
+  if (kernel_takes<K>(sort)) {
+    return sort == PassSort::kRadix ? radix_sort_pairs_temp_bytes(count, 8 * sizeof(K))
+                                       : merge_sort_pairs_temp_bytes(count);
   }
   size_t bytes = 0;
   cub::DoubleBuffer<K> keys(nullptr, nullptr);
@@ -60,7 +60,7 @@ const K* sort_pass(PassSort sort, const SortBuffers& b, cub::DoubleBuffer<uint32
   if constexpr (sizeof(K) == 8) {
     if (rank_sort_takes(sort, sizeof(K), count)) {
       try {
-        own_rank_sort_pairs(keys_a, values.Current(), count, nullptr, 0, stream);
+        rank_sort_pairs(keys_a, values.Current(), count, nullptr, 0, stream);
       } catch (const std::exception& e) {
         throw Error(std::string("GPU sort failed: ") + e.what());
       }
@@ -68,12 +68,12 @@ const K* sort_pass(PassSort sort, const SortBuffers& b, cub::DoubleBuffer<uint32
     }
   }
   if constexpr (sizeof(K) >= 4) {
-    if (own_kernel_takes<K>(sort)) {
+    if (kernel_takes<K>(sort)) {
       try {
-        if (sort == PassSort::kOwnRadix) {
-          own_radix_sort_pairs(keys_a, values.Current(), count, 0, bits, b.temp, b.temp_bytes, stream);
+        if (sort == PassSort::kRadix) {
+          radix_sort_pairs(keys_a, values.Current(), count, 0, bits, b.temp, b.temp_bytes, stream);
         } else if constexpr (sizeof(K) == 8) {
-          own_merge_sort_pairs(keys_a, values.Current(), count, b.temp, b.temp_bytes, stream);
+          merge_sort_pairs(keys_a, values.Current(), count, b.temp, b.temp_bytes, stream);
         }
       } catch (const std::exception& e) {
         throw Error(std::string("GPU sort failed: ") + e.what());

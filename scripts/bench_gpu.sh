@@ -9,7 +9,7 @@
 #            the same with --backend cpu (the CPU's merge order)
 # Each gsort row also prints its -v phase times (last run). auto picks the
 # CPU backend for inputs the CPU sorts faster than the GPU starts (see
-# src/backend/backend_factory.h), so --backend gpu has a row of its own.
+# src/chunk_sort/backend_factory.h), so --backend gpu has a row of its own.
 #   scripts/bench_gpu.sh BIN_DIR [WORK_DIR] [CASES...]
 set -euo pipefail
 

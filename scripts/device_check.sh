@@ -37,7 +37,7 @@ for step in "${steps[@]}"; do
       ;;
     bench-2g) RUNS=${RUNS:-3} .devcarry/bench_gpu.sh .devcarry /tmp/gsort-bench 2g 2>&1 | tee "$out/bench_2g.log" ;;
     bench-12g) RUNS=${RUNS:-3} .devcarry/bench_gpu.sh .devcarry /tmp/gsort-bench 12g-gpu 12g-disk 2>&1 | tee "$out/bench_12g.log" ;;
-    kernels) .devcarry/gpu_sort_bench 2>&1 | tee "$out/gpu_sort_bench.log"; .devcarry/own_sort_bench 2>&1 | tee "$out/own_sort_bench.log" | tail -30 ;;
+    kernels) .devcarry/gpu_sort_bench 2>&1 | tee "$out/gpu_sort_bench.log"; .devcarry/kernel_sort_bench 2>&1 | tee "$out/kernel_sort_bench.log" | tail -30 ;;
     *) echo "unknown step $step" ;;
   esac
 done

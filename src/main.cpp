@@ -5,19 +5,23 @@
 #include <new>
 #include <string>
 
-#include "backend/backend_factory.h"
-#include "cli/options.h"
-#include "core/errors.h"
-#include "core/exit_codes.h"
-#include "core/thread_pool.h"
+#include "src/chunk_sort/backend_factory.h"
+#include "src/cli/options.h"
+#include "src/core/errors.h"
+#include "src/core/exit_codes.h"
+#include "src/core/thread_pool.h"
 #include "io/output_target.h"
 #include "io/input_set.h"
 #include "io/standard_streams.h"
 #include "io/temp_registry.h"
-#include "pipeline/external_sort.h"
-#include "pipeline/progress.h"
-#include "pipeline/stats_json.h"
-#include "pipeline/sorted_check.h"
+#include "src/pipeline/external_sort.h"
+#include "src/report/progress.h"
+#include "src/report/stats_json.h"
+#include "src/verify/sorted_check.h"
+
+#ifdef GSORT_TEST_HOOKS
+#include "tests/support/fault_hooks.h"
+#endif
 
 namespace gsort {
 namespace {
@@ -112,6 +116,9 @@ int run(const SortConfig& config) {
 int main(int argc, char** argv) {
   const gsort::StandardStreams streams = gsort::guard_standard_streams();
   gsort::install_cleanup_signal_handlers();
+#ifdef GSORT_TEST_HOOKS
+  gsort::test_hooks::install_fault_hooks();
+#endif
   try {
     const gsort::ParsedCommand cmd = gsort::parse_command_line(argc, argv);
     if (cmd.done) return gsort::kExitOk;

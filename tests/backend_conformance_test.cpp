@@ -21,13 +21,13 @@
 #include <string>
 #include <vector>
 
-#include "backend/cpu_backend.h"
-#include "backend/hybrid_backend.h"
-#include "backend/sort_backend.h"
-#include "core/thread_pool.h"
-#include "keys/key_layout.h"
+#include "src/chunk_sort/cpu/cpu_backend.h"
+#include "src/chunk_sort/hybrid/hybrid_backend.h"
+#include "src/chunk_sort/sort_backend.h"
+#include "src/core/thread_pool.h"
+#include "src/keys/key_layout.h"
 #if GSORT_HAVE_CUDA
-#include "backend/gpu_backend.h"
+#include "src/chunk_sort/gpu/make_gpu_backend.h"
 #endif
 
 namespace gsort {
@@ -78,8 +78,8 @@ class BackendConformance : public testing::TestWithParam<BackendParam> {
     options.device = 0;
     options.memory_cap = p.memory_cap;
     options.host_threads = p.threads;
-    options.algorithm = p.algorithm == 1   ? GpuSortAlgorithm::kOwnRadix
-                        : p.algorithm == 2 ? GpuSortAlgorithm::kOwnMerge
+    options.algorithm = p.algorithm == 1   ? GpuSortAlgorithm::kRadix
+                        : p.algorithm == 2 ? GpuSortAlgorithm::kMerge
                                            : GpuSortAlgorithm::kCub;
     if (p.hybrid) return make_hybrid_backend(make_gpu_backend(layout, options), layout, *pool_);
     return make_gpu_backend(layout, options);

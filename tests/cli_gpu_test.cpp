@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "support/process.h"
-#include "support/temp_dir.h"
+#include "tests/support/process.h"
+#include "tests/support/temp_dir.h"
 
 namespace gsort_test {
 namespace {

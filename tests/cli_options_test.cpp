@@ -9,10 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "cli/options.h"
-#include "cli/size_parse.h"
-#include "core/errors.h"
-#include "core/sort_config.h"
+#include "src/cli/options.h"
+#include "src/cli/size_parse.h"
+#include "src/core/errors.h"
+#include "src/config/sort_config.h"
 
 namespace gsort {
 namespace {

@@ -9,10 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "gen/field_bytes.h"
-#include "keys/key_layout.h"
-#include "support/process.h"
-#include "support/temp_dir.h"
+#include "src/gen/field_bytes.h"
+#include "src/keys/key_layout.h"
+#include "tests/support/process.h"
+#include "tests/support/temp_dir.h"
 
 namespace gsort_test {
 namespace {

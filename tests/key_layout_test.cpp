@@ -12,9 +12,9 @@
 #include <string>
 #include <vector>
 
-#include "core/errors.h"
-#include "keys/key_field.h"
-#include "keys/key_layout.h"
+#include "src/core/errors.h"
+#include "src/keys/key_field.h"
+#include "src/keys/key_layout.h"
 
 namespace gsort {
 namespace {

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "pipeline/memory_plan.h"
+#include "src/pipeline/memory_plan.h"
 
 namespace gsort {
 namespace {

@@ -17,10 +17,10 @@
 #include <thread>
 #include <vector>
 
-#include "pipeline/progress.h"
-#include "support/process.h"
-#include "support/reference_sort.h"
-#include "support/temp_dir.h"
+#include "src/report/progress.h"
+#include "tests/support/process.h"
+#include "tests/support/reference_sort.h"
+#include "tests/support/temp_dir.h"
 
 namespace gsort_test {
 namespace {

@@ -11,9 +11,9 @@
 #include <string>
 #include <vector>
 
-#include "support/process.h"
-#include "support/reference_sort.h"
-#include "support/temp_dir.h"
+#include "tests/support/process.h"
+#include "tests/support/reference_sort.h"
+#include "tests/support/temp_dir.h"
 
 namespace gsort_test {
 namespace {

@@ -21,7 +21,7 @@
 #include <thread>
 #include <vector>
 
-#include "core/errors.h"
+#include "src/core/errors.h"
 #include "io/input_set.h"
 #include "io/output_target.h"
 #include "io/run_file.h"

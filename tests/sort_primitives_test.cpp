@@ -17,12 +17,12 @@
 #include <thread>
 #include <vector>
 
-#include "core/thread_pool.h"
-#include "sort/gather.h"
-#include "sort/key_entry.h"
-#include "sort/loser_tree.h"
-#include "sort/merge_path.h"
-#include "sort/radix_sort.h"
+#include "src/core/thread_pool.h"
+#include "src/algo/gather.h"
+#include "src/chunk_sort/cpu/key_entry.h"
+#include "src/algo/loser_tree.h"
+#include "src/algo/merge_path.h"
+#include "src/chunk_sort/cpu/radix_sort.h"
 
 namespace gsort {
 namespace {

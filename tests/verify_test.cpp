@@ -10,14 +10,14 @@
 #include <string>
 #include <vector>
 
-#include "core/errors.h"
-#include "core/thread_pool.h"
+#include "src/core/errors.h"
+#include "src/core/thread_pool.h"
 #include "io/checksum.h"
-#include "keys/key_layout.h"
-#include "pipeline/output_check.h"
-#include "support/process.h"
-#include "support/reference_sort.h"
-#include "support/temp_dir.h"
+#include "src/keys/key_layout.h"
+#include "src/verify/output_check.h"
+#include "tests/support/process.h"
+#include "tests/support/reference_sort.h"
+#include "tests/support/temp_dir.h"
 
 namespace gsort_test {
 namespace {

@@ -12,11 +12,11 @@
 #include <string>
 #include <vector>
 
-#include "core/errors.h"
+#include "src/core/errors.h"
 #include "io/run_file.h"
-#include "support/process.h"
-#include "support/reference_sort.h"
-#include "support/temp_dir.h"
+#include "tests/support/process.h"
+#include "tests/support/reference_sort.h"
+#include "tests/support/temp_dir.h"
 
 namespace gsort_test {
 namespace {

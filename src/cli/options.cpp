@@ -1,4 +1,4 @@
-#include "cli/options.h"
+#include "src/cli/options.h"
 
 #include <unistd.h>
 
@@ -9,10 +9,10 @@
 #include <sstream>
 #include <thread>
 
-#include "cli/size_parse.h"
-#include "core/errors.h"
+#include "src/cli/size_parse.h"
+#include "src/core/errors.h"
 #include "io/zstd_stream.h"
-#include "keys/key_layout.h"
+#include "src/keys/key_layout.h"
 
 namespace po = boost::program_options;
 

@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "core/sort_config.h"
+#include "src/config/sort_config.h"
 
 namespace gsort {
 

@@ -1,10 +1,10 @@
-#include "cli/size_parse.h"
+#include "src/cli/size_parse.h"
 
 #include <unistd.h>
 
 #include <cctype>
 
-#include "core/errors.h"
+#include "src/core/errors.h"
 
 namespace gsort {
 

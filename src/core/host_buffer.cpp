@@ -1,4 +1,4 @@
-#include "core/host_buffer.h"
+#include "src/core/host_buffer.h"
 
 #include <sys/mman.h>
 

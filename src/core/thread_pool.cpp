@@ -1,4 +1,4 @@
-#include "core/thread_pool.h"
+#include "src/core/thread_pool.h"
 
 namespace gsort {
 

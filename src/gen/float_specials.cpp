@@ -1,6 +1,6 @@
-#include "gen/float_specials.h"
+#include "src/gen/float_specials.h"
 
-#include "gen/field_bytes.h"
+#include "src/gen/field_bytes.h"
 
 namespace gsort::gen {
 namespace {

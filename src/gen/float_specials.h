@@ -4,8 +4,8 @@
 
 #include <cstdint>
 
-#include "gen/prng.h"
-#include "keys/key_field.h"
+#include "src/gen/prng.h"
+#include "src/keys/key_field.h"
 
 namespace gsort::gen {
 

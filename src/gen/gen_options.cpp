@@ -1,10 +1,10 @@
-#include "gen/gen_options.h"
+#include "src/gen/gen_options.h"
 
 #include <boost/program_options.hpp>
 #include <iostream>
 
-#include "core/errors.h"
-#include "keys/key_layout.h"
+#include "src/core/errors.h"
+#include "src/keys/key_layout.h"
 
 namespace po = boost::program_options;
 

@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "gen/distribution.h"
-#include "keys/key_field.h"
+#include "src/gen/distribution.h"
+#include "src/keys/key_field.h"
 
 namespace gsort::gen {
 

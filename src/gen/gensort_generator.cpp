@@ -1,4 +1,4 @@
-#include "gen/gensort_generator.h"
+#include "src/gen/gensort_generator.h"
 
 #include <cstring>
 

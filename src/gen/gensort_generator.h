@@ -17,8 +17,8 @@
 // The keys come from our own generator, so they differ from gensort's.
 #pragma once
 
-#include "gen/key_digits.h"
-#include "gen/record_generator.h"
+#include "src/gen/key_digits.h"
+#include "src/gen/record_generator.h"
 
 namespace gsort::gen {
 

@@ -1,4 +1,4 @@
-#include "gen/key_digits.h"
+#include "src/gen/key_digits.h"
 
 #include <cstring>
 

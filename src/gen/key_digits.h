@@ -9,8 +9,8 @@
 
 #include <cstdint>
 
-#include "gen/distribution.h"
-#include "gen/prng.h"
+#include "src/gen/distribution.h"
+#include "src/gen/prng.h"
 
 namespace gsort::gen {
 

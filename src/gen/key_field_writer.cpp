@@ -1,8 +1,8 @@
-#include "gen/key_field_writer.h"
+#include "src/gen/key_field_writer.h"
 
 #include <cstring>
 
-#include "gen/field_bytes.h"
+#include "src/gen/field_bytes.h"
 
 namespace gsort::gen {
 

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "keys/key_field.h"
+#include "src/keys/key_field.h"
 
 namespace gsort::gen {
 

@@ -1,7 +1,7 @@
-#include "gen/layout_generator.h"
+#include "src/gen/layout_generator.h"
 
-#include "gen/field_bytes.h"
-#include "gen/float_specials.h"
+#include "src/gen/field_bytes.h"
+#include "src/gen/float_specials.h"
 
 namespace gsort::gen {
 namespace {

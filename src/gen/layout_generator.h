@@ -9,9 +9,9 @@
 #include <optional>
 #include <vector>
 
-#include "gen/key_digits.h"
-#include "gen/key_field_writer.h"
-#include "gen/record_generator.h"
+#include "src/gen/key_digits.h"
+#include "src/gen/key_field_writer.h"
+#include "src/gen/record_generator.h"
 
 namespace gsort::gen {
 

@@ -4,11 +4,11 @@
 #include <new>
 #include <vector>
 
-#include "core/errors.h"
-#include "core/exit_codes.h"
-#include "gen/gen_options.h"
-#include "gen/output_file.h"
-#include "gen/record_generator.h"
+#include "src/core/errors.h"
+#include "src/core/exit_codes.h"
+#include "src/gen/gen_options.h"
+#include "src/gen/output_file.h"
+#include "src/gen/record_generator.h"
 
 namespace gsort::gen {
 namespace {

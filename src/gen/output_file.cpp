@@ -1,4 +1,4 @@
-#include "gen/output_file.h"
+#include "src/gen/output_file.h"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -6,7 +6,7 @@
 #include <cerrno>
 #include <cstring>
 
-#include "core/errors.h"
+#include "src/core/errors.h"
 
 namespace gsort::gen {
 

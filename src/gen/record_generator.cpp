@@ -1,7 +1,7 @@
-#include "gen/record_generator.h"
+#include "src/gen/record_generator.h"
 
-#include "gen/gensort_generator.h"
-#include "gen/layout_generator.h"
+#include "src/gen/gensort_generator.h"
+#include "src/gen/layout_generator.h"
 
 namespace gsort::gen {
 

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <memory>
 
-#include "gen/gen_options.h"
+#include "src/gen/gen_options.h"
 
 namespace gsort::gen {
 

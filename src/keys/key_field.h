@@ -14,11 +14,8 @@
 
 #include <cstdint>
 
-#if defined(__CUDACC__)
-#define GSORT_HD __host__ __device__ __forceinline__
-#else
-#define GSORT_HD inline
-#endif
+#include "src/cuda/host_device.h"
+
 
 namespace gsort {
 

@@ -1,8 +1,8 @@
-#include "keys/key_layout.h"
+#include "src/keys/key_layout.h"
 
 #include <cstring>
 
-#include "core/errors.h"
+#include "src/core/errors.h"
 
 namespace gsort {
 namespace {

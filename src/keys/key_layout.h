@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "keys/key_field.h"
+#include "src/keys/key_field.h"
 
 namespace gsort {
 

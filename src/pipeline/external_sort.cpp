@@ -1,4 +1,4 @@
-#include "pipeline/external_sort.h"
+#include "src/pipeline/external_sort.h"
 
 #include <algorithm>
 #include <atomic>
@@ -7,17 +7,17 @@
 #include <string>
 #include <vector>
 
-#include "core/errors.h"
+#include "src/core/errors.h"
 #include "io/input_set.h"
 #include "io/output_target.h"
 #include "io/run_file.h"
 #include "io/temp_dir.h"
 #include "io/zstd_stream.h"
-#include "pipeline/memory_plan.h"
-#include "pipeline/output_check.h"
-#include "pipeline/progress.h"
-#include "pipeline/record_output.h"
-#include "pipeline/run_merger.h"
+#include "src/pipeline/memory_plan.h"
+#include "src/verify/output_check.h"
+#include "src/report/progress.h"
+#include "src/output/output_writer.h"
+#include "src/merge/run_merger.h"
 
 namespace gsort {
 namespace {

@@ -4,12 +4,12 @@
 //   inputs -> chunk -> backend sort -> run files -> k-way merge -> output.
 #pragma once
 
-#include "backend/sort_backend.h"
-#include "core/sort_config.h"
-#include "core/thread_pool.h"
-#include "keys/key_layout.h"
-#include "pipeline/log.h"
-#include "pipeline/sort_report.h"
+#include "src/chunk_sort/sort_backend.h"
+#include "src/config/sort_config.h"
+#include "src/core/thread_pool.h"
+#include "src/keys/key_layout.h"
+#include "src/core/log.h"
+#include "src/report/sort_report.h"
 
 namespace gsort {
 

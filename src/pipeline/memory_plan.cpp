@@ -1,4 +1,4 @@
-#include "pipeline/memory_plan.h"
+#include "src/pipeline/memory_plan.h"
 
 #include <algorithm>
 

@@ -6,10 +6,10 @@
 #include <utility>
 #include <vector>
 
-#include "backend/gpu/cuda_check.h"
-#include "backend/gpu/device_plan.h"
-#include "backend/gpu/gpu_backend.h"
-#include "gpu_test_support.h"
+#include "src/cuda/check.h"
+#include "src/chunk_sort/gpu/device_plan.h"
+#include "src/chunk_sort/gpu/gpu_backend.h"
+#include "tests/gpu/gpu_test_support.h"
 
 namespace gsort::gpu {
 namespace {

@@ -4,8 +4,8 @@
 #include <cstring>
 #include <random>
 
-#include "backend/gpu/gpu_backend.h"
-#include "gpu_test_support.h"
+#include "src/chunk_sort/gpu/gpu_backend.h"
+#include "tests/gpu/gpu_test_support.h"
 
 namespace gsort::gpu {
 namespace {

@@ -2,8 +2,8 @@
 // multi-field keys and awkward inputs.
 #include <gtest/gtest.h>
 
-#include "backend/gpu/gpu_backend.h"
-#include "gpu_test_support.h"
+#include "src/chunk_sort/gpu/gpu_backend.h"
+#include "tests/gpu/gpu_test_support.h"
 
 namespace gsort::gpu {
 namespace {

@@ -1,8 +1,8 @@
 // GpuBackend::sort_records through both gather paths.
 #include <gtest/gtest.h>
 
-#include "backend/gpu/gpu_backend.h"
-#include "gpu_test_support.h"
+#include "src/chunk_sort/gpu/gpu_backend.h"
+#include "tests/gpu/gpu_test_support.h"
 
 namespace gsort::gpu {
 namespace {

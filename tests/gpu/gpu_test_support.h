@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "backend/gpu_backend.h"
-#include "keys/key_layout.h"
+#include "src/chunk_sort/gpu/make_gpu_backend.h"
+#include "src/keys/key_layout.h"
 
 namespace gsort::test {
 

@@ -1,12 +1,12 @@
 // The host merge of sorted groups (no GPU needed).
-#include "backend/gpu/host_merge.h"
+#include "src/chunk_sort/gpu/host_merge.h"
 
 #include <gtest/gtest.h>
 
 #include <random>
 
-#include "gpu_test_support.h"
-#include "sort/merge_path.h"
+#include "tests/gpu/gpu_test_support.h"
+#include "src/algo/merge_path.h"
 
 namespace gsort::gpu {
 namespace {

@@ -1,4 +1,4 @@
-#include "support/reference_sort.h"
+#include "tests/support/reference_sort.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,0 +1,78 @@
+#include "src/chunk_sort/backend_factory.h"
+
+#include <algorithm>
+
+#include "src/chunk_sort/cpu/cpu_backend.h"
+#include "src/chunk_sort/hybrid/hybrid_backend.h"
+#include "src/core/errors.h"
+#if GSORT_HAVE_CUDA
+#include "src/chunk_sort/gpu/make_gpu_backend.h"
+#endif
+
+namespace gsort {
+
+#if GSORT_HAVE_CUDA
+namespace {
+
+// auto: the kernel benchmark (docs/benchmarks.md) has CUB's radix sort
+// fastest for every key width from ~16K keys up, and gsort's rank sort
+// fastest below ~8K; GpuSortAlgorithm::kAuto encodes that.
+GpuSortAlgorithm gpu_algorithm(AlgorithmChoice choice) {
+  switch (choice) {
+    case AlgorithmChoice::kRadix: return GpuSortAlgorithm::kRadix;
+    case AlgorithmChoice::kMerge: return GpuSortAlgorithm::kMerge;
+    case AlgorithmChoice::kCub: return GpuSortAlgorithm::kCub;
+    case AlgorithmChoice::kAuto: break;
+  }
+  return GpuSortAlgorithm::kAuto;
+}
+
+}  // namespace
+#endif
+
+bool cpu_is_faster_for(uint64_t input_bytes, uint32_t record_size, unsigned threads) {
+  return input_bytes < kGpuMinInputBytes || input_bytes / record_size < kGpuMinRecordsPerThread * threads;
+}
+
+std::unique_ptr<SortBackend> make_backend(const SortConfig& config, const KeyLayout& layout, ThreadPool& pool,
+                                          const Log& log, bool size_known, uint64_t input_bytes) {
+  if (config.backend == BackendChoice::kCpu) return make_cpu_backend(layout, pool);
+  if (config.backend == BackendChoice::kAuto && size_known &&
+      cpu_is_faster_for(input_bytes, layout.record_size(), pool.size())) {
+    log.info("input of " + std::to_string(input_bytes) + " bytes: the CPU backend sorts it faster than the GPU starts");
+    return make_cpu_backend(layout, pool);
+  }
+#if GSORT_HAVE_CUDA
+  std::string why;
+  if (gpu_usable(config.device, &why)) {
+    GpuOptions options;
+    options.device = config.device;
+    options.memory_cap = config.gpu_memory;
+    options.host_threads = pool.size();
+    options.algorithm = gpu_algorithm(config.algorithm);
+    options.input_bytes_hint = size_known ? std::max<uint64_t>(input_bytes, 1) : 0;
+    try {
+      std::unique_ptr<SortBackend> gpu = make_gpu_backend(layout, options);
+      if (config.backend == BackendChoice::kHybrid) return make_hybrid_backend(std::move(gpu), layout, pool);
+      return gpu;
+    } catch (const Error& e) {
+      if (config.backend != BackendChoice::kAuto) throw;
+      why = e.what();
+    }
+  }
+  if (config.backend == BackendChoice::kGpu || config.backend == BackendChoice::kHybrid) {
+    throw Error("--backend " + std::string(config.backend == BackendChoice::kGpu ? "gpu" : "hybrid") +
+                ": no usable GPU: " + why);
+  }
+  log.info("no usable GPU (" + why + "); using the CPU backend");
+#else
+  if (config.backend == BackendChoice::kGpu || config.backend == BackendChoice::kHybrid) {
+    throw Error("--backend " + std::string(config.backend == BackendChoice::kGpu ? "gpu" : "hybrid") +
+                ": this gsort was built without CUDA");
+  }
+  log.info("built without CUDA; using the CPU backend");
+#endif
+  return make_cpu_backend(layout, pool);
+}
+
+}  // namespace gsort

@@ -1,0 +1,30 @@
+// Picks the backend --backend asks for: auto takes the GPU when a usable one
+// is present and falls back to the CPU (saying so under -v); gpu without a
+// usable GPU is an error, never a silent fallback.
+#pragma once
+
+#include <memory>
+
+#include "src/chunk_sort/sort_backend.h"
+#include "src/config/sort_config.h"
+#include "src/core/thread_pool.h"
+#include "src/keys/key_layout.h"
+#include "src/core/log.h"
+
+namespace gsort {
+
+// size_known/input_bytes: the input's size, when known. With auto, an input
+// known to be small for this machine is sorted on the CPU: below
+// kGpuMinInputBytes, or below kGpuMinRecordsPerThread records per CPU
+// thread. On the H100 host (16 threads) the CPU backend sorts 20M 100-byte
+// records in 0.12 s, the GPU in 0.02 s after ~0.3 s of CUDA start-up and
+// pinning, so the GPU pays off from about 60M records (docs/benchmarks.md).
+constexpr uint64_t kGpuMinInputBytes = uint64_t{32} << 20;
+constexpr uint64_t kGpuMinRecordsPerThread = uint64_t{4} << 20;
+
+// Whether auto should sort an input of this known size on the CPU.
+bool cpu_is_faster_for(uint64_t input_bytes, uint32_t record_size, unsigned threads);
+std::unique_ptr<SortBackend> make_backend(const SortConfig& config, const KeyLayout& layout, ThreadPool& pool,
+                                          const Log& log, bool size_known, uint64_t input_bytes);
+
+}  // namespace gsort

@@ -1,0 +1,244 @@
+#include "src/chunk_sort/cpu/cpu_backend.h"
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <memory>
+#include <vector>
+
+#include "src/algo/gather.h"
+#include "src/chunk_sort/cpu/key_entry.h"
+#include "src/algo/loser_tree.h"
+#include "src/core/stopwatch.h"
+#include "src/chunk_sort/cpu/entry_merge.h"
+#include "src/chunk_sort/cpu/radix_sort.h"
+
+namespace gsort {
+namespace {
+
+class CpuBackend final : public SortBackend {
+ public:
+  CpuBackend(const KeyLayout& layout, ThreadPool& pool) : layout_(layout), pool_(pool) {}
+
+  std::string describe() const override {
+    return "cpu (" + std::to_string(pool_.size()) + (pool_.size() == 1 ? " thread)" : " threads)");
+  }
+
+  uint64_t host_bytes_per_record() const override { return 2 * sizeof(KeyEntry) + sizeof(uint32_t); }
+
+  BackendTimings timings() const override { return timings_; }
+
+  void sort_order(const uint8_t* records, uint64_t count, uint32_t* order) override {
+    const size_t n = static_cast<size_t>(count);
+    reserve(n);
+    const KeyEntry* sorted = n < kBucketSortMin || pool_.size() == 1 ? sort_by_slices(records, n)
+                                                                      : sort_by_buckets(records, n);
+    const size_t tasks = pool_.size() * 4;
+    pool_.parallel_for(tasks, [&](size_t t) {
+      for (size_t i = split_point(n, tasks, t), end = split_point(n, tasks, t + 1); i < end; ++i) {
+        order[i] = sorted[i].index;
+      }
+    });
+    ++timings_.chunks;
+  }
+
+  // Keys are extracted in parallel, then the runs' entries are merged: with
+  // one thread by a loser tree (each entry is touched once, where a sort
+  // would make several passes); with more, pairwise in rounds, each merge
+  // split among all threads by merge path. On 16 threads the loser tree
+  // alone took longer than writing the batch it ordered.
+  void merge_order(const uint8_t* records, const uint64_t* starts, size_t runs, uint32_t* order) override {
+    const size_t n = static_cast<size_t>(starts[runs]);
+    reserve(n);
+    auto t0 = std::chrono::steady_clock::now();
+    const size_t tasks = pool_.size() * 4;
+    pool_.parallel_for(tasks, [&](size_t t) { extract(records, split_point(n, tasks, t), split_point(n, tasks, t + 1)); });
+    timings_.extract_s += seconds_since(t0);
+    t0 = std::chrono::steady_clock::now();
+    if (pool_.size() > 1 && n >= kParallelMergeMin) {
+      const std::vector<size_t> bounds(starts, starts + runs + 1);
+      const KeyEntry* merged = merge_entry_runs(pool_, layout_, records, entries(), scratch(), bounds);
+      pool_.parallel_for(tasks, [&](size_t t) {
+        for (size_t i = split_point(n, tasks, t), end = split_point(n, tasks, t + 1); i < end; ++i) {
+          order[i] = merged[i].index;
+        }
+      });
+    } else {
+      merge_with_loser_tree(records, starts, runs, order);
+    }
+    timings_.merge_s += seconds_since(t0);
+  }
+
+  // The merged order of the runs' entries (already extracted) on this thread.
+  void merge_with_loser_tree(const uint8_t* records, const uint64_t* starts, size_t runs, uint32_t* order) {
+    const KeyEntry* e = entries();
+    std::vector<uint64_t> next(starts, starts + runs);
+    const auto run_less = [&](size_t a, size_t b) {
+      const KeyEntry& x = e[next[a]];
+      const KeyEntry& y = e[next[b]];
+      if (less(records, x, y)) return true;
+      if (less(records, y, x)) return false;
+      return a < b;
+    };
+    // Empty runs never enter the tree.
+    std::vector<size_t> slot_run;
+    for (size_t r = 0; r < runs; ++r) {
+      if (starts[r] < starts[r + 1]) slot_run.push_back(r);
+    }
+    const auto slot_less = [&](size_t i, size_t j) { return run_less(slot_run[i], slot_run[j]); };
+    LoserTree<decltype(slot_less)> tree(slot_run.size(), slot_less);
+    for (size_t i = 0; !tree.empty(); ++i) {
+      const size_t r = slot_run[tree.winner()];
+      order[i] = e[next[r]].index;
+      tree.advance(++next[r] < starts[r + 1]);
+    }
+  }
+
+  void sort_records(const uint8_t* records, uint64_t count, uint8_t* out) override {
+    order_.resize(static_cast<size_t>(count));
+    sort_order(records, count, order_.data());
+    const auto t0 = std::chrono::steady_clock::now();
+    gather_records(pool_, records, layout_.record_size(), order_.data(), count, out);
+    timings_.gather_s += seconds_since(t0);
+  }
+
+ private:
+  // Below this many records one thread sorts the chunk.
+  static constexpr size_t kBucketSortMin = size_t{1} << 16;
+  // Below this many entries a batch merges on one thread.
+  static constexpr size_t kParallelMergeMin = size_t{1} << 14;
+
+  void extract(const uint8_t* records, size_t begin, size_t end) {
+    const uint32_t rs = layout_.record_size();
+    KeyEntry* e = entries();
+    for (size_t i = begin; i < end; ++i) {
+      e[i].prefix = layout_.prefix(records + uint64_t{i} * rs);
+      e[i].index = static_cast<uint32_t>(i);
+    }
+  }
+
+  // Each thread sorts a slice; the slices are then merged by merge path.
+  // `extracted`: the entries already hold the chunk's keys.
+  const KeyEntry* sort_by_slices(const uint8_t* records, size_t n, bool extracted = false) {
+    const size_t slices = n < kBucketSortMin ? 1 : pool_.size();
+    std::vector<size_t> bounds(slices + 1);
+    for (size_t s = 0; s <= slices; ++s) bounds[s] = split_point(n, slices, s);
+    auto t0 = std::chrono::steady_clock::now();
+    pool_.parallel_for(slices, [&](size_t s) {
+      if (!extracted) extract(records, bounds[s], bounds[s + 1]);
+      sort_range(records, entries() + bounds[s], scratch() + bounds[s], bounds[s + 1] - bounds[s]);
+    });
+    timings_.sort_s += seconds_since(t0);
+    t0 = std::chrono::steady_clock::now();
+    const KeyEntry* sorted = merge_slices(records, bounds);
+    timings_.merge_s += seconds_since(t0);
+    return sorted;
+  }
+
+  // One most-significant-digit pass on the prefix's top byte splits the
+  // entries into 256 buckets (stably, in parallel); each bucket, small
+  // enough to stay in cache, is then radix sorted by one thread. When one
+  // bucket would hold most entries (low-entropy keys) the slices path is
+  // used instead, so the threads stay busy.
+  const KeyEntry* sort_by_buckets(const uint8_t* records, size_t n) {
+    const size_t slices = pool_.size() * 4;
+    std::vector<std::array<size_t, 256>> counts(slices);
+    auto t0 = std::chrono::steady_clock::now();
+    pool_.parallel_for(slices, [&](size_t s) {
+      const size_t begin = split_point(n, slices, s), end = split_point(n, slices, s + 1);
+      extract(records, begin, end);
+      counts[s].fill(0);
+      const KeyEntry* e = entries();
+      for (size_t i = begin; i < end; ++i) ++counts[s][e[i].prefix >> 56];
+    });
+    timings_.extract_s += seconds_since(t0);
+
+    t0 = std::chrono::steady_clock::now();
+    std::array<size_t, 257> bucket_start{};
+    size_t largest = 0;
+    for (int b = 0; b < 256; ++b) {
+      size_t total = 0;
+      for (size_t s = 0; s < slices; ++s) total += counts[s][b];
+      bucket_start[b + 1] = bucket_start[b] + total;
+      largest = std::max(largest, total);
+    }
+    if (largest > n / 2) return sort_by_slices(records, n, true);  // skewed keys
+    // Slice s writes its bucket-b entries after those of slices < s: stable.
+    for (int b = 0; b < 256; ++b) {
+      size_t offset = bucket_start[b];
+      for (size_t s = 0; s < slices; ++s) {
+        const size_t c = counts[s][b];
+        counts[s][b] = offset;
+        offset += c;
+      }
+    }
+    pool_.parallel_for(slices, [&](size_t s) {
+      const size_t begin = split_point(n, slices, s), end = split_point(n, slices, s + 1);
+      const KeyEntry* e = entries();
+      KeyEntry* out = scratch();
+      auto& next = counts[s];
+      for (size_t i = begin; i < end; ++i) out[next[e[i].prefix >> 56]++] = e[i];
+    });
+    pool_.parallel_for(256, [&](size_t b) {
+      const size_t begin = bucket_start[b], len = bucket_start[b + 1] - begin;
+      sort_range(records, scratch() + begin, entries() + begin, len);
+    });
+    timings_.sort_s += seconds_since(t0);
+    return scratch();
+  }
+
+  // Sorts e[0..n) in place (tmp is scratch of n entries): radix on the
+  // prefix, then runs of equal prefixes by the rest of the key.
+  void sort_range(const uint8_t* records, KeyEntry* e, KeyEntry* tmp, size_t n) {
+    radix_sort_entries(e, tmp, n);
+    if (layout_.prefix_is_whole_key()) return;
+    const uint32_t rs = layout_.record_size();
+    // A run of equal prefixes is in index order; stable_sort keeps that
+    // order for equal keys.
+    size_t i = 0;
+    while (i < n) {
+      size_t j = i + 1;
+      while (j < n && e[j].prefix == e[i].prefix) ++j;
+      if (j - i > 1) {
+        std::stable_sort(e + i, e + j, [&](const KeyEntry& x, const KeyEntry& y) {
+          return layout_.compare_after_prefix(records + uint64_t{x.index} * rs, records + uint64_t{y.index} * rs) < 0;
+        });
+      }
+      i = j;
+    }
+  }
+
+  bool less(const uint8_t* records, const KeyEntry& x, const KeyEntry& y) const {
+    return entry_less(layout_, records, x, y);
+  }
+
+  const KeyEntry* merge_slices(const uint8_t* records, const std::vector<size_t>& bounds) {
+    return merge_entry_runs(pool_, layout_, records, entries(), scratch(), bounds);
+  }
+
+  // Grows the entry buffers without initialising them (a pass over memory
+  // that would cost as much as a radix pass).
+  void reserve(size_t n) {
+    if (n <= capacity_) return;
+    entries_buf_.reset(new KeyEntry[n]);
+    scratch_buf_.reset(new KeyEntry[n]);
+    capacity_ = n;
+  }
+  KeyEntry* entries() { return entries_buf_.get(); }
+  KeyEntry* scratch() { return scratch_buf_.get(); }
+
+  const KeyLayout& layout_;
+  ThreadPool& pool_;
+  std::unique_ptr<KeyEntry[]> entries_buf_, scratch_buf_;
+  size_t capacity_ = 0;
+  std::vector<uint32_t> order_;
+  BackendTimings timings_;
+};
+
+}  // namespace
+
+std::unique_ptr<SortBackend> make_cpu_backend(const KeyLayout& layout, ThreadPool& pool) {
+  return std::make_unique<CpuBackend>(layout, pool);
+}
+
+}  // namespace gsort

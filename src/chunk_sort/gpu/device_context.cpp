@@ -1,0 +1,172 @@
+#include "src/chunk_sort/gpu/device_context.h"
+
+#include <algorithm>
+#include <memory>
+#include <thread>
+#include <vector>
+
+namespace gsort::gpu {
+namespace {
+
+int select_device(int device) {
+  GSORT_CUDA_CHECK(cudaSetDevice(device));
+  return device;
+}
+
+std::string device_name(int device) {
+  cudaDeviceProp prop{};
+  GSORT_CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
+  return prop.name;
+}
+
+std::string mebibytes(uint64_t bytes) { return std::to_string((bytes + (1 << 19)) >> 20) + " MiB"; }
+
+// Takes the arena; fills `plan` with the plan for the size actually taken.
+cuda::DeviceBuffer acquire_arena(const KeyFormat& format, uint32_t record_size, uint64_t cap, uint64_t input_hint,
+                                 DevicePlan* plan) {
+  size_t free_bytes = 0, total_bytes = 0;
+  GSORT_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+  size_t target = cap;
+  if (cap == 0) {  // most of the free memory, with headroom for the runtime and other users
+    const size_t headroom = std::max<size_t>(size_t{512} << 20, total_bytes / 32);
+    target = free_bytes > 2 * headroom ? free_bytes - headroom : free_bytes / 2;
+    // A known input needs no more than one group of all its records (keys,
+    // indices, their double buffers and scratch) plus staging, and never
+    // more than 4x its bytes for large records: taking (and clearing) tens
+    // of GB for a small input would cost more start-up time than the sort.
+    // Records of a few bytes need more than 4x (1-byte records ~10x); an
+    // arena of only 4x split their chunks into groups merged on the host:
+    // 23 s of a 64 s sort of 2^32 1-byte records, 4.8 s of 55 s after.
+    if (input_hint > 0) {
+      const size_t one_group = device_bytes_for_records(format, record_size, input_hint / record_size);
+      target = std::min<size_t>(target, std::max<size_t>(4 * input_hint, one_group) + (size_t{256} << 20));
+    }
+  }
+  for (;;) {
+    *plan = plan_device_memory(format, record_size, target);
+    if (plan->streaming.capacity == 0) {
+      const std::string key = std::to_string(format.width) + "-byte key";
+      const std::string records = std::to_string(record_size) + "-byte records";
+      if (cap != 0 && target == cap) {
+        throw DeviceOutOfMemory("the GPU memory cap of " + std::to_string(cap) + " bytes is too small to sort " +
+                                records + " with a " + key);
+      }
+      throw DeviceOutOfMemory("too little GPU memory is free (" + mebibytes(free_bytes) + ") to sort " + records +
+                              " with a " + key);
+    }
+    try {
+      return cuda::DeviceBuffer(plan->bytes);
+    } catch (const DeviceOutOfMemory&) {
+      target = plan->bytes / 4 * 3;  // shrink and retry
+    }
+  }
+}
+
+}  // namespace
+
+namespace {
+
+// Faults in every page of [p, p+bytes) from several threads at once.
+void touch_pages(uint8_t* p, size_t bytes) {
+  const unsigned threads = std::max(1u, std::min(16u, std::thread::hardware_concurrency()));
+  std::vector<std::thread> workers;
+  for (unsigned t = 0; t < threads; ++t) {
+    workers.emplace_back([=] {
+      const size_t begin = bytes / threads * t, end = t + 1 == threads ? bytes : bytes / threads * (t + 1);
+      for (size_t i = begin; i < end; i += 4096) p[i] = 0;
+    });
+  }
+  for (std::thread& w : workers) w.join();
+}
+
+}  // namespace
+
+HostBuffer allocate_pinned_host(size_t bytes) {
+  // Large buffers: page-aligned memory with transparent huge pages, faulted
+  // in by many threads, then registered. cudaHostAlloc zeroes and pins
+  // 4 KiB pages one thread at a time, which costs more than the whole sort
+  // of a chunk in the page cache (bench/host_alloc_bench).
+  constexpr size_t kRegisterMin = size_t{64} << 20;
+  if (bytes >= kRegisterMin) {
+    auto memory = std::make_shared<HostBuffer>(HostBuffer::allocate_pageable(bytes));
+    touch_pages(memory->data(), bytes);
+    if (cudaHostRegister(memory->data(), bytes, cudaHostRegisterPortable) == cudaSuccess) {
+      return HostBuffer(memory->data(), bytes, [memory](void* q) mutable {
+        GSORT_CUDA_REPORT(cudaHostUnregister(q));
+        memory.reset();
+      });
+    }
+    (void)cudaGetLastError();  // registering failed: the pageable memory serves too
+    return std::move(*memory);
+  }
+  void* p = nullptr;
+  if (cudaHostAlloc(&p, bytes == 0 ? 1 : bytes, cudaHostAllocPortable) == cudaSuccess) {
+    return HostBuffer(p, bytes, [](void* q) { GSORT_CUDA_REPORT(cudaFreeHost(q)); });
+  }
+  (void)cudaGetLastError();  // pinning failed: pageable memory serves too
+  return HostBuffer::allocate_pageable(bytes);
+}
+
+DeviceContext::DeviceContext(const KeyLayout& layout, const GpuOptions& options)
+    : device_(select_device(options.device)),
+      name_(device_name(device_)),
+      format_(make_key_format(layout, options.algorithm)),
+      record_size_(layout.record_size()),
+      field_count_(static_cast<int>(layout.fields().size())) {
+  arena_ = acquire_arena(format_, record_size_, options.memory_cap, options.input_bytes_hint, &plan_);
+  const size_t field_bytes = layout.fields().size() * sizeof(KeyField);
+  fields_ = cuda::DeviceBuffer(field_bytes);
+  GSORT_CUDA_CHECK(cudaMemcpy(fields_.data(), layout.fields().data(), field_bytes, cudaMemcpyHostToDevice));
+}
+
+void DeviceContext::make_current() const { GSORT_CUDA_CHECK(cudaSetDevice(device_)); }
+
+void DeviceContext::synchronize() const {
+  copy_in.synchronize();
+  compute.synchronize();
+  copy_out.synchronize();
+}
+
+void DeviceContext::synchronize_noexcept() const noexcept {
+  GSORT_CUDA_REPORT(cudaStreamSynchronize(copy_in.get()));
+  GSORT_CUDA_REPORT(cudaStreamSynchronize(compute.get()));
+  GSORT_CUDA_REPORT(cudaStreamSynchronize(copy_out.get()));
+}
+
+SortBuffers DeviceContext::sort_buffers(const GroupArrays& g) const {
+  SortBuffers b;
+  b.columns = at<uint64_t>(g.columns);
+  b.column_stride = g.capacity;
+  b.keys_a = at<void>(g.keys_a);
+  b.keys_b = at<void>(g.keys_b);
+  b.values_a = at<uint32_t>(g.values_a);
+  b.values_b = at<uint32_t>(g.values_b);
+  b.temp = at<void>(g.temp);
+  b.temp_bytes = g.temp_bytes;
+  return b;
+}
+
+bool is_pinned(const void* p) {
+  cudaPointerAttributes attributes{};
+  if (cudaPointerGetAttributes(&attributes, p) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return false;
+  }
+  return attributes.type == cudaMemoryTypeHost;
+}
+
+uint8_t* DeviceContext::bounce_buffer() {
+  if (!bounce_) {
+    bounce_ = allocate_pinned_host(2 * kBounceBytes);
+    bounce_pinned_ = is_pinned(bounce_.data());
+  }
+  return bounce_pinned_ ? bounce_.data() : nullptr;
+}
+
+uint8_t* DeviceContext::result_block(size_t g) {
+  const size_t bytes = result_keys_offset() + plan_.streaming.capacity * format_.sort_key_bytes();
+  while (result_blocks_.size() <= g) result_blocks_.push_back(allocate_pinned_host(bytes));
+  return result_blocks_[g].data();
+}
+
+}  // namespace gsort::gpu

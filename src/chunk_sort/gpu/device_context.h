@@ -1,0 +1,92 @@
+// Everything the GPU backend holds on the device: the arena (its one large
+// allocation) and the plan dividing it, the layout's key fields, three
+// streams (copies in, compute, copies out), the events that order them, the
+// phase timer, and pinned host blocks for group results.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "src/cuda/resources.h"
+#include "src/chunk_sort/gpu/device_plan.h"
+#include "src/chunk_sort/gpu/phase_timer.h"
+#include "src/chunk_sort/gpu/make_gpu_backend.h"
+#include "src/core/host_buffer.h"
+#include "kernels/key_format.h"
+#include "kernels/key_sort.h"
+#include "src/keys/key_layout.h"
+
+namespace gsort::gpu {
+
+// Pinned host memory, or pageable memory if pinning fails (no error).
+HostBuffer allocate_pinned_host(size_t bytes);
+
+class DeviceContext {
+  int device_;  // first: the device is selected before the streams and events are made
+
+ public:
+  // Selects the device and takes the arena: memory_cap bytes, or most of the
+  // free memory; shrinks and retries when the allocation fails. Throws
+  // DeviceOutOfMemory when too little memory remains to sort anything.
+  DeviceContext(const KeyLayout& layout, const GpuOptions& options);
+  DeviceContext(const DeviceContext&) = delete;
+  DeviceContext& operator=(const DeviceContext&) = delete;
+
+  // Makes the device current on the calling thread.
+  void make_current() const;
+  // Waits for everything enqueued on the three streams.
+  void synchronize() const;
+  // The same, never throwing (for destructors).
+  void synchronize_noexcept() const noexcept;
+
+  template <typename T>
+  T* at(size_t offset) const {
+    return reinterpret_cast<T*>(arena_.data() + offset);
+  }
+  SortBuffers sort_buffers(const GroupArrays& g) const;
+  // Host block for group `g`'s results: its sorted order at 0, its sorted
+  // keys at result_keys_offset(). Blocks are kept for later chunks.
+  uint8_t* result_block(size_t g);
+  size_t result_keys_offset() const { return (plan_.streaming.capacity * 4 + 7) / 8 * 8; }
+  // Two pinned slots of kBounceBytes for copies to pageable memory; null if
+  // pinning failed.
+  static constexpr size_t kBounceBytes = size_t{16} << 20;
+  uint8_t* bounce_buffer();
+
+  int device() const { return device_; }
+  const std::string& name() const { return name_; }
+  const KeyFormat& format() const { return format_; }
+  uint32_t record_size() const { return record_size_; }
+  const DevicePlan& plan() const { return plan_; }
+  size_t arena_bytes() const { return arena_.size(); }
+  const KeyField* fields() const { return reinterpret_cast<const KeyField*>(fields_.data()); }
+  int field_count() const { return field_count_; }
+
+  static constexpr unsigned kSlots = DevicePlan::kSlots;
+  cuda::Stream copy_in, compute, copy_out;
+  cuda::Event uploaded[kSlots], slot_free[kSlots];  // staging slots: filled / free again
+  cuda::Event sorted, results_copied;               // a group's sort / its results on the host
+  cuda::Event gathered[2], out_free[2];             // device-gather output slots
+  cuda::Event order_ready;                          // the host's share of a split gather
+  cuda::Event bounced[2];                           // order slices in the bounce buffer
+  cuda::Event split_start{cuda::Event::Timing::kOn}, split_end{cuda::Event::Timing::kOn};
+  PhaseTimer timer;
+
+ private:
+  std::string name_;
+  KeyFormat format_;
+  uint32_t record_size_;
+  DevicePlan plan_;
+  cuda::DeviceBuffer arena_;
+  cuda::DeviceBuffer fields_;
+  int field_count_;
+  std::vector<HostBuffer> result_blocks_;
+  HostBuffer bounce_;
+  bool bounce_pinned_ = false;
+};
+
+// Whether host memory at p is pinned (page-locked or registered).
+bool is_pinned(const void* p);
+
+}  // namespace gsort::gpu

@@ -1,0 +1,143 @@
+#include "src/chunk_sort/gpu/device_plan.h"
+
+#include <algorithm>
+
+#include "kernels/key_sort.h"
+
+namespace gsort::gpu {
+namespace {
+
+constexpr size_t kAlign = 256;
+constexpr size_t kMaxPieceBytes = size_t{64} << 20;
+constexpr uint64_t kMaxGroup = 0xFFFFFFFFu;  // indices and CUB counts are 32-bit
+
+size_t align_up(size_t n) { return (n + kAlign - 1) / kAlign * kAlign; }
+
+// Lays out a group of `capacity` records from offset `at`; returns its end.
+size_t layout_group(const KeyFormat& f, uint64_t capacity, size_t at, GroupArrays* g) {
+  g->capacity = capacity;
+  g->columns = at;
+  at = align_up(at + (f.words - 1) * capacity * 8);
+  g->keys_a = at;
+  at = align_up(at + capacity * f.sort_key_bytes());
+  g->keys_b = at;
+  at = align_up(at + capacity * f.sort_key_bytes());
+  g->values_a = at;
+  at = align_up(at + capacity * 4);
+  g->values_b = at;
+  at = align_up(at + capacity * 4);
+  g->temp = at;
+  g->temp_bytes = key_sort_temp_bytes(f, capacity);
+  return align_up(at + g->temp_bytes);
+}
+
+size_t group_bytes_per_record(const KeyFormat& f) { return (f.words - 1) * 8 + 2 * f.sort_key_bytes() + 8; }
+
+// The largest capacity (at most `limit`, a multiple of `multiple`) whose
+// group fits between `at` and `end`; 0 if none.
+uint64_t fit_group(const KeyFormat& f, size_t at, size_t end, uint64_t multiple, uint64_t limit,
+                   GroupArrays* g) {
+  *g = GroupArrays{};
+  if (end <= at) return 0;
+  uint64_t capacity = std::min<uint64_t>((end - at) / group_bytes_per_record(f), limit);
+  while (capacity > 0) {
+    capacity -= capacity % multiple;
+    if (capacity == 0) break;
+    if (layout_group(f, capacity, at, g) <= end) return capacity;
+    capacity -= std::max<uint64_t>(multiple, capacity / 64);
+  }
+  *g = GroupArrays{};
+  return 0;
+}
+
+void plan_streaming(const KeyFormat& f, uint32_t record_size, size_t arena, DevicePlan* p) {
+  uint64_t piece = std::max<uint64_t>(1, std::min(arena / 12, kMaxPieceBytes) / record_size);
+  for (;;) {
+    const size_t slot = align_up(piece * record_size);
+    size_t at = 0;
+    for (size_t& s : p->staging) {
+      s = at;
+      at += slot;
+    }
+    const uint64_t limit = kMaxGroup - kMaxGroup % piece;
+    if (fit_group(f, at, arena, piece, limit, &p->streaming) >= kMinGroupRecords || piece == 1) break;
+    piece = std::max<uint64_t>(1, piece / 4);  // the staging slots crowd out the keys
+  }
+  p->piece_records = piece;
+  if (p->streaming.capacity < kMinGroupRecords) p->streaming = GroupArrays{};
+}
+
+void plan_resident(const KeyFormat& f, uint32_t record_size, size_t arena, DevicePlan* p) {
+  const size_t slot = align_up(p->piece_records * record_size);
+  p->gather_out[0] = 0;
+  p->gather_out[1] = slot;
+  p->resident_records = 2 * slot;
+  // The records array (capacity * record_size) comes first, then the group.
+  GroupArrays g;
+  const size_t at = p->resident_records;
+  const size_t per_record = group_bytes_per_record(f) + record_size;
+  uint64_t capacity = arena > at ? std::min<uint64_t>((arena - at) / per_record, kMaxGroup) : 0;
+  while (capacity > 0) {
+    const size_t group_at = align_up(p->resident_records + capacity * record_size);
+    if (layout_group(f, capacity, group_at, &g) <= arena) break;
+    capacity -= std::max<uint64_t>(1, capacity / 64);
+  }
+  if (capacity == 0) g = GroupArrays{};
+  p->resident = g;
+}
+
+size_t group_end(const KeyFormat& f, const GroupArrays& g) {
+  if (g.capacity == 0) return 0;
+  (void)f;
+  return align_up(g.temp + g.temp_bytes);
+}
+
+}  // namespace
+
+size_t device_bytes_for_records(const KeyFormat& format, uint32_t record_size, uint64_t records) {
+  const uint64_t group = std::min<uint64_t>(std::max<uint64_t>(records, kMinGroupRecords), kMaxGroup);
+  const size_t piece = std::min(kMaxPieceBytes, align_up(group * record_size));
+  GroupArrays g;
+  return layout_group(format, group, DevicePlan::kSlots * align_up(piece), &g);
+}
+
+KeyFormat make_key_format(const KeyLayout& layout, GpuSortAlgorithm algorithm) {
+  KeyFormat f;
+  f.width = layout.width();
+  f.words = layout.word_count();
+  f.last_bytes = f.width - 8 * (f.words - 1);
+  f.last_type = word_type_for(f.last_bytes);
+  // Own kernels sort 32- and 64-bit keys (radix) or 64-bit keys (merge):
+  // widen the last word's type so that every pass runs on them.
+  switch (algorithm) {
+    case GpuSortAlgorithm::kAuto: f.sort = PassSort::kAuto; break;
+    case GpuSortAlgorithm::kCub: f.sort = PassSort::kCub; break;
+    case GpuSortAlgorithm::kRadix:
+      f.sort = PassSort::kRadix;
+      if (f.last_type == WordType::kU16) f.last_type = WordType::kU32;
+      break;
+    case GpuSortAlgorithm::kMerge:
+      f.sort = PassSort::kMerge;
+      f.last_type = WordType::kU64;
+      break;
+  }
+  const auto& fields = layout.fields();
+  if (fields.size() == 1) {
+    f.single = fields.front();
+    f.path = f.single.kind == KeyKind::kBytes ? ExtractPath::kSingleBytes : ExtractPath::kSingleNumeric;
+  } else {
+    f.path = ExtractPath::kGeneric;
+  }
+  return f;
+}
+
+DevicePlan plan_device_memory(const KeyFormat& format, uint32_t record_size, size_t arena_bytes) {
+  DevicePlan p;
+  plan_streaming(format, record_size, arena_bytes, &p);
+  if (p.streaming.capacity == 0) return p;
+  plan_resident(format, record_size, arena_bytes, &p);
+  p.bytes = std::max(group_end(format, p.streaming), group_end(format, p.resident));
+  return p;
+}
+
+}  // namespace gsort::gpu

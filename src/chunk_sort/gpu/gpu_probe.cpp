@@ -1,0 +1,57 @@
+// gpu_usable: whether a CUDA device can be used, without ever crashing on a
+// machine with no driver or no device (CI has neither).
+#include <cuda_runtime_api.h>
+
+#include <string>
+
+#include "src/chunk_sort/gpu/make_gpu_backend.h"
+
+namespace gsort {
+namespace {
+
+bool fail(std::string* why, const std::string& text) {
+  (void)cudaGetLastError();  // leave no error behind for later checks
+  if (why) *why = text;
+  return false;
+}
+
+std::string error_text(const char* what, cudaError_t e) {
+  return std::string(what) + ": " + cudaGetErrorName(e) + " (" + cudaGetErrorString(e) + ")";
+}
+
+}  // namespace
+
+bool gpu_usable(int device, std::string* why) {
+  try {
+    int count = 0;
+    const cudaError_t e = cudaGetDeviceCount(&count);
+    if (e == cudaErrorNoDevice || (e == cudaSuccess && count == 0)) return fail(why, "no CUDA device");
+    if (e != cudaSuccess) return fail(why, error_text("no usable CUDA driver", e));
+    if (device < 0 || device >= count) {
+      return fail(why, "no CUDA device " + std::to_string(device) + " (" + std::to_string(count) + " present)");
+    }
+    if (const cudaError_t s = cudaSetDevice(device); s != cudaSuccess) {
+      return fail(why, error_text("cannot select CUDA device", s));
+    }
+    if (const cudaError_t f = cudaFree(nullptr); f != cudaSuccess) {  // creates the context
+      return fail(why, error_text("cannot initialise CUDA device", f));
+    }
+    cudaDeviceProp prop{};
+    if (const cudaError_t p = cudaGetDeviceProperties(&prop, device); p != cudaSuccess) {
+      return fail(why, error_text("cannot query CUDA device", p));
+    }
+    if (prop.major < 9) {
+      return fail(why, std::string("CUDA device ") + prop.name + " has compute capability " +
+                           std::to_string(prop.major) + "." + std::to_string(prop.minor) +
+                           "; gsort is built for 9.0 (Hopper)");
+    }
+    if (why) why->clear();
+    return true;
+  } catch (const std::exception& ex) {
+    return fail(why, std::string("CUDA probe failed: ") + ex.what());
+  } catch (...) {
+    return fail(why, "CUDA probe failed");
+  }
+}
+
+}  // namespace gsort

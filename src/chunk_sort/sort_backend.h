@@ -1,0 +1,82 @@
+// The interface between the external-sort pipeline and whatever sorts a
+// chunk: the CPU backend, or the GPU backend. No CUDA types appear here.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "src/core/host_buffer.h"
+#include "src/keys/key_layout.h"
+
+namespace gsort {
+
+// Per-phase timings a backend accumulates (seconds of wall time spent in
+// each), reported under -v and --stats. Phases may overlap.
+struct BackendTimings {
+  double extract_s = 0;   // key extraction
+  double sort_s = 0;      // sorting keys
+  double copy_in_s = 0;   // host-to-device copies (GPU)
+  double copy_out_s = 0;  // device-to-host copies (GPU)
+  double merge_s = 0;     // merging sorted pieces of a chunk
+  double gather_s = 0;    // putting records in order
+  uint64_t chunks = 0;    // chunks sorted
+  uint64_t pieces = 0;    // device-sized pieces sorted (GPU)
+};
+
+// One chunk being sorted while the reader still fills its buffer: the
+// pipeline reports progress so that a backend can start on the records
+// already read (overlapping reading with copies and sorting).
+class ChunkSortSession {
+ public:
+  virtual ~ChunkSortSession() = default;
+  // Records [0, available) of the buffer are read and will not change.
+  // Called with growing values; the last call has the chunk's full count.
+  virtual void records_ready(uint64_t available) = 0;
+  // Called once after the last records_ready: writes the stable sorted order
+  // of all records (order[i] = index of the record at position i).
+  virtual void finish(uint32_t* order) = 0;
+};
+
+class SortBackend {
+ public:
+  virtual ~SortBackend() = default;
+
+  // "cpu (16 threads)", "gpu 0: NVIDIA H100 80GB HBM3", for -v and --stats.
+  virtual std::string describe() const = 0;
+
+  // Computes the stable sorted order of one chunk of records: writes to
+  // order[i] the index of the record that belongs at position i. Equal keys
+  // keep ascending index order. count < 2^32.
+  virtual void sort_order(const uint8_t* records, uint64_t count, uint32_t* order) = 0;
+
+  // The stable merged order of `runs` sorted runs laid end to end in
+  // `records` (run r holds records [starts[r], starts[r+1])), written like
+  // sort_order; equal keys go to the lower run. The default sorts the
+  // concatenation, which gives the same order because the sort is stable.
+  virtual void merge_order(const uint8_t* records, const uint64_t* starts, size_t runs, uint32_t* order) {
+    sort_order(records, starts[runs], order);
+  }
+
+  // Writes the chunk's records in sorted order to `out` (count records).
+  virtual void sort_records(const uint8_t* records, uint64_t count, uint8_t* out) = 0;
+
+  // Starts sorting a chunk whose buffer `records` (capacity records) is
+  // being filled. The default waits for finish() and calls sort_order().
+  virtual std::unique_ptr<ChunkSortSession> begin_chunk(const uint8_t* records);
+
+  // Host memory for chunk buffers. A GPU backend returns pinned memory so
+  // copies run at full speed; the default is pageable memory.
+  virtual HostBuffer allocate_host(size_t bytes) { return HostBuffer::allocate_pageable(bytes); }
+
+  // Host memory the backend needs per record of a chunk, beyond the chunk
+  // itself and the order array, so the pipeline can size chunks to -S.
+  virtual uint64_t host_bytes_per_record() const { return 0; }
+
+  virtual BackendTimings timings() const { return {}; }
+
+  // The most device memory the backend held at once (--stats); 0 without a device.
+  virtual uint64_t peak_device_bytes() const { return 0; }
+};
+
+}  // namespace gsort

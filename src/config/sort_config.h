@@ -1,0 +1,49 @@
+// What the user asked for, parsed from the command line: plain data, no
+// run state. The pipeline reads it; nothing writes it after parsing.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "src/keys/key_field.h"
+
+namespace gsort {
+
+enum class Mode { kSort, kMerge, kCheck };
+enum class BackendChoice { kAuto, kCpu, kGpu, kHybrid };
+enum class AlgorithmChoice { kAuto, kCub, kRadix, kMerge };  // the GPU's chunk sort
+enum class ProgressMode { kAuto, kOn, kOff };  // kAuto: when stderr is a terminal
+
+struct SortConfig {
+  Mode mode = Mode::kSort;
+  std::vector<std::string> inputs;  // "-" is stdin; never empty after parsing
+  std::string output = "-";         // "-" is stdout
+
+  uint32_t record_size = 0;
+  std::vector<KeyField> keys;  // empty: the whole record as bytes
+  bool reverse = false;
+  bool unique = false;
+  bool check_quiet = false;  // -C
+
+  uint64_t memory_bytes = 0;  // -S, resolved to bytes
+  std::string temp_dir;       // -T, resolved ($TMPDIR, else /tmp)
+  unsigned threads = 1;       // --parallel, resolved
+  bool verbose = false;
+
+  BackendChoice backend = BackendChoice::kAuto;
+  AlgorithmChoice algorithm = AlgorithmChoice::kAuto;
+  int device = 0;              // --device
+  uint64_t gpu_memory = 0;     // --gpu-memory; 0 means most of the free memory
+
+  bool compress_temp = false;   // --compress-temp: spill runs as zstd frames
+  int temp_level = 1;           // its zstd level
+  bool compress_output = false; // --compress-output, or -o FILE.zst
+  int output_level = 3;         // its zstd level
+  bool verify = false;          // --verify (--no-verify): end-to-end check of the output
+  bool fsync = false;           // --fsync: the output is on stable storage before exit 0
+  ProgressMode progress = ProgressMode::kAuto;  // --progress / --no-progress
+  std::string stats_path;       // --stats FILE ("-": stderr); empty: none
+};
+
+}  // namespace gsort

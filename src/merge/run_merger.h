@@ -1,0 +1,54 @@
+// The k-way merge: sorted record sources in, one sorted stream out. Equal
+// keys come out in source order, so merging runs in the order they were
+// formed keeps the sort stable.
+//
+// It works in batches. Each source has a window of records in memory. The
+// smallest of the windows' last records (by key, then source) is the
+// frontier: every windowed record at or before it can be output now, since
+// no record still on disk can sort before it. Those records are laid end to
+// end and the backend computes their merged order (a loser tree on the CPU,
+// the GPU's merge on the GPU backend); the records are then gathered into
+// the output by all threads, while the next batch is being prepared.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "src/chunk_sort/sort_backend.h"
+#include "src/core/thread_pool.h"
+#include "io/record_source.h"
+#include "src/keys/key_layout.h"
+#include "src/output/output_writer.h"
+
+namespace gsort {
+
+struct MergeOptions {
+  uint64_t window_records = 1;  // records each source holds in memory
+  // Verify that every source is itself sorted (inputs of --merge); a
+  // violation throws DataError naming the source and record.
+  bool verify_sources_sorted = false;
+  // Advanced by the bytes of each buffer a source delivers (progress line).
+  std::atomic<uint64_t>* bytes_read = nullptr;
+};
+
+// Where a merge spent its time (seconds; the two sides overlap).
+struct MergeTimings {
+  double prepare_s = 0;  // refilling windows and laying out batches
+  double order_s = 0;    // the backend's merge order
+  double output_s = 0;   // gathering records into the output
+  double wait_s = 0;     // the consumer waiting for a prepared batch
+  double setup_s = 0;    // allocating windows and batch buffers
+  uint64_t batches = 0;
+  uint64_t largest_batch = 0;  // records
+};
+
+// Merges all sources into out; returns the records read. Batches are
+// prepared (windows refilled, records laid out) on a thread of their own
+// while the previous batch is ordered and written. `timings` may be null.
+uint64_t merge_sources(std::vector<std::unique_ptr<RecordSource>>& sources, const KeyLayout& layout,
+                       SortBackend& backend, ThreadPool& pool, const MergeOptions& options, RecordOutput& out,
+                       MergeTimings* timings = nullptr);
+
+}  // namespace gsort

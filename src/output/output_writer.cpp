@@ -1,0 +1,75 @@
+#include "src/output/output_writer.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "src/output/test_hooks.h"
+#include "src/algo/gather.h"
+
+namespace gsort {
+
+RecordOutput::RecordOutput(WriteBehind::Sink sink, uint32_t record_size, uint64_t block_bytes,
+                           const KeyLayout* unique_by)
+    : record_size_(record_size),
+      unique_by_(unique_by),
+      writer_(std::move(sink), std::max<uint64_t>(block_bytes / record_size, 1) * record_size),
+      carried_(record_size) {}
+
+void RecordOutput::flush() {
+  if (used_ == 0) return;
+  if (unique_by_ && has_last_) {
+    std::memcpy(carried_.data(), last_kept_, record_size_);
+    last_kept_ = carried_.data();
+  }
+  const uint64_t records = used_ / record_size_;
+  if (final_) {
+    if (test_hooks::before_final_write) {
+      test_hooks::before_final_write(writer_.buffer(), records, record_size_, flushed_records_);
+    }
+    if (check_) check_->observe(writer_.buffer(), records);
+  }
+  flushed_records_ += records;
+  if (bytes_counter_) bytes_counter_->fetch_add(used_, std::memory_order_relaxed);
+  writer_.submit(used_);
+  used_ = 0;
+}
+
+uint64_t RecordOutput::drop_duplicates(uint8_t* first, uint64_t count) {
+  uint64_t kept = 0;
+  for (uint64_t i = 0; i < count; ++i) {
+    const uint8_t* rec = first + i * record_size_;
+    if (has_last_ && unique_by_->compare(last_kept_, rec) == 0) {
+      if (check_) check_->dropped(rec);
+      continue;
+    }
+    uint8_t* dst = first + kept * record_size_;
+    if (dst != rec) std::memmove(dst, rec, record_size_);
+    last_kept_ = dst;
+    has_last_ = true;
+    ++kept;
+  }
+  return kept;
+}
+
+void RecordOutput::append_gathered(ThreadPool& pool, const uint8_t* records, const uint32_t* order,
+                                   uint64_t count) {
+  uint64_t done = 0;
+  while (done < count) {
+    const uint64_t room = (writer_.capacity() - used_) / record_size_;
+    const uint64_t n = std::min(room, count - done);
+    uint8_t* dst = writer_.buffer() + used_;
+    gather_records(pool, records, record_size_, order + done, n, dst);
+    const uint64_t kept = unique_by_ ? drop_duplicates(dst, n) : n;
+    used_ += kept * record_size_;
+    records_ += kept;
+    done += n;
+    if (used_ + record_size_ > writer_.capacity()) flush();
+  }
+}
+
+void RecordOutput::finish() {
+  flush();
+  writer_.finish();
+}
+
+}  // namespace gsort

@@ -1,0 +1,82 @@
+// The end of every sorted stream: records appended in order go into
+// write-behind buffers and on to a sink (the output file or a run file).
+// With a unique layout (-u), a record whose key equals the previous kept
+// record's key is dropped, so the first record of each group survives.
+// The final output may carry an OutputCheck (--verify), which sees every
+// block before it is written, and every record -u drops.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <vector>
+
+#include "src/core/thread_pool.h"
+#include "io/write_behind.h"
+#include "src/keys/key_layout.h"
+#include "src/verify/output_check.h"
+
+namespace gsort {
+
+class RecordOutput {
+ public:
+  // unique_by: null keeps every record.
+  RecordOutput(WriteBehind::Sink sink, uint32_t record_size, uint64_t block_bytes, const KeyLayout* unique_by);
+
+  // Marks this as the destination's stream (not a run); check: null, or
+  // the --verify check to show every block and every dropped record.
+  void final_output(OutputCheck* check) {
+    final_ = true;
+    check_ = check;
+  }
+  // A counter advanced by the bytes of each block handed to the writer
+  // (for the progress line).
+  void count_bytes(std::atomic<uint64_t>* counter) { bytes_counter_ = counter; }
+
+  // One record (the merge's path).
+  void append(const uint8_t* record) {
+    if (unique_by_ && has_last_ && unique_by_->compare(last_kept_, record) == 0) {
+      if (check_) check_->dropped(record);
+      return;
+    }
+    uint8_t* dst = writer_.buffer() + used_;
+    std::memcpy(dst, record, record_size_);
+    last_kept_ = dst;
+    has_last_ = true;
+    used_ += record_size_;
+    ++records_;
+    if (used_ + record_size_ > writer_.capacity()) flush();
+  }
+
+  // records[order[0..count)] in that order, gathered by the pool's threads
+  // straight into the write buffers.
+  void append_gathered(ThreadPool& pool, const uint8_t* records, const uint32_t* order, uint64_t count);
+
+  // Writes what is buffered and waits for the sink.
+  void finish();
+  uint64_t records_written() const { return records_; }
+
+ private:
+  void flush();
+  // Drops duplicates from the `count` records that start at `first`, in place;
+  // returns how many remain.
+  uint64_t drop_duplicates(uint8_t* first, uint64_t count);
+
+  uint32_t record_size_;
+  const KeyLayout* unique_by_;
+  WriteBehind writer_;
+  uint64_t used_ = 0;
+  uint64_t records_ = 0;
+  // The last kept record; when a buffer is handed off it is copied to
+  // carried_ so the comparison survives the buffer's reuse.
+  const uint8_t* last_kept_ = nullptr;
+  bool has_last_ = false;
+  std::vector<uint8_t> carried_;
+  bool final_ = false;
+  OutputCheck* check_ = nullptr;
+  std::atomic<uint64_t>* bytes_counter_ = nullptr;
+  uint64_t flushed_records_ = 0;
+};
+
+}  // namespace gsort

@@ -1,0 +1,166 @@
+#include "src/report/progress.h"
+
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include <cstdio>
+
+#include "src/core/log.h"
+
+namespace gsort {
+namespace {
+
+constexpr auto kTick = std::chrono::milliseconds(250);
+constexpr double kFirstDrawSeconds = 0.5;  // a quick sort draws nothing
+
+// Guards stderr and g_active: the meter's line and other messages.
+std::mutex g_stderr_mutex;
+ProgressMeter* g_active = nullptr;
+
+void write_stderr(const std::string& s) {
+  size_t done = 0;
+  while (done < s.size()) {
+    const ssize_t n = ::write(2, s.data() + done, s.size() - done);
+    if (n <= 0) return;  // nothing sensible to do about a failing stderr
+    done += static_cast<size_t>(n);
+  }
+}
+
+size_t terminal_width() {
+  winsize ws{};
+  if (::ioctl(2, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0) return ws.ws_col;
+  return 80;
+}
+
+std::string format_duration(double s) {
+  const long t = static_cast<long>(s + 0.5);
+  char buf[32];
+  if (t >= 3600) {
+    std::snprintf(buf, sizeof buf, "%ld:%02ld:%02ld", t / 3600, t / 60 % 60, t % 60);
+  } else {
+    std::snprintf(buf, sizeof buf, "%ld:%02ld", t / 60, t % 60);
+  }
+  return buf;
+}
+
+}  // namespace
+
+std::string format_bytes(double bytes) {
+  static const char* const units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
+  int u = 0;
+  while (bytes >= 1024 && u < 5) {
+    bytes /= 1024;
+    ++u;
+  }
+  char buf[32];
+  std::snprintf(buf, sizeof buf, u == 0 ? "%.0f %s" : "%.1f %s", bytes, units[u]);
+  return buf;
+}
+
+void print_diagnostic(const std::string& line) {
+  std::lock_guard<std::mutex> lock(g_stderr_mutex);
+  if (g_active != nullptr) g_active->clear_locked();
+  std::fflush(stderr);
+  write_stderr(line + "\n");
+}
+
+bool ProgressMeter::wanted(ProgressMode mode) {
+  if (mode == ProgressMode::kOn) return true;
+  if (mode == ProgressMode::kOff) return false;
+  return ::isatty(2) == 1;
+}
+
+ProgressMeter::ProgressMeter(bool show) : show_(show) {
+  start_ = phase_start_ = std::chrono::steady_clock::now();
+  if (!show_) return;
+  {
+    std::lock_guard<std::mutex> lock(g_stderr_mutex);
+    g_active = this;
+  }
+  thread_ = std::thread([this] { loop(); });
+}
+
+ProgressMeter::~ProgressMeter() { stop(); }
+
+void ProgressMeter::stop() {
+  if (!show_) return;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    stopping_ = true;
+  }
+  wake_.notify_all();
+  if (thread_.joinable()) thread_.join();
+  std::lock_guard<std::mutex> lock(g_stderr_mutex);
+  clear_locked();
+  if (g_active == this) g_active = nullptr;
+  show_ = false;
+}
+
+void ProgressMeter::phase(const std::string& name, uint64_t total, const std::atomic<uint64_t>* done) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  name_ = name;
+  total_ = total;
+  done_ = done;
+  base_ = done ? done->load(std::memory_order_relaxed) : 0;
+  phase_start_ = std::chrono::steady_clock::now();
+}
+
+std::string ProgressMeter::render() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (name_.empty()) return "";
+  std::string line = "gsort: " + name_;
+  if (done_ == nullptr) return line;
+  const uint64_t now_done = done_->load(std::memory_order_relaxed);
+  const uint64_t done = now_done > base_ ? now_done - base_ : 0;
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - phase_start_).count();
+  const double rate = seconds > 0 ? static_cast<double>(done) / seconds : 0;
+  line += ": " + format_bytes(static_cast<double>(done));
+  if (total_ > 0) {
+    char pct[16];
+    std::snprintf(pct, sizeof pct, " (%.0f%%)", 100.0 * static_cast<double>(std::min(done, total_)) /
+                                                    static_cast<double>(total_));
+    line += " of " + format_bytes(static_cast<double>(total_)) + pct;
+  }
+  if (seconds >= 0.2) {
+    line += ", " + format_bytes(rate) + "/s";
+    if (total_ > 0 && rate > 0 && done > 0 && done < total_) {
+      line += ", " + format_duration(static_cast<double>(total_ - done) / rate) + " left";
+    }
+  }
+  return line;
+}
+
+void ProgressMeter::loop() {
+  std::unique_lock<std::mutex> lock(mutex_);
+  for (;;) {
+    wake_.wait_for(lock, kTick, [&] { return stopping_; });
+    if (stopping_) return;
+    const double since_start =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+    if (since_start < kFirstDrawSeconds) continue;
+    lock.unlock();
+    const std::string line = render();
+    {
+      std::lock_guard<std::mutex> out(g_stderr_mutex);
+      if (!line.empty()) draw_locked(line);
+    }
+    lock.lock();
+  }
+}
+
+void ProgressMeter::draw_locked(const std::string& line) {
+  // Fit the terminal, so that \r returns to the start of this line.
+  std::string text = line.substr(0, std::max<size_t>(1, terminal_width()) - 1);
+  if (text.size() < drawn_) text.append(drawn_ - text.size(), ' ');  // over the longer old line
+  write_stderr("\r" + text);
+  drawn_ = text.size();
+}
+
+void ProgressMeter::clear_locked() {
+  if (drawn_ == 0) return;
+  write_stderr("\r" + std::string(drawn_, ' ') + "\r");
+  drawn_ = 0;
+}
+
+}  // namespace gsort

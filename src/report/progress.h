@@ -1,0 +1,70 @@
+// The progress line on standard error: the phase, the bytes done of the
+// total where it is known, the throughput and the time left, redrawn in
+// place with \r a few times a second by a small thread, and cleared at the
+// end (and before any other message). The pipeline only advances counters
+// it owns anyway (a relaxed atomic add per block); the thread reads them.
+//
+//   ProgressMeter meter(ProgressMeter::wanted(config.progress));
+//   meter.phase("reading", total_bytes, &bytes_read);   // bytes_read: atomic, advanced by the reader
+//   ...                                                  // destructor clears the line
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <mutex>
+#include <string>
+#include <thread>
+
+#include "src/config/sort_config.h"
+
+namespace gsort {
+
+class ProgressMeter {
+ public:
+  // kAuto shows the line when stderr is a terminal; kOn always, kOff never.
+  static bool wanted(ProgressMode mode);
+
+  explicit ProgressMeter(bool show);
+  ~ProgressMeter();  // stops the thread and clears the line
+  ProgressMeter(const ProgressMeter&) = delete;
+  ProgressMeter& operator=(const ProgressMeter&) = delete;
+
+  // Starts a phase. name: a string that outlives the phase. total: bytes of
+  // work in it, 0 when unknown. done: the counter that measures the work
+  // (its value now is the phase's zero), or null for no measure.
+  void phase(const std::string& name, uint64_t total, const std::atomic<uint64_t>* done);
+  // Stops and clears the line now.
+  void stop();
+
+  // The line as it would be drawn now (for tests): empty before the first
+  // phase.
+  std::string render();
+
+ private:
+  void loop();
+  void draw_locked(const std::string& line);
+  void clear_locked();
+
+  bool show_;
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  bool stopping_ = false;
+  std::thread thread_;
+  // The phase, under mutex_.
+  std::string name_;
+  uint64_t total_ = 0;
+  const std::atomic<uint64_t>* done_ = nullptr;
+  uint64_t base_ = 0;
+  std::chrono::steady_clock::time_point phase_start_;
+  std::chrono::steady_clock::time_point start_;
+  size_t drawn_ = 0;  // width of the line on screen, 0 when none
+
+  friend void print_diagnostic(const std::string& line);
+};
+
+// "1.5 GiB", "320 KiB", "12 B".
+std::string format_bytes(double bytes);
+
+}  // namespace gsort

@@ -1,0 +1,91 @@
+#include "src/report/stats_json.h"
+
+#include <sys/resource.h>
+
+#include <cstdio>
+#include <nlohmann/json.hpp>
+
+namespace gsort {
+namespace {
+
+std::string hex64(uint64_t v) {
+  char buf[24];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(v));
+  return buf;
+}
+
+}  // namespace
+
+uint64_t peak_host_bytes() {
+  rusage u{};
+  if (::getrusage(RUSAGE_SELF, &u) != 0) return 0;
+  return static_cast<uint64_t>(u.ru_maxrss) * 1024;  // Linux reports KiB
+}
+
+std::string stats_json(const SortConfig& config, const SortReport& report, const SortBackend& backend,
+                       double total_seconds) {
+  using Json = nlohmann::ordered_json;
+  const BackendTimings t = backend.timings();
+  Json j;
+  j["gsort_version"] = GSORT_VERSION;
+  j["mode"] = config.mode == Mode::kMerge ? "merge" : "sort";
+  j["backend"] = backend.describe();
+  j["threads"] = config.threads;
+  j["record_size"] = config.record_size;
+  j["input"] = {{"files", config.inputs.size()},
+                {"records", report.input_records},
+                {"bytes", report.input_bytes},
+                {"stored_bytes", report.input_stored_bytes}};
+  j["output"] = {{"destination", config.output == "-" ? "standard output" : config.output},
+                 {"records", report.output_records},
+                 {"bytes", report.output_bytes},
+                 {"stored_bytes", report.output_stored_bytes},
+                 {"compressed", config.compress_output},
+                 {"zstd_level", config.compress_output ? Json(config.output_level) : Json(nullptr)}};
+  j["in_memory"] = report.in_memory;
+  j["chunk_records"] = report.chunk_records;
+  j["runs"] = report.runs;
+  j["merge_passes"] = report.merge_passes;
+  j["temp"] = {{"bytes_written", report.temp_bytes},
+               {"record_bytes", report.temp_record_bytes},
+               {"compressed", config.compress_temp},
+               {"zstd_level", config.compress_temp ? Json(config.temp_level) : Json(nullptr)}};
+  j["memory"] = {{"budget_bytes", config.memory_bytes},
+                 {"peak_host_bytes", peak_host_bytes()},
+                 {"peak_device_bytes", backend.peak_device_bytes()}};
+  Json verify = {{"enabled", config.verify}, {"result", config.verify ? (report.verified ? "ok" : "failed") : "off"}};
+  if (report.verified) {
+    verify["records"] = report.input_records;
+    verify["checksum"] = hex64(report.verify_hash_sum);
+  }
+  j["verify"] = verify;
+  Json phases = Json::object();
+  for (const auto& [name, seconds] : report.phases) phases[name] = seconds;
+  j["phases_s"] = phases;
+  j["backend_s"] = {{"extract", t.extract_s}, {"sort", t.sort_s},         {"merge", t.merge_s},
+                    {"copy_in", t.copy_in_s}, {"copy_out", t.copy_out_s}, {"gather", t.gather_s}};
+  j["backend_chunks"] = t.chunks;
+  j["backend_pieces"] = t.pieces;
+  j["total_s"] = total_seconds;
+  j["throughput_mb_s"] = total_seconds > 0 ? static_cast<double>(report.input_bytes) / 1e6 / total_seconds : 0.0;
+  return j.dump() + "\n";
+}
+
+std::string check_stats_json(const SortConfig& config, const CheckResult& result, double total_seconds) {
+  using Json = nlohmann::ordered_json;
+  const uint64_t bytes = result.records * config.record_size;
+  Json j;
+  j["gsort_version"] = GSORT_VERSION;
+  j["mode"] = "check";
+  j["record_size"] = config.record_size;
+  j["input"] = {{"files", config.inputs.size()}, {"records", result.records}, {"bytes", bytes}};
+  j["check"] = {{"sorted", result.sorted},
+                {"strict", config.unique},
+                {"disorder_at_record", result.sorted ? Json(nullptr) : Json(result.bad_record)}};
+  j["memory"] = {{"budget_bytes", config.memory_bytes}, {"peak_host_bytes", peak_host_bytes()}};
+  j["total_s"] = total_seconds;
+  j["throughput_mb_s"] = total_seconds > 0 ? static_cast<double>(bytes) / 1e6 / total_seconds : 0.0;
+  return j.dump() + "\n";
+}
+
+}  // namespace gsort

@@ -1,0 +1,26 @@
+// --stats: what one sort or merge did, as one JSON object (sizes, runs,
+// passes, phase times, throughput, backend, peak memory, compression and
+// --verify), built with nlohmann::json.
+#pragma once
+
+#include <string>
+
+#include "src/chunk_sort/sort_backend.h"
+#include "src/config/sort_config.h"
+#include "src/report/sort_report.h"
+#include "src/verify/sorted_check.h"
+
+namespace gsort {
+
+// The JSON text (one line, ending in a newline). total_seconds: the wall
+// time of the whole run.
+std::string stats_json(const SortConfig& config, const SortReport& report, const SortBackend& backend,
+                       double total_seconds);
+
+// The same for -c / -C: what was checked and what was found.
+std::string check_stats_json(const SortConfig& config, const CheckResult& result, double total_seconds);
+
+// The process's peak resident memory in bytes (getrusage ru_maxrss).
+uint64_t peak_host_bytes();
+
+}  // namespace gsort

@@ -1,0 +1,101 @@
+#include "src/verify/output_check.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+
+#include "src/core/errors.h"
+#include "io/checksum.h"
+
+namespace gsort {
+namespace {
+
+constexpr uint64_t kParallelBytes = 1 << 20;  // smaller blocks are checked by one thread
+
+std::string hex(uint64_t v) {
+  char buf[24];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(v));
+  return buf;
+}
+
+}  // namespace
+
+OutputCheck::OutputCheck(const KeyLayout& layout, bool strictly_increasing, ThreadPool& pool)
+    : layout_(layout), strict_(strictly_increasing), pool_(pool), rs_(layout.record_size()), last_(rs_) {}
+
+bool OutputCheck::in_order(const uint8_t* a, const uint8_t* b) const {
+  const int c = layout_.compare(a, b);
+  return strict_ ? c < 0 : c <= 0;
+}
+
+uint64_t OutputCheck::scan(const uint8_t* records, uint64_t begin, uint64_t end, uint64_t* sum) const {
+  *sum = hash_record_sum(records + begin * rs_, end - begin, rs_);
+  // Adjacent pairs (i-1, i) for i in [max(begin, 1), end): prefixes first,
+  // the rest of the key only when they tie.
+  uint64_t i = std::max<uint64_t>(begin, 1);
+  if (i >= end) return end;
+  const bool whole = layout_.prefix_is_whole_key();
+  uint64_t prev = layout_.prefix(records + (i - 1) * rs_);
+  for (; i < end; ++i) {
+    const uint8_t* rec = records + i * rs_;
+    const uint64_t p = layout_.prefix(rec);
+    if (p < prev) return i;
+    if (p == prev) {
+      const int c = whole ? 0 : layout_.compare_after_prefix(rec - rs_, rec);
+      if (c > 0 || (c == 0 && strict_)) return i;
+    }
+    prev = p;
+  }
+  return end;
+}
+
+void OutputCheck::observe(const uint8_t* records, uint64_t count) {
+  if (count == 0) return;
+  if (have_last_ && !in_order(last_.data(), records)) {
+    throw DataError("verification failed: output record " + std::to_string(records_ + 1) +
+                    (strict_ ? " does not sort after" : " sorts before") + " the one above it");
+  }
+  const uint64_t parts = count * rs_ < kParallelBytes ? 1 : std::min<uint64_t>(pool_.size(), count);
+  std::vector<uint64_t> bad(parts), sums(parts);
+  const auto run = [&](size_t p) {
+    const uint64_t b = split_point(count, parts, p), e = split_point(count, parts, p + 1);
+    bad[p] = scan(records, b, e, &sums[p]);
+    if (bad[p] == e) bad[p] = count;
+  };
+  if (parts == 1) {
+    run(0);
+  } else {
+    pool_.parallel_for(parts, run);
+  }
+  const uint64_t first_bad = *std::min_element(bad.begin(), bad.end());
+  if (first_bad < count) {
+    throw DataError("verification failed: output record " + std::to_string(records_ + first_bad + 1) +
+                    (strict_ ? " does not sort after" : " sorts before") + " the one above it");
+  }
+  for (uint64_t s : sums) hash_sum_ += s;
+  records_ += count;
+  std::memcpy(last_.data(), records + (count - 1) * rs_, rs_);
+  have_last_ = true;
+}
+
+void OutputCheck::dropped(const uint8_t* record) {
+  dropped_hash_sum_ += hash_record(record, rs_);
+  ++dropped_records_;
+}
+
+void OutputCheck::finish(uint64_t input_records, uint64_t input_hash_sum) const {
+  const uint64_t accounted = records_ + dropped_records_;
+  if (accounted != input_records) {
+    std::string msg = "verification failed: " + std::to_string(input_records) + " records read but " +
+                      std::to_string(records_) + " written";
+    if (dropped_records_ > 0) msg += " and " + std::to_string(dropped_records_) + " dropped by -u";
+    throw DataError(msg);
+  }
+  const uint64_t sum = hash_sum_ + dropped_hash_sum_;
+  if (sum != input_hash_sum) {
+    throw DataError("verification failed: the records written differ from the records read (checksum " +
+                    hex(sum) + ", expected " + hex(input_hash_sum) + ")");
+  }
+}
+
+}  // namespace gsort

@@ -1,0 +1,39 @@
+#include "src/verify/sorted_check.h"
+
+#include <algorithm>
+#include <cstring>
+#include <vector>
+
+#include "src/core/host_buffer.h"
+#include "io/input_set.h"
+
+namespace gsort {
+
+CheckResult check_sorted(const std::string& input, const KeyLayout& layout, bool strictly_increasing,
+                         uint64_t buffer_bytes, std::atomic<uint64_t>* bytes_read) {
+  const uint32_t rs = layout.record_size();
+  InputFile in(input, rs);
+  const uint64_t capacity = std::max<uint64_t>(1, buffer_bytes / rs);
+  HostBuffer buffer = HostBuffer::allocate_pageable(capacity * rs);
+  std::vector<uint8_t> previous(rs);
+  bool have_previous = false;
+  uint64_t seen = 0;
+  for (;;) {
+    const uint64_t n = in.read(buffer.data(), capacity);
+    if (n == 0) return CheckResult{true, 0, seen};
+    if (bytes_read) bytes_read->fetch_add(n * rs, std::memory_order_relaxed);
+    for (uint64_t i = 0; i < n; ++i) {
+      const uint8_t* rec = buffer.data() + i * rs;
+      const uint8_t* prev = i == 0 ? previous.data() : rec - rs;
+      if (i > 0 || have_previous) {
+        const int c = layout.compare(prev, rec);
+        if (c > 0 || (c == 0 && strictly_increasing)) return CheckResult{false, seen + i + 1, seen + i + 1};
+      }
+    }
+    std::memcpy(previous.data(), buffer.data() + (n - 1) * rs, rs);
+    have_previous = true;
+    seen += n;
+  }
+}
+
+}  // namespace gsort

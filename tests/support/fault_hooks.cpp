@@ -1,0 +1,26 @@
+#include "tests/support/fault_hooks.h"
+
+#include <cstdint>
+#include <cstdlib>
+
+#include "src/output/test_hooks.h"
+
+namespace gsort::test_hooks {
+namespace {
+
+void corrupt_output_record(uint8_t* records, uint64_t count, uint32_t record_size, uint64_t first) {
+  const char* spec = std::getenv("GSORT_TEST_CORRUPT_OUTPUT");
+  if (spec == nullptr || *spec == '\0') return;
+  char* end = nullptr;
+  const uint64_t target = std::strtoull(spec, &end, 10);
+  uint64_t byte = record_size - 1;
+  if (*end == ':') byte = std::strtoull(end + 1, nullptr, 10) % record_size;
+  if (target < first || target >= first + count) return;
+  records[(target - first) * record_size + byte] ^= 0x01;
+}
+
+}  // namespace
+
+void install_fault_hooks() { before_final_write = &corrupt_output_record; }
+
+}  // namespace gsort::test_hooks

@@ -1,0 +1,13 @@
+// The faults gsort-test-hooks can inject, chosen by environment variables:
+//   GSORT_TEST_CORRUPT_OUTPUT=N[:B]  flips the low bit of byte B (default:
+//   the last byte) of record N (0-based) of the final output, after the
+//   records are sorted and before they are checked (--verify) and written.
+#pragma once
+
+namespace gsort::test_hooks {
+
+// Installs the hooks into src/output/test_hooks.h. Called by main() in the
+// gsort-test-hooks build only.
+void install_fault_hooks();
+
+}  // namespace gsort::test_hooks
