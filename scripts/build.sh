@@ -11,6 +11,10 @@ if [ -z "${CUDACXX:-}" ] && ! command -v nvcc >/dev/null && [ -x /usr/local/cuda
 fi
 generator=()
 if command -v ninja >/dev/null; then generator=(-G Ninja); fi
+# ccache, where installed, makes rebuilds in other build folders cheap.
+if command -v ccache >/dev/null; then
+  generator+=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_CUDA_COMPILER_LAUNCHER=ccache)
+fi
 if [ ! -f "$build_dir/CMakeCache.txt" ]; then
   cmake -S . -B "$build_dir" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release "$@" >/dev/null
 fi
