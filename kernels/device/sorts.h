@@ -55,14 +55,6 @@ size_t merge_sort_pairs_temp_bytes(uint64_t n);
 void merge_sort_pairs(uint64_t* keys_in_out, uint32_t* values_in_out, uint64_t n, void* temp,
                           size_t temp_bytes, CUstream_st* stream);
 
-// Stable merge of two sorted runs into out[0, a_n + b_n): on equal keys the
-// elements of `a` come first. The output must not overlap the inputs.
-size_t merge_pairs_temp_bytes(uint64_t a_n, uint64_t b_n);
-void merge_pairs(const uint64_t* a_keys, const uint32_t* a_values, uint64_t a_n,
-                     const uint64_t* b_keys, const uint32_t* b_values, uint64_t b_n,
-                     uint64_t* out_keys, uint32_t* out_values, void* temp, size_t temp_bytes,
-                     CUstream_st* stream);
-
 // ---- Rank (counting) sort for tiny arrays -----------------------------------
 // Each element counts the keys smaller than its own (ties broken by index)
 // and is written to that rank. O(n^2) work: meant for n up to a few

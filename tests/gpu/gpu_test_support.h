@@ -14,14 +14,9 @@
 
 #include "src/chunk_sort/gpu/make_gpu_backend.h"
 #include "src/keys/key_layout.h"
+#include "tests/gpu/require_gpu.h"
 
 namespace gsort::test {
-
-#define GSORT_REQUIRE_GPU()                                  \
-  do {                                                       \
-    std::string why_;                                        \
-    if (!::gsort::gpu_usable(0, &why_)) GTEST_SKIP() << why_; \
-  } while (0)
 
 struct DataSpec {
   double duplicate_fraction = 0.2;  // records copied from an earlier record

@@ -5,17 +5,12 @@
 #include <cstring>
 
 #include "src/chunk_sort/gpu/host_merge.h"
-#include "kernels/permute.h"
 #include "kernels/extract_keys.h"
-#include "src/algo/gather.h"
 
 namespace gsort::gpu {
 
-ChunkSorter::ChunkSorter(DeviceContext& device, const uint8_t* records, Mode mode)
-    : device_(device),
-      records_(records),
-      mode_(mode),
-      group_(mode == Mode::kResident ? device.plan().resident : device.plan().streaming) {}
+ChunkSorter::ChunkSorter(DeviceContext& device, const uint8_t* records)
+    : device_(device), records_(records), group_(device.plan().streaming) {}
 
 ChunkSorter::~ChunkSorter() {
   device_.synchronize_noexcept();
@@ -36,9 +31,6 @@ void ChunkSorter::enqueue_piece(uint64_t begin, uint64_t end) {
   const DevicePlan& plan = device_.plan();
   const uint32_t size = device_.record_size();
   const uint64_t capacity = group_.capacity;
-  if (mode_ == Mode::kResident && end > capacity) {
-    throw Error("internal error: a resident GPU chunk outgrew its device memory");
-  }
   const uint64_t group = begin / capacity;
   if (group != group_index_) {  // pieces never straddle groups: capacity % piece_records == 0
     flush_group();
@@ -46,8 +38,7 @@ void ChunkSorter::enqueue_piece(uint64_t begin, uint64_t end) {
     wait_for_results_ = true;
   }
   const unsigned slot = static_cast<unsigned>(pieces_ % DeviceContext::kSlots);
-  uint8_t* staged = mode_ == Mode::kResident ? device_.at<uint8_t>(plan.resident_records) + begin * size
-                                             : device_.at<uint8_t>(plan.staging[slot]);
+  uint8_t* staged = device_.at<uint8_t>(plan.staging[slot]);
   // Host -> device, once the slot's previous piece has been extracted.
   device_.copy_in.wait(device_.slot_free[slot].get());
   const size_t copy = device_.timer.begin(Phase::kCopyIn, device_.copy_in);
@@ -178,62 +169,6 @@ void ChunkSorter::copy_order_out(const uint32_t* sorted, uint64_t count, uint32_
     });
   }
   timings_.copy_out_s += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-
-ChunkSorter::SplitTimes ChunkSorter::finish_records(uint64_t count, uint8_t* out, uint64_t device_count,
-                                                    uint32_t* host_order, ThreadPool& pool) {
-  if (mode_ != Mode::kResident) throw Error("internal error: finish_records needs a resident GPU chunk");
-  final_ = true;
-  add_records(count);
-  SplitTimes times;
-  if (count == 0) return times;
-  device_count = std::min(device_count, count);
-  const DevicePlan& plan = device_.plan();
-  const uint32_t size = device_.record_size();
-  const SortedKeys sorted = sort_group();
-  if (device_count < count) {  // the host's share of the order first: it is small
-    device_.copy_out.wait(device_.sorted.get());
-    const size_t span = device_.timer.begin(Phase::kCopyOut, device_.copy_out);
-    GSORT_CUDA_CHECK(cudaMemcpyAsync(host_order, sorted.order + device_count, (count - device_count) * 4,
-                                     cudaMemcpyDeviceToHost, device_.copy_out.get()));
-    device_.timer.end(span, device_.copy_out);
-    device_.order_ready.record(device_.copy_out);
-  }
-  device_.split_start.record(device_.compute);
-  const uint64_t slice = plan.piece_records;
-  for (uint64_t first = 0, k = 0; first < device_count; first += slice, ++k) {
-    const unsigned slot = static_cast<unsigned>(k % 2);
-    const uint64_t n = std::min(slice, device_count - first);
-    uint8_t* staged = device_.at<uint8_t>(plan.gather_out[slot]);
-    device_.compute.wait(device_.out_free[slot].get());
-    const size_t gather = device_.timer.begin(Phase::kGather, device_.compute);
-    launch_gather_records(device_.at<uint8_t>(plan.resident_records), size, sorted.order + first, 0, n, staged,
-                          device_.compute.get());
-    device_.timer.end(gather, device_.compute);
-    device_.gathered[slot].record(device_.compute);
-    device_.copy_out.wait(device_.gathered[slot].get());
-    const size_t copy = device_.timer.begin(Phase::kCopyOut, device_.copy_out);
-    GSORT_CUDA_CHECK(
-        cudaMemcpyAsync(out + first * size, staged, n * size, cudaMemcpyDeviceToHost, device_.copy_out.get()));
-    device_.timer.end(copy, device_.copy_out);
-    device_.out_free[slot].record(device_.copy_out);
-  }
-  device_.split_end.record(device_.copy_out);
-  if (device_count < count) {
-    GSORT_CUDA_CHECK(cudaEventSynchronize(device_.order_ready.get()));
-    const auto start = std::chrono::steady_clock::now();
-    gather_records(pool, records_, size, host_order, count - device_count, out + device_count * size);
-    times.host_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    timings_.gather_s += times.host_s;
-  }
-  device_.synchronize();
-  if (device_count > 0) {
-    float ms = 0;
-    GSORT_CUDA_CHECK(cudaEventElapsedTime(&ms, device_.split_start.get(), device_.split_end.get()));
-    times.device_s = ms / 1e3;
-  }
-  device_.timer.collect(timings_);
-  return times;
 }
 
 }  // namespace gsort::gpu

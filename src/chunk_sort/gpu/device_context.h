@@ -67,10 +67,7 @@ class DeviceContext {
   cuda::Stream copy_in, compute, copy_out;
   cuda::Event uploaded[kSlots], slot_free[kSlots];  // staging slots: filled / free again
   cuda::Event sorted, results_copied;               // a group's sort / its results on the host
-  cuda::Event gathered[2], out_free[2];             // device-gather output slots
-  cuda::Event order_ready;                          // the host's share of a split gather
   cuda::Event bounced[2];                           // order slices in the bounce buffer
-  cuda::Event split_start{cuda::Event::Timing::kOn}, split_end{cuda::Event::Timing::kOn};
   PhaseTimer timer;
 
  private:

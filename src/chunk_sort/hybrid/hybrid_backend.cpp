@@ -9,7 +9,6 @@
 #include "src/chunk_sort/cpu/cpu_backend.h"
 #include "src/core/stopwatch.h"
 #include "src/chunk_sort/cpu/entry_merge.h"
-#include "src/algo/gather.h"
 
 namespace gsort {
 namespace {
@@ -52,7 +51,6 @@ class HybridBackend final : public SortBackend {
         ++taken;
       }
     };
-    auto t0 = std::chrono::steady_clock::now();
     std::exception_ptr gpu_error;
     std::thread gpu_thread([&] {
       try {
@@ -71,11 +69,10 @@ class HybridBackend final : public SortBackend {
     }
     gpu_thread.join();
     if (gpu_error) std::rethrow_exception(gpu_error);
-    sort_s_ += seconds_since(t0);
 
     // Merge the sorted pieces: entries in each piece's sorted order, then
     // pairwise merges split by merge path.
-    t0 = std::chrono::steady_clock::now();
+    const auto t0 = std::chrono::steady_clock::now();
     entries_.resize(count);
     scratch_.resize(count);
     const uint32_t rs = layout_.record_size();
@@ -92,12 +89,6 @@ class HybridBackend final : public SortBackend {
       }
     });
     merge_s_ += seconds_since(t0);
-  }
-
-  void sort_records(const uint8_t* records, uint64_t count, uint8_t* out) override {
-    order_.resize(count);
-    sort_order(records, count, order_.data());
-    gather_records(pool_, records, layout_.record_size(), order_.data(), count, out);
   }
 
   void merge_order(const uint8_t* records, const uint64_t* starts, size_t runs, uint32_t* order) override {
@@ -123,9 +114,8 @@ class HybridBackend final : public SortBackend {
   const KeyLayout& layout_;
   ThreadPool& pool_;
   std::vector<KeyEntry> entries_, scratch_;
-  std::vector<uint32_t> order_;
   uint64_t gpu_pieces_ = 0, cpu_pieces_ = 0;
-  double sort_s_ = 0, merge_s_ = 0;
+  double merge_s_ = 0;
 };
 
 }  // namespace
