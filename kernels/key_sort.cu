@@ -3,6 +3,7 @@
 #include <cub/device/device_radix_sort.cuh>
 
 #include <algorithm>
+#include <stdexcept>
 #include <string>
 
 #include "src/cuda/check.h"
@@ -51,6 +52,19 @@ size_t last_pass_temp_bytes(const KeyFormat& f, uint32_t count) {
   return pass_temp_bytes<uint64_t>(f.sort, count, bits);
 }
 
+// Runs a sort of kernels/device/sorts.h. CUDA failures pass through as
+// thrown (CudaError, or DeviceOutOfMemory for the caller to act on); the
+// kernels reject an argument (std::invalid_argument) only when the plan
+// gave them wrong sizes, which becomes a gsort::Error.
+template <typename Sort>
+void run_kernel_sort(const Sort& sort) {
+  try {
+    sort();
+  } catch (const std::invalid_argument& e) {
+    throw Error(std::string("GPU sort failed: ") + e.what());
+  }
+}
+
 // One stable pass; `values` continues from the previous pass. Own kernels
 // sort in place (keys_a, values.Current()); CUB may land in either buffer.
 template <typename K>
@@ -59,25 +73,19 @@ const K* sort_pass(PassSort sort, const SortBuffers& b, cub::DoubleBuffer<uint32
   K* keys_a = static_cast<K*>(b.keys_a);
   if constexpr (sizeof(K) == 8) {
     if (rank_sort_takes(sort, sizeof(K), count)) {
-      try {
-        rank_sort_pairs(keys_a, values.Current(), count, nullptr, 0, stream);
-      } catch (const std::exception& e) {
-        throw Error(std::string("GPU sort failed: ") + e.what());
-      }
+      run_kernel_sort([&] { rank_sort_pairs(keys_a, values.Current(), count, nullptr, 0, stream); });
       return keys_a;
     }
   }
   if constexpr (sizeof(K) >= 4) {
     if (kernel_takes<K>(sort)) {
-      try {
+      run_kernel_sort([&] {
         if (sort == PassSort::kRadix) {
           radix_sort_pairs(keys_a, values.Current(), count, 0, bits, b.temp, b.temp_bytes, stream);
         } else if constexpr (sizeof(K) == 8) {
           merge_sort_pairs(keys_a, values.Current(), count, b.temp, b.temp_bytes, stream);
         }
-      } catch (const std::exception& e) {
-        throw Error(std::string("GPU sort failed: ") + e.what());
-      }
+      });
       return keys_a;
     }
   }

@@ -1,11 +1,13 @@
-// gsort's own GPU sorting kernels: the public host API.
+// gsort's device-wide GPU sorts (kernels/device/): the public host API.
 //
 // Plain C++: no CUDA headers. Device pointers are plain pointers; a stream is
 // a cudaStream_t (CUstream_st*; nullptr is the legacy default stream).
 // Every call only enqueues work on `stream` (it may enqueue several kernels
-// and device-to-device copies) and returns; nothing is synchronised. CUDA
-// failures throw std::runtime_error (file:line, call, driver text); a
-// temp buffer that is too small throws std::invalid_argument.
+// and device-to-device copies) and returns; nothing is synchronised. A
+// failed CUDA call throws gsort::CudaError (src/cuda/check.h: the call,
+// file:line, the error's name and text), or DeviceOutOfMemory when memory
+// ran out; a temp buffer that is too small, or an n out of range, throws
+// std::invalid_argument.
 //
 // Scratch memory follows "ask, then run": call the *_temp_bytes function
 // with the same sizes, allocate at least that much device memory (any
