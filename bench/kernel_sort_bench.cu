@@ -1,10 +1,10 @@
-// Times gsort's own GPU sorts (kernels/own_*) against CUB and Thrust.
+// Times gsort's GPU sorts (kernels/device/) against CUB and Thrust.
 //
 //   kernel_sort_bench                 main table + rank-sort crossover
 //   kernel_sort_bench --tune          also sweeps radix / merge policies
 //   kernel_sort_bench --max-log2 26   caps the largest size (default 29 = 512M)
 //   kernel_sort_bench --quick         fewer sizes and repetitions
-//   kernel_sort_bench --profile       one own and one CUB radix sort of 256M u32 pairs (for ncu)
+//   kernel_sort_bench --profile       one gsort and one CUB radix sort of 256M u32 pairs (for ncu)
 //
 // Each cell: one warm-up, then the median of several timed runs (CUDA events
 // around the sort alone), each on freshly generated random keys (values =
@@ -171,12 +171,12 @@ Timing time_case(const Case& c, int reps) {
 
 // ----------------------------------------------------------- sort adapters
 
-enum class Algo { OwnRadix, OwnMerge, OwnRank, CubRadix, CubMerge, Thrust };
+enum class Algo { GsortRadix, GsortMerge, GsortRank, CubRadix, CubMerge, Thrust };
 const char* algo_name(Algo a) {
   switch (a) {
-    case Algo::OwnRadix: return "radix";
-    case Algo::OwnMerge: return "merge";
-    case Algo::OwnRank: return "rank";
+    case Algo::GsortRadix: return "radix";
+    case Algo::GsortMerge: return "merge";
+    case Algo::GsortRank: return "rank";
     case Algo::CubRadix: return "cub_radix";
     case Algo::CubMerge: return "cub_merge";
     case Algo::Thrust: return "thrust";
@@ -207,13 +207,13 @@ struct Sorter {
 
   void setup(Mem& mem) {
     switch (algo) {
-      case Algo::OwnRadix:
+      case Algo::GsortRadix:
         temp_bytes = gsort::radix_sort_pairs_temp_bytes(n, int(sizeof(K) * 8));
         break;
-      case Algo::OwnMerge:
+      case Algo::GsortMerge:
         temp_bytes = gsort::merge_sort_pairs_temp_bytes(n);
         break;
-      case Algo::OwnRank:
+      case Algo::GsortRank:
         temp_bytes = gsort::rank_sort_pairs_temp_bytes(n);
         break;
       case Algo::CubRadix:
@@ -234,16 +234,16 @@ struct Sorter {
   // Returns the arrays holding the result.
   std::pair<K*, uint32_t*> run() {
     switch (algo) {
-      case Algo::OwnRadix:
+      case Algo::GsortRadix:
         gsort::radix_sort_pairs(keys, vals, n, begin_bit, end_bit, temp, temp_bytes, nullptr);
         return {keys, vals};
-      case Algo::OwnMerge:
+      case Algo::GsortMerge:
         if constexpr (sizeof(K) == 8) {
           gsort::merge_sort_pairs(keys, vals, n, temp, temp_bytes, nullptr);
           return {keys, vals};
         }
         break;
-      case Algo::OwnRank:
+      case Algo::GsortRank:
         if constexpr (sizeof(K) == 8) {
           gsort::rank_sort_pairs(keys, vals, n, temp, temp_bytes, nullptr);
           return {keys, vals};
@@ -291,7 +291,7 @@ Timing bench_pairs(Algo algo, uint64_t n, int reps) {
 Timing bench_gensort(Algo algo, uint64_t n, int reps) {
   Mem mem;
   uint64_t* hi = mem.get<uint64_t>(n);
-  const bool wide_lo = algo == Algo::OwnMerge || algo == Algo::CubMerge;  // merge sorts take u64 keys
+  const bool wide_lo = algo == Algo::GsortMerge || algo == Algo::CubMerge;  // merge sorts take u64 keys
   uint32_t* lo32 = wide_lo ? nullptr : mem.get<uint32_t>(n);
   uint64_t* lo64 = wide_lo ? mem.get<uint64_t>(n) : nullptr;
   uint32_t* lo32_work = wide_lo ? nullptr : mem.get<uint32_t>(n);
@@ -435,9 +435,9 @@ void run_profile(uint64_t n) {
   uint32_t* keys = mem.get<uint32_t>(n);
   uint32_t* vals = mem.get<uint32_t>(n);
   fill<uint32_t>(keys, vals, n, 1);
-  Sorter<uint32_t> own{Algo::OwnRadix, n, 0, 32, keys, vals};
-  own.setup(mem);
-  own.run();
+  Sorter<uint32_t> gsort_radix{Algo::GsortRadix, n, 0, 32, keys, vals};
+  gsort_radix.setup(mem);
+  gsort_radix.run();
   fill<uint32_t>(keys, vals, n, 2);
   Sorter<uint32_t> cub{Algo::CubRadix, n, 0, 32, keys, vals};
   cub.setup(mem);
@@ -496,9 +496,9 @@ int main(int argc, char** argv) {
     std::vector<int> logs = quick ? std::vector<int>{20, 24, 28} : std::vector<int>{20, 22, 24, 26, 28, 29};
     std::vector<Row> rows;
     std::map<std::string, double> cub_radix_ms, cub_merge_ms;
-    std::printf("\n# median ms over runs; Gkeys/s; x_cubR = own speed / cub radix; x_cubM = / cub merge sort\n");
+    std::printf("\n# median ms over runs; Gkeys/s; x_cubR = gsort speed / cub radix; x_cubM = / cub merge sort\n");
     std::printf("%-10s %-8s %10s %10s %9s %8s %8s\n", "algo", "keys", "n", "ms", "Gkeys/s", "x_cubR", "x_cubM");
-    const Algo order[] = {Algo::CubRadix, Algo::CubMerge, Algo::OwnRadix, Algo::OwnMerge, Algo::Thrust};
+    const Algo order[] = {Algo::CubRadix, Algo::CubMerge, Algo::GsortRadix, Algo::GsortMerge, Algo::Thrust};
     const char* types[] = {"u32", "u64", "gensort"};
     for (const char* type : types) {
       for (int lg : logs) {
@@ -507,7 +507,7 @@ int main(int argc, char** argv) {
         const int reps = quick ? 3 : (lg >= 26 ? 5 : 9);
         for (Algo a : order) {
           const std::string t = type;
-          if (t == "u32" && (a == Algo::OwnMerge || a == Algo::CubMerge)) continue;  // merge sorts: u64 keys
+          if (t == "u32" && (a == Algo::GsortMerge || a == Algo::CubMerge)) continue;  // merge sorts: u64 keys
           Timing tm;
           if (t == "u32")
             tm = bench_pairs<uint32_t>(a, n, reps);
@@ -527,7 +527,7 @@ int main(int argc, char** argv) {
 
     // Small n: where rank sort wins (u64 keys). Times in microseconds.
     std::printf("\n# small n, u64 key + u32 value: median us\n%-8s", "n");
-    const Algo small_algos[] = {Algo::OwnRank, Algo::OwnRadix, Algo::OwnMerge, Algo::CubRadix, Algo::CubMerge};
+    const Algo small_algos[] = {Algo::GsortRank, Algo::GsortRadix, Algo::GsortMerge, Algo::CubRadix, Algo::CubMerge};
     for (Algo a : small_algos) std::printf(" %10s", algo_name(a));
     std::printf("  best\n");
     for (uint64_t n : {32ull, 128ull, 512ull, 1024ull, 2048ull, 4096ull, 8192ull, 16384ull, 65536ull}) {

@@ -13,16 +13,16 @@
 namespace gsort::gpu {
 namespace {
 
-// Up to this many keys, a 64-bit pass under --algorithm auto uses gsort's
-// rank sort (one block, no scratch), which beats CUB there.
-constexpr uint32_t kRankSortMax = 4096;
-
+// Under --algorithm auto, a 64-bit pass of up to rank_sort_block_max() keys
+// (512) runs on gsort's rank sort, which beats CUB there (docs/benchmarks.md).
+// Only its one-block path, which needs no scratch: the group's scratch is
+// sized for CUB, so the pass hands the rank sort none (its grid path for
+// larger counts would need some).
 bool rank_sort_takes(PassSort sort, size_t key_bytes, uint32_t count) {
-  return sort == PassSort::kAuto && key_bytes == 8 && count <= kRankSortMax &&
-         count <= rank_sort_block_max();
+  return sort == PassSort::kAuto && key_bytes == 8 && count <= rank_sort_block_max();
 }
 
-// Whether this pass runs on one of gsort's own radix or merge sorts.
+// Whether this pass runs on gsort's radix or merge sort (--algorithm).
 template <typename K>
 constexpr bool kernel_takes(PassSort sort) {
   return (sort == PassSort::kRadix && sizeof(K) >= 4) || (sort == PassSort::kMerge && sizeof(K) == 8);
@@ -65,8 +65,8 @@ void run_kernel_sort(const Sort& sort) {
   }
 }
 
-// One stable pass; `values` continues from the previous pass. Own kernels
-// sort in place (keys_a, values.Current()); CUB may land in either buffer.
+// One stable pass; `values` continues from the previous pass. gsort's sorts
+// work in place (keys_a, values.Current()); CUB may land in either buffer.
 template <typename K>
 const K* sort_pass(PassSort sort, const SortBuffers& b, cub::DoubleBuffer<uint32_t>& values, uint32_t count,
                    int bits, cudaStream_t stream) {

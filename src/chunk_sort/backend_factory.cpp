@@ -16,7 +16,9 @@ namespace {
 
 // auto: the kernel benchmark (docs/benchmarks.md) has CUB's radix sort
 // fastest for every key width from ~16K keys up, and gsort's rank sort
-// fastest below ~8K; GpuSortAlgorithm::kAuto encodes that.
+// fastest below ~8K. GpuSortAlgorithm::kAuto takes CUB, except for 64-bit
+// passes of up to 512 keys, which the rank sort's one-block path sorts
+// without scratch (kernels/key_sort.cu).
 GpuSortAlgorithm gpu_algorithm(AlgorithmChoice choice) {
   switch (choice) {
     case AlgorithmChoice::kRadix: return GpuSortAlgorithm::kRadix;

@@ -34,9 +34,9 @@ cuda::DeviceBuffer acquire_arena(const KeyFormat& format, uint32_t record_size, 
     // indices, their double buffers and scratch) plus staging, and never
     // more than 4x its bytes for large records: taking (and clearing) tens
     // of GB for a small input would cost more start-up time than the sort.
-    // Records of a few bytes need more than 4x (1-byte records ~10x); an
-    // arena of only 4x split their chunks into groups merged on the host:
-    // 23 s of a 64 s sort of 2^32 1-byte records, 4.8 s of 55 s after.
+    // Records of a few bytes need more than 4x (1-byte records ~10x), else
+    // their chunks split into groups merged on the host (figures:
+    // docs/benchmarks.md, "More than 2^32 records").
     if (input_hint > 0) {
       const size_t one_group = device_bytes_for_records(format, record_size, input_hint / record_size);
       target = std::min<size_t>(target, std::max<size_t>(4 * input_hint, one_group) + (size_t{256} << 20));

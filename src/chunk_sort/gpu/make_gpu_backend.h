@@ -1,5 +1,5 @@
 // Entry points of the GPU backend. Declared without CUDA types; implemented
-// under src/backend/gpu/ when gsort is built with CUDA (GSORT_HAVE_CUDA).
+// under src/chunk_sort/gpu/ when gsort is built with CUDA (GSORT_HAVE_CUDA).
 #pragma once
 
 #include <cstdint>
@@ -12,9 +12,10 @@
 namespace gsort {
 
 // Which sort orders the keys of a device piece (--algorithm): CUB's radix
-// sort, or gsort's own radix or merge sort (kernels/device/sorts.h). kAuto is
-// CUB, except that tiny 64-bit passes use gsort's rank sort, which wins
-// below ~8K keys (docs/benchmarks.md).
+// sort, or gsort's radix or merge sort (kernels/device/sorts.h). kAuto is
+// CUB, except that 64-bit passes of up to 512 keys (rank_sort_block_max())
+// use gsort's rank sort in one block, which beats CUB there and needs no
+// scratch (docs/benchmarks.md).
 enum class GpuSortAlgorithm { kAuto, kCub, kRadix, kMerge };
 
 struct GpuOptions {

@@ -1,4 +1,4 @@
-// Hybrid CPU+GPU sorting (after seed 002): a chunk is cut into pieces on a
+// Hybrid CPU+GPU sorting, split by measured throughput: a chunk is cut into pieces on a
 // shared queue; a GPU thread and the CPU backend each take the next piece
 // whenever they finish one, so each side's share follows the throughput it
 // actually reaches in this run (not an estimate from nominal FLOPS). The
