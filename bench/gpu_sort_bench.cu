@@ -317,9 +317,7 @@ void records_table(const Options& o) {
     const uint64_t count = chunk_bytes / size;
     const double gb = double(count) * size / 1e9;
     const KeyLayout layout({parse_key_spec("0:" + std::to_string(std::min(size, 10u)))}, size, false);
-    GpuOptions options;
-    options.host_threads = threads;
-    GpuBackend backend(layout, options);
+    GpuBackend backend(layout, GpuOptions{}, pool);
     HostBuffer in = backend.allocate_host(count * size);
     HostBuffer pinned_order = backend.allocate_host(count * 4);
     std::vector<uint32_t> order(count);

@@ -36,7 +36,7 @@ namespace {
 struct BackendParam {
   const char* name;
   bool gpu;
-  unsigned threads;     // CPU: pool size; GPU: host threads
+  unsigned threads;     // the pool's size (the GPU backend's host work runs on it too)
   uint64_t memory_cap;  // GPU only; 0 = the backend's default
   int algorithm = 0;    // GPU only: 0 CUB, 1 own radix sort, 2 own merge sort
   bool hybrid = false;  // GPU and CPU side by side (hybrid backend)
@@ -77,12 +77,14 @@ class BackendConformance : public testing::TestWithParam<BackendParam> {
     GpuOptions options;
     options.device = 0;
     options.memory_cap = p.memory_cap;
-    options.host_threads = p.threads;
     options.algorithm = p.algorithm == 1   ? GpuSortAlgorithm::kRadix
                         : p.algorithm == 2 ? GpuSortAlgorithm::kMerge
                                            : GpuSortAlgorithm::kCub;
-    if (p.hybrid) return make_hybrid_backend(make_gpu_backend(layout, options), layout, *pool_);
-    return make_gpu_backend(layout, options);
+    if (p.hybrid) {
+      return make_hybrid_backend(layout, *pool_,
+                                 [&](ThreadPool& gpu_pool) { return make_gpu_backend(layout, options, gpu_pool); });
+    }
+    return make_gpu_backend(layout, options, *pool_);
 #else
     return nullptr;
 #endif

@@ -50,13 +50,15 @@ std::unique_ptr<SortBackend> make_backend(const SortConfig& config, const KeyLay
     GpuOptions options;
     options.device = config.device;
     options.memory_cap = config.gpu_memory;
-    options.host_threads = pool.size();
     options.algorithm = gpu_algorithm(config.algorithm);
     options.input_bytes_hint = size_known ? std::max<uint64_t>(input_bytes, 1) : 0;
     try {
-      std::unique_ptr<SortBackend> gpu = make_gpu_backend(layout, options);
-      if (config.backend == BackendChoice::kHybrid) return make_hybrid_backend(std::move(gpu), layout, pool);
-      return gpu;
+      if (config.backend == BackendChoice::kHybrid) {
+        return make_hybrid_backend(layout, pool, [&](ThreadPool& gpu_pool) {
+          return make_gpu_backend(layout, options, gpu_pool);
+        });
+      }
+      return make_gpu_backend(layout, options, pool);
     } catch (const Error& e) {
       if (config.backend != BackendChoice::kAuto) throw;
       why = e.what();

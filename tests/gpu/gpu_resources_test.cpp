@@ -39,14 +39,14 @@ TEST(GpuProbe, NeverCrashesAndSaysWhy) {
     EXPECT_TRUE(why.empty());
   } else {
     EXPECT_FALSE(why.empty());
-    EXPECT_THROW(make_gpu_backend(KeyLayout::whole_record(8, false), GpuOptions{}), Error);
+    EXPECT_THROW(make_gpu_backend(KeyLayout::whole_record(8, false), GpuOptions{}, test::test_pool()), Error);
   }
 }
 
 TEST(GpuResources, AllocateHostGivesPinnedMemory) {
   GSORT_REQUIRE_GPU();
   const KeyLayout layout({field("0:4")}, 4, false);
-  auto backend = make_gpu_backend(layout, test::options_with_cap(16 << 20));
+  auto backend = make_gpu_backend(layout, test::options_with_cap(16 << 20), test::test_pool());
   HostBuffer buffer = backend->allocate_host(size_t{3} << 20);
   ASSERT_TRUE(buffer);
   EXPECT_EQ(buffer.size(), size_t{3} << 20);

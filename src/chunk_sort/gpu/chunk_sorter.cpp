@@ -8,9 +8,16 @@
 #include "kernels/extract_keys.h"
 
 namespace gsort::gpu {
+namespace {
 
-ChunkSorter::ChunkSorter(DeviceContext& device, const uint8_t* records)
-    : device_(device), records_(records), group_(device.plan().streaming) {}
+// Fewest indices a thread copies out of the bounce buffer: below it, handing
+// out the task costs more than the copy.
+constexpr uint64_t kCopyTaskIndices = 65536;
+
+}  // namespace
+
+ChunkSorter::ChunkSorter(DeviceContext& device, const uint8_t* records, ThreadPool& pool)
+    : device_(device), records_(records), pool_(pool), group_(device.plan().streaming) {}
 
 ChunkSorter::~ChunkSorter() {
   device_.synchronize_noexcept();
@@ -86,7 +93,7 @@ SortedKeys ChunkSorter::sort_group() {
 void ChunkSorter::flush_group() {
   const uint64_t count = next_ - group_index_ * group_.capacity;
   const SortedKeys sorted = sort_group();
-  uint8_t* block = device_.result_block(runs_.size());
+  uint8_t* block = device_.result_block(runs_.size(), pool_);
   device_.copy_out.wait(device_.sorted.get());
   const size_t span = device_.timer.begin(Phase::kCopyOut, device_.copy_out);
   GSORT_CUDA_CHECK(cudaMemcpyAsync(block, sorted.order, count * 4, cudaMemcpyDeviceToHost, device_.copy_out.get()));
@@ -99,24 +106,24 @@ void ChunkSorter::flush_group() {
 }
 
 template <typename P>
-void ChunkSorter::merge_runs(uint32_t* order, ThreadPool& pool, const KeyLayout& layout) {
+void ChunkSorter::merge_runs(uint32_t* order, const KeyLayout& layout) {
   std::vector<SortedRun<P>> runs;
   for (const Run& r : runs_) {
     runs.push_back({reinterpret_cast<const uint32_t*>(r.block),
                     reinterpret_cast<const P*>(r.block + device_.result_keys_offset()), r.size});
   }
   const RecordTieBreak ties{&layout, records_, device_.format().words == 1};
-  merge_sorted_runs(pool, runs, ties, order);
+  merge_sorted_runs(pool_, runs, ties, order);
 }
 
-void ChunkSorter::finish_order(uint64_t count, uint32_t* order, ThreadPool& pool, const KeyLayout& layout) {
+void ChunkSorter::finish_order(uint64_t count, uint32_t* order, const KeyLayout& layout) {
   final_ = true;
   add_records(count);
   if (count == 0) return;
   if (runs_.empty()) {  // one group: its order goes straight to the caller
     const SortedKeys sorted = sort_group();
     device_.copy_out.wait(device_.sorted.get());
-    copy_order_out(sorted.order, count, order, pool);
+    copy_order_out(sorted.order, count, order);
     device_.synchronize();
   } else {
     flush_group();
@@ -125,17 +132,17 @@ void ChunkSorter::finish_order(uint64_t count, uint32_t* order, ThreadPool& pool
     const KeyFormat& f = device_.format();
     const WordType type = f.words == 1 ? f.last_type : WordType::kU64;
     switch (type) {
-      case WordType::kU16: merge_runs<uint16_t>(order, pool, layout); break;
-      case WordType::kU32: merge_runs<uint32_t>(order, pool, layout); break;
-      case WordType::kU64: merge_runs<uint64_t>(order, pool, layout); break;
+      case WordType::kU16: merge_runs<uint16_t>(order, layout); break;
+      case WordType::kU32: merge_runs<uint32_t>(order, layout); break;
+      case WordType::kU64: merge_runs<uint64_t>(order, layout); break;
     }
     timings_.merge_s += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   }
   device_.timer.collect(timings_);
 }
 
-void ChunkSorter::copy_order_out(const uint32_t* sorted, uint64_t count, uint32_t* order, ThreadPool& pool) {
-  uint8_t* bounce = is_pinned(order) ? nullptr : device_.bounce_buffer();
+void ChunkSorter::copy_order_out(const uint32_t* sorted, uint64_t count, uint32_t* order) {
+  uint8_t* bounce = is_pinned(order) ? nullptr : device_.bounce_buffer(pool_);
   if (!bounce) {  // pinned: straight there (or no pinned bounce buffer to be had)
     const size_t span = device_.timer.begin(Phase::kCopyOut, device_.copy_out);
     GSORT_CUDA_CHECK(cudaMemcpyAsync(order, sorted, count * 4, cudaMemcpyDeviceToHost, device_.copy_out.get()));
@@ -162,8 +169,8 @@ void ChunkSorter::copy_order_out(const uint32_t* sorted, uint64_t count, uint32_
     GSORT_CUDA_CHECK(cudaEventSynchronize(device_.bounced[k % 2].get()));
     const uint64_t first = k * slice, n = std::min(slice, count - first);
     const uint8_t* from = bounce + (k % 2) * DeviceContext::kBounceBytes;
-    const size_t tasks = std::min<size_t>(pool.size(), (n + 65535) / 65536);
-    pool.parallel_for(tasks, [&](size_t t) {
+    const size_t tasks = std::min<size_t>(pool_.size(), (n + kCopyTaskIndices - 1) / kCopyTaskIndices);
+    pool_.parallel_for(tasks, [&](size_t t) {
       const uint64_t b = split_point(n, tasks, t), e = split_point(n, tasks, t + 1);
       std::memcpy(order + first + b, from + b * 4, (e - b) * 4);
     });

@@ -24,8 +24,9 @@ namespace gsort::gpu {
 
 class ChunkSorter {
  public:
-  // The caller holds the device for the sorter's lifetime.
-  ChunkSorter(DeviceContext& device, const uint8_t* records);
+  // The caller holds the device for the sorter's lifetime; `pool` does the
+  // host-side work (pinned blocks, bounce copies, the merge of groups).
+  ChunkSorter(DeviceContext& device, const uint8_t* records, ThreadPool& pool);
   // Waits for the device work it enqueued; never throws.
   ~ChunkSorter();
   ChunkSorter(const ChunkSorter&) = delete;
@@ -34,7 +35,7 @@ class ChunkSorter {
   // Records [0, available) are on the host: enqueues their full pieces.
   void add_records(uint64_t available);
   // The chunk holds `count` records: writes their sorted order.
-  void finish_order(uint64_t count, uint32_t* order, ThreadPool& pool, const KeyLayout& layout);
+  void finish_order(uint64_t count, uint32_t* order, const KeyLayout& layout);
 
   // Device phase times, merge time and groups sorted (valid after finish).
   const BackendTimings& timings() const { return timings_; }
@@ -45,9 +46,9 @@ class ChunkSorter {
   void flush_group();
   // Copies `count` sorted indices to the host and waits for them; pageable
   // destinations go through the pinned bounce buffer and the pool.
-  void copy_order_out(const uint32_t* sorted, uint64_t count, uint32_t* order, ThreadPool& pool);
+  void copy_order_out(const uint32_t* sorted, uint64_t count, uint32_t* order);
   template <typename P>
-  void merge_runs(uint32_t* order, ThreadPool& pool, const KeyLayout& layout);
+  void merge_runs(uint32_t* order, const KeyLayout& layout);
 
   struct Run {
     const uint8_t* block;
@@ -56,6 +57,7 @@ class ChunkSorter {
 
   DeviceContext& device_;
   const uint8_t* records_;
+  ThreadPool& pool_;
   const GroupArrays& group_;
   uint64_t next_ = 0;          // records enqueued
   uint64_t pieces_ = 0;        // pieces enqueued

@@ -31,7 +31,7 @@ class GpuChunkSession final : public ChunkSortSession {
       start();
     }
     backend_.device_.make_current();
-    sorter_->finish_order(available_, order, backend_.pool_, backend_.layout_);
+    sorter_->finish_order(available_, order, backend_.layout_);
     BackendTimings t = sorter_->timings();
     t.chunks = 1;
     backend_.add_timings(t);
@@ -42,7 +42,7 @@ class GpuChunkSession final : public ChunkSortSession {
  private:
   void start() {
     backend_.device_.make_current();
-    sorter_.emplace(backend_.device_, records_);
+    sorter_.emplace(backend_.device_, records_, backend_.pool_);
   }
 
   GpuBackend& backend_;
@@ -52,8 +52,8 @@ class GpuChunkSession final : public ChunkSortSession {
   std::optional<ChunkSorter> sorter_;  // its destructor waits for the device
 };
 
-GpuBackend::GpuBackend(const KeyLayout& layout, const GpuOptions& options)
-    : layout_(layout), pool_(std::max(1u, options.host_threads)), device_(layout, options) {}
+GpuBackend::GpuBackend(const KeyLayout& layout, const GpuOptions& options, ThreadPool& pool)
+    : layout_(layout), pool_(pool), device_(layout, options) {}
 
 std::string GpuBackend::describe() const {
   return "gpu " + std::to_string(device_.device()) + ": " + device_.name() + " (" +
@@ -68,8 +68,8 @@ void GpuBackend::sort_order(const uint8_t* records, uint64_t count, uint32_t* or
   DeviceHold hold(gate_);
   hold.acquire();
   device_.make_current();
-  ChunkSorter sorter(device_, records);
-  sorter.finish_order(count, order, pool_, layout_);
+  ChunkSorter sorter(device_, records, pool_);
+  sorter.finish_order(count, order, layout_);
   BackendTimings t = sorter.timings();
   t.chunks = 1;
   add_timings(t);
@@ -81,7 +81,7 @@ std::unique_ptr<ChunkSortSession> GpuBackend::begin_chunk(const uint8_t* records
 
 HostBuffer GpuBackend::allocate_host(size_t bytes) {
   device_.make_current();
-  return allocate_pinned_host(bytes);
+  return allocate_pinned_host(bytes, pool_);
 }
 
 BackendTimings GpuBackend::timings() const {
@@ -105,10 +105,10 @@ void GpuBackend::add_timings(const BackendTimings& t) {
 
 namespace gsort {
 
-std::unique_ptr<SortBackend> make_gpu_backend(const KeyLayout& layout, const GpuOptions& options) {
+std::unique_ptr<SortBackend> make_gpu_backend(const KeyLayout& layout, const GpuOptions& options, ThreadPool& pool) {
   std::string why;
   if (!gpu_usable(options.device, &why)) throw Error("the GPU backend cannot be used: " + why);
-  return std::make_unique<gpu::GpuBackend>(layout, options);
+  return std::make_unique<gpu::GpuBackend>(layout, options, pool);
 }
 
 }  // namespace gsort

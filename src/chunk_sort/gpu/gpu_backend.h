@@ -24,7 +24,7 @@ namespace gsort::gpu {
 
 class GpuBackend final : public SortBackend {
  public:
-  GpuBackend(const KeyLayout& layout, const GpuOptions& options);
+  GpuBackend(const KeyLayout& layout, const GpuOptions& options, ThreadPool& pool);
 
   std::string describe() const override;
   void sort_order(const uint8_t* records, uint64_t count, uint32_t* order) override;
@@ -43,7 +43,7 @@ class GpuBackend final : public SortBackend {
   void add_timings(const BackendTimings& t);
 
   const KeyLayout layout_;
-  ThreadPool pool_;
+  ThreadPool& pool_;  // the caller's (main's) pool, for the host-side work
   DeviceContext device_;
   DeviceGate gate_;  // one chunk on the device at a time
   mutable std::mutex timings_mutex_;

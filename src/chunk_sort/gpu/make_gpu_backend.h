@@ -7,6 +7,7 @@
 #include <string>
 
 #include "src/chunk_sort/sort_backend.h"
+#include "src/core/thread_pool.h"
 #include "src/keys/key_layout.h"
 
 namespace gsort {
@@ -22,7 +23,6 @@ struct GpuOptions {
   int device = 0;
   GpuSortAlgorithm algorithm = GpuSortAlgorithm::kAuto;
   uint64_t memory_cap = 0;   // bytes gsort may take on the device; 0 = most of the free memory
-  unsigned host_threads = 1;  // threads for host-side work (merging, gathering)
   // The input's size when known (0: unknown): with no cap, the device
   // memory taken need not exceed what sorting that much needs.
   uint64_t input_bytes_hint = 0;
@@ -32,7 +32,10 @@ struct GpuOptions {
 // ("no CUDA device", "built without CUDA", the driver's error text).
 bool gpu_usable(int device, std::string* why);
 
-// Throws gsort::Error when the device cannot be used.
-std::unique_ptr<SortBackend> make_gpu_backend(const KeyLayout& layout, const GpuOptions& options);
+// Throws gsort::Error when the device cannot be used. The backend does its
+// host-side work (merging device groups, copying orders to pageable memory,
+// faulting in pinned buffers) on `pool`, which must outlive it; like any
+// ThreadPool, it must not run another thread's parallel_for meanwhile.
+std::unique_ptr<SortBackend> make_gpu_backend(const KeyLayout& layout, const GpuOptions& options, ThreadPool& pool);
 
 }  // namespace gsort
