@@ -146,15 +146,8 @@ TEST(KernelRadixSort, NormalisedDoublesWithNanAndSignedZeros) {
   const double nan = std::numeric_limits<double>::quiet_NaN();
   const std::vector<double> ordered = {-nan, -inf, -1e300, -2.5, -1.0, -4.9e-324, -0.0,
                                        0.0,  4.9e-324, 1e-300, 1.0, 3.5, 42.0, inf, nan};
-  // Input: the classes shuffled, many copies each.
-  std::vector<uint64_t> in;
   std::vector<int> cls;
-  SplitMix64 rng(20);
-  for (int rep = 0; rep < 4000; ++rep) {
-    const int c = int(rng.next() % ordered.size());
-    in.push_back(normalise_f64(ordered[c]));
-    cls.push_back(c);
-  }
+  const std::vector<uint64_t> in = shuffled_doubles(ordered, 4000, 20, &cls);
   std::vector<uint64_t> keys = in;
   std::vector<uint32_t> vals = iota_values(in.size());
   device_radix_sort(&keys, &vals, 0, 64);

@@ -253,4 +253,19 @@ inline uint64_t normalise_f64(double d) {
   return (b >> 63) ? ~b : (b | (uint64_t(1) << 63));
 }
 
+// `count` keys drawn at random from `ordered` (doubles listed in numeric
+// order) and normalised; (*class_of)[i] is key i's index in `ordered`, so
+// a sorted output must have non-decreasing classes.
+inline std::vector<uint64_t> shuffled_doubles(const std::vector<double>& ordered, int count, uint64_t seed,
+                                              std::vector<int>* class_of) {
+  std::vector<uint64_t> keys;
+  SplitMix64 rng(seed);
+  for (int i = 0; i < count; ++i) {
+    const int c = int(rng.next() % ordered.size());
+    keys.push_back(normalise_f64(ordered[c]));
+    class_of->push_back(c);
+  }
+  return keys;
+}
+
 }  // namespace gsort::test
