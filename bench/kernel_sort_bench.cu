@@ -1,10 +1,10 @@
-// Times gsort's own GPU sorts (kernels/own_*) against CUB and Thrust.
+// Times gsort's GPU sorts (kernels/device/) against CUB and Thrust.
 //
 //   kernel_sort_bench                 main table + rank-sort crossover
 //   kernel_sort_bench --tune          also sweeps radix / merge policies
 //   kernel_sort_bench --max-log2 26   caps the largest size (default 29 = 512M)
 //   kernel_sort_bench --quick         fewer sizes and repetitions
-//   kernel_sort_bench --profile       one own and one CUB radix sort of 256M u32 pairs (for ncu)
+//   kernel_sort_bench --profile       one gsort and one CUB radix sort of 256M u32 pairs (for ncu)
 //
 // Each cell: one warm-up, then the median of several timed runs (CUDA events
 // around the sort alone), each on freshly generated random keys (values =
@@ -35,148 +35,22 @@
 #include <string>
 #include <vector>
 
-#include "src/cuda/check.h"
+#include "bench/kernel_bench_support.cuh"
 #include "kernels/device/merge_sort.cuh"
 #include "kernels/device/radix_sort.cuh"
 #include "kernels/device/sorts.h"
 
-#define CK(x) GSORT_CUDA_CHECK(x)
-
+namespace gsort::bench {
 namespace {
-
-// ---------------------------------------------------------------- device data
-
-__device__ __forceinline__ uint64_t mix64(uint64_t z) {
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
-
-template <typename K>
-__global__ void fill_kernel(K* keys, uint32_t* vals, uint64_t n, uint64_t seed, uint64_t key_mask) {
-  const uint64_t stride = uint64_t(gridDim.x) * blockDim.x;
-  for (uint64_t i = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) {
-    keys[i] = K(mix64(i * 0x9e3779b97f4a7c15ull + seed) & key_mask);
-    if (vals) vals[i] = uint32_t(i);
-  }
-}
-
-template <typename K>
-void fill(K* keys, uint32_t* vals, uint64_t n, uint64_t seed, uint64_t key_mask = ~0ull) {
-  fill_kernel<K><<<2048, 256>>>(keys, vals, n, seed, key_mask);
-  CK(cudaGetLastError());
-}
-
-template <typename K>
-__global__ void copy_kernel(const K* in, K* out, uint64_t n) {
-  const uint64_t stride = uint64_t(gridDim.x) * blockDim.x;
-  for (uint64_t i = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) out[i] = in[i];
-}
-
-__global__ void gather_kernel(const uint64_t* hi, const uint32_t* order, uint64_t* out, uint64_t n) {
-  const uint64_t stride = uint64_t(gridDim.x) * blockDim.x;
-  for (uint64_t i = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) out[i] = hi[order[i]];
-}
-
-// Sets *bad when keys are out of order (or, when `hi`/`lo` are given, the
-// records order[] points at are not in (hi, lo, index) order).
-template <typename K>
-__global__ void check_sorted_kernel(const K* keys, uint64_t n, unsigned* bad) {
-  const uint64_t stride = uint64_t(gridDim.x) * blockDim.x;
-  for (uint64_t i = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x; i + 1 < n; i += stride)
-    if (keys[i + 1] < keys[i]) atomicOr(bad, 1u);
-}
-
-template <typename L>
-__global__ void check_gensort_kernel(const uint64_t* hi, const L* lo, const uint32_t* order, uint64_t n,
-                                     unsigned* bad) {
-  const uint64_t stride = uint64_t(gridDim.x) * blockDim.x;
-  for (uint64_t i = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x; i + 1 < n; i += stride) {
-    const uint32_t a = order[i], b = order[i + 1];
-    const bool ok = hi[a] < hi[b] || (hi[a] == hi[b] && (lo[a] < lo[b] || (lo[a] == lo[b] && a < b)));
-    if (!ok) atomicOr(bad, 1u);
-  }
-}
-
-// ------------------------------------------------------------------ buffers
-
-struct Mem {
-  std::vector<void*> ptrs;
-  template <typename T>
-  T* get(uint64_t count) {
-    void* p = nullptr;
-    CK(cudaMalloc(&p, std::max<uint64_t>(count * sizeof(T), 256)));
-    ptrs.push_back(p);
-    return static_cast<T*>(p);
-  }
-  void* bytes(size_t b) { return get<char>(b); }
-  ~Mem() {
-    for (void* p : ptrs) cudaFree(p);
-  }
-};
-
-struct Flag {
-  unsigned* d = nullptr;
-  Flag() { CK(cudaMalloc(&d, 4)); }
-  ~Flag() { cudaFree(d); }
-  void reset() { CK(cudaMemset(d, 0, 4)); }
-  bool ok() {
-    unsigned h = 0;
-    CK(cudaMemcpy(&h, d, 4, cudaMemcpyDeviceToHost));
-    return h == 0;
-  }
-};
-
-// A benchmark case: prepare(seed) makes fresh input (untimed), run() sorts
-// (timed), check() validates the last output.
-struct Case {
-  std::function<void(uint64_t)> prepare;
-  std::function<void()> run;
-  std::function<bool()> check;
-};
-
-struct Timing {
-  double ms = 0;
-  bool ok = false;
-};
-
-Timing time_case(const Case& c, int reps) {
-  cudaEvent_t a, b;
-  CK(cudaEventCreate(&a));
-  CK(cudaEventCreate(&b));
-  c.prepare(1000);
-  c.run();
-  CK(cudaDeviceSynchronize());
-  std::vector<double> ms;
-  for (int r = 0; r < reps; ++r) {
-    c.prepare(uint64_t(r) * 7919 + 17);
-    CK(cudaDeviceSynchronize());
-    CK(cudaEventRecord(a));
-    c.run();
-    CK(cudaEventRecord(b));
-    CK(cudaEventSynchronize(b));
-    float t = 0;
-    CK(cudaEventElapsedTime(&t, a, b));
-    ms.push_back(t);
-  }
-  CK(cudaGetLastError());
-  Timing out;
-  std::sort(ms.begin(), ms.end());
-  out.ms = ms[ms.size() / 2];
-  out.ok = c.check();
-  CK(cudaEventDestroy(a));
-  CK(cudaEventDestroy(b));
-  return out;
-}
 
 // ----------------------------------------------------------- sort adapters
 
-enum class Algo { OwnRadix, OwnMerge, OwnRank, CubRadix, CubMerge, Thrust };
+enum class Algo { GsortRadix, GsortMerge, GsortRank, CubRadix, CubMerge, Thrust };
 const char* algo_name(Algo a) {
   switch (a) {
-    case Algo::OwnRadix: return "radix";
-    case Algo::OwnMerge: return "merge";
-    case Algo::OwnRank: return "rank";
+    case Algo::GsortRadix: return "radix";
+    case Algo::GsortMerge: return "merge";
+    case Algo::GsortRank: return "rank";
     case Algo::CubRadix: return "cub_radix";
     case Algo::CubMerge: return "cub_merge";
     case Algo::Thrust: return "thrust";
@@ -207,13 +81,13 @@ struct Sorter {
 
   void setup(Mem& mem) {
     switch (algo) {
-      case Algo::OwnRadix:
+      case Algo::GsortRadix:
         temp_bytes = gsort::radix_sort_pairs_temp_bytes(n, int(sizeof(K) * 8));
         break;
-      case Algo::OwnMerge:
+      case Algo::GsortMerge:
         temp_bytes = gsort::merge_sort_pairs_temp_bytes(n);
         break;
-      case Algo::OwnRank:
+      case Algo::GsortRank:
         temp_bytes = gsort::rank_sort_pairs_temp_bytes(n);
         break;
       case Algo::CubRadix:
@@ -234,16 +108,16 @@ struct Sorter {
   // Returns the arrays holding the result.
   std::pair<K*, uint32_t*> run() {
     switch (algo) {
-      case Algo::OwnRadix:
+      case Algo::GsortRadix:
         gsort::radix_sort_pairs(keys, vals, n, begin_bit, end_bit, temp, temp_bytes, nullptr);
         return {keys, vals};
-      case Algo::OwnMerge:
+      case Algo::GsortMerge:
         if constexpr (sizeof(K) == 8) {
           gsort::merge_sort_pairs(keys, vals, n, temp, temp_bytes, nullptr);
           return {keys, vals};
         }
         break;
-      case Algo::OwnRank:
+      case Algo::GsortRank:
         if constexpr (sizeof(K) == 8) {
           gsort::rank_sort_pairs(keys, vals, n, temp, temp_bytes, nullptr);
           return {keys, vals};
@@ -291,7 +165,7 @@ Timing bench_pairs(Algo algo, uint64_t n, int reps) {
 Timing bench_gensort(Algo algo, uint64_t n, int reps) {
   Mem mem;
   uint64_t* hi = mem.get<uint64_t>(n);
-  const bool wide_lo = algo == Algo::OwnMerge || algo == Algo::CubMerge;  // merge sorts take u64 keys
+  const bool wide_lo = algo == Algo::GsortMerge || algo == Algo::CubMerge;  // merge sorts take u64 keys
   uint32_t* lo32 = wide_lo ? nullptr : mem.get<uint32_t>(n);
   uint64_t* lo64 = wide_lo ? mem.get<uint64_t>(n) : nullptr;
   uint32_t* lo32_work = wide_lo ? nullptr : mem.get<uint32_t>(n);
@@ -340,104 +214,15 @@ Timing bench_gensort(Algo algo, uint64_t n, int reps) {
   return time_case(c, reps);
 }
 
-// ------------------------------------------------------------------ tuning
-
-template <class P, typename K>
-Timing bench_radix_policy(uint64_t n, int reps, uint64_t tiles_per_chunk = 1) {
-  Mem mem;
-  K* keys = mem.get<K>(n);
-  uint32_t* vals = mem.get<uint32_t>(n);
-  gsort::kernels::RadixOptions opt;
-  opt.tiles_per_chunk = tiles_per_chunk;
-  const size_t tb = gsort::kernels::radix_sort_temp_bytes<P, K>(n, opt);
-  void* temp = mem.bytes(tb);
-  Flag flag;
-  Case c;
-  c.prepare = [&](uint64_t seed) { fill<K>(keys, vals, n, seed); };
-  c.run = [&] {
-    gsort::kernels::radix_sort_pairs<P, K>(keys, vals, n, 0, int(sizeof(K) * 8), temp, tb, nullptr, opt);
-  };
-  c.check = [&] {
-    flag.reset();
-    check_sorted_kernel<K><<<1024, 256>>>(keys, n, flag.d);
-    return flag.ok();
-  };
-  return time_case(c, reps);
-}
-
-template <class P>
-Timing bench_merge_policy(uint64_t n, int reps) {
-  Mem mem;
-  uint64_t* keys = mem.get<uint64_t>(n);
-  uint32_t* vals = mem.get<uint32_t>(n);
-  const size_t tb = gsort::kernels::merge_sort_temp_bytes<P>(n);
-  void* temp = mem.bytes(tb);
-  Flag flag;
-  Case c;
-  c.prepare = [&](uint64_t seed) { fill<uint64_t>(keys, vals, n, seed); };
-  c.run = [&] { gsort::kernels::merge_sort_pairs<P>(keys, vals, n, temp, tb, nullptr); };
-  c.check = [&] {
-    flag.reset();
-    check_sorted_kernel<uint64_t><<<1024, 256>>>(keys, n, flag.d);
-    return flag.ok();
-  };
-  return time_case(c, reps);
-}
-
-void print_tune(const char* what, const char* policy, uint64_t n, const Timing& t) {
-  std::printf("tune  %-8s %-22s n=%-10llu %9.3f ms %8.3f Gkeys/s %s\n", what, policy, (unsigned long long)n,
-              t.ms, n / t.ms / 1e6, t.ok ? "" : "WRONG");
-  std::fflush(stdout);
-}
-
-template <int B, int I, int R, int M>
-const char* rname(int chunk) {
-  static char buf[64];
-  std::snprintf(buf, sizeof buf, "B%d I%d R%d minB%d k%d", B, I, R, M, chunk);
-  return buf;
-}
-
-void run_tuning(uint64_t n_radix, uint64_t n_merge, int reps) {
-  using namespace gsort::kernels;
-  std::printf("\n# policy sweep (radix: %llu pairs, merge: %llu pairs)\n", (unsigned long long)n_radix,
-              (unsigned long long)n_merge);
-#define OWN_TUNE_RADIX(K, B, I, R, M, C)                                                     \
-  print_tune(#K, rname<B, I, R, M>(C), n_radix,                                              \
-             bench_radix_policy<RadixPolicy<B, I, R, M>, K>(n_radix, reps, C))
-  OWN_TUNE_RADIX(uint32_t, 256, 24, 8, 2, 1);  // default
-  OWN_TUNE_RADIX(uint32_t, 256, 16, 8, 2, 1);
-  OWN_TUNE_RADIX(uint32_t, 256, 28, 8, 2, 1);
-  OWN_TUNE_RADIX(uint32_t, 256, 32, 8, 2, 1);
-  OWN_TUNE_RADIX(uint32_t, 384, 16, 8, 2, 1);
-  OWN_TUNE_RADIX(uint32_t, 512, 16, 8, 1, 1);
-  OWN_TUNE_RADIX(uint32_t, 256, 24, 8, 2, 2);
-  OWN_TUNE_RADIX(uint64_t, 384, 12, 8, 2, 1);  // default
-  OWN_TUNE_RADIX(uint64_t, 256, 16, 8, 2, 1);
-  OWN_TUNE_RADIX(uint64_t, 256, 20, 8, 2, 1);
-  OWN_TUNE_RADIX(uint64_t, 256, 24, 8, 2, 1);
-  OWN_TUNE_RADIX(uint64_t, 512, 12, 8, 1, 1);
-  OWN_TUNE_RADIX(uint64_t, 384, 16, 8, 2, 1);
-#undef OWN_TUNE_RADIX
-#define OWN_TUNE_MERGE(B, I, M) \
-  print_tune("merge", rname<B, I, 0, M>(0), n_merge, bench_merge_policy<MergePolicy<B, I, M>>(n_merge, reps))
-  OWN_TUNE_MERGE(256, 5, 1);  // default
-  OWN_TUNE_MERGE(256, 3, 1);
-  OWN_TUNE_MERGE(256, 7, 1);
-  OWN_TUNE_MERGE(128, 5, 1);
-  OWN_TUNE_MERGE(512, 5, 1);
-  OWN_TUNE_MERGE(256, 5, 2);
-#undef OWN_TUNE_MERGE
-}
-
 // One sort of each kind, for a profiler (ncu -k regex:...).
 void run_profile(uint64_t n) {
   Mem mem;
   uint32_t* keys = mem.get<uint32_t>(n);
   uint32_t* vals = mem.get<uint32_t>(n);
   fill<uint32_t>(keys, vals, n, 1);
-  Sorter<uint32_t> own{Algo::OwnRadix, n, 0, 32, keys, vals};
-  own.setup(mem);
-  own.run();
+  Sorter<uint32_t> gsort_radix{Algo::GsortRadix, n, 0, 32, keys, vals};
+  gsort_radix.setup(mem);
+  gsort_radix.run();
   fill<uint32_t>(keys, vals, n, 2);
   Sorter<uint32_t> cub{Algo::CubRadix, n, 0, 32, keys, vals};
   cub.setup(mem);
@@ -466,9 +251,61 @@ void print_row(const Row& r, const std::map<std::string, double>& cub_radix_ms,
   std::fflush(stdout);
 }
 
+// The main table: every algorithm on u32, u64 and gensort keys, 2^20 up to
+// 2^max_log2 pairs, with each time as a ratio to CUB's radix and merge sorts.
+void run_main_table(bool quick, int max_log2) {
+  const std::vector<int> logs = quick ? std::vector<int>{20, 24, 28} : std::vector<int>{20, 22, 24, 26, 28, 29};
+  std::map<std::string, double> cub_radix_ms, cub_merge_ms;
+  std::printf("\n# median ms over runs; Gkeys/s; x_cubR = gsort speed / cub radix; x_cubM = / cub merge sort\n");
+  std::printf("%-10s %-8s %10s %10s %9s %8s %8s\n", "algo", "keys", "n", "ms", "Gkeys/s", "x_cubR", "x_cubM");
+  const Algo order[] = {Algo::CubRadix, Algo::CubMerge, Algo::GsortRadix, Algo::GsortMerge, Algo::Thrust};
+  for (const std::string type : {"u32", "u64", "gensort"}) {
+    for (int lg : logs) {
+      if (lg > max_log2) continue;
+      const uint64_t n = uint64_t(1) << lg;
+      const int reps = quick ? 3 : (lg >= 26 ? 5 : 9);
+      for (Algo a : order) {
+        if (type == "u32" && (a == Algo::GsortMerge || a == Algo::CubMerge)) continue;  // merge sorts: u64 keys
+        const Timing tm = type == "u32"   ? bench_pairs<uint32_t>(a, n, reps)
+                          : type == "u64" ? bench_pairs<uint64_t>(a, n, reps)
+                                          : bench_gensort(a, n, reps);
+        const std::string key = type + "/" + std::to_string(n);
+        if (a == Algo::CubRadix) cub_radix_ms[key] = tm.ms;
+        if (a == Algo::CubMerge) cub_merge_ms[key] = tm.ms;
+        print_row(Row{algo_name(a), type, n, tm}, cub_radix_ms, cub_merge_ms);
+      }
+    }
+  }
+}
+
+// Small n: where the rank sort wins (u64 keys). Times in microseconds.
+void run_small_n_table(bool quick) {
+  std::printf("\n# small n, u64 key + u32 value: median us\n%-8s", "n");
+  const Algo small_algos[] = {Algo::GsortRank, Algo::GsortRadix, Algo::GsortMerge, Algo::CubRadix, Algo::CubMerge};
+  for (Algo a : small_algos) std::printf(" %10s", algo_name(a));
+  std::printf("  best\n");
+  for (uint64_t n : {32ull, 128ull, 512ull, 1024ull, 2048ull, 4096ull, 8192ull, 16384ull, 65536ull}) {
+    std::printf("%-8llu", (unsigned long long)n);
+    double best = 1e30;
+    const char* best_name = "";
+    for (Algo a : small_algos) {
+      const Timing t = bench_pairs<uint64_t>(a, n, quick ? 5 : 25);
+      std::printf(" %10.1f%s", t.ms * 1000, t.ok ? "" : "!");
+      if (t.ms < best) {
+        best = t.ms;
+        best_name = algo_name(a);
+      }
+    }
+    std::printf("  %s\n", best_name);
+    std::fflush(stdout);
+  }
+}
+
 }  // namespace
+}  // namespace gsort::bench
 
 int main(int argc, char** argv) {
+  using namespace gsort::bench;
   bool tune = false, quick = false, profile = false;
   int max_log2 = 29;
   for (int i = 1; i < argc; ++i) {
@@ -486,65 +323,13 @@ int main(int argc, char** argv) {
     CK(cudaGetDeviceProperties(&prop, 0));
     std::printf("# device: %s, %d SMs, %.1f GiB, L2 %d MiB\n", prop.name, prop.multiProcessorCount,
                 prop.totalGlobalMem / 1073741824.0, prop.l2CacheSize >> 20);
-
     if (profile) {
       run_profile(uint64_t(1) << 28);
       return 0;
     }
-    if (tune) run_tuning(uint64_t(1) << 28, uint64_t(1) << 26, 5);
-
-    std::vector<int> logs = quick ? std::vector<int>{20, 24, 28} : std::vector<int>{20, 22, 24, 26, 28, 29};
-    std::vector<Row> rows;
-    std::map<std::string, double> cub_radix_ms, cub_merge_ms;
-    std::printf("\n# median ms over runs; Gkeys/s; x_cubR = own speed / cub radix; x_cubM = / cub merge sort\n");
-    std::printf("%-10s %-8s %10s %10s %9s %8s %8s\n", "algo", "keys", "n", "ms", "Gkeys/s", "x_cubR", "x_cubM");
-    const Algo order[] = {Algo::CubRadix, Algo::CubMerge, Algo::OwnRadix, Algo::OwnMerge, Algo::Thrust};
-    const char* types[] = {"u32", "u64", "gensort"};
-    for (const char* type : types) {
-      for (int lg : logs) {
-        if (lg > max_log2) continue;
-        const uint64_t n = uint64_t(1) << lg;
-        const int reps = quick ? 3 : (lg >= 26 ? 5 : 9);
-        for (Algo a : order) {
-          const std::string t = type;
-          if (t == "u32" && (a == Algo::OwnMerge || a == Algo::CubMerge)) continue;  // merge sorts: u64 keys
-          Timing tm;
-          if (t == "u32")
-            tm = bench_pairs<uint32_t>(a, n, reps);
-          else if (t == "u64")
-            tm = bench_pairs<uint64_t>(a, n, reps);
-          else
-            tm = bench_gensort(a, n, reps);
-          Row r{algo_name(a), t, n, tm};
-          const std::string key = t + "/" + std::to_string(n);
-          if (a == Algo::CubRadix) cub_radix_ms[key] = tm.ms;
-          if (a == Algo::CubMerge) cub_merge_ms[key] = tm.ms;
-          print_row(r, cub_radix_ms, cub_merge_ms);
-          rows.push_back(r);
-        }
-      }
-    }
-
-    // Small n: where rank sort wins (u64 keys). Times in microseconds.
-    std::printf("\n# small n, u64 key + u32 value: median us\n%-8s", "n");
-    const Algo small_algos[] = {Algo::OwnRank, Algo::OwnRadix, Algo::OwnMerge, Algo::CubRadix, Algo::CubMerge};
-    for (Algo a : small_algos) std::printf(" %10s", algo_name(a));
-    std::printf("  best\n");
-    for (uint64_t n : {32ull, 128ull, 512ull, 1024ull, 2048ull, 4096ull, 8192ull, 16384ull, 65536ull}) {
-      std::printf("%-8llu", (unsigned long long)n);
-      double best = 1e30;
-      const char* best_name = "";
-      for (Algo a : small_algos) {
-        const Timing t = bench_pairs<uint64_t>(a, n, quick ? 5 : 25);
-        std::printf(" %10.1f%s", t.ms * 1000, t.ok ? "" : "!");
-        if (t.ms < best) {
-          best = t.ms;
-          best_name = algo_name(a);
-        }
-      }
-      std::printf("  %s\n", best_name);
-      std::fflush(stdout);
-    }
+    if (tune) run_policy_sweep(uint64_t(1) << 28, uint64_t(1) << 26, 5);
+    run_main_table(quick, max_log2);
+    run_small_n_table(quick);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "kernel_sort_bench: %s\n", e.what());
     return 1;

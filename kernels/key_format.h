@@ -25,9 +25,9 @@ enum class ExtractPath : uint8_t {
   kGeneric,        // anything: normalised_key_word per word
 };
 
-// The sort behind each pass (see GpuSortAlgorithm). Own kernels take 32-
-// and 64-bit keys (radix) or 64-bit keys (merge, rank); a pass over another
-// key type uses CUB.
+// The sort behind each pass (see GpuSortAlgorithm). gsort's sorts
+// (kernels/device/sorts.h) take 32- and 64-bit keys (radix) or 64-bit keys
+// (merge, rank); a pass over another key type uses CUB.
 enum class PassSort : uint8_t { kAuto, kCub, kRadix, kMerge };
 
 struct KeyFormat {

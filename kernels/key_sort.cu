@@ -3,6 +3,7 @@
 #include <cub/device/device_radix_sort.cuh>
 
 #include <algorithm>
+#include <stdexcept>
 #include <string>
 
 #include "src/cuda/check.h"
@@ -12,16 +13,16 @@
 namespace gsort::gpu {
 namespace {
 
-// Up to this many keys, a 64-bit pass under --algorithm auto uses gsort's
-// rank sort (one block, no scratch), which beats CUB there.
-constexpr uint32_t kRankSortMax = 4096;
-
+// Under --algorithm auto, a 64-bit pass of up to rank_sort_block_max() keys
+// (512) runs on gsort's rank sort, which beats CUB there (docs/benchmarks.md).
+// Only its one-block path, which needs no scratch: the group's scratch is
+// sized for CUB, so the pass hands the rank sort none (its grid path for
+// larger counts would need some).
 bool rank_sort_takes(PassSort sort, size_t key_bytes, uint32_t count) {
-  return sort == PassSort::kAuto && key_bytes == 8 && count <= kRankSortMax &&
-         count <= rank_sort_block_max();
+  return sort == PassSort::kAuto && key_bytes == 8 && count <= rank_sort_block_max();
 }
 
-// Whether this pass runs on one of gsort's own radix or merge sorts.
+// Whether this pass runs on gsort's radix or merge sort (--algorithm).
 template <typename K>
 constexpr bool kernel_takes(PassSort sort) {
   return (sort == PassSort::kRadix && sizeof(K) >= 4) || (sort == PassSort::kMerge && sizeof(K) == 8);
@@ -51,33 +52,40 @@ size_t last_pass_temp_bytes(const KeyFormat& f, uint32_t count) {
   return pass_temp_bytes<uint64_t>(f.sort, count, bits);
 }
 
-// One stable pass; `values` continues from the previous pass. Own kernels
-// sort in place (keys_a, values.Current()); CUB may land in either buffer.
+// Runs a sort of kernels/device/sorts.h. CUDA failures pass through as
+// thrown (CudaError, or DeviceOutOfMemory for the caller to act on); the
+// kernels reject an argument (std::invalid_argument) only when the plan
+// gave them wrong sizes, which becomes a gsort::Error.
+template <typename Sort>
+void run_kernel_sort(const Sort& sort) {
+  try {
+    sort();
+  } catch (const std::invalid_argument& e) {
+    throw Error(std::string("GPU sort failed: ") + e.what());
+  }
+}
+
+// One stable pass; `values` continues from the previous pass. gsort's sorts
+// work in place (keys_a, values.Current()); CUB may land in either buffer.
 template <typename K>
 const K* sort_pass(PassSort sort, const SortBuffers& b, cub::DoubleBuffer<uint32_t>& values, uint32_t count,
                    int bits, cudaStream_t stream) {
   K* keys_a = static_cast<K*>(b.keys_a);
   if constexpr (sizeof(K) == 8) {
     if (rank_sort_takes(sort, sizeof(K), count)) {
-      try {
-        rank_sort_pairs(keys_a, values.Current(), count, nullptr, 0, stream);
-      } catch (const std::exception& e) {
-        throw Error(std::string("GPU sort failed: ") + e.what());
-      }
+      run_kernel_sort([&] { rank_sort_pairs(keys_a, values.Current(), count, nullptr, 0, stream); });
       return keys_a;
     }
   }
   if constexpr (sizeof(K) >= 4) {
     if (kernel_takes<K>(sort)) {
-      try {
+      run_kernel_sort([&] {
         if (sort == PassSort::kRadix) {
           radix_sort_pairs(keys_a, values.Current(), count, 0, bits, b.temp, b.temp_bytes, stream);
         } else if constexpr (sizeof(K) == 8) {
           merge_sort_pairs(keys_a, values.Current(), count, b.temp, b.temp_bytes, stream);
         }
-      } catch (const std::exception& e) {
-        throw Error(std::string("GPU sort failed: ") + e.what());
-      }
+      });
       return keys_a;
     }
   }

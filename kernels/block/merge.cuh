@@ -1,4 +1,4 @@
-// Block-level pieces of gsort's own merge sort of (u64 key, u32 value) pairs:
+// Block-level pieces of gsort's merge sort of (u64 key, u32 value) pairs:
 //   thread_sort_network    - stable sort of a thread's ITEMS keys in registers
 //   cta_block_sort_by_rank - sorts a tile in shared memory: runs double in
 //                            length, and every element finds its place in the

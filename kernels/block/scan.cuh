@@ -1,4 +1,4 @@
-// Block-level prefix sums used by gsort's own kernels.
+// Block-level prefix sums used by gsort's kernels (kernels/device/scan.cu, the radix sort).
 //
 // cta_blelloch_exclusive_scan: the work-efficient up-sweep / down-sweep scan
 // (Blelloch 1990) of 2*BLOCK values held in shared memory, two per thread,

@@ -1,5 +1,4 @@
-// Merge sort of (u64 key, u32 value) pairs, and the stable merge of two
-// sorted runs: host algorithms and their kernels.
+// Merge sort of (u64 key, u32 value) pairs: host algorithm and kernels.
 //
 // Sort: (1) each tile of TILE pairs is sorted in shared memory
 // (cta_block_sort_by_rank); (2) passes merge neighbouring runs of
@@ -114,34 +113,6 @@ __global__ void __launch_bounds__(P::BLOCK, P::MIN_BLOCKS)
   }
 }
 
-template <class P>
-__global__ void merge_two_partition_kernel(const uint64_t* a, uint64_t a_n, const uint64_t* b,
-                                           uint64_t b_n, uint64_t num_tiles, uint64_t* splits) {
-  const uint64_t total = a_n + b_n;
-  const uint64_t stride = uint64_t(gridDim.x) * blockDim.x;
-  for (uint64_t k = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x; k <= num_tiles; k += stride) {
-    const uint64_t diag = k * P::TILE < total ? k * P::TILE : total;
-    splits[k] = merge_path(a, a_n, b, b_n, diag);
-  }
-}
-
-template <class P>
-__global__ void __launch_bounds__(P::BLOCK, P::MIN_BLOCKS)
-    merge_two_kernel(const uint64_t* a_keys, const uint32_t* a_vals, const uint64_t* b_keys,
-                     const uint32_t* b_vals, uint64_t total, uint64_t* out_keys,
-                     uint32_t* out_vals, uint64_t num_tiles, const uint64_t* splits) {
-  extern __shared__ __align__(16) unsigned char merge_smem[];
-  auto& s = *reinterpret_cast<MergeTileSmem<P>*>(merge_smem);
-  for (uint64_t k = blockIdx.x; k < num_tiles; k += gridDim.x) {
-    const uint64_t d0 = k * P::TILE;
-    const uint64_t d1 = d0 + P::TILE < total ? d0 + P::TILE : total;
-    const uint64_t a0 = splits[k], a1 = splits[k + 1];
-    const uint64_t b0 = d0 - a0, b1 = d1 - a1;
-    cta_merge_ranges<P>(a_keys + a0, a_vals + a0, uint32_t(a1 - a0), b_keys + b0, b_vals + b0,
-                        uint32_t(b1 - b0), out_keys + d0, out_vals + d0, s);
-  }
-}
-
 inline size_t merge_align(size_t x) { return (x + 255) / 256 * 256; }
 
 template <class P>
@@ -200,36 +171,6 @@ void merge_sort_pairs(uint64_t* keys, uint32_t* values, uint64_t n, void* temp, 
     std::swap(src_k, dst_k);
     std::swap(src_v, dst_v);
   }
-}
-
-template <class P>
-size_t merge_two_temp_bytes(uint64_t a_n, uint64_t b_n) {
-  if (a_n + b_n == 0) return 0;
-  return merge_align((merge_tiles<P>(a_n + b_n) + 1) * sizeof(uint64_t));
-}
-
-template <class P>
-void merge_two(const uint64_t* a_keys, const uint32_t* a_vals, uint64_t a_n, const uint64_t* b_keys,
-               const uint32_t* b_vals, uint64_t b_n, uint64_t* out_keys, uint32_t* out_vals,
-               void* temp, size_t temp_bytes, cudaStream_t stream) {
-  const size_t need = merge_two_temp_bytes<P>(a_n, b_n);
-  if (temp_bytes < need || (need > 0 && temp == nullptr))
-    throw std::invalid_argument("merge_pairs: temp is " + std::to_string(temp_bytes) +
-                                " bytes, needs " + std::to_string(need));
-  const uint64_t total = a_n + b_n;
-  if (total == 0) return;
-  const uint64_t tiles = merge_tiles<P>(total);
-  uint64_t* splits = static_cast<uint64_t*>(temp);
-  const size_t smem = sizeof(MergeTileSmem<P>);
-  merge_set_smem<P>(reinterpret_cast<const void*>(merge_two_kernel<P>));
-  const unsigned grid = unsigned(std::min(tiles, kMergeMaxGrid));
-  const unsigned part_grid = unsigned(std::min((tiles + 1 + 255) / 256, kMergeMaxGrid));
-  merge_two_partition_kernel<P><<<part_grid, 256, 0, stream>>>(a_keys, a_n, b_keys, b_n, tiles,
-                                                               splits);
-  GSORT_CUDA_CHECK_LAUNCH();
-  merge_two_kernel<P><<<grid, P::BLOCK, smem, stream>>>(a_keys, a_vals, b_keys, b_vals, total,
-                                                        out_keys, out_vals, tiles, splits);
-  GSORT_CUDA_CHECK_LAUNCH();
 }
 
 // Tuned on an H200 (64M pairs): 5 items 5.51 Gkeys/s, 7: 5.22, 9: 4.91,

@@ -1,4 +1,4 @@
-// Public entry points of gsort's own LSD radix sort (see radix_sort.cuh).
+// Public entry points of gsort's LSD radix sort (see radix_sort.cuh).
 #include "kernels/device/radix_sort.cuh"
 
 namespace gsort {

@@ -1,11 +1,13 @@
-// gsort's own GPU sorting kernels: the public host API.
+// gsort's device-wide GPU sorts (kernels/device/): the public host API.
 //
 // Plain C++: no CUDA headers. Device pointers are plain pointers; a stream is
 // a cudaStream_t (CUstream_st*; nullptr is the legacy default stream).
 // Every call only enqueues work on `stream` (it may enqueue several kernels
-// and device-to-device copies) and returns; nothing is synchronised. CUDA
-// failures throw std::runtime_error (file:line, call, driver text); a
-// temp buffer that is too small throws std::invalid_argument.
+// and device-to-device copies) and returns; nothing is synchronised. A
+// failed CUDA call throws gsort::CudaError (src/cuda/check.h: the call,
+// file:line, the error's name and text), or DeviceOutOfMemory when memory
+// ran out; a temp buffer that is too small, or an n out of range, throws
+// std::invalid_argument.
 //
 // Scratch memory follows "ask, then run": call the *_temp_bytes function
 // with the same sizes, allocate at least that much device memory (any
@@ -54,14 +56,6 @@ void radix_sort_pairs(uint32_t* keys_in_out, uint32_t* values_in_out, uint64_t n
 size_t merge_sort_pairs_temp_bytes(uint64_t n);
 void merge_sort_pairs(uint64_t* keys_in_out, uint32_t* values_in_out, uint64_t n, void* temp,
                           size_t temp_bytes, CUstream_st* stream);
-
-// Stable merge of two sorted runs into out[0, a_n + b_n): on equal keys the
-// elements of `a` come first. The output must not overlap the inputs.
-size_t merge_pairs_temp_bytes(uint64_t a_n, uint64_t b_n);
-void merge_pairs(const uint64_t* a_keys, const uint32_t* a_values, uint64_t a_n,
-                     const uint64_t* b_keys, const uint32_t* b_values, uint64_t b_n,
-                     uint64_t* out_keys, uint32_t* out_values, void* temp, size_t temp_bytes,
-                     CUstream_st* stream);
 
 // ---- Rank (counting) sort for tiny arrays -----------------------------------
 // Each element counts the keys smaller than its own (ties broken by index)

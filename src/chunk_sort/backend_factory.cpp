@@ -16,7 +16,9 @@ namespace {
 
 // auto: the kernel benchmark (docs/benchmarks.md) has CUB's radix sort
 // fastest for every key width from ~16K keys up, and gsort's rank sort
-// fastest below ~8K; GpuSortAlgorithm::kAuto encodes that.
+// fastest below ~8K. GpuSortAlgorithm::kAuto takes CUB, except for 64-bit
+// passes of up to 512 keys, which the rank sort's one-block path sorts
+// without scratch (kernels/key_sort.cu).
 GpuSortAlgorithm gpu_algorithm(AlgorithmChoice choice) {
   switch (choice) {
     case AlgorithmChoice::kRadix: return GpuSortAlgorithm::kRadix;
@@ -48,13 +50,15 @@ std::unique_ptr<SortBackend> make_backend(const SortConfig& config, const KeyLay
     GpuOptions options;
     options.device = config.device;
     options.memory_cap = config.gpu_memory;
-    options.host_threads = pool.size();
     options.algorithm = gpu_algorithm(config.algorithm);
     options.input_bytes_hint = size_known ? std::max<uint64_t>(input_bytes, 1) : 0;
     try {
-      std::unique_ptr<SortBackend> gpu = make_gpu_backend(layout, options);
-      if (config.backend == BackendChoice::kHybrid) return make_hybrid_backend(std::move(gpu), layout, pool);
-      return gpu;
+      if (config.backend == BackendChoice::kHybrid) {
+        return make_hybrid_backend(layout, pool, [&](ThreadPool& gpu_pool) {
+          return make_gpu_backend(layout, options, gpu_pool);
+        });
+      }
+      return make_gpu_backend(layout, options, pool);
     } catch (const Error& e) {
       if (config.backend != BackendChoice::kAuto) throw;
       why = e.what();

@@ -19,7 +19,8 @@ struct BackendTimings {
   double copy_in_s = 0;   // host-to-device copies (GPU)
   double copy_out_s = 0;  // device-to-host copies (GPU)
   double merge_s = 0;     // merging sorted pieces of a chunk
-  double gather_s = 0;    // putting records in order
+  double gather_s = 0;    // putting records in order: no backend does now (the
+                          // output writer gathers); kept for --stats' "gather"
   uint64_t chunks = 0;    // chunks sorted
   uint64_t pieces = 0;    // device-sized pieces sorted (GPU)
 };
@@ -57,9 +58,6 @@ class SortBackend {
   virtual void merge_order(const uint8_t* records, const uint64_t* starts, size_t runs, uint32_t* order) {
     sort_order(records, starts[runs], order);
   }
-
-  // Writes the chunk's records in sorted order to `out` (count records).
-  virtual void sort_records(const uint8_t* records, uint64_t count, uint8_t* out) = 0;
 
   // Starts sorting a chunk whose buffer `records` (capacity records) is
   // being filled. The default waits for finish() and calls sort_order().

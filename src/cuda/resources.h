@@ -90,33 +90,4 @@ class DeviceBuffer {
   size_t size_ = 0;
 };
 
-// Page-locked host memory from cudaHostAlloc (portable: pinned for every
-// device). Throws on failure, like any other CUDA call here.
-class PinnedBuffer {
- public:
-  PinnedBuffer() = default;
-  explicit PinnedBuffer(size_t bytes) : size_(bytes) {
-    if (bytes) GSORT_CUDA_CHECK(cudaHostAlloc(&data_, bytes, cudaHostAllocPortable));
-  }
-  ~PinnedBuffer() {
-    if (data_) GSORT_CUDA_REPORT(cudaFreeHost(data_));
-  }
-  PinnedBuffer(PinnedBuffer&& o) noexcept
-      : data_(std::exchange(o.data_, nullptr)), size_(std::exchange(o.size_, 0)) {}
-  PinnedBuffer& operator=(PinnedBuffer&& o) noexcept {
-    std::swap(data_, o.data_);
-    std::swap(size_, o.size_);
-    return *this;
-  }
-  PinnedBuffer(const PinnedBuffer&) = delete;
-  PinnedBuffer& operator=(const PinnedBuffer&) = delete;
-
-  uint8_t* data() const { return static_cast<uint8_t*>(data_); }
-  size_t size() const { return size_; }
-
- private:
-  void* data_ = nullptr;
-  size_t size_ = 0;
-};
-
 }  // namespace gsort::cuda

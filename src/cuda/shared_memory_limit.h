@@ -1,5 +1,10 @@
-// Host helper for gsort's own kernels: raise a kernel's dynamic shared-memory
-// limit (needed above 48 KB) once per kernel and device, not on every call.
+// ensure_dynamic_smem(kernel, bytes): lets `kernel` launch with `bytes` of
+// dynamic shared memory on the current device. CUDA allows at most 48 KiB
+// per block unless the kernel's cudaFuncAttributeMaxDynamicSharedMemorySize
+// is raised, and that attribute is set per kernel and device: the first
+// call for a (kernel, device) pair sets it, later calls return at once (one
+// size per kernel, as each template instance of kernels/device/ has).
+// Thread-safe. Throws CudaError when the device cannot give that much.
 #pragma once
 
 #include <cuda_runtime_api.h>

@@ -24,7 +24,7 @@ void check_boundaries(const Case& c) {
   for (const std::string& k : c.keys) fields.push_back(field(k));
   const KeyLayout layout = fields.empty() ? KeyLayout::whole_record(c.record_size, false)
                                           : KeyLayout(fields, c.record_size, false);
-  GpuBackend backend(layout, test::options_with_cap(c.cap, 4));
+  GpuBackend backend(layout, test::options_with_cap(c.cap), test::test_pool(4));
   const uint64_t piece = backend.piece_records();
   const uint64_t group = backend.group_records();
   ASSERT_GT(piece, 0u);
@@ -68,10 +68,10 @@ TEST(GpuPieces, WideKeysAndLargeRecords) {
 TEST(GpuPieces, CapTooSmallThrowsDeviceOutOfMemory) {
   GSORT_REQUIRE_GPU();
   const KeyLayout layout({field("0:10")}, 100, false);
-  EXPECT_THROW(GpuBackend(layout, test::options_with_cap(4096)), DeviceOutOfMemory);
-  EXPECT_THROW(make_gpu_backend(layout, test::options_with_cap(16 << 10)), DeviceOutOfMemory);
+  EXPECT_THROW(GpuBackend(layout, test::options_with_cap(4096), test::test_pool()), DeviceOutOfMemory);
+  EXPECT_THROW(make_gpu_backend(layout, test::options_with_cap(16 << 10), test::test_pool()), DeviceOutOfMemory);
   const KeyLayout wide = KeyLayout::whole_record(4096, false);  // 4 KiB keys
-  EXPECT_THROW(GpuBackend(wide, test::options_with_cap(1 << 20)), DeviceOutOfMemory);
+  EXPECT_THROW(GpuBackend(wide, test::options_with_cap(1 << 20), test::test_pool()), DeviceOutOfMemory);
 }
 
 }  // namespace

@@ -39,14 +39,14 @@ TEST(GpuProbe, NeverCrashesAndSaysWhy) {
     EXPECT_TRUE(why.empty());
   } else {
     EXPECT_FALSE(why.empty());
-    EXPECT_THROW(make_gpu_backend(KeyLayout::whole_record(8, false), GpuOptions{}), Error);
+    EXPECT_THROW(make_gpu_backend(KeyLayout::whole_record(8, false), GpuOptions{}, test::test_pool()), Error);
   }
 }
 
 TEST(GpuResources, AllocateHostGivesPinnedMemory) {
   GSORT_REQUIRE_GPU();
   const KeyLayout layout({field("0:4")}, 4, false);
-  auto backend = make_gpu_backend(layout, test::options_with_cap(16 << 20));
+  auto backend = make_gpu_backend(layout, test::options_with_cap(16 << 20), test::test_pool());
   HostBuffer buffer = backend->allocate_host(size_t{3} << 20);
   ASSERT_TRUE(buffer);
   EXPECT_EQ(buffer.size(), size_t{3} << 20);
@@ -58,7 +58,7 @@ TEST(GpuResources, AllocateHostGivesPinnedMemory) {
   EXPECT_NE(backend->describe().find("gpu 0"), std::string::npos) << backend->describe();
 }
 
-// The plan's regions lie inside the arena and do not overlap within a mode.
+// The plan's regions lie inside the arena and do not overlap.
 TEST(DevicePlan, RegionsFitAndDoNotOverlap) {
   GSORT_REQUIRE_GPU();
   const std::vector<KeyLayout> layouts = {
@@ -82,24 +82,13 @@ TEST(DevicePlan, RegionsFitAndDoNotOverlap) {
             {g.values_b, g.values_b + n * 4},
             {g.temp, g.temp + g.temp_bytes}};
       };
-      std::vector<std::vector<std::pair<size_t, size_t>>> modes;
-      auto streaming = group_regions(p.streaming);
-      for (size_t s : p.staging) streaming.push_back({s, s + slot});
-      modes.push_back(streaming);
-      if (p.resident.capacity) {
-        auto resident = group_regions(p.resident);
-        resident.push_back({p.gather_out[0], p.gather_out[0] + slot});
-        resident.push_back({p.gather_out[1], p.gather_out[1] + slot});
-        resident.push_back({p.resident_records, p.resident_records + p.resident.capacity * layout.record_size()});
-        modes.push_back(resident);
-      }
-      for (auto& regions : modes) {
-        std::sort(regions.begin(), regions.end());
-        for (size_t i = 0; i < regions.size(); ++i) {
-          EXPECT_LE(regions[i].second, p.bytes);
-          if (i > 0) {
-            EXPECT_LE(regions[i - 1].second, regions[i].first) << "overlap at region " << i;
-          }
+      auto regions = group_regions(p.streaming);
+      for (size_t s : p.staging) regions.push_back({s, s + slot});
+      std::sort(regions.begin(), regions.end());
+      for (size_t i = 0; i < regions.size(); ++i) {
+        EXPECT_LE(regions[i].second, p.bytes);
+        if (i > 0) {
+          EXPECT_LE(regions[i - 1].second, regions[i].first) << "overlap at region " << i;
         }
       }
     }

@@ -36,9 +36,9 @@ void check_session(GpuBackend& backend, const KeyLayout& layout, uint64_t count,
 TEST(GpuSession, SortsWhileTheChunkFills) {
   GSORT_REQUIRE_GPU();
   const KeyLayout layout({field("0:10")}, 100, false);
-  GpuBackend roomy(layout, test::options_with_cap(uint64_t{256} << 20));
+  GpuBackend roomy(layout, test::options_with_cap(uint64_t{256} << 20), test::test_pool());
   check_session(roomy, layout, 200000, 1);
-  GpuBackend tight(layout, test::options_with_cap(1 << 20));  // many groups, merged
+  GpuBackend tight(layout, test::options_with_cap(1 << 20), test::test_pool());  // many groups, merged
   check_session(tight, layout, 3 * tight.group_records() + 17, 2);
   check_session(tight, layout, 1, 3);
   EXPECT_EQ(tight.timings().chunks, 2u);
@@ -47,7 +47,7 @@ TEST(GpuSession, SortsWhileTheChunkFills) {
 TEST(GpuSession, WaitsForTheDeviceWhenAnotherChunkHoldsIt) {
   GSORT_REQUIRE_GPU();
   const KeyLayout layout({field("2:u32be")}, 9, false);
-  GpuBackend backend(layout, test::options_with_cap(4 << 20));
+  GpuBackend backend(layout, test::options_with_cap(4 << 20), test::test_pool());
   const uint64_t count = 4 * backend.piece_records() + 3;
   const auto a = test::make_records(layout, count, 4);
   const auto b = test::make_records(layout, count, 5);
@@ -65,7 +65,7 @@ TEST(GpuSession, WaitsForTheDeviceWhenAnotherChunkHoldsIt) {
 TEST(GpuSession, AbandonedSessionReleasesTheDevice) {
   GSORT_REQUIRE_GPU();
   const KeyLayout layout({field("0:8")}, 16, false);
-  GpuBackend backend(layout, test::options_with_cap(4 << 20));
+  GpuBackend backend(layout, test::options_with_cap(4 << 20), test::test_pool());
   const uint64_t count = 3 * backend.piece_records();
   const auto records = test::make_records(layout, count, 6);
   {

@@ -19,7 +19,7 @@ TEST(GpuSortOrder, EveryNumericTypeOrderAndDirection) {
       for (const bool desc : {false, true}) {
         const std::string spec = std::string("3:") + type + (be ? "be" : "") + (desc ? ":desc" : "");
         const KeyLayout layout({field(spec)}, 13, false);
-        GpuBackend backend(layout, test::options_with_cap(kCap));
+        GpuBackend backend(layout, test::options_with_cap(kCap), test::test_pool());
         const auto records = test::make_records(layout, 3000, spec.size() * 31 + be + 2 * desc);
         EXPECT_TRUE(test::sort_order_matches(backend, layout, records.data(), 3000)) << spec;
       }
@@ -31,7 +31,7 @@ TEST(GpuSortOrder, LargeNumericChunks) {
   GSORT_REQUIRE_GPU();
   for (const char* spec : {"0:u32", "4:f64be:desc", "2:i16"}) {
     const KeyLayout layout({field(spec)}, 12, false);
-    GpuBackend backend(layout, test::options_with_cap(kCap));
+    GpuBackend backend(layout, test::options_with_cap(kCap), test::test_pool());
     const uint64_t count = 1000000;
     const auto records = test::make_records(layout, count, 11);
     EXPECT_TRUE(test::sort_order_matches(backend, layout, records.data(), count)) << spec;
@@ -44,7 +44,7 @@ TEST(GpuSortOrder, ByteKeysOfManyWidths) {
     for (const bool desc : {false, true}) {
       const std::string spec = "1:" + std::to_string(width) + (desc ? ":desc" : "");
       const KeyLayout layout({field(spec)}, 40, false);
-      GpuBackend backend(layout, test::options_with_cap(kCap));
+      GpuBackend backend(layout, test::options_with_cap(kCap), test::test_pool());
       test::DataSpec data;
       data.low_entropy = true;
       const auto records = test::make_records(layout, 4000, width * 2 + desc, data);
@@ -57,7 +57,7 @@ TEST(GpuSortOrder, WholeRecordKeys) {
   GSORT_REQUIRE_GPU();
   for (const bool reverse : {false, true}) {
     const KeyLayout layout = KeyLayout::whole_record(100, reverse);  // 13 words
-    GpuBackend backend(layout, test::options_with_cap(kCap));
+    GpuBackend backend(layout, test::options_with_cap(kCap), test::test_pool());
     test::DataSpec data;
     data.prefix_pool = 5;
     data.duplicate_fraction = 0.3;
@@ -83,7 +83,7 @@ TEST(GpuSortOrder, MultiFieldKeys) {
       name += s + " ";
     }
     const KeyLayout layout(fields, 17, false);
-    GpuBackend backend(layout, test::options_with_cap(kCap));
+    GpuBackend backend(layout, test::options_with_cap(kCap), test::test_pool());
     test::DataSpec data;
     data.low_entropy = true;
     const auto records = test::make_records(layout, 5000, name.size(), data);
@@ -94,7 +94,7 @@ TEST(GpuSortOrder, MultiFieldKeys) {
 TEST(GpuSortOrder, PinnedAndPageableOrdersAcrossBounceSlices) {
   GSORT_REQUIRE_GPU();
   const KeyLayout layout({field("0:u32")}, 4, false);
-  GpuBackend backend(layout, test::options_with_cap(uint64_t{256} << 20));
+  GpuBackend backend(layout, test::options_with_cap(uint64_t{256} << 20), test::test_pool());
   const uint64_t count = 9 * (uint64_t{1} << 20) + 123;  // three 4M-index slices of the bounce buffer
   const auto records = test::make_records(layout, count, 21);
   const auto want = test::reference_order(layout, records.data(), count);
@@ -110,7 +110,7 @@ TEST(GpuSortOrder, PinnedAndPageableOrdersAcrossBounceSlices) {
 TEST(GpuSortOrder, TinyCounts) {
   GSORT_REQUIRE_GPU();
   const KeyLayout layout({field("0:10")}, 100, false);
-  GpuBackend backend(layout, test::options_with_cap(kCap));
+  GpuBackend backend(layout, test::options_with_cap(kCap), test::test_pool());
   for (const uint64_t count : {0ull, 1ull, 2ull, 3ull}) {
     const auto records = test::make_records(layout, count == 0 ? 1 : count, count);
     EXPECT_TRUE(test::sort_order_matches(backend, layout, records.data(), count)) << count << " records";
@@ -120,7 +120,7 @@ TEST(GpuSortOrder, TinyCounts) {
 TEST(GpuSortOrder, EqualSortedAndReversedInputs) {
   GSORT_REQUIRE_GPU();
   const KeyLayout layout({field("0:10")}, 100, false);
-  GpuBackend backend(layout, test::options_with_cap(kCap));
+  GpuBackend backend(layout, test::options_with_cap(kCap), test::test_pool());
   const uint64_t count = 30000;
   std::vector<uint8_t> equal(count * 100, 0x5A);
   EXPECT_TRUE(test::sort_order_matches(backend, layout, equal.data(), count)) << "all equal";
@@ -143,7 +143,7 @@ TEST(GpuSortOrder, LargeGensortChunkInOneGroupAndMerged) {
   const auto records = test::make_records(layout, count, 17, data);
   const auto want = test::reference_order(layout, records.data(), count);
   for (const uint64_t cap : {uint64_t{1} << 30, uint64_t{24} << 20}) {
-    GpuBackend backend(layout, test::options_with_cap(cap, 8));
+    GpuBackend backend(layout, test::options_with_cap(cap), test::test_pool(8));
     EXPECT_TRUE(test::sort_order_matches(backend, want, records.data(), count)) << "cap " << cap;
     const BackendTimings t = backend.timings();
     EXPECT_EQ(t.chunks, 1u);

@@ -7,21 +7,19 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <map>
+#include <memory>
 #include <numeric>
 #include <random>
 #include <string>
 #include <vector>
 
 #include "src/chunk_sort/gpu/make_gpu_backend.h"
+#include "src/core/thread_pool.h"
 #include "src/keys/key_layout.h"
+#include "tests/gpu/require_gpu.h"
 
 namespace gsort::test {
-
-#define GSORT_REQUIRE_GPU()                                  \
-  do {                                                       \
-    std::string why_;                                        \
-    if (!::gsort::gpu_usable(0, &why_)) GTEST_SKIP() << why_; \
-  } while (0)
 
 struct DataSpec {
   double duplicate_fraction = 0.2;  // records copied from an earlier record
@@ -112,11 +110,19 @@ inline ::testing::AssertionResult same_bytes(const std::vector<uint8_t>& want, c
 
 inline KeyField field(const std::string& spec) { return parse_key_spec(spec); }
 
-inline GpuOptions options_with_cap(uint64_t cap, unsigned threads = 4) {
+inline GpuOptions options_with_cap(uint64_t cap) {
   GpuOptions o;
   o.memory_cap = cap;
-  o.host_threads = threads;
   return o;
+}
+
+// A host pool of `threads` threads for backends under test, one per size,
+// kept for the test program's life (tests run one at a time).
+inline ThreadPool& test_pool(unsigned threads = 4) {
+  static std::map<unsigned, std::unique_ptr<ThreadPool>> pools;
+  std::unique_ptr<ThreadPool>& pool = pools[threads];
+  if (!pool) pool = std::make_unique<ThreadPool>(threads);
+  return *pool;
 }
 
 // Sorts with the backend and compares with the reference; also checks that

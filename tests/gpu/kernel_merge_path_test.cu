@@ -37,7 +37,7 @@ std::vector<uint64_t> sorted_random(SplitMix64& rng, size_t n, uint64_t range) {
   return v;
 }
 
-TEST(OwnMergePathHost, MatchesBruteForceOnEveryDiagonal) {
+TEST(KernelMergePathHost, MatchesBruteForceOnEveryDiagonal) {
   SplitMix64 rng(42);
   const size_t sizes[] = {0, 1, 2, 3, 7, 16, 33};
   const uint64_t ranges[] = {1, 3, 10, 1000000};  // 1 and 3: heavy ties
@@ -53,7 +53,7 @@ TEST(OwnMergePathHost, MatchesBruteForceOnEveryDiagonal) {
       }
 }
 
-TEST(OwnMergePathHost, EmptyAndExtremeDiagonals) {
+TEST(KernelMergePathHost, EmptyAndExtremeDiagonals) {
   const std::vector<uint64_t> a = {1, 2, 2, 5}, b = {2, 2, 3};
   EXPECT_EQ(merge_path(a.data(), uint64_t(4), b.data(), uint64_t(3), uint64_t(0)), 0u);
   EXPECT_EQ(merge_path(a.data(), uint64_t(4), b.data(), uint64_t(3), uint64_t(7)), 4u);
@@ -65,7 +65,7 @@ TEST(OwnMergePathHost, EmptyAndExtremeDiagonals) {
 }
 
 // Merging tile by tile from merge_path splits gives std::merge's stable result.
-TEST(OwnMergePathHost, TiledMergeEqualsStdMerge) {
+TEST(KernelMergePathHost, TiledMergeEqualsStdMerge) {
   SplitMix64 rng(7);
   for (int trial = 0; trial < 50; ++trial) {
     const size_t na = rng.next() % 500, nb = rng.next() % 500;
@@ -103,7 +103,7 @@ struct Odds {
   __host__ __device__ uint64_t operator[](uint64_t i) const { return 2 * i + 1; }
 };
 
-TEST(OwnMergePathHost, SixtyFourBitLengths) {
+TEST(KernelMergePathHost, SixtyFourBitLengths) {
   const uint64_t len = uint64_t(1) << 40;
   for (uint64_t diag : {uint64_t(0), uint64_t(1), uint64_t(5), (uint64_t(1) << 33) + 3, len + 1,
                         2 * len - 1, 2 * len}) {

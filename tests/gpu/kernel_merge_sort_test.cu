@@ -1,4 +1,4 @@
-// merge_sort_pairs and merge_pairs against std::stable_sort / std::merge.
+// merge_sort_pairs against std::stable_sort.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -17,8 +17,8 @@ void device_merge_sort(std::vector<uint64_t>* keys, std::vector<uint32_t>* vals)
   const uint64_t n = keys->size();
   DevBuf<uint64_t> dk(*keys);
   DevBuf<uint32_t> dv(*vals);
-  DevTemp temp(gsort::merge_sort_pairs_temp_bytes(n));
-  gsort::merge_sort_pairs(dk.get(), dv.get(), n, temp.get(), temp.bytes(), nullptr);
+  DeviceBuffer temp(gsort::merge_sort_pairs_temp_bytes(n));
+  gsort::merge_sort_pairs(dk.get(), dv.get(), n, temp.data(), temp.size(), nullptr);
   GSORT_CUDA_CHECK(cudaDeviceSynchronize());
   *keys = dk.download();
   *vals = dv.download();
@@ -47,25 +47,19 @@ const uint64_t kSizes[] = {0,    1,    2,    3,    4,    5,    6,    7,    8,   
                            1279, 1280, 1281, 1792, 2559, 2561, 3839, 3841, 5121, 11521, 100003, 1048579,
                            5000011};
 
-TEST(OwnMergeSort, AllDistributionsAndSizes) {
-  OWN_REQUIRE_GPU();
+TEST(KernelMergeSort, AllDistributionsAndSizes) {
+  GSORT_REQUIRE_GPU();
   for (Dist d : kAllDists)
     for (uint64_t n : kSizes) check_merge_sort(n, d, 21);
 }
 
-TEST(OwnMergeSort, NormalisedDoublesWithNanAndSignedZeros) {
-  OWN_REQUIRE_GPU();
+TEST(KernelMergeSort, NormalisedDoublesWithNanAndSignedZeros) {
+  GSORT_REQUIRE_GPU();
   const double inf = std::numeric_limits<double>::infinity();
   const double nan = std::numeric_limits<double>::quiet_NaN();
   const std::vector<double> ordered = {-nan, -inf, -1e300, -2.5, -0.0, 0.0, 1e-300, 3.5, inf, nan};
-  std::vector<uint64_t> in;
   std::vector<int> cls;
-  SplitMix64 rng(22);
-  for (int rep = 0; rep < 9000; ++rep) {
-    const int c = int(rng.next() % ordered.size());
-    in.push_back(normalise_f64(ordered[c]));
-    cls.push_back(c);
-  }
+  const std::vector<uint64_t> in = shuffled_doubles(ordered, 9000, 22, &cls);
   std::vector<uint64_t> keys = in;
   std::vector<uint32_t> vals = iota_values(in.size());
   device_merge_sort(&keys, &vals);
@@ -78,74 +72,26 @@ void check_merge_sort_large(uint64_t n, uint64_t seed, int shift) {
   DevBuf<uint64_t> keys(n);
   DevBuf<uint32_t> vals(n);
   generate_on_device<uint64_t>(keys.get(), vals.get(), n, seed, shift);
-  DevTemp temp(gsort::merge_sort_pairs_temp_bytes(n));
-  gsort::merge_sort_pairs(keys.get(), vals.get(), n, temp.get(), temp.bytes(), nullptr);
+  DeviceBuffer temp(gsort::merge_sort_pairs_temp_bytes(n));
+  gsort::merge_sort_pairs(keys.get(), vals.get(), n, temp.data(), temp.size(), nullptr);
   GSORT_CUDA_CHECK(cudaDeviceSynchronize());
   EXPECT_EQ(check_on_device<uint64_t>(keys.get(), vals.get(), n, seed, shift), 0ull);
 }
 
 // Generated, sorted and checked on the device.
-TEST(OwnMergeSort, LargeRandom) {
-  OWN_REQUIRE_GPU();
-  OWN_SKIP_ABOVE(uint64_t(1) << 27);
+TEST(KernelMergeSort, LargeRandom) {
+  GSORT_REQUIRE_GPU();
+  GSORT_SKIP_ABOVE(uint64_t(1) << 27);
   check_merge_sort_large(uint64_t(1) << 27, 23, 0);
   check_merge_sort_large((uint64_t(1) << 24) + 5, 24, 44);  // 20-bit keys: many equal
 }
 
-TEST(OwnMergeSort, TempTooSmallThrows) {
-  OWN_REQUIRE_GPU();
+TEST(KernelMergeSort, TempTooSmallThrows) {
+  GSORT_REQUIRE_GPU();
   DevBuf<uint64_t> k(100);
   DevBuf<uint32_t> v(100);
   EXPECT_THROW(gsort::merge_sort_pairs(k.get(), v.get(), 100, nullptr, 0, nullptr),
                std::invalid_argument);
-}
-
-// Two sorted runs with many ties; values tell the run (b's have bit 31 set).
-void check_merge_pairs(uint64_t na, uint64_t nb, uint64_t range, uint64_t seed) {
-  if (na + nb > max_test_n()) return;
-  SCOPED_TRACE(testing::Message() << "na=" << na << " nb=" << nb << " range=" << range);
-  SplitMix64 rng(seed);
-  std::vector<uint64_t> a(na), b(nb);
-  for (auto& x : a) x = rng.next() % range;
-  for (auto& x : b) x = rng.next() % range;
-  std::sort(a.begin(), a.end());
-  std::sort(b.begin(), b.end());
-  std::vector<uint32_t> av(na), bv(nb);
-  for (uint64_t i = 0; i < na; ++i) av[i] = uint32_t(i);
-  for (uint64_t i = 0; i < nb; ++i) bv[i] = uint32_t(i) | 0x80000000u;
-
-  struct P {
-    uint64_t k;
-    uint32_t v;
-  };
-  std::vector<P> pa, pb, expect;
-  for (uint64_t i = 0; i < na; ++i) pa.push_back({a[i], av[i]});
-  for (uint64_t i = 0; i < nb; ++i) pb.push_back({b[i], bv[i]});
-  std::merge(pa.begin(), pa.end(), pb.begin(), pb.end(), std::back_inserter(expect),
-             [](const P& x, const P& y) { return x.k < y.k; });
-
-  DevBuf<uint64_t> dak(a), dbk(b), dok(na + nb);
-  DevBuf<uint32_t> dav(av), dbv(bv), dov(na + nb);
-  DevTemp temp(gsort::merge_pairs_temp_bytes(na, nb));
-  gsort::merge_pairs(dak.get(), dav.get(), na, dbk.get(), dbv.get(), nb, dok.get(), dov.get(),
-                         temp.get(), temp.bytes(), nullptr);
-  GSORT_CUDA_CHECK(cudaDeviceSynchronize());
-  const auto ok = dok.download();
-  const auto ov = dov.download();
-  ASSERT_EQ(ok.size(), expect.size());
-  for (size_t i = 0; i < expect.size(); ++i) {
-    ASSERT_EQ(ok[i], expect[i].k) << i;
-    ASSERT_EQ(ov[i], expect[i].v) << i;
-  }
-}
-
-TEST(OwnMergePairs, MatchesStdMerge) {
-  OWN_REQUIRE_GPU();
-  const uint64_t cases[][2] = {{0, 0},       {0, 5},      {5, 0},       {1, 1},          {3840, 1},
-                               {1, 3840},    {3839, 2},   {1000, 100000}, {100000, 1000},
-                               {1048577, 524291}, {7681, 7681}};
-  for (auto& c : cases)
-    for (uint64_t range : {uint64_t(3), uint64_t(1000), ~uint64_t(0)}) check_merge_pairs(c[0], c[1], range, 25);
 }
 
 }  // namespace

@@ -28,9 +28,9 @@ void device_radix_sort(std::vector<K>* keys, std::vector<uint32_t>* vals, int be
     GSORT_CUDA_CHECK(cudaMemcpy(dk.get() + offset, keys->data(), n * sizeof(K), cudaMemcpyHostToDevice));
     GSORT_CUDA_CHECK(cudaMemcpy(dv.get() + offset, vals->data(), n * 4, cudaMemcpyHostToDevice));
   }
-  DevTemp temp(gsort::radix_sort_pairs_temp_bytes(n, kBits<K>));
-  gsort::radix_sort_pairs(dk.get() + offset, dv.get() + offset, n, begin_bit, end_bit, temp.get(),
-                              temp.bytes(), stream);
+  DeviceBuffer temp(gsort::radix_sort_pairs_temp_bytes(n, kBits<K>));
+  gsort::radix_sort_pairs(dk.get() + offset, dv.get() + offset, n, begin_bit, end_bit, temp.data(),
+                              temp.size(), stream);
   GSORT_CUDA_CHECK(cudaDeviceSynchronize());
   if (n > 0) {
     GSORT_CUDA_CHECK(cudaMemcpy(keys->data(), dk.get() + offset, n * sizeof(K), cudaMemcpyDeviceToHost));
@@ -64,28 +64,28 @@ const uint64_t kSizes[] = {0,    1,    2,    3,    31,   32,    33,    255,   25
                            384,  385,  4095, 4096, 4097, 4607,  4608,  4609,  6143,   6144,   6145,
                            9217, 12289, 100003, 3000017};
 
-TEST(OwnRadixSort, U32AllDistributionsAndSizes) {
-  OWN_REQUIRE_GPU();
+TEST(KernelRadixSort, U32AllDistributionsAndSizes) {
+  GSORT_REQUIRE_GPU();
   for (Dist d : kAllDists)
     for (uint64_t n : kSizes) check_radix<uint32_t>(n, d, 11);
 }
 
-TEST(OwnRadixSort, U64AllDistributionsAndSizes) {
-  OWN_REQUIRE_GPU();
+TEST(KernelRadixSort, U64AllDistributionsAndSizes) {
+  GSORT_REQUIRE_GPU();
   for (Dist d : kAllDists)
     for (uint64_t n : kSizes) check_radix<uint64_t>(n, d, 12);
 }
 
-TEST(OwnRadixSort, U32BitWindows) {
-  OWN_REQUIRE_GPU();
+TEST(KernelRadixSort, U32BitWindows) {
+  GSORT_REQUIRE_GPU();
   const int windows[][2] = {{0, 1}, {4, 12}, {13, 13}, {31, 32}, {3, 32}, {0, 17}, {8, 24}, {0, 0}, {32, 32}};
   for (auto& w : windows)
     for (Dist d : {Dist::Random, Dist::LowEntropy, Dist::FewDistinct})
       for (uint64_t n : {uint64_t(1000), uint64_t(6145), uint64_t(100003)}) check_radix<uint32_t>(n, d, 13, w[0], w[1]);
 }
 
-TEST(OwnRadixSort, U64BitWindows) {
-  OWN_REQUIRE_GPU();
+TEST(KernelRadixSort, U64BitWindows) {
+  GSORT_REQUIRE_GPU();
   const int windows[][2] = {{0, 8}, {20, 60}, {63, 64}, {56, 64}, {1, 63}, {32, 64}, {0, 33}, {64, 64}};
   for (auto& w : windows)
     for (Dist d : {Dist::Random, Dist::LowEntropy})
@@ -102,14 +102,14 @@ void check_radix_options(uint64_t n, Dist dist, const gsort::kernels::RadixOptio
   const std::vector<K> in = make_keys<K>(n, dist, 40 + n);
   DevBuf<K> dk(in);
   DevBuf<uint32_t> dv(iota_values(n));
-  DevTemp temp(gsort::kernels::radix_sort_temp_bytes<P, K>(n, opt));
-  gsort::kernels::radix_sort_pairs<P, K>(dk.get(), dv.get(), n, 0, kBits<K>, temp.get(), temp.bytes(), nullptr, opt);
+  DeviceBuffer temp(gsort::kernels::radix_sort_temp_bytes<P, K>(n, opt));
+  gsort::kernels::radix_sort_pairs<P, K>(dk.get(), dv.get(), n, 0, kBits<K>, temp.data(), temp.size(), nullptr, opt);
   GSORT_CUDA_CHECK(cudaDeviceSynchronize());
   EXPECT_TRUE(is_stable_sort_of(in, dk.download(), dv.download()));
 }
 
-TEST(OwnRadixSort, WideOffsetsAndMultiTileChunks) {
-  OWN_REQUIRE_GPU();
+TEST(KernelRadixSort, WideOffsetsAndMultiTileChunks) {
+  GSORT_REQUIRE_GPU();
   using gsort::kernels::RadixOptions;
   for (uint64_t n : {uint64_t(6145), uint64_t(100003), uint64_t(3000017)})
     for (Dist d : {Dist::Random, Dist::FewDistinct}) {
@@ -120,43 +120,34 @@ TEST(OwnRadixSort, WideOffsetsAndMultiTileChunks) {
     }
 }
 
-TEST(OwnRadixSort, UnalignedArrays) {
-  OWN_REQUIRE_GPU();
+TEST(KernelRadixSort, UnalignedArrays) {
+  GSORT_REQUIRE_GPU();
   for (uint64_t n : {uint64_t(5), uint64_t(4609), uint64_t(6145), uint64_t(100003)}) {
     check_radix<uint32_t>(n, Dist::Random, 15, 0, 32, 1);
     check_radix<uint64_t>(n, Dist::LowEntropy, 16, 0, 64, 3);
   }
 }
 
-TEST(OwnRadixSort, OnAStream) {
-  OWN_REQUIRE_GPU();
-  cudaStream_t stream;
-  GSORT_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+TEST(KernelRadixSort, OnAStream) {
+  GSORT_REQUIRE_GPU();
+  const gsort::cuda::Stream stream;
   const std::vector<uint64_t> in = make_keys<uint64_t>(300001, Dist::Random, 17);
   std::vector<uint64_t> keys = in;
   std::vector<uint32_t> vals = iota_values(in.size());
-  device_radix_sort(&keys, &vals, 0, 64, stream);
-  GSORT_CUDA_CHECK(cudaStreamDestroy(stream));
+  device_radix_sort(&keys, &vals, 0, 64, stream.get());
   EXPECT_TRUE(is_stable_sort_of(in, keys, vals));
 }
 
 // Keys arrive normalised: sign bit set -> invert all bits, else set the sign bit.
 // Expected order: -NaN, -inf, negatives, -0, +0, positives, +inf, +NaN.
-TEST(OwnRadixSort, NormalisedDoublesWithNanAndSignedZeros) {
-  OWN_REQUIRE_GPU();
+TEST(KernelRadixSort, NormalisedDoublesWithNanAndSignedZeros) {
+  GSORT_REQUIRE_GPU();
   const double inf = std::numeric_limits<double>::infinity();
   const double nan = std::numeric_limits<double>::quiet_NaN();
   const std::vector<double> ordered = {-nan, -inf, -1e300, -2.5, -1.0, -4.9e-324, -0.0,
                                        0.0,  4.9e-324, 1e-300, 1.0, 3.5, 42.0, inf, nan};
-  // Input: the classes shuffled, many copies each.
-  std::vector<uint64_t> in;
   std::vector<int> cls;
-  SplitMix64 rng(20);
-  for (int rep = 0; rep < 4000; ++rep) {
-    const int c = int(rng.next() % ordered.size());
-    in.push_back(normalise_f64(ordered[c]));
-    cls.push_back(c);
-  }
+  const std::vector<uint64_t> in = shuffled_doubles(ordered, 4000, 20, &cls);
   std::vector<uint64_t> keys = in;
   std::vector<uint32_t> vals = iota_values(in.size());
   device_radix_sort(&keys, &vals, 0, 64);
@@ -166,8 +157,8 @@ TEST(OwnRadixSort, NormalisedDoublesWithNanAndSignedZeros) {
                                               << " before " << ordered[cls[vals[i]]];
 }
 
-TEST(OwnRadixSort, RejectsBadArguments) {
-  OWN_REQUIRE_GPU();
+TEST(KernelRadixSort, RejectsBadArguments) {
+  GSORT_REQUIRE_GPU();
   DevBuf<uint32_t> k(10), v(10);
   EXPECT_THROW(gsort::radix_sort_pairs(k.get(), v.get(), 10, 0, 33, nullptr, 0, nullptr),
                std::invalid_argument);
@@ -185,26 +176,26 @@ void check_radix_large(uint64_t n, uint64_t seed, int shift) {
   DevBuf<K> keys(n);
   DevBuf<uint32_t> vals(n);
   generate_on_device<K>(keys.get(), vals.get(), n, seed, shift);
-  DevTemp temp(gsort::radix_sort_pairs_temp_bytes(n, kBits<K>));
-  gsort::radix_sort_pairs(keys.get(), vals.get(), n, 0, kBits<K>, temp.get(), temp.bytes(), nullptr);
+  DeviceBuffer temp(gsort::radix_sort_pairs_temp_bytes(n, kBits<K>));
+  gsort::radix_sort_pairs(keys.get(), vals.get(), n, 0, kBits<K>, temp.data(), temp.size(), nullptr);
   GSORT_CUDA_CHECK(cudaDeviceSynchronize());
   EXPECT_EQ(check_on_device<K>(keys.get(), vals.get(), n, seed, shift), 0ull);
 }
 
 // 2^28 pairs with 64-bit keys: 3 GB of data and 3 GB of temp.
-TEST(OwnRadixSort, LargeU64Pairs) {
-  OWN_REQUIRE_GPU();
-  OWN_SKIP_ABOVE(uint64_t(1) << 28);
+TEST(KernelRadixSort, LargeU64Pairs) {
+  GSORT_REQUIRE_GPU();
+  GSORT_SKIP_ABOVE(uint64_t(1) << 28);
   check_radix_large<uint64_t>(uint64_t(1) << 28, 18, 0);
   check_radix_large<uint64_t>((uint64_t(1) << 26) + 77, 19, 40);  // 24-bit keys: many equal
 }
 
 // More than 2^31 pairs (35 GB on the device with temp and checks): offsets
 // past the 32-bit signed range. Skipped where device memory is short.
-TEST(OwnRadixSort, HugeU32PairsPast2p31) {
-  OWN_REQUIRE_GPU();
+TEST(KernelRadixSort, HugeU32PairsPast2p31) {
+  GSORT_REQUIRE_GPU();
   const uint64_t n = (uint64_t(1) << 31) + 4099;
-  OWN_SKIP_ABOVE(n);
+  GSORT_SKIP_ABOVE(n);
   size_t free_b = 0, total_b = 0;
   GSORT_CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
   if (free_b < n * 8 * 2 + (uint64_t(2) << 30)) GTEST_SKIP() << "needs ~37 GB of free device memory";

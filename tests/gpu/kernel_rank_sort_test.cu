@@ -17,8 +17,8 @@ void check_rank_sort(uint64_t n, Dist dist, uint64_t seed) {
   const std::vector<uint64_t> in = make_keys<uint64_t>(n, dist, seed);
   DevBuf<uint64_t> dk(in);
   DevBuf<uint32_t> dv(iota_values(n));
-  DevTemp temp(gsort::rank_sort_pairs_temp_bytes(n));
-  gsort::rank_sort_pairs(dk.get(), dv.get(), n, temp.get(), temp.bytes(), nullptr);
+  DeviceBuffer temp(gsort::rank_sort_pairs_temp_bytes(n));
+  gsort::rank_sort_pairs(dk.get(), dv.get(), n, temp.data(), temp.size(), nullptr);
   GSORT_CUDA_CHECK(cudaDeviceSynchronize());
   const auto keys = dk.download();
   const auto vals = dv.download();
@@ -33,13 +33,13 @@ void check_rank_sort(uint64_t n, Dist dist, uint64_t seed) {
 // One block (1024 threads) sorts up to 512; the grid path takes chunks of 256.
 const uint64_t kSizes[] = {0, 1, 2, 3, 31, 32, 33, 255, 256, 257, 511, 512, 513, 1023, 1024, 1025, 4097, 20011};
 
-TEST(OwnRankSort, AllDistributionsAndSizes) {
-  OWN_REQUIRE_GPU();
+TEST(KernelRankSort, AllDistributionsAndSizes) {
+  GSORT_REQUIRE_GPU();
   for (Dist d : kAllDists)
     for (uint64_t n : kSizes) check_rank_sort(n, d, 31);
 }
 
-TEST(OwnRankSort, NoTempBelowBlockMax) {
+TEST(KernelRankSort, NoTempBelowBlockMax) {
   EXPECT_EQ(gsort::rank_sort_pairs_temp_bytes(gsort::rank_sort_block_max()), 0u);
   EXPECT_GT(gsort::rank_sort_pairs_temp_bytes(gsort::rank_sort_block_max() + 1), 0u);
 }

@@ -15,12 +15,12 @@ template <typename T>
 void scan_on_device(const std::vector<T>& in, std::vector<T>* out, bool in_place) {
   DevBuf<T> d_in(in);
   DevBuf<T> d_out(in.size());
-  DevTemp temp(gsort::exclusive_scan_temp_bytes(in.size(), sizeof(T)));
+  DeviceBuffer temp(gsort::exclusive_scan_temp_bytes(in.size(), sizeof(T)));
   T* dst = in_place ? d_in.get() : d_out.get();
   if constexpr (sizeof(T) == 4)
-    gsort::exclusive_scan_u32(d_in.get(), dst, in.size(), temp.get(), temp.bytes(), nullptr);
+    gsort::exclusive_scan_u32(d_in.get(), dst, in.size(), temp.data(), temp.size(), nullptr);
   else
-    gsort::exclusive_scan_u64(d_in.get(), dst, in.size(), temp.get(), temp.bytes(), nullptr);
+    gsort::exclusive_scan_u64(d_in.get(), dst, in.size(), temp.data(), temp.size(), nullptr);
   GSORT_CUDA_CHECK(cudaDeviceSynchronize());
   *out = in_place ? d_in.download() : d_out.download();
 }
@@ -45,32 +45,32 @@ void check_scan(uint64_t n, uint64_t seed, bool in_place, bool small_values) {
 const uint64_t kSizes[] = {0, 1, 2, 5, 1023, 1024, 1025, 2047, 2048, 2049, 100000,
                            1024 * 1024 - 1, 1024 * 1024, 1024 * 1024 + 7, 3 * 1024 * 1024 + 1};
 
-TEST(OwnScan, U32MatchesHost) {
-  OWN_REQUIRE_GPU();
+TEST(KernelScan, U32MatchesHost) {
+  GSORT_REQUIRE_GPU();
   for (uint64_t n : kSizes) check_scan<uint32_t>(n, 1, false, false);
 }
 
-TEST(OwnScan, U64MatchesHost) {
-  OWN_REQUIRE_GPU();
+TEST(KernelScan, U64MatchesHost) {
+  GSORT_REQUIRE_GPU();
   for (uint64_t n : kSizes) check_scan<uint64_t>(n, 2, false, false);
 }
 
-TEST(OwnScan, InPlace) {
-  OWN_REQUIRE_GPU();
+TEST(KernelScan, InPlace) {
+  GSORT_REQUIRE_GPU();
   for (uint64_t n : {uint64_t(1), uint64_t(1025), uint64_t(1024 * 1024 + 7)}) {
     check_scan<uint32_t>(n, 3, true, true);
     check_scan<uint64_t>(n, 4, true, false);
   }
 }
 
-TEST(OwnScan, LargeU64) {
-  OWN_REQUIRE_GPU();
-  OWN_SKIP_ABOVE((uint64_t(1) << 26) + 3);
+TEST(KernelScan, LargeU64) {
+  GSORT_REQUIRE_GPU();
+  GSORT_SKIP_ABOVE((uint64_t(1) << 26) + 3);
   check_scan<uint64_t>((uint64_t(1) << 26) + 3, 5, false, true);
 }
 
-TEST(OwnScan, TempTooSmallThrows) {
-  OWN_REQUIRE_GPU();
+TEST(KernelScan, TempTooSmallThrows) {
+  GSORT_REQUIRE_GPU();
   const uint64_t n = 5000;
   ASSERT_GT(gsort::exclusive_scan_temp_bytes(n, 4), 0u);
   DevBuf<uint32_t> d(n);

@@ -1,4 +1,4 @@
-// Shared helpers of the tests of gsort's own GPU kernels (tests/gpu/own_*).
+// Shared helpers of the tests of gsort's GPU kernels (tests/gpu/kernel_*).
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -13,94 +13,51 @@
 #include <vector>
 
 #include "src/cuda/check.h"
+#include "src/cuda/resources.h"
+#include "tests/gpu/require_gpu.h"
 
 namespace gsort::test {
 
-// Empty when a CUDA device is usable, else the reason there is none.
-inline const std::string& gpu_unusable_reason() {
-  static const std::string reason = [] {
-    int count = 0;
-    cudaError_t err = cudaGetDeviceCount(&count);
-    if (err != cudaSuccess) {
-      std::string why = std::string("no usable CUDA device: ") + cudaGetErrorString(err);
-      cudaGetLastError();
-      return why;
-    }
-    if (count == 0) return std::string("no CUDA device");
-    return std::string();
-  }();
-  return reason;
-}
-
-// Largest array size the tests use: OWN_TEST_MAX_N in the environment (for
-// runs under compute-sanitizer), else no limit.
+// Largest array size the tests use: GSORT_TEST_MAX_N in the environment
+// (for runs under compute-sanitizer), else no limit.
 inline uint64_t max_test_n() {
   static const uint64_t limit = [] {
-    const char* s = std::getenv("OWN_TEST_MAX_N");
+    const char* s = std::getenv("GSORT_TEST_MAX_N");
     return s ? std::strtoull(s, nullptr, 10) : ~uint64_t(0);
   }();
   return limit;
 }
 
-#define OWN_SKIP_ABOVE(n)                                                      \
-  do {                                                                         \
-    if (uint64_t(n) > ::gsort::test::max_test_n())                         \
-      GTEST_SKIP() << "n=" << (n) << " above OWN_TEST_MAX_N";                 \
+#define GSORT_SKIP_ABOVE(n)                                               \
+  do {                                                                    \
+    if (uint64_t(n) > ::gsort::test::max_test_n())                        \
+      GTEST_SKIP() << "n=" << (n) << " above GSORT_TEST_MAX_N";           \
   } while (0)
 
-#define OWN_REQUIRE_GPU()                                                      \
-  do {                                                                         \
-    if (!::gsort::test::gpu_unusable_reason().empty())                     \
-      GTEST_SKIP() << ::gsort::test::gpu_unusable_reason();                \
-  } while (0)
+// Scratch for a kernel: DeviceBuffer(bytes); data() is null for 0 bytes.
+using cuda::DeviceBuffer;
 
-// Device memory owned for the scope of a test.
+// A typed array in device memory, owned for the scope of a test.
 template <typename T>
 class DevBuf {
  public:
-  explicit DevBuf(uint64_t count) : count_(count) {
-    if (count_ > 0) GSORT_CUDA_CHECK(cudaMalloc(&ptr_, bytes()));
-  }
+  explicit DevBuf(uint64_t count) : memory_(count * sizeof(T)), count_(count) {}
   explicit DevBuf(const std::vector<T>& host) : DevBuf(host.size()) { upload(host); }
-  ~DevBuf() {
-    if (ptr_ != nullptr) cudaFree(ptr_);
-  }
-  DevBuf(const DevBuf&) = delete;
-  DevBuf& operator=(const DevBuf&) = delete;
-  T* get() const { return ptr_; }
+  T* get() const { return reinterpret_cast<T*>(memory_.data()); }
   uint64_t size() const { return count_; }
   size_t bytes() const { return count_ * sizeof(T); }
   void upload(const std::vector<T>& host) {
-    if (count_ > 0) GSORT_CUDA_CHECK(cudaMemcpy(ptr_, host.data(), bytes(), cudaMemcpyHostToDevice));
+    if (count_ > 0) GSORT_CUDA_CHECK(cudaMemcpy(get(), host.data(), bytes(), cudaMemcpyHostToDevice));
   }
   std::vector<T> download() const {
     std::vector<T> host(count_);
-    if (count_ > 0) GSORT_CUDA_CHECK(cudaMemcpy(host.data(), ptr_, bytes(), cudaMemcpyDeviceToHost));
+    if (count_ > 0) GSORT_CUDA_CHECK(cudaMemcpy(host.data(), get(), bytes(), cudaMemcpyDeviceToHost));
     return host;
   }
 
  private:
-  T* ptr_ = nullptr;
+  cuda::DeviceBuffer memory_;
   uint64_t count_ = 0;
-};
-
-// Temp buffer sized as asked (nullptr when 0 bytes).
-class DevTemp {
- public:
-  explicit DevTemp(size_t bytes) : bytes_(bytes) {
-    if (bytes_ > 0) GSORT_CUDA_CHECK(cudaMalloc(&ptr_, bytes_));
-  }
-  ~DevTemp() {
-    if (ptr_ != nullptr) cudaFree(ptr_);
-  }
-  DevTemp(const DevTemp&) = delete;
-  DevTemp& operator=(const DevTemp&) = delete;
-  void* get() const { return ptr_; }
-  size_t bytes() const { return bytes_; }
-
- private:
-  void* ptr_ = nullptr;
-  size_t bytes_ = 0;
 };
 
 struct SplitMix64 {
@@ -294,6 +251,21 @@ inline uint64_t normalise_f64(double d) {
   uint64_t b;
   std::memcpy(&b, &d, 8);
   return (b >> 63) ? ~b : (b | (uint64_t(1) << 63));
+}
+
+// `count` keys drawn at random from `ordered` (doubles listed in numeric
+// order) and normalised; (*class_of)[i] is key i's index in `ordered`, so
+// a sorted output must have non-decreasing classes.
+inline std::vector<uint64_t> shuffled_doubles(const std::vector<double>& ordered, int count, uint64_t seed,
+                                              std::vector<int>* class_of) {
+  std::vector<uint64_t> keys;
+  SplitMix64 rng(seed);
+  for (int i = 0; i < count; ++i) {
+    const int c = int(rng.next() % ordered.size());
+    keys.push_back(normalise_f64(ordered[c]));
+    class_of->push_back(c);
+  }
+  return keys;
 }
 
 }  // namespace gsort::test

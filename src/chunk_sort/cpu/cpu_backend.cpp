@@ -6,7 +6,6 @@
 #include <memory>
 #include <vector>
 
-#include "src/algo/gather.h"
 #include "src/chunk_sort/cpu/key_entry.h"
 #include "src/algo/loser_tree.h"
 #include "src/core/stopwatch.h"
@@ -92,14 +91,6 @@ class CpuBackend final : public SortBackend {
       order[i] = e[next[r]].index;
       tree.advance(++next[r] < starts[r + 1]);
     }
-  }
-
-  void sort_records(const uint8_t* records, uint64_t count, uint8_t* out) override {
-    order_.resize(static_cast<size_t>(count));
-    sort_order(records, count, order_.data());
-    const auto t0 = std::chrono::steady_clock::now();
-    gather_records(pool_, records, layout_.record_size(), order_.data(), count, out);
-    timings_.gather_s += seconds_since(t0);
   }
 
  private:
@@ -231,7 +222,6 @@ class CpuBackend final : public SortBackend {
   ThreadPool& pool_;
   std::unique_ptr<KeyEntry[]> entries_buf_, scratch_buf_;
   size_t capacity_ = 0;
-  std::vector<uint32_t> order_;
   BackendTimings timings_;
 };
 

@@ -5,17 +5,19 @@
 #include <cstring>
 
 #include "src/chunk_sort/gpu/host_merge.h"
-#include "kernels/permute.h"
 #include "kernels/extract_keys.h"
-#include "src/algo/gather.h"
 
 namespace gsort::gpu {
+namespace {
 
-ChunkSorter::ChunkSorter(DeviceContext& device, const uint8_t* records, Mode mode)
-    : device_(device),
-      records_(records),
-      mode_(mode),
-      group_(mode == Mode::kResident ? device.plan().resident : device.plan().streaming) {}
+// Fewest indices a thread copies out of the bounce buffer: below it, handing
+// out the task costs more than the copy.
+constexpr uint64_t kCopyTaskIndices = 65536;
+
+}  // namespace
+
+ChunkSorter::ChunkSorter(DeviceContext& device, const uint8_t* records, ThreadPool& pool)
+    : device_(device), records_(records), pool_(pool), group_(device.plan().streaming) {}
 
 ChunkSorter::~ChunkSorter() {
   device_.synchronize_noexcept();
@@ -36,9 +38,6 @@ void ChunkSorter::enqueue_piece(uint64_t begin, uint64_t end) {
   const DevicePlan& plan = device_.plan();
   const uint32_t size = device_.record_size();
   const uint64_t capacity = group_.capacity;
-  if (mode_ == Mode::kResident && end > capacity) {
-    throw Error("internal error: a resident GPU chunk outgrew its device memory");
-  }
   const uint64_t group = begin / capacity;
   if (group != group_index_) {  // pieces never straddle groups: capacity % piece_records == 0
     flush_group();
@@ -46,8 +45,7 @@ void ChunkSorter::enqueue_piece(uint64_t begin, uint64_t end) {
     wait_for_results_ = true;
   }
   const unsigned slot = static_cast<unsigned>(pieces_ % DeviceContext::kSlots);
-  uint8_t* staged = mode_ == Mode::kResident ? device_.at<uint8_t>(plan.resident_records) + begin * size
-                                             : device_.at<uint8_t>(plan.staging[slot]);
+  uint8_t* staged = device_.at<uint8_t>(plan.staging[slot]);
   // Host -> device, once the slot's previous piece has been extracted.
   device_.copy_in.wait(device_.slot_free[slot].get());
   const size_t copy = device_.timer.begin(Phase::kCopyIn, device_.copy_in);
@@ -95,7 +93,7 @@ SortedKeys ChunkSorter::sort_group() {
 void ChunkSorter::flush_group() {
   const uint64_t count = next_ - group_index_ * group_.capacity;
   const SortedKeys sorted = sort_group();
-  uint8_t* block = device_.result_block(runs_.size());
+  uint8_t* block = device_.result_block(runs_.size(), pool_);
   device_.copy_out.wait(device_.sorted.get());
   const size_t span = device_.timer.begin(Phase::kCopyOut, device_.copy_out);
   GSORT_CUDA_CHECK(cudaMemcpyAsync(block, sorted.order, count * 4, cudaMemcpyDeviceToHost, device_.copy_out.get()));
@@ -108,24 +106,24 @@ void ChunkSorter::flush_group() {
 }
 
 template <typename P>
-void ChunkSorter::merge_runs(uint32_t* order, ThreadPool& pool, const KeyLayout& layout) {
+void ChunkSorter::merge_runs(uint32_t* order, const KeyLayout& layout) {
   std::vector<SortedRun<P>> runs;
   for (const Run& r : runs_) {
     runs.push_back({reinterpret_cast<const uint32_t*>(r.block),
                     reinterpret_cast<const P*>(r.block + device_.result_keys_offset()), r.size});
   }
   const RecordTieBreak ties{&layout, records_, device_.format().words == 1};
-  merge_sorted_runs(pool, runs, ties, order);
+  merge_sorted_runs(pool_, runs, ties, order);
 }
 
-void ChunkSorter::finish_order(uint64_t count, uint32_t* order, ThreadPool& pool, const KeyLayout& layout) {
+void ChunkSorter::finish_order(uint64_t count, uint32_t* order, const KeyLayout& layout) {
   final_ = true;
   add_records(count);
   if (count == 0) return;
   if (runs_.empty()) {  // one group: its order goes straight to the caller
     const SortedKeys sorted = sort_group();
     device_.copy_out.wait(device_.sorted.get());
-    copy_order_out(sorted.order, count, order, pool);
+    copy_order_out(sorted.order, count, order);
     device_.synchronize();
   } else {
     flush_group();
@@ -134,17 +132,17 @@ void ChunkSorter::finish_order(uint64_t count, uint32_t* order, ThreadPool& pool
     const KeyFormat& f = device_.format();
     const WordType type = f.words == 1 ? f.last_type : WordType::kU64;
     switch (type) {
-      case WordType::kU16: merge_runs<uint16_t>(order, pool, layout); break;
-      case WordType::kU32: merge_runs<uint32_t>(order, pool, layout); break;
-      case WordType::kU64: merge_runs<uint64_t>(order, pool, layout); break;
+      case WordType::kU16: merge_runs<uint16_t>(order, layout); break;
+      case WordType::kU32: merge_runs<uint32_t>(order, layout); break;
+      case WordType::kU64: merge_runs<uint64_t>(order, layout); break;
     }
     timings_.merge_s += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   }
   device_.timer.collect(timings_);
 }
 
-void ChunkSorter::copy_order_out(const uint32_t* sorted, uint64_t count, uint32_t* order, ThreadPool& pool) {
-  uint8_t* bounce = is_pinned(order) ? nullptr : device_.bounce_buffer();
+void ChunkSorter::copy_order_out(const uint32_t* sorted, uint64_t count, uint32_t* order) {
+  uint8_t* bounce = is_pinned(order) ? nullptr : device_.bounce_buffer(pool_);
   if (!bounce) {  // pinned: straight there (or no pinned bounce buffer to be had)
     const size_t span = device_.timer.begin(Phase::kCopyOut, device_.copy_out);
     GSORT_CUDA_CHECK(cudaMemcpyAsync(order, sorted, count * 4, cudaMemcpyDeviceToHost, device_.copy_out.get()));
@@ -171,69 +169,13 @@ void ChunkSorter::copy_order_out(const uint32_t* sorted, uint64_t count, uint32_
     GSORT_CUDA_CHECK(cudaEventSynchronize(device_.bounced[k % 2].get()));
     const uint64_t first = k * slice, n = std::min(slice, count - first);
     const uint8_t* from = bounce + (k % 2) * DeviceContext::kBounceBytes;
-    const size_t tasks = std::min<size_t>(pool.size(), (n + 65535) / 65536);
-    pool.parallel_for(tasks, [&](size_t t) {
+    const size_t tasks = std::min<size_t>(pool_.size(), (n + kCopyTaskIndices - 1) / kCopyTaskIndices);
+    pool_.parallel_for(tasks, [&](size_t t) {
       const uint64_t b = split_point(n, tasks, t), e = split_point(n, tasks, t + 1);
       std::memcpy(order + first + b, from + b * 4, (e - b) * 4);
     });
   }
   timings_.copy_out_s += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-
-ChunkSorter::SplitTimes ChunkSorter::finish_records(uint64_t count, uint8_t* out, uint64_t device_count,
-                                                    uint32_t* host_order, ThreadPool& pool) {
-  if (mode_ != Mode::kResident) throw Error("internal error: finish_records needs a resident GPU chunk");
-  final_ = true;
-  add_records(count);
-  SplitTimes times;
-  if (count == 0) return times;
-  device_count = std::min(device_count, count);
-  const DevicePlan& plan = device_.plan();
-  const uint32_t size = device_.record_size();
-  const SortedKeys sorted = sort_group();
-  if (device_count < count) {  // the host's share of the order first: it is small
-    device_.copy_out.wait(device_.sorted.get());
-    const size_t span = device_.timer.begin(Phase::kCopyOut, device_.copy_out);
-    GSORT_CUDA_CHECK(cudaMemcpyAsync(host_order, sorted.order + device_count, (count - device_count) * 4,
-                                     cudaMemcpyDeviceToHost, device_.copy_out.get()));
-    device_.timer.end(span, device_.copy_out);
-    device_.order_ready.record(device_.copy_out);
-  }
-  device_.split_start.record(device_.compute);
-  const uint64_t slice = plan.piece_records;
-  for (uint64_t first = 0, k = 0; first < device_count; first += slice, ++k) {
-    const unsigned slot = static_cast<unsigned>(k % 2);
-    const uint64_t n = std::min(slice, device_count - first);
-    uint8_t* staged = device_.at<uint8_t>(plan.gather_out[slot]);
-    device_.compute.wait(device_.out_free[slot].get());
-    const size_t gather = device_.timer.begin(Phase::kGather, device_.compute);
-    launch_gather_records(device_.at<uint8_t>(plan.resident_records), size, sorted.order + first, 0, n, staged,
-                          device_.compute.get());
-    device_.timer.end(gather, device_.compute);
-    device_.gathered[slot].record(device_.compute);
-    device_.copy_out.wait(device_.gathered[slot].get());
-    const size_t copy = device_.timer.begin(Phase::kCopyOut, device_.copy_out);
-    GSORT_CUDA_CHECK(
-        cudaMemcpyAsync(out + first * size, staged, n * size, cudaMemcpyDeviceToHost, device_.copy_out.get()));
-    device_.timer.end(copy, device_.copy_out);
-    device_.out_free[slot].record(device_.copy_out);
-  }
-  device_.split_end.record(device_.copy_out);
-  if (device_count < count) {
-    GSORT_CUDA_CHECK(cudaEventSynchronize(device_.order_ready.get()));
-    const auto start = std::chrono::steady_clock::now();
-    gather_records(pool, records_, size, host_order, count - device_count, out + device_count * size);
-    times.host_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    timings_.gather_s += times.host_s;
-  }
-  device_.synchronize();
-  if (device_count > 0) {
-    float ms = 0;
-    GSORT_CUDA_CHECK(cudaEventElapsedTime(&ms, device_.split_start.get(), device_.split_end.get()));
-    times.device_s = ms / 1e3;
-  }
-  device_.timer.collect(timings_);
-  return times;
 }
 
 }  // namespace gsort::gpu

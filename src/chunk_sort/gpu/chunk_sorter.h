@@ -1,11 +1,11 @@
 // Sorting one chunk on the device, piece by piece as its records become
 // available:
 //
-//   copy_in stream:  piece p, host -> staging slot p % 3 (or the resident array)
+//   copy_in stream:  piece p, host -> staging slot p % 3
 //   compute stream:  extract piece p's keys into the group's arrays;
 //                    when a group is full or the chunk ends: sort it
 //   copy_out stream: the group's order (and keys, when groups must be merged)
-//                    -> host; or gathered records -> host
+//                    -> host
 //
 // Events order the streams: a slot is refilled only after its extraction,
 // a group's arrays are reused only after its results reached the host.
@@ -24,13 +24,9 @@ namespace gsort::gpu {
 
 class ChunkSorter {
  public:
-  enum class Mode {
-    kStreaming,  // records pass through the staging slots; any count
-    kResident,   // records stay on the device (count <= plan().resident.capacity)
-  };
-
-  // The caller holds the device for the sorter's lifetime.
-  ChunkSorter(DeviceContext& device, const uint8_t* records, Mode mode);
+  // The caller holds the device for the sorter's lifetime; `pool` does the
+  // host-side work (pinned blocks, bounce copies, the merge of groups).
+  ChunkSorter(DeviceContext& device, const uint8_t* records, ThreadPool& pool);
   // Waits for the device work it enqueued; never throws.
   ~ChunkSorter();
   ChunkSorter(const ChunkSorter&) = delete;
@@ -39,17 +35,7 @@ class ChunkSorter {
   // Records [0, available) are on the host: enqueues their full pieces.
   void add_records(uint64_t available);
   // The chunk holds `count` records: writes their sorted order.
-  void finish_order(uint64_t count, uint32_t* order, ThreadPool& pool, const KeyLayout& layout);
-  // Resident mode: writes the `count` records in sorted order to `out`.
-  // Positions [0, device_count) are gathered on the device and copied back
-  // while the pool gathers the rest on the host from their order (copied to
-  // host_order, room for count - device_count indices). Returns the seconds
-  // each side took, for balancing the next chunk.
-  struct SplitTimes {
-    double device_s = 0, host_s = 0;
-  };
-  SplitTimes finish_records(uint64_t count, uint8_t* out, uint64_t device_count, uint32_t* host_order,
-                            ThreadPool& pool);
+  void finish_order(uint64_t count, uint32_t* order, const KeyLayout& layout);
 
   // Device phase times, merge time and groups sorted (valid after finish).
   const BackendTimings& timings() const { return timings_; }
@@ -60,9 +46,9 @@ class ChunkSorter {
   void flush_group();
   // Copies `count` sorted indices to the host and waits for them; pageable
   // destinations go through the pinned bounce buffer and the pool.
-  void copy_order_out(const uint32_t* sorted, uint64_t count, uint32_t* order, ThreadPool& pool);
+  void copy_order_out(const uint32_t* sorted, uint64_t count, uint32_t* order);
   template <typename P>
-  void merge_runs(uint32_t* order, ThreadPool& pool, const KeyLayout& layout);
+  void merge_runs(uint32_t* order, const KeyLayout& layout);
 
   struct Run {
     const uint8_t* block;
@@ -71,7 +57,7 @@ class ChunkSorter {
 
   DeviceContext& device_;
   const uint8_t* records_;
-  const Mode mode_;
+  ThreadPool& pool_;
   const GroupArrays& group_;
   uint64_t next_ = 0;          // records enqueued
   uint64_t pieces_ = 0;        // pieces enqueued

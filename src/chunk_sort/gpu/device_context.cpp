@@ -2,8 +2,6 @@
 
 #include <algorithm>
 #include <memory>
-#include <thread>
-#include <vector>
 
 namespace gsort::gpu {
 namespace {
@@ -34,9 +32,9 @@ cuda::DeviceBuffer acquire_arena(const KeyFormat& format, uint32_t record_size, 
     // indices, their double buffers and scratch) plus staging, and never
     // more than 4x its bytes for large records: taking (and clearing) tens
     // of GB for a small input would cost more start-up time than the sort.
-    // Records of a few bytes need more than 4x (1-byte records ~10x); an
-    // arena of only 4x split their chunks into groups merged on the host:
-    // 23 s of a 64 s sort of 2^32 1-byte records, 4.8 s of 55 s after.
+    // Records of a few bytes need more than 4x (1-byte records ~10x), else
+    // their chunks split into groups merged on the host (figures:
+    // docs/benchmarks.md, "More than 2^32 records").
     if (input_hint > 0) {
       const size_t one_group = device_bytes_for_records(format, record_size, input_hint / record_size);
       target = std::min<size_t>(target, std::max<size_t>(4 * input_hint, one_group) + (size_t{256} << 20));
@@ -66,22 +64,21 @@ cuda::DeviceBuffer acquire_arena(const KeyFormat& format, uint32_t record_size, 
 
 namespace {
 
-// Faults in every page of [p, p+bytes) from several threads at once.
-void touch_pages(uint8_t* p, size_t bytes) {
-  const unsigned threads = std::max(1u, std::min(16u, std::thread::hardware_concurrency()));
-  std::vector<std::thread> workers;
-  for (unsigned t = 0; t < threads; ++t) {
-    workers.emplace_back([=] {
-      const size_t begin = bytes / threads * t, end = t + 1 == threads ? bytes : bytes / threads * (t + 1);
-      for (size_t i = begin; i < end; i += 4096) p[i] = 0;
-    });
-  }
-  for (std::thread& w : workers) w.join();
+// Faults in every page of [p, p+bytes), one range per pool thread.
+void touch_pages(uint8_t* p, size_t bytes, ThreadPool& pool) {
+  constexpr size_t kPageBytes = 4096;
+  const size_t pages = (bytes + kPageBytes - 1) / kPageBytes;
+  const size_t tasks = pool.size();
+  pool.parallel_for(tasks, [&](size_t t) {
+    for (size_t page = split_point(pages, tasks, t), end = split_point(pages, tasks, t + 1); page < end; ++page) {
+      p[page * kPageBytes] = 0;
+    }
+  });
 }
 
 }  // namespace
 
-HostBuffer allocate_pinned_host(size_t bytes) {
+HostBuffer allocate_pinned_host(size_t bytes, ThreadPool& pool) {
   // Large buffers: page-aligned memory with transparent huge pages, faulted
   // in by many threads, then registered. cudaHostAlloc zeroes and pins
   // 4 KiB pages one thread at a time, which costs more than the whole sort
@@ -89,7 +86,7 @@ HostBuffer allocate_pinned_host(size_t bytes) {
   constexpr size_t kRegisterMin = size_t{64} << 20;
   if (bytes >= kRegisterMin) {
     auto memory = std::make_shared<HostBuffer>(HostBuffer::allocate_pageable(bytes));
-    touch_pages(memory->data(), bytes);
+    touch_pages(memory->data(), bytes, pool);
     if (cudaHostRegister(memory->data(), bytes, cudaHostRegisterPortable) == cudaSuccess) {
       return HostBuffer(memory->data(), bytes, [memory](void* q) mutable {
         GSORT_CUDA_REPORT(cudaHostUnregister(q));
@@ -155,17 +152,17 @@ bool is_pinned(const void* p) {
   return attributes.type == cudaMemoryTypeHost;
 }
 
-uint8_t* DeviceContext::bounce_buffer() {
+uint8_t* DeviceContext::bounce_buffer(ThreadPool& pool) {
   if (!bounce_) {
-    bounce_ = allocate_pinned_host(2 * kBounceBytes);
+    bounce_ = allocate_pinned_host(2 * kBounceBytes, pool);
     bounce_pinned_ = is_pinned(bounce_.data());
   }
   return bounce_pinned_ ? bounce_.data() : nullptr;
 }
 
-uint8_t* DeviceContext::result_block(size_t g) {
+uint8_t* DeviceContext::result_block(size_t g, ThreadPool& pool) {
   const size_t bytes = result_keys_offset() + plan_.streaming.capacity * format_.sort_key_bytes();
-  while (result_blocks_.size() <= g) result_blocks_.push_back(allocate_pinned_host(bytes));
+  while (result_blocks_.size() <= g) result_blocks_.push_back(allocate_pinned_host(bytes, pool));
   return result_blocks_[g].data();
 }
 

@@ -13,14 +13,16 @@
 #include "src/chunk_sort/gpu/phase_timer.h"
 #include "src/chunk_sort/gpu/make_gpu_backend.h"
 #include "src/core/host_buffer.h"
+#include "src/core/thread_pool.h"
 #include "kernels/key_format.h"
 #include "kernels/key_sort.h"
 #include "src/keys/key_layout.h"
 
 namespace gsort::gpu {
 
-// Pinned host memory, or pageable memory if pinning fails (no error).
-HostBuffer allocate_pinned_host(size_t bytes);
+// Pinned host memory, or pageable memory if pinning fails (no error). The
+// pool faults in the pages of large buffers.
+HostBuffer allocate_pinned_host(size_t bytes, ThreadPool& pool);
 
 class DeviceContext {
   int device_;  // first: the device is selected before the streams and events are made
@@ -47,12 +49,12 @@ class DeviceContext {
   SortBuffers sort_buffers(const GroupArrays& g) const;
   // Host block for group `g`'s results: its sorted order at 0, its sorted
   // keys at result_keys_offset(). Blocks are kept for later chunks.
-  uint8_t* result_block(size_t g);
+  uint8_t* result_block(size_t g, ThreadPool& pool);
   size_t result_keys_offset() const { return (plan_.streaming.capacity * 4 + 7) / 8 * 8; }
   // Two pinned slots of kBounceBytes for copies to pageable memory; null if
   // pinning failed.
   static constexpr size_t kBounceBytes = size_t{16} << 20;
-  uint8_t* bounce_buffer();
+  uint8_t* bounce_buffer(ThreadPool& pool);
 
   int device() const { return device_; }
   const std::string& name() const { return name_; }
@@ -67,10 +69,7 @@ class DeviceContext {
   cuda::Stream copy_in, compute, copy_out;
   cuda::Event uploaded[kSlots], slot_free[kSlots];  // staging slots: filled / free again
   cuda::Event sorted, results_copied;               // a group's sort / its results on the host
-  cuda::Event gathered[2], out_free[2];             // device-gather output slots
-  cuda::Event order_ready;                          // the host's share of a split gather
   cuda::Event bounced[2];                           // order slices in the bounce buffer
-  cuda::Event split_start{cuda::Event::Timing::kOn}, split_end{cuda::Event::Timing::kOn};
   PhaseTimer timer;
 
  private:

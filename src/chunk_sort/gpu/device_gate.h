@@ -45,7 +45,6 @@ class DeviceHold {
   DeviceHold(const DeviceHold&) = delete;
   DeviceHold& operator=(const DeviceHold&) = delete;
 
-  bool held() const { return held_; }
   bool try_acquire() { return held_ = gate_.try_acquire(); }
   void acquire() {
     gate_.acquire();

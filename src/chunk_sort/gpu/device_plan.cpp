@@ -67,30 +67,7 @@ void plan_streaming(const KeyFormat& f, uint32_t record_size, size_t arena, Devi
   if (p->streaming.capacity < kMinGroupRecords) p->streaming = GroupArrays{};
 }
 
-void plan_resident(const KeyFormat& f, uint32_t record_size, size_t arena, DevicePlan* p) {
-  const size_t slot = align_up(p->piece_records * record_size);
-  p->gather_out[0] = 0;
-  p->gather_out[1] = slot;
-  p->resident_records = 2 * slot;
-  // The records array (capacity * record_size) comes first, then the group.
-  GroupArrays g;
-  const size_t at = p->resident_records;
-  const size_t per_record = group_bytes_per_record(f) + record_size;
-  uint64_t capacity = arena > at ? std::min<uint64_t>((arena - at) / per_record, kMaxGroup) : 0;
-  while (capacity > 0) {
-    const size_t group_at = align_up(p->resident_records + capacity * record_size);
-    if (layout_group(f, capacity, group_at, &g) <= arena) break;
-    capacity -= std::max<uint64_t>(1, capacity / 64);
-  }
-  if (capacity == 0) g = GroupArrays{};
-  p->resident = g;
-}
-
-size_t group_end(const KeyFormat& f, const GroupArrays& g) {
-  if (g.capacity == 0) return 0;
-  (void)f;
-  return align_up(g.temp + g.temp_bytes);
-}
+size_t group_end(const GroupArrays& g) { return g.capacity == 0 ? 0 : align_up(g.temp + g.temp_bytes); }
 
 }  // namespace
 
@@ -107,8 +84,9 @@ KeyFormat make_key_format(const KeyLayout& layout, GpuSortAlgorithm algorithm) {
   f.words = layout.word_count();
   f.last_bytes = f.width - 8 * (f.words - 1);
   f.last_type = word_type_for(f.last_bytes);
-  // Own kernels sort 32- and 64-bit keys (radix) or 64-bit keys (merge):
-  // widen the last word's type so that every pass runs on them.
+  // gsort's radix sort takes 32- and 64-bit keys, its merge sort 64-bit
+  // keys (kernels/device/sorts.h): widen the last word's type so that every
+  // pass runs on them.
   switch (algorithm) {
     case GpuSortAlgorithm::kAuto: f.sort = PassSort::kAuto; break;
     case GpuSortAlgorithm::kCub: f.sort = PassSort::kCub; break;
@@ -135,8 +113,7 @@ DevicePlan plan_device_memory(const KeyFormat& format, uint32_t record_size, siz
   DevicePlan p;
   plan_streaming(format, record_size, arena_bytes, &p);
   if (p.streaming.capacity == 0) return p;
-  plan_resident(format, record_size, arena_bytes, &p);
-  p.bytes = std::max(group_end(format, p.streaming), group_end(format, p.resident));
+  p.bytes = group_end(p.streaming);
   return p;
 }
 

@@ -2,12 +2,9 @@
 // a given key format, record size and arena size. Pure arithmetic apart
 // from asking CUB how much scratch a sort needs.
 //
-// Streaming mode (sort_order): records pass through kSlots staging slots of
-// piece_records records each; the keys of up to `streaming.capacity`
-// records (one group) stay on the device and are sorted together.
-// Resident mode (sort_records with the device gather): all records of the
-// chunk stay on the device, then are gathered into two output slots.
-// The two modes overlay each other; a chunk uses one of them.
+// Records pass through kSlots staging slots of piece_records records each;
+// the keys of up to `streaming.capacity` records (one group) stay on the
+// device and are sorted together.
 #pragma once
 
 #include <cstddef>
@@ -21,7 +18,7 @@ namespace gsort::gpu {
 
 // Offsets (bytes into the arena) of one group's sort arrays.
 struct GroupArrays {
-  uint64_t capacity = 0;  // records; 0 when the mode does not fit
+  uint64_t capacity = 0;  // records; 0 when no group fits
   size_t columns = 0;     // words-1 uint64 columns of `capacity` elements
   size_t keys_a = 0, keys_b = 0;
   size_t values_a = 0, values_b = 0;
@@ -33,9 +30,6 @@ struct DevicePlan {
   uint64_t piece_records = 0;  // records per host-to-device copy
   size_t staging[kSlots] = {};
   GroupArrays streaming;       // capacity is a multiple of piece_records
-  size_t resident_records = 0;
-  size_t gather_out[2] = {};
-  GroupArrays resident;        // capacity 0: no device gather
   size_t bytes = 0;            // arena bytes the plan uses
 };
 

@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "kernels/kernel_image.h"
 #include "src/chunk_sort/gpu/make_gpu_backend.h"
 
 namespace gsort {
@@ -40,10 +41,15 @@ bool gpu_usable(int device, std::string* why) {
     if (const cudaError_t p = cudaGetDeviceProperties(&prop, device); p != cudaSuccess) {
       return fail(why, error_text("cannot query CUDA device", p));
     }
-    if (prop.major < 9) {
-      return fail(why, std::string("CUDA device ") + prop.name + " has compute capability " +
+    // The build chooses the architectures (CMAKE_CUDA_ARCHITECTURES): ask
+    // the runtime whether the kernels have an image this device can run.
+    if (const cudaError_t k = gpu::kernel_image_status(); k != cudaSuccess) {
+      return fail(why, "CUDA device " + std::to_string(device) + " (" + prop.name + ") has compute capability " +
                            std::to_string(prop.major) + "." + std::to_string(prop.minor) +
-                           "; gsort is built for 9.0 (Hopper)");
+                           "; this gsort's kernels were built for CUDA architectures " +
+                           gpu::built_cuda_architectures() + " (" + cudaGetErrorName(k) +
+                           "; rebuild with -DCMAKE_CUDA_ARCHITECTURES=" + std::to_string(prop.major) +
+                           std::to_string(prop.minor) + ")");
     }
     if (why) why->clear();
     return true;

@@ -1,5 +1,5 @@
 // Entry points of the GPU backend. Declared without CUDA types; implemented
-// under src/backend/gpu/ when gsort is built with CUDA (GSORT_HAVE_CUDA).
+// under src/chunk_sort/gpu/ when gsort is built with CUDA (GSORT_HAVE_CUDA).
 #pragma once
 
 #include <cstdint>
@@ -7,21 +7,22 @@
 #include <string>
 
 #include "src/chunk_sort/sort_backend.h"
+#include "src/core/thread_pool.h"
 #include "src/keys/key_layout.h"
 
 namespace gsort {
 
 // Which sort orders the keys of a device piece (--algorithm): CUB's radix
-// sort, or gsort's own radix or merge sort (kernels/device/sorts.h). kAuto is
-// CUB, except that tiny 64-bit passes use gsort's rank sort, which wins
-// below ~8K keys (docs/benchmarks.md).
+// sort, or gsort's radix or merge sort (kernels/device/sorts.h). kAuto is
+// CUB, except that 64-bit passes of up to 512 keys (rank_sort_block_max())
+// use gsort's rank sort in one block, which beats CUB there and needs no
+// scratch (docs/benchmarks.md).
 enum class GpuSortAlgorithm { kAuto, kCub, kRadix, kMerge };
 
 struct GpuOptions {
   int device = 0;
   GpuSortAlgorithm algorithm = GpuSortAlgorithm::kAuto;
   uint64_t memory_cap = 0;   // bytes gsort may take on the device; 0 = most of the free memory
-  unsigned host_threads = 1;  // threads for host-side work (merging, gathering)
   // The input's size when known (0: unknown): with no cap, the device
   // memory taken need not exceed what sorting that much needs.
   uint64_t input_bytes_hint = 0;
@@ -31,7 +32,10 @@ struct GpuOptions {
 // ("no CUDA device", "built without CUDA", the driver's error text).
 bool gpu_usable(int device, std::string* why);
 
-// Throws gsort::Error when the device cannot be used.
-std::unique_ptr<SortBackend> make_gpu_backend(const KeyLayout& layout, const GpuOptions& options);
+// Throws gsort::Error when the device cannot be used. The backend does its
+// host-side work (merging device groups, copying orders to pageable memory,
+// faulting in pinned buffers) on `pool`, which must outlive it; like any
+// ThreadPool, it must not run another thread's parallel_for meanwhile.
+std::unique_ptr<SortBackend> make_gpu_backend(const KeyLayout& layout, const GpuOptions& options, ThreadPool& pool);
 
 }  // namespace gsort

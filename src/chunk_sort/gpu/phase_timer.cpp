@@ -30,7 +30,6 @@ void PhaseTimer::collect(BackendTimings& t) {
       case Phase::kExtract: t.extract_s += seconds; break;
       case Phase::kSort: t.sort_s += seconds; break;
       case Phase::kCopyOut: t.copy_out_s += seconds; break;
-      case Phase::kGather: t.gather_s += seconds; break;
     }
   }
   reset();

@@ -11,7 +11,7 @@
 
 namespace gsort::gpu {
 
-enum class Phase { kCopyIn, kExtract, kSort, kCopyOut, kGather };
+enum class Phase { kCopyIn, kExtract, kSort, kCopyOut };
 
 class PhaseTimer {
  public:

@@ -7,17 +7,20 @@
 #include <vector>
 
 #include "src/chunk_sort/cpu/cpu_backend.h"
-#include "src/core/stopwatch.h"
 #include "src/chunk_sort/cpu/entry_merge.h"
-#include "src/algo/gather.h"
+#include "src/core/stopwatch.h"
 
 namespace gsort {
 namespace {
 
 class HybridBackend final : public SortBackend {
  public:
-  HybridBackend(std::unique_ptr<SortBackend> gpu, const KeyLayout& layout, ThreadPool& pool)
-      : gpu_(std::move(gpu)), cpu_(make_cpu_backend(layout, pool)), layout_(layout), pool_(pool) {}
+  HybridBackend(const KeyLayout& layout, ThreadPool& pool, const MakeGpuSide& make_gpu)
+      : gpu_pool_(pool.size()),
+        gpu_(make_gpu(gpu_pool_)),
+        cpu_(make_cpu_backend(layout, pool)),
+        layout_(layout),
+        pool_(pool) {}
 
   std::string describe() const override {
     return "hybrid: " + gpu_->describe() + " + " + cpu_->describe() + "; pieces sorted: gpu " +
@@ -32,72 +35,15 @@ class HybridBackend final : public SortBackend {
   uint64_t peak_device_bytes() const override { return gpu_->peak_device_bytes(); }
 
   void sort_order(const uint8_t* records, uint64_t count, uint32_t* order) override {
-    const uint64_t pieces = count < kMinRecords ? 1 : kPieces;
-    if (pieces == 1) {
+    if (count < kMinRecords) {
       gpu_->sort_order(records, count, order);
       ++gpu_pieces_;
       return;
     }
-    std::vector<size_t> bounds(pieces + 1);
-    for (uint64_t p = 0; p <= pieces; ++p) bounds[p] = split_point(count, pieces, p);
-
-    // Both sides pull pieces from one counter: the GPU from its own thread,
-    // the CPU (with the whole pool) from this one.
-    std::atomic<uint64_t> next{0};
-    const auto work = [&](SortBackend& side, uint64_t& taken) {
-      for (uint64_t p; (p = next.fetch_add(1)) < pieces;) {
-        const uint64_t begin = bounds[p], n = bounds[p + 1] - begin;
-        side.sort_order(records + begin * layout_.record_size(), n, order + begin);
-        for (uint64_t i = 0; i < n; ++i) order[begin + i] += static_cast<uint32_t>(begin);
-        ++taken;
-      }
-    };
-    auto t0 = std::chrono::steady_clock::now();
-    std::exception_ptr gpu_error;
-    std::thread gpu_thread([&] {
-      try {
-        work(*gpu_, gpu_pieces_);
-      } catch (...) {
-        gpu_error = std::current_exception();
-        next.store(pieces);  // stop the CPU side too
-      }
-    });
-    try {
-      work(*cpu_, cpu_pieces_);
-    } catch (...) {
-      next.store(pieces);
-      gpu_thread.join();
-      throw;
-    }
-    gpu_thread.join();
-    if (gpu_error) std::rethrow_exception(gpu_error);
-    sort_s_ += seconds_since(t0);
-
-    // Merge the sorted pieces: entries in each piece's sorted order, then
-    // pairwise merges split by merge path.
-    t0 = std::chrono::steady_clock::now();
-    entries_.resize(count);
-    scratch_.resize(count);
-    const uint32_t rs = layout_.record_size();
-    const size_t tasks = pool_.size() * 4;
-    pool_.parallel_for(tasks, [&](size_t t) {
-      for (size_t i = split_point(count, tasks, t), end = split_point(count, tasks, t + 1); i < end; ++i) {
-        entries_[i] = KeyEntry{layout_.prefix(records + uint64_t{order[i]} * rs), order[i]};
-      }
-    });
-    const KeyEntry* merged = merge_entry_runs(pool_, layout_, records, entries_.data(), scratch_.data(), bounds);
-    pool_.parallel_for(tasks, [&](size_t t) {
-      for (size_t i = split_point(count, tasks, t), end = split_point(count, tasks, t + 1); i < end; ++i) {
-        order[i] = merged[i].index;
-      }
-    });
-    merge_s_ += seconds_since(t0);
-  }
-
-  void sort_records(const uint8_t* records, uint64_t count, uint8_t* out) override {
-    order_.resize(count);
-    sort_order(records, count, order_.data());
-    gather_records(pool_, records, layout_.record_size(), order_.data(), count, out);
+    std::vector<size_t> bounds(kPieces + 1);
+    for (uint64_t p = 0; p <= kPieces; ++p) bounds[p] = split_point(count, kPieces, p);
+    sort_pieces(records, bounds, order);
+    merge_pieces(records, bounds, order);
   }
 
   void merge_order(const uint8_t* records, const uint64_t* starts, size_t runs, uint32_t* order) override {
@@ -117,22 +63,84 @@ class HybridBackend final : public SortBackend {
  private:
   static constexpr uint64_t kMinRecords = uint64_t{1} << 20;  // below: the GPU alone
   static constexpr uint64_t kPieces = 32;
+  // More tasks than threads, so that a slow thread does not hold up the rest.
+  static constexpr size_t kTasksPerThread = 4;
 
+  // Sorts each piece [bounds[p], bounds[p+1]) into order (as chunk indices).
+  // Both sides pull pieces from one counter: the GPU from a thread of its
+  // own, started per chunk (it cannot be a task of pool_, whose threads the
+  // CPU side's parallel_for holds meanwhile), the CPU from this thread.
+  void sort_pieces(const uint8_t* records, const std::vector<size_t>& bounds, uint32_t* order) {
+    std::atomic<uint64_t> next{0};
+    const auto work = [&](SortBackend& side, uint64_t& taken) {
+      for (uint64_t p; (p = next.fetch_add(1)) < kPieces;) {
+        const uint64_t begin = bounds[p], n = bounds[p + 1] - begin;
+        side.sort_order(records + begin * layout_.record_size(), n, order + begin);
+        for (uint64_t i = 0; i < n; ++i) order[begin + i] += static_cast<uint32_t>(begin);
+        ++taken;
+      }
+    };
+    std::exception_ptr gpu_error;
+    std::thread gpu_thread([&] {
+      try {
+        work(*gpu_, gpu_pieces_);
+      } catch (...) {
+        gpu_error = std::current_exception();
+        next.store(kPieces);  // stop the CPU side too
+      }
+    });
+    try {
+      work(*cpu_, cpu_pieces_);
+    } catch (...) {
+      next.store(kPieces);
+      gpu_thread.join();
+      throw;
+    }
+    gpu_thread.join();
+    if (gpu_error) std::rethrow_exception(gpu_error);
+  }
+
+  // Merges the sorted pieces: entries in each piece's sorted order, then
+  // pairwise merges split by merge path.
+  void merge_pieces(const uint8_t* records, const std::vector<size_t>& bounds, uint32_t* order) {
+    const auto t0 = std::chrono::steady_clock::now();
+    const uint64_t count = bounds.back();
+    entries_.resize(count);
+    scratch_.resize(count);
+    const uint32_t rs = layout_.record_size();
+    const size_t tasks = pool_.size() * kTasksPerThread;
+    pool_.parallel_for(tasks, [&](size_t t) {
+      for (size_t i = split_point(count, tasks, t), end = split_point(count, tasks, t + 1); i < end; ++i) {
+        entries_[i] = KeyEntry{layout_.prefix(records + uint64_t{order[i]} * rs), order[i]};
+      }
+    });
+    const KeyEntry* merged = merge_entry_runs(pool_, layout_, records, entries_.data(), scratch_.data(), bounds);
+    pool_.parallel_for(tasks, [&](size_t t) {
+      for (size_t i = split_point(count, tasks, t), end = split_point(count, tasks, t + 1); i < end; ++i) {
+        order[i] = merged[i].index;
+      }
+    });
+    merge_s_ += seconds_since(t0);
+  }
+
+  // The GPU side's host work runs on a pool of its own: it runs at the same
+  // time as the CPU side's sorts on pool_, and a ThreadPool takes one
+  // parallel_for caller at a time. Declared before gpu_, which uses it.
+  ThreadPool gpu_pool_;
   std::unique_ptr<SortBackend> gpu_;
   std::unique_ptr<SortBackend> cpu_;
   const KeyLayout& layout_;
   ThreadPool& pool_;
   std::vector<KeyEntry> entries_, scratch_;
-  std::vector<uint32_t> order_;
   uint64_t gpu_pieces_ = 0, cpu_pieces_ = 0;
-  double sort_s_ = 0, merge_s_ = 0;
+  double merge_s_ = 0;
 };
 
 }  // namespace
 
-std::unique_ptr<SortBackend> make_hybrid_backend(std::unique_ptr<SortBackend> gpu, const KeyLayout& layout,
-                                                 ThreadPool& pool) {
-  return std::make_unique<HybridBackend>(std::move(gpu), layout, pool);
+std::unique_ptr<SortBackend> make_hybrid_backend(const KeyLayout& layout, ThreadPool& pool,
+                                                 const MakeGpuSide& make_gpu) {
+  return std::make_unique<HybridBackend>(layout, pool, make_gpu);
 }
 
 }  // namespace gsort
