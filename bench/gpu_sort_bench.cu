@@ -2,7 +2,7 @@
 //
 //   gpu_sort_bench [--quick] [--skip-sort] [--skip-records] [--log2 N]
 //
-// 1. Sort phase: gsort's sort_keys (kernels/key_sort.h) on extracted keys,
+// 1. Sort phase: gsort's kernels::sort_keys (kernels/key_sort.h) on extracted keys,
 //    against a bare cub::DeviceRadixSort::SortPairs on the same number of
 //    keys of the same width (u32/u64 keys, or a decomposer struct key for
 //    widths over 8 bytes), uint32 values. The ratio column is bare / ours:
@@ -169,11 +169,11 @@ double bare_cub_struct(const cuda::Stream& stream, uint64_t n, int bits, int rep
 // gsort's sort phase for a key of `width` bytes (one raw-bytes field).
 double ours(const cuda::Stream& stream, uint64_t n, uint32_t width, int reps) {
   const KeyLayout layout({parse_key_spec("0:" + std::to_string(width))}, width, false);
-  const KeyFormat f = make_key_format(layout);
+  const kernels::KeyFormat f = make_key_format(layout);
   cuda::DeviceBuffer columns((f.words - 1) * n * 8 + 8), ka(n * f.sort_key_bytes()), kb(n * f.sort_key_bytes()),
       va(n * 4), vb(n * 4);
-  cuda::DeviceBuffer temp(key_sort_temp_bytes(f, n));
-  SortBuffers b;
+  cuda::DeviceBuffer temp(kernels::key_sort_temp_bytes(f, n));
+  kernels::SortBuffers b;
   b.columns = reinterpret_cast<uint64_t*>(columns.data());
   b.column_stride = n;
   b.keys_a = ka.data();
@@ -191,26 +191,26 @@ double ours(const cuda::Stream& stream, uint64_t n, uint32_t width, int reps) {
                                                                 (f.words - 1) * n, 77 + r, ~0ull);
         }
         switch (f.last_type) {
-          case WordType::kU16:
+          case kernels::WordType::kU16:
             fill_random<uint16_t><<<1024, 256, 0, stream.get()>>>(reinterpret_cast<uint16_t*>(ka.data()), n, r, last_mask);
             break;
-          case WordType::kU32:
+          case kernels::WordType::kU32:
             fill_random<uint32_t><<<1024, 256, 0, stream.get()>>>(reinterpret_cast<uint32_t*>(ka.data()), n, r, last_mask);
             break;
-          case WordType::kU64:
+          case kernels::WordType::kU64:
             fill_random<uint64_t><<<1024, 256, 0, stream.get()>>>(reinterpret_cast<uint64_t*>(ka.data()), n, r, last_mask);
             break;
         }
         fill_iota<<<1024, 256, 0, stream.get()>>>(b.values_a, n);
         GSORT_CUDA_CHECK_LAUNCH();
       },
-      [&] { sort_keys(f, b, n, 0, stream.get()); });
+      [&] { kernels::sort_keys(f, b, n, 0, stream.get()); });
 }
 
 void sort_phase_table(const Options& o) {
   cuda::Stream stream;
   const int reps = o.quick ? 3 : 7;
-  std::printf("\n== Sort phase: gsort sort_keys vs bare cub::DeviceRadixSort::SortPairs (u32 values) ==\n");
+  std::printf("\n== Sort phase: gsort kernels::sort_keys vs bare cub::DeviceRadixSort::SortPairs (u32 values) ==\n");
   std::printf("%-12s %10s %-26s %10s %10s %8s %12s\n", "key", "n", "bare CUB reference", "bare ms", "gsort ms",
               "ratio", "gsort Mkey/s");
   std::vector<int> sizes = {24, o.log2};

@@ -82,13 +82,13 @@ struct Sorter {
   void setup(Mem& mem) {
     switch (algo) {
       case Algo::GsortRadix:
-        temp_bytes = gsort::radix_sort_pairs_temp_bytes(n, int(sizeof(K) * 8));
+        temp_bytes = gsort::kernels::radix_sort_pairs_temp_bytes(n, int(sizeof(K) * 8));
         break;
       case Algo::GsortMerge:
-        temp_bytes = gsort::merge_sort_pairs_temp_bytes(n);
+        temp_bytes = gsort::kernels::merge_sort_pairs_temp_bytes(n);
         break;
       case Algo::GsortRank:
-        temp_bytes = gsort::rank_sort_pairs_temp_bytes(n);
+        temp_bytes = gsort::kernels::rank_sort_pairs_temp_bytes(n);
         break;
       case Algo::CubRadix:
         keys_out = mem.get<K>(n);
@@ -109,17 +109,17 @@ struct Sorter {
   std::pair<K*, uint32_t*> run() {
     switch (algo) {
       case Algo::GsortRadix:
-        gsort::radix_sort_pairs(keys, vals, n, begin_bit, end_bit, temp, temp_bytes, nullptr);
+        gsort::kernels::radix_sort_pairs(keys, vals, n, begin_bit, end_bit, temp, temp_bytes, nullptr);
         return {keys, vals};
       case Algo::GsortMerge:
         if constexpr (sizeof(K) == 8) {
-          gsort::merge_sort_pairs(keys, vals, n, temp, temp_bytes, nullptr);
+          gsort::kernels::merge_sort_pairs(keys, vals, n, temp, temp_bytes, nullptr);
           return {keys, vals};
         }
         break;
       case Algo::GsortRank:
         if constexpr (sizeof(K) == 8) {
-          gsort::rank_sort_pairs(keys, vals, n, temp, temp_bytes, nullptr);
+          gsort::kernels::rank_sort_pairs(keys, vals, n, temp, temp_bytes, nullptr);
           return {keys, vals};
         }
         break;

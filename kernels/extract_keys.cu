@@ -4,7 +4,7 @@
 
 #include "src/cuda/check.h"
 
-namespace gsort::gpu {
+namespace gsort::kernels {
 namespace {
 
 constexpr int kThreads = 256;
@@ -83,4 +83,4 @@ void launch_extract_keys(const KeyFormat& format, const ExtractArgs& args, cudaS
   }
 }
 
-}  // namespace gsort::gpu
+}  // namespace gsort::kernels

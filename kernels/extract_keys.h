@@ -8,7 +8,7 @@
 
 #include "kernels/key_format.h"
 
-namespace gsort::gpu {
+namespace gsort::kernels {
 
 struct ExtractArgs {
   const uint8_t* records = nullptr;  // device: the piece's first record
@@ -27,4 +27,4 @@ struct ExtractArgs {
 // Enqueues the extraction on `stream`; throws CudaError if the launch fails.
 void launch_extract_keys(const KeyFormat& format, const ExtractArgs& args, cudaStream_t stream);
 
-}  // namespace gsort::gpu
+}  // namespace gsort::kernels

@@ -4,7 +4,7 @@
 #define GSORT_CUDA_ARCHITECTURES "unknown"
 #endif
 
-namespace gsort::gpu {
+namespace gsort::kernels {
 namespace {
 
 // Never launched: compiled with the same architectures as every other kernel
@@ -22,4 +22,4 @@ cudaError_t kernel_image_status() {
 
 const char* built_cuda_architectures() { return GSORT_CUDA_ARCHITECTURES; }
 
-}  // namespace gsort::gpu
+}  // namespace gsort::kernels

@@ -6,7 +6,7 @@
 
 #include <cuda_runtime_api.h>
 
-namespace gsort::gpu {
+namespace gsort::kernels {
 
 // cudaSuccess when the kernels can run on the current device; else the
 // runtime's answer (cudaErrorNoKernelImageForDevice or
@@ -17,4 +17,4 @@ cudaError_t kernel_image_status();
 // ("90", "80,90-real"; lists joined by commas).
 const char* built_cuda_architectures();
 
-}  // namespace gsort::gpu
+}  // namespace gsort::kernels

@@ -13,7 +13,7 @@
 
 #include "src/keys/key_field.h"
 
-namespace gsort::gpu {
+namespace gsort::kernels {
 
 // The element type of the last word's sort keys.
 enum class WordType : uint8_t { kU16, kU32, kU64 };
@@ -53,4 +53,4 @@ inline WordType word_type_for(uint32_t bytes) {
   return bytes <= 2 ? WordType::kU16 : (bytes <= 4 ? WordType::kU32 : WordType::kU64);
 }
 
-}  // namespace gsort::gpu
+}  // namespace gsort::kernels

@@ -10,7 +10,7 @@
 #include "kernels/permute.h"
 #include "kernels/device/sorts.h"
 
-namespace gsort::gpu {
+namespace gsort::kernels {
 namespace {
 
 // Under --algorithm auto, a 64-bit pass of up to rank_sort_block_max() keys
@@ -139,4 +139,4 @@ SortedKeys sort_keys(const KeyFormat& format, const SortBuffers& buffers, uint64
   return result;
 }
 
-}  // namespace gsort::gpu
+}  // namespace gsort::kernels

@@ -11,7 +11,7 @@
 
 #include "kernels/key_format.h"
 
-namespace gsort::gpu {
+namespace gsort::kernels {
 
 struct SortBuffers {
   const uint64_t* columns = nullptr;  // words-1 columns (wide keys), column_stride apart
@@ -39,4 +39,4 @@ size_t key_sort_temp_bytes(const KeyFormat& format, uint64_t count);
 SortedKeys sort_keys(const KeyFormat& format, const SortBuffers& buffers, uint64_t count, uint32_t index_base,
                      cudaStream_t stream);
 
-}  // namespace gsort::gpu
+}  // namespace gsort::kernels

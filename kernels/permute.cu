@@ -4,7 +4,7 @@
 
 #include "src/cuda/check.h"
 
-namespace gsort::gpu {
+namespace gsort::kernels {
 namespace {
 
 constexpr int kThreads = 256;
@@ -28,4 +28,4 @@ void launch_gather_column(const uint64_t* column, const uint32_t* order, uint32_
   GSORT_CUDA_CHECK_LAUNCH();
 }
 
-}  // namespace gsort::gpu
+}  // namespace gsort::kernels

@@ -6,9 +6,9 @@
 
 #include <cstdint>
 
-namespace gsort::gpu {
+namespace gsort::kernels {
 
 void launch_gather_column(const uint64_t* column, const uint32_t* order, uint32_t index_base, uint64_t count,
                           uint64_t* out, cudaStream_t stream);
 
-}  // namespace gsort::gpu
+}  // namespace gsort::kernels

@@ -2,7 +2,7 @@
 #include "kernels/device/merge_sort.cuh"
 #include "kernels/device/sorts.h"
 
-namespace gsort {
+namespace gsort::kernels {
 
 size_t merge_sort_pairs_temp_bytes(uint64_t n) {
   return kernels::merge_sort_temp_bytes<kernels::MergePolicyDefault>(n);
@@ -14,4 +14,4 @@ void merge_sort_pairs(uint64_t* keys_in_out, uint32_t* values_in_out, uint64_t n
                                                  stream);
 }
 
-}  // namespace gsort
+}  // namespace gsort::kernels

@@ -1,7 +1,7 @@
 // Public entry points of gsort's LSD radix sort (see radix_sort.cuh).
 #include "kernels/device/radix_sort.cuh"
 
-namespace gsort {
+namespace gsort::kernels {
 
 size_t radix_sort_pairs_temp_bytes(uint64_t n, int key_bits) {
   if (key_bits == 32) return kernels::radix_sort_temp_bytes<kernels::RadixPolicyU32, uint32_t>(n);
@@ -22,4 +22,4 @@ void radix_sort_pairs(uint32_t* keys_in_out, uint32_t* values_in_out, uint64_t n
                                                        end_bit, temp, temp_bytes, stream);
 }
 
-}  // namespace gsort
+}  // namespace gsort::kernels

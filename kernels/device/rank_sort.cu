@@ -12,7 +12,7 @@
 #include "src/cuda/check.h"
 #include "kernels/device/sorts.h"
 
-namespace gsort {
+namespace gsort::kernels {
 namespace {
 
 constexpr int kBlock = 1024;
@@ -125,4 +125,4 @@ void rank_sort_pairs(uint64_t* keys_in_out, uint32_t* values_in_out, uint64_t n,
   GSORT_CUDA_CHECK_LAUNCH();
 }
 
-}  // namespace gsort
+}  // namespace gsort::kernels

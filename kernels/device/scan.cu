@@ -10,7 +10,7 @@
 #include "src/cuda/check.h"
 #include "kernels/device/sorts.h"
 
-namespace gsort {
+namespace gsort::kernels {
 namespace {
 
 constexpr int kScanBlock = 512;
@@ -109,4 +109,4 @@ void exclusive_scan_u64(const uint64_t* in, uint64_t* out, uint64_t n, void* tem
   scan_entry<uint64_t>(in, out, n, temp, temp_bytes, stream);
 }
 
-}  // namespace gsort
+}  // namespace gsort::kernels

@@ -25,7 +25,7 @@
 
 struct CUstream_st;  // cudaStream_t is CUstream_st*
 
-namespace gsort {
+namespace gsort::kernels {
 
 // ---- Exclusive prefix sum (work-efficient Blelloch scan) -------------------
 // out[i] = in[0] + ... + in[i-1] (wrapping modulo 2^32 / 2^64); out[0] = 0.
@@ -66,4 +66,4 @@ size_t rank_sort_pairs_temp_bytes(uint64_t n);
 void rank_sort_pairs(uint64_t* keys_in_out, uint32_t* values_in_out, uint64_t n, void* temp,
                          size_t temp_bytes, CUstream_st* stream);
 
-}  // namespace gsort
+}  // namespace gsort::kernels

@@ -65,7 +65,7 @@ TEST(DevicePlan, RegionsFitAndDoNotOverlap) {
       KeyLayout({field("0:10")}, 100, false), KeyLayout({field("0:u16")}, 2, false),
       KeyLayout::whole_record(100, false), KeyLayout({field("0:f64"), field("8:3")}, 4096, false)};
   for (const KeyLayout& layout : layouts) {
-    const KeyFormat format = make_key_format(layout);
+    const kernels::KeyFormat format = make_key_format(layout);
     for (const size_t arena : {size_t{1} << 20, size_t{5} << 20, size_t{300} << 20}) {
       const DevicePlan p = plan_device_memory(format, layout.record_size(), arena);
       if (p.streaming.capacity == 0) continue;

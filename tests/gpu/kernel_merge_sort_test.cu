@@ -17,8 +17,8 @@ void device_merge_sort(std::vector<uint64_t>* keys, std::vector<uint32_t>* vals)
   const uint64_t n = keys->size();
   DevBuf<uint64_t> dk(*keys);
   DevBuf<uint32_t> dv(*vals);
-  DeviceBuffer temp(gsort::merge_sort_pairs_temp_bytes(n));
-  gsort::merge_sort_pairs(dk.get(), dv.get(), n, temp.data(), temp.size(), nullptr);
+  DeviceBuffer temp(gsort::kernels::merge_sort_pairs_temp_bytes(n));
+  gsort::kernels::merge_sort_pairs(dk.get(), dv.get(), n, temp.data(), temp.size(), nullptr);
   GSORT_CUDA_CHECK(cudaDeviceSynchronize());
   *keys = dk.download();
   *vals = dv.download();
@@ -72,8 +72,8 @@ void check_merge_sort_large(uint64_t n, uint64_t seed, int shift) {
   DevBuf<uint64_t> keys(n);
   DevBuf<uint32_t> vals(n);
   generate_on_device<uint64_t>(keys.get(), vals.get(), n, seed, shift);
-  DeviceBuffer temp(gsort::merge_sort_pairs_temp_bytes(n));
-  gsort::merge_sort_pairs(keys.get(), vals.get(), n, temp.data(), temp.size(), nullptr);
+  DeviceBuffer temp(gsort::kernels::merge_sort_pairs_temp_bytes(n));
+  gsort::kernels::merge_sort_pairs(keys.get(), vals.get(), n, temp.data(), temp.size(), nullptr);
   GSORT_CUDA_CHECK(cudaDeviceSynchronize());
   EXPECT_EQ(check_on_device<uint64_t>(keys.get(), vals.get(), n, seed, shift), 0ull);
 }
@@ -90,7 +90,7 @@ TEST(KernelMergeSort, TempTooSmallThrows) {
   GSORT_REQUIRE_GPU();
   DevBuf<uint64_t> k(100);
   DevBuf<uint32_t> v(100);
-  EXPECT_THROW(gsort::merge_sort_pairs(k.get(), v.get(), 100, nullptr, 0, nullptr),
+  EXPECT_THROW(gsort::kernels::merge_sort_pairs(k.get(), v.get(), 100, nullptr, 0, nullptr),
                std::invalid_argument);
 }
 

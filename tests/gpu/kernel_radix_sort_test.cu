@@ -28,8 +28,8 @@ void device_radix_sort(std::vector<K>* keys, std::vector<uint32_t>* vals, int be
     GSORT_CUDA_CHECK(cudaMemcpy(dk.get() + offset, keys->data(), n * sizeof(K), cudaMemcpyHostToDevice));
     GSORT_CUDA_CHECK(cudaMemcpy(dv.get() + offset, vals->data(), n * 4, cudaMemcpyHostToDevice));
   }
-  DeviceBuffer temp(gsort::radix_sort_pairs_temp_bytes(n, kBits<K>));
-  gsort::radix_sort_pairs(dk.get() + offset, dv.get() + offset, n, begin_bit, end_bit, temp.data(),
+  DeviceBuffer temp(gsort::kernels::radix_sort_pairs_temp_bytes(n, kBits<K>));
+  gsort::kernels::radix_sort_pairs(dk.get() + offset, dv.get() + offset, n, begin_bit, end_bit, temp.data(),
                               temp.size(), stream);
   GSORT_CUDA_CHECK(cudaDeviceSynchronize());
   if (n > 0) {
@@ -160,13 +160,13 @@ TEST(KernelRadixSort, NormalisedDoublesWithNanAndSignedZeros) {
 TEST(KernelRadixSort, RejectsBadArguments) {
   GSORT_REQUIRE_GPU();
   DevBuf<uint32_t> k(10), v(10);
-  EXPECT_THROW(gsort::radix_sort_pairs(k.get(), v.get(), 10, 0, 33, nullptr, 0, nullptr),
+  EXPECT_THROW(gsort::kernels::radix_sort_pairs(k.get(), v.get(), 10, 0, 33, nullptr, 0, nullptr),
                std::invalid_argument);
-  EXPECT_THROW(gsort::radix_sort_pairs(k.get(), v.get(), 10, 5, 4, nullptr, 0, nullptr),
+  EXPECT_THROW(gsort::kernels::radix_sort_pairs(k.get(), v.get(), 10, 5, 4, nullptr, 0, nullptr),
                std::invalid_argument);
-  EXPECT_THROW(gsort::radix_sort_pairs(k.get(), v.get(), 10, 0, 32, nullptr, 0, nullptr),
+  EXPECT_THROW(gsort::kernels::radix_sort_pairs(k.get(), v.get(), 10, 0, 32, nullptr, 0, nullptr),
                std::invalid_argument);  // needs temp
-  EXPECT_THROW(gsort::radix_sort_pairs_temp_bytes(10, 16), std::invalid_argument);
+  EXPECT_THROW(gsort::kernels::radix_sort_pairs_temp_bytes(10, 16), std::invalid_argument);
 }
 
 // Generated, sorted and checked on the device.
@@ -176,8 +176,8 @@ void check_radix_large(uint64_t n, uint64_t seed, int shift) {
   DevBuf<K> keys(n);
   DevBuf<uint32_t> vals(n);
   generate_on_device<K>(keys.get(), vals.get(), n, seed, shift);
-  DeviceBuffer temp(gsort::radix_sort_pairs_temp_bytes(n, kBits<K>));
-  gsort::radix_sort_pairs(keys.get(), vals.get(), n, 0, kBits<K>, temp.data(), temp.size(), nullptr);
+  DeviceBuffer temp(gsort::kernels::radix_sort_pairs_temp_bytes(n, kBits<K>));
+  gsort::kernels::radix_sort_pairs(keys.get(), vals.get(), n, 0, kBits<K>, temp.data(), temp.size(), nullptr);
   GSORT_CUDA_CHECK(cudaDeviceSynchronize());
   EXPECT_EQ(check_on_device<K>(keys.get(), vals.get(), n, seed, shift), 0ull);
 }

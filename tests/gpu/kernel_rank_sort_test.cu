@@ -17,8 +17,8 @@ void check_rank_sort(uint64_t n, Dist dist, uint64_t seed) {
   const std::vector<uint64_t> in = make_keys<uint64_t>(n, dist, seed);
   DevBuf<uint64_t> dk(in);
   DevBuf<uint32_t> dv(iota_values(n));
-  DeviceBuffer temp(gsort::rank_sort_pairs_temp_bytes(n));
-  gsort::rank_sort_pairs(dk.get(), dv.get(), n, temp.data(), temp.size(), nullptr);
+  DeviceBuffer temp(gsort::kernels::rank_sort_pairs_temp_bytes(n));
+  gsort::kernels::rank_sort_pairs(dk.get(), dv.get(), n, temp.data(), temp.size(), nullptr);
   GSORT_CUDA_CHECK(cudaDeviceSynchronize());
   const auto keys = dk.download();
   const auto vals = dv.download();
@@ -40,8 +40,8 @@ TEST(KernelRankSort, AllDistributionsAndSizes) {
 }
 
 TEST(KernelRankSort, NoTempBelowBlockMax) {
-  EXPECT_EQ(gsort::rank_sort_pairs_temp_bytes(gsort::rank_sort_block_max()), 0u);
-  EXPECT_GT(gsort::rank_sort_pairs_temp_bytes(gsort::rank_sort_block_max() + 1), 0u);
+  EXPECT_EQ(gsort::kernels::rank_sort_pairs_temp_bytes(gsort::kernels::rank_sort_block_max()), 0u);
+  EXPECT_GT(gsort::kernels::rank_sort_pairs_temp_bytes(gsort::kernels::rank_sort_block_max() + 1), 0u);
 }
 
 }  // namespace

@@ -15,12 +15,12 @@ template <typename T>
 void scan_on_device(const std::vector<T>& in, std::vector<T>* out, bool in_place) {
   DevBuf<T> d_in(in);
   DevBuf<T> d_out(in.size());
-  DeviceBuffer temp(gsort::exclusive_scan_temp_bytes(in.size(), sizeof(T)));
+  DeviceBuffer temp(gsort::kernels::exclusive_scan_temp_bytes(in.size(), sizeof(T)));
   T* dst = in_place ? d_in.get() : d_out.get();
   if constexpr (sizeof(T) == 4)
-    gsort::exclusive_scan_u32(d_in.get(), dst, in.size(), temp.data(), temp.size(), nullptr);
+    gsort::kernels::exclusive_scan_u32(d_in.get(), dst, in.size(), temp.data(), temp.size(), nullptr);
   else
-    gsort::exclusive_scan_u64(d_in.get(), dst, in.size(), temp.data(), temp.size(), nullptr);
+    gsort::kernels::exclusive_scan_u64(d_in.get(), dst, in.size(), temp.data(), temp.size(), nullptr);
   GSORT_CUDA_CHECK(cudaDeviceSynchronize());
   *out = in_place ? d_in.download() : d_out.download();
 }
@@ -72,9 +72,9 @@ TEST(KernelScan, LargeU64) {
 TEST(KernelScan, TempTooSmallThrows) {
   GSORT_REQUIRE_GPU();
   const uint64_t n = 5000;
-  ASSERT_GT(gsort::exclusive_scan_temp_bytes(n, 4), 0u);
+  ASSERT_GT(gsort::kernels::exclusive_scan_temp_bytes(n, 4), 0u);
   DevBuf<uint32_t> d(n);
-  EXPECT_THROW(gsort::exclusive_scan_u32(d.get(), d.get(), n, nullptr, 0, nullptr),
+  EXPECT_THROW(gsort::kernels::exclusive_scan_u32(d.get(), d.get(), n, nullptr, 0, nullptr),
                std::invalid_argument);
 }
 

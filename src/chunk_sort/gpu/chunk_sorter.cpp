@@ -60,7 +60,7 @@ void ChunkSorter::enqueue_piece(uint64_t begin, uint64_t end) {
     device_.compute.wait(device_.results_copied.get());
     wait_for_results_ = false;
   }
-  ExtractArgs args;
+  kernels::ExtractArgs args;
   args.records = staged;
   args.record_size = size;
   args.count = end - begin;
@@ -73,16 +73,16 @@ void ChunkSorter::enqueue_piece(uint64_t begin, uint64_t end) {
   args.fields = device_.fields();
   args.field_count = device_.field_count();
   const size_t extract = device_.timer.begin(Phase::kExtract, device_.compute);
-  launch_extract_keys(device_.format(), args, device_.compute.get());
+  kernels::launch_extract_keys(device_.format(), args, device_.compute.get());
   device_.timer.end(extract, device_.compute);
   device_.slot_free[slot].record(device_.compute);
   ++pieces_;
 }
 
-SortedKeys ChunkSorter::sort_group() {
+kernels::SortedKeys ChunkSorter::sort_group() {
   const uint64_t first = group_index_ * group_.capacity;
   const size_t span = device_.timer.begin(Phase::kSort, device_.compute);
-  const SortedKeys sorted = sort_keys(device_.format(), device_.sort_buffers(group_), next_ - first,
+  const kernels::SortedKeys sorted = kernels::sort_keys(device_.format(), device_.sort_buffers(group_), next_ - first,
                                       static_cast<uint32_t>(first), device_.compute.get());
   device_.timer.end(span, device_.compute);
   device_.sorted.record(device_.compute);
@@ -92,7 +92,7 @@ SortedKeys ChunkSorter::sort_group() {
 
 void ChunkSorter::flush_group() {
   const uint64_t count = next_ - group_index_ * group_.capacity;
-  const SortedKeys sorted = sort_group();
+  const kernels::SortedKeys sorted = sort_group();
   uint8_t* block = device_.result_block(runs_.size(), pool_);
   device_.copy_out.wait(device_.sorted.get());
   const size_t span = device_.timer.begin(Phase::kCopyOut, device_.copy_out);
@@ -121,7 +121,7 @@ void ChunkSorter::finish_order(uint64_t count, uint32_t* order, const KeyLayout&
   add_records(count);
   if (count == 0) return;
   if (runs_.empty()) {  // one group: its order goes straight to the caller
-    const SortedKeys sorted = sort_group();
+    const kernels::SortedKeys sorted = sort_group();
     device_.copy_out.wait(device_.sorted.get());
     copy_order_out(sorted.order, count, order);
     device_.synchronize();
@@ -129,12 +129,12 @@ void ChunkSorter::finish_order(uint64_t count, uint32_t* order, const KeyLayout&
     flush_group();
     device_.synchronize();
     const auto start = std::chrono::steady_clock::now();
-    const KeyFormat& f = device_.format();
-    const WordType type = f.words == 1 ? f.last_type : WordType::kU64;
+    const kernels::KeyFormat& f = device_.format();
+    const kernels::WordType type = f.words == 1 ? f.last_type : kernels::WordType::kU64;
     switch (type) {
-      case WordType::kU16: merge_runs<uint16_t>(order, layout); break;
-      case WordType::kU32: merge_runs<uint32_t>(order, layout); break;
-      case WordType::kU64: merge_runs<uint64_t>(order, layout); break;
+      case kernels::WordType::kU16: merge_runs<uint16_t>(order, layout); break;
+      case kernels::WordType::kU32: merge_runs<uint32_t>(order, layout); break;
+      case kernels::WordType::kU64: merge_runs<uint64_t>(order, layout); break;
     }
     timings_.merge_s += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   }

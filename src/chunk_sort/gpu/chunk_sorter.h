@@ -42,7 +42,7 @@ class ChunkSorter {
 
  private:
   void enqueue_piece(uint64_t begin, uint64_t end);
-  SortedKeys sort_group();
+  kernels::SortedKeys sort_group();
   void flush_group();
   // Copies `count` sorted indices to the host and waits for them; pageable
   // destinations go through the pinned bounce buffer and the pool.

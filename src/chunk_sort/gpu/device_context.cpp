@@ -20,7 +20,7 @@ std::string device_name(int device) {
 std::string mebibytes(uint64_t bytes) { return std::to_string((bytes + (1 << 19)) >> 20) + " MiB"; }
 
 // Takes the arena; fills `plan` with the plan for the size actually taken.
-cuda::DeviceBuffer acquire_arena(const KeyFormat& format, uint32_t record_size, uint64_t cap, uint64_t input_hint,
+cuda::DeviceBuffer acquire_arena(const kernels::KeyFormat& format, uint32_t record_size, uint64_t cap, uint64_t input_hint,
                                  DevicePlan* plan) {
   size_t free_bytes = 0, total_bytes = 0;
   GSORT_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
@@ -130,8 +130,8 @@ void DeviceContext::synchronize_noexcept() const noexcept {
   GSORT_CUDA_REPORT(cudaStreamSynchronize(copy_out.get()));
 }
 
-SortBuffers DeviceContext::sort_buffers(const GroupArrays& g) const {
-  SortBuffers b;
+kernels::SortBuffers DeviceContext::sort_buffers(const GroupArrays& g) const {
+  kernels::SortBuffers b;
   b.columns = at<uint64_t>(g.columns);
   b.column_stride = g.capacity;
   b.keys_a = at<void>(g.keys_a);

@@ -46,7 +46,7 @@ class DeviceContext {
   T* at(size_t offset) const {
     return reinterpret_cast<T*>(arena_.data() + offset);
   }
-  SortBuffers sort_buffers(const GroupArrays& g) const;
+  kernels::SortBuffers sort_buffers(const GroupArrays& g) const;
   // Host block for group `g`'s results: its sorted order at 0, its sorted
   // keys at result_keys_offset(). Blocks are kept for later chunks.
   uint8_t* result_block(size_t g, ThreadPool& pool);
@@ -58,7 +58,7 @@ class DeviceContext {
 
   int device() const { return device_; }
   const std::string& name() const { return name_; }
-  const KeyFormat& format() const { return format_; }
+  const kernels::KeyFormat& format() const { return format_; }
   uint32_t record_size() const { return record_size_; }
   const DevicePlan& plan() const { return plan_; }
   size_t arena_bytes() const { return arena_.size(); }
@@ -74,7 +74,7 @@ class DeviceContext {
 
  private:
   std::string name_;
-  KeyFormat format_;
+  kernels::KeyFormat format_;
   uint32_t record_size_;
   DevicePlan plan_;
   cuda::DeviceBuffer arena_;

@@ -37,14 +37,14 @@ struct DevicePlan {
 // considered too small for the format.
 constexpr uint64_t kMinGroupRecords = 1024;
 
-KeyFormat make_key_format(const KeyLayout& layout, GpuSortAlgorithm algorithm = GpuSortAlgorithm::kAuto);
+kernels::KeyFormat make_key_format(const KeyLayout& layout, GpuSortAlgorithm algorithm = GpuSortAlgorithm::kAuto);
 
 // Device bytes that sort `records` records in one streaming group, with its
 // staging slots: what a known input needs at most (a chunk is one group).
-size_t device_bytes_for_records(const KeyFormat& format, uint32_t record_size, uint64_t records);
+size_t device_bytes_for_records(const kernels::KeyFormat& format, uint32_t record_size, uint64_t records);
 
 // The plan for an arena of `arena_bytes`. streaming.capacity is 0 when the
 // arena cannot hold a group of kMinGroupRecords.
-DevicePlan plan_device_memory(const KeyFormat& format, uint32_t record_size, size_t arena_bytes);
+DevicePlan plan_device_memory(const kernels::KeyFormat& format, uint32_t record_size, size_t arena_bytes);
 
 }  // namespace gsort::gpu

@@ -43,11 +43,11 @@ bool gpu_usable(int device, std::string* why) {
     }
     // The build chooses the architectures (CMAKE_CUDA_ARCHITECTURES): ask
     // the runtime whether the kernels have an image this device can run.
-    if (const cudaError_t k = gpu::kernel_image_status(); k != cudaSuccess) {
+    if (const cudaError_t k = kernels::kernel_image_status(); k != cudaSuccess) {
       return fail(why, "CUDA device " + std::to_string(device) + " (" + prop.name + ") has compute capability " +
                            std::to_string(prop.major) + "." + std::to_string(prop.minor) +
                            "; this gsort's kernels were built for CUDA architectures " +
-                           gpu::built_cuda_architectures() + " (" + cudaGetErrorName(k) +
+                           kernels::built_cuda_architectures() + " (" + cudaGetErrorName(k) +
                            "; rebuild with -DCMAKE_CUDA_ARCHITECTURES=" + std::to_string(prop.major) +
                            std::to_string(prop.minor) + ")");
     }
