@@ -24,9 +24,9 @@ void device_merge_sort(std::vector<uint64_t>* keys, std::vector<uint32_t>* vals)
   *vals = dv.download();
 }
 
-void check_merge_sort(uint64_t n, Dist dist, uint64_t seed) {
+void check_merge_sort(uint64_t n, Distribution dist, uint64_t seed) {
   if (n > max_test_n()) return;
-  SCOPED_TRACE(testing::Message() << "n=" << n << " dist=" << dist_name(dist));
+  SCOPED_TRACE(testing::Message() << "n=" << n << " dist=" << distribution_name(dist));
   const std::vector<uint64_t> in = make_keys<uint64_t>(n, dist, seed);
   std::vector<uint64_t> keys = in;
   std::vector<uint32_t> vals = iota_values(n);
@@ -35,7 +35,7 @@ void check_merge_sort(uint64_t n, Dist dist, uint64_t seed) {
   if (n <= 200000) {
     std::vector<uint64_t> ref_keys;
     std::vector<uint32_t> ref_vals;
-    reference_sort(in, &ref_keys, &ref_vals);
+    reference_sort_keys(in, &ref_keys, &ref_vals);
     ASSERT_EQ(keys, ref_keys);
     ASSERT_EQ(vals, ref_vals);
   }
@@ -49,7 +49,7 @@ const uint64_t kSizes[] = {0,    1,    2,    3,    4,    5,    6,    7,    8,   
 
 TEST(OwnMergeSort, AllDistributionsAndSizes) {
   OWN_REQUIRE_GPU();
-  for (Dist d : kAllDists)
+  for (Distribution d : kAllDistributions)
     for (uint64_t n : kSizes) check_merge_sort(n, d, 21);
 }
 
@@ -60,7 +60,7 @@ TEST(OwnMergeSort, NormalisedDoublesWithNanAndSignedZeros) {
   const std::vector<double> ordered = {-nan, -inf, -1e300, -2.5, -0.0, 0.0, 1e-300, 3.5, inf, nan};
   std::vector<uint64_t> in;
   std::vector<int> cls;
-  SplitMix64 rng(22);
+  Rng rng(22);
   for (int rep = 0; rep < 9000; ++rep) {
     const int c = int(rng.next() % ordered.size());
     in.push_back(normalise_f64(ordered[c]));
@@ -104,7 +104,7 @@ TEST(OwnMergeSort, TempTooSmallThrows) {
 void check_merge_pairs(uint64_t na, uint64_t nb, uint64_t range, uint64_t seed) {
   if (na + nb > max_test_n()) return;
   SCOPED_TRACE(testing::Message() << "na=" << na << " nb=" << nb << " range=" << range);
-  SplitMix64 rng(seed);
+  Rng rng(seed);
   std::vector<uint64_t> a(na), b(nb);
   for (auto& x : a) x = rng.next() % range;
   for (auto& x : b) x = rng.next() % range;
