@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <map>
 #include <ostream>
 #include <regex>
@@ -21,6 +22,13 @@
 namespace gsort_test {
 namespace {
 
+// GSORT_CLI_CASES_DIR from the environment (a packed build run elsewhere),
+// else the source tree's tests/cli/cases.
+std::string cases_dir() {
+  const char* env = std::getenv("GSORT_CLI_CASES_DIR");
+  return env && *env ? env : GSORT_CLI_CASES_DIR;
+}
+
 // The cases, or why they could not be read (then one test fails saying so).
 struct LoadedCases {
   std::vector<CliCase> cases;
@@ -31,7 +39,7 @@ const LoadedCases& loaded_cases() {
   static const LoadedCases loaded = [] {
     LoadedCases l;
     try {
-      l.cases = load_cli_cases(GSORT_CLI_CASES_DIR);
+      l.cases = load_cli_cases(cases_dir());
     } catch (const std::exception& e) {
       l.error = e.what();
     }

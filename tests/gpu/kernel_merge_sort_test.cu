@@ -58,14 +58,9 @@ TEST(OwnMergeSort, NormalisedDoublesWithNanAndSignedZeros) {
   const double inf = std::numeric_limits<double>::infinity();
   const double nan = std::numeric_limits<double>::quiet_NaN();
   const std::vector<double> ordered = {-nan, -inf, -1e300, -2.5, -0.0, 0.0, 1e-300, 3.5, inf, nan};
-  std::vector<uint64_t> in;
-  std::vector<int> cls;
-  Rng rng(22);
-  for (int rep = 0; rep < 9000; ++rep) {
-    const int c = int(rng.next() % ordered.size());
-    in.push_back(normalise_f64(ordered[c]));
-    cls.push_back(c);
-  }
+  const ClassedKeys input = shuffled_classes(ordered, 9000, 22);
+  const std::vector<uint64_t>& in = input.keys;
+  const std::vector<int>& cls = input.classes;
   std::vector<uint64_t> keys = in;
   std::vector<uint32_t> vals = iota_values(in.size());
   device_merge_sort(&keys, &vals);

@@ -149,14 +149,9 @@ TEST(OwnRadixSort, NormalisedDoublesWithNanAndSignedZeros) {
   const std::vector<double> ordered = {-nan, -inf, -1e300, -2.5, -1.0, -4.9e-324, -0.0,
                                        0.0,  4.9e-324, 1e-300, 1.0, 3.5, 42.0, inf, nan};
   // Input: the classes shuffled, many copies each.
-  std::vector<uint64_t> in;
-  std::vector<int> cls;
-  Rng rng(20);
-  for (int rep = 0; rep < 4000; ++rep) {
-    const int c = int(rng.next() % ordered.size());
-    in.push_back(normalise_f64(ordered[c]));
-    cls.push_back(c);
-  }
+  const ClassedKeys input = shuffled_classes(ordered, 4000, 20);
+  const std::vector<uint64_t>& in = input.keys;
+  const std::vector<int>& cls = input.classes;
   std::vector<uint64_t> keys = in;
   std::vector<uint32_t> vals = iota_values(in.size());
   device_radix_sort(&keys, &vals, 0, 64);

@@ -184,4 +184,22 @@ inline uint64_t normalise_f64(double d) {
   return (b >> 63) ? ~b : (b | (uint64_t(1) << 63));
 }
 
+// Keys drawn from classes of doubles given in ascending order, many copies
+// of each in random order: the normalised keys and each key's class.
+struct ClassedKeys {
+  std::vector<uint64_t> keys;
+  std::vector<int> classes;
+};
+
+inline ClassedKeys shuffled_classes(const std::vector<double>& ordered, int count, uint64_t seed) {
+  ClassedKeys out;
+  Rng rng(seed);
+  for (int rep = 0; rep < count; ++rep) {
+    const int c = int(rng.next() % ordered.size());
+    out.keys.push_back(normalise_f64(ordered[c]));
+    out.classes.push_back(c);
+  }
+  return out;
+}
+
 }  // namespace gsort::test
