@@ -5,7 +5,8 @@
 # ${OUT:-/tmp/gsort-device}. The host tests look for the binaries where they
 # were built (/work/main/build), so they are copied there first.
 #   scripts/device_check.sh [tests] [sanitize] [bench-2g] [bench-12g] [kernels]
-# HOST_FILTER narrows the host suite (a gtest filter; default: all of it).
+# HOST_FILTER narrows the host suites (unit, conformance, cli: a gtest filter;
+# default: all of them). The CLI cases are read from tests/cli/cases here.
 set -uo pipefail
 out=${OUT:-/tmp/gsort-device}
 mkdir -p "$out" /work/main/build
@@ -17,8 +18,11 @@ for step in "${steps[@]}"; do
   case $step in
     tests)
       .devcarry/gsort_gpu_tests >"$out/gpu_tests.log" 2>&1; echo "gsort_gpu_tests rc=$?"; tail -4 "$out/gpu_tests.log"
-      .devcarry/gsort_tests --gtest_filter="${HOST_FILTER:-*}" >"$out/host_tests.log" 2>&1
-      echo "gsort_tests rc=$?"; tail -4 "$out/host_tests.log"
+      : >"$out/host_tests.log"
+      for suite in gsort_unit_tests gsort_conformance_tests gsort_cli_tests; do
+        GSORT_CLI_CASES_DIR=$PWD/tests/cli/cases .devcarry/$suite --gtest_filter="${HOST_FILTER:-*}" >"$out/$suite.log" 2>&1
+        echo "$suite rc=$?"; tail -4 "$out/$suite.log"; cat "$out/$suite.log" >>"$out/host_tests.log"
+      done
       grep -E "^\[  FAILED|SKIPPED \]" "$out/host_tests.log" "$out/gpu_tests.log" | head -20
       ;;
     sanitize)

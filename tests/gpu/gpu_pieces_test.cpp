@@ -36,7 +36,7 @@ void check_boundaries(const Case& c) {
   const uint64_t largest = std::min(*counts.rbegin(), max_bytes / c.record_size);
   test::DataSpec data;
   data.prefix_pool = 7;
-  data.low_entropy = true;
+  data.distribution = gsort_test::Distribution::kLowEntropy;
   const auto records = test::make_records(layout, largest, c.record_size + c.cap, data);
   for (const uint64_t count : counts) {
     if (count == 0 || count > largest) continue;

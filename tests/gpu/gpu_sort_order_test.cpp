@@ -46,7 +46,7 @@ TEST(GpuSortOrder, ByteKeysOfManyWidths) {
       const KeyLayout layout({field(spec)}, 40, false);
       GpuBackend backend(layout, test::options_with_cap(kCap), test::test_pool());
       test::DataSpec data;
-      data.low_entropy = true;
+      data.distribution = gsort_test::Distribution::kLowEntropy;
       const auto records = test::make_records(layout, 4000, width * 2 + desc, data);
       EXPECT_TRUE(test::sort_order_matches(backend, layout, records.data(), 4000)) << spec;
     }
@@ -60,7 +60,7 @@ TEST(GpuSortOrder, WholeRecordKeys) {
     GpuBackend backend(layout, test::options_with_cap(kCap), test::test_pool());
     test::DataSpec data;
     data.prefix_pool = 5;
-    data.duplicate_fraction = 0.3;
+    data.duplicate_percent = 30;
     const auto records = test::make_records(layout, 20000, 5 + reverse, data);
     EXPECT_TRUE(test::sort_order_matches(backend, layout, records.data(), 20000)) << "reverse " << reverse;
   }
@@ -85,7 +85,7 @@ TEST(GpuSortOrder, MultiFieldKeys) {
     const KeyLayout layout(fields, 17, false);
     GpuBackend backend(layout, test::options_with_cap(kCap), test::test_pool());
     test::DataSpec data;
-    data.low_entropy = true;
+    data.distribution = gsort_test::Distribution::kLowEntropy;
     const auto records = test::make_records(layout, 5000, name.size(), data);
     EXPECT_TRUE(test::sort_order_matches(backend, layout, records.data(), 5000)) << name;
   }

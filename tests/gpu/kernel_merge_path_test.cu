@@ -11,7 +11,7 @@
 namespace {
 
 using gsort::merge_path;
-using gsort::test::SplitMix64;
+using gsort_test::Rng;
 
 struct Tagged {
   uint64_t key;
@@ -30,7 +30,7 @@ uint64_t brute_force_split(const std::vector<uint64_t>& a, const std::vector<uin
   return from_a;
 }
 
-std::vector<uint64_t> sorted_random(SplitMix64& rng, size_t n, uint64_t range) {
+std::vector<uint64_t> sorted_random(Rng& rng, size_t n, uint64_t range) {
   std::vector<uint64_t> v(n);
   for (auto& x : v) x = rng.next() % range;
   std::sort(v.begin(), v.end());
@@ -38,7 +38,7 @@ std::vector<uint64_t> sorted_random(SplitMix64& rng, size_t n, uint64_t range) {
 }
 
 TEST(KernelMergePathHost, MatchesBruteForceOnEveryDiagonal) {
-  SplitMix64 rng(42);
+  Rng rng(42);
   const size_t sizes[] = {0, 1, 2, 3, 7, 16, 33};
   const uint64_t ranges[] = {1, 3, 10, 1000000};  // 1 and 3: heavy ties
   for (size_t na : sizes)
@@ -66,7 +66,7 @@ TEST(KernelMergePathHost, EmptyAndExtremeDiagonals) {
 
 // Merging tile by tile from merge_path splits gives std::merge's stable result.
 TEST(KernelMergePathHost, TiledMergeEqualsStdMerge) {
-  SplitMix64 rng(7);
+  Rng rng(7);
   for (int trial = 0; trial < 50; ++trial) {
     const size_t na = rng.next() % 500, nb = rng.next() % 500;
     auto a = sorted_random(rng, na, 20), b = sorted_random(rng, nb, 20);

@@ -24,9 +24,9 @@ void device_merge_sort(std::vector<uint64_t>* keys, std::vector<uint32_t>* vals)
   *vals = dv.download();
 }
 
-void check_merge_sort(uint64_t n, Dist dist, uint64_t seed) {
+void check_merge_sort(uint64_t n, Distribution dist, uint64_t seed) {
   if (n > max_test_n()) return;
-  SCOPED_TRACE(testing::Message() << "n=" << n << " dist=" << dist_name(dist));
+  SCOPED_TRACE(testing::Message() << "n=" << n << " dist=" << distribution_name(dist));
   const std::vector<uint64_t> in = make_keys<uint64_t>(n, dist, seed);
   std::vector<uint64_t> keys = in;
   std::vector<uint32_t> vals = iota_values(n);
@@ -35,7 +35,7 @@ void check_merge_sort(uint64_t n, Dist dist, uint64_t seed) {
   if (n <= 200000) {
     std::vector<uint64_t> ref_keys;
     std::vector<uint32_t> ref_vals;
-    reference_sort(in, &ref_keys, &ref_vals);
+    reference_sort_keys(in, &ref_keys, &ref_vals);
     ASSERT_EQ(keys, ref_keys);
     ASSERT_EQ(vals, ref_vals);
   }
@@ -49,7 +49,7 @@ const uint64_t kSizes[] = {0,    1,    2,    3,    4,    5,    6,    7,    8,   
 
 TEST(KernelMergeSort, AllDistributionsAndSizes) {
   GSORT_REQUIRE_GPU();
-  for (Dist d : kAllDists)
+  for (Distribution d : kAllDistributions)
     for (uint64_t n : kSizes) check_merge_sort(n, d, 21);
 }
 
@@ -58,8 +58,9 @@ TEST(KernelMergeSort, NormalisedDoublesWithNanAndSignedZeros) {
   const double inf = std::numeric_limits<double>::infinity();
   const double nan = std::numeric_limits<double>::quiet_NaN();
   const std::vector<double> ordered = {-nan, -inf, -1e300, -2.5, -0.0, 0.0, 1e-300, 3.5, inf, nan};
-  std::vector<int> cls;
-  const std::vector<uint64_t> in = shuffled_doubles(ordered, 9000, 22, &cls);
+  const ClassedKeys input = shuffled_classes(ordered, 9000, 22);
+  const std::vector<uint64_t>& in = input.keys;
+  const std::vector<int>& cls = input.classes;
   std::vector<uint64_t> keys = in;
   std::vector<uint32_t> vals = iota_values(in.size());
   device_merge_sort(&keys, &vals);

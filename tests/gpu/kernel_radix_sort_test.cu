@@ -39,10 +39,10 @@ void device_radix_sort(std::vector<K>* keys, std::vector<uint32_t>* vals, int be
 }
 
 template <typename K>
-void check_radix(uint64_t n, Dist dist, uint64_t seed, int begin_bit = 0, int end_bit = kBits<K>,
+void check_radix(uint64_t n, Distribution dist, uint64_t seed, int begin_bit = 0, int end_bit = kBits<K>,
                  uint64_t offset = 0) {
   if (n > max_test_n()) return;
-  SCOPED_TRACE(testing::Message() << "n=" << n << " dist=" << dist_name(dist) << " bits=[" << begin_bit
+  SCOPED_TRACE(testing::Message() << "n=" << n << " dist=" << distribution_name(dist) << " bits=[" << begin_bit
                                   << "," << end_bit << ") key_bits=" << kBits<K> << " offset=" << offset);
   const std::vector<K> in = make_keys<K>(n, dist, seed);
   std::vector<K> keys = in;
@@ -52,7 +52,7 @@ void check_radix(uint64_t n, Dist dist, uint64_t seed, int begin_bit = 0, int en
   if (n <= 200000) {
     std::vector<K> ref_keys;
     std::vector<uint32_t> ref_vals;
-    reference_sort(in, &ref_keys, &ref_vals, begin_bit, end_bit);
+    reference_sort_keys(in, &ref_keys, &ref_vals, begin_bit, end_bit);
     ASSERT_EQ(keys, ref_keys);
     ASSERT_EQ(vals, ref_vals);
   }
@@ -66,13 +66,13 @@ const uint64_t kSizes[] = {0,    1,    2,    3,    31,   32,    33,    255,   25
 
 TEST(KernelRadixSort, U32AllDistributionsAndSizes) {
   GSORT_REQUIRE_GPU();
-  for (Dist d : kAllDists)
+  for (Distribution d : kAllDistributions)
     for (uint64_t n : kSizes) check_radix<uint32_t>(n, d, 11);
 }
 
 TEST(KernelRadixSort, U64AllDistributionsAndSizes) {
   GSORT_REQUIRE_GPU();
-  for (Dist d : kAllDists)
+  for (Distribution d : kAllDistributions)
     for (uint64_t n : kSizes) check_radix<uint64_t>(n, d, 12);
 }
 
@@ -80,7 +80,7 @@ TEST(KernelRadixSort, U32BitWindows) {
   GSORT_REQUIRE_GPU();
   const int windows[][2] = {{0, 1}, {4, 12}, {13, 13}, {31, 32}, {3, 32}, {0, 17}, {8, 24}, {0, 0}, {32, 32}};
   for (auto& w : windows)
-    for (Dist d : {Dist::Random, Dist::LowEntropy, Dist::FewDistinct})
+    for (Distribution d : {Distribution::kRandom, Distribution::kLowEntropy, Distribution::kFewDistinct})
       for (uint64_t n : {uint64_t(1000), uint64_t(6145), uint64_t(100003)}) check_radix<uint32_t>(n, d, 13, w[0], w[1]);
 }
 
@@ -88,15 +88,15 @@ TEST(KernelRadixSort, U64BitWindows) {
   GSORT_REQUIRE_GPU();
   const int windows[][2] = {{0, 8}, {20, 60}, {63, 64}, {56, 64}, {1, 63}, {32, 64}, {0, 33}, {64, 64}};
   for (auto& w : windows)
-    for (Dist d : {Dist::Random, Dist::LowEntropy})
+    for (Distribution d : {Distribution::kRandom, Distribution::kLowEntropy})
       for (uint64_t n : {uint64_t(1000), uint64_t(6145), uint64_t(100003)}) check_radix<uint64_t>(n, d, 14, w[0], w[1]);
 }
 
 // Internal options: 64-bit table entries (used from n >= 2^32 on) and
 // chunks of several tiles per block, on sizes that fit a test.
 template <typename P, typename K>
-void check_radix_options(uint64_t n, Dist dist, const gsort::kernels::RadixOptions& opt) {
-  SCOPED_TRACE(testing::Message() << "n=" << n << " dist=" << dist_name(dist) << " key_bits=" << kBits<K>
+void check_radix_options(uint64_t n, Distribution dist, const gsort::kernels::RadixOptions& opt) {
+  SCOPED_TRACE(testing::Message() << "n=" << n << " dist=" << distribution_name(dist) << " key_bits=" << kBits<K>
                                   << " tiles_per_chunk=" << opt.tiles_per_chunk << " wide=" << opt.wide_offsets);
   if (n > max_test_n()) return;
   const std::vector<K> in = make_keys<K>(n, dist, 40 + n);
@@ -112,7 +112,7 @@ TEST(KernelRadixSort, WideOffsetsAndMultiTileChunks) {
   GSORT_REQUIRE_GPU();
   using gsort::kernels::RadixOptions;
   for (uint64_t n : {uint64_t(6145), uint64_t(100003), uint64_t(3000017)})
-    for (Dist d : {Dist::Random, Dist::FewDistinct}) {
+    for (Distribution d : {Distribution::kRandom, Distribution::kFewDistinct}) {
       check_radix_options<gsort::kernels::RadixPolicyU32, uint32_t>(n, d, RadixOptions{1, true});
       check_radix_options<gsort::kernels::RadixPolicyU64, uint64_t>(n, d, RadixOptions{1, true});
       check_radix_options<gsort::kernels::RadixPolicyU32, uint32_t>(n, d, RadixOptions{3, false});
@@ -123,15 +123,15 @@ TEST(KernelRadixSort, WideOffsetsAndMultiTileChunks) {
 TEST(KernelRadixSort, UnalignedArrays) {
   GSORT_REQUIRE_GPU();
   for (uint64_t n : {uint64_t(5), uint64_t(4609), uint64_t(6145), uint64_t(100003)}) {
-    check_radix<uint32_t>(n, Dist::Random, 15, 0, 32, 1);
-    check_radix<uint64_t>(n, Dist::LowEntropy, 16, 0, 64, 3);
+    check_radix<uint32_t>(n, Distribution::kRandom, 15, 0, 32, 1);
+    check_radix<uint64_t>(n, Distribution::kLowEntropy, 16, 0, 64, 3);
   }
 }
 
 TEST(KernelRadixSort, OnAStream) {
   GSORT_REQUIRE_GPU();
   const gsort::cuda::Stream stream;
-  const std::vector<uint64_t> in = make_keys<uint64_t>(300001, Dist::Random, 17);
+  const std::vector<uint64_t> in = make_keys<uint64_t>(300001, Distribution::kRandom, 17);
   std::vector<uint64_t> keys = in;
   std::vector<uint32_t> vals = iota_values(in.size());
   device_radix_sort(&keys, &vals, 0, 64, stream.get());
@@ -146,8 +146,10 @@ TEST(KernelRadixSort, NormalisedDoublesWithNanAndSignedZeros) {
   const double nan = std::numeric_limits<double>::quiet_NaN();
   const std::vector<double> ordered = {-nan, -inf, -1e300, -2.5, -1.0, -4.9e-324, -0.0,
                                        0.0,  4.9e-324, 1e-300, 1.0, 3.5, 42.0, inf, nan};
-  std::vector<int> cls;
-  const std::vector<uint64_t> in = shuffled_doubles(ordered, 4000, 20, &cls);
+  // Input: the classes shuffled, many copies each.
+  const ClassedKeys input = shuffled_classes(ordered, 4000, 20);
+  const std::vector<uint64_t>& in = input.keys;
+  const std::vector<int>& cls = input.classes;
   std::vector<uint64_t> keys = in;
   std::vector<uint32_t> vals = iota_values(in.size());
   device_radix_sort(&keys, &vals, 0, 64);

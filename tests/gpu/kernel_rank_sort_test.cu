@@ -11,9 +11,9 @@ namespace {
 
 using namespace gsort::test;
 
-void check_rank_sort(uint64_t n, Dist dist, uint64_t seed) {
+void check_rank_sort(uint64_t n, Distribution dist, uint64_t seed) {
   if (n > max_test_n()) return;
-  SCOPED_TRACE(testing::Message() << "n=" << n << " dist=" << dist_name(dist));
+  SCOPED_TRACE(testing::Message() << "n=" << n << " dist=" << distribution_name(dist));
   const std::vector<uint64_t> in = make_keys<uint64_t>(n, dist, seed);
   DevBuf<uint64_t> dk(in);
   DevBuf<uint32_t> dv(iota_values(n));
@@ -25,7 +25,7 @@ void check_rank_sort(uint64_t n, Dist dist, uint64_t seed) {
   ASSERT_TRUE(is_stable_sort_of(in, keys, vals));
   std::vector<uint64_t> ref_keys;
   std::vector<uint32_t> ref_vals;
-  reference_sort(in, &ref_keys, &ref_vals);
+  reference_sort_keys(in, &ref_keys, &ref_vals);
   ASSERT_EQ(keys, ref_keys);
   ASSERT_EQ(vals, ref_vals);
 }
@@ -35,7 +35,7 @@ const uint64_t kSizes[] = {0, 1, 2, 3, 31, 32, 33, 255, 256, 257, 511, 512, 513,
 
 TEST(KernelRankSort, AllDistributionsAndSizes) {
   GSORT_REQUIRE_GPU();
-  for (Dist d : kAllDists)
+  for (Distribution d : kAllDistributions)
     for (uint64_t n : kSizes) check_rank_sort(n, d, 31);
 }
 

@@ -28,7 +28,7 @@ void scan_on_device(const std::vector<T>& in, std::vector<T>* out, bool in_place
 template <typename T>
 void check_scan(uint64_t n, uint64_t seed, bool in_place, bool small_values) {
   if (n > max_test_n()) return;
-  SplitMix64 rng(seed);
+  Rng rng(seed);
   std::vector<T> in(n);
   for (auto& x : in) x = small_values ? T(rng.next() % 4) : T(rng.next());  // large values wrap
   std::vector<T> got;

@@ -1,4 +1,7 @@
-// Shared helpers of the tests of gsort's GPU kernels (tests/gpu/kernel_*).
+// Device helpers of the GPU kernel tests (tests/gpu/kernel_*): device
+// buffers, GPU presence, and generation and checking on the device for sizes
+// too large for host copies. Host data and the reference come from
+// tests/support/ (record_gen.h, reference_keys.h).
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -15,8 +18,12 @@
 #include "src/cuda/check.h"
 #include "src/cuda/resources.h"
 #include "tests/gpu/require_gpu.h"
+#include "tests/support/record_gen.h"
+#include "tests/support/reference_keys.h"
 
 namespace gsort::test {
+
+using namespace gsort_test;  // the shared generator and reference
 
 // Largest array size the tests use: GSORT_TEST_MAX_N in the environment
 // (for runs under compute-sanitizer), else no limit.
@@ -59,125 +66,6 @@ class DevBuf {
   cuda::DeviceBuffer memory_;
   uint64_t count_ = 0;
 };
-
-struct SplitMix64 {
-  uint64_t s;
-  explicit SplitMix64(uint64_t seed) : s(seed) {}
-  uint64_t next() {
-    uint64_t z = (s += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-  }
-};
-
-enum class Dist { Random, Sorted, Reverse, AllEqual, FewDistinct, LowEntropy };
-
-inline const char* dist_name(Dist d) {
-  switch (d) {
-    case Dist::Random: return "Random";
-    case Dist::Sorted: return "Sorted";
-    case Dist::Reverse: return "Reverse";
-    case Dist::AllEqual: return "AllEqual";
-    case Dist::FewDistinct: return "FewDistinct";
-    case Dist::LowEntropy: return "LowEntropy";
-  }
-  return "?";
-}
-
-inline const Dist kAllDists[] = {Dist::Random,   Dist::Sorted,      Dist::Reverse,
-                                 Dist::AllEqual, Dist::FewDistinct, Dist::LowEntropy};
-
-template <typename K>
-std::vector<K> make_keys(uint64_t n, Dist dist, uint64_t seed) {
-  SplitMix64 rng(seed * 0x100000001b3ull + n);
-  std::vector<K> k(n);
-  switch (dist) {
-    case Dist::Random:
-      for (auto& x : k) x = K(rng.next());
-      break;
-    case Dist::Sorted:
-    case Dist::Reverse:
-      for (auto& x : k) x = K(rng.next());
-      std::sort(k.begin(), k.end());
-      if (dist == Dist::Reverse) std::reverse(k.begin(), k.end());
-      break;
-    case Dist::AllEqual: {
-      const K c = K(rng.next());
-      std::fill(k.begin(), k.end(), c);
-      break;
-    }
-    case Dist::FewDistinct: {
-      K pool[5];
-      for (auto& p : pool) p = K(rng.next());
-      for (auto& x : k) x = pool[rng.next() % 5];
-      break;
-    }
-    case Dist::LowEntropy:
-      for (auto& x : k) x = K(rng.next() & rng.next() & rng.next());
-      break;
-  }
-  return k;
-}
-
-inline std::vector<uint32_t> iota_values(uint64_t n) {
-  std::vector<uint32_t> v(n);
-  std::iota(v.begin(), v.end(), 0u);
-  return v;
-}
-
-// Sort key seen by a sort over bits [begin_bit, end_bit).
-template <typename K>
-K window(K key, int begin_bit, int end_bit) {
-  const int bits = end_bit - begin_bit;
-  if (bits <= 0) return 0;
-  const K shifted = K(key >> begin_bit);
-  if (bits >= int(sizeof(K) * 8)) return shifted;
-  return K(shifted & ((K(1) << bits) - 1));
-}
-
-// Checks that (out_keys, out_vals) is the stable sort of (in_keys, 0..n-1) by
-// window(key): values are a permutation of 0..n-1, each output key is the
-// input key its value points at, windows never decrease, and equal windows
-// keep increasing values. O(n): used at every size.
-template <typename K>
-::testing::AssertionResult is_stable_sort_of(const std::vector<K>& in_keys,
-                                             const std::vector<K>& out_keys,
-                                             const std::vector<uint32_t>& out_vals,
-                                             int begin_bit = 0, int end_bit = int(sizeof(K) * 8)) {
-  const uint64_t n = in_keys.size();
-  if (out_keys.size() != n || out_vals.size() != n)
-    return ::testing::AssertionFailure() << "size changed";
-  std::vector<bool> seen(n, false);
-  for (uint64_t i = 0; i < n; ++i) {
-    const uint32_t v = out_vals[i];
-    if (v >= n || seen[v])
-      return ::testing::AssertionFailure() << "value " << v << " at " << i << " is not a permutation entry";
-    seen[v] = true;
-    if (out_keys[i] != in_keys[v])
-      return ::testing::AssertionFailure() << "key at " << i << " is not the key of input " << v;
-    if (i > 0) {
-      const K a = window(out_keys[i - 1], begin_bit, end_bit), b = window(out_keys[i], begin_bit, end_bit);
-      if (b < a) return ::testing::AssertionFailure() << "out of order at " << i << " of " << n;
-      if (a == b && out_vals[i] < out_vals[i - 1])
-        return ::testing::AssertionFailure() << "equal keys reordered (unstable) at " << i << " of " << n;
-    }
-  }
-  return ::testing::AssertionSuccess();
-}
-
-// Reference: std::stable_sort of (key, index) by window(key).
-template <typename K>
-void reference_sort(const std::vector<K>& in_keys, std::vector<K>* keys, std::vector<uint32_t>* vals,
-                    int begin_bit = 0, int end_bit = int(sizeof(K) * 8)) {
-  std::vector<uint32_t> idx = iota_values(in_keys.size());
-  std::stable_sort(idx.begin(), idx.end(), [&](uint32_t a, uint32_t b) {
-    return window(in_keys[a], begin_bit, end_bit) < window(in_keys[b], begin_bit, end_bit);
-  });
-  keys->resize(idx.size());
-  for (size_t i = 0; i < idx.size(); ++i) (*keys)[i] = in_keys[idx[i]];
-  *vals = std::move(idx);
-}
 
 // ---- Large sizes: generated and checked on the device (no host copies) ----
 
@@ -253,19 +141,22 @@ inline uint64_t normalise_f64(double d) {
   return (b >> 63) ? ~b : (b | (uint64_t(1) << 63));
 }
 
-// `count` keys drawn at random from `ordered` (doubles listed in numeric
-// order) and normalised; (*class_of)[i] is key i's index in `ordered`, so
-// a sorted output must have non-decreasing classes.
-inline std::vector<uint64_t> shuffled_doubles(const std::vector<double>& ordered, int count, uint64_t seed,
-                                              std::vector<int>* class_of) {
+// Keys drawn from classes of doubles given in ascending order, many copies
+// of each in random order: the normalised keys and each key's class.
+struct ClassedKeys {
   std::vector<uint64_t> keys;
-  SplitMix64 rng(seed);
-  for (int i = 0; i < count; ++i) {
+  std::vector<int> classes;
+};
+
+inline ClassedKeys shuffled_classes(const std::vector<double>& ordered, int count, uint64_t seed) {
+  ClassedKeys out;
+  Rng rng(seed);
+  for (int rep = 0; rep < count; ++rep) {
     const int c = int(rng.next() % ordered.size());
-    keys.push_back(normalise_f64(ordered[c]));
-    class_of->push_back(c);
+    out.keys.push_back(normalise_f64(ordered[c]));
+    out.classes.push_back(c);
   }
-  return keys;
+  return out;
 }
 
 }  // namespace gsort::test

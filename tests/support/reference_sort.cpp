@@ -156,19 +156,24 @@ int compare_records(const uint8_t* a, const uint8_t* b, const RefSpec& spec) {
   return spec.reverse ? -c : c;
 }
 
+std::vector<uint32_t> reference_order(const uint8_t* records, uint64_t count, const RefSpec& spec) {
+  const size_t rs = spec.record_size;
+  std::vector<uint32_t> order(count);
+  std::iota(order.begin(), order.end(), 0u);
+  std::stable_sort(order.begin(), order.end(), [&](uint32_t x, uint32_t y) {
+    return compare_records(records + size_t{x} * rs, records + size_t{y} * rs, spec) < 0;
+  });
+  return order;
+}
+
 std::string reference_sort(const std::string& data, const RefSpec& spec) {
   const size_t rs = spec.record_size;
-  const size_t n = data.size() / rs;
   const auto* base = reinterpret_cast<const uint8_t*>(data.data());
-  std::vector<size_t> order(n);
-  std::iota(order.begin(), order.end(), size_t{0});
-  std::stable_sort(order.begin(), order.end(), [&](size_t x, size_t y) {
-    return compare_records(base + x * rs, base + y * rs, spec) < 0;
-  });
+  const std::vector<uint32_t> order = reference_order(base, data.size() / rs, spec);
   std::string out;
   out.reserve(data.size());
   const uint8_t* previous = nullptr;
-  for (size_t i : order) {
+  for (const uint32_t i : order) {
     const uint8_t* record = base + i * rs;
     if (spec.unique && previous && compare_records(previous, record, spec) == 0) continue;
     out.append(reinterpret_cast<const char*>(record), rs);
@@ -204,22 +209,6 @@ std::string describe_difference(const std::string& actual, const std::string& ex
          hex_excerpt(expected, at, record_size);
   }
   return d;
-}
-
-uint64_t Rng::next() {
-  uint64_t z = (state_ += 0x9E3779B97F4A7C15ull);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
-
-std::string Rng::bytes(size_t n) {
-  std::string out(n, '\0');
-  for (size_t i = 0; i < n; i += 8) {
-    const uint64_t v = next();
-    for (size_t j = 0; j < 8 && i + j < n; ++j) out[i + j] = static_cast<char>(v >> (8 * j));
-  }
-  return out;
 }
 
 }  // namespace gsort_test

@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "tests/support/rng.h"  // most users of the reference also make data
+
 namespace gsort_test {
 
 enum class RefKind { kBytes, kUnsigned, kSigned, kFloat };
@@ -44,6 +46,10 @@ int compare_records(const uint8_t* a, const uint8_t* b, const RefSpec& spec);
 // sort, then with unique the first record of each run of equal keys.
 std::string reference_sort(const std::string& data, const RefSpec& spec);
 
+// The same order as indices into data: position i of the output holds
+// input record reference_order(...)[i] (unique ignored).
+std::vector<uint32_t> reference_order(const uint8_t* records, uint64_t count, const RefSpec& spec);
+
 // Index of the first record that sorts before its predecessor, or npos.
 size_t first_disorder(const std::string& data, const RefSpec& spec);
 
@@ -55,22 +61,5 @@ std::string describe_difference(const std::string& actual, const std::string& ex
 // IEEE 754 totalOrder on the bit patterns of binary32/binary64 values.
 int total_order_f32(uint32_t a_bits, uint32_t b_bits);
 int total_order_f64(uint64_t a_bits, uint64_t b_bits);
-
-// A deterministic generator (splitmix64): the same stream on every platform
-// and standard library, unlike std::uniform_int_distribution.
-class Rng {
- public:
-  explicit Rng(uint64_t seed) : state_(seed) {}
-  uint64_t next();
-  // Uniform in [0, n); n > 0.
-  uint64_t below(uint64_t n) { return next() % n; }
-  // Uniform in [lo, hi].
-  uint64_t range(uint64_t lo, uint64_t hi) { return lo + below(hi - lo + 1); }
-  bool chance(unsigned percent) { return below(100) < percent; }
-  std::string bytes(size_t n);
-
- private:
-  uint64_t state_;
-};
 
 }  // namespace gsort_test

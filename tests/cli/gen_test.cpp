@@ -1,6 +1,7 @@
 // Tests of gsort-gen, run as a program: determinism, sizes, layouts, the
 // order each distribution promises (judged by gsort's own KeyLayout), and
-// one-line errors with exit code 2.
+// one-line errors with exit code 2. (Its number encoding on the library:
+// unit/gen_field_bytes_test.cpp.)
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -9,7 +10,6 @@
 #include <string>
 #include <vector>
 
-#include "src/gen/field_bytes.h"
 #include "src/keys/key_layout.h"
 #include "tests/support/process.h"
 #include "tests/support/temp_dir.h"
@@ -411,28 +411,7 @@ void expect_usage_error(const std::vector<std::string>& args, const std::string&
   EXPECT_TRUE(r.out.empty()) << cmd;
 }
 
-TEST(GenTest, BadArgumentsExitTwoWithOneLine) {
-  expect_usage_error({"--format", "gensort"}, "--records");
-  expect_usage_error({"--records", "-1", "--format", "gensort"}, "-1");
-  expect_usage_error({"--records", "12x", "--format", "gensort"}, "12x");
-  expect_usage_error({"--records", "99999999999999999999999", "--format", "gensort"}, "--records");
-  expect_usage_error({"--records", "1", "--format", "gensort", "--bogus"}, "bogus");
-  expect_usage_error({"--records", "1", "--format", "gensort", "stray"}, "stray");
-  expect_usage_error({"--records", "1", "--format", "nope"}, "nope");
-  expect_usage_error({"--records", "1"}, "--record-size");
-  expect_usage_error({"--records", "1", "--record-size", "0"}, "--record-size");
-  expect_usage_error({"--records", "1", "--record-size", "8", "--key", "4:u64"}, "4:u64");
-  expect_usage_error({"--records", "1", "--record-size", "8", "--key", "0:q32"}, "q32");
-  expect_usage_error({"--records", "1", "--record-size", "8", "--key", "0:u32", "--key", "2:2"},
-                     "overlap");
-  expect_usage_error({"--records", "1", "--record-size", "8", "--ascii"}, "--ascii");
-  expect_usage_error({"--records", "1", "--format", "gensort", "--key", "0:4"}, "--key");
-  expect_usage_error({"--records", "1", "--format", "gensort", "--record-size", "64"}, "100");
-  expect_usage_error({"--records", "1", "--format", "gensort", "--distribution", "zipf"}, "zipf");
-  expect_usage_error({"--records", "1", "--format", "gensort", "--distinct", "0"}, "--distinct");
-  expect_usage_error({"--records", "1", "--format", "gensort", "--seed", "x"}, "--seed");
-  expect_usage_error({"--records", "1", "--format", "gensort", "--float-specials=maybe"}, "maybe");
-}
+// The usage errors of gsort-gen are CLI cases: tests/cli/cases/gen.case.
 
 TEST(GenTest, UnwritableOutputNamesThePath) {
   TempDir dir;
@@ -445,37 +424,6 @@ TEST(GenTest, WriteErrorNamesThePath) {
   if (!path_exists("/dev/full")) GTEST_SKIP() << "no /dev/full";
   expect_usage_error({"--records", "100000", "--format", "gensort", "-o", "/dev/full"},
                      "/dev/full: No space left on device");
-}
-
-// ---------------------------------------------------------------- inverse normalisation
-
-// The generator picks keys in normalised order and stores the value that
-// sorts there; storing then normalising must give the chosen key back.
-TEST(GenTest, DenormalisedNumbersNormaliseBack) {
-  uint64_t state = 12345;
-  for (KeyKind kind : {KeyKind::kUnsigned, KeyKind::kSigned, KeyKind::kFloat}) {
-    for (uint32_t length : {1u, 2u, 4u, 8u}) {
-      if (kind == KeyKind::kFloat && length < 4) continue;
-      for (bool big_endian : {false, true}) {
-        for (bool descending : {false, true}) {
-          KeyField f;
-          f.offset = 3;
-          f.length = length;
-          f.kind = kind;
-          f.big_endian = big_endian;
-          f.descending = descending;
-          const uint64_t mask = gsort::gen::field_mask(f);
-          for (int i = 0; i < 2000; ++i) {
-            state = state * 6364136223846793005ull + 1442695040888963407ull;
-            const uint64_t n = (i < 4 ? std::vector<uint64_t>{0, 1, mask, mask - 1}[i] : state) & mask;
-            uint8_t record[16] = {};
-            gsort::gen::store_number(f, gsort::gen::denormalised_number(f, n), record);
-            ASSERT_EQ(gsort::normalised_number(f, record), n) << gsort::describe_key_field(f);
-          }
-        }
-      }
-    }
-  }
 }
 
 }  // namespace

@@ -9,17 +9,17 @@
 
 #include <algorithm>
 #include <atomic>
-#include <cctype>
 #include <chrono>
 #include <cstring>
-#include <functional>
 #include <map>
 #include <regex>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "tests/support/clean_error.h"
 #include "tests/support/process.h"
+#include "tests/support/record_gen.h"
 #include "tests/support/reference_sort.h"
 #include "tests/support/temp_dir.h"
 
@@ -27,11 +27,6 @@ namespace gsort_test {
 namespace {
 
 // ---------------------------------------------------------------- helpers
-
-std::string lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
 
 // 8-byte records: a little-endian u32 key, then a u32 tag saying where the
 // record came from, so stability and "first of equal keys" are visible.
@@ -52,35 +47,12 @@ std::string keyed_records(const std::vector<uint32_t>& keys) {
 
 const RefSpec kTaggedSpec = {8, {RefKey{0, 4, RefKind::kUnsigned, false, false}}, false, false};
 
-// n records of record_size bytes whose key (first 2 bytes) repeats often.
+// n records of record_size bytes whose key (the first byte) repeats often.
 std::string random_records(Rng& rng, size_t n, uint32_t record_size) {
-  std::string data = rng.bytes(n * record_size);
-  for (size_t i = 0; i < n; ++i) data[i * record_size] = static_cast<char>(rng.below(4));
-  return data;
-}
-
-// Checks the "clean failure" contract: exit 2, nothing on stdout, one
-// stderr line starting "gsort: " that mentions each of `mentions` (each an
-// alternation "a|b|c", matched without regard to case).
-void expect_clean_error(const ProcessResult& r, const std::vector<std::string>& mentions,
-                        const std::string& context) {
-  SCOPED_TRACE(context);
-  EXPECT_EQ(r.status(), "exit 2") << "stderr: " << r.err;
-  EXPECT_EQ(r.out.size(), 0u) << "stdout must be empty on error";
-  EXPECT_EQ(r.err.rfind("gsort: ", 0), 0u) << "stderr: " << r.err;
-  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << "want one line: " << r.err;
-  EXPECT_TRUE(!r.err.empty() && r.err.back() == '\n') << "stderr: " << r.err;
-  const std::string err = lower(r.err);
-  for (const std::string& mention : mentions) {
-    bool found = false;
-    size_t start = 0;
-    while (start <= mention.size()) {
-      const size_t bar = std::min(mention.find('|', start), mention.size());
-      if (err.find(lower(mention.substr(start, bar - start))) != std::string::npos) found = true;
-      start = bar + 1;
-    }
-    EXPECT_TRUE(found) << "stderr should mention " << mention << ": " << r.err;
-  }
+  RecordMix few_keys;
+  few_keys.distribution = Distribution::kFewDistinct;
+  const RefSpec first_byte = {record_size, {RefKey{0, 1, RefKind::kBytes, false, false}}, false, false};
+  return make_records(rng, first_byte, n, few_keys);
 }
 
 // The numbers written in text, as whole tokens.
@@ -657,150 +629,9 @@ TEST(CliTemp, VerboseReportsPhasesOnStderrOnly) {
 
 // ---------------------------------------------------------------- errors
 
-struct ErrorCase {
-  std::string name;
-  // Writes what the case needs into dir; returns gsort's arguments. The test
-  // adds "-T tmp" and, unless the case gives its own, "-o out/result.bin".
-  std::function<std::vector<std::string>(const TempDir& dir)> setup;
-  std::vector<std::string> mentions;  // see expect_clean_error
-  bool own_output = false;  // the case passes its own -o
-  bool own_temp = false;    // the case passes its own -T
-  bool needs_non_root = false;
-  std::string stdin_data;  // piped to stdin when not empty
-};
-
-std::vector<std::string> valid_input(const TempDir& dir) {
-  Rng rng(30);
-  write_file(dir.file("good.bin"), random_records(rng, 1000, 10));
-  return {dir.file("good.bin")};
-}
-
-// gsort arguments: `before`, then the valid input's path.
-std::vector<std::string> with_valid_input(const TempDir& dir, std::vector<std::string> before) {
-  for (const std::string& s : valid_input(dir)) before.push_back(s);
-  return before;
-}
-
-std::vector<ErrorCase> error_cases() {
-  std::vector<ErrorCase> cases;
-  auto add = [&cases](std::string name, std::vector<std::string> mentions,
-                      std::function<std::vector<std::string>(const TempDir&)> setup)
-      -> ErrorCase& {
-    ErrorCase c;
-    c.name = std::move(name);
-    c.mentions = std::move(mentions);
-    c.setup = std::move(setup);
-    cases.push_back(std::move(c));
-    return cases.back();
-  };
-  add("SizeNotAMultiple", {"ragged.bin", "1001", "100"}, [](const TempDir& dir) {
-    write_file(dir.file("ragged.bin"), std::string(1001, 'x'));
-    return std::vector<std::string>{"--record-size", "100", dir.file("ragged.bin")};
-  });
-  add("SizeNotAMultipleAmongSeveralInputs", {"ragged.bin", "1001", "100"},
-      [](const TempDir& dir) {
-        write_file(dir.file("whole.bin"), std::string(500, 'y'));
-        write_file(dir.file("ragged.bin"), std::string(1001, 'x'));
-        return std::vector<std::string>{"--record-size", "100", dir.file("whole.bin"),
-                                        dir.file("ragged.bin")};
-      });
-  add("StdinSizeNotAMultiple", {"stdin|standard input", "1001", "100"}, [](const TempDir&) {
-    return std::vector<std::string>{"--record-size", "100"};
-  }).stdin_data = std::string(1001, 'z');
-  add("NumericKeyPastRecord", {"key", "6:u64|10"}, [](const TempDir& dir) {
-    return with_valid_input(dir, {"--record-size", "10", "--key", "6:u64"});
-  });
-  add("BytesKeyPastRecord", {"key", "4:7|10"}, [](const TempDir& dir) {
-    return with_valid_input(dir, {"--record-size", "10", "--key", "0:u32", "--key", "4:7"});
-  });
-  add("UnknownKeyType", {"u128"}, [](const TempDir& dir) {
-    return with_valid_input(dir, {"--record-size", "10", "--key", "0:u128"});
-  });
-  add("MalformedKey", {"abc"}, [](const TempDir& dir) {
-    return with_valid_input(dir, {"--record-size", "10", "--key", "abc:u32"});
-  });
-  add("MissingInput", {"does-not-exist.bin", "no such file"}, [](const TempDir& dir) {
-    std::vector<std::string> a = with_valid_input(dir, {"--record-size", "10"});
-    a.push_back(dir.file("does-not-exist.bin"));
-    return a;
-  });
-  add("UnreadableInput", {"locked.bin", "permission denied"}, [](const TempDir& dir) {
-    write_file(dir.file("locked.bin"), std::string(100, 'q'));
-    chmod(dir.file("locked.bin").c_str(), 0);
-    return std::vector<std::string>{"--record-size", "10", dir.file("locked.bin")};
-  }).needs_non_root = true;
-  add("OutputDirectoryMissing", {"no-such-dir"}, [](const TempDir& dir) {
-    return with_valid_input(dir, {"--record-size", "10", "-o", dir.file("no-such-dir/result.bin")});
-  }).own_output = true;
-  add("MemoryGarbage", {"banana"}, [](const TempDir& dir) {
-    return with_valid_input(dir, {"--record-size", "10", "-S", "banana"});
-  });
-  add("MemoryBadSuffix", {"12Q"}, [](const TempDir& dir) {
-    return with_valid_input(dir, {"--record-size", "10", "-S", "12Q"});
-  });
-  add("UnknownOption", {"frobnicate"}, [](const TempDir& dir) {
-    return with_valid_input(dir, {"--record-size", "10", "--frobnicate"});
-  });
-  // "No record size" would be wrong: the user gave one, and it is 0.
-  add("RecordSizeZero", {"record", "0|at least 1|between 1"}, [](const TempDir& dir) {
-    return with_valid_input(dir, {"--record-size", "0"});
-  });
-  add("TempDirectoryMissing", {"no-such-tmp"}, [](const TempDir& dir) {
-    // Big enough against -S 64K that it must spill runs.
-    Rng rng(31);
-    write_file(dir.file("big.bin"), rng.bytes(100000 * 10));
-    return std::vector<std::string>{"--record-size", "10", "-S", "64K", "-T",
-                                    dir.file("no-such-tmp"), dir.file("big.bin")};
-  }).own_temp = true;
-  return cases;
-}
-
-class CliError : public testing::TestWithParam<std::tuple<size_t, bool>> {};
-
-TEST_P(CliError, FailsCleanly) {
-  const ErrorCase c = error_cases()[std::get<0>(GetParam())];
-  const bool output_existed = std::get<1>(GetParam());
-  if (c.needs_non_root && geteuid() == 0) GTEST_SKIP() << "root can read a chmod 000 file";
-  if (c.own_output && output_existed) GTEST_SKIP() << "the case names its own output";
-  TempDir dir;
-  const std::string tmp = dir.subdir("tmp");
-  const std::string out = dir.subdir("out");
-  if (output_existed) write_file(out + "/result.bin", "precious\n");
-  std::vector<std::string> args = c.setup(dir);
-  if (!c.own_temp) args.insert(args.begin(), {"-T", tmp});
-  if (!c.own_output) args.insert(args.begin(), {"-o", out + "/result.bin"});
-  ProcessOptions options;
-  if (!c.stdin_data.empty()) {
-    options.stdin_kind = StdinKind::kPipe;
-    options.stdin_data = c.stdin_data;
-  }
-  const auto before = snapshot_tree(dir.path());
-  const ProcessResult r = run_gsort(args, options);
-  const std::string cmd = command_line(gsort_argv(args));
-  expect_clean_error(r, c.mentions, cmd);
-  // Inputs untouched, output absent or unchanged, temp dir empty, nothing
-  // new anywhere.
-  const auto after = snapshot_tree(dir.path());
-  for (const auto& [name, content] : after) {
-    const auto it = before.find(name);
-    if (it == before.end()) {
-      ADD_FAILURE() << cmd << "\nleft a new file behind: " << name;
-    } else if (it->second != content) {
-      ADD_FAILURE() << cmd << "\nchanged " << name;
-    }
-  }
-  for (const auto& [name, content] : before) {
-    EXPECT_TRUE(after.count(name)) << cmd << "\nremoved " << name;
-  }
-}
-
-INSTANTIATE_TEST_SUITE_P(
-    CliCases, CliError,
-    testing::Combine(testing::Range<size_t>(0, error_cases().size()), testing::Bool()),
-    [](const testing::TestParamInfo<CliError::ParamType>& p) {
-      return error_cases()[std::get<0>(p.param)].name +
-             (std::get<1>(p.param) ? "_OutputExisted" : "_NoOutputBefore");
-    });
+// The table-driven error cases (exit code, the one stderr line, nothing
+// left behind) are text files: tests/cli/cases/*.case, run by
+// cli_cases_test.cpp.
 
 // A mounted tmpfs that is unmounted on scope exit.
 class TinyTmpfs {

@@ -5,11 +5,11 @@
 // that holds most cases whole. (The default cap, most of the device, costs
 // about half a second per backend to allocate: too slow to build one per
 // case.) Every case checks both ways to sort a chunk (sort_order, and a
-// begin_chunk session fed in steps)
-// against a host reference: std::stable_sort of indices by
-// KeyLayout::compare (itself checked against value comparisons in
-// key_layout_test.cpp). Exact equality of the order checks sortedness,
-// stability and that the result is a permutation at once.
+// begin_chunk session fed in steps) against the independent reference
+// (tests/support/reference_sort.h: a std::stable_sort of indices comparing
+// decoded values), on data from the shared generator
+// (tests/support/record_gen.h). Exact equality of the order checks
+// sortedness, stability and that the result is a permutation at once.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -17,7 +17,6 @@
 #include <cstring>
 #include <memory>
 #include <numeric>
-#include <random>
 #include <string>
 #include <vector>
 
@@ -26,12 +25,26 @@
 #include "src/chunk_sort/sort_backend.h"
 #include "src/core/thread_pool.h"
 #include "src/keys/key_layout.h"
+#include "tests/support/float_specials.h"
+#include "tests/support/layout_spec.h"
+#include "tests/support/record_gen.h"
+#include "tests/support/reference_sort.h"
 #if GSORT_HAVE_CUDA
 #include "src/chunk_sort/gpu/make_gpu_backend.h"
 #endif
 
 namespace gsort {
 namespace {
+
+using gsort_test::float_specials;
+using gsort_test::put_number;
+using gsort_test::random_bytes;
+using gsort_test::Rng;
+
+// The reference order of records under layout.
+std::vector<uint32_t> reference_order(const KeyLayout& layout, const uint8_t* records, uint64_t count) {
+  return gsort_test::reference_order(records, count, gsort_test::ref_spec_of(layout));
+}
 
 struct BackendParam {
   const char* name;
@@ -106,10 +119,7 @@ class BackendConformance : public testing::TestWithParam<BackendParam> {
       expected = *reference;
       ASSERT_EQ(expected.size(), n);
     } else {
-      expected.resize(n);
-      std::iota(expected.begin(), expected.end(), 0u);
-      std::stable_sort(expected.begin(), expected.end(),
-                       [&](uint32_t a, uint32_t b) { return layout.compare(rec(a), rec(b)) < 0; });
+      expected = reference_order(layout, records.data(), n);
     }
 
     std::unique_ptr<SortBackend> owned;
@@ -185,30 +195,6 @@ class BackendConformance : public testing::TestWithParam<BackendParam> {
 
 // ------------------------------------------------------------ data helpers
 
-std::vector<uint8_t> random_bytes(size_t n, std::mt19937_64& rng) {
-  std::vector<uint8_t> v(n);
-  size_t i = 0;
-  for (; i + 8 <= n; i += 8) {
-    const uint64_t x = rng();
-    std::memcpy(v.data() + i, &x, 8);
-  }
-  for (; i < n; ++i) v[i] = static_cast<uint8_t>(rng());
-  return v;
-}
-
-void put(uint8_t* p, uint64_t v, uint32_t len, bool be) {
-  for (uint32_t i = 0; i < len; ++i) p[be ? len - 1 - i : i] = static_cast<uint8_t>(v >> (8 * i));
-}
-
-const uint64_t kF32Specials[] = {0x00000000, 0x80000000, 0x3F800000, 0xBF800000, 0x00000001, 0x80000001,
-                                 0x007FFFFF, 0x807FFFFF, 0x7F7FFFFF, 0xFF7FFFFF, 0x7F800000, 0xFF800000,
-                                 0x7FC00000, 0xFFC00000, 0x7F800001, 0xFF800001, 0x7FFFFFFF, 0xFFFFFFFF};
-const uint64_t kF64Specials[] = {0x0000000000000000, 0x8000000000000000, 0x3FF0000000000000, 0xBFF0000000000000,
-                                 0x0000000000000001, 0x8000000000000001, 0x000FFFFFFFFFFFFF, 0x800FFFFFFFFFFFFF,
-                                 0x7FEFFFFFFFFFFFFF, 0xFFEFFFFFFFFFFFFF, 0x7FF0000000000000, 0xFFF0000000000000,
-                                 0x7FF8000000000000, 0xFFF8000000000000, 0x7FF0000000000001, 0xFFF0000000000001,
-                                 0x7FFFFFFFFFFFFFFF, 0xFFFFFFFFFFFFFFFF};
-
 struct TypeName {
   const char* name;
   uint32_t length;
@@ -222,7 +208,7 @@ const TypeName kTypes[] = {{"u8", 1, false},  {"u16", 2, false}, {"u32", 4, fals
 // a mix of extremes, float specials, few-distinct and random values; the
 // other bytes are random, so equal keys come from distinguishable records.
 std::vector<uint8_t> numeric_records(const TypeName& t, bool be, uint32_t record_size, uint32_t offset,
-                                     uint64_t count, std::mt19937_64& rng) {
+                                     uint64_t count, Rng& rng) {
   std::vector<uint8_t> data = random_bytes(record_size * count, rng);
   const unsigned bits = 8 * t.length;
   const uint64_t mask = bits == 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1;
@@ -231,7 +217,7 @@ std::vector<uint8_t> numeric_records(const TypeName& t, bool be, uint32_t record
     uint64_t v;
     const unsigned pick = static_cast<unsigned>(rng() % 4);
     if (pick == 0 && t.is_float) {
-      v = t.length == 4 ? kF32Specials[rng() % std::size(kF32Specials)] : kF64Specials[rng() % std::size(kF64Specials)];
+      v = float_specials(t.length)[rng.below(float_specials(t.length).size())].bits;
     } else if (pick == 0) {
       v = few[rng() % 4] ^ (uint64_t{1} << (bits - 1)) * (rng() % 2);  // extremes and the sign bit
     } else if (pick == 1) {
@@ -239,7 +225,7 @@ std::vector<uint8_t> numeric_records(const TypeName& t, bool be, uint32_t record
     } else {
       v = rng() & mask;
     }
-    put(data.data() + i * record_size + offset, v, t.length, be);
+    put_number(data.data() + i * record_size + offset, v, t.length, be);
   }
   return data;
 }
@@ -247,7 +233,7 @@ std::vector<uint8_t> numeric_records(const TypeName& t, bool be, uint32_t record
 // --------------------------------------------------------------- the cases
 
 TEST_P(BackendConformance, EveryKeyTypeByteOrderAndDirection) {
-  std::mt19937_64 rng(1);
+  Rng rng(1);
   for (const TypeName& t : kTypes) {
     for (bool be : {false, true}) {
       if (be && t.length == 1) continue;
@@ -261,16 +247,15 @@ TEST_P(BackendConformance, EveryKeyTypeByteOrderAndDirection) {
 }
 
 TEST_P(BackendConformance, FloatSpecialsOnly) {
-  std::mt19937_64 rng(2);
+  Rng rng(2);
   for (uint32_t len : {4u, 8u}) {
     for (const char* suffix : {"", "be", ":desc", "be:desc"}) {
       for (bool reverse : {false, true}) {
         const bool be = std::string(suffix).rfind("be", 0) == 0;
         std::vector<uint8_t> data = random_bytes(12 * 20000, rng);
         for (size_t i = 0; i < 20000; ++i) {
-          const uint64_t v = len == 4 ? kF32Specials[rng() % std::size(kF32Specials)]
-                                      : kF64Specials[rng() % std::size(kF64Specials)];
-          put(data.data() + i * 12 + 2, v, len, be);
+          const uint64_t v = float_specials(len)[rng.below(float_specials(len).size())].bits;
+          put_number(data.data() + i * 12 + 2, v, len, be);
         }
         const std::string spec = "2:f" + std::to_string(8 * len) + suffix;
         const KeyLayout layout({parse_key_spec(spec)}, 12, reverse);
@@ -281,7 +266,7 @@ TEST_P(BackendConformance, FloatSpecialsOnly) {
 }
 
 TEST_P(BackendConformance, MultiFieldKeys) {
-  std::mt19937_64 rng(3);
+  Rng rng(3);
   const std::vector<std::vector<const char*>> layouts = {
       {"0:u8", "4:i32be:desc", "8:10", "20:f64", "28:2:desc"},  // 25 bytes of key
       {"0:u32", "4:u64be"},                                     // a number across the 8-byte prefix
@@ -309,7 +294,7 @@ TEST_P(BackendConformance, MultiFieldKeys) {
 }
 
 TEST_P(BackendConformance, DescendingAndReverse) {
-  std::mt19937_64 rng(4);
+  Rng rng(4);
   std::vector<uint8_t> data = random_bytes(20 * 30000, rng);
   for (size_t i = 0; i < 30000; ++i) data[i * 20 + 1] = static_cast<uint8_t>(rng() % 5);  // ties in byte 1
   check(KeyLayout({parse_key_spec("1:1:desc")}, 20, false), data, "1:1:desc");
@@ -320,7 +305,7 @@ TEST_P(BackendConformance, DescendingAndReverse) {
 }
 
 TEST_P(BackendConformance, DuplicatesAndAllEqualKeys) {
-  std::mt19937_64 rng(5);
+  Rng rng(5);
   for (uint64_t n : {uint64_t{1000}, uint64_t{65537}, uint64_t{200000}}) {
     std::vector<uint8_t> data = random_bytes(16 * n, rng);
     for (uint64_t i = 0; i < n; ++i) std::memset(data.data() + i * 16, 0x42, 10);  // key bytes 0..9 equal
@@ -339,10 +324,10 @@ TEST_P(BackendConformance, SortedAndReverseInput) {
   const uint64_t n = 100000;
   std::vector<uint8_t> asc(8 * n), desc(8 * n);
   for (uint64_t i = 0; i < n; ++i) {
-    put(asc.data() + i * 8, i / 3, 4, true);  // runs of three equal keys
-    put(asc.data() + i * 8 + 4, i, 4, false);
-    put(desc.data() + i * 8, (n - i) / 3, 4, true);
-    put(desc.data() + i * 8 + 4, i, 4, false);
+    put_number(asc.data() + i * 8, i / 3, 4, true);  // runs of three equal keys
+    put_number(asc.data() + i * 8 + 4, i, 4, false);
+    put_number(desc.data() + i * 8, (n - i) / 3, 4, true);
+    put_number(desc.data() + i * 8 + 4, i, 4, false);
   }
   const KeyLayout layout({parse_key_spec("0:u32be")}, 8, false);
   check(layout, asc, "sorted");
@@ -366,7 +351,7 @@ TEST_P(BackendConformance, ZeroOneAndTwoRecords) {
 }
 
 TEST_P(BackendConformance, RecordSizes) {
-  std::mt19937_64 rng(6);
+  Rng rng(6);
   struct Case {
     uint32_t record_size;
     uint64_t count;
@@ -389,7 +374,7 @@ TEST_P(BackendConformance, RecordSizes) {
 }
 
 TEST_P(BackendConformance, WholeRecordKeysOf100BytesWithLongCommonPrefixes) {
-  std::mt19937_64 rng(7);
+  Rng rng(7);
   const uint64_t n = 30000;
   std::vector<uint8_t> data(100 * n, 'A');
   for (uint64_t i = 0; i < n; ++i) {
@@ -405,7 +390,7 @@ TEST_P(BackendConformance, WholeRecordKeysOf100BytesWithLongCommonPrefixes) {
 }
 
 TEST_P(BackendConformance, CountsAround2To16) {
-  std::mt19937_64 rng(8);
+  Rng rng(8);
   for (uint64_t n : {uint64_t{65535}, uint64_t{65536}, uint64_t{65537}, uint64_t{131073}}) {
     std::vector<uint8_t> data = random_bytes(12 * n, rng);
     for (uint64_t i = 0; i < n; ++i) data[i * 12] = static_cast<uint8_t>(rng() % 16);
@@ -416,7 +401,7 @@ TEST_P(BackendConformance, CountsAround2To16) {
 }
 
 TEST_P(BackendConformance, TwoMillionRecords) {
-  std::mt19937_64 rng(9);
+  Rng rng(9);
   const uint64_t n = 2000000;
   std::vector<uint8_t> data = random_bytes(16 * n, rng);
   for (uint64_t i = 0; i < n; ++i) data[i * 16 + 7] = 0;  // u64 values below 2^56, some ties in the prefix
@@ -454,7 +439,7 @@ TEST_P(BackendConformance, TwoMillionRecords) {
 TEST_P(BackendConformance, OneBackendSortsManyChunks) {
   // A backend is reused chunk after chunk; sizes go up and down so that any
   // buffer it keeps must be resized, and stale state must not leak through.
-  std::mt19937_64 rng(10);
+  Rng rng(10);
   const KeyLayout layout({parse_key_spec("0:u32"), parse_key_spec("4:6")}, 12, false);
   std::unique_ptr<SortBackend> backend;
   ASSERT_NO_THROW(backend = make(layout));
@@ -470,7 +455,7 @@ TEST_P(BackendConformance, OneBackendSortsManyChunks) {
 // counts and sizes cover the one-thread and the parallel merges, empty runs
 // and runs that share most of their keys.
 TEST_P(BackendConformance, MergeOrderOfSortedRuns) {
-  std::mt19937_64 rng(12);
+  Rng rng(12);
   struct Case {
     std::vector<uint64_t> sizes;
     uint64_t distinct;  // keys drawn from this many values (ties across runs)
@@ -497,20 +482,11 @@ TEST_P(BackendConformance, MergeOrderOfSortedRuns) {
         std::memcpy(run.data() + i * 16, &k, 4);
         std::memset(run.data() + i * 16 + 4, static_cast<int>(rng() % 2), 6);
       }
-      std::vector<uint32_t> idx(size);
-      std::iota(idx.begin(), idx.end(), 0u);
-      std::stable_sort(idx.begin(), idx.end(), [&](uint32_t a, uint32_t b) {
-        return layout.compare(run.data() + uint64_t{a} * 16, run.data() + uint64_t{b} * 16) < 0;
-      });
-      for (uint32_t i : idx) data.insert(data.end(), run.begin() + i * 16, run.begin() + (i + 1) * 16);
+      for (uint32_t i : reference_order(layout, run.data(), size)) data.insert(data.end(), run.begin() + i * 16, run.begin() + (i + 1) * 16);
       starts.push_back(starts.back() + size);
     }
     const uint64_t n = starts.back();
-    std::vector<uint32_t> expected(n);
-    std::iota(expected.begin(), expected.end(), 0u);
-    std::stable_sort(expected.begin(), expected.end(), [&](uint32_t a, uint32_t b) {
-      return layout.compare(data.data() + uint64_t{a} * 16, data.data() + uint64_t{b} * 16) < 0;
-    });
+    const std::vector<uint32_t> expected = reference_order(layout, data.data(), n);
     std::vector<uint32_t> order(n + 1, 0xDEADBEEF);
     backend->merge_order(data.data(), starts.data(), c.sizes.size(), order.data());
     EXPECT_EQ(order.back(), 0xDEADBEEF) << "merge_order wrote past order[count-1]";
@@ -520,15 +496,11 @@ TEST_P(BackendConformance, MergeOrderOfSortedRuns) {
 }
 
 TEST_P(BackendConformance, SessionFedOneRecordAtATime) {
-  std::mt19937_64 rng(11);
+  Rng rng(11);
   const uint64_t n = 5000;
   const KeyLayout layout({parse_key_spec("2:i16be")}, 6, true);
   const std::vector<uint8_t> data = random_bytes(6 * n, rng);
-  std::vector<uint32_t> expected(n);
-  std::iota(expected.begin(), expected.end(), 0u);
-  std::stable_sort(expected.begin(), expected.end(), [&](uint32_t a, uint32_t b) {
-    return layout.compare(data.data() + uint64_t{a} * 6, data.data() + uint64_t{b} * 6) < 0;
-  });
+  const std::vector<uint32_t> expected = reference_order(layout, data.data(), n);
   std::unique_ptr<SortBackend> backend;
   ASSERT_NO_THROW(backend = make(layout));
   HostBuffer buffer = backend->allocate_host(data.size());

@@ -11,7 +11,9 @@
 #include <string>
 #include <vector>
 
+#include "tests/support/float_specials.h"
 #include "tests/support/process.h"
+#include "tests/support/record_gen.h"
 #include "tests/support/reference_sort.h"
 #include "tests/support/temp_dir.h"
 
@@ -19,56 +21,6 @@ namespace gsort_test {
 namespace {
 
 // -------------------------------------------------------- data and layouts
-
-// Bit patterns of special binary32 / binary64 values, each paired with its
-// rank in IEEE totalOrder (equal ranks compare equal).
-struct Special {
-  uint64_t bits;
-  int rank;
-};
-
-const std::vector<Special> kSpecialF32 = {
-    {0xFFFFFFFF, 0},  // -NaN, largest payload
-    {0xFFC00001, 1},  // -qNaN with payload
-    {0xFFC00000, 2},  // -qNaN
-    {0xFF800001, 3},  // -sNaN
-    {0xFF800000, 4},  // -inf
-    {0xFF7FFFFF, 5},  // -max
-    {0xBF800000, 6},  // -1
-    {0x80800000, 7},  // -min normal
-    {0x807FFFFF, 8},  // -max subnormal
-    {0x80000001, 9},  // -min subnormal
-    {0x80000000, 10},  // -0
-    {0x00000000, 11},  // +0
-    {0x00000001, 12},  // +min subnormal
-    {0x007FFFFF, 13},  // +max subnormal
-    {0x00800000, 14},  // +min normal
-    {0x3F800000, 15},  // 1
-    {0x7F7FFFFF, 16},  // max
-    {0x7F800000, 17},  // +inf
-    {0x7F800001, 18},  // +sNaN
-    {0x7FC00000, 19},  // +qNaN
-    {0x7FC00001, 20},  // +qNaN with payload
-    {0x7FFFFFFF, 21},  // +NaN, largest payload
-};
-
-const std::vector<Special> kSpecialF64 = {
-    {0xFFFFFFFFFFFFFFFF, 0},  {0xFFF8000000000001, 1},  {0xFFF8000000000000, 2},
-    {0xFFF0000000000001, 3},  {0xFFF0000000000000, 4},  {0xFFEFFFFFFFFFFFFF, 5},
-    {0xBFF0000000000000, 6},  {0x8010000000000000, 7},  {0x800FFFFFFFFFFFFF, 8},
-    {0x8000000000000001, 9},  {0x8000000000000000, 10}, {0x0000000000000000, 11},
-    {0x0000000000000001, 12}, {0x000FFFFFFFFFFFFF, 13}, {0x0010000000000000, 14},
-    {0x3FF0000000000000, 15}, {0x7FEFFFFFFFFFFFFF, 16}, {0x7FF0000000000000, 17},
-    {0x7FF0000000000001, 18}, {0x7FF8000000000000, 19}, {0x7FF8000000000001, 20},
-    {0x7FFFFFFFFFFFFFFF, 21},
-};
-
-void store(uint8_t* p, uint64_t v, uint32_t length, bool big_endian) {
-  for (uint32_t i = 0; i < length; ++i) {
-    const uint8_t byte = static_cast<uint8_t>(v >> (8 * i));
-    p[big_endian ? length - 1 - i : i] = byte;
-  }
-}
 
 RefKey random_key(Rng& rng, uint32_t rs) {
   RefKey k;
@@ -94,46 +46,17 @@ RefKey random_key(Rng& rng, uint32_t rs) {
   return k;
 }
 
-enum class Shape { kRandom, kFewKeys, kLowEntropy, kAllEqual, kSorted };
+// Record data: the shared generator (tests/support/record_gen.h).
+using Shape = Distribution;
 
-// n records for spec. Key fields get values of the given shape; the other
-// bytes stay random, so records with equal keys still differ and any
-// instability shows in the output. Float fields often get special values.
+// The shapes a PropertyRandom seed draws from.
+const Shape kSeedShapes[] = {Shape::kRandom, Shape::kFewDistinct, Shape::kLowEntropy, Shape::kAllEqual,
+                             Shape::kSorted};
+
 std::string random_data(Rng& rng, const RefSpec& spec, size_t n, Shape shape) {
-  const uint32_t rs = spec.record_size;
-  std::string data = rng.bytes(n * rs);
-  auto* base = reinterpret_cast<uint8_t*>(data.data());
-  std::vector<std::string> prototypes;
-  const size_t distinct = shape == Shape::kAllEqual ? 1 : static_cast<size_t>(rng.range(2, 12));
-  for (size_t i = 0; i < distinct; ++i) prototypes.push_back(rng.bytes(rs));
-  for (size_t r = 0; r < n; ++r) {
-    uint8_t* rec = base + r * rs;
-    if (shape == Shape::kLowEntropy) {
-      for (uint32_t i = 0; i < rs; ++i) {
-        rec[i] = static_cast<uint8_t>(rng.next() & rng.next() & rng.next());
-      }
-    }
-    if (shape == Shape::kFewKeys || shape == Shape::kAllEqual) {
-      const auto* proto = reinterpret_cast<const uint8_t*>(prototypes[rng.below(distinct)].data());
-      if (spec.keys.empty()) {
-        // With the whole record as key, "equal keys" are equal records.
-        std::memcpy(rec, proto, rs);
-      }
-      for (const RefKey& k : spec.keys) std::memcpy(rec + k.offset, proto + k.offset, k.length);
-    }
-    for (const RefKey& k : spec.keys) {
-      if (k.kind == RefKind::kFloat && shape != Shape::kAllEqual && rng.chance(25)) {
-        const auto& specials = k.length == 4 ? kSpecialF32 : kSpecialF64;
-        store(rec + k.offset, specials[rng.below(specials.size())].bits, k.length, k.big_endian);
-      }
-    }
-  }
-  if (shape == Shape::kSorted) {
-    RefSpec plain = spec;
-    plain.unique = false;
-    data = reference_sort(data, plain);
-  }
-  return data;
+  RecordMix mix;
+  mix.distribution = shape;
+  return make_records(rng, spec, n, mix);
 }
 
 long verbose_count(const std::string& err, const std::string& label) {
@@ -205,41 +128,6 @@ Outcome check_sort(const RefSpec& spec, const std::vector<std::string>& parts,
 
 // ---------------------------------------------------------------- tests
 
-TEST(PropertyReference, FloatTotalOrderMatchesIeee) {
-  // The reference itself, against the hand-written table above: every pair.
-  for (const Special& a : kSpecialF32) {
-    for (const Special& b : kSpecialF32) {
-      const int want = a.rank < b.rank ? -1 : (a.rank > b.rank ? 1 : 0);
-      EXPECT_EQ(total_order_f32(static_cast<uint32_t>(a.bits), static_cast<uint32_t>(b.bits)),
-                want)
-          << std::hex << a.bits << " vs " << b.bits;
-    }
-  }
-  for (const Special& a : kSpecialF64) {
-    for (const Special& b : kSpecialF64) {
-      const int want = a.rank < b.rank ? -1 : (a.rank > b.rank ? 1 : 0);
-      EXPECT_EQ(total_order_f64(a.bits, b.bits), want) << std::hex << a.bits << " vs " << b.bits;
-    }
-  }
-}
-
-TEST(PropertyReference, KeySpecsAndComparisons) {
-  EXPECT_EQ((RefKey{3, 7, RefKind::kBytes, false, false}.spec()), "3:7");
-  EXPECT_EQ((RefKey{8, 4, RefKind::kUnsigned, true, true}.spec()), "8:u32be:desc");
-  EXPECT_EQ((RefKey{0, 2, RefKind::kSigned, false, false}.spec()), "0:i16");
-  EXPECT_EQ((RefKey{1, 8, RefKind::kFloat, false, true}.spec()), "1:f64:desc");
-  const uint8_t minus_one_le[2] = {0xFF, 0xFF};
-  const uint8_t one_le[2] = {0x01, 0x00};
-  RefSpec spec = {2, {RefKey{0, 2, RefKind::kSigned, false, false}}, false, false};
-  EXPECT_LT(compare_records(minus_one_le, one_le, spec), 0);
-  spec.keys[0].kind = RefKind::kUnsigned;
-  EXPECT_GT(compare_records(minus_one_le, one_le, spec), 0);
-  spec.keys[0].big_endian = true;  // 0x0100 vs 0xFFFF
-  EXPECT_GT(compare_records(minus_one_le, one_le, spec), 0);
-  spec.reverse = true;
-  EXPECT_LT(compare_records(minus_one_le, one_le, spec), 0);
-}
-
 // Each seed: a random record size (1..4096), 0-3 random key fields, random
 // -r / -u, data shape, memory, parallelism, number of inputs and how they
 // arrive.
@@ -256,7 +144,7 @@ TEST_P(PropertyRandom, MatchesReference) {
   for (size_t i = 0; i < fields; ++i) spec.keys.push_back(random_key(rng, spec.record_size));
   spec.reverse = rng.chance(30);
   spec.unique = rng.chance(25);
-  const Shape shape = static_cast<Shape>(rng.below(5));
+  const Shape shape = kSeedShapes[rng.below(std::size(kSeedShapes))];
   const size_t max_records = std::min<size_t>(4000, (512u << 10) / spec.record_size);
   const uint64_t count_class = rng.below(10);
   const size_t n = count_class == 0   ? 0
@@ -299,13 +187,13 @@ TEST(PropertyFloats, SpecialValuesInTotalOrder) {
                         {RefKey{3, width, RefKind::kFloat, be, desc}},
                         reverse,
                         rng.chance(30)};
-        const auto& specials = width == 4 ? kSpecialF32 : kSpecialF64;
+        const auto& specials = float_specials(width);
         std::string data;
         for (uint32_t i = 0; i < 600; ++i) {
           std::string rec = rng.bytes(spec.record_size);
           auto* p = reinterpret_cast<uint8_t*>(rec.data());
-          if (!rng.chance(10)) store(p + 3, specials[rng.below(specials.size())].bits, width, be);
-          store(p + 3 + width, i, 4, false);
+          if (!rng.chance(10)) put_number(p + 3, specials[rng.below(specials.size())].bits, width, be);
+          put_number(p + 3 + width, i, 4, false);
           data += rec;
         }
         check_sort(spec, {data}, rng.chance(50) ? std::vector<std::string>{"-S", "64K"}
@@ -322,7 +210,7 @@ TEST(PropertyFloats, SpecialValuesInTotalOrder) {
 // carry the whole result here.
 TEST(PropertyDuplicates, HeavyDuplicatesAndAllEqualKeys) {
   Rng rng(88);
-  for (Shape shape : {Shape::kFewKeys, Shape::kAllEqual, Shape::kLowEntropy}) {
+  for (Shape shape : {Shape::kFewDistinct, Shape::kAllEqual, Shape::kLowEntropy}) {
     for (int variant = 0; variant < 8; ++variant) {
       RefSpec spec;
       spec.record_size = static_cast<uint32_t>(rng.range(8, 64));
@@ -387,7 +275,7 @@ TEST(PropertyExternal, TinyMemoryForcesManyRunsAndMultiPassMerge) {
                          RefKey{20, 8, RefKind::kFloat, false, false}},
                         true,
                         false};
-  const std::string data = random_data(rng, spec, 65536, Shape::kFewKeys);
+  const std::string data = random_data(rng, spec, 65536, Shape::kFewDistinct);
   const Outcome o = check_sort(spec, {data}, {"-S", "64K", "-v"}, Via::kFiles, true, "4 MB");
   ASSERT_EQ(o.result.status(), "exit 0");
   EXPECT_GE(verbose_count(o.result.err, "runs"), 32) << o.result.err;
@@ -397,7 +285,7 @@ TEST(PropertyExternal, TinyMemoryForcesManyRunsAndMultiPassMerge) {
 TEST(PropertyExternal, StdinPipeOfUnknownSizeSpills) {
   Rng rng(333);
   const RefSpec spec = {40, {RefKey{0, 4, RefKind::kUnsigned, true, false}}, false, false};
-  const std::string data = random_data(rng, spec, 80000, Shape::kFewKeys);  // 3.2 MB
+  const std::string data = random_data(rng, spec, 80000, Shape::kFewDistinct);  // 3.2 MB
   const Outcome o =
       check_sort(spec, {data}, {"-S", "64K", "-v"}, Via::kStdinPipe, false, "3.2 MB pipe");
   ASSERT_EQ(o.result.status(), "exit 0");
@@ -414,7 +302,7 @@ TEST(PropertyInputs, SeveralInputsIncludingEmptyAndStdin) {
     const size_t count = static_cast<size_t>(rng.range(2, 7));
     for (size_t i = 0; i < count; ++i) {
       const size_t n = rng.chance(20) ? 0 : static_cast<size_t>(rng.range(1, 3000));
-      parts.push_back(random_data(rng, spec, n, rng.chance(50) ? Shape::kFewKeys : Shape::kRandom));
+      parts.push_back(random_data(rng, spec, n, rng.chance(50) ? Shape::kFewDistinct : Shape::kRandom));
     }
     check_sort(spec, parts,
                rng.chance(50) ? std::vector<std::string>{"-S", "64K"} : std::vector<std::string>{},

@@ -2,19 +2,20 @@
 // compressed output (-o FILE.zst, --compress-output), compressed run files
 // (--compress-temp) giving byte-identical results, and damaged compressed
 // data failing cleanly: exit 2, one line, nothing at the destination.
+// (Compressed run files on the library: unit/zstd_run_file_test.cpp.)
 #include <gtest/gtest.h>
 #include <zstd.h>
 
 #include <algorithm>
-#include <cctype>
 #include <cstring>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
 #include "src/core/errors.h"
-#include "io/run_file.h"
+#include "tests/support/clean_error.h"
 #include "tests/support/process.h"
+#include "tests/support/record_gen.h"
 #include "tests/support/reference_sort.h"
 #include "tests/support/temp_dir.h"
 
@@ -71,43 +72,13 @@ const RefSpec kSpec = {16, {RefKey{0, 4, RefKind::kUnsigned, false, false}}, fal
 
 std::string records(size_t n, uint64_t seed, bool compressible = false) {
   Rng rng(seed);
-  std::string data = compressible ? std::string(n * 16, 'x') : rng.bytes(n * 16);
-  for (size_t i = 0; i < n; ++i) {
-    const uint32_t key = static_cast<uint32_t>(rng.below(compressible ? 50 : 1000));
-    std::memcpy(&data[i * 16], &key, 4);
-    const uint64_t tag = i;
-    std::memcpy(&data[i * 16 + 4], &tag, 8);
-  }
-  return data;
+  return numbered_u32_records(rng, n, compressible ? 50 : 1000, compressible);
 }
 
 std::vector<std::string> with_spec(std::vector<std::string> args) {
   std::vector<std::string> all = kSpec.args();
   all.insert(all.end(), args.begin(), args.end());
   return all;
-}
-
-std::string lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
-// exit 2, nothing on stdout, one line on stderr starting "gsort: " and
-// mentioning each of `mentions` (case-insensitively; "a|b": either).
-void expect_clean_error(const ProcessResult& r, const std::vector<std::string>& mentions) {
-  EXPECT_EQ(r.status(), "exit 2") << r.err;
-  EXPECT_TRUE(r.out.empty());
-  EXPECT_EQ(r.err.rfind("gsort: ", 0), 0u) << r.err;
-  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
-  for (const std::string& m : mentions) {
-    bool found = false;
-    for (size_t start = 0; start <= m.size();) {
-      const size_t bar = std::min(m.find('|', start), m.size());
-      found |= lower(r.err).find(lower(m.substr(start, bar - start))) != std::string::npos;
-      start = bar + 1;
-    }
-    EXPECT_TRUE(found) << "should mention " << m << ": " << r.err;
-  }
 }
 
 // ------------------------------------------------------ compressed inputs
@@ -319,72 +290,6 @@ TEST(ZstdTemp, ManyRunsAndPassesGiveByteIdenticalOutput) {
     }
   }
   EXPECT_EQ(count_files(dir.path()), 5u) << "no run files left behind";
-}
-
-// Unit tests of compressed run files, on the library.
-TEST(ZstdRunFile, RoundTripInAnyBatchSize) {
-  TempDir dir;
-  const std::string data = records(5000, 16, true);
-  gsort::RunCompression c;
-  c.enabled = true;
-  c.frame_bytes = 1000;  // 62 records a frame
-  {
-    gsort::RunWriter w(dir.file("run"), 16, c);
-    w.append(reinterpret_cast<const uint8_t*>(data.data()), 3000);
-    w.append(reinterpret_cast<const uint8_t*>(data.data()) + 3000 * 16, 2000);
-    w.finish();
-    EXPECT_LT(w.file_bytes(), data.size() / 2);
-  }
-  for (uint64_t batch : {1, 7, 62, 63, 500, 6000}) {
-    gsort::RunReader r(dir.file("run"), 16);
-    EXPECT_TRUE(r.compressed());
-    EXPECT_EQ(r.record_count(), 5000u);
-    std::string back(static_cast<size_t>(batch) * 16, '\0'), all;
-    for (;;) {
-      const uint64_t n = r.read(reinterpret_cast<uint8_t*>(back.data()), batch);
-      if (n == 0) break;
-      all.append(back.data(), n * 16);
-    }
-    EXPECT_TRUE(all == data) << "batch " << batch;
-  }
-}
-
-TEST(ZstdRunFile, CorruptedFrameIsADataErrorBeforeItsRecordsAreUsed) {
-  TempDir dir;
-  const std::string data = records(1000, 17);
-  gsort::RunCompression c;
-  c.enabled = true;
-  c.frame_bytes = 100 * 16;  // 10 frames of 100 records
-  {
-    gsort::RunWriter w(dir.file("run"), 16, c);
-    w.append(reinterpret_cast<const uint8_t*>(data.data()), 1000);
-    w.finish();
-  }
-  const std::string good = read_file(dir.file("run"));
-  // Find the 4th frame: 64-byte header, then [16-byte frame header, frame]...
-  size_t at = 64;
-  for (int f = 0; f < 3; ++f) {
-    uint32_t stored = 0;
-    std::memcpy(&stored, &good[at], 4);
-    at += 16 + stored;
-  }
-  uint32_t stored = 0;
-  std::memcpy(&stored, &good[at], 4);
-  for (size_t offset : {size_t{16 + 2}, size_t{16} + stored / 2, size_t{16} + stored - 1, size_t{5}, size_t{9}}) {
-    SCOPED_TRACE("byte " + std::to_string(offset) + " of frame 4");
-    std::string bad = good;
-    bad[at + offset] ^= 0x10;
-    write_file(dir.file("bad"), bad);
-    gsort::RunReader r(dir.file("bad"), 16);
-    std::vector<uint8_t> buf(100 * 16);
-    for (int f = 0; f < 3; ++f) ASSERT_EQ(r.read(buf.data(), 100), 100u) << "frame " << f + 1 << " is intact";
-    try {
-      r.read(buf.data(), 100);
-      ADD_FAILURE() << "the damaged frame was handed out";
-    } catch (const gsort::DataError& e) {
-      EXPECT_NE(std::string(e.what()).find(dir.file("bad")), std::string::npos) << e.what();
-    }
-  }
 }
 
 }  // namespace

@@ -263,6 +263,15 @@ struct GoodSpec {
   bool descending;
 };
 
+// Every member of got equals want's.
+void expect_same_field(const KeyField& got, const KeyField& want) {
+  EXPECT_EQ(got.offset, want.offset);
+  EXPECT_EQ(got.length, want.length);
+  EXPECT_EQ(got.kind, want.kind);
+  EXPECT_EQ(got.big_endian, want.big_endian);
+  EXPECT_EQ(got.descending, want.descending);
+}
+
 TEST(KeySpecParse, AcceptsEveryFormAndType) {
   const GoodSpec cases[] = {
       {"0:10", 0, 10, KeyKind::kBytes, false, false},
@@ -297,11 +306,7 @@ TEST(KeySpecParse, AcceptsEveryFormAndType) {
     SCOPED_TRACE(c.spec);
     KeyField f;
     ASSERT_NO_THROW(f = parse_key_spec(c.spec));
-    EXPECT_EQ(f.offset, c.offset);
-    EXPECT_EQ(f.length, c.length);
-    EXPECT_EQ(f.kind, c.kind);
-    EXPECT_EQ(f.big_endian, c.big_endian);
-    EXPECT_EQ(f.descending, c.descending);
+    expect_same_field(f, KeyField{c.offset, c.length, c.kind, c.big_endian, c.descending});
   }
 }
 
@@ -357,12 +362,7 @@ TEST(KeySpecParse, DescribeRoundTrips) {
     SCOPED_TRACE(spec);
     const KeyField f = parse_key_spec(spec);
     EXPECT_EQ(describe_key_field(f), spec);
-    const KeyField g = parse_key_spec(describe_key_field(f));
-    EXPECT_EQ(g.offset, f.offset);
-    EXPECT_EQ(g.length, f.length);
-    EXPECT_EQ(g.kind, f.kind);
-    EXPECT_EQ(g.big_endian, f.big_endian);
-    EXPECT_EQ(g.descending, f.descending);
+    expect_same_field(parse_key_spec(describe_key_field(f)), f);
   }
 }
 
