@@ -50,7 +50,6 @@ class InputFile final : public RecordSource {
   uint64_t size() const { return size_; }
   // The size on disk of a regular file (compressed or not), else 0.
   uint64_t stored_size() const { return stored_size_; }
-  bool compressed() const { return zstd_ != nullptr; }
 
  private:
   // Reads up to n bytes of records (decompressed); fewer only at the end.
@@ -88,7 +87,6 @@ class InputSet {
   // The inputs' size on disk when every input is a regular file (some may
   // be compressed), else 0: the total for the progress of reading.
   uint64_t stored_bytes() const;
-  bool any_compressed() const;
 
   // Reads up to max_records whole records, crossing from one input to the
   // next; returns how many, 0 at the end of the last input. With a pool

@@ -38,8 +38,6 @@ class WriteBehind {
   void submit(size_t bytes);
   // Writes everything queued and stops the thread.
   void finish();
-  // Bytes handed to the sink so far.
-  uint64_t bytes_written() const;
 
  private:
   void writer_loop();
@@ -50,7 +48,7 @@ class WriteBehind {
   std::vector<HostBuffer> storage_;
   uint8_t* current_ = nullptr;
 
-  mutable std::mutex mutex_;
+  std::mutex mutex_;
   std::condition_variable changed_;
   std::deque<std::pair<uint8_t*, size_t>> queue_;
   std::vector<uint8_t*> free_;
@@ -58,7 +56,6 @@ class WriteBehind {
   bool closing_ = false;
   bool finished_ = false;
   std::exception_ptr error_;
-  uint64_t written_ = 0;
   std::thread thread_;
 };
 

@@ -90,7 +90,6 @@ class ZstdOutputStream {
 
   void write(const uint8_t* data, size_t n);
   void finish();
-  uint64_t bytes_in() const { return bytes_in_; }
   uint64_t bytes_out() const { return bytes_out_; }
 
  private:
@@ -99,7 +98,7 @@ class ZstdOutputStream {
   File& file_;
   ZSTD_CCtx_s* cctx_;
   std::vector<uint8_t> out_;
-  uint64_t bytes_in_ = 0, bytes_out_ = 0;
+  uint64_t bytes_out_ = 0;
   bool finished_ = false;
 };
 
