@@ -22,11 +22,15 @@
 
 namespace gsort {
 
+// The buffers a WriteBehind holds unless told otherwise: one being filled,
+// one being written, one queued between them. The memory plan counts them.
+constexpr unsigned kWriteBehindBuffers = 3;
+
 class WriteBehind {
  public:
   using Sink = std::function<void(const uint8_t* data, size_t bytes)>;
 
-  WriteBehind(Sink sink, size_t buffer_bytes, unsigned buffers = 3);
+  WriteBehind(Sink sink, size_t buffer_bytes, unsigned buffers = kWriteBehindBuffers);
   ~WriteBehind();  // stops the thread; never throws (call finish() first)
   WriteBehind(const WriteBehind&) = delete;
   WriteBehind& operator=(const WriteBehind&) = delete;
