@@ -76,7 +76,7 @@ class ExternalSort {
           std::clamp<uint64_t>(plan_.source_records * rs_ / 4, kMinRunFrameBytes, kMaxRunFrameBytes);
       // Compression was the bottleneck of spilling (one core, ~350 MB/s):
       // frames of one block are compressed by all threads at once.
-      run_compression_.threads = config.threads;
+      run_compression_.pool = &ctx_.pool;
     }
     if (inputs.size_known()) {
       report_.input_bytes = inputs.total_bytes();
@@ -128,13 +128,13 @@ class ExternalSort {
 
   // The stream to the destination: its sink (through zstd with
   // --compress-output), the --verify check and the progress counter.
-  std::unique_ptr<RecordOutput> final_output(OutputTarget& output) {
+  std::unique_ptr<OutputWriter> final_output(OutputTarget& output) {
     WriteBehind::Sink sink = sink_to(output.file());
     if (encoder_) {
       ZstdOutputStream* encoder = encoder_.get();
       sink = [encoder](const uint8_t* data, size_t bytes) { encoder->write(data, bytes); };
     }
-    auto out = std::make_unique<RecordOutput>(std::move(sink), rs_, plan_.block_bytes, unique_by_);
+    auto out = std::make_unique<OutputWriter>(std::move(sink), rs_, plan_.block_bytes, unique_by_);
     out->final_output(check_);
     out->count_bytes(&written_bytes_);
     return out;
@@ -155,7 +155,7 @@ class ExternalSort {
   void write_sorted_output(const uint8_t* records, const uint32_t* order, uint64_t count, OutputTarget& output) {
     Stopwatch t;
     meter_->phase("writing", count * rs_, &written_bytes_);
-    std::unique_ptr<RecordOutput> out = final_output(output);
+    std::unique_ptr<OutputWriter> out = final_output(output);
     out->append_gathered(ctx_.pool, records, order, count);
     out->finish();
     report_.output_records += out->records_written();
@@ -252,7 +252,7 @@ class ExternalSort {
     PendingSource run;
     run.run_path = temp_dir().new_file("run", &run.run_slot);
     RunWriter writer = run_writer(run.run_path);
-    RecordOutput out([&writer, this](const uint8_t* data, size_t bytes) { writer.append(data, bytes / rs_); },
+    OutputWriter out([&writer, this](const uint8_t* data, size_t bytes) { writer.append(data, bytes / rs_); },
                      rs_, plan_.block_bytes, nullptr);
     out.append_gathered(ctx_.pool, records, order, count);
     out.finish();
@@ -265,7 +265,7 @@ class ExternalSort {
   }
 
   // Merges the sources of one group into `out`, then deletes their run files.
-  void merge_group(std::vector<PendingSource>& group, RecordOutput& out) {
+  void merge_group(std::vector<PendingSource>& group, OutputWriter& out) {
     std::vector<std::unique_ptr<RecordSource>> sources;
     bool reads_inputs = false;
     for (PendingSource& p : group) {
@@ -278,7 +278,7 @@ class ExternalSort {
                                                   ctx_.backend.host_bytes_per_record(), sources.size());
     options.verify_sources_sorted = ctx_.config.mode == Mode::kMerge;
     MergeTimings timings;
-    const uint64_t merged = merge_sources(sources, ctx_.layout, ctx_.backend, ctx_.pool, options, out, &timings);
+    const uint64_t merged = merge_runs(sources, ctx_.layout, ctx_.backend, ctx_.pool, options, out, &timings);
     report_.add_phase("merge: prepare batches", timings.prepare_s);
     report_.add_phase("merge: order", timings.order_s);
     report_.add_phase("merge: gather+write", timings.output_s);
@@ -325,7 +325,7 @@ class ExternalSort {
         PendingSource merged;
         merged.run_path = temp_dir().new_file("merged", &merged.run_slot);
         RunWriter writer = run_writer(merged.run_path);
-        RecordOutput out([&writer, this](const uint8_t* data, size_t bytes) { writer.append(data, bytes / rs_); },
+        OutputWriter out([&writer, this](const uint8_t* data, size_t bytes) { writer.append(data, bytes / rs_); },
                          rs_, plan_.block_bytes, nullptr);
         merge_group(group, out);
         out.finish();
@@ -342,7 +342,7 @@ class ExternalSort {
     }
     Stopwatch t;
     meter_->phase(report_.merge_passes > 0 ? "final merge" : "merging", progress_total_, &merged_bytes_);
-    std::unique_ptr<RecordOutput> out = final_output(output);
+    std::unique_ptr<OutputWriter> out = final_output(output);
     merge_group(pending, *out);
     Stopwatch flushing;
     out->finish();

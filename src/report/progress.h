@@ -10,7 +10,6 @@
 #pragma once
 
 #include <atomic>
-#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <mutex>
@@ -18,6 +17,7 @@
 #include <thread>
 
 #include "src/config/sort_config.h"
+#include "src/core/stopwatch.h"
 
 namespace gsort {
 
@@ -57,11 +57,10 @@ class ProgressMeter {
   uint64_t total_ = 0;
   const std::atomic<uint64_t>* done_ = nullptr;
   uint64_t base_ = 0;
-  std::chrono::steady_clock::time_point phase_start_;
-  std::chrono::steady_clock::time_point start_;
+  Stopwatch phase_time_;
+  Stopwatch since_start_;
   size_t drawn_ = 0;  // width of the line on screen, 0 when none
 
-  friend void print_diagnostic(const std::string& line);
 };
 
 // "1.5 GiB", "320 KiB", "12 B".

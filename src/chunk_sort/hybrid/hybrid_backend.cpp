@@ -52,7 +52,7 @@ class HybridBackend final : public SortBackend {
         ++taken;
       }
     };
-    auto t0 = std::chrono::steady_clock::now();
+    Stopwatch t0;
     std::exception_ptr gpu_error;
     std::thread gpu_thread([&] {
       try {
@@ -71,15 +71,15 @@ class HybridBackend final : public SortBackend {
     }
     gpu_thread.join();
     if (gpu_error) std::rethrow_exception(gpu_error);
-    sort_s_ += seconds_since(t0);
+    sort_s_ += t0.seconds();
 
     // Merge the sorted pieces: entries in each piece's sorted order, then
     // pairwise merges split by merge path.
-    t0 = std::chrono::steady_clock::now();
+    t0.restart();
     entries_.resize(count);
     scratch_.resize(count);
     const uint32_t rs = layout_.record_size();
-    const size_t tasks = pool_.size() * 4;
+    const size_t tasks = pool_.balanced_task_count();
     pool_.parallel_for(tasks, [&](size_t t) {
       for (size_t i = split_point(count, tasks, t), end = split_point(count, tasks, t + 1); i < end; ++i) {
         entries_[i] = KeyEntry{layout_.prefix(records + uint64_t{order[i]} * rs), order[i]};
@@ -91,7 +91,7 @@ class HybridBackend final : public SortBackend {
         order[i] = merged[i].index;
       }
     });
-    merge_s_ += seconds_since(t0);
+    merge_s_ += t0.seconds();
   }
 
   void sort_records(const uint8_t* records, uint64_t count, uint8_t* out) override {
