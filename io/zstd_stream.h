@@ -11,11 +11,8 @@
 //    worker threads for the output.
 //  - Errors: we tell "truncated" from "corrupted" and name the file; the
 //    Boost filter throws one generic zstd_error.
-//  - Speed: decompressing 1 GB of gensort records (level 3, in the page
-//    cache, 2-core VM, median of 9) took 1.17 s through ZSTD_decompressStream
-//    into the caller's buffer and 1.48 s through Boost's filtering_istream +
-//    zstd_decompressor (an extra copy through the streambuf); compressing
-//    was the same within noise. See docs/benchmarks.md, "zstd".
+//  - Speed: decoding straight into the caller's buffer saves the
+//    streambuf's extra copy (figures: docs/benchmarks.md, "Which zstd API").
 //
 // The three uses:
 //  - ZstdInputStream decodes an input (file or pipe) while it is read; the
