@@ -41,7 +41,7 @@ class InputFile final : public RecordSource {
   ~InputFile() override;
   uint64_t read(uint8_t* buf, uint64_t max_records) override;
   // The same, with a plain regular file read by the pool's threads at once
-  // (page-cache copies scale with threads). The pool must be idle.
+  // (page-cache copies scale with threads).
   uint64_t read(uint8_t* buf, uint64_t max_records, ThreadPool& pool);
   std::string name() const override { return file_.display_name(); }
   uint64_t size_hint() const override { return size_known_ ? size_ / record_size_ : 0; }
@@ -89,9 +89,8 @@ class InputSet {
   uint64_t stored_bytes() const;
 
   // Reads up to max_records whole records, crossing from one input to the
-  // next; returns how many, 0 at the end of the last input. With a pool
-  // (idle: not used by another thread meanwhile), regular files are read by
-  // all its threads.
+  // next; returns how many, 0 at the end of the last input. With a pool,
+  // regular files are read by all its threads.
   uint64_t read(uint8_t* buf, uint64_t max_records, ThreadPool* pool = nullptr);
 
   // For --merge: hands over the inputs as separate sources.

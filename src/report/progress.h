@@ -1,8 +1,10 @@
 // The progress line on standard error: the phase, the bytes done of the
 // total where it is known, the throughput and the time left, redrawn in
-// place with \r a few times a second by a small thread, and cleared at the
-// end (and before any other message). The pipeline only advances counters
-// it owns anyway (a relaxed atomic add per block); the thread reads them.
+// place with \r a few times a second by a small thread (its own clock, not
+// pool work), and cleared at the end and before any other message
+// (print_diagnostic in src/core/log.h calls the clear it registers). The
+// pipeline only advances counters it owns anyway (a relaxed atomic add per
+// block); the thread reads them.
 //
 //   ProgressMeter meter(ProgressMeter::wanted(config.progress));
 //   meter.phase("reading", total_bytes, &bytes_read);   // bytes_read: atomic, advanced by the reader
