@@ -3,6 +3,8 @@
 
 #include <xxhash.h>
 
+#include <cstdio>
+
 namespace gsort {
 
 struct StreamHash::State {
@@ -25,6 +27,12 @@ uint64_t hash_record_sum(const void* records, uint64_t count, uint32_t record_si
   uint64_t sum = 0;
   for (uint64_t i = 0; i < count; ++i) sum += XXH3_64bits(p + i * record_size, record_size);
   return sum;
+}
+
+std::string checksum_hex(uint64_t sum) {
+  char buf[24];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(sum));
+  return buf;
 }
 
 }  // namespace gsort

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <string>
 
 namespace gsort {
 
@@ -32,5 +33,8 @@ uint64_t hash_record(const void* data, size_t bytes);
 // The sum (mod 2^64) of hash_record over `count` records of record_size
 // bytes each: an order-independent checksum of a multiset of records.
 uint64_t hash_record_sum(const void* records, uint64_t count, uint32_t record_size);
+
+// A checksum as messages and --stats show it: 16 lowercase hex digits.
+std::string checksum_hex(uint64_t sum);
 
 }  // namespace gsort

@@ -11,6 +11,33 @@
 #include "io/temp_registry.h"
 
 namespace gsort {
+namespace {
+
+constexpr size_t kMaxCallBytes = size_t{1} << 30;  // per system call
+
+// The one short-I/O loop: `call(done, want)` moves up to `want` bytes at
+// byte `done` of the transfer (a read or write system call). Short counts
+// are continued and EINTR retried; a call returning 0 ends the loop
+// (end of file) when `zero_ends`. Returns the bytes moved, and false in
+// *ok when a call failed (errno says why).
+template <typename Call>
+size_t move_all(size_t n, bool zero_ends, bool* ok, Call call) {
+  size_t done = 0;
+  *ok = true;
+  while (done < n) {
+    const ssize_t got = call(done, n - done < kMaxCallBytes ? n - done : kMaxCallBytes);
+    if (got < 0) {
+      if (errno == EINTR) continue;
+      *ok = false;
+      break;
+    }
+    if (got == 0 && zero_ends) break;
+    done += static_cast<size_t>(got);
+  }
+  return done;
+}
+
+}  // namespace
 
 std::string describe_errno(const std::string& path, int err) {
   const std::string name = path == "-" ? "standard stream" : path;
@@ -53,61 +80,36 @@ void File::fail(const char* what) const {
 
 size_t File::read_full(void* buf, size_t n) {
   auto* p = static_cast<uint8_t*>(buf);
-  size_t done = 0;
-  while (done < n) {
-    const size_t want = n - done < (size_t{1} << 30) ? n - done : (size_t{1} << 30);
-    const ssize_t got = ::read(fd_, p + done, want);
-    if (got < 0) {
-      if (errno == EINTR) continue;
-      fail("cannot read");
-    }
-    if (got == 0) break;
-    done += static_cast<size_t>(got);
-  }
+  bool ok;
+  const size_t done = move_all(n, true, &ok, [&](size_t at, size_t want) { return ::read(fd_, p + at, want); });
+  if (!ok) fail("cannot read");
   return done;
 }
 
 size_t File::pread_full(void* buf, size_t n, uint64_t offset) {
   auto* p = static_cast<uint8_t*>(buf);
-  size_t done = 0;
-  while (done < n) {
-    const size_t want = n - done < (size_t{1} << 30) ? n - done : (size_t{1} << 30);
-    const ssize_t got = ::pread(fd_, p + done, want, static_cast<off_t>(offset + done));
-    if (got < 0) {
-      if (errno == EINTR) continue;
-      fail("cannot read");
-    }
-    if (got == 0) break;
-    done += static_cast<size_t>(got);
-  }
+  bool ok;
+  const size_t done = move_all(n, true, &ok, [&](size_t at, size_t want) {
+    return ::pread(fd_, p + at, want, static_cast<off_t>(offset + at));
+  });
+  if (!ok) fail("cannot read");
   return done;
 }
 
 void File::write_all(const void* buf, size_t n) {
   const auto* p = static_cast<const uint8_t*>(buf);
-  size_t done = 0;
-  while (done < n) {
-    const size_t want = n - done < (size_t{1} << 30) ? n - done : (size_t{1} << 30);
-    const ssize_t put = ::write(fd_, p + done, want);
-    if (put < 0) {
-      if (errno == EINTR) continue;
-      fail("cannot write");
-    }
-    done += static_cast<size_t>(put);
-  }
+  bool ok;
+  move_all(n, false, &ok, [&](size_t at, size_t want) { return ::write(fd_, p + at, want); });
+  if (!ok) fail("cannot write");
 }
 
 void File::pwrite_all(const void* buf, size_t n, uint64_t offset) {
   const auto* p = static_cast<const uint8_t*>(buf);
-  size_t done = 0;
-  while (done < n) {
-    const ssize_t put = ::pwrite(fd_, p + done, n - done, static_cast<off_t>(offset + done));
-    if (put < 0) {
-      if (errno == EINTR) continue;
-      fail("cannot write");
-    }
-    done += static_cast<size_t>(put);
-  }
+  bool ok;
+  move_all(n, false, &ok, [&](size_t at, size_t want) {
+    return ::pwrite(fd_, p + at, want, static_cast<off_t>(offset + at));
+  });
+  if (!ok) fail("cannot write");
 }
 
 bool File::is_regular() const {

@@ -176,13 +176,6 @@ uint64_t InputSet::stored_bytes() const {
   return total;
 }
 
-bool InputSet::any_compressed() const {
-  for (const auto& in : inputs_) {
-    if (in->compressed()) return true;
-  }
-  return false;
-}
-
 uint64_t InputSet::read(uint8_t* buf, uint64_t max_records, ThreadPool* pool) {
   uint64_t done = 0;
   while (done < max_records && current_ < inputs_.size()) {

@@ -41,7 +41,7 @@ class InputFile final : public RecordSource {
   ~InputFile() override;
   uint64_t read(uint8_t* buf, uint64_t max_records) override;
   // The same, with a plain regular file read by the pool's threads at once
-  // (page-cache copies scale with threads). The pool must be idle.
+  // (page-cache copies scale with threads).
   uint64_t read(uint8_t* buf, uint64_t max_records, ThreadPool& pool);
   std::string name() const override { return file_.display_name(); }
   uint64_t size_hint() const override { return size_known_ ? size_ / record_size_ : 0; }
@@ -50,7 +50,6 @@ class InputFile final : public RecordSource {
   uint64_t size() const { return size_; }
   // The size on disk of a regular file (compressed or not), else 0.
   uint64_t stored_size() const { return stored_size_; }
-  bool compressed() const { return zstd_ != nullptr; }
 
  private:
   // Reads up to n bytes of records (decompressed); fewer only at the end.
@@ -88,12 +87,10 @@ class InputSet {
   // The inputs' size on disk when every input is a regular file (some may
   // be compressed), else 0: the total for the progress of reading.
   uint64_t stored_bytes() const;
-  bool any_compressed() const;
 
   // Reads up to max_records whole records, crossing from one input to the
-  // next; returns how many, 0 at the end of the last input. With a pool
-  // (idle: not used by another thread meanwhile), regular files are read by
-  // all its threads.
+  // next; returns how many, 0 at the end of the last input. With a pool,
+  // regular files are read by all its threads.
   uint64_t read(uint8_t* buf, uint64_t max_records, ThreadPool* pool = nullptr);
 
   // For --merge: hands over the inputs as separate sources.

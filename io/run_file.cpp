@@ -18,13 +18,13 @@ RunWriter::RunWriter(const std::string& path, uint32_t record_size, const RunCom
     : file_(File::create(path)), record_size_(record_size) {
   if (compression.enabled) {
     frame_records_ = std::max<uint64_t>(1, compression.frame_bytes / record_size);
-    const unsigned threads = std::max(1u, compression.threads);
+    const unsigned threads = compression.pool ? compression.pool->size() : 1;
     slots_.resize(threads);
     for (FrameSlot& slot : slots_) {
       slot.zstd = std::make_unique<ZstdCompressor>(compression.level);
       slot.staging.resize(sizeof(RunFrameHeader) + ZstdCompressor::bound(frame_records_ * record_size));
     }
-    if (threads > 1) pool_ = std::make_unique<ThreadPool>(threads);
+    if (threads > 1) pool_ = compression.pool;
   }
   RunHeader blank;
   std::memset(&blank, 0, sizeof blank);  // no magic until finish()

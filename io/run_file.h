@@ -60,7 +60,9 @@ struct RunCompression {
   bool enabled = false;
   int level = kDefaultTempLevel;
   uint64_t frame_bytes = 1 << 20;
-  unsigned threads = 1;  // frames of one append() are compressed this many at a time
+  // Compresses the frames of one append() side by side, pool->size() at a
+  // time (the program's one pool); null: one frame at a time.
+  ThreadPool* pool = nullptr;
 };
 
 // zstd contexts and frame staging buffers, lent to the readers of one
@@ -106,14 +108,14 @@ class RunWriter {
   uint64_t count_ = 0;
   uint64_t stored_ = 0;
   StreamHash hash_;
-  // Compressed runs only: one compressor and staging buffer per thread;
+  // Compressed runs only: one compressor and staging buffer per pool thread;
   // frames are compressed side by side, then written in order.
   struct FrameSlot {
     std::unique_ptr<ZstdCompressor> zstd;
     std::vector<uint8_t> staging;  // RunFrameHeader + the compressed frame
   };
   std::vector<FrameSlot> slots_;
-  std::unique_ptr<ThreadPool> pool_;
+  ThreadPool* pool_ = nullptr;
   uint64_t frame_records_ = 0;
 };
 

@@ -103,8 +103,6 @@ void unregister_temp_path(int slot) {
   g_next_free_hint = std::min(g_next_free_hint, slot);
 }
 
-bool cleanup_signal_received() { return g_signalled.load(); }
-
 TempCreation::TempCreation() {
   g_creating.fetch_add(1);
   if (g_signalled.load()) {

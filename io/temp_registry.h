@@ -16,9 +16,6 @@ void install_cleanup_signal_handlers();
 int register_temp_path(const std::string& path, bool is_directory);
 void unregister_temp_path(int slot);
 
-// Set once a cleanup signal arrived (for long loops that want to stop early).
-bool cleanup_signal_received();
-
 // Brackets the creation of a registered temporary file or directory. Once a
 // cleanup signal has arrived, no bracket opens (Interrupted is thrown), and
 // the handler waits for open brackets to close before it removes paths, so

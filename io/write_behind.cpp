@@ -56,11 +56,6 @@ void WriteBehind::finish() {
   thread_.join();
 }
 
-uint64_t WriteBehind::bytes_written() const {
-  std::lock_guard<std::mutex> lock(mutex_);
-  return written_;
-}
-
 void WriteBehind::writer_loop() {
   std::unique_lock<std::mutex> lock(mutex_);
   for (;;) {
@@ -82,7 +77,6 @@ void WriteBehind::writer_loop() {
     }
     lock.lock();
     in_flight_ = false;
-    written_ += bytes;
     free_.push_back(data);
     changed_.notify_all();
   }

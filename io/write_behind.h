@@ -22,11 +22,15 @@
 
 namespace gsort {
 
+// The buffers a WriteBehind holds unless told otherwise: one being filled,
+// one being written, one queued between them. The memory plan counts them.
+constexpr unsigned kWriteBehindBuffers = 3;
+
 class WriteBehind {
  public:
   using Sink = std::function<void(const uint8_t* data, size_t bytes)>;
 
-  WriteBehind(Sink sink, size_t buffer_bytes, unsigned buffers = 3);
+  WriteBehind(Sink sink, size_t buffer_bytes, unsigned buffers = kWriteBehindBuffers);
   ~WriteBehind();  // stops the thread; never throws (call finish() first)
   WriteBehind(const WriteBehind&) = delete;
   WriteBehind& operator=(const WriteBehind&) = delete;
@@ -38,8 +42,6 @@ class WriteBehind {
   void submit(size_t bytes);
   // Writes everything queued and stops the thread.
   void finish();
-  // Bytes handed to the sink so far.
-  uint64_t bytes_written() const;
 
  private:
   void writer_loop();
@@ -50,7 +52,7 @@ class WriteBehind {
   std::vector<HostBuffer> storage_;
   uint8_t* current_ = nullptr;
 
-  mutable std::mutex mutex_;
+  std::mutex mutex_;
   std::condition_variable changed_;
   std::deque<std::pair<uint8_t*, size_t>> queue_;
   std::vector<uint8_t*> free_;
@@ -58,7 +60,6 @@ class WriteBehind {
   bool closing_ = false;
   bool finished_ = false;
   std::exception_ptr error_;
-  uint64_t written_ = 0;
   std::thread thread_;
 };
 

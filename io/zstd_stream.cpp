@@ -128,7 +128,6 @@ void ZstdOutputStream::drain(const void* data, size_t n, bool end) {
 void ZstdOutputStream::write(const uint8_t* data, size_t n) {
   if (n == 0) return;
   drain(data, n, false);
-  bytes_in_ += n;
 }
 
 void ZstdOutputStream::finish() {

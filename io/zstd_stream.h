@@ -11,11 +11,8 @@
 //    worker threads for the output.
 //  - Errors: we tell "truncated" from "corrupted" and name the file; the
 //    Boost filter throws one generic zstd_error.
-//  - Speed: decompressing 1 GB of gensort records (level 3, in the page
-//    cache, 2-core VM, median of 9) took 1.17 s through ZSTD_decompressStream
-//    into the caller's buffer and 1.48 s through Boost's filtering_istream +
-//    zstd_decompressor (an extra copy through the streambuf); compressing
-//    was the same within noise. See docs/benchmarks.md, "zstd".
+//  - Speed: decoding straight into the caller's buffer saves the
+//    streambuf's extra copy (figures: docs/benchmarks.md, "Which zstd API").
 //
 // The three uses:
 //  - ZstdInputStream decodes an input (file or pipe) while it is read; the
@@ -90,7 +87,6 @@ class ZstdOutputStream {
 
   void write(const uint8_t* data, size_t n);
   void finish();
-  uint64_t bytes_in() const { return bytes_in_; }
   uint64_t bytes_out() const { return bytes_out_; }
 
  private:
@@ -99,7 +95,7 @@ class ZstdOutputStream {
   File& file_;
   ZSTD_CCtx_s* cctx_;
   std::vector<uint8_t> out_;
-  uint64_t bytes_in_ = 0, bytes_out_ = 0;
+  uint64_t bytes_out_ = 0;
   bool finished_ = false;
 };
 

@@ -9,6 +9,7 @@
 #include "src/cli/options.h"
 #include "src/core/errors.h"
 #include "src/core/exit_codes.h"
+#include "src/core/stopwatch.h"
 #include "src/core/thread_pool.h"
 #include "io/output_target.h"
 #include "io/input_set.h"

@@ -42,7 +42,7 @@ void gather_range(const uint8_t* records, uint32_t size, const uint32_t* order, 
 void gather_records(ThreadPool& pool, const uint8_t* records, uint32_t record_size, const uint32_t* order,
                     uint64_t count, uint8_t* out) {
   const size_t min_per_task = 1 << 14;
-  size_t tasks = pool.size() * 4;
+  size_t tasks = pool.balanced_task_count();
   if (count / min_per_task < tasks) tasks = count / min_per_task + 1;
   pool.parallel_for(tasks, [&](size_t t) {
     gather_range(records, record_size, order, split_point(count, tasks, t), split_point(count, tasks, t + 1), out);

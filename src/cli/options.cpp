@@ -163,11 +163,8 @@ int parse_level(const std::string& text, const std::string& option, int default_
   return level;
 }
 
-SortConfig to_config(const RawOptions& o) {
-  SortConfig c;
-  c.inputs = o.inputs.empty() ? std::vector<std::string>{"-"} : o.inputs;
-  c.output = o.output.empty() ? throw UsageError("--output needs a file name") : o.output;
-
+// Record size (--record-size, --format) and keys (-k).
+void set_record_layout(const RawOptions& o, SortConfig& c) {
   if (o.record_size < 0) throw UsageError("--record-size must be at least 1");
   uint64_t record_size = static_cast<uint64_t>(o.record_size);
   if (!o.format.empty()) {
@@ -188,7 +185,10 @@ SortConfig to_config(const RawOptions& o) {
   if (c.keys.empty() && o.format == "gensort") c.keys.push_back(parse_key_spec("0:10"));
   // Validates the key against the record now, so the error comes first.
   if (!c.keys.empty()) KeyLayout(c.keys, c.record_size, false);
+}
 
+// What to do: sort, merge (-m) or check (-c, -C), and how (-r, -u).
+void set_mode(const RawOptions& o, SortConfig& c) {
   c.reverse = o.reverse;
   c.unique = o.unique;
   if (o.check || o.check_quiet) c.mode = Mode::kCheck;
@@ -198,7 +198,10 @@ SortConfig to_config(const RawOptions& o) {
     c.mode = Mode::kMerge;
   }
   if (c.mode == Mode::kCheck && c.inputs.size() > 1) throw UsageError("--check takes one input");
+}
 
+// The host's share: memory budget, temp directory, threads.
+void set_host_resources(const RawOptions& o, SortConfig& c) {
   if (!o.memory.empty()) {
     c.memory_bytes = parse_size(o.memory, "--memory");
     if (c.memory_bytes == 0) throw UsageError("--memory must be more than 0");
@@ -211,8 +214,10 @@ SortConfig to_config(const RawOptions& o) {
     throw UsageError("--parallel " + std::to_string(o.parallel) + " is out of range (0 to 4096; 0 = all cores)");
   }
   c.threads = o.parallel ? static_cast<unsigned>(o.parallel) : default_threads();
-  c.verbose = o.verbose;
+}
 
+// --backend, --algorithm, --device, --gpu-memory.
+void set_backend(const RawOptions& o, SortConfig& c) {
   c.backend = parse_choice<BackendChoice>("backend", o.backend,
                                           {{"auto", BackendChoice::kAuto},
                                            {"gpu", BackendChoice::kGpu},
@@ -229,7 +234,10 @@ SortConfig to_config(const RawOptions& o) {
     c.gpu_memory = parse_size(o.gpu_memory, "--gpu-memory");
     if (c.gpu_memory == 0) throw UsageError("--gpu-memory must be more than 0");
   }
+}
 
+// --compress-temp, --compress-output (also implied by -o FILE.zst).
+void set_compression(const RawOptions& o, SortConfig& c) {
   if (o.compress_temp_given) {
     c.compress_temp = true;
     c.temp_level = parse_level(o.compress_temp, "--compress-temp", kDefaultTempLevel);
@@ -241,6 +249,10 @@ SortConfig to_config(const RawOptions& o) {
     c.compress_output = true;
     c.output_level = kDefaultOutputLevel;
   }
+}
+
+// --verify, --fsync, --progress, --stats.
+void set_reporting(const RawOptions& o, SortConfig& c) {
   if (o.verify && o.no_verify) throw UsageError("--verify and --no-verify cannot be combined");
   c.verify = o.verify;
   c.fsync = o.fsync;
@@ -248,6 +260,20 @@ SortConfig to_config(const RawOptions& o) {
   c.progress = o.progress ? ProgressMode::kOn : o.no_progress ? ProgressMode::kOff : ProgressMode::kAuto;
   if (o.stats.empty() && o.stats_given) throw UsageError("--stats needs a file name (or - for standard error)");
   c.stats_path = o.stats;
+}
+
+// The options, checked in this order (the first error is the one reported).
+SortConfig to_config(const RawOptions& o) {
+  SortConfig c;
+  c.inputs = o.inputs.empty() ? std::vector<std::string>{"-"} : o.inputs;
+  c.output = o.output.empty() ? throw UsageError("--output needs a file name") : o.output;
+  set_record_layout(o, c);
+  set_mode(o, c);
+  set_host_resources(o, c);
+  c.verbose = o.verbose;
+  set_backend(o, c);
+  set_compression(o, c);
+  set_reporting(o, c);
   return c;
 }
 

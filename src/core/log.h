@@ -1,13 +1,16 @@
-// Diagnostics on stderr under -v. gsort is quiet unless asked.
+// Diagnostics on stderr under -v (gsort is quiet unless asked), and the
+// lock that keeps them apart from a line redrawn in place on stderr (the
+// progress meter, src/report/progress.h).
 #pragma once
 
-#include <cstdio>
+#include <functional>
+#include <mutex>
 #include <string>
 
 namespace gsort {
 
-// Prints one line on stderr, first clearing the progress line if one is
-// drawn (pipeline/progress.cpp).
+// Prints one line on stderr, first clearing the in-place line if one is
+// drawn.
 void print_diagnostic(const std::string& line);
 
 class Log {
@@ -21,5 +24,15 @@ class Log {
  private:
   bool verbose_;
 };
+
+// Held by whoever writes to stderr, so that lines never interleave.
+std::mutex& stderr_mutex();
+// Writes s whole to stderr (file descriptor 2); call with stderr_mutex() held.
+void write_stderr(const std::string& s);
+// The in-place line's owner registers how to clear it (print_diagnostic
+// calls `clear` first), and removes it when done; call with
+// stderr_mutex() held. Removing is a no-op unless `owner` registered last.
+void set_in_place_line_locked(const void* owner, std::function<void()> clear);
+void remove_in_place_line_locked(const void* owner);
 
 }  // namespace gsort

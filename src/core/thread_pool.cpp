@@ -1,11 +1,11 @@
 #include "src/core/thread_pool.h"
 
+#include <algorithm>
+
 namespace gsort {
 
 ThreadPool::ThreadPool(unsigned threads) {
-  // Workers start from generation 0, not from whatever generation_ holds
-  // when their thread gets going: work posted before that must not be missed.
-  for (unsigned i = 1; i < threads; ++i) workers_.emplace_back([this] { worker_loop(0); });
+  for (unsigned i = 1; i < threads; ++i) workers_.emplace_back([this] { worker_loop(); });
 }
 
 ThreadPool::~ThreadPool() {
@@ -17,32 +17,28 @@ ThreadPool::~ThreadPool() {
   for (std::thread& t : workers_) t.join();
 }
 
-void ThreadPool::run_tasks(std::unique_lock<std::mutex>& lock) {
-  // Takes tasks one at a time until none are left; `lock` is held on entry
-  // and on return, released while a task runs.
-  while (next_task_ < task_count_) {
-    const size_t i = next_task_++;
-    const auto* task = task_;
-    lock.unlock();
-    std::exception_ptr err;
-    try {
-      (*task)(i);
-    } catch (...) {
-      err = std::current_exception();
-    }
-    lock.lock();
-    if (err && !error_) error_ = err;
-    if (++finished_tasks_ == task_count_) work_done_.notify_all();
+void ThreadPool::run_next(Loop& loop, std::unique_lock<std::mutex>& lock) {
+  const size_t i = loop.next++;
+  if (loop.next == loop.count) open_loops_.erase(std::find(open_loops_.begin(), open_loops_.end(), &loop));
+  lock.unlock();
+  std::exception_ptr err;
+  try {
+    (*loop.task)(i);
+  } catch (...) {
+    err = std::current_exception();
   }
+  lock.lock();
+  if (err && !loop.error) loop.error = err;
+  // After this, the caller may return and `loop` go away.
+  if (++loop.finished == loop.count) work_done_.notify_all();
 }
 
-void ThreadPool::worker_loop(unsigned long seen) {
+void ThreadPool::worker_loop() {
   std::unique_lock<std::mutex> lock(mutex_);
   for (;;) {
-    work_ready_.wait(lock, [&] { return stopping_ || generation_ != seen; });
+    work_ready_.wait(lock, [&] { return stopping_ || !open_loops_.empty(); });
     if (stopping_) return;
-    seen = generation_;
-    run_tasks(lock);
+    run_next(*open_loops_.front(), lock);
   }
 }
 
@@ -52,19 +48,13 @@ void ThreadPool::parallel_for(size_t tasks, const std::function<void(size_t)>& t
     for (size_t i = 0; i < tasks; ++i) task(i);
     return;
   }
+  Loop loop(&task, tasks);
   std::unique_lock<std::mutex> lock(mutex_);
-  task_ = &task;
-  task_count_ = tasks;
-  next_task_ = 0;
-  finished_tasks_ = 0;
-  error_ = nullptr;
-  ++generation_;
+  open_loops_.push_back(&loop);
   work_ready_.notify_all();
-  run_tasks(lock);
-  work_done_.wait(lock, [&] { return finished_tasks_ == task_count_; });
-  task_ = nullptr;
-  std::exception_ptr err = error_;
-  error_ = nullptr;
+  while (loop.next < loop.count) run_next(loop, lock);
+  work_done_.wait(lock, [&] { return loop.finished == loop.count; });
+  const std::exception_ptr err = loop.error;
   lock.unlock();
   if (err) std::rethrow_exception(err);
 }

@@ -1,6 +1,9 @@
-// A fixed set of worker threads for data-parallel loops. parallel_for is
-// the only entry point: it blocks until every task has run and rethrows the
-// first exception a task threw.
+// A fixed set of worker threads for data-parallel loops, created once in
+// main and passed down. parallel_for is the only entry point: it blocks
+// until every task has run and rethrows the first exception a task threw.
+// Several threads may run loops at once (the merge prepares a batch while
+// it writes the last one, and a run writer compresses meanwhile): their
+// tasks share the workers, oldest loop first.
 #pragma once
 
 #include <condition_variable>
@@ -22,25 +25,34 @@ class ThreadPool {
 
   unsigned size() const { return static_cast<unsigned>(workers_.size()) + 1; }
 
+  // How many tasks to split an even loop into: a few per thread, so that a
+  // thread slowed down by others still leaves the rest busy to the end.
+  size_t balanced_task_count() const { return size_t{size()} * 4; }
+
   // Runs task(i) for i in [0, tasks), on the workers and the calling thread.
-  // Not reentrant: a task must not call parallel_for on the same pool.
   void parallel_for(size_t tasks, const std::function<void(size_t)>& task);
 
  private:
-  void worker_loop(unsigned long seen);
-  void run_tasks(std::unique_lock<std::mutex>& lock);
+  // One parallel_for call; lives on its caller's stack.
+  struct Loop {
+    Loop(const std::function<void(size_t)>* t, size_t n) : task(t), count(n) {}
+    const std::function<void(size_t)>* task;
+    size_t count;
+    size_t next = 0;      // the next task to hand out
+    size_t finished = 0;  // tasks that have returned
+    std::exception_ptr error;
+  };
+
+  void worker_loop();
+  // Runs the next task of `loop`; `lock` is held on entry and on return.
+  void run_next(Loop& loop, std::unique_lock<std::mutex>& lock);
 
   std::vector<std::thread> workers_;
   std::mutex mutex_;
   std::condition_variable work_ready_;
   std::condition_variable work_done_;
-  const std::function<void(size_t)>* task_ = nullptr;
-  size_t task_count_ = 0;
-  size_t next_task_ = 0;
-  size_t finished_tasks_ = 0;
-  unsigned long generation_ = 0;
+  std::vector<Loop*> open_loops_;  // loops with tasks not yet handed out, oldest first
   bool stopping_ = false;
-  std::exception_ptr error_;
 };
 
 // Splits [0, n) into `parts` nearly equal ranges; returns the start of range p.

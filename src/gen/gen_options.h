@@ -12,7 +12,7 @@ namespace gsort::gen {
 
 enum class RecordFormat {
   kRaw,      // --record-size and --key: any fixed-size layout
-  kGensort,  // the Sort Benchmark's 100-byte records (gensort_records.h)
+  kGensort,  // the Sort Benchmark's 100-byte records (gensort_generator.h)
 };
 
 struct GenOptions {

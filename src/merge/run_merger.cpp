@@ -1,7 +1,6 @@
 #include "src/merge/run_merger.h"
 
 #include <algorithm>
-#include <chrono>
 #include <condition_variable>
 #include <cstring>
 #include <exception>
@@ -10,6 +9,7 @@
 
 #include "src/core/errors.h"
 #include "src/core/host_buffer.h"
+#include "src/core/stopwatch.h"
 
 namespace gsort {
 namespace {
@@ -58,15 +58,13 @@ std::vector<uint64_t> window_sizes(const std::vector<std::unique_ptr<RecordSourc
   return sizes;
 }
 
-class BatchMerger {
+class RunMerger {
  public:
-  BatchMerger(std::vector<std::unique_ptr<RecordSource>>& sources, const KeyLayout& layout, SortBackend& backend,
+  RunMerger(std::vector<std::unique_ptr<RecordSource>>& sources, const KeyLayout& layout, SortBackend& backend,
               ThreadPool& pool, const MergeOptions& options)
       : layout_(layout),
         backend_(backend),
         pool_(pool),
-        // Preparing uses threads of its own while pool_ writes the last batch.
-        io_pool_(std::max(1u, pool.size() / 2)),
         options_(options),
         rs_(layout.record_size()) {
     const std::vector<uint64_t> capacity = window_sizes(sources, options.window_records);
@@ -87,24 +85,24 @@ class BatchMerger {
     order_.reset(new uint32_t[std::max<uint64_t>(total, 1)]);
   }
 
-  uint64_t run(RecordOutput& out, MergeTimings* timings) {
+  uint64_t run(OutputWriter& out, MergeTimings* timings) {
     MergeTimings local;
     MergeTimings& t = timings ? *timings : local;
+    // A pipeline stage of its own: batch k+1 is prepared while batch k is
+    // ordered and written.
     std::thread producer([&] { produce(t); });
     uint64_t merged = 0;
     try {
       for (size_t k = 0;; k ^= 1) {
-        const auto waited = std::chrono::steady_clock::now();
+        Stopwatch step;
         Batch& b = wait_for(k, true);
-        t.wait_s += std::chrono::duration<double>(std::chrono::steady_clock::now() - waited).count();
+        t.wait_s += step.lap();
         if (b.end) break;
         t.largest_batch = std::max(t.largest_batch, b.count);
-        auto t0 = std::chrono::steady_clock::now();
         backend_.merge_order(b.records.data(), b.starts.data(), windows_.size(), order_.get());
-        auto t1 = std::chrono::steady_clock::now();
+        t.order_s += step.lap();
         out.append_gathered(pool_, b.records.data(), order_.get(), b.count);
-        t.order_s += std::chrono::duration<double>(t1 - t0).count();
-        t.output_s += std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
+        t.output_s += step.seconds();
         merged += b.count;
         ++t.batches;
         release(k);
@@ -127,9 +125,9 @@ class BatchMerger {
       for (size_t k = 0;; k ^= 1) {
         Batch& b = wait_for(k, false);
         if (stopping()) return;
-        const auto t0 = std::chrono::steady_clock::now();
+        const Stopwatch preparing;
         prepare(b);
-        t.prepare_s += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        t.prepare_s += preparing.seconds();
         publish(k);
         if (b.end) return;
       }
@@ -157,7 +155,7 @@ class BatchMerger {
     b.starts[0] = 0;
     for (size_t i = 0; i < windows_.size(); ++i) b.starts[i + 1] = b.starts[i] + take[i];
     b.count = b.starts.back();
-    io_pool_.parallel_for(windows_.size(), [&](size_t i) {
+    pool_.parallel_for(windows_.size(), [&](size_t i) {
       if (take[i] == 0) return;
       std::memcpy(b.records.data() + b.starts[i] * rs_, windows_[i].buffer.data() + windows_[i].pos * rs_,
                   take[i] * rs_);
@@ -199,7 +197,7 @@ class BatchMerger {
 
   // Tops up the windows with room for an eighth of their records, in parallel.
   void refill() {
-    io_pool_.parallel_for(windows_.size(), [&](size_t i) {
+    pool_.parallel_for(windows_.size(), [&](size_t i) {
       Window& w = windows_[i];
       const uint64_t cap = w.capacity;
       // Top up any window that has room for an eighth of it: a window left
@@ -285,8 +283,7 @@ class BatchMerger {
 
   const KeyLayout& layout_;
   SortBackend& backend_;
-  ThreadPool& pool_;
-  ThreadPool io_pool_;
+  ThreadPool& pool_;  // shared by preparing a batch and writing the last one
   const MergeOptions& options_;
   const uint32_t rs_;
   std::vector<Window> windows_;
@@ -302,12 +299,12 @@ class BatchMerger {
 
 }  // namespace
 
-uint64_t merge_sources(std::vector<std::unique_ptr<RecordSource>>& sources, const KeyLayout& layout,
-                       SortBackend& backend, ThreadPool& pool, const MergeOptions& options, RecordOutput& out,
-                       MergeTimings* timings) {
-  const auto t0 = std::chrono::steady_clock::now();
-  BatchMerger merger(sources, layout, backend, pool, options);
-  if (timings) timings->setup_s += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+uint64_t merge_runs(std::vector<std::unique_ptr<RecordSource>>& sources, const KeyLayout& layout,
+                    SortBackend& backend, ThreadPool& pool, const MergeOptions& options, OutputWriter& out,
+                    MergeTimings* timings) {
+  const Stopwatch setting_up;
+  RunMerger merger(sources, layout, backend, pool, options);
+  if (timings) timings->setup_s += setting_up.seconds();
   return merger.run(out, timings);
 }
 

@@ -1,14 +1,17 @@
-// The k-way merge: sorted record sources in, one sorted stream out. Equal
-// keys come out in source order, so merging runs in the order they were
-// formed keeps the sort stable.
+// The run merger: a k-way merge of sorted record sources (spilled runs, or
+// the inputs of --merge) into one sorted stream. Equal keys come out in
+// source order, so merging runs in the order they were formed keeps the
+// sort stable.
 //
 // It works in batches. Each source has a window of records in memory. The
 // smallest of the windows' last records (by key, then source) is the
 // frontier: every windowed record at or before it can be output now, since
 // no record still on disk can sort before it. Those records are laid end to
-// end and the backend computes their merged order (a loser tree on the CPU,
-// the GPU's merge on the GPU backend); the records are then gathered into
-// the output by all threads, while the next batch is being prepared.
+// end and the backend's merge_order computes their merged order (the CPU
+// backend: pairwise merge-path merges on all threads, or a loser tree on
+// one thread for small batches; the GPU backends: a stable sort of the
+// batch, which gives the same order). The records are then gathered into
+// the output by the pool's threads while the next batch is prepared.
 #pragma once
 
 #include <atomic>
@@ -45,10 +48,11 @@ struct MergeTimings {
 };
 
 // Merges all sources into out; returns the records read. Batches are
-// prepared (windows refilled, records laid out) on a thread of their own
-// while the previous batch is ordered and written. `timings` may be null.
-uint64_t merge_sources(std::vector<std::unique_ptr<RecordSource>>& sources, const KeyLayout& layout,
-                       SortBackend& backend, ThreadPool& pool, const MergeOptions& options, RecordOutput& out,
-                       MergeTimings* timings = nullptr);
+// prepared (windows refilled, records laid out, with `pool`) on a thread of
+// their own while the previous batch is ordered and written. `timings` may
+// be null.
+uint64_t merge_runs(std::vector<std::unique_ptr<RecordSource>>& sources, const KeyLayout& layout,
+                    SortBackend& backend, ThreadPool& pool, const MergeOptions& options, OutputWriter& out,
+                    MergeTimings* timings = nullptr);
 
 }  // namespace gsort

@@ -8,14 +8,14 @@
 
 namespace gsort {
 
-RecordOutput::RecordOutput(WriteBehind::Sink sink, uint32_t record_size, uint64_t block_bytes,
+OutputWriter::OutputWriter(WriteBehind::Sink sink, uint32_t record_size, uint64_t block_bytes,
                            const KeyLayout* unique_by)
     : record_size_(record_size),
       unique_by_(unique_by),
       writer_(std::move(sink), std::max<uint64_t>(block_bytes / record_size, 1) * record_size),
       carried_(record_size) {}
 
-void RecordOutput::flush() {
+void OutputWriter::flush() {
   if (used_ == 0) return;
   if (unique_by_ && has_last_) {
     std::memcpy(carried_.data(), last_kept_, record_size_);
@@ -34,7 +34,7 @@ void RecordOutput::flush() {
   used_ = 0;
 }
 
-uint64_t RecordOutput::drop_duplicates(uint8_t* first, uint64_t count) {
+uint64_t OutputWriter::drop_duplicates(uint8_t* first, uint64_t count) {
   uint64_t kept = 0;
   for (uint64_t i = 0; i < count; ++i) {
     const uint8_t* rec = first + i * record_size_;
@@ -51,7 +51,7 @@ uint64_t RecordOutput::drop_duplicates(uint8_t* first, uint64_t count) {
   return kept;
 }
 
-void RecordOutput::append_gathered(ThreadPool& pool, const uint8_t* records, const uint32_t* order,
+void OutputWriter::append_gathered(ThreadPool& pool, const uint8_t* records, const uint32_t* order,
                                    uint64_t count) {
   uint64_t done = 0;
   while (done < count) {
@@ -67,7 +67,7 @@ void RecordOutput::append_gathered(ThreadPool& pool, const uint8_t* records, con
   }
 }
 
-void RecordOutput::finish() {
+void OutputWriter::finish() {
   flush();
   writer_.finish();
 }

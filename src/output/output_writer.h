@@ -1,5 +1,6 @@
-// The end of every sorted stream: records appended in order go into
-// write-behind buffers and on to a sink (the output file or a run file).
+// The output writer, the end of every sorted stream: records appended in
+// order go into write-behind buffers and on to a sink (the output file or a
+// run file).
 // With a unique layout (-u), a record whose key equals the previous kept
 // record's key is dropped, so the first record of each group survives.
 // The final output may carry an OutputCheck (--verify), which sees every
@@ -19,10 +20,10 @@
 
 namespace gsort {
 
-class RecordOutput {
+class OutputWriter {
  public:
   // unique_by: null keeps every record.
-  RecordOutput(WriteBehind::Sink sink, uint32_t record_size, uint64_t block_bytes, const KeyLayout* unique_by);
+  OutputWriter(WriteBehind::Sink sink, uint32_t record_size, uint64_t block_bytes, const KeyLayout* unique_by);
 
   // Marks this as the destination's stream (not a run); check: null, or
   // the --verify check to show every block and every dropped record.

@@ -2,11 +2,12 @@
 
 #include <algorithm>
 
+#include "io/write_behind.h"
+
 namespace gsort {
 namespace {
 
 constexpr uint64_t kKiB = 1024, kMiB = 1024 * kKiB;
-constexpr unsigned kWriteBuffers = 3;     // WriteBehind's default
 constexpr uint64_t kMaxFanIn = 512;       // keeps open files well under the usual 1024 limit
 constexpr uint64_t kMaxChunkRecords = 0xFFFFFFFFull;  // record indices are 32-bit
 // Spilled chunks stop growing here: larger runs save little merging, while a
@@ -22,12 +23,17 @@ uint64_t merge_bytes_per_record(uint64_t rs, uint64_t backend_bytes) {
   return 3 * rs + sizeof(uint32_t) + backend_bytes;
 }
 
+// The budget left once the output's write-behind buffers are taken.
+uint64_t usable_bytes(uint64_t budget, uint64_t block_bytes) {
+  const uint64_t io_bytes = kWriteBehindBuffers * block_bytes;
+  return budget > io_bytes ? budget - io_bytes : 0;
+}
+
 }  // namespace
 
 uint64_t merge_window_records(const MemoryPlan& plan, uint64_t budget, uint32_t record_size, uint64_t backend_bytes,
                               uint64_t sources) {
-  const uint64_t io_bytes = kWriteBuffers * plan.block_bytes;
-  const uint64_t usable = budget > io_bytes ? budget - io_bytes : 0;
+  const uint64_t usable = usable_bytes(budget, plan.block_bytes);
   const uint64_t fit = usable / (std::max<uint64_t>(sources, 1) * merge_bytes_per_record(record_size, backend_bytes));
   const uint64_t most = std::max(plan.source_records, (uint64_t{64} << 20) / record_size);
   return std::clamp(fit, plan.source_records, most);
@@ -38,8 +44,7 @@ MemoryPlan plan_memory(uint64_t budget, uint32_t record_size, uint64_t backend_b
   MemoryPlan plan;
   const uint64_t rs = record_size;
   plan.block_bytes = whole_records(std::clamp<uint64_t>(budget / 16, 4 * kKiB, 16 * kMiB), record_size) * rs;
-  const uint64_t io_bytes = kWriteBuffers * plan.block_bytes;
-  const uint64_t usable = budget > io_bytes ? budget - io_bytes : 0;
+  const uint64_t usable = usable_bytes(budget, plan.block_bytes);
 
   // In memory: the records, their order, and the backend's working space.
   const uint64_t in_memory_per_record = rs + sizeof(uint32_t) + backend_bytes;

@@ -15,17 +15,17 @@ struct MemoryPlan {
   uint64_t fan_in = 2;           // sources merged at once
 };
 
-// backend_bytes: the backend's host memory per chunk record
-// (SortBackend::host_bytes_per_record). total_records is used only when
-// size_known.
+// Plans a sort of `budget` bytes. backend_bytes: the backend's host memory
+// per chunk record (SortBackend::host_bytes_per_record). total_records is
+// used only when size_known.
+MemoryPlan plan_memory(uint64_t budget, uint32_t record_size, uint64_t backend_bytes, bool size_known,
+                       uint64_t total_records);
+
 // Records each of `sources` merge sources may hold in memory: what the
 // budget gives them (a window, its share of the two batch buffers, order and
 // backend space), between plan.source_records and 64 MiB of records. Larger
 // windows mean fewer, larger merge batches.
 uint64_t merge_window_records(const MemoryPlan& plan, uint64_t budget, uint32_t record_size, uint64_t backend_bytes,
                               uint64_t sources);
-
-MemoryPlan plan_memory(uint64_t budget, uint32_t record_size, uint64_t backend_bytes, bool size_known,
-                       uint64_t total_records);
 
 }  // namespace gsort

@@ -3,6 +3,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdio>
 
 #include "src/core/log.h"
@@ -12,19 +13,6 @@ namespace {
 
 constexpr auto kTick = std::chrono::milliseconds(250);
 constexpr double kFirstDrawSeconds = 0.5;  // a quick sort draws nothing
-
-// Guards stderr and g_active: the meter's line and other messages.
-std::mutex g_stderr_mutex;
-ProgressMeter* g_active = nullptr;
-
-void write_stderr(const std::string& s) {
-  size_t done = 0;
-  while (done < s.size()) {
-    const ssize_t n = ::write(2, s.data() + done, s.size() - done);
-    if (n <= 0) return;  // nothing sensible to do about a failing stderr
-    done += static_cast<size_t>(n);
-  }
-}
 
 size_t terminal_width() {
   winsize ws{};
@@ -57,13 +45,6 @@ std::string format_bytes(double bytes) {
   return buf;
 }
 
-void print_diagnostic(const std::string& line) {
-  std::lock_guard<std::mutex> lock(g_stderr_mutex);
-  if (g_active != nullptr) g_active->clear_locked();
-  std::fflush(stderr);
-  write_stderr(line + "\n");
-}
-
 bool ProgressMeter::wanted(ProgressMode mode) {
   if (mode == ProgressMode::kOn) return true;
   if (mode == ProgressMode::kOff) return false;
@@ -71,11 +52,10 @@ bool ProgressMeter::wanted(ProgressMode mode) {
 }
 
 ProgressMeter::ProgressMeter(bool show) : show_(show) {
-  start_ = phase_start_ = std::chrono::steady_clock::now();
   if (!show_) return;
   {
-    std::lock_guard<std::mutex> lock(g_stderr_mutex);
-    g_active = this;
+    std::lock_guard<std::mutex> lock(stderr_mutex());
+    set_in_place_line_locked(this, [this] { clear_locked(); });
   }
   thread_ = std::thread([this] { loop(); });
 }
@@ -90,9 +70,9 @@ void ProgressMeter::stop() {
   }
   wake_.notify_all();
   if (thread_.joinable()) thread_.join();
-  std::lock_guard<std::mutex> lock(g_stderr_mutex);
+  std::lock_guard<std::mutex> lock(stderr_mutex());
   clear_locked();
-  if (g_active == this) g_active = nullptr;
+  remove_in_place_line_locked(this);
   show_ = false;
 }
 
@@ -102,7 +82,7 @@ void ProgressMeter::phase(const std::string& name, uint64_t total, const std::at
   total_ = total;
   done_ = done;
   base_ = done ? done->load(std::memory_order_relaxed) : 0;
-  phase_start_ = std::chrono::steady_clock::now();
+  phase_time_.restart();
 }
 
 std::string ProgressMeter::render() {
@@ -112,8 +92,7 @@ std::string ProgressMeter::render() {
   if (done_ == nullptr) return line;
   const uint64_t now_done = done_->load(std::memory_order_relaxed);
   const uint64_t done = now_done > base_ ? now_done - base_ : 0;
-  const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - phase_start_).count();
+  const double seconds = phase_time_.seconds();
   const double rate = seconds > 0 ? static_cast<double>(done) / seconds : 0;
   line += ": " + format_bytes(static_cast<double>(done));
   if (total_ > 0) {
@@ -136,13 +115,11 @@ void ProgressMeter::loop() {
   for (;;) {
     wake_.wait_for(lock, kTick, [&] { return stopping_; });
     if (stopping_) return;
-    const double since_start =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
-    if (since_start < kFirstDrawSeconds) continue;
+    if (since_start_.seconds() < kFirstDrawSeconds) continue;
     lock.unlock();
     const std::string line = render();
     {
-      std::lock_guard<std::mutex> out(g_stderr_mutex);
+      std::lock_guard<std::mutex> out(stderr_mutex());
       if (!line.empty()) draw_locked(line);
     }
     lock.lock();

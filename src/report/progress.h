@@ -1,8 +1,10 @@
 // The progress line on standard error: the phase, the bytes done of the
 // total where it is known, the throughput and the time left, redrawn in
-// place with \r a few times a second by a small thread, and cleared at the
-// end (and before any other message). The pipeline only advances counters
-// it owns anyway (a relaxed atomic add per block); the thread reads them.
+// place with \r a few times a second by a small thread (its own clock, not
+// pool work), and cleared at the end and before any other message
+// (print_diagnostic in src/core/log.h calls the clear it registers). The
+// pipeline only advances counters it owns anyway (a relaxed atomic add per
+// block); the thread reads them.
 //
 //   ProgressMeter meter(ProgressMeter::wanted(config.progress));
 //   meter.phase("reading", total_bytes, &bytes_read);   // bytes_read: atomic, advanced by the reader
@@ -10,7 +12,6 @@
 #pragma once
 
 #include <atomic>
-#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <mutex>
@@ -18,6 +19,7 @@
 #include <thread>
 
 #include "src/config/sort_config.h"
+#include "src/core/stopwatch.h"
 
 namespace gsort {
 
@@ -57,11 +59,10 @@ class ProgressMeter {
   uint64_t total_ = 0;
   const std::atomic<uint64_t>* done_ = nullptr;
   uint64_t base_ = 0;
-  std::chrono::steady_clock::time_point phase_start_;
-  std::chrono::steady_clock::time_point start_;
+  Stopwatch phase_time_;
+  Stopwatch since_start_;
   size_t drawn_ = 0;  // width of the line on screen, 0 when none
 
-  friend void print_diagnostic(const std::string& line);
 };
 
 // "1.5 GiB", "320 KiB", "12 B".

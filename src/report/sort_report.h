@@ -1,8 +1,7 @@
 // What one gsort run did: sizes, runs, passes and the wall time of each
-// phase, for -v (and later --stats).
+// phase, for -v and --stats.
 #pragma once
 
-#include <chrono>
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -37,18 +36,6 @@ struct SortReport {
     }
     phases.emplace_back(name, seconds);
   }
-};
-
-class Stopwatch {
- public:
-  Stopwatch() : start_(std::chrono::steady_clock::now()) {}
-  double seconds() const {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
-  }
-  void restart() { start_ = std::chrono::steady_clock::now(); }
-
- private:
-  std::chrono::steady_clock::time_point start_;
 };
 
 }  // namespace gsort

@@ -2,19 +2,11 @@
 
 #include <sys/resource.h>
 
-#include <cstdio>
 #include <nlohmann/json.hpp>
 
+#include "io/checksum.h"
+
 namespace gsort {
-namespace {
-
-std::string hex64(uint64_t v) {
-  char buf[24];
-  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(v));
-  return buf;
-}
-
-}  // namespace
 
 uint64_t peak_host_bytes() {
   rusage u{};
@@ -56,7 +48,7 @@ std::string stats_json(const SortConfig& config, const SortReport& report, const
   Json verify = {{"enabled", config.verify}, {"result", config.verify ? (report.verified ? "ok" : "failed") : "off"}};
   if (report.verified) {
     verify["records"] = report.input_records;
-    verify["checksum"] = hex64(report.verify_hash_sum);
+    verify["checksum"] = checksum_hex(report.verify_hash_sum);
   }
   j["verify"] = verify;
   Json phases = Json::object();

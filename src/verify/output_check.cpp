@@ -1,7 +1,6 @@
 #include "src/verify/output_check.h"
 
 #include <algorithm>
-#include <cstdio>
 #include <cstring>
 
 #include "src/core/errors.h"
@@ -11,12 +10,6 @@ namespace gsort {
 namespace {
 
 constexpr uint64_t kParallelBytes = 1 << 20;  // smaller blocks are checked by one thread
-
-std::string hex(uint64_t v) {
-  char buf[24];
-  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(v));
-  return buf;
-}
 
 }  // namespace
 
@@ -94,7 +87,7 @@ void OutputCheck::finish(uint64_t input_records, uint64_t input_hash_sum) const 
   const uint64_t sum = hash_sum_ + dropped_hash_sum_;
   if (sum != input_hash_sum) {
     throw DataError("verification failed: the records written differ from the records read (checksum " +
-                    hex(sum) + ", expected " + hex(input_hash_sum) + ")");
+                    checksum_hex(sum) + ", expected " + checksum_hex(input_hash_sum) + ")");
   }
 }
 

@@ -89,7 +89,7 @@ RunCompression zstd_frames(uint64_t frame_bytes, unsigned threads = 1) {
   RunCompression c;
   c.enabled = true;
   c.frame_bytes = frame_bytes;
-  c.threads = threads;
+  c.pool = threads > 1 ? new ThreadPool(threads) : nullptr;  // lives as long as the test program
   return c;
 }
 

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <array>
-#include <chrono>
 #include <memory>
 #include <vector>
 
@@ -32,7 +31,7 @@ class CpuBackend final : public SortBackend {
     reserve(n);
     const KeyEntry* sorted = n < kBucketSortMin || pool_.size() == 1 ? sort_by_slices(records, n)
                                                                       : sort_by_buckets(records, n);
-    const size_t tasks = pool_.size() * 4;
+    const size_t tasks = pool_.balanced_task_count();
     pool_.parallel_for(tasks, [&](size_t t) {
       for (size_t i = split_point(n, tasks, t), end = split_point(n, tasks, t + 1); i < end; ++i) {
         order[i] = sorted[i].index;
@@ -49,11 +48,10 @@ class CpuBackend final : public SortBackend {
   void merge_order(const uint8_t* records, const uint64_t* starts, size_t runs, uint32_t* order) override {
     const size_t n = static_cast<size_t>(starts[runs]);
     reserve(n);
-    auto t0 = std::chrono::steady_clock::now();
-    const size_t tasks = pool_.size() * 4;
+    Stopwatch t0;
+    const size_t tasks = pool_.balanced_task_count();
     pool_.parallel_for(tasks, [&](size_t t) { extract(records, split_point(n, tasks, t), split_point(n, tasks, t + 1)); });
-    timings_.extract_s += seconds_since(t0);
-    t0 = std::chrono::steady_clock::now();
+    timings_.extract_s += t0.lap();
     if (pool_.size() > 1 && n >= kParallelMergeMin) {
       const std::vector<size_t> bounds(starts, starts + runs + 1);
       const KeyEntry* merged = merge_entry_runs(pool_, layout_, records, entries(), scratch(), bounds);
@@ -65,7 +63,7 @@ class CpuBackend final : public SortBackend {
     } else {
       merge_with_loser_tree(records, starts, runs, order);
     }
-    timings_.merge_s += seconds_since(t0);
+    timings_.merge_s += t0.seconds();
   }
 
   // The merged order of the runs' entries (already extracted) on this thread.
@@ -114,15 +112,14 @@ class CpuBackend final : public SortBackend {
     const size_t slices = n < kBucketSortMin ? 1 : pool_.size();
     std::vector<size_t> bounds(slices + 1);
     for (size_t s = 0; s <= slices; ++s) bounds[s] = split_point(n, slices, s);
-    auto t0 = std::chrono::steady_clock::now();
+    Stopwatch t0;
     pool_.parallel_for(slices, [&](size_t s) {
       if (!extracted) extract(records, bounds[s], bounds[s + 1]);
       sort_range(records, entries() + bounds[s], scratch() + bounds[s], bounds[s + 1] - bounds[s]);
     });
-    timings_.sort_s += seconds_since(t0);
-    t0 = std::chrono::steady_clock::now();
+    timings_.sort_s += t0.lap();
     const KeyEntry* sorted = merge_slices(records, bounds);
-    timings_.merge_s += seconds_since(t0);
+    timings_.merge_s += t0.seconds();
     return sorted;
   }
 
@@ -132,9 +129,9 @@ class CpuBackend final : public SortBackend {
   // bucket would hold most entries (low-entropy keys) the slices path is
   // used instead, so the threads stay busy.
   const KeyEntry* sort_by_buckets(const uint8_t* records, size_t n) {
-    const size_t slices = pool_.size() * 4;
+    const size_t slices = pool_.balanced_task_count();
     std::vector<std::array<size_t, 256>> counts(slices);
-    auto t0 = std::chrono::steady_clock::now();
+    Stopwatch t0;
     pool_.parallel_for(slices, [&](size_t s) {
       const size_t begin = split_point(n, slices, s), end = split_point(n, slices, s + 1);
       extract(records, begin, end);
@@ -142,9 +139,8 @@ class CpuBackend final : public SortBackend {
       const KeyEntry* e = entries();
       for (size_t i = begin; i < end; ++i) ++counts[s][e[i].prefix >> 56];
     });
-    timings_.extract_s += seconds_since(t0);
+    timings_.extract_s += t0.lap();
 
-    t0 = std::chrono::steady_clock::now();
     std::array<size_t, 257> bucket_start{};
     size_t largest = 0;
     for (int b = 0; b < 256; ++b) {
@@ -174,7 +170,7 @@ class CpuBackend final : public SortBackend {
       const size_t begin = bucket_start[b], len = bucket_start[b + 1] - begin;
       sort_range(records, scratch() + begin, entries() + begin, len);
     });
-    timings_.sort_s += seconds_since(t0);
+    timings_.sort_s += t0.seconds();
     return scratch();
   }
 

@@ -1,6 +1,16 @@
-// The CPU backend: parallel LSD radix sort of (key prefix, index) pairs,
-// ties past the prefix settled by comparing the records, then a merge-path
-// merge of the threads' sorted slices.
+// The CPU backend. It sorts (key prefix, record index) entries, never the
+// records themselves; ties past the 8-byte prefix are settled by comparing
+// the records.
+//  - sort_order, the usual path (64Ki records or more, several threads):
+//    one most-significant-byte pass splits the entries into 256 buckets,
+//    stably and in parallel; then each bucket is LSD radix sorted on the
+//    prefix by one thread. When one bucket would hold over half of the
+//    entries (skewed keys), and for small chunks or one thread, it falls
+//    back to slices: each thread radix sorts a slice, and the slices are
+//    merged pairwise by merge path on all threads.
+//  - merge_order (the run merge's batches): keys are extracted in
+//    parallel, then the runs are merged pairwise by merge path on all
+//    threads; small batches or one thread use a loser tree on one thread.
 #pragma once
 
 #include <memory>

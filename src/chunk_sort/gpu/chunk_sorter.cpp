@@ -1,10 +1,10 @@
 #include "src/chunk_sort/gpu/chunk_sorter.h"
 
 #include <algorithm>
-#include <chrono>
 #include <cstring>
 
 #include "src/chunk_sort/gpu/host_merge.h"
+#include "src/core/stopwatch.h"
 #include "kernels/extract_keys.h"
 
 namespace gsort::gpu {
@@ -128,7 +128,7 @@ void ChunkSorter::finish_order(uint64_t count, uint32_t* order, const KeyLayout&
   } else {
     flush_group();
     device_.synchronize();
-    const auto start = std::chrono::steady_clock::now();
+    const Stopwatch start;
     const kernels::KeyFormat& f = device_.format();
     const kernels::WordType type = f.words == 1 ? f.last_type : kernels::WordType::kU64;
     switch (type) {
@@ -136,7 +136,7 @@ void ChunkSorter::finish_order(uint64_t count, uint32_t* order, const KeyLayout&
       case kernels::WordType::kU32: merge_runs<uint32_t>(order, layout); break;
       case kernels::WordType::kU64: merge_runs<uint64_t>(order, layout); break;
     }
-    timings_.merge_s += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    timings_.merge_s += start.seconds();
   }
   device_.timer.collect(timings_);
 }
@@ -163,7 +163,7 @@ void ChunkSorter::copy_order_out(const uint32_t* sorted, uint64_t count, uint32_
     device_.bounced[k % 2].record(device_.copy_out);
   };
   enqueue(0);
-  const auto start = std::chrono::steady_clock::now();
+  const Stopwatch start;
   for (uint64_t k = 0; k < slices; ++k) {
     if (k + 1 < slices) enqueue(k + 1);  // its slot's previous slice was copied out last round
     GSORT_CUDA_CHECK(cudaEventSynchronize(device_.bounced[k % 2].get()));
@@ -175,7 +175,7 @@ void ChunkSorter::copy_order_out(const uint32_t* sorted, uint64_t count, uint32_
       std::memcpy(order + first + b, from + b * 4, (e - b) * 4);
     });
   }
-  timings_.copy_out_s += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  timings_.copy_out_s += start.seconds();
 }
 
 }  // namespace gsort::gpu

@@ -82,7 +82,7 @@ void merge_sorted_runs(ThreadPool& pool, const std::vector<SortedRun<P>>& runs, 
   std::vector<P> scratch_keys[2];
   std::vector<SortedRun<P>> current = runs;
   const uint64_t min_task = 1 << 16;
-  const uint64_t wanted_tasks = uint64_t{pool.size()} * 4;
+  const uint64_t wanted_tasks = pool.balanced_task_count();
   for (int round = 0; current.size() > 1; ++round) {
     const bool last = current.size() <= 2;
     uint32_t* out_order = order;

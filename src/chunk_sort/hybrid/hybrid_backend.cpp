@@ -1,7 +1,6 @@
 #include "src/chunk_sort/hybrid/hybrid_backend.h"
 
 #include <atomic>
-#include <chrono>
 #include <exception>
 #include <thread>
 #include <vector>
@@ -64,7 +63,6 @@ class HybridBackend final : public SortBackend {
   static constexpr uint64_t kMinRecords = uint64_t{1} << 20;  // below: the GPU alone
   static constexpr uint64_t kPieces = 32;
   // More tasks than threads, so that a slow thread does not hold up the rest.
-  static constexpr size_t kTasksPerThread = 4;
 
   // Sorts each piece [bounds[p], bounds[p+1]) into order (as chunk indices).
   // Both sides pull pieces from one counter: the GPU from a thread of its
@@ -103,12 +101,12 @@ class HybridBackend final : public SortBackend {
   // Merges the sorted pieces: entries in each piece's sorted order, then
   // pairwise merges split by merge path.
   void merge_pieces(const uint8_t* records, const std::vector<size_t>& bounds, uint32_t* order) {
-    const auto t0 = std::chrono::steady_clock::now();
+    const Stopwatch t0;
     const uint64_t count = bounds.back();
     entries_.resize(count);
     scratch_.resize(count);
     const uint32_t rs = layout_.record_size();
-    const size_t tasks = pool_.size() * kTasksPerThread;
+    const size_t tasks = pool_.balanced_task_count();
     pool_.parallel_for(tasks, [&](size_t t) {
       for (size_t i = split_point(count, tasks, t), end = split_point(count, tasks, t + 1); i < end; ++i) {
         entries_[i] = KeyEntry{layout_.prefix(records + uint64_t{order[i]} * rs), order[i]};
@@ -120,12 +118,12 @@ class HybridBackend final : public SortBackend {
         order[i] = merged[i].index;
       }
     });
-    merge_s_ += seconds_since(t0);
+    merge_s_ += t0.seconds();
   }
 
-  // The GPU side's host work runs on a pool of its own: it runs at the same
-  // time as the CPU side's sorts on pool_, and a ThreadPool takes one
-  // parallel_for caller at a time. Declared before gpu_, which uses it.
+  // The GPU side's host work (its host merges) runs on a pool of its own, so
+  // that the CPU side's sorts on pool_, running at the same time, do not
+  // take every worker from it. Declared before gpu_, which uses it.
   ThreadPool gpu_pool_;
   std::unique_ptr<SortBackend> gpu_;
   std::unique_ptr<SortBackend> cpu_;

@@ -1,0 +1,45 @@
+#include "src/pipeline/chunk_reader.h"
+
+#include "src/core/stopwatch.h"
+
+namespace gsort {
+
+ChunkReader::ChunkReader(InputSet& inputs, SortBackend& backend, uint64_t chunk_records, uint32_t record_size)
+    : inputs_(inputs), backend_(backend), chunk_records_(chunk_records), rs_(record_size) {
+  buffers_[0] = backend_.allocate_host(chunk_records_ * rs_);
+}
+
+uint64_t ChunkReader::read_into(uint8_t* into) {
+  const Stopwatch t;
+  const uint64_t n = inputs_.read(into, chunk_records_);
+  read_seconds_ += t.seconds();
+  return n;
+}
+
+void ChunkReader::read_first() { count_ = read_into(records()); }
+
+void ChunkReader::read_ahead() {
+  next_known_ = false;
+  if (count_ != chunk_records_) return;
+  HostBuffer& other = buffers_[current_ ^ 1];
+  if (!other) other = backend_.allocate_host(chunk_records_ * rs_);
+  uint8_t* into = other.data();
+  next_ = std::async(std::launch::async, [this, into] { return read_into(into); });
+}
+
+uint64_t ChunkReader::next_count() {
+  if (!next_known_) {
+    next_count_ = next_.valid() ? next_.get() : 0;
+    next_known_ = true;
+  }
+  return next_count_;
+}
+
+bool ChunkReader::advance() {
+  if (next_count() == 0) return false;
+  current_ ^= 1;
+  count_ = next_count_;
+  return true;
+}
+
+}  // namespace gsort

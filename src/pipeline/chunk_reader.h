@@ -1,0 +1,62 @@
+// Input reading for run formation: the input in chunks of the plan's size,
+// each read into one of two buffers while the other chunk is sorted and
+// spilled. A chunk shorter than the plan's means the input has ended.
+//
+//   ChunkReader chunks(inputs, backend, chunk_records, record_size);
+//   chunks.read_first();
+//   do { chunks.read_ahead();  sort chunks.records()[0..count()) ... } while (chunks.advance());
+#pragma once
+
+#include <cstdint>
+#include <future>
+
+#include "io/input_set.h"
+#include "src/chunk_sort/sort_backend.h"
+#include "src/core/host_buffer.h"
+
+namespace gsort {
+
+class ChunkReader {
+ public:
+  // Allocates the first buffer (the backend's host memory).
+  ChunkReader(InputSet& inputs, SortBackend& backend, uint64_t chunk_records, uint32_t record_size);
+  ChunkReader(const ChunkReader&) = delete;
+  ChunkReader& operator=(const ChunkReader&) = delete;
+
+  // Reads the first chunk (which may be short, or empty).
+  void read_first();
+  // The current chunk.
+  uint8_t* records() { return buffers_[current_].data(); }
+  uint64_t count() const { return count_; }
+
+  // Starts reading the next chunk into the other buffer, unless the current
+  // chunk is short (the input has ended).
+  void read_ahead();
+  // Records in the next chunk, waiting for its read; 0 at the end.
+  uint64_t next_count();
+  // Makes the next chunk current; false at the end of the input.
+  bool advance();
+
+  // Seconds spent reading, in the background included.
+  double read_seconds() const { return read_seconds_; }
+
+ private:
+  uint64_t read_into(uint8_t* into);
+
+  InputSet& inputs_;
+  SortBackend& backend_;
+  const uint64_t chunk_records_;
+  const uint32_t rs_;
+  HostBuffer buffers_[2];
+  int current_ = 0;
+  uint64_t count_ = 0;
+  double read_seconds_ = 0;  // written by the one read in flight at a time
+  uint64_t next_count_ = 0;
+  bool next_known_ = false;
+  // The read-ahead: a pipeline stage that overlaps reading with sorting,
+  // not data-parallel work, so a thread of its own rather than the pool.
+  // Declared last, so that a read in flight ends before the buffers go.
+  std::future<uint64_t> next_;
+};
+
+}  // namespace gsort

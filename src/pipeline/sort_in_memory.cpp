@@ -1,0 +1,47 @@
+#include "src/pipeline/sort_in_memory.h"
+
+#include <algorithm>
+#include <memory>
+
+#include "src/core/stopwatch.h"
+
+namespace gsort {
+namespace {
+
+constexpr uint64_t kReadSliceBytes = 64ull << 20;  // progress granularity of in-memory reads
+
+}  // namespace
+
+void sort_in_memory(SortJob& job, InputSet& inputs, OutputTarget& output) {
+  SortReport& report = job.report;
+  report.in_memory = true;
+  const uint64_t capacity = job.plan.chunk_records;
+  Stopwatch t;
+  HostBuffer records = job.ctx.backend.allocate_host(capacity * job.rs);
+  report.add_phase("allocate", t.lap());
+  std::unique_ptr<ChunkSortSession> session = job.ctx.backend.begin_chunk(records.data());
+  job.meter->phase("reading", job.stored_total, &job.tally->stored_bytes);
+  t.restart();
+  const uint64_t slice = std::max<uint64_t>(1, kReadSliceBytes / job.rs);
+  uint64_t count = 0;
+  for (;;) {
+    const uint64_t got =
+        inputs.read(records.data() + count * job.rs, std::min(slice, capacity - count), &job.ctx.pool);
+    if (got == 0) break;
+    count += got;
+    session->records_ready(count);
+    if (count == capacity) break;
+  }
+  session->records_ready(count);
+  report.add_phase("read", t.lap());
+  report.input_records = count;
+  report.input_bytes = count * job.rs;
+
+  job.meter->phase("sorting", 0, nullptr);
+  std::unique_ptr<uint32_t[]> order(new uint32_t[std::max<uint64_t>(count, 1)]);
+  session->finish(order.get());
+  report.add_phase("sort", t.seconds());
+  job.write_sorted_output(records.data(), order.get(), count, output);
+}
+
+}  // namespace gsort
