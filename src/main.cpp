@@ -1,5 +1,6 @@
 // gsort: parse the command line, run, and map errors to exit codes. This is
 // the only place that decides the exit status; everything below throws.
+#include <algorithm>
 #include <atomic>
 #include <cstdio>
 #include <new>
@@ -9,6 +10,7 @@
 #include "src/cli/options.h"
 #include "src/core/errors.h"
 #include "src/core/exit_codes.h"
+#include "src/core/process_clock.h"
 #include "src/core/stopwatch.h"
 #include "src/core/thread_pool.h"
 #include "io/output_target.h"
@@ -18,6 +20,7 @@
 #include "src/pipeline/external_sort.h"
 #include "src/report/progress.h"
 #include "src/report/stats_json.h"
+#include "src/report/trace_file.h"
 #include "src/verify/sorted_check.h"
 
 #ifdef GSORT_TEST_HOOKS
@@ -33,11 +36,26 @@ std::string format_seconds(double s) {
   return buf;
 }
 
+// " (from A to B)": when a phase's first span started and its last ended,
+// in seconds since gsort started; "" for a phase that has no span.
+std::string phase_window(const SortReport& r, const std::string& name) {
+  double from = -1, to = -1;
+  for (const PhaseSpan& span : r.timeline) {
+    if (span.phase != name) continue;
+    if (from < 0 || span.start_s < from) from = span.start_s;
+    to = std::max(to, span.end_s);
+  }
+  if (from < 0) return "";
+  char buf[64];
+  std::snprintf(buf, sizeof buf, " (from %.3f s to %.3f s)", from, to);
+  return buf;
+}
+
 void report_verbose(const Log& log, const SortReport& r, const SortBackend& backend, double total_s) {
   if (!log.verbose()) return;
   log.info("records: " + std::to_string(r.input_records) + " in, " + std::to_string(r.output_records) + " out");
   log.info("temp bytes written: " + std::to_string(r.temp_bytes));
-  for (const auto& [name, seconds] : r.phases) log.info("phase " + name + ": " + format_seconds(seconds));
+  for (const auto& [name, seconds] : r.phases) log.info("phase " + name + ": " + format_seconds(seconds) + phase_window(r, name));
   const BackendTimings t = backend.timings();
   log.info("backend at the end: " + backend.describe());
   log.info("backend: extract " + format_seconds(t.extract_s) + ", sort " + format_seconds(t.sort_s) +
@@ -49,7 +67,7 @@ void report_verbose(const Log& log, const SortReport& r, const SortBackend& back
   log.info(line);
 }
 
-// --stats: into its file (made before the work began), or to stderr.
+// --stats or --trace: into its file (made before the work began), or to stderr.
 void write_stats(const std::string& json, OutputTarget* file) {
   if (file) {
     file->file().write_all(json.data(), json.size());
@@ -97,16 +115,23 @@ int run(const SortConfig& config) {
   if (!config.stats_path.empty() && config.stats_path != "-") {
     stats_file = std::make_unique<OutputTarget>(config.stats_path);
   }
+  std::unique_ptr<OutputTarget> trace_file;
+  if (!config.trace_path.empty()) trace_file = std::make_unique<OutputTarget>(config.trace_path);
   if (config.mode == Mode::kCheck) return check(config, layout, log, total, stats_file.get());
   ThreadPool pool(config.threads);
   bool size_known = false;
   const uint64_t input_bytes = plain_input_bytes(config.inputs, &size_known);
-  const Stopwatch backend_time;
+  const double backend_start = process_seconds();
   std::unique_ptr<SortBackend> backend = make_backend(config, layout, pool, log, size_known, input_bytes);
-  log.info("backend: " + backend->describe() + ", ready in " + format_seconds(backend_time.seconds()));
-  const SortReport report = external_sort(SortContext{config, layout, *backend, pool, log});
+  const PhaseSpan backend_span{"start backend", "main", backend_start, process_seconds()};
+  log.info("backend: " + backend->describe() + ", ready in " +
+           format_seconds(backend_span.end_s - backend_span.start_s));
+  SortReport report = external_sort(SortContext{config, layout, *backend, pool, log});
+  report.timeline.insert(report.timeline.begin(), backend_span);
+  report.phases.insert(report.phases.begin(), {backend_span.phase, backend_span.end_s - backend_span.start_s});
   const double total_s = total.seconds();
   report_verbose(log, report, *backend, total_s);
+  if (trace_file) write_stats(chrome_trace_json(report), trace_file.get());
   if (!config.stats_path.empty()) write_stats(stats_json(config, report, *backend, total_s), stats_file.get());
   return kExitOk;
 }
@@ -115,6 +140,7 @@ int run(const SortConfig& config) {
 }  // namespace gsort
 
 int main(int argc, char** argv) {
+  gsort::process_seconds();  // starts the run's clock (src/core/process_clock.h)
   const gsort::StandardStreams streams = gsort::guard_standard_streams();
   gsort::install_cleanup_signal_handlers();
 #ifdef GSORT_TEST_HOOKS

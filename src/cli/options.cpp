@@ -43,6 +43,8 @@ struct RawOptions {
   bool verify = false, no_verify = false, fsync = false;
   bool progress = false, no_progress = false;
   std::string stats;
+  std::string trace;
+  bool trace_given = false;
   bool stats_given = false, compress_temp_given = false, compress_output_given = false;
 };
 
@@ -98,6 +100,8 @@ po::options_description visible_options(RawOptions& o) {
       ("no-progress", po::bool_switch(&o.no_progress), "never show the progress line (default: only on a terminal)")
       ("stats", po::value(&o.stats)->value_name("FILE"),
        "write statistics of the run as one JSON object to FILE (- for standard error)")
+      ("trace", po::value(&o.trace)->value_name("FILE"),
+       "write the timeline of the run's phases, per thread, to FILE as a Chrome trace (chrome://tracing, ui.perfetto.dev)")
       ("verbose,v", po::bool_switch(&o.verbose), "report sizes and phase timings on standard error")
       ("help", po::bool_switch(&o.help), "show this help and exit")
       ("version", po::bool_switch(&o.version), "show the version and exit");
@@ -251,7 +255,7 @@ void set_compression(const RawOptions& o, SortConfig& c) {
   }
 }
 
-// --verify, --fsync, --progress, --stats.
+// --verify, --fsync, --progress, --stats, --trace.
 void set_reporting(const RawOptions& o, SortConfig& c) {
   if (o.verify && o.no_verify) throw UsageError("--verify and --no-verify cannot be combined");
   c.verify = o.verify;
@@ -260,6 +264,8 @@ void set_reporting(const RawOptions& o, SortConfig& c) {
   c.progress = o.progress ? ProgressMode::kOn : o.no_progress ? ProgressMode::kOff : ProgressMode::kAuto;
   if (o.stats.empty() && o.stats_given) throw UsageError("--stats needs a file name (or - for standard error)");
   c.stats_path = o.stats;
+  if (o.trace_given && (o.trace.empty() || o.trace == "-")) throw UsageError("--trace needs a file name");
+  c.trace_path = o.trace;
 }
 
 // The options, checked in this order (the first error is the one reported).
@@ -314,6 +320,7 @@ ParsedCommand parse_command_line(int argc, const char* const* argv) {
   }
   o.record_size_given = vm.count("record-size") > 0;
   o.stats_given = vm.count("stats") > 0;
+  o.trace_given = vm.count("trace") > 0;
   o.compress_temp_given = vm.count("compress-temp") > 0;
   o.compress_output_given = vm.count("compress-output") > 0;
   ParsedCommand cmd;

@@ -44,6 +44,7 @@ struct SortConfig {
   bool fsync = false;           // --fsync: the output is on stable storage before exit 0
   ProgressMode progress = ProgressMode::kAuto;  // --progress / --no-progress
   std::string stats_path;       // --stats FILE ("-": stderr); empty: none
+  std::string trace_path;       // --trace FILE (a Chrome trace of the phases); empty: none
 };
 
 }  // namespace gsort

@@ -1,6 +1,6 @@
 #include "src/pipeline/chunk_reader.h"
 
-#include "src/core/stopwatch.h"
+#include "src/core/process_clock.h"
 
 namespace gsort {
 
@@ -9,14 +9,15 @@ ChunkReader::ChunkReader(InputSet& inputs, SortBackend& backend, uint64_t chunk_
   buffers_[0] = backend_.allocate_host(chunk_records_ * rs_);
 }
 
-uint64_t ChunkReader::read_into(uint8_t* into) {
-  const Stopwatch t;
+uint64_t ChunkReader::read_into(uint8_t* into, const char* thread) {
+  const double start = process_seconds();
   const uint64_t n = inputs_.read(into, chunk_records_);
-  read_seconds_ += t.seconds();
+  const double end = process_seconds();
+  read_spans_.push_back(PhaseSpan{"read", thread, start, end});
   return n;
 }
 
-void ChunkReader::read_first() { count_ = read_into(records()); }
+void ChunkReader::read_first() { count_ = read_into(records(), "main"); }
 
 void ChunkReader::read_ahead() {
   next_known_ = false;
@@ -24,7 +25,7 @@ void ChunkReader::read_ahead() {
   HostBuffer& other = buffers_[current_ ^ 1];
   if (!other) other = backend_.allocate_host(chunk_records_ * rs_);
   uint8_t* into = other.data();
-  next_ = std::async(std::launch::async, [this, into] { return read_into(into); });
+  next_ = std::async(std::launch::async, [this, into] { return read_into(into, "reader"); });
 }
 
 uint64_t ChunkReader::next_count() {

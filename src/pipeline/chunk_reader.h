@@ -9,9 +9,11 @@
 
 #include <cstdint>
 #include <future>
+#include <vector>
 
 #include "io/input_set.h"
 #include "src/chunk_sort/sort_backend.h"
+#include "src/report/sort_report.h"
 #include "src/core/host_buffer.h"
 
 namespace gsort {
@@ -37,11 +39,12 @@ class ChunkReader {
   // Makes the next chunk current; false at the end of the input.
   bool advance();
 
-  // Seconds spent reading, in the background included.
-  double read_seconds() const { return read_seconds_; }
+  // When each chunk was read (on the read-ahead thread after the first).
+  const std::vector<PhaseSpan>& read_spans() const { return read_spans_; }
 
  private:
-  uint64_t read_into(uint8_t* into);
+  // Reads the next chunk into `into`; `thread` names the reading thread in the timeline.
+  uint64_t read_into(uint8_t* into, const char* thread);
 
   InputSet& inputs_;
   SortBackend& backend_;
@@ -50,7 +53,7 @@ class ChunkReader {
   HostBuffer buffers_[2];
   int current_ = 0;
   uint64_t count_ = 0;
-  double read_seconds_ = 0;  // written by the one read in flight at a time
+  std::vector<PhaseSpan> read_spans_;  // written by the one read in flight at a time
   uint64_t next_count_ = 0;
   bool next_known_ = false;
   // The read-ahead: a pipeline stage that overlaps reading with sorting,

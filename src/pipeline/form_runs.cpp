@@ -46,7 +46,7 @@ std::vector<PendingSource> form_runs(SortJob& job, InputSet& inputs, OutputTarge
     spill_run(job, chunks.records(), order.get(), chunks.count(), runs);
   } while (chunks.advance());
   report.input_bytes = report.input_records * job.rs;
-  report.add_phase("read", chunks.read_seconds());
+  for (const PhaseSpan& span : chunks.read_spans()) report.add_span(span);
   if (!runs.empty()) job.ctx.log.info("formed " + plural(runs.size(), "run") + " of up to " + plural(chunk, "record"));
   return runs;
 }

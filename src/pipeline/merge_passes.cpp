@@ -15,11 +15,11 @@ namespace {
 
 void report_merge(SortJob& job, const MergeTimings& timings, size_t sources, uint64_t window_records) {
   SortReport& report = job.report;
-  report.add_phase("merge: prepare batches", timings.prepare_s);
-  report.add_phase("merge: order", timings.order_s);
-  report.add_phase("merge: gather+write", timings.output_s);
-  report.add_phase("merge: waiting for batches", timings.wait_s);
-  report.add_phase("merge: setting up", timings.setup_s);
+  report.add_duration("merge: prepare batches", timings.prepare_s);
+  report.add_duration("merge: order", timings.order_s);
+  report.add_duration("merge: gather+write", timings.output_s);
+  report.add_duration("merge: waiting for batches", timings.wait_s);
+  report.add_duration("merge: setting up", timings.setup_s);
   report.merge_batches += timings.batches;
   job.ctx.log.info("merged " + plural(sources, "source") + " in " + std::to_string(timings.batches) +
                    (timings.batches == 1 ? " batch" : " batches") + " of up to " +

@@ -1,13 +1,26 @@
-// What one gsort run did: sizes, runs, passes and the wall time of each
-// phase, for -v and --stats.
+// What one gsort run did: sizes, runs, passes, the wall time of each phase,
+// and the timeline of phases (when each started and ended), for -v, --stats
+// and --trace.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "src/core/process_clock.h"
+
 namespace gsort {
+
+// One phase on one thread: when it started and ended, in seconds since
+// gsort started (src/core/process_clock.h).
+struct PhaseSpan {
+  std::string phase;
+  std::string thread;
+  double start_s = 0;
+  double end_s = 0;
+};
 
 struct SortReport {
   uint64_t input_records = 0;
@@ -25,9 +38,33 @@ struct SortReport {
   uint64_t verify_hash_sum = 0;      // the input's order-independent checksum (--verify)
   uint64_t chunk_records = 0;
   bool in_memory = false;
-  std::vector<std::pair<std::string, double>> phases;  // in order, seconds
+  std::vector<std::pair<std::string, double>> phases;  // in order, seconds (summed over repeats)
+  std::vector<PhaseSpan> timeline;                     // every phase span, in the order they were added
 
+  // The timeline ordered by start (spans of other threads are added when
+  // their thread is done, so `timeline` itself is not).
+  std::vector<PhaseSpan> timeline_by_start() const {
+    std::vector<PhaseSpan> spans = timeline;
+    std::stable_sort(spans.begin(), spans.end(),
+                     [](const PhaseSpan& a, const PhaseSpan& b) { return a.start_s < b.start_s; });
+    return spans;
+  }
+
+  // A phase of the main thread that has just ended after `seconds`.
   void add_phase(const std::string& name, double seconds) {
+    const double end = process_seconds();
+    add_span(PhaseSpan{name, "main", end - seconds, end});
+  }
+
+  // A phase as it ran on some thread (it also counts in `phases`).
+  void add_span(const PhaseSpan& span) {
+    timeline.push_back(span);
+    add_duration(span.phase, span.end_s - span.start_s);
+  }
+
+  // Time spent in a phase that is no one span (summed over threads or over
+  // interleaved pieces): counts in `phases` only.
+  void add_duration(const std::string& name, double seconds) {
     for (auto& p : phases) {
       if (p.first == name) {
         p.second += seconds;

@@ -54,6 +54,11 @@ std::string stats_json(const SortConfig& config, const SortReport& report, const
   Json phases = Json::object();
   for (const auto& [name, seconds] : report.phases) phases[name] = seconds;
   j["phases_s"] = phases;
+  Json timeline = Json::array();
+  for (const PhaseSpan& span : report.timeline_by_start()) {
+    timeline.push_back({{"phase", span.phase}, {"thread", span.thread}, {"start_s", span.start_s}, {"end_s", span.end_s}});
+  }
+  j["timeline"] = timeline;
   j["backend_s"] = {{"extract", t.extract_s}, {"sort", t.sort_s},         {"merge", t.merge_s},
                     {"copy_in", t.copy_in_s}, {"copy_out", t.copy_out_s}, {"gather", t.gather_s}};
   j["backend_chunks"] = t.chunks;

@@ -1,0 +1,126 @@
+// The run's timeline: --stats lists every phase span with its thread, start
+// and end, and --trace writes the same spans as a Chrome trace. Both must
+// be valid JSON with the phases in the order they ran.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "tests/support/process.h"
+#include "tests/support/record_gen.h"
+#include "tests/support/temp_dir.h"
+
+namespace gsort_test {
+namespace {
+
+const std::vector<std::string> kSpec = {"--record-size", "16", "--key", "0:u64"};
+
+std::vector<std::string> args(std::vector<std::string> extra) {
+  std::vector<std::string> all = kSpec;
+  all.insert(all.end(), extra.begin(), extra.end());
+  return all;
+}
+
+// The spans of one thread, in the order listed, as (phase, start, end).
+struct Span {
+  std::string phase;
+  double start, end;
+};
+std::vector<Span> spans_of(const nlohmann::json& timeline, const std::string& thread) {
+  std::vector<Span> out;
+  for (const auto& s : timeline) {
+    if (s["thread"] == thread) out.push_back({s["phase"], s["start_s"], s["end_s"]});
+  }
+  return out;
+}
+
+// The first span of `phase` in `spans`; fails the test when there is none.
+Span first(const std::vector<Span>& spans, const std::string& phase) {
+  for (const Span& s : spans) {
+    if (s.phase == phase) return s;
+  }
+  ADD_FAILURE() << "no span of phase " << phase;
+  return {};
+}
+
+TEST(Timeline, InMemorySortListsItsPhasesInOrder) {
+  TempDir dir;
+  write_file(dir.file("in"), Rng(1).bytes(16 * 100000));
+  const ProcessResult r =
+      run_gsort(args({dir.file("in"), "-o", dir.file("out"), "--stats", dir.file("s.json"), "-T", dir.path()}));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const nlohmann::json s = nlohmann::json::parse(read_file(dir.file("s.json")));
+  ASSERT_TRUE(s["timeline"].is_array());
+  double last_start = 0;
+  for (const auto& span : s["timeline"]) {
+    EXPECT_GE(span["start_s"].get<double>(), last_start) << "timeline not ordered by start";
+    EXPECT_LE(span["start_s"].get<double>(), span["end_s"].get<double>()) << span.dump();
+    last_start = span["start_s"];
+  }
+  const std::vector<Span> main = spans_of(s["timeline"], "main");
+  // Each phase of the in-memory path starts after the one before it ends.
+  const char* order[] = {"start backend", "allocate", "read", "sort", "gather+write", "commit"};
+  for (size_t i = 1; i < std::size(order); ++i) {
+    EXPECT_LE(first(main, order[i - 1]).end, first(main, order[i]).start + 1e-6)
+        << order[i - 1] << " should end before " << order[i] << " starts";
+  }
+  EXPECT_LE(first(main, "commit").end, s["total_s"].get<double>() + 0.05);
+}
+
+TEST(Timeline, SpilledSortReadsAheadOnAThreadOfItsOwn) {
+  TempDir dir;
+  write_file(dir.file("in"), Rng(2).bytes(16 * 400000));  // 6.4 MB with -S 1M: several runs
+  const ProcessResult r = run_gsort(
+      args({dir.file("in"), "-o", dir.file("out"), "-S", "1M", "--stats", dir.file("s.json"), "-T", dir.path()}));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const nlohmann::json s = nlohmann::json::parse(read_file(dir.file("s.json")));
+  ASSERT_GT(s["runs"].get<int>(), 1);
+  const std::vector<Span> reader = spans_of(s["timeline"], "reader");
+  ASSERT_FALSE(reader.empty()) << "no read-ahead spans";
+  for (const Span& span : reader) EXPECT_EQ(span.phase, "read");
+  // Spans of the main thread's sorts and spills alternate: sort, write runs, ...
+  const std::vector<Span> main = spans_of(s["timeline"], "main");
+  const Span sort = first(main, "sort"), spill = first(main, "write runs"), merge = first(main, "final merge");
+  EXPECT_LE(sort.end, spill.start + 1e-6);
+  EXPECT_LE(spill.end, merge.start + 1e-6);
+}
+
+TEST(Timeline, TraceFileIsAChromeTraceOfTheSameSpans) {
+  TempDir dir;
+  write_file(dir.file("in"), Rng(3).bytes(16 * 400000));
+  const ProcessResult r = run_gsort(args({dir.file("in"), "-o", dir.file("out"), "-S", "1M", "--trace",
+                                          dir.file("t.json"), "--stats", dir.file("s.json"), "-T", dir.path()}));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const nlohmann::json t = nlohmann::json::parse(read_file(dir.file("t.json")));
+  const nlohmann::json s = nlohmann::json::parse(read_file(dir.file("s.json")));
+  size_t complete = 0;
+  bool named_main = false, named_reader = false;
+  for (const auto& e : t["traceEvents"]) {
+    if (e["ph"] == "X") {
+      ++complete;
+      EXPECT_GE(e["ts"].get<int64_t>(), 0);
+      EXPECT_GE(e["dur"].get<int64_t>(), 0);
+    } else if (e["ph"] == "M" && e["name"] == "thread_name") {
+      named_main |= e["args"]["name"] == "main";
+      named_reader |= e["args"]["name"] == "reader";
+    }
+  }
+  EXPECT_EQ(complete, s["timeline"].size());
+  EXPECT_TRUE(named_main);
+  EXPECT_TRUE(named_reader);
+}
+
+TEST(Timeline, TraceNeedsAFileAndAWritablePlace) {
+  TempDir dir;
+  write_file(dir.file("in"), Rng(4).bytes(16 * 10));
+  ProcessResult r = run_gsort(args({dir.file("in"), "-o", dir.file("out"), "--trace", "-"}));
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--trace needs a file name"), std::string::npos) << r.err;
+  r = run_gsort(args({dir.file("in"), "-o", dir.file("out"), "--trace", dir.file("missing/t.json")}));
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_FALSE(path_exists(dir.file("out"))) << "the sort ran although --trace could not be written";
+}
+
+}  // namespace
+}  // namespace gsort_test
