@@ -4,7 +4,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 
 #include "src/core/errors.h"
@@ -121,6 +123,25 @@ uint64_t File::size() const {
   struct stat st;
   if (::fstat(fd_, &st) != 0) fail("cannot stat");
   return static_cast<uint64_t>(st.st_size);
+}
+
+uint64_t File::position() const {
+  const off_t at = ::lseek(fd_, 0, SEEK_CUR);
+  return at < 0 ? 0 : static_cast<uint64_t>(at);
+}
+
+void File::enlarge_pipe() const {
+  struct stat st;
+  if (::fstat(fd_, &st) != 0 || !S_ISFIFO(st.st_mode)) return;
+  constexpr long kMostBytes = 8l << 20;
+  long bytes = 1l << 20;  // the usual pipe-max-size
+  if (FILE* f = std::fopen("/proc/sys/fs/pipe-max-size", "re")) {
+    if (std::fscanf(f, "%ld", &bytes) != 1) bytes = 1l << 20;
+    std::fclose(f);
+  }
+  bytes = std::min(bytes, kMostBytes);
+  // Shrinking is never wanted; a failure (EPERM above the user's limit) keeps the pipe as it is.
+  if (::fcntl(fd_, F_GETPIPE_SZ) < bytes) (void)::fcntl(fd_, F_SETPIPE_SZ, static_cast<int>(bytes));
 }
 
 void File::advise_sequential() const {

@@ -46,6 +46,13 @@ class File {
 
   bool is_regular() const;
   uint64_t size() const;  // st_size
+  // The current file offset (where a regular standard input starts when
+  // something read part of it before gsort); 0 where it cannot seek.
+  uint64_t position() const;
+  // A pipe's buffer grown to the largest the system allows (up to 8 MiB),
+  // so that each read or write moves large blocks and the two sides wake
+  // each other less often. Does nothing for other files; never fails.
+  void enlarge_pipe() const;
   // Hints sequential access to the kernel (larger read-ahead).
   void advise_sequential() const;
   // Frees the storage and cached pages of [offset, offset+n), keeping the

@@ -31,8 +31,11 @@ InputFile::InputFile(const std::string& name, uint32_t record_size, InputTally* 
   size_t peeked = 0;  // bytes consumed from a pipe to look at them
   bool zstd = false;
   if (file_.is_regular()) {
-    stored_size_ = file_.size();
-    zstd = stored_size_ >= sizeof magic && file_.pread_full(magic, sizeof magic, 0) == sizeof magic &&
+    // A regular standard input (gsort < file) is read like a named file, from
+    // wherever its offset stands: something may have read part of it first.
+    start_ = file_.position();
+    stored_size_ = file_.size() - std::min(start_, file_.size());
+    zstd = stored_size_ >= sizeof magic && file_.pread_full(magic, sizeof magic, start_) == sizeof magic &&
            is_zstd_magic(magic, sizeof magic);
     if (!zstd) {
       size_known_ = true;
@@ -40,6 +43,7 @@ InputFile::InputFile(const std::string& name, uint32_t record_size, InputTally* 
       if (size_ % record_size_ != 0) throw_partial(file_.display_name(), size_, record_size_);
     }
   } else {
+    file_.enlarge_pipe();
     peeked = file_.read_full(magic, sizeof magic);
     zstd = is_zstd_magic(magic, peeked);
   }
@@ -118,13 +122,13 @@ uint64_t InputFile::read(uint8_t* buf, uint64_t max_records, ThreadPool& pool) {
   pool.parallel_for(tasks, [&](size_t t) {
     for (size_t p = split_point(pieces, tasks, t), end = split_point(pieces, tasks, t + 1); p < end; ++p) {
       const size_t off = p * piece, n = std::min(piece, want - off);
-      if (file_.pread_full(buf + off, n, base + off) != n) {
+      if (file_.pread_full(buf + off, n, start_ + base + off) != n) {
         throw DataError(file_.display_name() + ": the file shrank while it was being read");
       }
       tally_records(buf + off, n);
     }
   });
-  if (::lseek(file_.fd(), static_cast<off_t>(base + want), SEEK_SET) < 0) {
+  if (::lseek(file_.fd(), static_cast<off_t>(start_ + base + want), SEEK_SET) < 0) {
     throw IoError("cannot seek in " + file_.display_name());
   }
   if (tally_) tally_->stored_bytes.fetch_add(want, std::memory_order_relaxed);
@@ -135,15 +139,18 @@ uint64_t plain_input_bytes(const std::vector<std::string>& names, bool* known) {
   *known = false;
   uint64_t total = 0;
   for (const std::string& name : names) {
-    if (name == "-") return 0;
-    const int fd = ::open(name.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return 0;  // the run itself reports it
-    File f(fd, name, true);
+    File f = File::standard_input();  // "-": a regular file there counts from its offset
+    if (name != "-") {
+      const int fd = ::open(name.c_str(), O_RDONLY | O_CLOEXEC);
+      if (fd < 0) return 0;  // the run itself reports it
+      f = File(fd, name, true);
+    }
     if (!f.is_regular()) return 0;
+    const uint64_t size = f.size(), start = std::min(f.position(), size);
     uint8_t magic[kZstdMagicBytes];
-    const size_t got = f.pread_full(magic, sizeof magic, 0);
+    const size_t got = f.pread_full(magic, sizeof magic, start);
     if (is_zstd_magic(magic, got)) return 0;
-    total += f.size();
+    total += size - start;
   }
   *known = true;
   return total;

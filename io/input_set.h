@@ -63,6 +63,7 @@ class InputFile final : public RecordSource {
   uint32_t record_size_;
   bool size_known_ = false;
   uint64_t size_ = 0;
+  uint64_t start_ = 0;  // offset of the first byte to read (a regular standard input may start past 0)
   uint64_t stored_size_ = 0;
   uint64_t bytes_read_ = 0;
   InputTally* tally_;
