@@ -18,6 +18,6 @@ cmake --build "$build_dir" --parallel "$(nproc)"
 
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:strict_string_checks=1:detect_stack_use_after_return=1
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
-# Tests labelled no_sanitizer cannot run under ASan (address-space limits,
-# timing): each says why where the label is set.
+# A test that cannot run under ASan (RLIMIT_AS, huge allocations) gets the
+# label no_sanitizer, with the reason beside it; none needs it so far.
 ctest --test-dir "$build_dir" --output-on-failure --parallel "$(nproc)" --label-exclude no_sanitizer "$@"
