@@ -221,6 +221,15 @@ void RunReader::read_frame_header() {
   if (frame_.stored_bytes > stored_left_ || frame_.stored_bytes > ZstdCompressor::bound(header_.frame_bytes)) {
     damaged("bad stored size " + std::to_string(frame_.stored_bytes));
   }
+  // The zstd frame must declare the size the frame header gives before that
+  // size is trusted: a read smaller than the frame allocates that much.
+  uint8_t head[kZstdFrameHeaderMaxBytes];
+  const uint64_t at = sizeof(RunHeader) + header_.payload_bytes - stored_left_;
+  const size_t got = file_.pread_full(head, std::min<size_t>(sizeof head, frame_.stored_bytes), at);
+  uint64_t declared = 0;
+  if (!zstd_frame_content_size(head, got, &declared) || declared != frame_.record_bytes) {
+    damaged("the zstd frame does not hold the " + std::to_string(frame_.record_bytes) + " bytes its header gives");
+  }
   have_frame_header_ = true;
 }
 

@@ -162,6 +162,13 @@ ZstdDecompressor::ZstdDecompressor() : dctx_(new_dctx()) {}
 
 ZstdDecompressor::~ZstdDecompressor() { ZSTD_freeDCtx(dctx_); }
 
+bool zstd_frame_content_size(const void* src, size_t n, uint64_t* size) {
+  const unsigned long long content = ZSTD_getFrameContentSize(src, n);
+  if (content == ZSTD_CONTENTSIZE_ERROR || content == ZSTD_CONTENTSIZE_UNKNOWN) return false;
+  *size = content;
+  return true;
+}
+
 bool ZstdDecompressor::decompress(void* dst, size_t expected, const void* src, size_t n, std::string* error) {
   // The frame must say it holds exactly `expected` bytes before any of it
   // is decoded, so a damaged size field cannot overrun dst.

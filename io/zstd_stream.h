@@ -117,6 +117,13 @@ class ZstdCompressor {
   ZSTD_CCtx_s* cctx_;
 };
 
+// Enough bytes from the start of a zstd frame to hold its header.
+constexpr size_t kZstdFrameHeaderMaxBytes = 18;
+
+// The decoded size the frame header at `src` declares; false when the n
+// bytes hold no complete frame header or the header gives no size.
+bool zstd_frame_content_size(const void* src, size_t n, uint64_t* size);
+
 // One-shot decompression of whole frames. decompress() returns false (and
 // sets *error) on corrupt data, or when the frame does not decode to
 // exactly `expected` bytes.

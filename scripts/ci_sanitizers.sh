@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# CI: the host test suite (unit and CLI tests) built with AddressSanitizer and
+# UndefinedBehaviorSanitizer in a build folder of its own, ${BUILD_DIR:-build-asan}.
+# Any sanitizer report fails the test that triggered it. Extra arguments go
+# to ctest (e.g. -R cli_).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/install_deps.sh
+build_dir=${BUILD_DIR:-build-asan}
+
+launcher=()
+if command -v ccache >/dev/null; then launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache); fi
+generator=()
+if command -v ninja >/dev/null; then generator=(-G Ninja); fi
+cmake -S . -B "$build_dir" "${generator[@]}" "${launcher[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DGSORT_SANITIZE=address,undefined -DGSORT_ENABLE_CUDA=OFF -DGSORT_BUILD_BENCHMARKS=OFF >/dev/null
+cmake --build "$build_dir" --parallel "$(nproc)"
+
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:strict_string_checks=1:detect_stack_use_after_return=1
+export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+# A test that cannot run under ASan (RLIMIT_AS, huge allocations) gets the
+# label no_sanitizer, with the reason beside it; none needs it so far.
+ctest --test-dir "$build_dir" --output-on-failure --parallel "$(nproc)" --label-exclude no_sanitizer "$@"
