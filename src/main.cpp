@@ -6,6 +6,7 @@
 #include <string>
 
 #include "src/chunk_sort/backend_factory.h"
+#include "src/cli/distinct_files.h"
 #include "src/cli/options.h"
 #include "src/core/errors.h"
 #include "src/core/exit_codes.h"
@@ -15,6 +16,7 @@
 #include "io/input_set.h"
 #include "io/standard_streams.h"
 #include "io/temp_registry.h"
+#include "src/output/test_hooks.h"
 #include "src/pipeline/external_sort.h"
 #include "src/report/progress.h"
 #include "src/report/stats_json.h"
@@ -49,13 +51,29 @@ void report_verbose(const Log& log, const SortReport& r, const SortBackend& back
   log.info(line);
 }
 
-// --stats: into its file (made before the work began), or to stderr.
+// --stats: into its file's temporary (made before the work began) and
+// prepared for its rename, or to stderr. Runs before the output is committed,
+// so that a failure here (a full disk, --stats /dev/full) leaves the
+// destination as it was.
 void write_stats(const std::string& json, OutputTarget* file) {
   if (file) {
     file->file().write_all(json.data(), json.size());
-    file->commit();
+    file->prepare_commit();
   } else {
     std::fputs(json.c_str(), stderr);
+  }
+}
+
+// The stats file's rename, after the output's commit: the one failure that
+// comes after the destination changed, and the message says so.
+void publish_stats(OutputTarget* file, const std::string& output) {
+  if (!file) return;
+  if (test_hooks::before_stats_rename) test_hooks::before_stats_rename(file->destination().c_str());
+  try {
+    file->publish();
+  } catch (const IoError& e) {
+    throw IoError("output " + (output == "-" ? std::string("(standard output)") : output) +
+                  " was written, but not the --stats file: " + e.what());
   }
 }
 
@@ -83,6 +101,7 @@ int check(const SortConfig& config, const KeyLayout& layout, const Log& log, con
                  static_cast<unsigned long long>(r.bad_record));
   }
   if (!config.stats_path.empty()) write_stats(check_stats_json(config, r, total_s), stats_file);
+  if (stats_file) stats_file->publish();
   return r.sorted ? kExitOk : kExitDisorder;
 }
 
@@ -95,7 +114,7 @@ int run(const SortConfig& config) {
   // and put in place only when the run succeeded.
   std::unique_ptr<OutputTarget> stats_file;
   if (!config.stats_path.empty() && config.stats_path != "-") {
-    stats_file = std::make_unique<OutputTarget>(config.stats_path);
+    stats_file = std::make_unique<OutputTarget>(config.stats_path, "--stats file");
   }
   if (config.mode == Mode::kCheck) return check(config, layout, log, total, stats_file.get());
   ThreadPool pool(config.threads);
@@ -104,10 +123,14 @@ int run(const SortConfig& config) {
   const Stopwatch backend_time;
   std::unique_ptr<SortBackend> backend = make_backend(config, layout, pool, log, size_known, input_bytes);
   log.info("backend: " + backend->describe() + ", ready in " + format_seconds(backend_time.seconds()));
-  const SortReport report = external_sort(SortContext{config, layout, *backend, pool, log});
-  const double total_s = total.seconds();
-  report_verbose(log, report, *backend, total_s);
-  if (!config.stats_path.empty()) write_stats(stats_json(config, report, *backend, total_s), stats_file.get());
+  SortContext ctx{config, layout, *backend, pool, log};
+  // --stats' times end just before the output's commit (its rename).
+  ctx.before_commit = [&](const SortReport& r) {
+    if (!config.stats_path.empty()) write_stats(stats_json(config, r, *backend, total.seconds()), stats_file.get());
+  };
+  const SortReport report = external_sort(ctx);
+  publish_stats(stats_file.get(), config.output);
+  report_verbose(log, report, *backend, total.seconds());
   return kExitOk;
 }
 
@@ -126,6 +149,11 @@ int main(int argc, char** argv) {
     if (streams.stdout_was_closed && cmd.config.output == "-" && cmd.config.mode != gsort::Mode::kCheck) {
       throw gsort::IoError("standard output is closed (give -o FILE)");
     }
+    // The guard put /dev/null there: reading it would sort nothing and succeed.
+    for (const std::string& input : cmd.config.inputs) {
+      if (streams.stdin_was_closed && input == "-") throw gsort::IoError("standard input is closed");
+    }
+    gsort::refuse_overlapping_files(cmd.config);
     return gsort::run(cmd.config);
   } catch (const gsort::Error& e) {
     std::fprintf(stderr, "gsort: %s\n", e.what());

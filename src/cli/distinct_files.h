@@ -1,0 +1,13 @@
+// Files gsort writes besides the output (--stats) must never be one of the
+// inputs or the output: writing them would destroy data. Compared by device
+// and inode, through links, before anything is read or created.
+#pragma once
+
+#include "src/config/sort_config.h"
+
+namespace gsort {
+
+// Throws UsageError "--stats file F is also an input" (or "... the output").
+void refuse_overlapping_files(const SortConfig& config);
+
+}  // namespace gsort
