@@ -41,7 +41,9 @@ OutputTarget::OutputTarget(const std::string& destination, const std::string& ro
     return;
   }
   const Destination d = resolve_destination(destination, role);
-  if (d.exists && S_ISDIR(d.status.st_mode)) throw IoError("cannot write " + role + " " + destination + ": Is a directory");
+  if (d.exists && S_ISDIR(d.status.st_mode)) {
+    throw IoError("cannot write " + role + " " + destination + ": Is a directory");
+  }
   if (d.exists && !S_ISREG(d.status.st_mode)) {
     const int fd = ::open(destination.c_str(), O_WRONLY | O_CLOEXEC);
     if (fd < 0) throw IoError("cannot open " + role + " " + describe_errno(destination, errno));
@@ -83,7 +85,9 @@ void OutputTarget::set_final_mode_and_owner() {
     if (!uid_kept) mode &= ~S_ISUID;
     if (!gid_kept) mode &= ~(S_ISGID | S_IRWXG);
   }
-  if (::fchmod(fd, mode) != 0) throw IoError("cannot set the mode of " + role_ + " " + describe_errno(destination_, errno));
+  if (::fchmod(fd, mode) != 0) {
+    throw IoError("cannot set the mode of " + role_ + " " + describe_errno(destination_, errno));
+  }
 }
 
 void OutputTarget::prepare_commit(bool durable) {
@@ -112,8 +116,8 @@ void OutputTarget::publish() {
   const int err = errno;
   if (fd >= 0) ::close(fd);
   if (rc != 0 && err != EINVAL) {
-    throw IoError(role_ + " " + destination_ + " was written, but its directory could not be flushed to disk: " +
-                  describe_errno(dir, err));
+    throw IoError(role_ + " " + destination_ +
+                  " was written, but its directory could not be flushed to disk: " + describe_errno(dir, err));
   }
 }
 

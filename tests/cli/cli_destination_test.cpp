@@ -95,7 +95,8 @@ TEST(CliDestination, ReadOnlyDestinationIsRefused) {
     argv = {"/usr/bin/setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups"};
     if (!getgrnam("nogroup")) argv[2] = "--regid=nobody";
   }
-  const std::vector<std::string> gsort = gsort_argv({"--record-size", "3", "-o", dir.file("out.bin"), dir.file("in.bin")});
+  const std::vector<std::string> gsort =
+      gsort_argv({"--record-size", "3", "-o", dir.file("out.bin"), dir.file("in.bin")});
   argv.insert(argv.end(), gsort.begin(), gsort.end());
   const ProcessResult r = run_process(argv);
   EXPECT_EQ(r.status(), "exit 2");
