@@ -73,11 +73,9 @@ File File::create(const std::string& path) {
   return File(fd, path, true);
 }
 
-std::string File::display_name() const { return path_ == "-" ? "standard input" : path_; }
-
 void File::fail(const char* what) const {
   const int err = errno;
-  throw IoError(std::string(what) + " " + describe_errno(path_ == "-" ? display_name() : path_, err));
+  throw IoError(std::string(what) + " " + describe_errno(path_, err));
 }
 
 size_t File::read_full(void* buf, size_t n) {

@@ -29,13 +29,14 @@ class File {
   static File open_update(const std::string& path);
   // Creates (or truncates) a file for writing, mode 0600.
   static File create(const std::string& path);
-  static File standard_input() { return File(0, "-", false); }
-  static File standard_output() { return File(1, "-", false); }
+  // Named for messages: "cannot write standard output: ...".
+  static File standard_input() { return File(0, "standard input", false); }
+  static File standard_output() { return File(1, "standard output", false); }
 
   int fd() const { return fd_; }
   const std::string& path() const { return path_; }
-  // The name to show in messages ("standard input" for "-").
-  std::string display_name() const;
+  // The name to show in messages ("standard input" for fd 0).
+  const std::string& display_name() const { return path_; }
   bool is_open() const { return fd_ >= 0; }
 
   // Reads up to n bytes; returns fewer only at end of file.

@@ -1,81 +1,15 @@
 #include "io/output_target.h"
 
 #include <fcntl.h>
-#include <limits.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
-#include <cstdlib>
-#include <vector>
 
+#include "io/destination.h"
 #include "src/core/errors.h"
-#include "io/temp_registry.h"
 
 namespace gsort {
-namespace {
-
-std::string directory_of(const std::string& path) {
-  const size_t slash = path.rfind('/');
-  if (slash == std::string::npos) return ".";
-  if (slash == 0) return "/";
-  return path.substr(0, slash);
-}
-
-std::string base_name(const std::string& path) {
-  const size_t slash = path.rfind('/');
-  return slash == std::string::npos ? path : path.substr(slash + 1);
-}
-
-}  // namespace
-
-OutputTarget::OutputTarget(const std::string& destination) : destination_(destination) {
-  if (is_stdout()) {
-    file_ = File::standard_output();
-    file_.enlarge_pipe();  // gsort | consumer: large writes, fewer wake-ups
-    return;
-  }
-  struct stat st;
-  const bool exists = ::stat(destination.c_str(), &st) == 0;
-  if (exists && S_ISDIR(st.st_mode)) throw IoError("cannot write output " + destination + ": Is a directory");
-  if (exists && !S_ISREG(st.st_mode)) {
-    const int fd = ::open(destination.c_str(), O_WRONLY | O_CLOEXEC);
-    if (fd < 0) throw IoError("cannot open output " + describe_errno(destination, errno));
-    file_ = File(fd, destination, true);
-    return;
-  }
-  // Replace the file a symbolic link names, not the link.
-  std::string target = destination;
-  if (exists) {
-    std::vector<char> resolved(PATH_MAX + 1);
-    if (::realpath(destination.c_str(), resolved.data()) != nullptr) target = resolved.data();
-  }
-  target_ = target;
-  const std::string dir = directory_of(target);
-  std::string templ = dir + "/." + base_name(target) + ".gsort-XXXXXX";
-  std::vector<char> buf(templ.begin(), templ.end());
-  buf.push_back('\0');
-  {
-    const TempCreation creating;
-    const int fd = ::mkstemp(buf.data());
-    if (fd < 0) throw IoError("cannot create output in " + describe_errno(dir, errno));
-    temp_path_ = buf.data();
-    file_ = File(fd, temp_path_, true);
-    slot_ = register_temp_path(temp_path_, false);
-  }
-  // mkstemp makes the file 0600; give it the mode a new file would get.
-  const mode_t mask = ::umask(0);
-  ::umask(mask);
-  if (::fchmod(file_.fd(), 0666 & ~mask) != 0) throw IoError("cannot set mode of " + describe_errno(temp_path_, errno));
-}
-
-OutputTarget::~OutputTarget() {
-  if (!is_direct() && !committed_) {
-    ::unlink(temp_path_.c_str());
-    unregister_temp_path(slot_);
-  }
-}
-
 namespace {
 
 // fsync, where the descriptor supports it (pipes and some devices do not).
@@ -84,29 +18,107 @@ void flush_to_disk(int fd, const std::string& name) {
   throw IoError("cannot flush output to disk: " + describe_errno(name, errno));
 }
 
+// Opening an existing file for writing (without truncating it) is the one
+// true test of write permission: it honours ACLs, root and read-only mounts.
+void require_writable(const std::string& path, const std::string& role) {
+  const int fd = ::open(path.c_str(), O_WRONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) throw IoError("cannot write " + role + " " + describe_errno(path, errno));
+  ::close(fd);
+}
+
+mode_t new_file_mode() {
+  const mode_t mask = ::umask(0);
+  ::umask(mask);
+  return 0666 & ~mask;
+}
+
 }  // namespace
 
-void OutputTarget::commit(bool durable) {
-  if (durable) flush_to_disk(file_.fd(), is_stdout() ? std::string("standard output") : destination_);
-  if (is_stdout()) return;
-  file_.close();
-  if (is_direct()) {
-    committed_ = true;
+OutputTarget::OutputTarget(const std::string& destination, const std::string& role)
+    : destination_(destination), role_(role) {
+  if (is_stdout()) {
+    direct_ = File::standard_output();
+    direct_.enlarge_pipe();  // gsort | consumer: large writes, fewer wake-ups
     return;
   }
-  if (::rename(temp_path_.c_str(), target_.c_str()) != 0) {
-    throw IoError("cannot rename output into place: " + describe_errno(destination_, errno));
+  const Destination d = resolve_destination(destination, role);
+  if (d.exists && S_ISDIR(d.status.st_mode)) {
+    throw IoError("cannot write " + role + " " + destination + ": Is a directory");
   }
-  committed_ = true;
-  unregister_temp_path(slot_);
-  if (durable) {
-    const std::string dir = directory_of(target_);
-    const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (fd < 0) throw IoError("cannot open the output's directory to flush it: " + describe_errno(dir, errno));
-    const int rc = ::fsync(fd);
-    const int err = errno;
-    ::close(fd);
-    if (rc != 0 && err != EINVAL) throw IoError("cannot flush output directory to disk: " + describe_errno(dir, err));
+  if (d.exists && !S_ISREG(d.status.st_mode)) {
+    const int fd = ::open(destination.c_str(), O_WRONLY | O_CLOEXEC);
+    if (fd < 0) throw IoError("cannot open " + role + " " + describe_errno(destination, errno));
+    direct_ = File(fd, destination, true);
+    return;
+  }
+  if (d.exists) {
+    require_writable(d.target, role);
+    existed_ = true;
+    old_uid_ = d.status.st_uid;
+    old_gid_ = d.status.st_gid;
+    old_mode_ = d.status.st_mode & 07777;
+  }
+  target_ = d.target;
+  const std::string dir = directory_of(d.target);
+  if (role == "output") {
+    temp_ = std::make_unique<OutputTemp>(dir, destination, "cannot create output in", dir);
+  } else {
+    temp_ = std::make_unique<OutputTemp>(dir, destination, "cannot create " + role, destination);
+  }
+}
+
+// The replaced file's owner and group where we may set them (root; the
+// group where we are a member), and its mode; a new file's mode otherwise.
+// Bits that would grant more than before are dropped: set-user-ID when the
+// owner changed, group and set-group-ID bits when the group did.
+void OutputTarget::set_final_mode_and_owner() {
+  const int fd = temp_->file().fd();
+  mode_t mode = existed_ ? old_mode_ : new_file_mode();
+  if (existed_) {
+    struct stat now;
+    if (::fstat(fd, &now) != 0) throw IoError("cannot stat " + describe_errno(temp_->file().path(), errno));
+    bool uid_kept = now.st_uid == old_uid_, gid_kept = now.st_gid == old_gid_;
+    if ((!uid_kept || !gid_kept) && ::fchown(fd, old_uid_, old_gid_) == 0) {
+      uid_kept = gid_kept = true;
+    } else if (!gid_kept && ::fchown(fd, static_cast<uid_t>(-1), old_gid_) == 0) {
+      gid_kept = true;
+    }
+    if (!uid_kept) mode &= ~S_ISUID;
+    if (!gid_kept) mode &= ~(S_ISGID | S_IRWXG);
+  }
+  if (::fchmod(fd, mode) != 0) {
+    throw IoError("cannot set the mode of " + role_ + " " + describe_errno(destination_, errno));
+  }
+}
+
+void OutputTarget::prepare_commit(bool durable) {
+  durable_ = durable;
+  const std::string name = is_stdout() ? std::string("standard output") : destination_;
+  if (is_stdout() || is_direct()) {
+    if (durable) flush_to_disk(direct_.fd(), name);
+    if (!is_stdout()) direct_.close();
+    prepared_ = true;
+    return;
+  }
+  if (durable) flush_to_disk(temp_->file().fd(), name);
+  set_final_mode_and_owner();
+  temp_->name_and_close();
+  prepared_ = true;
+}
+
+void OutputTarget::publish() {
+  if (!prepared_) throw Error("internal error: output published before it was prepared");
+  if (is_direct()) return;
+  temp_->rename_onto(target_, role_, destination_);
+  if (!durable_) return;
+  const std::string dir = directory_of(target_);
+  const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  const int rc = fd < 0 ? -1 : ::fsync(fd);
+  const int err = errno;
+  if (fd >= 0) ::close(fd);
+  if (rc != 0 && err != EINVAL) {
+    throw IoError(role_ + " " + destination_ +
+                  " was written, but its directory could not be flushed to disk: " + describe_errno(dir, err));
   }
 }
 

@@ -61,6 +61,26 @@ extern "C" void cleanup_and_reraise(int sig) {
   ::raise(sig);
 }
 
+// Every signal whose default action ends the process and that may be
+// caught: the classic ones, SIGXFSZ (ulimit -f: cleaned up, then gsort dies
+// by the signal as GNU tools do, rather than going on with EFBIG) and
+// SIGXCPU, the real-time signals. Not SIGKILL or SIGSTOP (cannot be caught),
+// nor faults (SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTRAP, SIGSYS):
+// a broken process should not run more code.
+bool terminates_by_default(int sig) {
+  switch (sig) {
+    case SIGHUP: case SIGINT: case SIGQUIT: case SIGPIPE: case SIGALRM: case SIGTERM:
+    case SIGUSR1: case SIGUSR2: case SIGXCPU: case SIGXFSZ: case SIGVTALRM: case SIGPROF:
+    case SIGIO: case SIGPWR:
+#ifdef SIGSTKFLT
+    case SIGSTKFLT:
+#endif
+      return true;
+    default:
+      return sig >= SIGRTMIN && sig <= SIGRTMAX;
+  }
+}
+
 }  // namespace
 
 void install_cleanup_signal_handlers() {
@@ -68,7 +88,8 @@ void install_cleanup_signal_handlers() {
   std::memset(&sa, 0, sizeof sa);
   sa.sa_handler = cleanup_and_reraise;
   sigemptyset(&sa.sa_mask);
-  for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGPIPE}) {
+  for (int sig = 1; sig < NSIG; ++sig) {
+    if (!terminates_by_default(sig)) continue;
     struct sigaction old;
     // Respect an inherited "ignore" (e.g. nohup), as other tools do.
     if (::sigaction(sig, nullptr, &old) == 0 && old.sa_handler == SIG_IGN) continue;

@@ -1,7 +1,10 @@
 // Paths that must not outlive the process: temp directories, run files and
-// the not-yet-renamed output. On SIGINT, SIGTERM, SIGHUP or SIGPIPE a signal
-// handler removes every registered path (files first, then directories) and
-// re-raises the signal, so an interrupted gsort leaves nothing behind.
+// the not-yet-renamed output. On every terminating signal that can be caught
+// (SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGQUIT, SIGXFSZ, SIGXCPU, SIGALRM,
+// SIGUSR1, ...: temp_registry.cpp lists them) a signal handler removes every
+// registered path (files first, then directories) and re-raises the signal,
+// so an interrupted gsort leaves nothing behind. SIGKILL cannot be caught:
+// the output's unnamed temporary file (io/output_temp.h) needs no cleanup.
 #pragma once
 
 #include <string>

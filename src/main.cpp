@@ -7,6 +7,7 @@
 #include <string>
 
 #include "src/chunk_sort/backend_factory.h"
+#include "src/cli/distinct_files.h"
 #include "src/cli/options.h"
 #include "src/core/errors.h"
 #include "src/core/exit_codes.h"
@@ -17,6 +18,7 @@
 #include "io/input_set.h"
 #include "io/standard_streams.h"
 #include "io/temp_registry.h"
+#include "src/output/test_hooks.h"
 #include "src/pipeline/external_sort.h"
 #include "src/report/progress.h"
 #include "src/report/stats_json.h"
@@ -67,13 +69,37 @@ void report_verbose(const Log& log, const SortReport& r, const SortBackend& back
   log.info(line);
 }
 
-// --stats or --trace: into its file (made before the work began), or to stderr.
+// The report with the backend's start-up (timed in run(), before the
+// pipeline) as its first phase.
+SortReport with_backend_start(SortReport r, const PhaseSpan& backend_span) {
+  r.timeline.insert(r.timeline.begin(), backend_span);
+  r.phases.insert(r.phases.begin(), {backend_span.phase, backend_span.end_s - backend_span.start_s});
+  return r;
+}
+
+// --stats or --trace: into its file's temporary (made before the work began) and
+// prepared for its rename, or to stderr. Runs before the output is committed,
+// so that a failure here (a full disk, --stats /dev/full) leaves the
+// destination as it was.
 void write_stats(const std::string& json, OutputTarget* file) {
   if (file) {
     file->file().write_all(json.data(), json.size());
-    file->commit();
+    file->prepare_commit();
   } else {
     std::fputs(json.c_str(), stderr);
+  }
+}
+
+// The stats (or trace) file's rename, after the output's commit: the one
+// failure that comes after the destination changed, and the message says so.
+void publish_stats(OutputTarget* file, const std::string& output, const std::string& role) {
+  if (!file) return;
+  if (test_hooks::before_stats_rename) test_hooks::before_stats_rename(file->destination().c_str());
+  try {
+    file->publish();
+  } catch (const IoError& e) {
+    throw IoError("output " + (output == "-" ? std::string("(standard output)") : output) +
+                  " was written, but not the " + role + ": " + e.what());
   }
 }
 
@@ -101,6 +127,7 @@ int check(const SortConfig& config, const KeyLayout& layout, const Log& log, con
                  static_cast<unsigned long long>(r.bad_record));
   }
   if (!config.stats_path.empty()) write_stats(check_stats_json(config, r, total_s), stats_file);
+  if (stats_file) stats_file->publish();
   return r.sorted ? kExitOk : kExitDisorder;
 }
 
@@ -113,10 +140,10 @@ int run(const SortConfig& config) {
   // and put in place only when the run succeeded.
   std::unique_ptr<OutputTarget> stats_file;
   if (!config.stats_path.empty() && config.stats_path != "-") {
-    stats_file = std::make_unique<OutputTarget>(config.stats_path);
+    stats_file = std::make_unique<OutputTarget>(config.stats_path, "--stats file");
   }
   std::unique_ptr<OutputTarget> trace_file;
-  if (!config.trace_path.empty()) trace_file = std::make_unique<OutputTarget>(config.trace_path);
+  if (!config.trace_path.empty()) trace_file = std::make_unique<OutputTarget>(config.trace_path, "--trace file");
   if (config.mode == Mode::kCheck) return check(config, layout, log, total, stats_file.get());
   ThreadPool pool(config.threads);
   bool size_known = false;
@@ -126,13 +153,20 @@ int run(const SortConfig& config) {
   const PhaseSpan backend_span{"start backend", "main", backend_start, process_seconds()};
   log.info("backend: " + backend->describe() + ", ready in " +
            format_seconds(backend_span.end_s - backend_span.start_s));
-  SortReport report = external_sort(SortContext{config, layout, *backend, pool, log});
-  report.timeline.insert(report.timeline.begin(), backend_span);
-  report.phases.insert(report.phases.begin(), {backend_span.phase, backend_span.end_s - backend_span.start_s});
-  const double total_s = total.seconds();
-  report_verbose(log, report, *backend, total_s);
-  if (trace_file) write_stats(chrome_trace_json(report), trace_file.get());
-  if (!config.stats_path.empty()) write_stats(stats_json(config, report, *backend, total_s), stats_file.get());
+  SortContext ctx{config, layout, *backend, pool, log};
+  // --stats' and --trace's times end just before the output's commit (its
+  // rename); both files are written then, and renamed after it.
+  ctx.before_commit = [&](const SortReport& r) {
+    const SortReport whole = with_backend_start(r, backend_span);
+    if (trace_file) write_stats(chrome_trace_json(whole), trace_file.get());
+    if (!config.stats_path.empty()) {
+      write_stats(stats_json(config, whole, *backend, total.seconds()), stats_file.get());
+    }
+  };
+  const SortReport report = with_backend_start(external_sort(ctx), backend_span);
+  publish_stats(trace_file.get(), config.output, "--trace file");
+  publish_stats(stats_file.get(), config.output, "--stats file");
+  report_verbose(log, report, *backend, total.seconds());
   return kExitOk;
 }
 
@@ -152,6 +186,11 @@ int main(int argc, char** argv) {
     if (streams.stdout_was_closed && cmd.config.output == "-" && cmd.config.mode != gsort::Mode::kCheck) {
       throw gsort::IoError("standard output is closed (give -o FILE)");
     }
+    // The guard put /dev/null there: reading it would sort nothing and succeed.
+    for (const std::string& input : cmd.config.inputs) {
+      if (streams.stdin_was_closed && input == "-") throw gsort::IoError("standard input is closed");
+    }
+    gsort::refuse_overlapping_files(cmd.config);
     return gsort::run(cmd.config);
   } catch (const gsort::Error& e) {
     std::fprintf(stderr, "gsort: %s\n", e.what());

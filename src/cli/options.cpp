@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <boost/program_options.hpp>
+#include <cerrno>
 #include <cstdio>
 #include <initializer_list>
 #include <cstdlib>
@@ -11,6 +12,7 @@
 
 #include "src/cli/size_parse.h"
 #include "src/core/errors.h"
+#include "io/file.h"
 #include "io/zstd_stream.h"
 #include "src/keys/key_layout.h"
 
@@ -37,7 +39,7 @@ struct RawOptions {
   int device = 0;
   std::string gpu_memory;
   bool help = false, version = false;
-  bool record_size_given = false;
+  bool record_size_given = false, output_given = false, memory_given = false;
   // Optional-value options: empty when absent, kImplicit when given bare.
   std::string compress_temp, compress_output;
   bool verify = false, no_verify = false, fsync = false;
@@ -202,11 +204,13 @@ void set_mode(const RawOptions& o, SortConfig& c) {
     c.mode = Mode::kMerge;
   }
   if (c.mode == Mode::kCheck && c.inputs.size() > 1) throw UsageError("--check takes one input");
+  // As GNU sort: -c writes nothing, so an -o it would ignore is a mistake.
+  if (c.mode == Mode::kCheck && o.output_given) throw UsageError("--check and --output cannot be combined");
 }
 
 // The host's share: memory budget, temp directory, threads.
 void set_host_resources(const RawOptions& o, SortConfig& c) {
-  if (!o.memory.empty()) {
+  if (o.memory_given) {  // -S '' is an invalid size, not the default
     c.memory_bytes = parse_size(o.memory, "--memory");
     if (c.memory_bytes == 0) throw UsageError("--memory must be more than 0");
   } else {
@@ -283,6 +287,14 @@ SortConfig to_config(const RawOptions& o) {
   return c;
 }
 
+// --help, --version: a failed write (> /dev/full) is an error, as in GNU
+// tools, not a silent exit 0.
+void print_to_stdout(const std::string& text) {
+  errno = 0;
+  const bool ok = std::fputs(text.c_str(), stdout) >= 0 && std::fflush(stdout) == 0;
+  if (!ok) throw IoError("cannot write " + describe_errno("standard output", errno ? errno : EIO));
+}
+
 }  // namespace
 
 std::string help_text() {
@@ -321,16 +333,13 @@ ParsedCommand parse_command_line(int argc, const char* const* argv) {
   o.record_size_given = vm.count("record-size") > 0;
   o.stats_given = vm.count("stats") > 0;
   o.trace_given = vm.count("trace") > 0;
+  o.output_given = vm.count("output") > 0;
+  o.memory_given = vm.count("memory") > 0;
   o.compress_temp_given = vm.count("compress-temp") > 0;
   o.compress_output_given = vm.count("compress-output") > 0;
   ParsedCommand cmd;
-  if (o.help) {
-    std::fputs(help_text().c_str(), stdout);
-    cmd.done = true;
-    return cmd;
-  }
-  if (o.version) {
-    std::printf("gsort %s\n", GSORT_VERSION);
+  if (o.help || o.version) {
+    print_to_stdout(o.help ? help_text() : std::string("gsort ") + GSORT_VERSION + "\n");
     cmd.done = true;
     return cmd;
   }

@@ -3,5 +3,6 @@
 namespace gsort::test_hooks {
 
 FinalWriteHook before_final_write = nullptr;
+PathHook before_stats_rename = nullptr;
 
 }  // namespace gsort::test_hooks

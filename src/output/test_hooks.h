@@ -13,4 +13,9 @@ namespace gsort::test_hooks {
 using FinalWriteHook = void (*)(uint8_t* records, uint64_t count, uint32_t record_size, uint64_t first);
 extern FinalWriteHook before_final_write;
 
+// Called with the --stats file's path after the output was committed and
+// before the stats file is renamed into place.
+using PathHook = void (*)(const char* path);
+extern PathHook before_stats_rename;
+
 }  // namespace gsort::test_hooks

@@ -83,9 +83,11 @@ void finish(SortJob& job, const InputTally& tally, OutputCheck* check, ProgressM
     report.output_stored_bytes = job.encoder->bytes_out();
   }
   meter.stop();
-  output.commit(job.ctx.config.fsync);
-  report.add_phase("commit", commit_time.seconds());
   report.chunk_records = job.plan.chunk_records;
+  output.prepare_commit(job.ctx.config.fsync);
+  if (job.ctx.before_commit) job.ctx.before_commit(report);
+  output.publish();
+  report.add_phase("commit", commit_time.seconds());
   job.ctx.log.info("runs: " + std::to_string(report.runs));
   job.ctx.log.info("merge passes: " + std::to_string(report.merge_passes));
 }

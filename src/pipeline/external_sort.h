@@ -4,6 +4,8 @@
 //   inputs -> chunk -> backend sort -> run files -> k-way merge -> output.
 #pragma once
 
+#include <functional>
+
 #include "src/chunk_sort/sort_backend.h"
 #include "src/config/sort_config.h"
 #include "src/core/thread_pool.h"
@@ -19,6 +21,10 @@ struct SortContext {
   SortBackend& backend;
   ThreadPool& pool;
   const Log& log;
+  // Called with the report just before the output is committed (the commit
+  // not yet in it): what must be written before the destination changes
+  // (--stats). An exception it throws leaves the destination as it was.
+  std::function<void(const SortReport&)> before_commit = {};
 };
 
 // Sorts (Mode::kSort) or merges (Mode::kMerge) config.inputs into

@@ -81,6 +81,10 @@ std::vector<CliCase> parse_cli_cases(const std::string& text, const std::string&
       c.stdin_data = std::string(f.size, f.fill);
     } else if (key == "run") {
       c.command = split_words(value);
+      // '' is an empty argument (as a shell would pass it).
+      for (std::string& word : c.command) {
+        if (word == "''") word.clear();
+      }
     } else if (key == "stderr") {
       c.stderr_line = value;
     } else if (key == "stderr-matches") {

@@ -60,12 +60,13 @@ TEST(Timeline, InMemorySortListsItsPhasesInOrder) {
   }
   const std::vector<Span> main = spans_of(s["timeline"], "main");
   // Each phase of the in-memory path starts after the one before it ends.
-  const char* order[] = {"start backend", "allocate", "read", "sort", "gather+write", "commit"};
+  // (--stats is written just before the output's commit, so the commit is not in it.)
+  const char* order[] = {"start backend", "allocate", "read", "sort", "gather+write"};
   for (size_t i = 1; i < std::size(order); ++i) {
     EXPECT_LE(first(main, order[i - 1]).end, first(main, order[i]).start + 1e-6)
         << order[i - 1] << " should end before " << order[i] << " starts";
   }
-  EXPECT_LE(first(main, "commit").end, s["total_s"].get<double>() + 0.05);
+  EXPECT_LE(first(main, "gather+write").end, s["total_s"].get<double>() + 1e-3);
 }
 
 TEST(Timeline, SpilledSortReadsAheadOnAThreadOfItsOwn) {

@@ -1,5 +1,7 @@
 #include "tests/support/fault_hooks.h"
 
+#include <sys/stat.h>
+
 #include <cstdint>
 #include <cstdlib>
 
@@ -19,8 +21,16 @@ void corrupt_output_record(uint8_t* records, uint64_t count, uint32_t record_siz
   records[(target - first) * record_size + byte] ^= 0x01;
 }
 
+void block_stats_rename(const char* path) {
+  const char* on = std::getenv("GSORT_TEST_BLOCK_STATS_RENAME");
+  if (on != nullptr && *on != '\0') ::mkdir(path, 0700);
+}
+
 }  // namespace
 
-void install_fault_hooks() { before_final_write = &corrupt_output_record; }
+void install_fault_hooks() {
+  before_final_write = &corrupt_output_record;
+  before_stats_rename = &block_stats_rename;
+}
 
 }  // namespace gsort::test_hooks

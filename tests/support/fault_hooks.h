@@ -2,6 +2,8 @@
 //   GSORT_TEST_CORRUPT_OUTPUT=N[:B]  flips the low bit of byte B (default:
 //   the last byte) of record N (0-based) of the final output, after the
 //   records are sorted and before they are checked (--verify) and written.
+//   GSORT_TEST_BLOCK_STATS_RENAME=1  makes a directory where the --stats
+//   file goes, after the output's commit, so that the stats rename fails.
 #pragma once
 
 namespace gsort::test_hooks {
