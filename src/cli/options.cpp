@@ -44,6 +44,7 @@ struct RawOptions {
   bool progress = false, no_progress = false;
   std::string stats;
   bool stats_given = false, compress_temp_given = false, compress_output_given = false;
+  bool output_parts = false;
 };
 
 constexpr const char* kImplicit = "default";
@@ -98,6 +99,9 @@ po::options_description visible_options(RawOptions& o) {
       ("no-progress", po::bool_switch(&o.no_progress), "never show the progress line (default: only on a terminal)")
       ("stats", po::value(&o.stats)->value_name("FILE"),
        "write statistics of the run as one JSON object to FILE (- for standard error)")
+      ("output-parts", po::bool_switch(&o.output_parts),
+       "-o names a directory: write part-00000, part-00001, ... there (one per rank under mpirun -np N); "
+       "their concatenation is the sorted output")
       ("verbose,v", po::bool_switch(&o.verbose), "report sizes and phase timings on standard error")
       ("help", po::bool_switch(&o.help), "show this help and exit")
       ("version", po::bool_switch(&o.version), "show the version and exit");
@@ -248,6 +252,9 @@ SortConfig to_config(const RawOptions& o) {
   c.progress = o.progress ? ProgressMode::kOn : o.no_progress ? ProgressMode::kOff : ProgressMode::kAuto;
   if (o.stats.empty() && o.stats_given) throw UsageError("--stats needs a file name (or - for standard error)");
   c.stats_path = o.stats;
+  c.output_parts = o.output_parts;
+  if (c.output_parts && c.output == "-") throw UsageError("--output-parts needs -o DIR");
+  c.memory_is_default = o.memory.empty();
   return c;
 }
 

@@ -44,6 +44,8 @@ struct SortConfig {
   bool fsync = false;           // --fsync: the output is on stable storage before exit 0
   ProgressMode progress = ProgressMode::kAuto;  // --progress / --no-progress
   std::string stats_path;       // --stats FILE ("-": stderr); empty: none
+  bool output_parts = false;    // --output-parts: -o is a directory of part-NNNNN files, one per rank
+  bool memory_is_default = true;  // no -S: ranks sharing a host share the default budget
 };
 
 }  // namespace gsort
