@@ -17,9 +17,10 @@ set(GSORT_LAYERS
   "src/merge:src/core src/cuda io src/keys src/config src/algo src/chunk_sort src/output src/verify"
   "src/report:src/core src/cuda io src/keys src/config src/chunk_sort src/verify"
   "src/pipeline:src/core src/cuda io src/keys src/config src/algo src/chunk_sort src/verify src/output src/merge src/report"
+  "src/distributed:src/core src/cuda io src/keys src/config src/algo src/chunk_sort src/verify src/output src/merge src/report src/pipeline"
   "src/cli:src/core src/cuda io src/keys src/config"
   "src/gen:src/core src/cuda io src/keys"
-  "src/main.cpp:src/core src/cuda io src/keys src/config src/chunk_sort src/verify src/output src/merge src/report src/pipeline src/cli tests/support/fault_hooks.h"
+  "src/main.cpp:src/core src/cuda io src/keys src/config src/chunk_sort src/verify src/output src/merge src/report src/pipeline src/distributed src/cli tests/support/fault_hooks.h"
 )
 
 add_custom_target(gsort_layer_check ALL

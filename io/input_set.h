@@ -50,6 +50,8 @@ class InputFile final : public RecordSource {
   uint64_t size() const { return size_; }
   // The size on disk of a regular file (compressed or not), else 0.
   uint64_t stored_size() const { return stored_size_; }
+  // Whether the input is zstd-compressed (decoded while read).
+  bool compressed() const { return zstd_ != nullptr; }
 
  private:
   // Reads up to n bytes of records (decompressed); fewer only at the end.

@@ -34,7 +34,7 @@ mode_t new_file_mode() {
 
 }  // namespace
 
-OutputTarget::OutputTarget(const std::string& destination, const std::string& role)
+OutputTarget::OutputTarget(const std::string& destination, const std::string& role, bool shared)
     : destination_(destination), role_(role) {
   if (is_stdout()) {
     direct_ = File::standard_output();
@@ -61,9 +61,9 @@ OutputTarget::OutputTarget(const std::string& destination, const std::string& ro
   target_ = d.target;
   const std::string dir = directory_of(d.target);
   if (role == "output") {
-    temp_ = std::make_unique<OutputTemp>(dir, destination, "cannot create output in", dir);
+    temp_ = std::make_unique<OutputTemp>(dir, destination, "cannot create output in", dir, !shared);
   } else {
-    temp_ = std::make_unique<OutputTemp>(dir, destination, "cannot create " + role, destination);
+    temp_ = std::make_unique<OutputTemp>(dir, destination, "cannot create " + role, destination, !shared);
   }
 }
 

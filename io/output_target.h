@@ -28,11 +28,17 @@ class OutputTarget {
   // Creates the temporary file now, so that an unwritable destination fails
   // before any work is done. `role` names it in messages: "output" or
   // "--stats file".
-  explicit OutputTarget(const std::string& destination, const std::string& role = "output");
+  // `shared`: the temporary file gets a name from the start (never an
+  // unnamed O_TMPFILE), so that other processes can open it by
+  // temporary_path() and write into it (the ranks of a distributed sort).
+  explicit OutputTarget(const std::string& destination, const std::string& role = "output", bool shared = false);
   OutputTarget(const OutputTarget&) = delete;
   OutputTarget& operator=(const OutputTarget&) = delete;
 
   File& file() { return temp_ ? temp_->file() : direct_; }
+  // Where other processes can open what is being written: the named
+  // temporary (with `shared`), or the destination itself when written directly.
+  std::string temporary_path() const { return temp_ ? temp_->path() : destination_; }
   bool is_stdout() const { return destination_ == "-"; }
   // Writing straight into the destination (stdout, a device, a FIFO).
   bool is_direct() const { return target_.empty(); }

@@ -16,6 +16,7 @@
 #include "src/core/thread_pool.h"
 #include "io/output_target.h"
 #include "io/input_set.h"
+#include "io/output_parts.h"
 #include "io/standard_streams.h"
 #include "io/temp_registry.h"
 #include "src/output/test_hooks.h"
@@ -27,6 +28,9 @@
 
 #ifdef GSORT_TEST_HOOKS
 #include "tests/support/fault_hooks.h"
+#endif
+#ifdef GSORT_DISTRIBUTED_DRIVER
+#include "src/distributed/distributed_launch.h"
 #endif
 
 namespace gsort {
@@ -180,9 +184,20 @@ int main(int argc, char** argv) {
 #ifdef GSORT_TEST_HOOKS
   gsort::test_hooks::install_fault_hooks();
 #endif
+#ifdef GSORT_DISTRIBUTED_DRIVER
+  // Under mpirun with several ranks, the distributed sort takes over.
+  gsort::DistributedLaunch mpi(&argc, &argv);
+  if (mpi.several_ranks()) {
+    return mpi.run([&]() -> std::optional<gsort::SortConfig> {
+      gsort::ParsedCommand cmd = gsort::parse_command_line(argc, argv);
+      return cmd.done ? std::nullopt : std::optional<gsort::SortConfig>(cmd.config);
+    });
+  }
+#endif
   try {
-    const gsort::ParsedCommand cmd = gsort::parse_command_line(argc, argv);
+    gsort::ParsedCommand cmd = gsort::parse_command_line(argc, argv);
     if (cmd.done) return gsort::kExitOk;
+    if (cmd.config.output_parts) cmd.config.output = gsort::prepare_single_part(cmd.config.output);
     if (streams.stdout_was_closed && cmd.config.output == "-" && cmd.config.mode != gsort::Mode::kCheck) {
       throw gsort::IoError("standard output is closed (give -o FILE)");
     }

@@ -48,6 +48,7 @@ struct RawOptions {
   std::string trace;
   bool trace_given = false;
   bool stats_given = false, compress_temp_given = false, compress_output_given = false;
+  bool output_parts = false;
 };
 
 constexpr const char* kImplicit = "default";
@@ -104,6 +105,9 @@ po::options_description visible_options(RawOptions& o) {
        "write statistics of the run as one JSON object to FILE (- for standard error)")
       ("trace", po::value(&o.trace)->value_name("FILE"),
        "write the timeline of the run's phases, per thread, to FILE as a Chrome trace (chrome://tracing, ui.perfetto.dev)")
+      ("output-parts", po::bool_switch(&o.output_parts),
+       "-o names a directory: write part-00000, part-00001, ... there (one per rank under mpirun -np N); "
+       "their concatenation is the sorted output")
       ("verbose,v", po::bool_switch(&o.verbose), "report sizes and phase timings on standard error")
       ("help", po::bool_switch(&o.help), "show this help and exit")
       ("version", po::bool_switch(&o.version), "show the version and exit");
@@ -277,6 +281,9 @@ SortConfig to_config(const RawOptions& o) {
   SortConfig c;
   c.inputs = o.inputs.empty() ? std::vector<std::string>{"-"} : o.inputs;
   c.output = o.output.empty() ? throw UsageError("--output needs a file name") : o.output;
+  c.output_parts = o.output_parts;
+  if (c.output_parts && c.output == "-") throw UsageError("--output-parts needs -o DIR");
+  c.memory_is_default = o.memory.empty();
   set_record_layout(o, c);
   set_mode(o, c);
   set_host_resources(o, c);

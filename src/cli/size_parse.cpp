@@ -4,11 +4,13 @@
 
 #include <cctype>
 
+#include "src/cli/memory_limit.h"
 #include "src/core/errors.h"
 
 namespace gsort {
 
 uint64_t physical_memory_bytes() {
+  if (const uint64_t limit = cgroup_memory_limit()) return limit;
   const long pages = ::sysconf(_SC_PHYS_PAGES);
   const long page_size = ::sysconf(_SC_PAGE_SIZE);
   if (pages <= 0 || page_size <= 0) return 0;

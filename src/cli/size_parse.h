@@ -11,7 +11,8 @@ namespace gsort {
 // Throws UsageError naming `option` when text is not a size.
 uint64_t parse_size(const std::string& text, const std::string& option);
 
-// Physical memory of this machine in bytes (0 if unknown).
+// Memory this process may use, in bytes (0 if unknown): its cgroup's
+// limit where one is set (memory_limit.h), else physical memory (MemTotal).
 uint64_t physical_memory_bytes();
 
 }  // namespace gsort

@@ -45,6 +45,8 @@ struct SortConfig {
   ProgressMode progress = ProgressMode::kAuto;  // --progress / --no-progress
   std::string stats_path;       // --stats FILE ("-": stderr); empty: none
   std::string trace_path;       // --trace FILE (a Chrome trace of the phases); empty: none
+  bool output_parts = false;    // --output-parts: -o is a directory of part-NNNNN files, one per rank
+  bool memory_is_default = true;  // no -S: ranks sharing a host share the default budget
 };
 
 }  // namespace gsort

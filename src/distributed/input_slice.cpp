@@ -1,0 +1,52 @@
+#include "src/distributed/input_slice.h"
+
+#include <algorithm>
+
+#include "io/input_set.h"
+#include "src/core/errors.h"
+
+namespace gsort {
+
+// 128-bit products: total_records * ranks may not fit 64 bits.
+__extension__ typedef unsigned __int128 Wide;
+
+RecordRange rank_slice(uint64_t total_records, int rank, int ranks) {
+  const auto share = [&](int r) {
+    return static_cast<uint64_t>(static_cast<Wide>(total_records) * static_cast<unsigned>(r) /
+                                 static_cast<unsigned>(ranks));
+  };
+  return RecordRange{share(rank), share(rank + 1)};
+}
+
+ConcatenatedInputs::ConcatenatedInputs(const std::vector<std::string>& names, uint32_t record_size)
+    : record_size_(record_size) {
+  starts_.push_back(0);
+  for (const std::string& name : names) {
+    if (name == "-") throw UsageError("standard input cannot be an input with several ranks (give files)");
+    // InputFile validates: it exists, and a plain file holds whole records.
+    const InputFile probe(name, record_size);
+    if (probe.compressed() || !probe.size_known()) {
+      throw UsageError(name + ": with several ranks every input must be a plain (uncompressed) regular file");
+    }
+    files_.push_back(File::open_read(name));
+    starts_.push_back(starts_.back() + probe.size() / record_size);
+  }
+}
+
+void ConcatenatedInputs::read(uint64_t first, uint64_t count, uint8_t* buf) const {
+  // The file holding `first`: the last whose start is <= first.
+  size_t f = static_cast<size_t>(std::upper_bound(starts_.begin(), starts_.end(), first) - starts_.begin()) - 1;
+  while (count > 0) {
+    if (f >= files_.size()) throw Error("internal error: read past the end of the inputs");
+    const uint64_t in_file = std::min(count, starts_[f + 1] - first);
+    const size_t bytes = static_cast<size_t>(in_file * record_size_);
+    const size_t got = files_[f].pread_full(buf, bytes, (first - starts_[f]) * record_size_);
+    if (got != bytes) throw DataError(files_[f].display_name() + ": the file shrank while it was read");
+    buf += bytes;
+    first += in_file;
+    count -= in_file;
+    ++f;
+  }
+}
+
+}  // namespace gsort

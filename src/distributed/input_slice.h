@@ -1,0 +1,44 @@
+// The inputs as one array of records (the files concatenated in the order
+// given), and the contiguous, record-aligned slice of it that one rank
+// reads. Every rank opens every input, so the inputs must be regular,
+// uncompressed files that every rank can read.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "io/file.h"
+
+namespace gsort {
+
+// Records [begin, end) of the concatenated inputs (global record numbers).
+struct RecordRange {
+  uint64_t begin = 0;
+  uint64_t end = 0;
+  uint64_t size() const { return end - begin; }
+};
+
+// Rank `rank` of `ranks` takes an equal share, the first ranks none extra:
+// [rank * total / ranks, (rank + 1) * total / ranks).
+RecordRange rank_slice(uint64_t total_records, int rank, int ranks);
+
+class ConcatenatedInputs {
+ public:
+  // Opens every input. Throws UsageError for standard input, a pipe or a
+  // zstd-compressed file (which cannot be sliced), DataError for a size
+  // that is not whole records, IoError when one cannot be opened.
+  ConcatenatedInputs(const std::vector<std::string>& names, uint32_t record_size);
+
+  uint64_t total_records() const { return starts_.back(); }
+  uint32_t record_size() const { return record_size_; }
+  // Reads `count` records starting at global record `first` into buf.
+  void read(uint64_t first, uint64_t count, uint8_t* buf) const;
+
+ private:
+  mutable std::vector<File> files_;  // File's reads are not const; reading changes no state here
+  std::vector<uint64_t> starts_;  // global record number of each file's first record; one more at the end
+  uint32_t record_size_;
+};
+
+}  // namespace gsort

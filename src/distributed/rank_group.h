@@ -1,0 +1,21 @@
+// The ranks of one distributed gsort run: this process's place among them
+// and among the ranks on its host (which pick GPUs and share the host's
+// cores and memory).
+#pragma once
+
+#include <mpi.h>
+
+namespace gsort {
+
+struct RankGroup {
+  MPI_Comm comm = MPI_COMM_WORLD;
+  int rank = 0;
+  int size = 1;
+  int local_rank = 0;  // among the ranks on this host (MPI_Comm_split_type SHARED)
+  int local_size = 1;
+};
+
+// Collective over MPI_COMM_WORLD; MPI must be initialised.
+RankGroup describe_world();
+
+}  // namespace gsort

@@ -1,0 +1,21 @@
+#include "src/distributed/refusals.h"
+
+#include "src/core/errors.h"
+
+namespace gsort {
+
+void refuse_unsupported_with_ranks(const SortConfig& config) {
+  const std::string several = " is not supported with several ranks";
+  if (config.mode == Mode::kCheck) throw UsageError("--check (-c, -C)" + several + " (run it as one process)");
+  if (config.mode == Mode::kMerge) {
+    throw UsageError("--merge (-m)" + several + " yet (sort the inputs instead: the output is the same)");
+  }
+  for (const std::string& in : config.inputs) {
+    if (in == "-") throw UsageError("standard input" + several + " (give input files that every rank can read)");
+  }
+  if (config.output == "-") throw UsageError("standard output" + several + " (give -o FILE, or -o DIR --output-parts)");
+  if (config.compress_output) throw UsageError("--compress-output (and -o FILE.zst)" + several + " yet");
+  if (!config.trace_path.empty()) throw UsageError("--trace" + several + " yet (use --stats: it has every rank's phases)");
+}
+
+}  // namespace gsort

@@ -1,0 +1,21 @@
+#include "src/distributed/test_fault.h"
+
+#include <signal.h>
+
+#include <cstdlib>
+#include <string>
+
+#include "src/core/errors.h"
+
+namespace gsort {
+
+void test_fault_point(const char* phase, int rank) {
+  const char* at = std::getenv("GSORT_TEST_FAIL_AT");
+  const char* who = std::getenv("GSORT_TEST_FAIL_RANK");
+  if (!at || !who || std::atoi(who) != rank) return;
+  const std::string wanted = at;
+  if (wanted == std::string(phase) + "-signal") ::raise(SIGTERM);
+  if (wanted == phase) throw Error("test hook: rank " + std::to_string(rank) + " fails in the " + phase + " phase");
+}
+
+}  // namespace gsort

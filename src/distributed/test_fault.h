@@ -1,0 +1,13 @@
+// A test hook of the distributed driver, read from the environment (used
+// by tests/distributed, documented nowhere else): GSORT_TEST_FAIL_RANK=R
+// and GSORT_TEST_FAIL_AT=PHASE make rank R fail at that phase: "exchange"
+// (in the middle of the exchange, as an error), "exchange-signal" (there,
+// by SIGTERM to itself, as mpirun sends), "sort" or "write".
+#pragma once
+
+namespace gsort {
+
+// Throws Error (or raises SIGTERM) when the hook names this rank and phase.
+void test_fault_point(const char* phase, int rank);
+
+}  // namespace gsort

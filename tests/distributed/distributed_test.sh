@@ -1,0 +1,206 @@
+#!/usr/bin/env bash
+# The distributed sort's tests: distributed_test.sh GSORT GSORT_GEN CASE.
+# Each case runs `mpirun -np N gsort` for N = 1..4 on the CPU backend and
+# compares with single-process gsort (the same binary, no mpirun) byte for
+# byte, or checks a refusal or a failure; after every run, no temporary
+# file may be left in -T's directory or next to the output.
+set -euo pipefail
+gsort=$1 gen_bin=$2 case=$3
+mpirun_bin=${GSORT_MPIRUN:-mpirun}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+mkdir "$work/tmp" "$work/out"
+# As root (CI containers) Open MPI wants both the flag and these; vader
+# (shared memory) without single-copy works where ptrace is restricted.
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+mpi_flags=(--oversubscribe --allow-run-as-root --mca btl self,vader --mca btl_vader_single_copy_mechanism none)
+# The rank counts a check runs with: np="2 4" same ... (default 1 to 4).
+# Each mpirun costs about a second here, so cases pick a few.
+
+fail() { echo "FAIL ($case): $*" >&2; exit 1; }
+mpi() { local n=$1; shift; "$mpirun_bin" "${mpi_flags[@]}" -np "$n" "$@"; }
+gen() { "$gen_bin" "$@"; }
+
+no_leftovers() {
+  local left
+  left=$( (find "$work/tmp" -mindepth 1; find "$work/out" -mindepth 1 -name '.*') | head -5)
+  [ -z "$left" ] || fail "temporary files left: $left"
+}
+
+# same ARGS... (inputs and options, no -o): -np $np against one process.
+same() {
+  "$gsort" --backend cpu -T "$work/tmp" "$@" -o "$work/ref"
+  for n in ${np:-1 2 3 4}; do
+    mpi "$n" "$gsort" --backend cpu -T "$work/tmp" "$@" -o "$work/out/sorted" || fail "np $n failed: $*"
+    cmp -s "$work/ref" "$work/out/sorted" || fail "np $n differs from one process: $*"
+    no_leftovers
+  done
+}
+
+case_keys() {
+  gen -n 20000 --record-size 16 --key 0:u32 -d few -o "$work/u32"
+  same --record-size 16 --key 0:u32 "$work/u32"
+  gen -n 20000 --record-size 24 --key 8:i64 -o "$work/i64"
+  np=3 same --record-size 24 --key 8:i64 "$work/i64"
+  gen -n 20000 --record-size 16 --key 0:f64 -o "$work/f64"  # NaN, -0.0, inf among them
+  np="2 4" same --record-size 16 --key 0:f64 "$work/f64"
+  gen -n 20000 --record-size 32 --key 4:6 -d lowentropy -o "$work/bytes"
+  np=3 same --record-size 32 --key 4:6 "$work/bytes"
+  gen -n 20000 --record-size 8 -d few -o "$work/whole"
+  np=2 same --record-size 8 "$work/whole"
+  gen -n 10000 --format gensort -o "$work/gensort"
+  np=4 same --format gensort "$work/gensort"
+}
+
+case_reverse() {
+  gen -n 20000 --record-size 16 --key 0:u32 -d few -o "$work/u32"
+  np="2 3" same -r --record-size 16 --key 0:u32 "$work/u32"
+  gen -n 20000 --record-size 16 --key 0:f64 -o "$work/f64"
+  np=4 same -r --record-size 16 --key 0:f64 "$work/f64"
+  gen -n 20000 --record-size 24 --key 0:u16 --key 8:i32:desc -d few -o "$work/two"
+  np=3 same --record-size 24 --key 0:u16 --key 8:i32:desc "$work/two"
+  np="2 4" same -r --record-size 24 --key 0:u16 --key 8:i32:desc "$work/two"
+}
+
+# -u: duplicates straddle rank boundaries when keys are few or all equal.
+case_unique() {
+  gen -n 20000 --record-size 16 --key 0:u32 -d few --distinct 5 -o "$work/few"
+  np="2 3 4" same -u --record-size 16 --key 0:u32 "$work/few"
+  np=3 same -u -r --record-size 16 --key 0:u32 "$work/few"
+  gen -n 5000 --record-size 16 --key 0:u32 -d equal -o "$work/equal"
+  np="2 4" same -u --record-size 16 --key 0:u32 "$work/equal"
+  gen -n 20000 --record-size 16 --key 0:2 -d lowentropy -o "$work/low"
+  np=3 same -u --record-size 16 --key 0:2 "$work/low"
+}
+
+case_skew() {
+  gen -n 20000 --record-size 16 --key 0:u32 -d equal -o "$work/equal"
+  np="3 4" same --record-size 16 --key 0:u32 "$work/equal"
+  gen -n 20000 --record-size 16 --key 0:u64 -d lowentropy -o "$work/low"
+  np=2 same --record-size 16 --key 0:u64 "$work/low"
+  gen -n 20000 --record-size 16 --key 0:u64 -d sorted -o "$work/sorted"
+  np=3 same -r --record-size 16 --key 0:u64 "$work/sorted"
+  gen -n 20000 --record-size 16 --key 0:u64 -d reverse -o "$work/reverse"
+  np=4 same --record-size 16 --key 0:u64 "$work/reverse"
+}
+
+# Fewer records than ranks: some ranks have nothing to read or to write.
+case_tiny() {
+  for records in 0 1 2 3; do
+    gen -n "$records" --record-size 12 --key 0:u32 -d few -o "$work/tiny$records"
+    np=4 same --record-size 12 --key 0:u32 "$work/tiny$records"
+    np=4 same -u --record-size 12 --key 0:u32 "$work/tiny$records"
+  done
+  np=2 same --record-size 12 --key 0:u32 "$work/tiny1"
+  np=3 same -u --record-size 12 --key 0:u32 "$work/tiny2"
+}
+
+case_inputs() {
+  gen -n 7001 --record-size 16 --key 0:u32 -d few --seed 1 -o "$work/a"
+  gen -n 0 --record-size 16 --key 0:u32 -o "$work/b"
+  gen -n 13 --record-size 16 --key 0:u32 -d few --seed 2 -o "$work/c"
+  gen -n 9000 --record-size 16 --key 0:u32 -d few --seed 3 -o "$work/d"
+  np="3 4" same --record-size 16 --key 0:u32 "$work/a" "$work/b" "$work/c" "$work/d"
+  np=2 same -u --record-size 16 --key 0:u32 "$work/d" "$work/c" "$work/b" "$work/a"
+}
+
+# --output-parts: the parts concatenated are the single-process output.
+parts_same() {
+  "$gsort" --backend cpu -T "$work/tmp" "$@" -o "$work/ref"
+  for n in ${np:-1 2 3 4}; do
+    mpi "$n" "$gsort" --backend cpu -T "$work/tmp" "$@" --output-parts -o "$work/out/parts" || fail "np $n failed"
+    [ "$(ls "$work/out/parts" | wc -l)" = "$n" ] || fail "np $n: $(ls "$work/out/parts" | wc -l) parts"
+    cat "$work/out/parts"/part-* | cmp -s "$work/ref" - || fail "np $n: parts differ from one process: $*"
+    [ -z "$(find "$work/out/parts" -name '.*')" ] || fail "np $n: hidden files left in the parts directory"
+    no_leftovers
+  done
+}
+
+case_parts() {
+  gen -n 20000 --record-size 16 --key 0:u32 -d few -o "$work/few"
+  parts_same --record-size 16 --key 0:u32 "$work/few"
+  np="2 3" parts_same -u --record-size 16 --key 0:u32 "$work/few"  # parts lose a straddling duplicate
+  # Fewer ranks than last time: the stale parts go (the count is checked).
+  np="4 2" parts_same --record-size 16 --key 0:u32 "$work/few"
+  # One process writes part-00000 too.
+  "$gsort" --record-size 16 --key 0:u32 "$work/few" --output-parts -o "$work/out/single"
+  cmp -s "$work/ref" "$work/out/single/part-00000" || fail "one process: part-00000 differs"
+}
+
+# A small -S: several exchange rounds and several spilled runs per rank.
+case_spill() {
+  gen -n 200000 --record-size 16 --key 0:u64 -o "$work/big"  # 3.2 MB
+  np="2 4" same -S 1M --record-size 16 --key 0:u64 "$work/big"
+  np=3 same -S 1M -u --record-size 16 --key 0:u64 "$work/big"
+  mpi 3 "$gsort" --backend cpu -S 1M -T "$work/tmp" --record-size 16 --key 0:u64 "$work/big" \
+    -o "$work/out/sorted" --stats "$work/stats.json"
+  grep -q '"rounds":[2-9]' "$work/stats.json" || fail "one exchange round only: $(cat "$work/stats.json")"
+  grep -q '"runs":[1-9]' "$work/stats.json" || fail "no run spilled: $(cat "$work/stats.json")"
+}
+
+case_stats() {
+  gen -n 20000 --record-size 16 --key 0:u32 -o "$work/in"
+  mpi 3 "$gsort" --backend cpu -T "$work/tmp" --record-size 16 --key 0:u32 "$work/in" -o "$work/out/sorted" \
+    --stats "$work/stats.json" -v 2>"$work/err"
+  grep -q '"ranks":3' "$work/stats.json" || fail "stats: $(cat "$work/stats.json")"
+  [ "$(grep -o '"rank":[0-9]' "$work/stats.json" | wc -l)" = 3 ] || fail "stats lack ranks: $(cat "$work/stats.json")"
+  grep -q '^gsort: partitions: largest' "$work/err" || fail "-v: $(cat "$work/err")"
+  [ "$(grep -c '^gsort: rank 2: splitters' "$work/err")" = 1 ] || fail "-v printed more than once"
+}
+
+# refuse EXPECTED ARGS...: exit 2 on every rank, one line on stderr.
+refuse() {
+  local expected=$1 rc=0; shift
+  mpi 2 "$gsort" --backend cpu -T "$work/tmp" "$@" </dev/null >"$work/stdout" 2>"$work/err" || rc=$?
+  [ "$rc" != 0 ] || fail "accepted: $*"
+  [ "$(grep -c '^gsort: ' "$work/err")" = 1 ] || fail "not one message for $*: $(cat "$work/err")"
+  grep -q -- "$expected" "$work/err" || fail "message for $*: $(cat "$work/err")"
+  [ ! -e "$work/out/sorted" ] || fail "output written for $*"
+  no_leftovers
+}
+
+case_refusals() {
+  gen -n 100 --record-size 16 --key 0:u32 -o "$work/in"
+  refuse "standard input" --record-size 16 --key 0:u32 -o "$work/out/sorted"
+  refuse "standard input" --record-size 16 --key 0:u32 "$work/in" - -o "$work/out/sorted"
+  refuse "standard output" --record-size 16 --key 0:u32 "$work/in"
+  refuse "--check" -c --record-size 16 --key 0:u32 "$work/in"
+  refuse "--merge" -m --record-size 16 --key 0:u32 "$work/in" -o "$work/out/sorted"
+  refuse "--compress-output" --record-size 16 --key 0:u32 "$work/in" -o "$work/out/sorted.zst"
+  refuse "no record size" "$work/in" -o "$work/out/sorted"
+  zstd -q -f "$work/in" -o "$work/in.zst" 2>/dev/null && \
+    refuse "uncompressed" --record-size 16 --key 0:u32 "$work/in.zst" -o "$work/out/sorted"
+  refuse "not a multiple" --record-size 15 "$work/in" -o "$work/out/sorted"
+}
+
+# fault N PHASE [ARGS...]: rank 1 fails at PHASE; every rank must stop with
+# a non-zero status, the destination must not appear, nothing may be left.
+fault() {
+  local n=$1 phase=$2 rc=0; shift 2
+  GSORT_TEST_FAIL_RANK=1 GSORT_TEST_FAIL_AT=$phase mpi "$n" -x GSORT_TEST_FAIL_RANK -x GSORT_TEST_FAIL_AT \
+    "$gsort" --backend cpu -S 1M -T "$work/tmp" --record-size 16 --key 0:u64 "$work/big" "$@" \
+    >/dev/null 2>"$work/err" || rc=$?
+  [ "$rc" != 0 ] || fail "np $n, $phase: exit 0"
+  [ ! -e "$work/out/sorted" ] && [ ! -e "$work/out/parts/part-00000" ] || fail "np $n, $phase: output appeared"
+  no_leftovers
+}
+
+case_faults() {
+  gen -n 200000 --record-size 16 --key 0:u64 -o "$work/big"
+  for phase in exchange sort write; do
+    fault 3 "$phase" -o "$work/out/sorted"
+    grep -q "rank 1: test hook" "$work/err" || fail "$phase: message: $(cat "$work/err")"
+    fault 2 "$phase" --output-parts -o "$work/out/parts"
+  done
+}
+
+# A rank killed by SIGTERM mid-exchange (what mpirun sends when it ends a
+# job): the handlers remove every rank's temporary files.
+case_signal() {
+  gen -n 200000 --record-size 16 --key 0:u64 -o "$work/big"
+  fault 2 exchange-signal -o "$work/out/sorted"
+  fault 3 exchange-signal --output-parts -o "$work/out/parts"
+}
+
+"case_$case"
+echo "ok: $case"
