@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "tests/support/clean_error.h"
+#include "tests/support/proc_fds.h"
 #include "tests/support/process.h"
 #include "tests/support/record_gen.h"
 #include "tests/support/reference_sort.h"
@@ -77,19 +78,6 @@ std::string describe_tree(const std::vector<std::string>& names) {
   std::string s;
   for (const std::string& n : names) s += " " + n;
   return s.empty() ? " (empty)" : s;
-}
-
-// Polls (bounded) until dir holds at least `want` regular files or child
-// ends. Returns whether it got there.
-bool wait_for_files(const std::string& dir, size_t want, Process& child, double timeout_s) {
-  const auto deadline =
-      std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
-  while (std::chrono::steady_clock::now() < deadline) {
-    if (count_files(dir) >= want) return true;
-    if (!child.running()) return false;
-    std::this_thread::sleep_for(std::chrono::milliseconds(2));
-  }
-  return false;
 }
 
 // ------------------------------------------------------------ basic sorts
@@ -603,8 +591,9 @@ TEST(CliTemp, TmpdirEnvironmentIsTheDefaultTempDir) {
   const std::string tmp = dir.subdir("tmp");
   Process child(gsort_argv({"--record-size", "100", "-S", "64K"}),
                 ProcessOptions{StdinKind::kPipe, "", data, {"TMPDIR=" + tmp}});
-  // Spilled runs must land under $TMPDIR while it works.
-  const bool spilled = wait_for_files(tmp, 1, child, 60);
+  // Spilled runs must land under $TMPDIR while it works (unnamed files:
+  // seen through the child's descriptors).
+  const bool spilled = wait_for_run_files(tmp, 1, child, 60);
   const ProcessResult r = child.wait(120);
   ASSERT_EQ(r.status(), "exit 0") << r.err;
   EXPECT_TRUE(spilled) << "no run files appeared under $TMPDIR";
@@ -696,7 +685,7 @@ TEST_P(CliSignal, StopsCleanlyWhileSpilling) {
     }
     close(fd);
   });
-  const bool spilled = wait_for_files(tmp, 2, child, 60);
+  const bool spilled = wait_for_run_files(tmp, 2, child, 60);
   if (spilled) {
     child.send_signal(sig);  // stdin stays open: only the signal can end it
   } else {
