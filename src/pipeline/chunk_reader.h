@@ -37,6 +37,13 @@ class ChunkReader {
   // Makes the next chunk current; false at the end of the input.
   bool advance();
 
+  // For a merge between chunks: frees both buffers. No read may be in
+  // flight (the current chunk was not read ahead of).
+  void release();
+  // After release(): reads the next chunk into a new buffer; false at the
+  // end of the input (the released chunk was short, or nothing is left).
+  bool read_after_release();
+
   // Seconds spent reading, in the background included.
   double read_seconds() const { return read_seconds_; }
 
@@ -51,6 +58,7 @@ class ChunkReader {
   int current_ = 0;
   uint64_t count_ = 0;
   double read_seconds_ = 0;  // written by the one read in flight at a time
+  uint64_t chunks_read_ = 0;  // likewise
   uint64_t next_count_ = 0;
   bool next_known_ = false;
   // The read-ahead: a pipeline stage that overlaps reading with sorting,

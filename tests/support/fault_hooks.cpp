@@ -1,9 +1,13 @@
 #include "tests/support/fault_hooks.h"
 
+#include <unistd.h>
+
 #include <cstdint>
 #include <cstdlib>
+#include <string>
 
 #include "src/output/test_hooks.h"
+#include "src/pipeline/test_hooks.h"
 
 namespace gsort::test_hooks {
 namespace {
@@ -19,8 +23,23 @@ void corrupt_output_record(uint8_t* records, uint64_t count, uint32_t record_siz
   records[(target - first) * record_size + byte] ^= 0x01;
 }
 
+// GSORT_TEST_TRUNCATE_INPUT=PATH:BYTES:CHUNK
+void truncate_input(uint64_t chunk) {
+  const char* spec = std::getenv("GSORT_TEST_TRUNCATE_INPUT");
+  if (spec == nullptr || *spec == '\0') return;
+  const std::string s = spec;
+  const size_t last = s.rfind(':'), middle = s.rfind(':', last - 1);
+  if (last == std::string::npos || middle == std::string::npos) return;
+  if (std::strtoull(s.c_str() + last + 1, nullptr, 10) != chunk) return;
+  const off_t bytes = static_cast<off_t>(std::strtoull(s.c_str() + middle + 1, nullptr, 10));
+  if (::truncate(s.substr(0, middle).c_str(), bytes) != 0) std::abort();
+}
+
 }  // namespace
 
-void install_fault_hooks() { before_final_write = &corrupt_output_record; }
+void install_fault_hooks() {
+  before_final_write = &corrupt_output_record;
+  before_chunk_read = &truncate_input;
+}
 
 }  // namespace gsort::test_hooks

@@ -2,6 +2,9 @@
 //   GSORT_TEST_CORRUPT_OUTPUT=N[:B]  flips the low bit of byte B (default:
 //   the last byte) of record N (0-based) of the final output, after the
 //   records are sorted and before they are checked (--verify) and written.
+//   GSORT_TEST_TRUNCATE_INPUT=PATH:BYTES:CHUNK  truncates the file PATH to
+//   BYTES just before chunk CHUNK (0-based) of the input is read: a file
+//   that shrinks while gsort reads it.
 #pragma once
 
 namespace gsort::test_hooks {
