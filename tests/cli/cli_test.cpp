@@ -23,6 +23,7 @@
 #include "tests/support/record_gen.h"
 #include "tests/support/reference_sort.h"
 #include "tests/support/temp_dir.h"
+#include "tests/support/tmpfs.h"
 
 namespace gsort_test {
 namespace {
@@ -622,29 +623,10 @@ TEST(CliTemp, VerboseReportsPhasesOnStderrOnly) {
 // left behind) are text files: tests/cli/cases/*.case, run by
 // cli_cases_test.cpp.
 
-// A mounted tmpfs that is unmounted on scope exit.
-class TinyTmpfs {
- public:
-  explicit TinyTmpfs(const std::string& dir) : dir_(dir) {
-    mounted_ = mount("tmpfs", dir.c_str(), "tmpfs", 0, "size=1m") == 0;
-    if (!mounted_) error_ = std::strerror(errno);
-  }
-  ~TinyTmpfs() {
-    if (mounted_) umount2(dir_.c_str(), MNT_DETACH);
-  }
-  bool mounted() const { return mounted_; }
-  const std::string& error() const { return error_; }
-
- private:
-  std::string dir_;
-  bool mounted_ = false;
-  std::string error_;
-};
-
 TEST(CliErrorDiskFull, TempDirectoryFillsUp) {
   TempDir dir;
   const std::string tmp = dir.subdir("tiny");
-  TinyTmpfs tmpfs(tmp);
+  Tmpfs tmpfs(tmp, "1m");
   if (!tmpfs.mounted()) GTEST_SKIP() << "cannot mount a tmpfs here: " << tmpfs.error();
   Rng rng(40);
   // 4 MB of incompressible records against a 1 MB temp dir.
