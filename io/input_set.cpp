@@ -1,205 +1,85 @@
 #include "io/input_set.h"
 
-#include <algorithm>
-#include <cstring>
-
-#include <fcntl.h>
-#include <unistd.h>
-
 #include "src/core/errors.h"
-#include "io/checksum.h"
 
 namespace gsort {
-namespace {
-
-// Records are read in pieces of about this size, so that each piece is
-// still in cache when it is hashed for --verify.
-constexpr size_t kPieceBytes = 256 << 10;
-
-[[noreturn]] void throw_partial(const std::string& name, uint64_t size, uint32_t record_size,
-                                const char* what = "size") {
-  throw DataError(name + ": " + what + " " + std::to_string(size) +
-                  " bytes is not a multiple of the record size " + std::to_string(record_size) + " (" +
-                  std::to_string(size % record_size) + " bytes left over)");
-}
-
-}  // namespace
-
-InputFile::InputFile(const std::string& name, uint32_t record_size, InputTally* tally)
-    : file_(name == "-" ? File::standard_input() : File::open_read(name)), record_size_(record_size), tally_(tally) {
-  uint8_t magic[kZstdMagicBytes];
-  size_t peeked = 0;  // bytes consumed from a pipe to look at them
-  bool zstd = false;
-  if (file_.is_regular()) {
-    // A regular standard input (gsort < file) is read like a named file, from
-    // wherever its offset stands: something may have read part of it first.
-    start_ = file_.position();
-    stored_size_ = file_.size() - std::min(start_, file_.size());
-    zstd = stored_size_ >= sizeof magic && file_.pread_full(magic, sizeof magic, start_) == sizeof magic &&
-           is_zstd_magic(magic, sizeof magic);
-    if (!zstd) {
-      size_known_ = true;
-      size_ = stored_size_;
-      if (size_ % record_size_ != 0) throw_partial(file_.display_name(), size_, record_size_);
-    }
-  } else {
-    file_.enlarge_pipe();
-    peeked = file_.read_full(magic, sizeof magic);
-    zstd = is_zstd_magic(magic, peeked);
-  }
-  file_.advise_sequential();
-  if (zstd) {
-    zstd_ = std::make_unique<ZstdInputStream>(file_, magic, peeked);
-    compressed_seen_ = peeked;
-  } else {
-    peeked_.assign(magic, magic + peeked);
-  }
-  if (tally_) tally_->stored_bytes.fetch_add(peeked, std::memory_order_relaxed);
-}
-
-InputFile::~InputFile() = default;
-
-size_t InputFile::read_bytes(uint8_t* buf, size_t n) {
-  if (zstd_) {
-    const size_t got = zstd_->read(buf, n);
-    if (tally_) {
-      const uint64_t c = zstd_->compressed_bytes();
-      tally_->stored_bytes.fetch_add(c - compressed_seen_, std::memory_order_relaxed);
-      compressed_seen_ = c;
-    }
-    return got;
-  }
-  size_t got = 0;
-  if (peeked_pos_ < peeked_.size()) {
-    got = std::min(n, peeked_.size() - peeked_pos_);
-    std::memcpy(buf, peeked_.data() + peeked_pos_, got);
-    peeked_pos_ += got;
-  }
-  const size_t more = got < n ? file_.read_full(buf + got, n - got) : 0;
-  if (tally_) tally_->stored_bytes.fetch_add(more, std::memory_order_relaxed);
-  return got + more;
-}
-
-void InputFile::tally_records(const uint8_t* buf, size_t n) {
-  if (!tally_ || !tally_->hash_records) return;
-  const uint64_t records = n / record_size_;
-  tally_->hash_sum.fetch_add(hash_record_sum(buf, records, record_size_), std::memory_order_relaxed);
-  tally_->records.fetch_add(records, std::memory_order_relaxed);
-}
-
-uint64_t InputFile::whole_records(size_t got) {
-  bytes_read_ += got;
-  if (got % record_size_ != 0) {
-    throw_partial(file_.display_name(), bytes_read_, record_size_, zstd_ ? "decompressed size" : "size");
-  }
-  return got / record_size_;
-}
-
-uint64_t InputFile::read(uint8_t* buf, uint64_t max_records) {
-  const size_t want = static_cast<size_t>(max_records * record_size_);
-  const size_t piece = std::max<size_t>(1, kPieceBytes / record_size_) * record_size_;
-  size_t got = 0;
-  while (got < want) {
-    const size_t ask = std::min(piece, want - got);
-    const size_t n = read_bytes(buf + got, ask);
-    tally_records(buf + got, n);
-    got += n;
-    if (n < ask) break;
-  }
-  return whole_records(got);
-}
-
-uint64_t InputFile::read(uint8_t* buf, uint64_t max_records, ThreadPool& pool) {
-  const size_t piece = std::max<size_t>(1, kPieceBytes / record_size_) * record_size_;
-  const uint64_t left = size_ - std::min(size_, bytes_read_);
-  const size_t want = static_cast<size_t>(std::min<uint64_t>(max_records * record_size_, left));
-  const bool plain = size_known_ && !zstd_ && peeked_.empty();
-  if (!plain || pool.size() == 1 || want < 4 * piece) return read(buf, max_records);
-  // Each task reads whole pieces at their offsets; the last may be short.
-  const size_t pieces = (want + piece - 1) / piece;
-  const size_t tasks = std::min<size_t>(pieces, pool.size() * 2);
-  const uint64_t base = bytes_read_;
-  pool.parallel_for(tasks, [&](size_t t) {
-    for (size_t p = split_point(pieces, tasks, t), end = split_point(pieces, tasks, t + 1); p < end; ++p) {
-      const size_t off = p * piece, n = std::min(piece, want - off);
-      if (file_.pread_full(buf + off, n, start_ + base + off) != n) {
-        throw DataError(file_.display_name() + ": the file shrank while it was being read");
-      }
-      tally_records(buf + off, n);
-    }
-  });
-  if (::lseek(file_.fd(), static_cast<off_t>(start_ + base + want), SEEK_SET) < 0) {
-    throw IoError("cannot seek in " + file_.display_name());
-  }
-  if (tally_) tally_->stored_bytes.fetch_add(want, std::memory_order_relaxed);
-  return whole_records(want);
-}
-
-uint64_t plain_input_bytes(const std::vector<std::string>& names, bool* known) {
-  *known = false;
-  uint64_t total = 0;
-  for (const std::string& name : names) {
-    File f = File::standard_input();  // "-": a regular file there counts from its offset
-    if (name != "-") {
-      const int fd = ::open(name.c_str(), O_RDONLY | O_CLOEXEC);
-      if (fd < 0) return 0;  // the run itself reports it
-      f = File(fd, name, true);
-    }
-    if (!f.is_regular()) return 0;
-    const uint64_t size = f.size(), start = std::min(f.position(), size);
-    uint8_t magic[kZstdMagicBytes];
-    const size_t got = f.pread_full(magic, sizeof magic, start);
-    if (is_zstd_magic(magic, got)) return 0;
-    total += size - start;
-  }
-  *known = true;
-  return total;
-}
 
 InputSet::InputSet(const std::vector<std::string>& names, uint32_t record_size, InputTally* tally)
-    : record_size_(record_size) {
-  for (const std::string& name : names) inputs_.push_back(std::make_unique<InputFile>(name, record_size, tally));
+    : record_size_(record_size), tally_(tally) {
+  // Each input is opened and checked now, so a missing, unreadable or
+  // partial one fails before any work; then regular files are closed
+  // again (one open at a time while sorting, whatever their number). A pipe
+  // or terminal cannot be opened twice: it stays open.
+  for (const std::string& name : names) {
+    Entry e;
+    e.name = name;
+    auto probe = std::make_unique<InputFile>(name, record_size, tally);
+    e.regular = probe->regular();
+    e.size_known = probe->size_known();
+    e.size = probe->size();
+    e.stored_size = probe->stored_size();
+    if (!e.regular) e.open = std::move(probe);
+    entries_.push_back(std::move(e));
+  }
 }
 
 bool InputSet::size_known() const {
-  for (const auto& in : inputs_) {
-    if (!in->size_known()) return false;
+  for (const Entry& e : entries_) {
+    if (!e.size_known) return false;
   }
   return true;
 }
 
 uint64_t InputSet::total_bytes() const {
   uint64_t total = 0;
-  for (const auto& in : inputs_) total += in->size();
+  for (const Entry& e : entries_) total += e.size;
   return total;
 }
 
 uint64_t InputSet::stored_bytes() const {
   uint64_t total = 0;
-  for (const auto& in : inputs_) {
-    if (in->stored_size() == 0 && !in->size_known()) return 0;  // a pipe
-    total += in->stored_size();
+  for (const Entry& e : entries_) {
+    if (!e.regular) return 0;  // a pipe
+    total += e.stored_size;
   }
   return total;
 }
 
+std::unique_ptr<InputFile> InputSet::open_input(size_t i) {
+  Entry& e = entries_[i];
+  if (e.open) return std::move(e.open);
+  auto in = std::make_unique<InputFile>(e.name, record_size_, tally_);
+  // Checked against what the plan was made from.
+  if (in->stored_size() != e.stored_size) {
+    throw DataError(in->name() + ": the file " + (in->stored_size() < e.stored_size ? "shrank" : "grew") +
+                    " while it was being read (" + std::to_string(e.stored_size) + " bytes when gsort opened it, " +
+                    std::to_string(in->stored_size()) + " now); sort a copy that does not change");
+  }
+  return in;
+}
+
 uint64_t InputSet::read(uint8_t* buf, uint64_t max_records, ThreadPool* pool) {
   uint64_t done = 0;
-  while (done < max_records && current_ < inputs_.size()) {
-    InputFile& in = *inputs_[current_];
+  while (done < max_records && current_ < entries_.size()) {
+    if (!reading_) reading_ = open_input(current_);
+    InputFile& in = *reading_;
     uint8_t* into = buf + done * record_size_;
     const uint64_t got = pool ? in.read(into, max_records - done, *pool) : in.read(into, max_records - done);
     done += got;
-    if (done < max_records) ++current_;  // a short read means that input ended
+    if (done < max_records) {  // a short read means that input ended
+      reading_.reset();
+      ++current_;
+    }
   }
   return done;
 }
 
-std::vector<std::unique_ptr<RecordSource>> InputSet::take_sources() {
-  std::vector<std::unique_ptr<RecordSource>> sources;
-  for (auto& in : inputs_) sources.push_back(std::move(in));
-  inputs_.clear();
-  return sources;
+std::vector<InputSet::Opener> InputSet::lazy_sources() {
+  std::vector<Opener> openers;
+  for (size_t i = 0; i < entries_.size(); ++i) {
+    openers.push_back([this, i]() -> std::unique_ptr<RecordSource> { return open_input(i); });
+  }
+  return openers;
 }
 
 }  // namespace gsort

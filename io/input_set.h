@@ -1,8 +1,11 @@
 // The inputs of one gsort run, read as one stream of whole records in the
-// order given. All inputs are opened up front, so a missing one fails before
-// any work; a regular file whose size is not a multiple of the record size
-// fails at once, a pipe that ends mid-record fails when it ends. The tail of
-// a record is never dropped silently.
+// order given. All inputs are opened and checked up front, so a missing one
+// fails before any work; a regular file whose size is not a multiple of the
+// record size fails at once, a pipe that ends mid-record fails when it ends.
+// The tail of a record is never dropped silently. Regular files are then
+// closed and reopened one at a time as they are read, so any number of
+// inputs stays within the open-file limit. A regular file that shrinks or
+// grows while gsort runs is an error.
 //
 // An input that starts with the zstd frame magic (a file or a pipe alike) is
 // decompressed while it is read; its size is then unknown until its end,
@@ -11,6 +14,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -50,10 +54,14 @@ class InputFile final : public RecordSource {
   uint64_t size() const { return size_; }
   // The size on disk of a regular file (compressed or not), else 0.
   uint64_t stored_size() const { return stored_size_; }
+  bool regular() const { return regular_; }
   // Whether the input is zstd-compressed (decoded while read).
   bool compressed() const { return zstd_ != nullptr; }
 
  private:
+  // Throws DataError unless the file still has the size it was opened with.
+  void check_size_unchanged();
+  uint64_t size_now() const;
   // Reads up to n bytes of records (decompressed); fewer only at the end.
   size_t read_bytes(uint8_t* buf, size_t n);
   // Adds n bytes at buf to the --verify tally.
@@ -63,6 +71,7 @@ class InputFile final : public RecordSource {
 
   File file_;
   uint32_t record_size_;
+  bool regular_ = false;
   bool size_known_ = false;
   uint64_t size_ = 0;
   uint64_t start_ = 0;  // offset of the first byte to read (a regular standard input may start past 0)
@@ -96,13 +105,29 @@ class InputSet {
   // regular files are read by all its threads.
   uint64_t read(uint8_t* buf, uint64_t max_records, ThreadPool* pool = nullptr);
 
-  // For --merge: hands over the inputs as separate sources.
-  std::vector<std::unique_ptr<RecordSource>> take_sources();
+  // For --merge: each input as a separate source, opened when called
+  // (once each). The set must outlive them.
+  using Opener = std::function<std::unique_ptr<RecordSource>()>;
+  std::vector<Opener> lazy_sources();
 
  private:
-  std::vector<std::unique_ptr<InputFile>> inputs_;
+  struct Entry {
+    std::string name;
+    bool regular = false;
+    bool size_known = false;
+    uint64_t size = 0;
+    uint64_t stored_size = 0;
+    std::unique_ptr<InputFile> open;  // a pipe or terminal, kept open since the check
+  };
+  // Input i, open: the one kept open, or the file opened again (and checked
+  // against the size it had at first).
+  std::unique_ptr<InputFile> open_input(size_t i);
+
+  std::vector<Entry> entries_;
+  std::unique_ptr<InputFile> reading_;  // entries_[current_] while read()
   size_t current_ = 0;
   uint32_t record_size_;
+  InputTally* tally_;
 };
 
 }  // namespace gsort

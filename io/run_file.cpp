@@ -1,8 +1,10 @@
 #include "io/run_file.h"
 
+#include <sys/random.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstring>
 
 #include "src/core/errors.h"
@@ -14,8 +16,21 @@ constexpr char kMagic[8] = {'G', 'S', 'O', 'R', 'T', 'R', 'U', 'N'};
 
 }  // namespace
 
-RunWriter::RunWriter(const std::string& path, uint32_t record_size, const RunCompression& compression)
-    : file_(File::create(path)), record_size_(record_size) {
+uint64_t new_job_id() {
+  uint64_t id = 0;
+  while (id == 0) {
+    const ssize_t got = ::getrandom(&id, sizeof id, 0);
+    if (got < 0 && errno != EINTR) throw IoError("cannot get random bytes: " + std::string(std::strerror(errno)));
+  }
+  return id;
+}
+
+RunWriter::RunWriter(const std::string& path, uint32_t record_size, const RunCompression& compression,
+                     const RunIdentity& identity)
+    : RunWriter(File::create(path), record_size, compression, identity) {}
+
+RunWriter::RunWriter(File file, uint32_t record_size, const RunCompression& compression, const RunIdentity& identity)
+    : file_(std::move(file)), record_size_(record_size), identity_(identity) {
   if (compression.enabled) {
     frame_records_ = std::max<uint64_t>(1, compression.frame_bytes / record_size);
     const unsigned threads = compression.pool ? compression.pool->size() : 1;
@@ -88,7 +103,7 @@ void RunWriter::write_frame(size_t slot, const uint8_t* records, uint64_t count)
   stored_ += sizeof h + h.stored_bytes;
 }
 
-void RunWriter::finish() {
+void RunWriter::finish(bool keep_open) {
   RunHeader h;
   std::memset(&h, 0, sizeof h);
   std::memcpy(h.magic, kMagic, sizeof kMagic);
@@ -97,12 +112,14 @@ void RunWriter::finish() {
   h.record_count = count_;
   h.payload_bytes = stored_;
   h.checksum = hash_.digest();
+  h.job_id = identity_.job_id;
+  h.run_index = identity_.run_index;
   if (!slots_.empty()) {
     h.flags = kRunZstdFrames;
     h.frame_bytes = static_cast<uint32_t>(frame_records_ * record_size_);
   }
   file_.pwrite_all(&h, sizeof h, 0);
-  file_.close();
+  if (!keep_open) file_.close();
 }
 
 std::unique_ptr<RunDecoderPool::Decoder> RunDecoderPool::acquire() {
@@ -123,8 +140,19 @@ void RunDecoderPool::release(std::unique_ptr<Decoder> decoder) {
 }
 
 RunReader::RunReader(const std::string& path, uint32_t record_size, RunDecoderPool* decoders,
-                     bool release_consumed)
+                     bool release_consumed, const RunIdentity& expected)
     : file_(release_consumed ? File::open_update(path) : File::open_read(path)), release_(release_consumed) {
+  open(expected, record_size, decoders);
+}
+
+RunReader::RunReader(File file, uint32_t record_size, const RunIdentity& expected, RunDecoderPool* decoders,
+                     bool release_consumed)
+    : file_(std::move(file)), release_(release_consumed) {
+  open(expected, record_size, decoders);
+}
+
+void RunReader::open(const RunIdentity& expected, uint32_t record_size, RunDecoderPool* decoders) {
+  const std::string& path = file_.path();
   const uint64_t size = file_.size();
   if (size < sizeof(RunHeader) || file_.pread_full(&header_, sizeof header_, 0) != sizeof header_) {
     throw DataError("run file " + path + " is truncated (no header)");
@@ -138,6 +166,9 @@ RunReader::RunReader(const std::string& path, uint32_t record_size, RunDecoderPo
   if (header_.record_size != record_size) {
     throw DataError("run file " + path + " holds " + std::to_string(header_.record_size) +
                     "-byte records, expected " + std::to_string(record_size));
+  }
+  if (header_.job_id != expected.job_id || header_.run_index != expected.run_index) {
+    throw DataError("run file " + path + " belongs to another run or job (corrupted temporary directory?)");
   }
   if ((header_.flags & ~kRunZstdFrames) != 0) {
     throw DataError("run file " + path + " has unknown flags " + std::to_string(header_.flags));

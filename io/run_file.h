@@ -37,13 +37,14 @@ struct RunHeader {
   uint64_t checksum;       // XXH3-64 of the records (before compression)
   uint32_t flags;          // kRunZstdFrames
   uint32_t frame_bytes;    // compressed runs: most record bytes in one frame; else 0
-  uint8_t reserved[16];
+  uint64_t job_id;         // RunIdentity: the sort that wrote the run ...
+  uint64_t run_index;      // ... and which of its runs this is
 };
 static_assert(sizeof(RunHeader) == 64, "run header is 64 bytes on disk");
 
-// Version 2 added flags (zstd frames) and frame_bytes; a plain run's layout
-// is that of version 1.
-constexpr uint32_t kRunFormatVersion = 2;
+// Version 2 added flags (zstd frames) and frame_bytes; version 3 the run's
+// identity (job_id, run_index) in what were reserved bytes.
+constexpr uint32_t kRunFormatVersion = 3;
 constexpr uint32_t kRunZstdFrames = 1u << 0;
 
 // Precedes each zstd frame of a compressed run.
@@ -53,6 +54,17 @@ struct RunFrameHeader {
   uint64_t checksum;      // XXH3-64 of those record bytes
 };
 static_assert(sizeof(RunFrameHeader) == 16, "frame header is 16 bytes on disk");
+
+// Binds a run file to the sort that wrote it and to its place among that
+// sort's runs: a run swapped for another (a stale one, another job's, or a
+// sibling of the same job) is a DataError on open, never merged silently.
+struct RunIdentity {
+  uint64_t job_id = 0;     // random, one per gsort process (new_job_id)
+  uint64_t run_index = 0;  // the run's number within the job
+};
+
+// A random 64-bit id (getrandom), never 0.
+uint64_t new_job_id();
 
 // How a run is written: plain, or zstd frames of at most frame_bytes of
 // records (rounded down to whole records, at least one).
@@ -85,13 +97,20 @@ class RunDecoderPool {
 
 class RunWriter {
  public:
-  RunWriter(const std::string& path, uint32_t record_size, const RunCompression& compression = RunCompression());
+  // Creates the file at `path`.
+  RunWriter(const std::string& path, uint32_t record_size, const RunCompression& compression = RunCompression(),
+            const RunIdentity& identity = RunIdentity());
+  // Writes into `file`, an empty file open for writing (and reading, if the
+  // run is to be read back through the same descriptor: take_file()).
+  RunWriter(File file, uint32_t record_size, const RunCompression& compression, const RunIdentity& identity);
   RunWriter(const RunWriter&) = delete;
   RunWriter& operator=(const RunWriter&) = delete;
 
   void append(const uint8_t* records, uint64_t count);
-  // Writes the header and closes the file.
-  void finish();
+  // Writes the header; closes the file unless keep_open (then take_file()).
+  void finish(bool keep_open = false);
+  // The run's descriptor after finish(true), for a RunReader.
+  File take_file() { return std::move(file_); }
   uint64_t record_count() const { return count_; }
   // Bytes on disk: the header and the payload as stored.
   uint64_t file_bytes() const { return sizeof(RunHeader) + stored_; }
@@ -105,6 +124,7 @@ class RunWriter {
 
   File file_;
   uint32_t record_size_;
+  RunIdentity identity_;
   uint64_t count_ = 0;
   uint64_t stored_ = 0;
   StreamHash hash_;
@@ -129,8 +149,13 @@ class RunReader final : public RecordSource {
   // for a run that is deleted after this one reading. Its disk space comes
   // back during the merge, and its dirty pages are dropped rather than
   // written back, so the merge's own output is not throttled behind them.
+  // `expected`: the identity the header must carry, else DataError.
   RunReader(const std::string& path, uint32_t record_size, RunDecoderPool* decoders = nullptr,
-            bool release_consumed = false);
+            bool release_consumed = false, const RunIdentity& expected = RunIdentity());
+  // Reads through `file` (its name names the run in messages), an open
+  // descriptor of the whole run, e.g. of an unlinked run file.
+  RunReader(File file, uint32_t record_size, const RunIdentity& expected, RunDecoderPool* decoders,
+            bool release_consumed);
   RunReader(const RunReader&) = delete;
   RunReader& operator=(const RunReader&) = delete;
 
@@ -141,6 +166,8 @@ class RunReader final : public RecordSource {
   bool compressed() const { return (header_.flags & kRunZstdFrames) != 0; }
 
  private:
+  // Checks the header against the file and `expected`; prepares reading.
+  void open(const RunIdentity& expected, uint32_t record_size, RunDecoderPool* decoders);
   uint64_t read_frames(uint8_t* buf, uint64_t max_records);
   void read_frame_header();
   // Decodes the frame whose header was read into dst and checks it.

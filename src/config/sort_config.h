@@ -28,7 +28,9 @@ struct SortConfig {
 
   uint64_t memory_bytes = 0;  // -S, resolved to bytes
   std::string temp_dir;       // -T, resolved ($TMPDIR, else /tmp)
-  unsigned threads = 1;       // --parallel, resolved
+  unsigned threads = 1;       // --parallel, resolved and capped (options.cpp)
+  unsigned threads_requested = 1;  // --parallel as given (or the default)
+  uint64_t batch_size = 0;    // --batch-size: most sources merged at once; 0: from limits
   bool verbose = false;
 
   BackendChoice backend = BackendChoice::kAuto;

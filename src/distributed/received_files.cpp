@@ -7,28 +7,24 @@ namespace gsort {
 ReceivedFiles::ReceivedFiles(const std::string& temp_base, int ranks, uint32_t record_size)
     : dir_(temp_base), record_size_(record_size) {
   for (int r = 0; r < ranks; ++r) {
-    char stem[32];
-    std::snprintf(stem, sizeof stem, "from-%05d", r);
-    int slot = -1;
-    paths_.push_back(dir_.new_file(stem, &slot));
-    slots_.push_back(slot);
-    files_.push_back(File::create(paths_.back()));
+    uint64_t number = 0;
+    files_.push_back(dir_.create_file("received", &number));
   }
 }
 
 void ReceivedFiles::append(int source, const uint8_t* records, uint64_t count) {
-  files_[static_cast<size_t>(source)].write_all(records, count * record_size_);
+  files_[static_cast<size_t>(source)].file.write_all(records, count * record_size_);
   records_ += count;
 }
 
 void ReceivedFiles::finish() {
-  for (File& f : files_) f.close();
+  paths_.clear();
+  for (const TempFile& f : files_) paths_.push_back("/proc/self/fd/" + std::to_string(f.file.fd()));
 }
 
 void ReceivedFiles::remove() {
+  for (TempFile& f : files_) dir_.remove(f);
   files_.clear();
-  for (size_t i = 0; i < paths_.size(); ++i) dir_.remove(paths_[i], slots_[i]);
-  slots_.clear();
   paths_.clear();
 }
 

@@ -20,8 +20,9 @@ class ReceivedFiles {
   ReceivedFiles(const std::string& temp_base, int ranks, uint32_t record_size);
 
   void append(int source, const uint8_t* records, uint64_t count);
-  // Closes the files (reporting delayed write errors); paths() are then
-  // ready to be read, in source-rank order.
+  // Makes paths() ready to be read, in source-rank order. The files have
+  // no names (io/temp_dir.h), so the paths are /proc/self/fd/N of the
+  // descriptors kept open here: opening one gives a reader of its own.
   void finish();
   const std::vector<std::string>& paths() const { return paths_; }
   uint64_t records() const { return records_; }
@@ -32,8 +33,7 @@ class ReceivedFiles {
   TempDir dir_;
   uint32_t record_size_;
   std::vector<std::string> paths_;
-  std::vector<int> slots_;
-  std::vector<File> files_;
+  std::vector<TempFile> files_;
   uint64_t records_ = 0;
 };
 

@@ -1,6 +1,7 @@
 #include "src/pipeline/chunk_reader.h"
 
 #include "src/core/process_clock.h"
+#include "src/pipeline/test_hooks.h"
 
 namespace gsort {
 
@@ -10,6 +11,8 @@ ChunkReader::ChunkReader(InputSet& inputs, SortBackend& backend, uint64_t chunk_
 }
 
 uint64_t ChunkReader::read_into(uint8_t* into, const char* thread) {
+  if (test_hooks::before_chunk_read) test_hooks::before_chunk_read(chunks_read_);
+  ++chunks_read_;
   const double start = process_seconds();
   const uint64_t n = inputs_.read(into, chunk_records_);
   const double end = process_seconds();
@@ -41,6 +44,19 @@ bool ChunkReader::advance() {
   current_ ^= 1;
   count_ = next_count_;
   return true;
+}
+
+void ChunkReader::release() {
+  buffers_[0] = HostBuffer();
+  buffers_[1] = HostBuffer();
+}
+
+bool ChunkReader::read_after_release() {
+  if (count_ != chunk_records_) return false;
+  current_ = 0;
+  buffers_[0] = backend_.allocate_host(chunk_records_ * rs_);
+  count_ = read_into(buffers_[0].data(), "main");
+  return count_ > 0;
 }
 
 }  // namespace gsort

@@ -39,6 +39,13 @@ class ChunkReader {
   // Makes the next chunk current; false at the end of the input.
   bool advance();
 
+  // For a merge between chunks: frees both buffers. No read may be in
+  // flight (the current chunk was not read ahead of).
+  void release();
+  // After release(): reads the next chunk into a new buffer; false at the
+  // end of the input (the released chunk was short, or nothing is left).
+  bool read_after_release();
+
   // When each chunk was read (on the read-ahead thread after the first).
   const std::vector<PhaseSpan>& read_spans() const { return read_spans_; }
 
@@ -54,6 +61,7 @@ class ChunkReader {
   int current_ = 0;
   uint64_t count_ = 0;
   std::vector<PhaseSpan> read_spans_;  // written by the one read in flight at a time
+  uint64_t chunks_read_ = 0;  // likewise
   uint64_t next_count_ = 0;
   bool next_known_ = false;
   // The read-ahead: a pipeline stage that overlaps reading with sorting,

@@ -10,9 +10,13 @@
 
 #include "io/input_set.h"
 #include "io/output_target.h"
+#include "io/stale_temp_dirs.h"
+#include "src/core/log.h"
 #include "src/core/stopwatch.h"
 #include "src/pipeline/form_runs.h"
+#include "src/pipeline/merge_limits.h"
 #include "src/pipeline/merge_passes.h"
+#include "src/pipeline/run_stack.h"
 #include "src/pipeline/sort_in_memory.h"
 #include "src/pipeline/sort_job.h"
 
@@ -25,12 +29,45 @@ namespace {
 // 1.7 GB/s in 32 KiB frames, 3.5 GB/s in 64 KiB ones, level 1).
 constexpr uint64_t kMinRunFrameBytes = 64 << 10, kMaxRunFrameBytes = 1 << 20;
 
+// -S, raised to the least budget a sort runs under (memory_plan.h): said
+// under -v, or, where the records alone need more, in a warning.
+uint64_t budget_to_use(const SortJob& job) {
+  const uint64_t asked = job.ctx.config.memory_bytes;
+  const uint64_t backend_bytes = job.ctx.backend.host_bytes_per_record();
+  const uint64_t least = minimum_budget(job.rs, backend_bytes);
+  if (asked >= least) return asked;
+  const std::string line = "-S " + std::to_string(asked) + " bytes raised to the minimum of " +
+                           std::to_string(least) + " bytes";
+  if (working_set_bytes(job.rs, backend_bytes) > asked && least > kMinBudgetBytes) {
+    print_diagnostic("gsort: warning: " + line + " (what " + std::to_string(job.rs) +
+                     "-byte records need: two chunk buffers and a two-way merge)");
+  } else {
+    job.ctx.log.info("memory: " + line);
+  }
+  return least;
+}
+
+// The threads asked for, where --parallel was capped (options.cpp).
+void log_threads(const SortJob& job) {
+  const SortConfig& config = job.ctx.config;
+  if (config.threads_requested > config.threads) {
+    job.ctx.log.info("threads: --parallel " + std::to_string(config.threads_requested) + " capped at " +
+                     std::to_string(config.threads) + " (4 per hardware thread)");
+  }
+}
+
 // The memory plan and what follows from it, logged under -v.
 void plan_sort(SortJob& job, const InputSet& inputs) {
   const SortConfig& config = job.ctx.config;
+  log_threads(job);
   job.stored_total = inputs.stored_bytes();
-  job.plan = plan_memory(config.memory_bytes, job.rs, job.ctx.backend.host_bytes_per_record(), inputs.size_known(),
+  job.budget = budget_to_use(job);
+  job.report.memory_budget = job.budget;
+  job.plan = plan_memory(job.budget, job.rs, job.ctx.backend.host_bytes_per_record(), inputs.size_known(),
                          inputs.total_bytes() / job.rs);
+  std::string limits_line;
+  job.limits = merge_limits(job.plan.fan_in, config.batch_size, config.mode == Mode::kMerge, free_descriptors(),
+                            &limits_line);
   if (config.compress_temp) {
     job.run_compression.enabled = true;
     job.run_compression.level = config.temp_level;
@@ -45,17 +82,24 @@ void plan_sort(SortJob& job, const InputSet& inputs) {
     job.ctx.log.info("input: " + std::to_string(job.report.input_bytes) + " bytes, " +
                      plural(job.report.input_bytes / job.rs, "record"));
   }
-  job.ctx.log.info("memory: " + std::to_string(config.memory_bytes) + " bytes budget, chunks of " +
-                   plural(job.plan.chunk_records, "record") + ", merge fan-in " + std::to_string(job.plan.fan_in));
+  job.ctx.log.info("memory: " + std::to_string(job.budget) + " bytes budget, chunks of " +
+                   plural(job.plan.chunk_records, "record"));
+  job.ctx.log.info(limits_line);
 }
 
 // --merge, the in-memory sort, or runs then their merge.
 void sort_or_merge(SortJob& job, InputSet& inputs, OutputTarget& output) {
   if (job.ctx.config.mode == Mode::kMerge) {
     if (inputs.size_known()) job.progress_total = inputs.total_bytes();
-    std::vector<PendingSource> pending;
-    for (auto& source : inputs.take_sources()) pending.push_back(PendingSource{std::move(source), "", -1});
-    merge_all(job, std::move(pending), output);
+    // More inputs than one merge takes are merged in groups, early.
+    RunStack pending(job);
+    for (InputSet::Opener& open : inputs.lazy_sources()) {
+      PendingSource input;
+      input.open_input = std::move(open);
+      pending.push(std::move(input));
+    }
+    merge_all(job, pending.take(), output);
+    job.report.input_bytes = job.report.input_records * job.rs;
   } else if (job.plan.in_memory) {
     sort_in_memory(job, inputs, output);
   } else {
@@ -105,6 +149,8 @@ SortReport external_sort(const SortContext& ctx) {
   ProgressMeter meter(ProgressMeter::wanted(config.progress));
   job.meter = &meter;
   meter.phase("reading", 0, &tally.stored_bytes);
+  // Empty directories of gsorts killed by SIGKILL (io/stale_temp_dirs.h).
+  remove_stale_temp_dirs(config.temp_dir);
   InputSet inputs(config.inputs, job.rs, &tally);
   OutputTarget output(config.output);
   if (config.compress_output) {

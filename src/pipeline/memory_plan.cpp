@@ -69,4 +69,35 @@ MemoryPlan plan_memory(uint64_t budget, uint32_t record_size, uint64_t backend_b
   return plan;
 }
 
+namespace {
+
+// Whether a plan under `budget` stays within it: its minimums (one record
+// in each of two chunk buffers, merge windows for two sources, the output's
+// buffers) take no more than the budget.
+bool holds_working_set(uint64_t budget, uint32_t record_size, uint64_t backend_bytes) {
+  const MemoryPlan plan = plan_memory(budget, record_size, backend_bytes, false, 0);
+  const uint64_t usable = usable_bytes(budget, plan.block_bytes);
+  const uint64_t rs = record_size;
+  const uint64_t chunk_record = 2 * rs + sizeof(uint32_t) + backend_bytes;
+  const uint64_t two_sources = 2 * plan.source_records * merge_bytes_per_record(rs, backend_bytes);
+  return usable >= chunk_record && usable >= two_sources;
+}
+
+}  // namespace
+
+uint64_t working_set_bytes(uint32_t record_size, uint64_t backend_bytes) {
+  // The smallest budget that holds it (a binary search: more budget never
+  // holds less).
+  uint64_t lo = 0, hi = uint64_t{1} << 44;
+  while (hi - lo > 1) {
+    const uint64_t mid = lo + (hi - lo) / 2;
+    (holds_working_set(mid, record_size, backend_bytes) ? hi : lo) = mid;
+  }
+  return hi;
+}
+
+uint64_t minimum_budget(uint32_t record_size, uint64_t backend_bytes) {
+  return std::max(kMinBudgetBytes, working_set_bytes(record_size, backend_bytes));
+}
+
 }  // namespace gsort

@@ -28,4 +28,16 @@ MemoryPlan plan_memory(uint64_t budget, uint32_t record_size, uint64_t backend_b
 uint64_t merge_window_records(const MemoryPlan& plan, uint64_t budget, uint32_t record_size, uint64_t backend_bytes,
                               uint64_t sources);
 
+// The least -S a sort runs under. Below kMinBudgetBytes runs get so small
+// (a few hundred records) that a large input makes thousands of them and
+// merges crawl: such a budget is raised to it (said under -v), as GNU sort
+// raises a tiny -S. working_set_bytes is what the plan cannot do without
+// (two chunk buffers of one record, windows for a two-way merge, the
+// output's buffers): for huge records it is more than kMinBudgetBytes, and
+// a budget below it is raised with a warning, since gsort then takes more
+// memory than it was given.
+constexpr uint64_t kMinBudgetBytes = 256 << 10;
+uint64_t working_set_bytes(uint32_t record_size, uint64_t backend_bytes);
+uint64_t minimum_budget(uint32_t record_size, uint64_t backend_bytes);
+
 }  // namespace gsort

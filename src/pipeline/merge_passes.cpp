@@ -27,34 +27,55 @@ void report_merge(SortJob& job, const MergeTimings& timings, size_t sources, uin
                    ")");
 }
 
-// Merges the sources of one group into `out`, then deletes their run files.
+// Merges the sources of one group into `out`, then closes (and so frees)
+// their run files. Inputs of --merge are opened here, and only here.
 void merge_group(SortJob& job, std::vector<PendingSource>& group, OutputWriter& out) {
   const SortContext& ctx = job.ctx;
   std::vector<std::unique_ptr<RecordSource>> sources;
   bool reads_inputs = false;
   for (PendingSource& p : group) {
-    reads_inputs |= p.open != nullptr;
-    sources.push_back(p.open ? std::move(p.open) : std::make_unique<RunReader>(p.run_path, job.rs, &job.decoders, true));
+    reads_inputs |= p.is_input();
+    if (p.is_input()) {
+      sources.push_back(p.open_input());
+    } else {
+      sources.push_back(std::make_unique<RunReader>(std::move(p.run.file), job.rs, p.identity, &job.decoders, true));
+    }
   }
   MergeOptions options;
   options.bytes_read = &job.merged_bytes;
-  options.window_records = merge_window_records(job.plan, ctx.config.memory_bytes, job.rs,
-                                                ctx.backend.host_bytes_per_record(), sources.size());
-  options.verify_sources_sorted = ctx.config.mode == Mode::kMerge;
+  options.window_records = merge_window_records(job.plan, job.budget, job.rs, ctx.backend.host_bytes_per_record(),
+                                                sources.size());
+  // The inputs of --merge are checked; runs gsort wrote itself need not be.
+  options.verify_sources_sorted = reads_inputs;
   MergeTimings timings;
   const uint64_t merged = merge_runs(sources, ctx.layout, ctx.backend, ctx.pool, options, out, &timings);
   report_merge(job, timings, sources.size(), options.window_records);
-  if (reads_inputs) {
-    job.report.input_records += merged;
-    job.report.input_bytes += merged * job.rs;
-  }
+  // --merge: every input record passes through exactly one merge that
+  // reads inputs, so this counts each once.
+  if (reads_inputs) job.report.input_records += merged;
   const Stopwatch removing;
   sources.clear();
   for (PendingSource& p : group) {
-    if (!p.run_path.empty()) job.temp_dir().remove(p.run_path, p.run_slot);
+    if (!p.is_input()) job.temp_dir().remove(p.run);
   }
   job.report.add_phase("merge: removing runs", removing.seconds());
 }
+
+}  // namespace
+
+PendingSource merge_to_run(SortJob& job, std::vector<PendingSource> group) {
+  int level = 0;
+  for (const PendingSource& p : group) level = std::max(level, p.level);
+  PendingSource merged;
+  RunOutput out(job, "merged", merged);
+  merge_group(job, group, out.records());
+  out.finish();
+  merged.level = level + 1;
+  job.deepest_level = std::max(job.deepest_level, merged.level);
+  return merged;
+}
+
+namespace {
 
 // One pass that leaves at most fan-in runs. When fewer than 2 x fan-in runs
 // are left, merging just enough of the first runs into one leaves fan-in
@@ -62,7 +83,7 @@ void merge_group(SortJob& job, std::vector<PendingSource>& group, OutputWriter& 
 // group of fan-in runs merges.
 std::vector<PendingSource> merge_pass(SortJob& job, std::vector<PendingSource> pending) {
   std::vector<PendingSource> next;
-  const size_t fan_in = job.plan.fan_in;
+  const size_t fan_in = job.limits.fan_in;
   const bool last_but_one = pending.size() < 2 * fan_in;
   const size_t first_group = last_but_one ? pending.size() - fan_in + 1 : fan_in;
   for (size_t begin = 0; begin < pending.size();) {
@@ -76,11 +97,7 @@ std::vector<PendingSource> merge_pass(SortJob& job, std::vector<PendingSource> p
     std::vector<PendingSource> group;
     for (size_t i = begin; i < end; ++i) group.push_back(std::move(pending[i]));
     begin = end;
-    PendingSource merged;
-    RunOutput out(job, "merged", merged);
-    merge_group(job, group, out.records());
-    out.finish();
-    next.push_back(std::move(merged));
+    next.push_back(merge_to_run(job, std::move(group)));
   }
   return next;
 }
@@ -89,25 +106,28 @@ std::vector<PendingSource> merge_pass(SortJob& job, std::vector<PendingSource> p
 
 void merge_all(SortJob& job, std::vector<PendingSource> pending, OutputTarget& output) {
   SortReport& report = job.report;
-  if (report.input_records > 0) job.progress_total = report.input_records * job.rs;
-  while (pending.size() > job.plan.fan_in) {
+  if (job.ctx.config.mode != Mode::kMerge && report.input_records > 0) {
+    job.progress_total = report.input_records * job.rs;
+  }
+  int passes = 0;
+  while (pending.size() > job.limits.fan_in) {
     const Stopwatch t;
-    job.meter->phase("merge pass " + std::to_string(report.merge_passes + 1), job.progress_total, &job.merged_bytes);
+    job.meter->phase("merge pass " + std::to_string(++passes), job.progress_total, &job.merged_bytes);
     pending = merge_pass(job, std::move(pending));
-    ++report.merge_passes;
     report.add_phase("merge passes", t.seconds());
-    job.ctx.log.info("merge pass " + std::to_string(report.merge_passes) + ": " + plural(pending.size(), "run") +
-                     " left");
+    job.ctx.log.info("merge pass " + std::to_string(passes) + ": " + plural(pending.size(), "run") + " left");
   }
   const Stopwatch t;
-  job.meter->phase(report.merge_passes > 0 ? "final merge" : "merging", job.progress_total, &job.merged_bytes);
+  job.meter->phase(job.deepest_level > 0 ? "final merge" : "merging", job.progress_total, &job.merged_bytes);
   std::unique_ptr<OutputWriter> out = job.destination_writer(output);
   merge_group(job, pending, *out);
   const Stopwatch flushing;
   out->finish();
   report.add_phase("merge: flushing output", flushing.seconds());
   report.output_records += out->records_written();
-  ++report.merge_passes;
+  // The most merges a record went through: early ones (run_stack.h), the
+  // passes above, and this one.
+  report.merge_passes = static_cast<uint64_t>(job.deepest_level) + 1;
   report.add_phase("final merge", t.seconds());
 }
 

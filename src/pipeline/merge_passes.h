@@ -13,7 +13,11 @@
 namespace gsort {
 
 // pending: spilled runs in the order they were formed, or the inputs of
-// --merge.
+// --merge; at most job.limits.max_open_runs of them runs.
 void merge_all(SortJob& job, std::vector<PendingSource> pending, OutputTarget& output);
+
+// Merges `group` (consecutive sources, in order) into a new run, one level
+// above the deepest of them; closes and frees their files.
+PendingSource merge_to_run(SortJob& job, std::vector<PendingSource> group);
 
 }  // namespace gsort

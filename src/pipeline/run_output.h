@@ -14,19 +14,20 @@ namespace gsort {
 
 class RunOutput {
  public:
-  // Makes a new run file named after `stem` in the job's temp directory;
-  // its path and cleanup slot go to `run`.
+  // Makes a new run file called after `stem` in the job's temp directory;
+  // its identity goes to `run` now, its open file at finish().
   RunOutput(SortJob& job, const char* stem, PendingSource& run);
   RunOutput(const RunOutput&) = delete;
   RunOutput& operator=(const RunOutput&) = delete;
 
   OutputWriter& records() { return out_; }
-  // Writes what is buffered, then the run's header, and closes the file;
-  // the job's report counts its bytes.
+  // Writes what is buffered, then the run's header, and hands the file,
+  // still open, to the run; the job's report counts its bytes.
   void finish();
 
  private:
   SortJob& job_;
+  PendingSource& run_;
   RunWriter writer_;
   OutputWriter out_;  // after writer_: its write-behind thread stops first
 };

@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "src/core/stopwatch.h"
+#include "src/pipeline/test_hooks.h"
 
 namespace gsort {
 namespace {
@@ -24,6 +25,7 @@ void sort_in_memory(SortJob& job, InputSet& inputs, OutputTarget& output) {
   t.restart();
   const uint64_t slice = std::max<uint64_t>(1, kReadSliceBytes / job.rs);
   uint64_t count = 0;
+  if (test_hooks::before_chunk_read) test_hooks::before_chunk_read(0);
   for (;;) {
     const uint64_t got =
         inputs.read(records.data() + count * job.rs, std::min(slice, capacity - count), &job.ctx.pool);

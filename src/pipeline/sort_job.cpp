@@ -9,7 +9,8 @@ std::string plural(uint64_t n, const char* word) {
   return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
 }
 
-SortJob::SortJob(const SortContext& context) : ctx(context), rs(context.layout.record_size()) {}
+SortJob::SortJob(const SortContext& context)
+    : ctx(context), rs(context.layout.record_size()), job_id(new_job_id()) {}
 
 TempDir& SortJob::temp_dir() {
   if (!temp_) {

@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -24,11 +25,22 @@ namespace gsort {
 struct InputTally;
 class RecordSource;
 
-// A source waiting to be merged: an open input (--merge) or a spilled run.
+// A source waiting to be merged: an input of --merge (opened when its
+// merge begins), or a spilled run (its file, open; see TempDir).
 struct PendingSource {
-  std::unique_ptr<RecordSource> open;
-  std::string run_path;
-  int run_slot = -1;
+  std::function<std::unique_ptr<RecordSource>()> open_input;
+  TempFile run;
+  RunIdentity identity;  // the run's, checked when it is read
+  int level = 0;         // merges its records have been through
+  bool is_input() const { return static_cast<bool>(open_input); }
+};
+
+// How many sources one merge takes, and how many spilled runs may exist
+// (each holds a descriptor) before they are merged early. From the memory
+// plan, --batch-size and the open-file limit: merge_limits.h.
+struct MergeLimits {
+  size_t fan_in = 2;
+  size_t max_open_runs = 2;
 };
 
 // "1 record", "3 runs".
@@ -47,7 +59,11 @@ struct SortJob {
 
   const SortContext& ctx;
   const uint32_t rs;  // record size
+  const uint64_t job_id;  // in every run's header (RunIdentity)
+  uint64_t budget = 0;  // -S, raised to the minimum (memory_plan.h)
   MemoryPlan plan;
+  MergeLimits limits;
+  int deepest_level = 0;  // of any run merged so far
   SortReport report;
   RunCompression run_compression;  // --compress-temp
   RunDecoderPool decoders;         // shared by the readers of compressed runs

@@ -29,6 +29,8 @@ struct SortReport {
   uint64_t runs = 0;          // sorted runs spilled to the temp directory
   uint64_t merge_passes = 0;  // passes over spilled runs (0: sorted in memory)
   uint64_t merge_batches = 0;  // batches the merges worked in
+  uint64_t early_merges = 0;   // merges of waiting runs before the input ended (run_stack.h)
+  uint64_t memory_budget = 0;  // -S as used: raised to the minimum when below it
   uint64_t temp_bytes = 0;    // bytes written to run files (as stored: compressed with --compress-temp)
   uint64_t temp_record_bytes = 0;  // record bytes spilled to run files (before compression)
   uint64_t input_stored_bytes = 0;   // bytes read from the input files (compressed size for zstd inputs)

@@ -38,11 +38,13 @@ std::string stats_json(const SortConfig& config, const SortReport& report, const
   j["chunk_records"] = report.chunk_records;
   j["runs"] = report.runs;
   j["merge_passes"] = report.merge_passes;
+  j["early_merges"] = report.early_merges;
   j["temp"] = {{"bytes_written", report.temp_bytes},
                {"record_bytes", report.temp_record_bytes},
                {"compressed", config.compress_temp},
                {"zstd_level", config.compress_temp ? Json(config.temp_level) : Json(nullptr)}};
-  j["memory"] = {{"budget_bytes", config.memory_bytes},
+  j["memory"] = {{"budget_bytes", report.memory_budget ? report.memory_budget : config.memory_bytes},
+                 {"requested_bytes", config.memory_bytes},
                  {"peak_host_bytes", peak_host_bytes()},
                  {"peak_device_bytes", backend.peak_device_bytes()}};
   Json verify = {{"enabled", config.verify}, {"result", config.verify ? (report.verified ? "ok" : "failed") : "off"}};

@@ -18,10 +18,12 @@
 #include <vector>
 
 #include "tests/support/clean_error.h"
+#include "tests/support/proc_fds.h"
 #include "tests/support/process.h"
 #include "tests/support/record_gen.h"
 #include "tests/support/reference_sort.h"
 #include "tests/support/temp_dir.h"
+#include "tests/support/tmpfs.h"
 
 namespace gsort_test {
 namespace {
@@ -77,19 +79,6 @@ std::string describe_tree(const std::vector<std::string>& names) {
   std::string s;
   for (const std::string& n : names) s += " " + n;
   return s.empty() ? " (empty)" : s;
-}
-
-// Polls (bounded) until dir holds at least `want` regular files or child
-// ends. Returns whether it got there.
-bool wait_for_files(const std::string& dir, size_t want, Process& child, double timeout_s) {
-  const auto deadline =
-      std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
-  while (std::chrono::steady_clock::now() < deadline) {
-    if (count_files(dir) >= want) return true;
-    if (!child.running()) return false;
-    std::this_thread::sleep_for(std::chrono::milliseconds(2));
-  }
-  return false;
 }
 
 // ------------------------------------------------------------ basic sorts
@@ -603,8 +592,9 @@ TEST(CliTemp, TmpdirEnvironmentIsTheDefaultTempDir) {
   const std::string tmp = dir.subdir("tmp");
   Process child(gsort_argv({"--record-size", "100", "-S", "64K"}),
                 ProcessOptions{StdinKind::kPipe, "", data, {"TMPDIR=" + tmp}});
-  // Spilled runs must land under $TMPDIR while it works.
-  const bool spilled = wait_for_files(tmp, 1, child, 60);
+  // Spilled runs must land under $TMPDIR while it works (unnamed files:
+  // seen through the child's descriptors).
+  const bool spilled = wait_for_run_files(tmp, 1, child, 60);
   const ProcessResult r = child.wait(120);
   ASSERT_EQ(r.status(), "exit 0") << r.err;
   EXPECT_TRUE(spilled) << "no run files appeared under $TMPDIR";
@@ -633,29 +623,10 @@ TEST(CliTemp, VerboseReportsPhasesOnStderrOnly) {
 // left behind) are text files: tests/cli/cases/*.case, run by
 // cli_cases_test.cpp.
 
-// A mounted tmpfs that is unmounted on scope exit.
-class TinyTmpfs {
- public:
-  explicit TinyTmpfs(const std::string& dir) : dir_(dir) {
-    mounted_ = mount("tmpfs", dir.c_str(), "tmpfs", 0, "size=1m") == 0;
-    if (!mounted_) error_ = std::strerror(errno);
-  }
-  ~TinyTmpfs() {
-    if (mounted_) umount2(dir_.c_str(), MNT_DETACH);
-  }
-  bool mounted() const { return mounted_; }
-  const std::string& error() const { return error_; }
-
- private:
-  std::string dir_;
-  bool mounted_ = false;
-  std::string error_;
-};
-
 TEST(CliErrorDiskFull, TempDirectoryFillsUp) {
   TempDir dir;
   const std::string tmp = dir.subdir("tiny");
-  TinyTmpfs tmpfs(tmp);
+  Tmpfs tmpfs(tmp, "1m");
   if (!tmpfs.mounted()) GTEST_SKIP() << "cannot mount a tmpfs here: " << tmpfs.error();
   Rng rng(40);
   // 4 MB of incompressible records against a 1 MB temp dir.
@@ -696,7 +667,7 @@ TEST_P(CliSignal, StopsCleanlyWhileSpilling) {
     }
     close(fd);
   });
-  const bool spilled = wait_for_files(tmp, 2, child, 60);
+  const bool spilled = wait_for_run_files(tmp, 2, child, 60);
   if (spilled) {
     child.send_signal(sig);  // stdin stays open: only the signal can end it
   } else {

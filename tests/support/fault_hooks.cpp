@@ -1,11 +1,14 @@
 #include "tests/support/fault_hooks.h"
 
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <cstdint>
 #include <cstdlib>
+#include <string>
 
 #include "src/output/test_hooks.h"
+#include "src/pipeline/test_hooks.h"
 
 namespace gsort::test_hooks {
 namespace {
@@ -26,11 +29,24 @@ void block_stats_rename(const char* path) {
   if (on != nullptr && *on != '\0') ::mkdir(path, 0700);
 }
 
+// GSORT_TEST_TRUNCATE_INPUT=PATH:BYTES:CHUNK
+void truncate_input(uint64_t chunk) {
+  const char* spec = std::getenv("GSORT_TEST_TRUNCATE_INPUT");
+  if (spec == nullptr || *spec == '\0') return;
+  const std::string s = spec;
+  const size_t last = s.rfind(':'), middle = s.rfind(':', last - 1);
+  if (last == std::string::npos || middle == std::string::npos) return;
+  if (std::strtoull(s.c_str() + last + 1, nullptr, 10) != chunk) return;
+  const off_t bytes = static_cast<off_t>(std::strtoull(s.c_str() + middle + 1, nullptr, 10));
+  if (::truncate(s.substr(0, middle).c_str(), bytes) != 0) std::abort();
+}
+
 }  // namespace
 
 void install_fault_hooks() {
   before_final_write = &corrupt_output_record;
   before_stats_rename = &block_stats_rename;
+  before_chunk_read = &truncate_input;
 }
 
 }  // namespace gsort::test_hooks

@@ -4,6 +4,9 @@
 //   records are sorted and before they are checked (--verify) and written.
 //   GSORT_TEST_BLOCK_STATS_RENAME=1  makes a directory where the --stats
 //   file goes, after the output's commit, so that the stats rename fails.
+//   GSORT_TEST_TRUNCATE_INPUT=PATH:BYTES:CHUNK  truncates the file PATH to
+//   BYTES just before chunk CHUNK (0-based) of the input is read: a file
+//   that shrinks while gsort reads it.
 #pragma once
 
 namespace gsort::test_hooks {

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -140,6 +141,10 @@ Process::Process(const std::vector<std::string>& argv, const ProcessOptions& opt
   posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
 
   std::vector<std::string> args = argv;
+  if (options.open_file_limit > 0) {
+    args = {"/bin/sh", "-c", "ulimit -n " + std::to_string(options.open_file_limit) + " && exec \"$@\"", "sh"};
+    args.insert(args.end(), argv.begin(), argv.end());
+  }
   std::vector<std::string> env = merged_environment(options.env);
   std::vector<char*> c_args = c_strings(args);
   std::vector<char*> c_env = c_strings(env);
@@ -185,8 +190,12 @@ void Process::send_signal(int sig) {
 
 bool Process::running() {
   if (reaped_) return false;
-  const pid_t r = waitpid(pid_, &raw_status_, WNOHANG);
-  if (r == pid_) reaped_ = true;
+  struct rusage usage;
+  const pid_t r = wait4(pid_, &raw_status_, WNOHANG, &usage);
+  if (r == pid_) {
+    reaped_ = true;
+    max_rss_kb_ = usage.ru_maxrss;
+  }
   return !reaped_;
 }
 
@@ -217,6 +226,7 @@ ProcessResult Process::wait(double timeout_s) {
     if (WIFEXITED(raw_status_)) result.exit_code = WEXITSTATUS(raw_status_);
     if (WIFSIGNALED(raw_status_)) result.term_signal = WTERMSIG(raw_status_);
   }
+  result.max_rss_kb = max_rss_kb_;
   result.out = read_all_from_start(out_fd_);
   result.err = read_all_from_start(err_fd_);
   return result;

@@ -16,6 +16,7 @@ struct ProcessResult {
   bool timed_out = false;  // it outlived the timeout and was SIGKILLed
   std::string out;         // stdout, bytes
   std::string err;         // stderr, text
+  long max_rss_kb = 0;     // the child's peak resident set (getrusage, via wait4)
 
   bool exited() const { return !timed_out && term_signal == 0; }
   // "exit 2", "signal 15", "timed out": for assertion messages.
@@ -35,6 +36,9 @@ struct ProcessOptions {
   std::string stdin_data;
   std::vector<std::string> env;  // NAME=VALUE, added to (or replacing in) ours
   double timeout_s = 120;        // for run_process
+  // When > 0, the child runs with RLIMIT_NOFILE (soft and hard) at this
+  // (through /bin/sh's ulimit -n, then exec: the pid is the program's).
+  int open_file_limit = 0;
 };
 
 // A running child. stdout and stderr go to unlinked temp files, read back
@@ -64,6 +68,7 @@ class Process {
   pid_t pid_ = -1;
   bool reaped_ = false;
   int raw_status_ = 0;
+  long max_rss_kb_ = 0;
   int stdin_fd_ = -1;
   int out_fd_ = -1;
   int err_fd_ = -1;

@@ -587,60 +587,7 @@ TEST(OutputTargetTest, UnwritableDestinationsFailUpFront) {
 
 // ----------------------------------------------------------------- temp dir
 
-TEST(TempDirTest, RemovesItselfAndItsFiles) {
-  Scratch base;
-  std::string path;
-  {
-    TempDir t(base.path());
-    path = t.path();
-    EXPECT_EQ(path.rfind(base.path() + "/", 0), 0u) << path << " should be under " << base.path();
-    EXPECT_TRUE(fs::is_directory(path));
-    int slot1 = -1, slot2 = -1, slot3 = -1;
-    const std::string f1 = t.new_file("run", &slot1);
-    const std::string f2 = t.new_file("run", &slot2);
-    const std::string f3 = t.new_file("other", &slot3);
-    EXPECT_NE(f1, f2);
-    EXPECT_EQ(fs::path(f1).parent_path(), fs::path(path));
-    write_bytes(f1, {1, 2, 3});
-    write_bytes(f2, {4});
-    write_bytes(f3, {5});
-    t.remove(f2, slot2);
-    EXPECT_FALSE(fs::exists(f2));
-    t.remove(f2, slot2);  // already gone: no error
-    EXPECT_TRUE(fs::exists(f1));
-  }
-  EXPECT_FALSE(fs::exists(path)) << "the directory and the files left in it are removed";
-  EXPECT_TRUE(base.entries().empty());
-  // A trailing slash on the base works as well.
-  {
-    TempDir t(base.path() + "/");
-    EXPECT_TRUE(fs::is_directory(t.path()));
-    EXPECT_EQ(t.path().find("//"), std::string::npos) << t.path();
-  }
-  EXPECT_TRUE(base.entries().empty());
-}
-
-// An out-of-core sort with a small -S keeps tens of thousands of runs at
-// once; each is registered for signal cleanup, and slots are reused.
-TEST(TempDirTest, RegistersTensOfThousandsOfFiles) {
-  Scratch base;
-  TempDir t(base.path());
-  for (int round = 0; round < 2; ++round) {
-    std::vector<std::pair<std::string, int>> files;
-    for (int i = 0; i < 40000; ++i) {
-      int slot = -1;
-      std::string path;
-      ASSERT_NO_THROW(path = t.new_file("run", &slot)) << "file " << i;
-      ASSERT_GE(slot, 0);
-      files.emplace_back(path, slot);
-    }
-    std::vector<int> slots;
-    for (const auto& f : files) slots.push_back(f.second);
-    std::sort(slots.begin(), slots.end());
-    EXPECT_TRUE(std::adjacent_find(slots.begin(), slots.end()) == slots.end()) << "a slot was handed out twice";
-    for (const auto& f : files) t.remove(f.first, f.second);
-  }
-}
+// TempDir: tests/unit/temp_dir_test.cpp.
 
 TEST(TempDirTest, MissingBaseIsAnIoErrorNamingIt) {
   Scratch base;

@@ -1,0 +1,34 @@
+// How wide a merge may be, and how many spilled runs may wait at once.
+// Every run waiting to be merged holds an open descriptor (its file has no
+// name, see io/temp_dir.h), and every source of a merge is open while it
+// runs, so both are bounded by the open-file limit (RLIMIT_NOFILE) less
+// what is already open and a margin; the fan-in also by memory (the plan's
+// fan-in) and by --batch-size. Past these, runs are merged early and in
+// passes, as GNU sort's --batch-size does.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "src/pipeline/sort_job.h"
+
+namespace gsort {
+
+// Descriptors kept free for everything else gsort may open meanwhile (the
+// current input, the output, --stats, a GPU's device files).
+constexpr size_t kSpareDescriptors = 16;
+
+// Descriptors that may still be opened: the soft RLIMIT_NOFILE less those
+// open now and kSpareDescriptors (at least 3).
+size_t free_descriptors();
+
+// memory_fan_in: the plan's. batch_size: --batch-size (the most sources
+// merged at once; it can only lower the fan-in), 0 when not given.
+// merging_inputs: --merge, whose inputs are opened only when merged, so a
+// merge of inputs needs descriptors beside those of the waiting runs.
+// `explain` receives the -v line.
+MergeLimits merge_limits(uint64_t memory_fan_in, uint64_t batch_size, bool merging_inputs, size_t descriptors,
+                         std::string* explain);
+
+}  // namespace gsort

@@ -1,0 +1,7 @@
+#include "src/pipeline/test_hooks.h"
+
+namespace gsort::test_hooks {
+
+ChunkReadHook before_chunk_read = nullptr;
+
+}  // namespace gsort::test_hooks

@@ -1,0 +1,158 @@
+// Resource limits (issue 11): a tiny -S is raised to a floor and keeps its
+// memory, runs on disk stay bounded by merging early, any number of inputs
+// sorts and merges under a small open-file limit (--batch-size), --parallel
+// is capped, and a file that changes while it is read is an error on both
+// the in-memory and the spilled path.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "tests/support/process.h"
+#include "tests/support/record_gen.h"
+#include "tests/support/reference_sort.h"
+#include "tests/support/temp_dir.h"
+
+namespace gsort_test {
+namespace {
+
+// gensort's layout: 100-byte records, a 10-byte key at offset 0.
+const RefSpec kGensort = {100, {RefKey{0, 10, RefKind::kBytes, false, false}}, false, false};
+
+std::string records(size_t n, uint64_t seed) {
+  Rng rng(seed);
+  return rng.bytes(n * 100);
+}
+
+std::vector<std::string> gensort(std::vector<std::string> args) {
+  args.insert(args.begin(), {"--format", "gensort"});
+  return args;
+}
+
+TEST(CliLimits, TinyMemoryIsRaisedAndStaysSmall) {
+  TempDir dir;
+  const std::string data = records(200000, 1);  // 20 MB: 200,000 runs at -S 1b before
+  write_file(dir.file("in"), data);
+  ProcessOptions options;
+  options.timeout_s = 60;
+  const ProcessResult r = run_gsort(
+      gensort({"-S", "1b", "-v", "-T", dir.subdir("tmp"), "-o", dir.file("out"), dir.file("in")}), options);
+  ASSERT_EQ(r.status(), "exit 0") << r.err.substr(0, 2000);
+  EXPECT_NE(r.err.find("memory: -S 1 bytes raised to the minimum of 262144 bytes"), std::string::npos) << r.err;
+  EXPECT_EQ(describe_difference(read_file(dir.file("out")), reference_sort(data, kGensort), 100), "");
+  // 256 KiB of budget: the process (code, threads, buffers) stays small.
+  EXPECT_LT(r.max_rss_kb, 40 * 1024) << "peak RSS in KiB";
+  EXPECT_GT(r.max_rss_kb, 0);
+}
+
+TEST(CliLimits, BudgetBelowWhatTheRecordsNeedIsRaisedWithAWarning) {
+  TempDir dir;
+  const uint32_t rs = 4u << 20;
+  Rng rng(2);
+  const std::string data = rng.bytes(3ull * rs);
+  write_file(dir.file("in"), data);
+  const ProcessResult r = run_gsort({"--record-size", std::to_string(rs), "-S", "4M", "-T", dir.path(), "-o",
+                                     dir.file("out"), dir.file("in")});
+  ASSERT_EQ(r.status(), "exit 0") << r.err;
+  EXPECT_NE(r.err.find("gsort: warning: -S 4194304 bytes raised to the minimum of "), std::string::npos) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << "one line: " << r.err;
+  EXPECT_EQ(read_file(dir.file("out")), reference_sort(data, {rs, {}, false, false}));
+}
+
+TEST(CliLimits, ParallelIsCapped) {
+  TempDir dir;
+  const std::string data = records(20000, 3);
+  write_file(dir.file("in"), data);
+  const ProcessResult r = run_gsort(gensort({"--parallel", "4096", "-v", "-o", dir.file("out"), dir.file("in")}));
+  ASSERT_EQ(r.status(), "exit 0") << r.err;
+  EXPECT_NE(r.err.find("threads: --parallel 4096 capped at "), std::string::npos) << r.err;
+  EXPECT_EQ(describe_difference(read_file(dir.file("out")), reference_sort(data, kGensort), 100), "");
+}
+
+// 300 inputs under ulimit -n 64: sorted (one input open at a time), and
+// merged (-m, in passes of a bounded fan-in through temporary runs).
+TEST(CliLimits, ThreeHundredInputsUnderAnOpenFileLimitOf64) {
+  TempDir dir;
+  std::vector<std::string> names;
+  std::string all, sorted_all;
+  for (int i = 0; i < 300; ++i) {
+    const std::string part = records(50, 100 + i);
+    names.push_back(dir.file("part" + std::to_string(i)));
+    write_file(names.back(), part);
+    write_file(names.back() + ".sorted", reference_sort(part, kGensort));
+    all += part;
+  }
+  ProcessOptions limited;
+  limited.open_file_limit = 64;
+  std::vector<std::string> args = gensort({"-T", dir.subdir("tmp"), "-o", dir.file("sorted")});
+  args.insert(args.end(), names.begin(), names.end());
+  ProcessResult r = run_gsort(args, limited);
+  ASSERT_EQ(r.status(), "exit 0") << r.err;
+  const std::string want = reference_sort(all, kGensort);
+  EXPECT_EQ(describe_difference(read_file(dir.file("sorted")), want, 100), "");
+
+  args = gensort({"-m", "-v", "-T", dir.path() + "/tmp", "-o", dir.file("merged")});
+  for (const std::string& n : names) args.push_back(n + ".sorted");
+  r = run_gsort(args, limited);
+  ASSERT_EQ(r.status(), "exit 0") << r.err;
+  EXPECT_EQ(read_file(dir.file("merged")), want) << "a merge of sorted parts is the stable sort of all";
+  EXPECT_NE(r.err.find("early"), std::string::npos) << "300 inputs take more than one merge: " << r.err;
+  EXPECT_EQ(list_tree(dir.path() + "/tmp"), std::vector<std::string>{});
+}
+
+// -S 4M over 100 MB under ulimit -n 32 makes about 70 runs: more than the
+// open-file limit allows at once, so they are merged early, and no more
+// than the limit ever wait.
+TEST(CliLimits, ManyRunsUnderAnOpenFileLimitOf32) {
+  TempDir dir;
+  const std::string data = records(1000000, 4);
+  write_file(dir.file("in"), data);
+  ProcessOptions limited;
+  limited.open_file_limit = 32;
+  const ProcessResult r = run_gsort(gensort({"-S", "4M", "-v", "-T", dir.subdir("tmp"), "-o", dir.file("out"),
+                                             dir.file("in")}), limited);
+  ASSERT_EQ(r.status(), "exit 0") << r.err;
+  EXPECT_NE(r.err.find("early"), std::string::npos) << r.err;
+  // The reference: the same sort in memory (byte-identical: the sort is stable).
+  const ProcessResult ref = run_gsort(gensort({"-S", "1G", "-o", dir.file("ref"), dir.file("in")}));
+  ASSERT_EQ(ref.status(), "exit 0") << ref.err;
+  EXPECT_TRUE(read_file(dir.file("out")) == read_file(dir.file("ref"))) << "outputs differ";
+  EXPECT_EQ(list_tree(dir.path() + "/tmp"), std::vector<std::string>{});
+}
+
+TEST(CliLimits, BatchSizeBoundsTheFanIn) {
+  TempDir dir;
+  const std::string data = records(30000, 5);
+  write_file(dir.file("in"), data);
+  const ProcessResult r = run_gsort(gensort({"-S", "256K", "--batch-size", "2", "-v", "-T", dir.path(), "-o",
+                                             dir.file("out"), dir.file("in")}));
+  ASSERT_EQ(r.status(), "exit 0") << r.err;
+  EXPECT_NE(r.err.find("merge fan-in 2 ("), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("--batch-size 2)"), std::string::npos) << r.err;
+  EXPECT_EQ(describe_difference(read_file(dir.file("out")), reference_sort(data, kGensort), 100), "");
+}
+
+// A file that shrinks while it is read fails, in memory and spilled alike
+// (the spilled path used to exit 0 with what it had read).
+TEST(CliLimits, AFileThatShrinksWhileReadFailsOnEveryPath) {
+  for (const char* memory : {"1G", "256K"}) {
+    SCOPED_TRACE(std::string("-S ") + memory);
+    TempDir dir;
+    write_file(dir.file("in"), records(20000, 6));
+    ProcessOptions hook;
+    hook.env = {"GSORT_TEST_TRUNCATE_INPUT=" + dir.file("in") + ":1000000:" + (memory[1] == 'G' ? "0" : "1")};
+    const std::vector<std::string> args = {"--format", "gensort", "-S", memory, "-T", dir.path(),
+                                           "-o", dir.file("out"), dir.file("in")};
+    std::vector<std::string> argv = {GSORT_HOOKS_BINARY};
+    argv.insert(argv.end(), args.begin(), args.end());
+    const ProcessResult r = run_process(argv, hook);
+    EXPECT_EQ(r.status(), "exit 2") << r.err;
+    EXPECT_EQ(r.err, "gsort: " + dir.file("in") +
+                         ": the file shrank while it was being read (2000000 bytes when gsort opened it, 1000000 "
+                         "now); sort a copy that does not change\n");
+    EXPECT_FALSE(path_exists(dir.file("out")));
+  }
+}
+
+}  // namespace
+}  // namespace gsort_test

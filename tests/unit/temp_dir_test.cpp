@@ -1,0 +1,143 @@
+// io/temp_dir and io/stale_temp_dirs: run files have no name (the
+// directory stays empty while they are written and read), the directory
+// goes away with its object, and the empty directory a killed gsort leaves
+// is removed by the next one, while a live one's is never touched.
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "io/stale_temp_dirs.h"
+#include "io/temp_dir.h"
+#include "io/temp_registry.h"
+
+namespace gsort {
+namespace {
+
+namespace fs = std::filesystem;
+
+class Scratch {
+ public:
+  Scratch() {
+    const char* t = std::getenv("TMPDIR");
+    std::string templ = std::string(t && *t ? t : "/tmp") + "/gsort-tempdir-test.XXXXXX";
+    if (::mkdtemp(templ.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
+    path_ = templ;
+  }
+  ~Scratch() {
+    std::error_code ec;
+    fs::remove_all(path_, ec);
+  }
+  const std::string& path() const { return path_; }
+  std::vector<std::string> entries(const std::string& dir = "") const {
+    std::vector<std::string> names;
+    for (const auto& e : fs::directory_iterator(dir.empty() ? path_ : dir)) {
+      names.push_back(e.path().filename().string());
+    }
+    std::sort(names.begin(), names.end());
+    return names;
+  }
+
+ private:
+  std::string path_;
+};
+
+// The pid of a process that has exited and been reaped.
+pid_t dead_pid() {
+  const pid_t pid = ::fork();
+  if (pid == 0) ::_exit(0);
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  return pid;
+}
+
+TEST(TempDirTest, RunFilesHaveNoNameAndTheDirectoryGoesAway) {
+  Scratch base;
+  std::string path;
+  {
+    TempDir t(base.path());
+    path = t.path();
+    EXPECT_EQ(fs::path(path).parent_path(), fs::path(base.path()));
+    EXPECT_EQ(fs::path(path).filename().string().rfind("gsort." + std::to_string(::getpid()) + ".", 0), 0u) << path;
+    uint64_t n1 = 0, n2 = 0;
+    TempFile f1 = t.create_file("run", &n1);
+    TempFile f2 = t.create_file("merged", &n2);
+    EXPECT_NE(n1, n2);
+    EXPECT_EQ(f1.file.path(), path + "/run." + std::to_string(n1)) << "the name messages use";
+    EXPECT_FALSE(f1.named) << "O_TMPFILE or unlink-at-once works on this file system";
+    EXPECT_TRUE(base.entries(path).empty()) << "run files take no name in the directory";
+    // Written and read back through the descriptor.
+    f1.file.write_all("abc", 3);
+    char got[3] = {};
+    EXPECT_EQ(f1.file.pread_full(got, 3, 0), 3u);
+    EXPECT_EQ(std::string(got, 3), "abc");
+    t.remove(f1);
+    EXPECT_FALSE(f1.file.is_open());
+  }
+  EXPECT_FALSE(fs::exists(path));
+  EXPECT_TRUE(base.entries().empty());
+  {
+    TempDir t(base.path() + "/");
+    EXPECT_EQ(t.path().find("//"), std::string::npos) << t.path();
+  }
+  EXPECT_TRUE(base.entries().empty());
+}
+
+TEST(StaleTempDirs, RemovesTheDirectoriesOfDeadProcessesOnly) {
+  Scratch base;
+  const std::string dead = base.path() + "/gsort." + std::to_string(dead_pid()) + ".AbC123";
+  ASSERT_TRUE(fs::create_directory(dead));
+  // A named run left by a gsort on a file system without O_TMPFILE.
+  { std::ofstream(dead + "/run.7") << "x"; }
+  // Dead too, but its lock is held (a live owner in another pid namespace).
+  const std::string locked = base.path() + "/gsort." + std::to_string(dead_pid()) + ".LoCk3d";
+  ASSERT_TRUE(fs::create_directory(locked));
+  const int lock = ::open(locked.c_str(), O_RDONLY | O_DIRECTORY);
+  ASSERT_GE(lock, 0);
+  ASSERT_EQ(::flock(lock, LOCK_EX), 0);
+  // A live gsort's (this process), and names that are not gsort's.
+  TempDir live(base.path());
+  ASSERT_TRUE(fs::create_directory(base.path() + "/gsort.AbC123"));
+  ASSERT_TRUE(fs::create_directory(base.path() + "/gsort.1x.AbC123"));
+  ASSERT_TRUE(fs::create_directory(base.path() + "/other." + std::to_string(dead_pid()) + ".AbC123"));
+
+  EXPECT_EQ(remove_stale_temp_dirs(base.path()), 1);
+  EXPECT_FALSE(fs::exists(dead));
+  EXPECT_TRUE(fs::exists(locked)) << "a locked directory is in use";
+  EXPECT_TRUE(fs::exists(live.path())) << "a live process's directory is never touched";
+  EXPECT_EQ(base.entries().size(), 5u);
+  ::close(lock);
+  // Unlocked now: the next sweep takes it.
+  EXPECT_EQ(remove_stale_temp_dirs(base.path()), 1);
+  EXPECT_FALSE(fs::exists(locked));
+  EXPECT_EQ(remove_stale_temp_dirs(base.path() + "/missing"), 0);
+}
+
+// Signal cleanup's table: tens of thousands of paths at once, slots reused.
+TEST(TempRegistry, RegistersTensOfThousandsOfPaths) {
+  for (int round = 0; round < 2; ++round) {
+    std::vector<int> slots;
+    for (int i = 0; i < 40000; ++i) {
+      int slot = -1;
+      ASSERT_NO_THROW(slot = register_temp_path("/nonexistent/gsort-test/run." + std::to_string(i), false));
+      ASSERT_GE(slot, 0);
+      slots.push_back(slot);
+    }
+    std::vector<int> sorted = slots;
+    std::sort(sorted.begin(), sorted.end());
+    EXPECT_TRUE(std::adjacent_find(sorted.begin(), sorted.end()) == sorted.end()) << "a slot was handed out twice";
+    for (int slot : slots) unregister_temp_path(slot);
+  }
+}
+
+}  // namespace
+}  // namespace gsort
