@@ -9,6 +9,7 @@
 #include <sstream>
 #include <thread>
 
+#include "src/cli/build_info.h"
 #include "src/cli/size_parse.h"
 #include "src/core/errors.h"
 #include "io/zstd_stream.h"
@@ -330,7 +331,7 @@ ParsedCommand parse_command_line(int argc, const char* const* argv) {
     return cmd;
   }
   if (o.version) {
-    std::printf("gsort %s\n", GSORT_VERSION);
+    std::printf("gsort %s\n%s", GSORT_VERSION, build_info_text().c_str());
     cmd.done = true;
     return cmd;
   }
