@@ -1,0 +1,242 @@
+#!/usr/bin/python3
+"""Draws the benchmark charts of docs/benchmarks.md as SVG files.
+
+    scripts/plot_benchmarks.py [--data DIR] [--out DIR]
+        [--throughput CSV...] [--kernels CSV] [--stats JSON...]
+
+  throughput.svg      MB/s of cp, GNU sort and gsort's variants, per input
+                      size, from CSVs in the benchmark scripts' format
+                      (scripts/bench_csv.sh; medians are taken per case and tool)
+  kernels.svg         gsort's GPU sorts against CUB (and Thrust) by number of
+                      keys (columns keys, n, algorithm, gkeys_per_s, median_us)
+  phase_timeline.svg  the phases of one run, from its --stats JSON
+
+Runs with Debian's /usr/bin/python3 (python3-matplotlib). Defaults: docs/data/throughput.csv, docs/data/kernels_h200.csv and
+docs/data/stats_*.json, charts into docs/img/. Needs matplotlib
+(Debian: python3-matplotlib).
+"""
+import argparse
+import csv
+import glob
+import json
+import os
+import statistics
+from collections import OrderedDict, defaultdict
+
+import matplotlib
+
+matplotlib.use("svg")
+import matplotlib.pyplot as plt  # noqa: E402  (after choosing the backend)
+
+# Fixed colours, so a tool looks the same in every chart.
+TOOL_COLOURS = {
+    "cp": "#7f7f7f",
+    "GNU sort": "#d62728",
+    "gsort": "#1f77b4",
+    "gsort --backend cpu": "#17becf",
+    "gsort --backend gpu": "#2ca02c",
+    "gsort --backend gpu --algorithm radix": "#98df8a",
+    "gsort --backend gpu --algorithm merge": "#bcbd22",
+    "gsort --backend hybrid": "#9467bd",
+}
+KERNEL_STYLES = {
+    "cub radix": ("#2ca02c", "-"),
+    "gsort radix": ("#1f77b4", "-"),
+    "thrust": ("#7f7f7f", ":"),
+    "cub merge": ("#2ca02c", "--"),
+    "gsort merge": ("#1f77b4", "--"),
+    "gsort rank": ("#ff7f0e", "-"),
+}
+# Options that name a variant of gsort in a chart (the others, such as
+# --format or -o, are the same for every tool of a case).
+VARIANT_OPTIONS = ("--backend", "--algorithm", "--compress-temp")
+
+
+def tool_label(command):
+    """'cp', 'GNU sort', or 'gsort' with the options that make it a variant."""
+    words = command.split()
+    while words and (words[0] == "env" or "=" in words[0]):
+        words.pop(0)  # env LC_ALL=C sort ...
+    if not words:
+        return command
+    program = words[0]
+    if program == "sort":
+        return "GNU sort"
+    if program != "gsort":
+        return program
+    label = ["gsort"]
+    for i, word in enumerate(words):
+        if word in VARIANT_OPTIONS:
+            label.append(word)
+            if word != "--compress-temp" and i + 1 < len(words):
+                label.append(words[i + 1])
+    return " ".join(label)
+
+
+def read_throughput(paths):
+    """{(host, case): {tool: median MB/s}}, cases in file order."""
+    seconds = OrderedDict()
+    sizes = {}
+    for path in paths:
+        with open(path, newline="") as f:
+            for row in csv.DictReader(f):
+                key = (row["host"], row["case"])
+                seconds.setdefault(key, defaultdict(list))[tool_label(row["tool"])].append(float(row["seconds"]))
+                sizes[key] = int(row["bytes"])
+    return OrderedDict(
+        (key, {tool: sizes[key] / 1e6 / statistics.median(times) for tool, times in tools.items()})
+        for key, tools in seconds.items()
+    )
+
+
+def plot_throughput(paths, out):
+    cases = read_throughput(paths)
+    tools = [t for t in TOOL_COLOURS if any(t in c for c in cases.values())]
+    tools += sorted({t for c in cases.values() for t in c} - set(tools))
+    fig, ax = plt.subplots(figsize=(10, 4.8))
+    width = 0.8 / len(tools)
+    for t_index, tool in enumerate(tools):
+        xs, ys = [], []
+        for c_index, mbs in enumerate(cases.values()):
+            if tool in mbs:
+                xs.append(c_index + (t_index - (len(tools) - 1) / 2) * width)
+                ys.append(mbs[tool])
+        ax.bar(xs, ys, width, label=tool, color=TOOL_COLOURS.get(tool))
+    ax.set_xticks(range(len(cases)))
+    ax.set_xticklabels([f"{case}\n{host}" for host, case in cases], fontsize=9)
+    ax.set_ylabel("MB/s (input bytes / wall time, higher is better)")
+    ax.set_title("gensort records, input in the page cache: gsort against cp and GNU sort")
+    ax.grid(axis="y", alpha=0.3)
+    ax.legend(fontsize=8, ncol=2)
+    fig.tight_layout()
+    fig.savefig(out)
+    plt.close(fig)
+
+
+def read_kernels(path):
+    """{(keys, "large"|"small"): {algorithm: [(n, value)]}}: Gkeys/s for the
+    large-n rows, median microseconds for the small-n ones."""
+    series = OrderedDict()
+    with open(path, newline="") as f:
+        for row in csv.DictReader(f):
+            size = "large" if row["gkeys_per_s"] else "small"
+            value = float(row["gkeys_per_s"] or row["median_us"])
+            series.setdefault((row["keys"], size), OrderedDict()).setdefault(row["algorithm"], []).append(
+                (int(row["n"]), value))
+    return series
+
+
+def plot_kernels(path, out):
+    series = read_kernels(path)
+    columns = 2
+    rows = (len(series) + columns - 1) // columns
+    fig, axes = plt.subplots(rows, columns, figsize=(11, 4.2 * rows), squeeze=False)
+    for ax, ((keys, size), algorithms) in zip(axes.flat, series.items()):
+        for algorithm, points in algorithms.items():
+            points.sort()
+            colour, line = KERNEL_STYLES.get(algorithm, (None, "-"))
+            ax.plot([n for n, _ in points], [v for _, v in points], line, marker="o", markersize=3,
+                    color=colour, label=algorithm)
+        ax.set_xscale("log", base=2)
+        if size == "small":
+            ax.set_yscale("log")
+            ax.set_title(f"{keys}, small n (launch overhead included)", fontsize=9)
+            ax.set_ylabel("microseconds per sort (lower is better)")
+        else:
+            ax.set_title(f"{keys}, large n", fontsize=9)
+            ax.set_ylabel("Gkeys/s (higher is better)")
+        ax.set_xlabel("keys sorted (n)")
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=7)
+    for ax in list(axes.flat)[len(series):]:
+        ax.set_visible(False)
+    fig.suptitle("gsort's GPU sorts against CUB and Thrust (H200, medians, CUDA events)", fontsize=10)
+    fig.tight_layout()
+    fig.savefig(out)
+    plt.close(fig)
+
+
+def plot_phase_timeline(paths, out):
+    """Two rows per run: its phases, and under "final merge" the merge's own
+    steps (the "merge: ..." phases, which happen inside it).
+
+    --stats has each phase's duration, not its start and end, so the bars are
+    laid end to end in the order of the JSON: phases that overlap (reading
+    while earlier chunks are sorted and written) appear one after another,
+    and the row can be longer than the run's total_s, drawn as a line.
+    """
+    runs = [(os.path.basename(p), json.load(open(p))) for p in paths]
+    fig, ax = plt.subplots(figsize=(11, 1.0 + 1.3 * len(runs)))
+    colours = plt.get_cmap("tab20").colors
+    phase_colours = {}
+    labelled = set()
+
+    def bar(y, phase, start, seconds):
+        colour = phase_colours.setdefault(phase, colours[len(phase_colours) % len(colours)])
+        ax.barh(y, seconds, left=start, height=0.4, color=colour, edgecolor="white",
+                label=None if phase in labelled else phase)
+        labelled.add(phase)
+
+    ticks, tick_labels = [], []
+    for index, (name, stats) in enumerate(runs):
+        y = index * 1.2
+        start, merge_start = 0.0, 0.0
+        phases = stats["phases_s"]
+        for phase, seconds in phases.items():
+            if phase.startswith("merge: "):
+                continue
+            if phase == "final merge":
+                merge_start = start
+            bar(y, phase, start, seconds)
+            start += seconds
+        for phase, seconds in phases.items():
+            if phase.startswith("merge: "):
+                bar(y + 0.45, phase, merge_start, seconds)
+                merge_start += seconds
+        ax.plot([stats["total_s"]] * 2, [y - 0.3, y + 0.7], color="black", linewidth=1.5)
+        where = "in memory" if stats["in_memory"] else f"{stats['runs']} runs"
+        ticks += [y, y + 0.45]
+        tick_labels += [f"{stats['input']['bytes'] / 1e6:.0f} MB, {stats['backend']}, {where}\n({name})",
+                        "inside the final merge"]
+    ax.set_yticks(ticks)
+    ax.set_yticklabels(tick_labels, fontsize=8)
+    ax.invert_yaxis()
+    ax.set_xlabel("seconds: phase durations laid end to end (black line: total_s)")
+    ax.set_title("Phases of a run, from --stats phases_s (per-phase start and end times are not recorded yet)",
+                 fontsize=10)
+    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    ax.grid(axis="x", alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(out, bbox_inches="tight")
+    plt.close(fig)
+
+
+def main():
+    root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data", default=os.path.join(root, "docs", "data"))
+    parser.add_argument("--out", default=os.path.join(root, "docs", "img"))
+    parser.add_argument("--throughput", nargs="*", help="benchmark CSVs (default DATA/throughput.csv)")
+    parser.add_argument("--kernels", help="kernel CSV (default DATA/kernels_h200.csv)")
+    parser.add_argument("--stats", nargs="*", help="--stats JSON files (default DATA/stats_*.json)")
+    args = parser.parse_args()
+    os.makedirs(args.out, exist_ok=True)
+    plt.rcParams["svg.hashsalt"] = "gsort"  # the same SVG for the same data
+    plt.rcParams["svg.fonttype"] = "none"  # text stays text
+
+    written = []
+    throughput = args.throughput or [os.path.join(args.data, "throughput.csv")]
+    plot_throughput(throughput, os.path.join(args.out, "throughput.svg"))
+    written.append("throughput.svg")
+    plot_kernels(args.kernels or os.path.join(args.data, "kernels_h200.csv"), os.path.join(args.out, "kernels.svg"))
+    written.append("kernels.svg")
+    stats = args.stats or sorted(glob.glob(os.path.join(args.data, "stats_*.json")))
+    if stats:
+        plot_phase_timeline(stats, os.path.join(args.out, "phase_timeline.svg"))
+        written.append("phase_timeline.svg")
+    for name in written:
+        print(os.path.join(args.out, name))
+
+
+if __name__ == "__main__":
+    main()
