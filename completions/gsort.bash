@@ -5,7 +5,7 @@
 _gsort_long_options="--output --record-size --key --format --reverse --unique --check
   --merge --memory --temporary-directory --parallel --backend --algorithm --device
   --gpu-memory --compress-temp --compress-temp= --compress-output --compress-output=
-  --verify --no-verify --fsync --progress --no-progress --stats --verbose --help --version"
+  --verify --no-verify --fsync --progress --no-progress --stats --trace --verbose --help --version"
 _gsort_short_options="-o -r -u -c -C -m -S -T -v"
 _gsort_key_types="u8 u16 u32 u64 i8 i16 i32 i64 f32 f64 u16be u32be u64be i16be i32be i64be f32be f64be"
 
@@ -25,7 +25,7 @@ _gsort_key_values() {
 _gsort_option_values() {
   local option=$1 value=$2
   case $option in
-    -o|--output|--stats) compgen -f -- "$value" ;;
+    -o|--output|--stats|--trace) compgen -f -- "$value" ;;
     -T|--temporary-directory) compgen -d -- "$value" ;;
     --key) _gsort_key_values "$value" ;;
     --format) printf '%s\n' gensort ;;
@@ -38,7 +38,7 @@ _gsort_option_values() {
 _gsort_takes_value() {
   case $1 in
     -o|--output|--record-size|--key|--format|-S|--memory|-T|--temporary-directory|--parallel| \
-    --backend|--algorithm|--device|--gpu-memory|--stats) return 0 ;;
+    --backend|--algorithm|--device|--gpu-memory|--stats|--trace) return 0 ;;
   esac
   return 1
 }
@@ -70,8 +70,9 @@ _gsort() {
     mapfile -t candidates < <(compgen -f -- "$arg")
   fi
   if [[ -n $option ]]; then
-    [[ $option == -o || $option == --output || $option == --stats || $option == -T ||
-       $option == --temporary-directory ]] && compopt -o filenames 2>/dev/null || true
+    case $option in
+      -o|--output|--stats|--trace|-T|--temporary-directory) compopt -o filenames 2>/dev/null || true ;;
+    esac
     while IFS= read -r candidate; do
       [[ $candidate == "$value"* ]] && candidates+=("$prefix$candidate")
     done < <(_gsort_option_values "$option" "$value")

@@ -37,6 +37,7 @@ complete -c gsort -l fsync -d 'Flush the output to stable storage before exiting
 complete -c gsort -l progress -d 'Show the progress line even off a terminal'
 complete -c gsort -l no-progress -d 'Never show the progress line'
 complete -c gsort -l stats -r -F -d 'Write statistics of the run as JSON to FILE'
+complete -c gsort -l trace -r -F -d 'Write the timeline of the run as a Chrome trace to FILE'
 complete -c gsort -s v -l verbose -d 'Report sizes and phase timings'
 complete -c gsort -l help -d 'Show the help and exit'
 complete -c gsort -l version -d 'Show the version and build details and exit'

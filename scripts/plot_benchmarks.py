@@ -9,7 +9,8 @@
                       (scripts/bench_csv.sh; medians are taken per case and tool)
   kernels.svg         gsort's GPU sorts against CUB (and Thrust) by number of
                       keys (columns keys, n, algorithm, gkeys_per_s, median_us)
-  phase_timeline.svg  the phases of one run, from its --stats JSON
+  phase_timeline.svg  the phases of runs as they ran, from their --stats JSON
+                      ("timeline": each phase's start and end on each thread)
 
 Runs with Debian's /usr/bin/python3 (python3-matplotlib). Defaults: docs/data/throughput.csv, docs/data/kernels_h200.csv and
 docs/data/stats_*.json, charts into docs/img/. Needs matplotlib
@@ -157,53 +158,49 @@ def plot_kernels(path, out):
 
 
 def plot_phase_timeline(paths, out):
-    """Two rows per run: its phases, and under "final merge" the merge's own
-    steps (the "merge: ..." phases, which happen inside it).
+    """Each run's phases as they ran: one row per thread of the run, a bar
+    from each span's start_s to its end_s (the --stats "timeline"), so the
+    read-ahead on its own thread shows beside the sorting and run writing.
 
-    --stats has each phase's duration, not its start and end, so the bars are
-    laid end to end in the order of the JSON: phases that overlap (reading
-    while earlier chunks are sorted and written) appear one after another,
-    and the row can be longer than the run's total_s, drawn as a line.
+    A --stats file from before gsort recorded the timeline has only phase
+    durations (phases_s): its phases are drawn laid end to end on one row.
     """
     runs = [(os.path.basename(p), json.load(open(p))) for p in paths]
-    fig, ax = plt.subplots(figsize=(11, 1.0 + 1.3 * len(runs)))
+    rows = []  # (run name, stats, thread, [(phase, start, seconds)])
+    for name, stats in runs:
+        if "timeline" in stats:
+            threads = OrderedDict()
+            for span in stats["timeline"]:
+                threads.setdefault(span["thread"], []).append(
+                    (span["phase"], span["start_s"], span["end_s"] - span["start_s"]))
+            rows += [(name, stats, thread, spans) for thread, spans in threads.items()]
+        else:
+            start, spans = 0.0, []
+            for phase, seconds in stats["phases_s"].items():
+                spans.append((phase, start, seconds))
+                start += seconds
+            rows.append((name, stats, "durations laid end to end", spans))
+
+    fig, ax = plt.subplots(figsize=(11, 1.2 + 0.55 * len(rows)))
     colours = plt.get_cmap("tab20").colors
-    phase_colours = {}
-    labelled = set()
+    phase_colours, labelled = {}, set()
+    for y, (_, stats, _, spans) in enumerate(rows):
+        for phase, start, seconds in spans:
+            colour = phase_colours.setdefault(phase, colours[len(phase_colours) % len(colours)])
+            ax.barh(y, seconds, left=start, height=0.6, color=colour, linewidth=0,
+                    label=None if phase in labelled else phase)
+            labelled.add(phase)
+        ax.plot([stats["total_s"]] * 2, [y - 0.4, y + 0.4], color="black", linewidth=1.2)
 
-    def bar(y, phase, start, seconds):
-        colour = phase_colours.setdefault(phase, colours[len(phase_colours) % len(colours)])
-        ax.barh(y, seconds, left=start, height=0.4, color=colour, edgecolor="white",
-                label=None if phase in labelled else phase)
-        labelled.add(phase)
-
-    ticks, tick_labels = [], []
-    for index, (name, stats) in enumerate(runs):
-        y = index * 1.2
-        start, merge_start = 0.0, 0.0
-        phases = stats["phases_s"]
-        for phase, seconds in phases.items():
-            if phase.startswith("merge: "):
-                continue
-            if phase == "final merge":
-                merge_start = start
-            bar(y, phase, start, seconds)
-            start += seconds
-        for phase, seconds in phases.items():
-            if phase.startswith("merge: "):
-                bar(y + 0.45, phase, merge_start, seconds)
-                merge_start += seconds
-        ax.plot([stats["total_s"]] * 2, [y - 0.3, y + 0.7], color="black", linewidth=1.5)
+    def run_label(name, stats):
         where = "in memory" if stats["in_memory"] else f"{stats['runs']} runs"
-        ticks += [y, y + 0.45]
-        tick_labels += [f"{stats['input']['bytes'] / 1e6:.0f} MB, {stats['backend']}, {where}\n({name})",
-                        "inside the final merge"]
-    ax.set_yticks(ticks)
-    ax.set_yticklabels(tick_labels, fontsize=8)
+        return f"{stats['input']['bytes'] / 1e6:.0f} MB, {stats['backend']}, {where}"
+
+    ax.set_yticks(range(len(rows)))
+    ax.set_yticklabels([f"{run_label(name, stats)}: {thread}" for name, stats, thread, _ in rows], fontsize=8)
     ax.invert_yaxis()
-    ax.set_xlabel("seconds: phase durations laid end to end (black line: total_s)")
-    ax.set_title("Phases of a run, from --stats phases_s (per-phase start and end times are not recorded yet)",
-                 fontsize=10)
+    ax.set_xlabel("seconds since gsort started (black line: total_s)")
+    ax.set_title("Phases of gsort runs, from --stats \"timeline\" (one row per thread)", fontsize=10)
     ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))
     ax.grid(axis="x", alpha=0.3)
     fig.tight_layout()
