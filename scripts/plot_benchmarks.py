@@ -110,7 +110,7 @@ def plot_throughput(paths, out):
     ax.grid(axis="y", alpha=0.3)
     ax.legend(fontsize=8, ncol=2)
     fig.tight_layout()
-    fig.savefig(out)
+    fig.savefig(out, metadata={"Date": None})
     plt.close(fig)
 
 
@@ -153,7 +153,7 @@ def plot_kernels(path, out):
         ax.set_visible(False)
     fig.suptitle("gsort's GPU sorts against CUB and Thrust (H200, medians, CUDA events)", fontsize=10)
     fig.tight_layout()
-    fig.savefig(out)
+    fig.savefig(out, metadata={"Date": None})
     plt.close(fig)
 
 
@@ -204,7 +204,7 @@ def plot_phase_timeline(paths, out):
     ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))
     ax.grid(axis="x", alpha=0.3)
     fig.tight_layout()
-    fig.savefig(out, bbox_inches="tight")
+    fig.savefig(out, bbox_inches="tight", metadata={"Date": None})
     plt.close(fig)
 
 
