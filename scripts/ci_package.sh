@@ -27,15 +27,11 @@ build=${PACKAGE_BUILD_DIR:-}
 if [ -z "$build" ]; then
   if [ -f build/CMakeCache.txt ]; then build=build; else build=build-package; fi
 fi
-generator=()
-if command -v ninja >/dev/null; then generator=(-G Ninja); fi
-if [ -f "$build/CMakeCache.txt" ]; then
-  cmake -S . -B "$build" >/dev/null  # finds help2man and dpkg-shlibdeps if they are new
-else
-  cmake -S . -B "$build" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release -DGSORT_ENABLE_CUDA=OFF \
-        -DGSORT_BUILD_TESTS=OFF -DGSORT_BUILD_BENCHMARKS=OFF >/dev/null
-fi
-cmake --build "$build" --parallel "$(nproc)"
+# An existing folder is configured again, to find help2man and dpkg-shlibdeps
+# if they were installed after it was made; scripts/build.sh configures a
+# new one (with ccache where installed).
+if [ -f "$build/CMakeCache.txt" ]; then cmake -S . -B "$build" >/dev/null; fi
+BUILD_DIR=$build scripts/build.sh -DGSORT_ENABLE_CUDA=OFF -DGSORT_BUILD_TESTS=OFF -DGSORT_BUILD_BENCHMARKS=OFF
 rm -rf "$build/package"
 (cd "$build" && cpack -G DEB -B package >/dev/null)
 deb=$(ls "$build"/package/gsort_*.deb)
