@@ -6,6 +6,7 @@
 # without and with --compress-temp, and prints medians of RUNS, the temp
 # bytes written and the write-runs and final-merge phases of the last run.
 #   scripts/bench_compress_temp.sh BIN_DIR [TEMP_DIR=/tmp] [RECORDS=40000000] [MEM=256M]
+# CSV=FILE: one row per timed run (default ./bench_compress_temp.csv; CSV= for none).
 set -euo pipefail
 
 bin=${1:?usage: bench_compress_temp.sh BIN_DIR [TEMP_DIR] [RECORDS] [MEM]}
@@ -15,6 +16,10 @@ mem=${4:-256M}
 runs=${RUNS:-3}
 work=$(mktemp -d "$temp/gsort-ct.XXXXXX")
 trap 'rm -rf "$work"' EXIT
+
+source "$(dirname "$0")/bench_csv.sh"
+csv=${CSV-bench_compress_temp.csv}
+[[ -z $csv ]] || bench_csv_open "$csv"
 
 now() { date +%s.%N; }
 stat_field() { grep -o "\"$2\": *[0-9.]*" "$1" | head -1 | sed 's/.*: *//'; }
@@ -34,7 +39,10 @@ for data in ascii random; do
       "$bin/gsort" --format gensort -S "$mem" -T "$work" "${extra[@]}" --stats "$work/st.$mode.json" \
         "$work/$data" -o "$work/out"
       e=$(now)
-      times[$mode]+="$(awk -v s="$s" -v e="$e" 'BEGIN { printf "%.4f", e - s }') "
+      t=$(awk -v s="$s" -v e="$e" 'BEGIN { printf "%.4f", e - s }')
+      times[$mode]+="$t "
+      bench_csv_row "$data" "$((i + 1))" "$t" "$((records * 100))" "$bin/gsort" --format gensort -S "$mem" \
+        "${extra[@]}" "$data"
     done
   done
   for mode in plain zstd; do

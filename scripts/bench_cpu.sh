@@ -15,10 +15,11 @@
 #   RECORDS=...     records to generate (default 10000000; 80000000 out of core)
 #   BACKEND=cpu     gsort --backend
 #   KEEP=1          keep the generated and sorted files (removed by default)
+#   CSV=FILE        one row per timed run (default ./bench_cpu.csv; CSV= for none)
 set -euo pipefail
 shopt -s inherit_errexit  # so that a failure inside $(...) stops the script
 
-usage() { sed -n '2,18s/^# \{0,1\}//p' "$0"; }
+usage() { sed -n '2,19s/^# \{0,1\}//p' "$0"; }
 
 out_of_core=0
 args=()
@@ -54,6 +55,10 @@ cleanup() {
 }
 trap cleanup EXIT
 
+source "$(dirname "$0")/bench_csv.sh"
+csv=${CSV-bench_cpu.csv}
+[[ -z $csv ]] || bench_csv_open "$csv"
+
 now() { date +%s.%N; }
 elapsed() { awk -v s="$1" -v e="$2" 'BEGIN { printf "%.6f\n", e - s }'; }
 
@@ -82,6 +87,7 @@ median_time() {
     sync
     t=$(time_once "$@") || exit 1  # inside $(...): stop the caller too
     times+=("$t")
+    bench_csv_row "$bench_case" "$((i + 1))" "$t" "$bytes" "$@"
   done
   printf '%s\n' "${times[@]}" | sort -g | awk '{ t[NR] = $1 } END {
     print (NR % 2) ? t[(NR + 1) / 2] : (t[NR / 2] + t[NR / 2 + 1]) / 2 }'
@@ -100,7 +106,7 @@ one_gb_mode() {
   bytes=$(file_bytes "$input")
   warm_cache "$input"
 
-  local threads
+  local threads bench_case=gensort-ascii
   threads=$(nproc)
   echo "timing $runs runs each (threads $threads, memory $mem, gsort backend $backend)"
   local t_cp t_sort t_gsort
@@ -158,6 +164,8 @@ out_of_core_mode() {
   "$gsort" -v -S 256M --format gensort --backend "$backend" -T "$tmp_dir" \
     "$input" -o "$work_dir/gsort.out"
   end=$(now)
+  bench_csv_row out-of-core-S256M 1 "$(elapsed "$start" "$end")" "$bytes" "$gsort" -v -S 256M \
+    --format gensort --backend "$backend" -T "$tmp_dir" "$input" -o "$work_dir/gsort.out"
   awk -v t="$(elapsed "$start" "$end")" -v b="$bytes" \
     'BEGIN { printf "\ngsort: %.3f s, %.1f MB/s for %.2f GB\n", t, b / 1e6 / t, b / 1e9 }'
   [[ $(file_bytes "$work_dir/gsort.out") == "$bytes" ]] ||

@@ -11,6 +11,7 @@
 # CPU backend for inputs the CPU sorts faster than the GPU starts (see
 # src/chunk_sort/backend_factory.h), so --backend gpu has a row of its own.
 #   scripts/bench_gpu.sh BIN_DIR [WORK_DIR] [CASES...]
+# CSV=FILE: one row per timed run (default ./bench_gpu.csv; CSV= for none).
 set -euo pipefail
 
 bin=${1:?usage: bench_gpu.sh BIN_DIR [WORK_DIR] [CASES...]}
@@ -22,6 +23,10 @@ runs=${RUNS:-3}
 threads=$(nproc)
 mkdir -p "$work"
 trap 'rm -rf "$work"' EXIT
+
+source "$(dirname "$0")/bench_csv.sh"
+csv=${CSV-bench_gpu.csv}
+[[ -z $csv ]] || bench_csv_open "$csv"
 
 now() { date +%s.%N; }
 
@@ -36,6 +41,7 @@ median() {
     "$@" >/dev/null 2>"$work/last.err" || { cat "$work/last.err" >&2; exit 1; }
     e=$(now)
     times+=("$(awk -v s="$s" -v e="$e" 'BEGIN { printf "%.4f", e - s }')")
+    bench_csv_row "$c" "$((i + 1))" "${times[-1]}" "$bytes" "$@"
   done
   printf '%s\n' "${times[@]}" | sort -g | awk '{ t[NR] = $1 } END { print t[int((NR + 1) / 2)] }'
 }

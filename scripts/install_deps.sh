@@ -5,6 +5,9 @@ set -euo pipefail
 
 packages=(cmake ninja-build g++ libboost-program-options-dev libboost-iostreams-dev
           libzstd-dev zstd libxxhash-dev nlohmann-json3-dev libgtest-dev)
+# GSORT_WITH_MPI=1: also Open MPI, for the distributed sort (mpirun -np N
+# gsort) and its tests; a build without it sorts on one process.
+if [ "${GSORT_WITH_MPI:-0}" = 1 ]; then packages+=(libopenmpi-dev openmpi-bin); fi
 
 missing=()
 for p in "${packages[@]}"; do

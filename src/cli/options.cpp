@@ -11,6 +11,7 @@
 #include <sstream>
 #include <thread>
 
+#include "src/cli/build_info.h"
 #include "src/cli/size_parse.h"
 #include "src/core/errors.h"
 #include "io/file.h"
@@ -365,7 +366,7 @@ ParsedCommand parse_command_line(int argc, const char* const* argv) {
   o.compress_output_given = vm.count("compress-output") > 0;
   ParsedCommand cmd;
   if (o.help || o.version) {
-    print_to_stdout(o.help ? help_text() : std::string("gsort ") + GSORT_VERSION + "\n");
+    print_to_stdout(o.help ? help_text() : std::string("gsort ") + GSORT_VERSION + "\n" + build_info_text());
     cmd.done = true;
     return cmd;
   }

@@ -560,6 +560,19 @@ TEST(CliInfo, Version) {
   EXPECT_EQ(r.status(), "exit 0") << r.err;
   EXPECT_NE(r.out.find("gsort"), std::string::npos) << r.out;
   EXPECT_TRUE(std::any_of(r.out.begin(), r.out.end(), ::isdigit)) << r.out;
+  // What was built in (src/cli/build_info.cpp).
+#ifdef GSORT_HAVE_CUDA
+  EXPECT_NE(r.out.find("GPU support: yes (CUDA "), std::string::npos) << r.out;
+#else
+  EXPECT_NE(r.out.find("GPU support: no"), std::string::npos) << r.out;
+#endif
+#ifdef GSORT_HAVE_MPI
+  EXPECT_NE(r.out.find("MPI: yes"), std::string::npos) << r.out;
+#else
+  EXPECT_NE(r.out.find("MPI: no"), std::string::npos) << r.out;
+#endif
+  EXPECT_NE(r.out.find("zstd 1."), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("Boost 1."), std::string::npos) << r.out;
 }
 
 // --------------------------------------------------------- verbose, temp

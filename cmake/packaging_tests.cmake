@@ -1,0 +1,33 @@
+# Tests of what gets installed (ctest -L packaging): the man pages and every
+# completion know every option of --help, bash completes options, key types
+# and choices, fish too, and `cmake --install` puts each file in its place.
+set(gsort_pkg_tests ${PROJECT_SOURCE_DIR}/tests/packaging)
+set(gsort_completions ${PROJECT_SOURCE_DIR}/completions)
+
+set(gsort_documented_in ${gsort_completions}/gsort.bash ${gsort_completions}/_gsort
+    ${gsort_completions}/gsort.fish)
+if(GSORT_MAN_PAGES)
+  list(APPEND gsort_documented_in ${PROJECT_BINARY_DIR}/man/gsort.1)
+  add_test(NAME packaging.gsort_gen_man_page_lists_every_option
+           COMMAND ${gsort_pkg_tests}/check_options_documented.sh $<TARGET_FILE:gsort-gen>
+                   ${PROJECT_BINARY_DIR}/man/gsort-gen.1)
+  set_tests_properties(packaging.gsort_gen_man_page_lists_every_option PROPERTIES LABELS packaging)
+endif()
+add_test(NAME packaging.gsort_options_documented
+         COMMAND ${gsort_pkg_tests}/check_options_documented.sh $<TARGET_FILE:gsort> ${gsort_documented_in})
+
+add_test(NAME packaging.bash_completion
+         COMMAND ${gsort_pkg_tests}/check_bash_completion.sh ${gsort_completions}/gsort.bash)
+
+# The other shells' checks run where the shell is installed, else skip (77).
+add_test(NAME packaging.fish_completion
+         COMMAND ${gsort_pkg_tests}/check_fish_completion.sh ${gsort_completions}/gsort.fish)
+add_test(NAME packaging.zsh_completion_parses
+         COMMAND ${gsort_pkg_tests}/check_zsh_completion.sh ${gsort_completions}/_gsort)
+
+add_test(NAME packaging.install_tree
+         COMMAND ${gsort_pkg_tests}/check_install_tree.sh ${PROJECT_BINARY_DIR} ${CMAKE_COMMAND})
+
+set_tests_properties(packaging.gsort_options_documented packaging.bash_completion
+                     packaging.fish_completion packaging.zsh_completion_parses packaging.install_tree
+                     PROPERTIES LABELS packaging SKIP_RETURN_CODE 77)

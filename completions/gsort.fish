@@ -1,0 +1,45 @@
+# fish completion for gsort: options, their values (key types, backends,
+# algorithms, formats) and file names. Installed as
+# share/fish/vendor_completions.d/gsort.fish.
+
+# --key OFFSET:TYPE[:desc]: after "OFFSET:" the types, after "OFFSET:TYPE:" desc.
+function __gsort_key_values
+    set -l value (string replace -r -- '^--key=' '' (commandline -ct))
+    set -l types u8 u16 u32 u64 i8 i16 i32 i64 f32 f64 u16be u32be u64be i16be i32be i64be f32be f64be
+    if set -l typed (string match -r -- '^[0-9]+:[a-z0-9]+:' $value)
+        echo $typed"desc"
+    else if set -l offset (string match -r -- '^[0-9]+:' $value)
+        printf '%s\n' $offset$types
+    end
+end
+
+complete -c gsort -s o -l output -r -F -d 'Write the result to FILE'
+complete -c gsort -l record-size -x -d 'Records are N bytes long'
+complete -c gsort -l key -x -a '(__gsort_key_values)' -d 'Key: OFFSET:LENGTH or OFFSET:TYPE[:desc]'
+complete -c gsort -l format -x -a gensort -d 'A known record layout'
+complete -c gsort -s r -l reverse -d 'Reverse the order'
+complete -c gsort -s u -l unique -d 'Keep the first record of each run of equal keys'
+complete -c gsort -s c -l check -d 'Check whether the input is sorted'
+complete -c gsort -s C -d 'Like -c, but report nothing'
+complete -c gsort -s m -l merge -d 'Merge inputs that are already sorted'
+complete -c gsort -s S -l memory -x -d 'Host memory budget (b K M G T or %)'
+complete -c gsort -s T -l temporary-directory -x -a '(__fish_complete_directories)' -d 'Directory for temporary files'
+complete -c gsort -l parallel -x -d 'Use N threads'
+complete -c gsort -l batch-size -x -d 'Merge at most N inputs or runs at once'
+complete -c gsort -l output-parts -d '-o names a directory of part-NNNNN files, one per rank'
+complete -c gsort -l backend -x -a 'auto gpu cpu hybrid' -d 'Where chunks are sorted'
+complete -c gsort -l algorithm -x -a 'auto cub radix merge' -d 'The GPU chunk sort'
+complete -c gsort -l device -x -d 'The CUDA device to use'
+complete -c gsort -l gpu-memory -x -d 'Device memory gsort may take'
+complete -c gsort -l compress-temp -d 'Compress spilled runs with zstd (--compress-temp=LEVEL)'
+complete -c gsort -l compress-output -d 'Compress the output with zstd (--compress-output=LEVEL)'
+complete -c gsort -l verify -d 'Check the output against the input'
+complete -c gsort -l no-verify -d 'Do not --verify (the default)'
+complete -c gsort -l fsync -d 'Flush the output to stable storage before exiting'
+complete -c gsort -l progress -d 'Show the progress line even off a terminal'
+complete -c gsort -l no-progress -d 'Never show the progress line'
+complete -c gsort -l stats -r -F -d 'Write statistics of the run as JSON to FILE'
+complete -c gsort -l trace -r -F -d 'Write the timeline of the run as a Chrome trace to FILE'
+complete -c gsort -s v -l verbose -d 'Report sizes and phase timings'
+complete -c gsort -l help -d 'Show the help and exit'
+complete -c gsort -l version -d 'Show the version and build details and exit'

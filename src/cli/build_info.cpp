@@ -1,0 +1,44 @@
+#include "src/cli/build_info.h"
+
+#include <zstd.h>
+
+#include <boost/version.hpp>
+#include <string>
+
+#include "src/core/build_features.h"
+
+#ifdef GSORT_HAVE_CUDA
+#include <cuda_runtime_api.h>  // CUDART_VERSION
+#endif
+
+namespace gsort {
+namespace {
+
+// BOOST_LIB_VERSION is "1_83" (or "1_83_1"): print it as 1.83.
+std::string boost_version() {
+  std::string v = BOOST_LIB_VERSION;
+  for (char& c : v) {
+    if (c == '_') c = '.';
+  }
+  return v;
+}
+
+std::string gpu_line() {
+#ifdef GSORT_HAVE_CUDA
+  const int major = CUDART_VERSION / 1000, minor = CUDART_VERSION % 1000 / 10;
+  // GSORT_CUDA_ARCHITECTURES comes from cmake/build_info.cmake.
+  return "GPU support: yes (CUDA " + std::to_string(major) + "." + std::to_string(minor) +
+         "; GPU architectures " + GSORT_CUDA_ARCHITECTURES + ")\n";
+#else
+  return "GPU support: no (built without CUDA; the CPU backend sorts)\n";
+#endif
+}
+
+}  // namespace
+
+std::string build_info_text() {
+  const std::string mpi = gsort_built_with_mpi() ? "MPI: yes (mpirun -np N gsort sorts across N ranks)\n" : "MPI: no\n";
+  return gpu_line() + mpi + "zstd " + ZSTD_VERSION_STRING + ", Boost " + boost_version() + "\n";
+}
+
+}  // namespace gsort
