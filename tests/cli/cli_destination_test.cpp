@@ -29,19 +29,6 @@ mode_t mode_of(const std::string& path) {
   return st.st_mode & 07777;
 }
 
-// The names in dir, sorted, without following links (list_tree would).
-std::vector<std::string> names_in(const std::string& dir) {
-  std::vector<std::string> names;
-  if (DIR* d = opendir(dir.c_str())) {
-    while (const dirent* e = readdir(d)) {
-      if (std::string(e->d_name) != "." && std::string(e->d_name) != "..") names.push_back(e->d_name);
-    }
-    closedir(d);
-  }
-  std::sort(names.begin(), names.end());
-  return names;
-}
-
 ProcessResult sort_into(const std::string& dir, const std::string& out, std::vector<std::string> extra = {}) {
   std::vector<std::string> args = {"--record-size", "3", "-T", dir, "-o", out, dir + "/in.bin"};
   args.insert(args.end(), extra.begin(), extra.end());
@@ -130,7 +117,7 @@ TEST(CliDestination, SymlinkLoopIsRefused) {
   struct stat st {};
   ASSERT_EQ(lstat(dir.file("a.lnk").c_str(), &st), 0);
   EXPECT_TRUE(S_ISLNK(st.st_mode)) << "the link was replaced";
-  EXPECT_EQ(names_in(dir.path()), (std::vector<std::string>{"a.lnk", "b.lnk", "in.bin"}));
+  EXPECT_EQ(entry_names(dir.path()), (std::vector<std::string>{"a.lnk", "b.lnk", "in.bin"}));
 }
 
 // The temporary name does not grow with the destination's: NAME_MAX works.

@@ -1,5 +1,8 @@
 #include "tests/support/temp_dir.h"
 
+#include <dirent.h>
+
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -115,6 +118,19 @@ size_t count_files(const std::string& dir) {
     if (it->is_regular_file(type_ec)) ++n;
   }
   return n;
+}
+
+std::vector<std::string> entry_names(const std::string& dir) {
+  std::vector<std::string> names;
+  if (DIR* d = ::opendir(dir.c_str())) {
+    while (const dirent* e = ::readdir(d)) {
+      const std::string name = e->d_name;
+      if (name != "." && name != "..") names.push_back(name);
+    }
+    ::closedir(d);
+  }
+  std::sort(names.begin(), names.end());
+  return names;
 }
 
 }  // namespace gsort_test

@@ -41,6 +41,9 @@ std::map<std::string, std::string> snapshot_tree(const std::string& dir);
 
 // Names of every entry (files, directories, anything) under dir, recursive.
 std::vector<std::string> list_tree(const std::string& dir);
+// Names of the entries directly in dir, sorted, links not followed; empty
+// when dir is missing.
+std::vector<std::string> entry_names(const std::string& dir);
 
 // How many regular files lie under dir, recursively; 0 when dir is missing.
 // Tolerates files that vanish while it looks.

@@ -16,27 +16,15 @@
 namespace gsort {
 namespace {
 
-std::vector<std::string> entries(const std::string& dir) {
-  std::vector<std::string> names;
-  if (DIR* d = opendir(dir.c_str())) {
-    while (const dirent* e = readdir(d)) {
-      if (std::string(e->d_name) != "." && std::string(e->d_name) != "..") names.push_back(e->d_name);
-    }
-    closedir(d);
-  }
-  std::sort(names.begin(), names.end());
-  return names;
-}
-
 // The fallback where O_TMPFILE is missing: a short, private, named file.
 TEST(OutputTempTest, NamedFallbackIsPrivateAndRemovedOrRenamed) {
   gsort_test::TempDir dir;
   for (bool commit : {false, true}) {
     {
       OutputTemp temp(dir.path(), dir.file("out"), "cannot create output in", dir.path(), false);
-      ASSERT_EQ(entries(dir.path()).size(), 1u);
-      EXPECT_EQ(entries(dir.path())[0].rfind(".gsort-", 0), 0u) << entries(dir.path())[0];
-      EXPECT_EQ(entries(dir.path())[0].size(), 13u);
+      ASSERT_EQ(gsort_test::entry_names(dir.path()).size(), 1u);
+      EXPECT_EQ(gsort_test::entry_names(dir.path())[0].rfind(".gsort-", 0), 0u) << gsort_test::entry_names(dir.path())[0];
+      EXPECT_EQ(gsort_test::entry_names(dir.path())[0].size(), 13u);
       struct stat st;
       ASSERT_EQ(::stat(temp.path().c_str(), &st), 0);
       EXPECT_EQ(st.st_mode & 0777, 0600u);
@@ -44,7 +32,7 @@ TEST(OutputTempTest, NamedFallbackIsPrivateAndRemovedOrRenamed) {
       temp.name_and_close();
       if (commit) temp.rename_onto(dir.file("out.bin"), "output", dir.file("out.bin"));
     }
-    EXPECT_EQ(entries(dir.path()), commit ? std::vector<std::string>{"out.bin"} : std::vector<std::string>{});
+    EXPECT_EQ(gsort_test::entry_names(dir.path()), commit ? std::vector<std::string>{"out.bin"} : std::vector<std::string>{});
   }
   EXPECT_EQ(gsort_test::read_file(dir.file("out.bin")), "abc");
 }
@@ -54,13 +42,13 @@ TEST(OutputTempTest, UnnamedFileIsNamedAtCommit) {
   gsort_test::TempDir dir;
   OutputTemp temp(dir.path(), dir.file("out"), "cannot create output in", dir.path());
   if (!temp.path().empty()) GTEST_SKIP() << "no O_TMPFILE here";
-  EXPECT_TRUE(entries(dir.path()).empty());
+  EXPECT_TRUE(gsort_test::entry_names(dir.path()).empty());
   temp.file().write_all("abc", 3);
   temp.name_and_close();
-  ASSERT_EQ(entries(dir.path()).size(), 1u);
-  EXPECT_EQ(entries(dir.path())[0].rfind(".gsort-", 0), 0u);
+  ASSERT_EQ(gsort_test::entry_names(dir.path()).size(), 1u);
+  EXPECT_EQ(gsort_test::entry_names(dir.path())[0].rfind(".gsort-", 0), 0u);
   temp.rename_onto(dir.file("out.bin"), "output", dir.file("out.bin"));
-  EXPECT_EQ(entries(dir.path()), std::vector<std::string>{"out.bin"});
+  EXPECT_EQ(gsort_test::entry_names(dir.path()), std::vector<std::string>{"out.bin"});
 }
 
 }  // namespace

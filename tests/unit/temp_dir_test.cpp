@@ -19,37 +19,12 @@
 #include "io/stale_temp_dirs.h"
 #include "io/temp_dir.h"
 #include "io/temp_registry.h"
+#include "tests/support/temp_dir.h"
 
 namespace gsort {
 namespace {
 
 namespace fs = std::filesystem;
-
-class Scratch {
- public:
-  Scratch() {
-    const char* t = std::getenv("TMPDIR");
-    std::string templ = std::string(t && *t ? t : "/tmp") + "/gsort-tempdir-test.XXXXXX";
-    if (::mkdtemp(templ.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
-    path_ = templ;
-  }
-  ~Scratch() {
-    std::error_code ec;
-    fs::remove_all(path_, ec);
-  }
-  const std::string& path() const { return path_; }
-  std::vector<std::string> entries(const std::string& dir = "") const {
-    std::vector<std::string> names;
-    for (const auto& e : fs::directory_iterator(dir.empty() ? path_ : dir)) {
-      names.push_back(e.path().filename().string());
-    }
-    std::sort(names.begin(), names.end());
-    return names;
-  }
-
- private:
-  std::string path_;
-};
 
 // The pid of a process that has exited and been reaped.
 pid_t dead_pid() {
@@ -61,7 +36,7 @@ pid_t dead_pid() {
 }
 
 TEST(TempDirTest, RunFilesHaveNoNameAndTheDirectoryGoesAway) {
-  Scratch base;
+  gsort_test::TempDir base;
   std::string path;
   {
     TempDir t(base.path());
@@ -74,7 +49,7 @@ TEST(TempDirTest, RunFilesHaveNoNameAndTheDirectoryGoesAway) {
     EXPECT_NE(n1, n2);
     EXPECT_EQ(f1.file.path(), path + "/run." + std::to_string(n1)) << "the name messages use";
     EXPECT_FALSE(f1.named) << "O_TMPFILE or unlink-at-once works on this file system";
-    EXPECT_TRUE(base.entries(path).empty()) << "run files take no name in the directory";
+    EXPECT_TRUE(gsort_test::entry_names(path).empty()) << "run files take no name in the directory";
     // Written and read back through the descriptor.
     f1.file.write_all("abc", 3);
     char got[3] = {};
@@ -84,16 +59,16 @@ TEST(TempDirTest, RunFilesHaveNoNameAndTheDirectoryGoesAway) {
     EXPECT_FALSE(f1.file.is_open());
   }
   EXPECT_FALSE(fs::exists(path));
-  EXPECT_TRUE(base.entries().empty());
+  EXPECT_TRUE(gsort_test::entry_names(base.path()).empty());
   {
     TempDir t(base.path() + "/");
     EXPECT_EQ(t.path().find("//"), std::string::npos) << t.path();
   }
-  EXPECT_TRUE(base.entries().empty());
+  EXPECT_TRUE(gsort_test::entry_names(base.path()).empty());
 }
 
 TEST(StaleTempDirs, RemovesTheDirectoriesOfDeadProcessesOnly) {
-  Scratch base;
+  gsort_test::TempDir base;
   const std::string dead = base.path() + "/gsort." + std::to_string(dead_pid()) + ".AbC123";
   ASSERT_TRUE(fs::create_directory(dead));
   // A named run left by a gsort on a file system without O_TMPFILE.
@@ -114,7 +89,7 @@ TEST(StaleTempDirs, RemovesTheDirectoriesOfDeadProcessesOnly) {
   EXPECT_FALSE(fs::exists(dead));
   EXPECT_TRUE(fs::exists(locked)) << "a locked directory is in use";
   EXPECT_TRUE(fs::exists(live.path())) << "a live process's directory is never touched";
-  EXPECT_EQ(base.entries().size(), 5u);
+  EXPECT_EQ(gsort_test::entry_names(base.path()).size(), 5u);
   ::close(lock);
   // Unlocked now: the next sweep takes it.
   EXPECT_EQ(remove_stale_temp_dirs(base.path()), 1);
