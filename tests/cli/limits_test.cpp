@@ -44,8 +44,12 @@ TEST(CliLimits, TinyMemoryIsRaisedAndStaysSmall) {
   // 256 KiB of budget: the process (code, threads, buffers) stays small. Two
   // threads, as on the CI machine: each thread adds its own buffers and
   // allocator arena (63 MB peak with 16 threads on the H100 host).
-  EXPECT_LT(r.max_rss_kb, 40 * 1024) << "peak RSS in KiB";
   EXPECT_GT(r.max_rss_kb, 0);
+#if defined(__SANITIZE_ADDRESS__)
+  // AddressSanitizer's shadow memory and quarantine dwarf a 256 KiB budget.
+  GTEST_SKIP() << "peak RSS not bounded under AddressSanitizer (" << r.max_rss_kb << " KiB)";
+#endif
+  EXPECT_LT(r.max_rss_kb, 40 * 1024) << "peak RSS in KiB";
 }
 
 TEST(CliLimits, BudgetBelowWhatTheRecordsNeedIsRaisedWithAWarning) {
