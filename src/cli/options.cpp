@@ -337,7 +337,24 @@ std::string help_text() {
   return s.str();
 }
 
+// Boost.Program_options builds its error messages by replacing %value%,
+// %option% and the like with the user's words, again and again while any
+// is found: an argument that itself holds one (found by options_fuzz) made
+// that loop forever. Such an argument is refused before Boost sees it.
+void refuse_message_placeholders(int argc, const char* const* argv) {
+  static const char* const kPlaceholders[] = {"%value%", "%option%", "%canonical_option%", "%original_token%",
+                                              "%prefix_option%"};
+  for (int i = 1; i < argc; ++i) {
+    for (const char* p : kPlaceholders) {
+      if (std::strstr(argv[i], p) != nullptr) {
+        throw UsageError(std::string("argument '") + argv[i] + "' contains " + p + ", which gsort cannot take");
+      }
+    }
+  }
+}
+
 ParsedCommand parse_command_line(int argc, const char* const* argv) {
+  refuse_message_placeholders(argc, argv);
   RawOptions o;
   po::options_description all = visible_options(o);
   all.add_options()("input", po::value(&o.inputs)->composing(), "");
