@@ -4,21 +4,11 @@
 set -uo pipefail
 here=$(dirname "$0")
 completion=$1
-failures=0
-
-# expect LINE WANTED: the replies for <TAB> after LINE, one per line, must
+# The replies for <TAB> after LINE, one per line, must
 # be exactly WANTED (words separated by blanks; bash inserts each reply in
 # place of the part of the word after its last ':' or '=').
-expect() {
-  local line=$1 wanted=$2 got
-  got=$("$here/bash_complete.sh" "$completion" "$line" | tr '\n' ' ' | sed 's/ $//')
-  if [ "$got" != "$wanted" ]; then
-    echo "FAIL: '$line<TAB>' gave '$got', wanted '$wanted'" >&2
-    failures=$((failures + 1))
-  else
-    echo "ok: '$line<TAB>' -> $got"
-  fi
-}
+replies() { "$here/bash_complete.sh" "$completion" "$1"; }
+. "$here/expect_completion.sh"
 
 expect "gsort --ke" "--key"
 expect "gsort --rev" "--reverse"
