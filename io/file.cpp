@@ -51,6 +51,28 @@ File::~File() {
   if (owned_ && fd_ >= 0) ::close(fd_);
 }
 
+int descriptor_of_name(const std::string& name, int standard) {
+  if (name == "-") return standard;
+  static const std::string prefix = "/dev/fd/";
+  if (name.size() <= prefix.size() || name.size() > prefix.size() + 9 || name.compare(0, prefix.size(), prefix) != 0) {
+    return -1;
+  }
+  int fd = 0;
+  for (size_t i = prefix.size(); i < name.size(); ++i) {
+    if (name[i] < '0' || name[i] > '9') return -1;
+    fd = fd * 10 + (name[i] - '0');
+  }
+  return fd;
+}
+
+File File::open_input(const std::string& name) {
+  if (name == "-") return standard_input();
+  const int fd = descriptor_of_name(name, 0);
+  if (fd < 0) return open_read(name);
+  if (::fcntl(fd, F_GETFD) < 0) throw IoError("cannot read " + describe_errno(name, errno));
+  return File(fd, name, false);
+}
+
 File File::open_read(const std::string& path) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) throw IoError("cannot open " + describe_errno(path, errno));

@@ -32,6 +32,10 @@ class File {
   // Named for messages: "cannot write standard output: ...".
   static File standard_input() { return File(0, "standard input", false); }
   static File standard_output() { return File(1, "standard output", false); }
+  // An input by name: "-" is standard input and "/dev/fd/N" the open
+  // descriptor N, both borrowed (read from where their offset stands, never
+  // closed); anything else is opened with open_read.
+  static File open_input(const std::string& name);
 
   int fd() const { return fd_; }
   const std::string& path() const { return path_; }
@@ -73,6 +77,13 @@ class File {
   std::string path_;
   bool owned_ = false;
 };
+
+// The descriptor that a name stands for: 0 for "-" (with `standard` 0; 1
+// for output), N for "/dev/fd/N"; -1 for any other name. gsort uses such a
+// descriptor as it is instead of opening the file again, so that a regular
+// file is read from its offset, and a socket works (the library's sort_fd
+// passes its descriptors as these names).
+int descriptor_of_name(const std::string& name, int standard);
 
 // "path: strerror(err)" with ENOSPC spelled out as "no space left on device".
 std::string describe_errno(const std::string& path, int err);

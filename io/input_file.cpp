@@ -35,7 +35,7 @@ constexpr size_t kPieceBytes = 256 << 10;
 }  // namespace
 
 InputFile::InputFile(const std::string& name, uint32_t record_size, InputTally* tally)
-    : file_(name == "-" ? File::standard_input() : File::open_read(name)), record_size_(record_size), tally_(tally) {
+    : file_(File::open_input(name)), record_size_(record_size), tally_(tally) {
   uint8_t magic[kZstdMagicBytes];
   size_t peeked = 0;  // bytes consumed from a pipe to look at them
   bool zstd = false;
@@ -162,8 +162,9 @@ uint64_t plain_input_bytes(const std::vector<std::string>& names, bool* known) {
   *known = false;
   uint64_t total = 0;
   for (const std::string& name : names) {
-    File f = File::standard_input();  // "-": a regular file there counts from its offset
-    if (name != "-") {
+    // A borrowed descriptor ("-", /dev/fd/N): a regular file there counts from its offset.
+    File f = descriptor_of_name(name, 0) >= 0 ? File(descriptor_of_name(name, 0), name, false) : File();
+    if (!f.is_open()) {
       const int fd = ::open(name.c_str(), O_RDONLY | O_CLOEXEC);
       if (fd < 0) return 0;  // the run itself reports it
       f = File(fd, name, true);

@@ -7,6 +7,7 @@
 #include <cerrno>
 
 #include "io/destination.h"
+#include "io/new_file_mode.h"
 #include "src/core/errors.h"
 
 namespace gsort {
@@ -26,18 +27,19 @@ void require_writable(const std::string& path, const std::string& role) {
   ::close(fd);
 }
 
-mode_t new_file_mode() {
-  const mode_t mask = ::umask(0);
-  ::umask(mask);
-  return 0666 & ~mask;
-}
-
 }  // namespace
 
 OutputTarget::OutputTarget(const std::string& destination, const std::string& role, bool shared)
     : destination_(destination), role_(role) {
   if (is_stdout()) {
     direct_ = File::standard_output();
+    direct_.enlarge_pipe();  // gsort | consumer: large writes, fewer wake-ups
+    return;
+  }
+  if (const int fd = descriptor_of_name(destination, 1); fd >= 0) {
+    // An open descriptor (the library's sort_fd): written as it stands.
+    if (::fcntl(fd, F_GETFD) < 0) throw IoError("cannot write " + role + " " + describe_errno(destination, errno));
+    direct_ = File(fd, destination, false);
     direct_.enlarge_pipe();  // gsort | consumer: large writes, fewer wake-ups
     return;
   }

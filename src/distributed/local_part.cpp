@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "io/file.h"
+#include "io/new_file_mode.h"
 #include "io/temp_registry.h"
 #include "src/core/errors.h"
 
@@ -23,9 +24,7 @@ LocalPart::LocalPart(const std::string& directory, const std::string& stem) {
   path_ = buf.data();
   slot_ = register_temp_path(path_, false);
   // mkstemp makes the file 0600; a part put in place gets a new file's mode.
-  const mode_t mask = ::umask(0);
-  ::umask(mask);
-  const int rc = ::fchmod(fd, 0666 & ~mask);
+  const int rc = ::fchmod(fd, new_file_mode());
   ::close(fd);
   if (rc != 0) throw IoError("cannot set mode of " + describe_errno(path_, errno));
 }
