@@ -65,13 +65,13 @@ std::unique_ptr<SortBackend> make_backend(const SortConfig& config, const KeyLay
     }
   }
   if (config.backend == BackendChoice::kGpu || config.backend == BackendChoice::kHybrid) {
-    throw Error("--backend " + std::string(config.backend == BackendChoice::kGpu ? "gpu" : "hybrid") +
+    throw DeviceError("--backend " + std::string(config.backend == BackendChoice::kGpu ? "gpu" : "hybrid") +
                 ": no usable GPU: " + why);
   }
   log.info("no usable GPU (" + why + "); using the CPU backend");
 #else
   if (config.backend == BackendChoice::kGpu || config.backend == BackendChoice::kHybrid) {
-    throw Error("--backend " + std::string(config.backend == BackendChoice::kGpu ? "gpu" : "hybrid") +
+    throw DeviceError("--backend " + std::string(config.backend == BackendChoice::kGpu ? "gpu" : "hybrid") +
                 ": this gsort was built without CUDA");
   }
   log.info("built without CUDA; using the CPU backend");

@@ -15,9 +15,9 @@
 namespace gsort {
 
 // A CUDA runtime call failed.
-class CudaError : public Error {
+class CudaError : public DeviceError {
  public:
-  CudaError(const std::string& what, cudaError_t code) : Error(what), code_(code) {}
+  CudaError(const std::string& what, cudaError_t code) : DeviceError(what), code_(code) {}
   cudaError_t code() const { return code_; }
 
  private:
