@@ -4,6 +4,7 @@
 # gsort_layer_check target (cmake/check_layers.cmake) fails the build on
 # any other project include, so a dependency that runs upward cannot land.
 set(GSORT_LAYERS
+  "include/gsort:"
   "src/core:"
   "src/cuda:src/core"
   "io:src/core"
@@ -19,8 +20,9 @@ set(GSORT_LAYERS
   "src/pipeline:src/core src/cuda io src/keys src/config src/algo src/chunk_sort src/verify src/output src/merge src/report"
   "src/distributed:src/core src/cuda io src/keys src/config src/algo src/chunk_sort src/verify src/output src/merge src/report src/pipeline"
   "src/cli:src/core src/cuda io src/keys src/config"
+  "src/api:src/core src/cuda io src/keys src/config src/algo src/chunk_sort src/verify src/output src/merge src/report src/pipeline src/cli"
   "src/gen:src/core src/cuda io src/keys"
-  "src/main.cpp:src/core src/cuda io src/keys src/config src/chunk_sort src/verify src/output src/merge src/report src/pipeline src/distributed src/cli tests/support/fault_hooks.h"
+  "src/main.cpp:src/core src/cuda io src/keys src/config src/chunk_sort src/verify src/output src/merge src/report src/pipeline src/distributed src/cli src/api tests/support/fault_hooks.h"
 )
 
 add_custom_target(gsort_layer_check ALL

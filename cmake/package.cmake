@@ -26,7 +26,10 @@ set(CPACK_GENERATOR DEB)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION utils)
 set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
-set(CPACK_DEBIAN_PACKAGE_SUGGESTS "bash-completion, zstd")
+# The library (libgsort.a) is linked by a program with Boost and zstd: their
+# -dev packages are needed only to build against it.
+set(CPACK_DEBIAN_PACKAGE_SUGGESTS
+    "bash-completion, zstd, libboost-program-options-dev, libboost-iostreams-dev, libzstd-dev")
 find_program(DPKG_SHLIBDEPS_EXECUTABLE dpkg-shlibdeps)
 if(DPKG_SHLIBDEPS_EXECUTABLE)
   set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)

@@ -28,6 +28,11 @@ add_test(NAME packaging.zsh_completion_parses
 add_test(NAME packaging.install_tree
          COMMAND ${gsort_pkg_tests}/check_install_tree.sh ${PROJECT_BINARY_DIR} ${CMAKE_COMMAND})
 
-set_tests_properties(packaging.gsort_options_documented packaging.bash_completion
+# The library as another program uses it: examples/ built against an
+# installed gsort (find_package and pkg-config) and run.
+add_test(NAME packaging.library_examples
+         COMMAND ${gsort_pkg_tests}/check_library_install.sh ${PROJECT_BINARY_DIR} ${CMAKE_COMMAND})
+
+set_tests_properties(packaging.library_examples packaging.gsort_options_documented packaging.bash_completion
                      packaging.fish_completion packaging.zsh_completion_parses packaging.install_tree
                      PROPERTIES LABELS packaging SKIP_RETURN_CODE 77)

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # CI: builds gsort's .deb, installs it into this machine with dpkg -i, uses
 # what it installed (gsort on sample data from gsort-gen, checked with
-# gsort -c; the man page; bash completion of `gsort --ke`), and removes it.
+# gsort -c; the man page; bash completion of `gsort --ke`; the examples/
+# programs built against the installed library), and removes it.
 # Needs root (or sudo). Reuses build/ when scripts/test.sh made it; otherwise
 # builds only the programs (no tests, no benchmarks, no CUDA) in
 # build-package/. PACKAGE_BUILD_DIR=... picks another folder.
@@ -14,7 +15,7 @@ scripts/install_deps.sh
 # What packaging needs beyond the build: man page generation, the .deb's
 # dependencies (dpkg-shlibdeps), and what the checks below use.
 extra=()
-for p in help2man dpkg-dev man-db bash-completion; do
+for p in help2man dpkg-dev man-db bash-completion pkg-config; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || extra+=("$p")
 done
 if [ ${#extra[@]} -gt 0 ]; then
@@ -87,6 +88,9 @@ echo "== bash: gsort --ke<TAB>"
 completed=$(bash tests/packaging/bash_complete.sh --installed "gsort --ke")
 [ "$completed" = "--key" ] || { echo "FAIL: 'gsort --ke<TAB>' gave '$completed'" >&2; exit 1; }
 echo "$completed"
+
+echo "== the library: examples/ against /usr (find_package(gsort), pkg-config)"
+bash tests/packaging/check_library_install.sh /usr cmake --installed
 
 $sudo dpkg -r gsort >/dev/null 2>&1
 [ ! -e /usr/bin/gsort ] || { echo "FAIL: /usr/bin/gsort is still there after dpkg -r" >&2; exit 1; }

@@ -1,30 +1,19 @@
-// gsort: parse the command line, run, and map errors to exit codes. This is
-// the only place that decides the exit status; everything below throws.
-#include <algorithm>
-#include <atomic>
+// gsort: parse the command line, run it through the library's runner
+// (src/api/run_config.h), and map errors to exit codes. This is the only
+// place that decides the exit status; everything below throws.
 #include <cstdio>
 #include <new>
 #include <string>
 
-#include "src/chunk_sort/backend_factory.h"
+#include "io/output_parts.h"
+#include "io/standard_streams.h"
+#include "io/temp_registry.h"
+#include "src/api/run_config.h"
 #include "src/cli/distinct_files.h"
 #include "src/cli/options.h"
 #include "src/core/errors.h"
 #include "src/core/exit_codes.h"
 #include "src/core/process_clock.h"
-#include "src/core/stopwatch.h"
-#include "src/core/thread_pool.h"
-#include "io/output_target.h"
-#include "io/input_set.h"
-#include "io/output_parts.h"
-#include "io/standard_streams.h"
-#include "io/temp_registry.h"
-#include "src/output/test_hooks.h"
-#include "src/pipeline/external_sort.h"
-#include "src/report/progress.h"
-#include "src/report/stats_json.h"
-#include "src/report/trace_file.h"
-#include "src/verify/sorted_check.h"
 
 #ifdef GSORT_TEST_HOOKS
 #include "tests/support/fault_hooks.h"
@@ -36,142 +25,19 @@
 namespace gsort {
 namespace {
 
-std::string format_seconds(double s) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.3f s", s);
-  return buf;
-}
-
-// " (from A to B)": when a phase's first span started and its last ended,
-// in seconds since gsort started; "" for a phase that has no span.
-std::string phase_window(const SortReport& r, const std::string& name) {
-  double from = -1, to = -1;
-  for (const PhaseSpan& span : r.timeline) {
-    if (span.phase != name) continue;
-    if (from < 0 || span.start_s < from) from = span.start_s;
-    to = std::max(to, span.end_s);
-  }
-  if (from < 0) return "";
-  char buf[64];
-  std::snprintf(buf, sizeof buf, " (from %.3f s to %.3f s)", from, to);
-  return buf;
-}
-
-void report_verbose(const Log& log, const SortReport& r, const SortBackend& backend, double total_s) {
-  if (!log.verbose()) return;
-  log.info("records: " + std::to_string(r.input_records) + " in, " + std::to_string(r.output_records) + " out");
-  log.info("temp bytes written: " + std::to_string(r.temp_bytes));
-  for (const auto& [name, seconds] : r.phases) log.info("phase " + name + ": " + format_seconds(seconds) + phase_window(r, name));
-  const BackendTimings t = backend.timings();
-  log.info("backend at the end: " + backend.describe());
-  log.info("backend: extract " + format_seconds(t.extract_s) + ", sort " + format_seconds(t.sort_s) +
-           ", merge " + format_seconds(t.merge_s) + ", copy in " + format_seconds(t.copy_in_s) + ", copy out " +
-           format_seconds(t.copy_out_s) + ", gather " + format_seconds(t.gather_s));
-  const double mb = static_cast<double>(r.input_bytes) / 1e6;
-  char line[96];
-  std::snprintf(line, sizeof line, "total: %.3f s (%.1f MB/s)", total_s, total_s > 0 ? mb / total_s : 0.0);
-  log.info(line);
-}
-
-// The report with the backend's start-up (timed in run(), before the
-// pipeline) as its first phase.
-SortReport with_backend_start(SortReport r, const PhaseSpan& backend_span) {
-  r.timeline.insert(r.timeline.begin(), backend_span);
-  r.phases.insert(r.phases.begin(), {backend_span.phase, backend_span.end_s - backend_span.start_s});
-  return r;
-}
-
-// --stats or --trace: into its file's temporary (made before the work began) and
-// prepared for its rename, or to stderr. Runs before the output is committed,
-// so that a failure here (a full disk, --stats /dev/full) leaves the
-// destination as it was.
-void write_stats(const std::string& json, OutputTarget* file) {
-  if (file) {
-    file->file().write_all(json.data(), json.size());
-    file->prepare_commit();
-  } else {
-    std::fputs(json.c_str(), stderr);
-  }
-}
-
-// The stats (or trace) file's rename, after the output's commit: the one
-// failure that comes after the destination changed, and the message says so.
-void publish_stats(OutputTarget* file, const std::string& output, const std::string& role) {
-  if (!file) return;
-  if (test_hooks::before_stats_rename) test_hooks::before_stats_rename(file->destination().c_str());
-  try {
-    file->publish();
-  } catch (const IoError& e) {
-    throw IoError("output " + (output == "-" ? std::string("(standard output)") : output) +
-                  " was written, but not the " + role + ": " + e.what());
-  }
-}
-
-// -c / -C: exit 0 when sorted, 1 at the first disorder (reported unless -C).
-// The progress line and --stats work as for a sort; -C shows no progress
-// unless --progress asks.
-int check(const SortConfig& config, const KeyLayout& layout, const Log& log, const Stopwatch& total,
-          OutputTarget* stats_file) {
-  bool size_known = false;
-  const uint64_t input_bytes = plain_input_bytes(config.inputs, &size_known);
-  std::atomic<uint64_t> checked_bytes{0};
-  CheckResult r;
-  {
-    const bool show = config.check_quiet ? config.progress == ProgressMode::kOn : ProgressMeter::wanted(config.progress);
-    ProgressMeter meter(show);
-    meter.phase("checking", size_known ? input_bytes : 0, &checked_bytes);
-    r = check_sorted(config.inputs.front(), layout, config.unique, 16u << 20, &checked_bytes);
-  }
-  const double total_s = total.seconds();
-  log.info("checked " + std::to_string(r.records) + " records in " + format_seconds(total_s) +
-           (r.sorted ? ": sorted" : ": disorder at record " + std::to_string(r.bad_record)));
-  if (!r.sorted && !config.check_quiet) {
+// A sort's exit status is 0 (failures throw); a check's says whether the
+// input was in order, and -c says where it was not.
+int run(const SortConfig& config) {
+  const RunOutcome outcome = run_config(config);
+  if (config.mode != Mode::kCheck) return kExitOk;
+  const CheckResult& r = outcome.check;
+  if (r.sorted) return kExitOk;
+  if (!config.check_quiet) {
     const std::string name = config.inputs.front() == "-" ? "standard input" : config.inputs.front();
     std::fprintf(stderr, "gsort: %s: disorder at record %llu\n", name.c_str(),
                  static_cast<unsigned long long>(r.bad_record));
   }
-  if (!config.stats_path.empty()) write_stats(check_stats_json(config, r, total_s), stats_file);
-  if (stats_file) stats_file->publish();
-  return r.sorted ? kExitOk : kExitDisorder;
-}
-
-int run(const SortConfig& config) {
-  Stopwatch total;
-  const Log log(config.verbose);
-  const KeyLayout layout = config.keys.empty() ? KeyLayout::whole_record(config.record_size, config.reverse)
-                                               : KeyLayout(config.keys, config.record_size, config.reverse);
-  // --stats FILE is made now (an unwritable place fails before any work)
-  // and put in place only when the run succeeded.
-  std::unique_ptr<OutputTarget> stats_file;
-  if (!config.stats_path.empty() && config.stats_path != "-") {
-    stats_file = std::make_unique<OutputTarget>(config.stats_path, "--stats file");
-  }
-  std::unique_ptr<OutputTarget> trace_file;
-  if (!config.trace_path.empty()) trace_file = std::make_unique<OutputTarget>(config.trace_path, "--trace file");
-  if (config.mode == Mode::kCheck) return check(config, layout, log, total, stats_file.get());
-  ThreadPool pool(config.threads);
-  bool size_known = false;
-  const uint64_t input_bytes = plain_input_bytes(config.inputs, &size_known);
-  const double backend_start = process_seconds();
-  std::unique_ptr<SortBackend> backend = make_backend(config, layout, pool, log, size_known, input_bytes);
-  const PhaseSpan backend_span{"start backend", "main", backend_start, process_seconds()};
-  log.info("backend: " + backend->describe() + ", ready in " +
-           format_seconds(backend_span.end_s - backend_span.start_s));
-  SortContext ctx{config, layout, *backend, pool, log};
-  // --stats' and --trace's times end just before the output's commit (its
-  // rename); both files are written then, and renamed after it.
-  ctx.before_commit = [&](const SortReport& r) {
-    const SortReport whole = with_backend_start(r, backend_span);
-    if (trace_file) write_stats(chrome_trace_json(whole), trace_file.get());
-    if (!config.stats_path.empty()) {
-      write_stats(stats_json(config, whole, *backend, total.seconds()), stats_file.get());
-    }
-  };
-  const SortReport report = with_backend_start(external_sort(ctx), backend_span);
-  publish_stats(trace_file.get(), config.output, "--trace file");
-  publish_stats(stats_file.get(), config.output, "--stats file");
-  report_verbose(log, report, *backend, total.seconds());
-  return kExitOk;
+  return kExitDisorder;
 }
 
 }  // namespace
