@@ -49,7 +49,7 @@ void run_task(const MergeTask<P>& t, const RunLess<P>& less) {
   const SortedRun<P>& b = t.b;
   const auto b_before_a = [&](uint64_t j, uint64_t i) { return less(b.keys[j], b.order[j], a.keys[i], a.order[i]); };
   uint64_t i = gsort::merge_path(PositionsOf<RunA>{}, a.size, PositionsOf<RunB>{}, b.size, t.begin,
-                          [&](RunB j, RunA i) { return b_before_a(j.at, i.at); });
+                          [&](RunB bj, RunA ai) { return b_before_a(bj.at, ai.at); });
   uint64_t j = t.begin - i;
   for (uint64_t k = t.begin; k < t.end; ++k) {
     const bool take_a = j >= b.size || (i < a.size && !b_before_a(j, i));
