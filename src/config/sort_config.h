@@ -14,6 +14,7 @@ enum class Mode { kSort, kMerge, kCheck };
 enum class BackendChoice { kAuto, kCpu, kGpu, kHybrid };
 enum class AlgorithmChoice { kAuto, kCub, kRadix, kMerge };  // the GPU's chunk sort
 enum class ProgressMode { kAuto, kOn, kOff };  // kAuto: when stderr is a terminal
+enum class ExchangeChoice { kAuto, kMpi, kNccl };  // the distributed sort's data plane
 
 struct SortConfig {
   Mode mode = Mode::kSort;
@@ -48,6 +49,7 @@ struct SortConfig {
   std::string stats_path;       // --stats FILE ("-": stderr); empty: none
   std::string trace_path;       // --trace FILE (a Chrome trace of the phases); empty: none
   bool output_parts = false;    // --output-parts: -o is a directory of part-NNNNN files, one per rank
+  ExchangeChoice exchange = ExchangeChoice::kAuto;  // --exchange (src/distributed/exchange_choice.h)
   bool memory_is_default = true;  // no -S: ranks sharing a host share the default budget
 };
 

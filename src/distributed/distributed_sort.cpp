@@ -13,7 +13,7 @@
 #include "src/distributed/distributed_output.h"
 #include "src/distributed/input_slice.h"
 #include "src/distributed/local_sort.h"
-#include "src/distributed/mpi_exchange.h"
+#include "src/distributed/exchange_choice.h"
 #include "src/distributed/rank_boundaries.h"
 #include "src/distributed/rank_config.h"
 #include "src/distributed/rank_fence.h"
@@ -78,14 +78,18 @@ class DistributedSort {
     Stopwatch t;
     const ShufflePlan plan =
         plan_shuffle(inputs_->total_records(), group_.size, config_.record_size, config_.memory_bytes);
-    std::unique_ptr<MpiExchange> exchange;
+    std::unique_ptr<Exchange> exchange;
+    std::string data_plane;
     fence_.attempt([&] {
       received_ = std::make_unique<ReceivedFiles>(config_.temp_dir, group_.size, config_.record_size);
-      exchange = std::make_unique<MpiExchange>(group_, config_.record_size, plan.chunk_records);
     });
     fence_.agree();
+    // Its own attempt: making an exchange is collective, so every rank must
+    // reach it (make_exchange votes on failures inside).
+    fence_.attempt([&] { exchange = make_exchange(group_, config_, plan.chunk_records, &data_plane); });
+    fence_.agree();
     log_.info("exchange: " + std::to_string(plan.rounds) + " rounds of up to " +
-              std::to_string(plan.chunk_records) + " records per rank");
+              std::to_string(plan.chunk_records) + " records per rank, through " + data_plane);
     shuffle_slice(group_, fence_, ShuffleInput{*inputs_, slice_, layout_, *splitters_}, plan, *exchange, *received_);
     const ExchangeTally& tally = exchange->tally();
     stats_.bytes_sent = tally.bytes_sent;
