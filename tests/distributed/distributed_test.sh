@@ -148,6 +148,34 @@ case_stats() {
   [ "$(grep -c '^gsort: rank 2: splitters' "$work/err")" = 1 ] || fail "-v printed more than once"
 }
 
+# --exchange: mpi writes what one process writes; nccl too where every rank
+# has a GPU (GPU machines), and elsewhere (CI: no GPU, perhaps no libnccl)
+# every rank stops with one message naming what is missing, leaving nothing.
+case_exchange() {
+  gen -n 200000 --record-size 16 --key 0:u64 -o "$work/big"
+  np="2 3" same -S 1M --exchange mpi --record-size 16 --key 0:u64 "$work/big"
+  local gpus
+  gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU' || true)
+  if [ "${gpus:-0}" -ge 2 ]; then
+    "$gsort" -S 1M --record-size 16 --key 0:u64 "$work/big" -o "$work/ref"
+    for ((n = 2; n <= gpus && n <= 4; n++)); do
+      mpi "$n" -x NCCL_DEBUG "$gsort" -S 1M -T "$work/tmp" --exchange nccl --record-size 16 --key 0:u64 "$work/big" \
+        -o "$work/out/sorted" || fail "np $n --exchange nccl failed"
+      cmp -s "$work/ref" "$work/out/sorted" || fail "np $n --exchange nccl differs from one process"
+      no_leftovers
+    done
+  else
+    local rc=0
+    mpi 2 "$gsort" --backend cpu -T "$work/tmp" --exchange nccl --record-size 16 --key 0:u64 "$work/big" \
+      -o "$work/out/sorted" >/dev/null 2>"$work/err" || rc=$?
+    [ "$rc" = 2 ] || fail "--exchange nccl without two GPUs: exit $rc"
+    [ "$(grep -c '^gsort: ' "$work/err")" = 1 ] || fail "not one message: $(cat "$work/err")"
+    grep -qiE 'nccl|gpu|cuda|device' "$work/err" || fail "message: $(cat "$work/err")"
+    [ ! -e "$work/out/sorted" ] || fail "output written"
+    no_leftovers
+  fi
+}
+
 # refuse EXPECTED ARGS...: exit 2 on every rank, one line on stderr.
 refuse() {
   local expected=$1 rc=0; shift
