@@ -14,6 +14,8 @@
 #include "src/core/errors.h"
 #include "src/core/exit_codes.h"
 #include "src/core/process_clock.h"
+#include "src/keys/key_layout.h"
+#include "src/verify/disorder_text.h"
 
 #ifdef GSORT_TEST_HOOKS
 #include "tests/support/fault_hooks.h"
@@ -34,8 +36,9 @@ int run(const SortConfig& config) {
   if (r.sorted) return kExitOk;
   if (!config.check_quiet) {
     const std::string name = config.inputs.front() == "-" ? "standard input" : config.inputs.front();
-    std::fprintf(stderr, "gsort: %s: disorder at record %llu\n", name.c_str(),
-                 static_cast<unsigned long long>(r.bad_record));
+    const KeyLayout layout = config.keys.empty() ? KeyLayout::whole_record(config.record_size, config.reverse)
+                                                 : KeyLayout(config.keys, config.record_size, config.reverse);
+    std::fprintf(stderr, "gsort: %s: %s\n", name.c_str(), describe_disorder(r, layout, config.unique).c_str());
   }
   return kExitDisorder;
 }

@@ -8,6 +8,23 @@
 #include "io/input_set.h"
 
 namespace gsort {
+namespace {
+
+CheckResult disorder(const KeyLayout& layout, uint64_t record_number, const uint8_t* prev, const uint8_t* rec) {
+  CheckResult r{false, record_number, (record_number - 1) * layout.record_size(), record_number, {}, {}};
+  r.previous_key = raw_key_bytes(layout, prev);
+  r.bad_key = raw_key_bytes(layout, rec);
+  return r;
+}
+
+}  // namespace
+
+std::vector<uint8_t> raw_key_bytes(const KeyLayout& layout, const uint8_t* record) {
+  std::vector<uint8_t> bytes;
+  bytes.reserve(layout.width());
+  for (const KeyField& f : layout.fields()) bytes.insert(bytes.end(), record + f.offset, record + f.offset + f.length);
+  return bytes;
+}
 
 CheckResult check_sorted(const std::string& input, const KeyLayout& layout, bool strictly_increasing,
                          uint64_t buffer_bytes, std::atomic<uint64_t>* bytes_read) {
@@ -20,14 +37,14 @@ CheckResult check_sorted(const std::string& input, const KeyLayout& layout, bool
   uint64_t seen = 0;
   for (;;) {
     const uint64_t n = in.read(buffer.data(), capacity);
-    if (n == 0) return CheckResult{true, 0, seen};
+    if (n == 0) return CheckResult{true, 0, 0, seen, {}, {}};
     if (bytes_read) bytes_read->fetch_add(n * rs, std::memory_order_relaxed);
     for (uint64_t i = 0; i < n; ++i) {
       const uint8_t* rec = buffer.data() + i * rs;
       const uint8_t* prev = i == 0 ? previous.data() : rec - rs;
       if (i > 0 || have_previous) {
         const int c = layout.compare(prev, rec);
-        if (c > 0 || (c == 0 && strictly_increasing)) return CheckResult{false, seen + i + 1, seen + i + 1};
+        if (c > 0 || (c == 0 && strictly_increasing)) return disorder(layout, seen + i + 1, prev, rec);
       }
     }
     std::memcpy(previous.data(), buffer.data() + (n - 1) * rs, rs);
