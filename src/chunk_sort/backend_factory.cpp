@@ -39,12 +39,13 @@ bool cpu_is_faster_for(uint64_t input_bytes, uint32_t record_size, unsigned thre
 std::unique_ptr<SortBackend> make_backend(const SortConfig& config, const KeyLayout& layout, ThreadPool& pool,
                                           const Log& log, bool size_known, uint64_t input_bytes) {
   if (config.backend == BackendChoice::kCpu) return make_cpu_backend(layout, pool);
+#if GSORT_HAVE_CUDA
+  // Only a build with a GPU backend has a GPU start-up to weigh.
   if (config.backend == BackendChoice::kAuto && size_known &&
       cpu_is_faster_for(input_bytes, layout.record_size(), pool.size())) {
     log.info("input of " + std::to_string(input_bytes) + " bytes: the CPU backend sorts it faster than the GPU starts");
     return make_cpu_backend(layout, pool);
   }
-#if GSORT_HAVE_CUDA
   std::string why;
   if (gpu_usable(config.device, &why)) {
     GpuOptions options;
@@ -65,11 +66,13 @@ std::unique_ptr<SortBackend> make_backend(const SortConfig& config, const KeyLay
     }
   }
   if (config.backend == BackendChoice::kGpu || config.backend == BackendChoice::kHybrid) {
-    throw DeviceError("--backend " + std::string(config.backend == BackendChoice::kGpu ? "gpu" : "hybrid") +
-                ": no usable GPU: " + why);
+    throw DeviceError("--backend " + std::string(config.backend == BackendChoice::kGpu ? "gpu" : "hybrid") + ": " +
+                      why);
   }
-  log.info("no usable GPU (" + why + "); using the CPU backend");
+  log.info(why + "; using the CPU backend");
 #else
+  (void)size_known;  // no GPU start-up to weigh against the input's size
+  (void)input_bytes;
   if (config.backend == BackendChoice::kGpu || config.backend == BackendChoice::kHybrid) {
     throw DeviceError("--backend " + std::string(config.backend == BackendChoice::kGpu ? "gpu" : "hybrid") +
                 ": this gsort was built without CUDA");

@@ -20,13 +20,31 @@ std::string error_text(const char* what, cudaError_t e) {
   return std::string(what) + ": " + cudaGetErrorName(e) + " (" + cudaGetErrorString(e) + ")";
 }
 
+std::string cuda_version_text(int v) { return std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10); }
+
+// cudaErrorInsufficientDriver: the runtime's text ("CUDA driver version is
+// insufficient for CUDA runtime version") is also what a machine without
+// any NVIDIA driver, hence without a GPU, gets; the driver's version (0:
+// none installed) tells the two apart.
+std::string insufficient_driver_text() {
+  int driver = 0, runtime = 0;
+  (void)cudaDriverGetVersion(&driver);
+  (void)cudaRuntimeGetVersion(&runtime);
+  if (driver == 0) return "there is no GPU (no NVIDIA driver is installed)";
+  return "the NVIDIA driver supports CUDA " + cuda_version_text(driver) + ", older than the CUDA " +
+         cuda_version_text(runtime) + " this gsort was built with (update the driver)";
+}
+
 }  // namespace
 
 bool gpu_usable(int device, std::string* why) {
   try {
     int count = 0;
     const cudaError_t e = cudaGetDeviceCount(&count);
-    if (e == cudaErrorNoDevice || (e == cudaSuccess && count == 0)) return fail(why, "no CUDA device");
+    if (e == cudaErrorNoDevice || (e == cudaSuccess && count == 0)) {
+      return fail(why, "there is no GPU (the NVIDIA driver finds no CUDA device)");
+    }
+    if (e == cudaErrorInsufficientDriver) return fail(why, insufficient_driver_text());
     if (e != cudaSuccess) return fail(why, error_text("no usable CUDA driver", e));
     if (device < 0 || device >= count) {
       return fail(why, "no CUDA device " + std::to_string(device) + " (" + std::to_string(count) + " present)");

@@ -29,7 +29,9 @@ struct GpuOptions {
 };
 
 // Whether a usable CUDA device `device` is present; on false, `why` says why
-// ("no CUDA device", "built without CUDA", the driver's error text).
+// in words that stand after "--backend gpu: " ("there is no GPU (no NVIDIA
+// driver is installed)", "no CUDA device 2 (1 present)", the driver's error
+// text).
 bool gpu_usable(int device, std::string* why);
 
 // Throws gsort::Error when the device cannot be used. The backend does its
