@@ -2,11 +2,12 @@
 # algorithms, formats) and file names. Installed as
 # share/bash-completion/completions/gsort; needs nothing from bash-completion.
 
-_gsort_long_options="--output --record-size --key --format --reverse --unique --check
+_gsort_long_options="--output --record-size --key --format --reverse --unique --stable --check
   --merge --batch-size --memory --temporary-directory --parallel --backend --algorithm --device
   --gpu-memory --compress-temp --compress-temp= --compress-output --compress-output=
-  --verify --no-verify --fsync --progress --no-progress --stats --trace --output-parts --verbose --help --version"
-_gsort_short_options="-o -r -u -c -C -m -S -T -v"
+  --verify --no-verify --fsync --progress --no-progress --stats --trace --output-parts --to-terminal --verbose
+  --help --version"
+_gsort_short_options="-o -k -r -u -s -c -C -m -S -T -v -h"
 _gsort_key_types="u8 u16 u32 u64 i8 i16 i32 i64 f32 f64 u16be u32be u64be i16be i32be i64be f32be f64be"
 
 # Candidates for the value of a --key: OFFSET:TYPE, then OFFSET:TYPE:desc.
@@ -27,7 +28,7 @@ _gsort_option_values() {
   case $option in
     -o|--output|--stats|--trace) compgen -f -- "$value" ;;
     -T|--temporary-directory) compgen -d -- "$value" ;;
-    --key) _gsort_key_values "$value" ;;
+    -k|--key) _gsort_key_values "$value" ;;
     --format) printf '%s\n' gensort ;;
     --backend) printf '%s\n' auto gpu cpu hybrid ;;
     --algorithm) printf '%s\n' auto cub radix merge ;;
@@ -37,7 +38,7 @@ _gsort_option_values() {
 # Whether OPTION takes the next word as its value.
 _gsort_takes_value() {
   case $1 in
-    -o|--output|--record-size|--key|--format|-S|--memory|-T|--temporary-directory|--parallel|--batch-size| \
+    -o|--output|--record-size|-k|--key|--format|-S|--memory|-T|--temporary-directory|--parallel|--batch-size| \
     --backend|--algorithm|--device|--gpu-memory|--stats|--trace) return 0 ;;
   esac
   return 1

@@ -26,6 +26,7 @@ StandardStreams guard_standard_streams() {
   s.stdin_was_closed = fill_if_closed(0, O_RDONLY);
   s.stdout_was_closed = fill_if_closed(1, O_WRONLY);
   s.stderr_was_closed = fill_if_closed(2, O_WRONLY);
+  s.stdout_is_terminal = ::isatty(1) == 1;
   return s;
 }
 

@@ -10,6 +10,7 @@ struct StandardStreams {
   bool stdin_was_closed = false;
   bool stdout_was_closed = false;  // writing output to "-" must then fail
   bool stderr_was_closed = false;
+  bool stdout_is_terminal = false;  // binary output there needs --to-terminal
 };
 
 StandardStreams guard_standard_streams();

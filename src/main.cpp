@@ -70,6 +70,13 @@ int main(int argc, char** argv) {
     if (streams.stdout_was_closed && cmd.config.output == "-" && cmd.config.mode != gsort::Mode::kCheck) {
       throw gsort::IoError("standard output is closed (give -o FILE)");
     }
+    // As zstd does: records on a terminal are noise, and the "> FILE" was
+    // most likely forgotten. -c and -C write nothing.
+    if (streams.stdout_is_terminal && cmd.config.output == "-" && cmd.config.mode != gsort::Mode::kCheck &&
+        !cmd.config.to_terminal) {
+      throw gsort::UsageError("standard output is a terminal: give -o FILE, redirect it, or --to-terminal to write "
+                              "the binary records there anyway");
+    }
     // The guard put /dev/null there: reading it would sort nothing and succeed.
     for (const std::string& input : cmd.config.inputs) {
       if (streams.stdin_was_closed && input == "-") throw gsort::IoError("standard input is closed");

@@ -8,10 +8,11 @@
 #include <cstdio>
 #include <initializer_list>
 #include <cstdlib>
-#include <sstream>
 #include <thread>
 
 #include "src/cli/build_info.h"
+#include "src/cli/help_text.h"
+#include "src/cli/repeated_options.h"
 #include "src/cli/size_parse.h"
 #include "src/core/errors.h"
 #include "io/file.h"
@@ -33,6 +34,8 @@ struct RawOptions {
   std::vector<std::string> keys;
   std::string format;
   bool reverse = false, unique = false, check = false, check_quiet = false, merge = false;
+  bool stable = false;  // -s: accepted for GNU sort's sake; every sort is stable
+  bool to_terminal = false;  // --to-terminal
   std::string memory;
   std::string temp_dir;
   long long parallel = 0;  // signed, so that "-1" is rejected rather than wrapped
@@ -64,19 +67,21 @@ po::options_description visible_options(RawOptions& o) {
       ("output,o", po::value(&o.output)->value_name("FILE"),
        "write the result to FILE (default: standard output); FILE may be one of the inputs")
       ("record-size", po::value(&o.record_size)->value_name("N"), "records are N bytes long")
-      ("key", po::value(&o.keys)->value_name("SPEC")->composing(),
-       "sort by this key; repeat for tie-breaking keys. SPEC is OFFSET:LENGTH (bytes, "
+      ("key,k", po::value(&o.keys)->value_name("SPEC")->composing(),
+       "sort by this key (gsort's syntax, not GNU sort's fields); repeat for tie-breaking keys. "
+       "SPEC is OFFSET:LENGTH (bytes, "
        "compared unsigned) or OFFSET:TYPE[:desc] with TYPE u8 u16 u32 u64 i8 i16 i32 i64 f32 f64, "
        "little-endian, or with a 'be' suffix big-endian (default key: the whole record)")
       ("format", po::value(&o.format)->value_name("NAME"),
        "a known record layout: 'gensort' (100-byte records, 10-byte key at offset 0)")
       ("reverse,r", po::bool_switch(&o.reverse), "reverse the order (equal keys still keep input order)")
       ("unique,u", po::bool_switch(&o.unique), "keep only the first record of each run of equal keys")
+      ("stable,s", po::bool_switch(&o.stable), "accepted for GNU sort's sake: gsort's sort is always stable")
       ("check,c", po::bool_switch(&o.check), "check whether the input is sorted; exit 1 if not")
       (",C", po::bool_switch(&o.check_quiet), "like -c, but report nothing")
       ("merge,m", po::bool_switch(&o.merge), "merge inputs that are already sorted")
       ("memory,S", po::value(&o.memory)->value_name("SIZE"),
-       "host memory budget: a number with suffix b, K, M, G, T (bare number: K) or % of RAM "
+       "host memory budget: a number with suffix b, K, M, G, T, P, E (bare number: K) or % of RAM "
        "(default 50%)")
       ("temporary-directory,T", po::value(&o.temp_dir)->value_name("DIR"),
        "directory for temporary files (default: $TMPDIR, else /tmp)")
@@ -117,8 +122,10 @@ po::options_description visible_options(RawOptions& o) {
       ("output-parts", po::bool_switch(&o.output_parts),
        "-o names a directory: write part-00000, part-00001, ... there (one per rank under mpirun -np N); "
        "their concatenation is the sorted output")
+      ("to-terminal", po::bool_switch(&o.to_terminal),
+       "write the binary output to standard output even when it is a terminal (refused otherwise)")
       ("verbose,v", po::bool_switch(&o.verbose), "report sizes and phase timings on standard error")
-      ("help", po::bool_switch(&o.help), "show this help and exit")
+      ("help,h", po::bool_switch(&o.help), "show this help and exit")
       ("version", po::bool_switch(&o.version), "show the version and exit");
   return d;
 }
@@ -145,16 +152,33 @@ std::string default_temp_dir() {
   return (t && *t) ? t : "/tmp";
 }
 
+// Whether an argument reads as a zstd level ("19", "-5").
+bool looks_like_level(const char* a) {
+  if (*a == '-') ++a;
+  if (*a == '\0') return false;
+  for (; *a; ++a) {
+    if (*a < '0' || *a > '9') return false;
+  }
+  return true;
+}
+
 // The arguments after the program name, with a bare --compress-temp or
 // --compress-output spelled --compress-temp=default: Program_options would
-// otherwise take the next argument (an input file) as the level.
+// otherwise take the next argument (an input file) as the level. A level
+// after a blank (--compress-output 19) is refused, saying how to write it.
 std::vector<std::string> with_explicit_levels(int argc, const char* const* argv) {
   std::vector<std::string> args;
   bool options_ended = false;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     if (a == "--") options_ended = true;
-    if (!options_ended && (a == "--compress-temp" || a == "--compress-output")) a += std::string("=") + kImplicit;
+    if (!options_ended && (a == "--compress-temp" || a == "--compress-output")) {
+      if (i + 1 < argc && looks_like_level(argv[i + 1])) {
+        throw UsageError(a + " takes its level after '=': write " + a + "=" + argv[i + 1] + " (or ./" +
+                         argv[i + 1] + " for an input file of that name)");
+      }
+      a += std::string("=") + kImplicit;
+    }
     args.push_back(std::move(a));
   }
   return args;
@@ -282,12 +306,12 @@ void set_compression(const RawOptions& o, SortConfig& c) {
   }
 }
 
-// --verify, --fsync, --progress, --stats, --trace.
+// --verify, --fsync, --progress, --stats, --trace. Of --verify and
+// --no-verify (--progress and --no-progress) only the last one given is
+// left (repeated_options.h).
 void set_reporting(const RawOptions& o, SortConfig& c) {
-  if (o.verify && o.no_verify) throw UsageError("--verify and --no-verify cannot be combined");
   c.verify = o.verify;
   c.fsync = o.fsync;
-  if (o.progress && o.no_progress) throw UsageError("--progress and --no-progress cannot be combined");
   c.progress = o.progress ? ProgressMode::kOn : o.no_progress ? ProgressMode::kOff : ProgressMode::kAuto;
   if (o.stats.empty() && o.stats_given) throw UsageError("--stats needs a file name (or - for standard error)");
   c.stats_path = o.stats;
@@ -301,6 +325,7 @@ SortConfig to_config(const RawOptions& o) {
   c.inputs = o.inputs.empty() ? std::vector<std::string>{"-"} : o.inputs;
   c.output = o.output.empty() ? throw UsageError("--output needs a file name") : o.output;
   c.output_parts = o.output_parts;
+  c.to_terminal = o.to_terminal;
   if (c.output_parts && c.output == "-") throw UsageError("--output-parts needs -o DIR");
   c.memory_is_default = o.memory.empty();
   set_record_layout(o, c);
@@ -325,16 +350,7 @@ void print_to_stdout(const std::string& text) {
 
 std::string help_text() {
   RawOptions o;
-  std::ostringstream s;
-  s << "Usage: gsort [OPTIONS] [INPUT...]\n"
-       "Sort files of fixed-size binary records by a key inside each record, using the GPU when\n"
-       "one is present. INPUT is a file or - for standard input (the default); several inputs\n"
-       "are sorted together.\n\n"
-       "The sort is stable: records with equal keys keep their input order, always.\n"
-       "Floats sort in IEEE total order: -NaN < -inf < ... < -0.0 < +0.0 < ... < +inf < +NaN.\n\n"
-    << visible_options(o)
-    << "\nExit status: 0 success, 1 --check found the input out of order, 2 any error.\n";
-  return s.str();
+  return format_help(visible_options(o));
 }
 
 // Boost.Program_options builds its error messages by replacing %value%,
@@ -363,12 +379,13 @@ ParsedCommand parse_command_line(int argc, const char* const* argv) {
   po::variables_map vm;
   try {
     const int style = po::command_line_style::default_style & ~po::command_line_style::allow_guessing;
-    po::store(po::command_line_parser(with_explicit_levels(argc, argv))
-                  .options(all)
-                  .positional(positional)
-                  .style(style)
-                  .run(),
-              vm);
+    po::parsed_options parsed = po::command_line_parser(with_explicit_levels(argc, argv))
+                                    .options(all)
+                                    .positional(positional)
+                                    .style(style)
+                                    .run();
+    keep_last_occurrences(parsed.options, {"key", "input"});
+    po::store(parsed, vm);
     po::notify(vm);
   } catch (const po::error& e) {
     throw UsageError(std::string(e.what()) + " (try 'gsort --help')");

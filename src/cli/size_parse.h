@@ -1,6 +1,6 @@
 // Sizes on the command line, as GNU sort reads -S: a number with an optional
-// suffix b (bytes), K, M, G, T (powers of 1024) or % (of physical memory).
-// A bare number means KiB, as in GNU sort.
+// suffix b (bytes), K, M, G, T, P, E (powers of 1024) or % (of physical
+// memory, also over 100%). A bare number means KiB, as in GNU sort.
 #pragma once
 
 #include <cstdint>

@@ -50,6 +50,7 @@ struct SortConfig {
   std::string trace_path;       // --trace FILE (a Chrome trace of the phases); empty: none
   bool output_parts = false;    // --output-parts: -o is a directory of part-NNNNN files, one per rank
   ExchangeChoice exchange = ExchangeChoice::kAuto;  // --exchange (src/distributed/exchange_choice.h)
+  bool to_terminal = false;     // --to-terminal: binary output to a terminal is wanted
   bool memory_is_default = true;  // no -S: ranks sharing a host share the default budget
 };
 

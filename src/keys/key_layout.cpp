@@ -79,7 +79,12 @@ KeyField parse_key_spec(const std::string& spec) {
     return UsageError("invalid key '" + spec + "': " + why);
   };
   std::vector<std::string> parts = split(spec, ':');
-  if (parts.size() < 2 || parts.size() > 3) throw bad("expected OFFSET:LENGTH or OFFSET:TYPE[:desc]");
+  if (parts.size() < 2 || parts.size() > 3) {
+    // -k 2 or -k 1,1n: GNU sort's text fields, which binary records have not.
+    const bool gnu_like = parts.size() == 1 && !spec.empty() && spec[0] >= '0' && spec[0] <= '9';
+    throw bad(std::string("expected OFFSET:LENGTH or OFFSET:TYPE[:desc]") +
+              (gnu_like ? " (byte offsets, not GNU sort's FIELD[,FIELD])" : ""));
+  }
   KeyField f;
   if (!parse_u32(parts[0], f.offset)) throw bad("offset '" + parts[0] + "' is not a number");
   if (parts.size() == 3) {

@@ -101,6 +101,31 @@ TEST(CliClosedStreams, FullStdoutNamesStandardOutput) {
   EXPECT_EQ(read_file(dir.file("err")), "gsort: cannot write standard output: no space left on device\n");
 }
 
+// Every way records reach standard output names it the same: in memory,
+// merged from spilled runs, compressed, merged inputs, -u, --verify.
+TEST(CliClosedStreams, FullStdoutNamesStandardOutputOnEveryPath) {
+  TempDir dir;
+  write_file(dir.file("in.bin"), std::string(2 << 20, 'x'));  // sorted already, for -m
+  const std::vector<std::vector<std::string>> variants = {
+      {},
+      {"-S", "300K", "-T", dir.path()},
+      {"--compress-output"},
+      {"--compress-output=19", "-S", "300K", "-T", dir.path()},
+      {"-m", dir.file("in.bin")},
+      {"-u"},
+      {"--verify"},
+      {"-o", "-"},
+  };
+  for (const std::vector<std::string>& variant : variants) {
+    std::vector<std::string> args = {"--record-size", "16"};
+    args.insert(args.end(), variant.begin(), variant.end());
+    args.push_back(dir.file("in.bin"));
+    EXPECT_EQ(run_redirected({{1, "/dev/full"}}, args, dir.file("err")), 2) << command_line(args);
+    EXPECT_EQ(read_file(dir.file("err")), "gsort: cannot write standard output: no space left on device\n")
+        << command_line(args);
+  }
+}
+
 TEST(CliClosedStreams, HelpAndVersionToAFullDeviceExitTwo) {
   TempDir dir;
   for (const char* option : {"--help", "--version"}) {

@@ -10,6 +10,7 @@ replies() { fish --no-config -c "source '$completion'; complete -C '$1'" | cut -
 
 expect "gsort --ke" "--key"
 expect "gsort --key 8:u6" "8:u64 8:u64be"
+expect "gsort -k 8:u6" "8:u64 8:u64be"
 expect "gsort --key 8:u64:" "8:u64:desc"
 expect "gsort --backend " "auto cpu gpu hybrid"
 [ "$failures" -eq 0 ]

@@ -1,0 +1,125 @@
+// GNU sort's habits, end to end (issue 14): -S given twice takes the last
+// value, -k and -s sort as --key and the default do, -c names the first
+// record out of order by number, byte offset and both keys, and the
+// messages about GPUs say what is true of the machine and the build.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "tests/support/process.h"
+#include "tests/support/temp_dir.h"
+
+namespace gsort_test {
+namespace {
+
+// 8-byte records: a little-endian u32 key, then a little-endian u32 tag.
+std::string tagged_records(const std::vector<std::pair<uint32_t, uint32_t>>& key_tag) {
+  std::string out;
+  for (const auto& [key, tag] : key_tag) {
+    for (uint32_t v : {key, tag}) {
+      for (int b = 0; b < 4; ++b) out += static_cast<char>((v >> (8 * b)) & 0xFF);
+    }
+  }
+  return out;
+}
+
+// The same, tagged with each record's index.
+std::string keyed_records(const std::vector<uint32_t>& keys) {
+  std::vector<std::pair<uint32_t, uint32_t>> key_tag;
+  for (size_t i = 0; i < keys.size(); ++i) key_tag.emplace_back(keys[i], static_cast<uint32_t>(i));
+  return tagged_records(key_tag);
+}
+
+TEST(CliGnuHabits, MemoryGivenTwiceTakesTheLast) {
+  TempDir dir;
+  write_file(dir.file("in.bin"), keyed_records({3, 1, 2}));
+  // alias gs='gsort -S 4G'; gs -S 8G ...
+  ProcessResult r = run_gsort({"-S", "4G", "--record-size", "8", "-S", "8G", "-v", "-o", dir.file("out.bin"),
+                               dir.file("in.bin")});
+  ASSERT_EQ(r.status(), "exit 0") << r.err;
+  EXPECT_NE(r.err.find("gsort: memory: 8589934592 bytes budget"), std::string::npos) << r.err;
+  r = run_gsort({"-S", "8G", "--record-size", "8", "-S", "4G", "-v", "-o", dir.file("out.bin"), dir.file("in.bin")});
+  ASSERT_EQ(r.status(), "exit 0") << r.err;
+  EXPECT_NE(r.err.find("gsort: memory: 4294967296 bytes budget"), std::string::npos) << "the last, not the largest";
+}
+
+TEST(CliGnuHabits, ShortKeyAndStableSortAsKeyAndTheDefault) {
+  TempDir dir;
+  write_file(dir.file("in.bin"), keyed_records({9, 3, 7, 3, 1, 9, 0, 3}));
+  const ProcessResult with_key = run_gsort({"--record-size", "8", "--key", "0:u32", dir.file("in.bin")});
+  ASSERT_EQ(with_key.status(), "exit 0") << with_key.err;
+  EXPECT_TRUE(with_key.out == tagged_records({{0, 6}, {1, 4}, {3, 1}, {3, 3}, {3, 7}, {7, 2}, {9, 0}, {9, 5}}));
+  for (const std::vector<std::string>& args : {std::vector<std::string>{"-k", "0:u32"},
+                                               std::vector<std::string>{"-k0:u32", "-s"},
+                                               std::vector<std::string>{"-sk", "0:u32"}}) {
+    std::vector<std::string> full = {"--record-size", "8"};
+    full.insert(full.end(), args.begin(), args.end());
+    full.push_back(dir.file("in.bin"));
+    const ProcessResult r = run_gsort(full);
+    ASSERT_EQ(r.status(), "exit 0") << r.err;
+    EXPECT_TRUE(r.out == with_key.out) << command_line(full);
+  }
+}
+
+TEST(CliGnuHabits, CheckNamesRecordOffsetAndBothKeys) {
+  TempDir dir;
+  std::vector<uint32_t> keys;
+  for (uint32_t i = 0; i < 100; ++i) keys.push_back(1000 + 10 * i);
+  keys[37] = 5;  // the 38th record, at byte 296, sorts before the 37th (key 1360 = 0x550)
+  write_file(dir.file("unsorted.bin"), keyed_records(keys));
+  ProcessResult r = run_gsort({"--record-size", "8", "-k", "0:u32", "-c", dir.file("unsorted.bin")});
+  EXPECT_EQ(r.status(), "exit 1") << r.err;
+  EXPECT_EQ(r.err, "gsort: " + dir.file("unsorted.bin") +
+                       ": disorder at record 38 (counting from 1), byte offset 296: key 05000000 sorts before the "
+                       "previous record's key 50050000\n");
+  // Two fields: separated by ','; the tag breaks the tie of equal keys.
+  write_file(dir.file("ties.bin"), keyed_records({4, 4, 4}) + keyed_records({4}));
+  r = run_gsort({"--record-size", "8", "-k", "0:u32", "-k", "4:u32be", "-c", dir.file("ties.bin")});
+  EXPECT_EQ(r.status(), "exit 1") << r.err;
+  EXPECT_EQ(r.err, "gsort: " + dir.file("ties.bin") +
+                       ": disorder at record 4 (counting from 1), byte offset 24: key 04000000,00000000 sorts before "
+                       "the previous record's key 04000000,02000000\n");
+  // With -u, an equal key is the disorder.
+  r = run_gsort({"--record-size", "8", "-k", "0:u32", "-c", "-u", dir.file("ties.bin")});
+  EXPECT_EQ(r.status(), "exit 1") << r.err;
+  EXPECT_EQ(r.err, "gsort: " + dir.file("ties.bin") +
+                       ": disorder at record 2 (counting from 1), byte offset 8: key 04000000 equals the previous "
+                       "record's key 04000000 (with -u, keys must differ)\n");
+}
+
+bool built_with_cuda() {
+  const ProcessResult v = run_gsort({"--version"});
+  return v.out.find("GPU support: yes") != std::string::npos;
+}
+
+// Without a GPU, --backend gpu says there is none, not what the CUDA
+// runtime says of a missing driver ("CUDA driver version is insufficient
+// for CUDA runtime version"); a CPU-only build says it has no GPU support.
+TEST(CliGnuHabits, BackendGpuWithoutAGpuSaysSo) {
+  const ProcessResult r = run_gsort({"--backend", "gpu", "--record-size", "1", "/dev/null"});
+  if (r.exit_code == 0) GTEST_SKIP() << "a usable GPU is present";
+  EXPECT_EQ(r.status(), "exit 2");
+  EXPECT_EQ(r.err.find("insufficient"), std::string::npos) << r.err;
+  if (built_with_cuda()) {
+    EXPECT_EQ(r.err.rfind("gsort: --backend gpu: ", 0), 0u) << r.err;
+  } else {
+    EXPECT_EQ(r.err, "gsort: --backend gpu: this gsort was built without CUDA\n");
+  }
+}
+
+TEST(CliGnuHabits, CpuOnlyBuildNeverSpeaksOfAGpu) {
+  if (built_with_cuda()) GTEST_SKIP() << "built with CUDA";
+  TempDir dir;
+  write_file(dir.file("in.bin"), keyed_records({3, 1, 2}));
+  for (const char* backend : {"auto", "cpu"}) {
+    const ProcessResult r = run_gsort({"--backend", backend, "--record-size", "8", "-v", dir.file("in.bin")});
+    ASSERT_EQ(r.status(), "exit 0") << r.err;
+    EXPECT_EQ(r.err.find("GPU"), std::string::npos) << "--backend " << backend << ":\n" << r.err;
+  }
+}
+
+}  // namespace
+}  // namespace gsort_test
