@@ -3,7 +3,7 @@
 # share/bash-completion/completions/gsort; needs nothing from bash-completion.
 
 _gsort_long_options="--output --record-size --key --format --reverse --unique --stable --check
-  --merge --batch-size --memory --temporary-directory --parallel --backend --algorithm --device
+  --merge --batch-size --memory --temporary-directory --parallel --backend --algorithm --exchange --device
   --gpu-memory --compress-temp --compress-temp= --compress-output --compress-output=
   --verify --no-verify --fsync --progress --no-progress --stats --trace --output-parts --to-terminal --verbose
   --help --version"
@@ -32,6 +32,7 @@ _gsort_option_values() {
     --format) printf '%s\n' gensort ;;
     --backend) printf '%s\n' auto gpu cpu hybrid ;;
     --algorithm) printf '%s\n' auto cub radix merge ;;
+    --exchange) printf '%s\n' auto mpi nccl ;;
   esac
 }
 
@@ -39,7 +40,7 @@ _gsort_option_values() {
 _gsort_takes_value() {
   case $1 in
     -o|--output|--record-size|-k|--key|--format|-S|--memory|-T|--temporary-directory|--parallel|--batch-size| \
-    --backend|--algorithm|--device|--gpu-memory|--stats|--trace) return 0 ;;
+    --backend|--algorithm|--exchange|--device|--gpu-memory|--stats|--trace) return 0 ;;
   esac
   return 1
 }

@@ -15,8 +15,7 @@ namespace {
 constexpr size_t kDescriptionColumn = 30;
 constexpr size_t kWidth = 79;
 
-// A name with no option behind it is passed over (--exchange comes with
-// the distributed sort's command-line options).
+// A name with no option behind it is passed over.
 struct Group {
   const char* title;
   std::vector<std::string> options;  // long names, or "-C" for a short-only option

@@ -44,6 +44,7 @@ struct RawOptions {
   bool verbose = false;
   std::string backend = "auto";
   std::string algorithm = "auto";
+  std::string exchange = "auto";
   int device = 0;
   std::string gpu_memory;
   bool help = false, version = false;
@@ -97,6 +98,9 @@ po::options_description visible_options(RawOptions& o) {
        "the GPU's chunk sort: auto (the fastest measured: CUB), cub, radix (gsort's own LSD radix "
        "sort) or merge (gsort's own merge sort); output is identical whichever is chosen")
       ("device", po::value(&o.device)->value_name("N"), "the CUDA device to use (default 0)")
+      ("exchange", po::value(&o.exchange)->value_name("NAME"),
+       "under mpirun -np N, how ranks trade records: mpi (host buffers through MPI), nccl "
+       "(between the ranks' GPUs through NCCL) or auto (mpi until NCCL is measured) (default auto)")
       ("gpu-memory", po::value(&o.gpu_memory)->value_name("SIZE"),
        "device memory gsort may take (default: most of the free memory)")
       ("compress-temp", po::value(&o.compress_temp)->value_name("LEVEL")->implicit_value(kImplicit, "1"),
@@ -271,7 +275,7 @@ void set_host_resources(const RawOptions& o, SortConfig& c) {
   c.batch_size = static_cast<uint64_t>(o.batch_size);
 }
 
-// --backend, --algorithm, --device, --gpu-memory.
+// --backend, --algorithm, --exchange, --device, --gpu-memory.
 void set_backend(const RawOptions& o, SortConfig& c) {
   c.backend = parse_choice<BackendChoice>("backend", o.backend,
                                           {{"auto", BackendChoice::kAuto},
@@ -283,6 +287,10 @@ void set_backend(const RawOptions& o, SortConfig& c) {
                                                {"cub", AlgorithmChoice::kCub},
                                                {"radix", AlgorithmChoice::kRadix},
                                                {"merge", AlgorithmChoice::kMerge}});
+  c.exchange = parse_choice<ExchangeChoice>("exchange", o.exchange,
+                                            {{"auto", ExchangeChoice::kAuto},
+                                             {"mpi", ExchangeChoice::kMpi},
+                                             {"nccl", ExchangeChoice::kNccl}});
   if (o.device < 0) throw UsageError("--device must be 0 or more");
   c.device = o.device;
   if (!o.gpu_memory.empty()) {
