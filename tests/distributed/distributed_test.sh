@@ -166,6 +166,7 @@ case_exchange() {
     done
   else
     local rc=0
+    rm -f "$work/out/sorted"
     mpi 2 "$gsort" --backend cpu -T "$work/tmp" --exchange nccl --record-size 16 --key 0:u64 "$work/big" \
       -o "$work/out/sorted" >/dev/null 2>"$work/err" || rc=$?
     [ "$rc" = 2 ] || fail "--exchange nccl without two GPUs: exit $rc"
@@ -173,6 +174,7 @@ case_exchange() {
     grep -qiE 'nccl|gpu|cuda|device' "$work/err" || fail "message: $(cat "$work/err")"
     [ ! -e "$work/out/sorted" ] || fail "output written"
     no_leftovers
+    echo "--exchange nccl without two GPUs: $(cat "$work/err")"
   fi
 }
 

@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "src/chunk_sort/gpu/make_gpu_backend.h"
 #include "src/core/errors.h"
 #include "src/core/stopwatch.h"
 #include "src/cuda/check.h"
@@ -45,6 +46,8 @@ NcclExchange::NcclExchange(const RankGroup& group, uint32_t record_size, uint64_
   std::string failure;
   ncclUniqueId id{};
   try {
+    std::string why;
+    if (!gpu_usable(device, &why)) throw DeviceError("--exchange nccl: " + why);
     nccl_ = &load_nccl();
     GSORT_CUDA_CHECK(cudaSetDevice(device));
     ::setenv("NCCL_NVLS_ENABLE", "0", /*overwrite=*/0);
