@@ -100,6 +100,7 @@ struct CheckReport {
   bool sorted = true;
   uint64_t records = 0;          // records read: all, or up to the first out of order
   uint64_t first_disorder = 0;   // when not sorted: the record out of order, counting from 1
+  uint64_t first_disorder_offset = 0;  // its byte offset in the (decompressed) input
 };
 CheckReport check_file(const std::string& input, const Options& options);
 

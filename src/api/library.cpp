@@ -87,6 +87,7 @@ CheckReport check_file(const std::string& input, const Options& options) {
     r.sorted = o.check.sorted;
     r.records = o.check.records;
     r.first_disorder = o.check.sorted ? 0 : o.check.bad_record;
+    r.first_disorder_offset = o.check.sorted ? 0 : o.check.bad_offset;
     return r;
   });
 }

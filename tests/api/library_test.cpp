@@ -217,6 +217,7 @@ TEST(Library, CheckFileCountsTheFirstDisorderFromOne) {
   const gsort::CheckReport bad = gsort::check_file(dir.file("in"), options_for(spec));
   EXPECT_FALSE(bad.sorted);
   EXPECT_EQ(bad.first_disorder, 4u);  // the record holding 3
+  EXPECT_EQ(bad.first_disorder_offset, 12u);
   gsort_test::write_file(dir.file("in"), gsort_test::reference_sort(data, spec));
   const gsort::CheckReport good = gsort::check_file(dir.file("in"), options_for(spec));
   EXPECT_TRUE(good.sorted);
