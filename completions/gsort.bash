@@ -4,7 +4,7 @@
 
 _gsort_long_options="--output --record-size --key --format --reverse --unique --check
   --merge --batch-size --memory --temporary-directory --parallel --backend --algorithm --device
-  --gpu-memory --compress-temp --compress-temp= --compress-output --compress-output=
+  --gpu-memory --compress-temp --compress-temp= --spill-streams --page-cache --compress-output --compress-output=
   --verify --no-verify --fsync --progress --no-progress --stats --trace --output-parts --verbose --help --version"
 _gsort_short_options="-o -r -u -c -C -m -S -T -v"
 _gsort_key_types="u8 u16 u32 u64 i8 i16 i32 i64 f32 f64 u16be u32be u64be i16be i32be i64be f32be f64be"
@@ -31,6 +31,8 @@ _gsort_option_values() {
     --format) printf '%s\n' gensort ;;
     --backend) printf '%s\n' auto gpu cpu hybrid ;;
     --algorithm) printf '%s\n' auto cub radix merge ;;
+    --compress-temp) printf '%s\n' auto on off ;;
+    --page-cache) printf '%s\n' keep drop ;;
   esac
 }
 
@@ -38,7 +40,7 @@ _gsort_option_values() {
 _gsort_takes_value() {
   case $1 in
     -o|--output|--record-size|--key|--format|-S|--memory|-T|--temporary-directory|--parallel|--batch-size| \
-    --backend|--algorithm|--device|--gpu-memory|--stats|--trace) return 0 ;;
+    --backend|--algorithm|--device|--gpu-memory|--spill-streams|--page-cache|--stats|--trace) return 0 ;;
   esac
   return 1
 }
