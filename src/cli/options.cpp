@@ -49,7 +49,7 @@ struct RawOptions {
   // Optional-value options: empty when absent, kImplicit when given bare.
   std::string compress_temp, compress_output;
   long long spill_streams = 0;  // signed, so that "-1" is rejected
-  std::string page_cache = "keep";
+  std::string page_cache = "drop";
   bool spill_streams_given = false;
   bool verify = false, no_verify = false, fsync = false;
   bool progress = false, no_progress = false;
@@ -105,8 +105,8 @@ po::options_description visible_options(RawOptions& o) {
       ("spill-streams", po::value(&o.spill_streams)->value_name("N"),
        "write each spilled run as N files at once (default 4; fewer under a small -S)")
       ("page-cache", po::value(&o.page_cache)->value_name("WHAT"),
-       "keep: leave the input in the page cache once read; drop: drop the pages of the input that gsort "
-       "itself brought into it (default keep)")
+       "drop (the default): once read, drop the pages of the input that gsort itself brought into the "
+       "page cache (what was cached before stays); keep: leave them there")
       ("compress-output", po::value(&o.compress_output)->value_name("LEVEL")->implicit_value(kImplicit, "3"),
        "compress the output with zstd (LEVEL default 3); implied by -o FILE.zst. "
        "zstd-compressed inputs are recognised and decompressed without any option")

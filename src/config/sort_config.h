@@ -16,8 +16,9 @@ enum class AlgorithmChoice { kAuto, kCub, kRadix, kMerge };  // the GPU's chunk 
 enum class ProgressMode { kAuto, kOn, kOff };  // kAuto: when stderr is a terminal
 // --compress-temp: kAuto decides from measurements (src/pipeline/temp_compression.h).
 enum class TempCompression { kAuto, kOn, kOff };
-// --page-cache: kDrop drops the input pages gsort itself brought into the
-// page cache, once read (io/cache_release.h).
+// --page-cache: kDrop (the default) drops the input pages gsort itself
+// brought into the page cache, once read (io/cache_release.h); kKeep
+// leaves them.
 enum class PageCacheUse { kKeep, kDrop };
 
 struct SortConfig {
@@ -46,7 +47,7 @@ struct SortConfig {
   TempCompression compress_temp = TempCompression::kAuto;  // --compress-temp: spill runs as zstd frames
   int temp_level = 1;           // its zstd level
   unsigned spill_streams = 0;   // --spill-streams: files a run is written as at once; 0: the default
-  PageCacheUse page_cache = PageCacheUse::kKeep;  // --page-cache
+  PageCacheUse page_cache = PageCacheUse::kDrop;  // --page-cache
   bool compress_output = false; // --compress-output, or -o FILE.zst
   int output_level = 3;         // its zstd level
   bool verify = false;          // --verify (--no-verify): end-to-end check of the output

@@ -237,6 +237,7 @@ bool write_uncached(const std::string& path, const std::string& data) {
   return resident_pages(path).first == 0;
 }
 
+// The default, --page-cache drop.
 TEST(PageCache, DropLeavesTheInputUncachedAndTheOutputUnchanged) {
   TempDir dir;
   Rng rng(79);
@@ -245,8 +246,7 @@ TEST(PageCache, DropLeavesTheInputUncachedAndTheOutputUnchanged) {
   for (const char* memory : {"1G", "2M"}) {  // in memory, spilled
     SCOPED_TRACE(std::string("-S ") + memory);
     if (!write_uncached(dir.file("in"), data)) GTEST_SKIP() << "the page cache keeps this file (tmpfs?)";
-    ProcessResult r = run_gsort(with_spec({"-S", memory, "--page-cache", "drop", "-T", dir.path(), dir.file("in"),
-                                           "-o", dir.file("out")}));
+    ProcessResult r = run_gsort(with_spec({"-S", memory, "-T", dir.path(), dir.file("in"), "-o", dir.file("out")}));
     ASSERT_EQ(r.status(), "exit 0") << r.err;
     EXPECT_TRUE(read_file(dir.file("out")) == expected);
     const auto [cached, pages] = resident_pages(dir.file("in"));
@@ -259,6 +259,13 @@ TEST(PageCache, DropLeavesTheInputUncachedAndTheOutputUnchanged) {
     EXPECT_TRUE(read_file(dir.file("out")) == expected);
     EXPECT_EQ(resident_pages(dir.file("in")).first, pages);
     EXPECT_EQ(count_files(dir.path()), 2u);
+    // --page-cache keep leaves what it read cached.
+    if (!write_uncached(dir.file("in"), data)) GTEST_SKIP() << "the page cache keeps this file";
+    r = run_gsort(with_spec({"-S", memory, "--page-cache", "keep", "-T", dir.path(), dir.file("in"), "-o",
+                             dir.file("out")}));
+    ASSERT_EQ(r.status(), "exit 0") << r.err;
+    EXPECT_TRUE(read_file(dir.file("out")) == expected);
+    EXPECT_GT(resident_pages(dir.file("in")).first, pages / 2);
   }
 }
 

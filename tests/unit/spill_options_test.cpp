@@ -66,6 +66,7 @@ TEST(SpillOptions, SpillStreams) {
 }
 
 TEST(SpillOptions, PageCache) {
+  EXPECT_EQ(config({}).page_cache, PageCacheUse::kDrop) << "the default (docs/benchmarks.md, \"Page cache\")";
   EXPECT_EQ(config({"--page-cache", "keep"}).page_cache, PageCacheUse::kKeep);
   EXPECT_EQ(config({"--page-cache", "drop"}).page_cache, PageCacheUse::kDrop);
   EXPECT_NE(usage_error({"--page-cache", "evict"}).find("keep, drop"), std::string::npos);
