@@ -17,7 +17,7 @@ struct MemoryPlan {
 };
 
 // Spill streams without --spill-streams (docs/benchmarks.md, "Spill streams").
-constexpr unsigned kDefaultSpillStreams = 4;
+constexpr unsigned kDefaultSpillStreams = 8;
 
 // The least write buffer a spill stream gets: smaller budgets spill fewer
 // streams, so that no stream writes in tiny pieces.
