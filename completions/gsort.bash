@@ -4,7 +4,7 @@
 
 _gsort_long_options="--output --record-size --key --format --reverse --unique --stable --check
   --merge --batch-size --memory --temporary-directory --parallel --backend --algorithm --exchange --device
-  --gpu-memory --compress-temp --compress-temp= --compress-output --compress-output=
+  --gpu-memory --compress-temp --compress-temp= --spill-streams --page-cache --compress-output --compress-output=
   --verify --no-verify --fsync --progress --no-progress --stats --trace --output-parts --to-terminal --verbose
   --help --version"
 _gsort_short_options="-o -k -r -u -s -c -C -m -S -T -v -h"
@@ -33,6 +33,8 @@ _gsort_option_values() {
     --backend) printf '%s\n' auto gpu cpu hybrid ;;
     --algorithm) printf '%s\n' auto cub radix merge ;;
     --exchange) printf '%s\n' auto mpi nccl ;;
+    --compress-temp) printf '%s\n' auto on off ;;
+    --page-cache) printf '%s\n' keep drop ;;
   esac
 }
 
@@ -40,7 +42,7 @@ _gsort_option_values() {
 _gsort_takes_value() {
   case $1 in
     -o|--output|--record-size|-k|--key|--format|-S|--memory|-T|--temporary-directory|--parallel|--batch-size| \
-    --backend|--algorithm|--exchange|--device|--gpu-memory|--stats|--trace) return 0 ;;
+    --backend|--algorithm|--exchange|--device|--gpu-memory|--spill-streams|--page-cache|--stats|--trace) return 0 ;;
   esac
   return 1
 }

@@ -67,7 +67,15 @@ InputFile::InputFile(const std::string& name, uint32_t record_size, InputTally* 
   if (tally_) tally_->stored_bytes.fetch_add(peeked, std::memory_order_relaxed);
 }
 
-InputFile::~InputFile() = default;
+InputFile::~InputFile() {
+  // What read-ahead brought in around the ranges dropped as they were read.
+  if (cached_before_) cached_before_->drop_new_pages(0, start_ + size_);
+}
+
+void InputFile::drop_read_pages() {
+  // A plain regular file only: a zstd input's offsets are not the records'.
+  if (size_known_ && !zstd_) cached_before_ = std::make_unique<PageCacheSnapshot>(file_.fd(), start_ + size_);
+}
 
 size_t InputFile::read_bytes(uint8_t* buf, size_t n) {
   if (zstd_) {
@@ -117,6 +125,7 @@ void InputFile::check_size_unchanged() {
 uint64_t InputFile::read(uint8_t* buf, uint64_t max_records) {
   size_t want = static_cast<size_t>(max_records * record_size_);
   if (size_known_) want = static_cast<size_t>(std::min<uint64_t>(want, size_ - std::min(size_, bytes_read_)));
+  const uint64_t offset = start_ + bytes_read_;
   const size_t piece = std::max<size_t>(1, kPieceBytes / record_size_) * record_size_;
   size_t got = 0;
   while (got < want) {
@@ -130,6 +139,7 @@ uint64_t InputFile::read(uint8_t* buf, uint64_t max_records) {
     if (got < want) throw_changed(file_.display_name(), size_, size_now());
     if (bytes_read_ + got == size_) check_size_unchanged();
   }
+  drop_read(offset, got);
   return whole_records(got);
 }
 
@@ -155,6 +165,7 @@ uint64_t InputFile::read(uint8_t* buf, uint64_t max_records, ThreadPool& pool) {
   }
   if (tally_) tally_->stored_bytes.fetch_add(want, std::memory_order_relaxed);
   if (base + want == size_) check_size_unchanged();
+  drop_read(start_ + base, want);
   return whole_records(want);
 }
 

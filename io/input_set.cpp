@@ -4,8 +4,9 @@
 
 namespace gsort {
 
-InputSet::InputSet(const std::vector<std::string>& names, uint32_t record_size, InputTally* tally)
-    : record_size_(record_size), tally_(tally) {
+InputSet::InputSet(const std::vector<std::string>& names, uint32_t record_size, InputTally* tally,
+                   bool drop_read_pages)
+    : record_size_(record_size), tally_(tally), drop_read_pages_(drop_read_pages) {
   // Each input is opened and checked now, so a missing, unreadable or
   // partial one fails before any work; then regular files are closed
   // again (one open at a time while sorting, whatever their number). A pipe
@@ -49,6 +50,7 @@ std::unique_ptr<InputFile> InputSet::open_input(size_t i) {
   Entry& e = entries_[i];
   if (e.open) return std::move(e.open);
   auto in = std::make_unique<InputFile>(e.name, record_size_, tally_);
+  if (drop_read_pages_) in->drop_read_pages();
   // Checked against what the plan was made from.
   if (in->stored_size() != e.stored_size) {
     throw DataError(in->name() + ": the file " + (in->stored_size() < e.stored_size ? "shrank" : "grew") +

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "src/core/thread_pool.h"
+#include "io/cache_release.h"
 #include "io/file.h"
 #include "io/record_source.h"
 #include "io/zstd_stream.h"
@@ -57,6 +58,9 @@ class InputFile final : public RecordSource {
   bool regular() const { return regular_; }
   // Whether the input is zstd-compressed (decoded while read).
   bool compressed() const { return zstd_ != nullptr; }
+  // From now on, pages of a plain regular file that were not in the page
+  // cache before they were read are dropped from it after (io/cache_release.h).
+  void drop_read_pages();
 
  private:
   // Throws DataError unless the file still has the size it was opened with.
@@ -68,6 +72,11 @@ class InputFile final : public RecordSource {
   void tally_records(const uint8_t* buf, size_t n);
   // Throws when the bytes read so far are not whole records.
   uint64_t whole_records(size_t got);
+  // Drops what was just read, [offset, offset + bytes) of the file, from the
+  // page cache unless it was there before (drop_read_pages()).
+  void drop_read(uint64_t offset, uint64_t bytes) const {
+    if (cached_before_) cached_before_->drop_new_pages(offset, bytes);
+  }
 
   File file_;
   uint32_t record_size_;
@@ -82,6 +91,7 @@ class InputFile final : public RecordSource {
   uint64_t compressed_seen_ = 0;     // zstd_->compressed_bytes() already counted
   std::vector<uint8_t> peeked_;      // first bytes of a plain pipe, read to look for the magic
   size_t peeked_pos_ = 0;
+  std::unique_ptr<PageCacheSnapshot> cached_before_;  // drop_read_pages()
 };
 
 // The total size of the inputs' records when every input is a plain
@@ -91,7 +101,10 @@ uint64_t plain_input_bytes(const std::vector<std::string>& names, bool* known);
 
 class InputSet {
  public:
-  InputSet(const std::vector<std::string>& names, uint32_t record_size, InputTally* tally = nullptr);
+  // drop_read_pages: read files leave in the page cache only what was
+  // there before (InputFile::drop_read_pages).
+  InputSet(const std::vector<std::string>& names, uint32_t record_size, InputTally* tally = nullptr,
+           bool drop_read_pages = false);
 
   // Whether every input is a plain regular file, so total_bytes() is exact.
   bool size_known() const;
@@ -128,6 +141,7 @@ class InputSet {
   size_t current_ = 0;
   uint32_t record_size_;
   InputTally* tally_;
+  bool drop_read_pages_;
 };
 
 }  // namespace gsort

@@ -33,7 +33,8 @@ RunWriter::RunWriter(File file, uint32_t record_size, const RunCompression& comp
     : file_(std::move(file)), record_size_(record_size), identity_(identity) {
   if (compression.enabled) {
     frame_records_ = std::max<uint64_t>(1, compression.frame_bytes / record_size);
-    const unsigned threads = compression.pool ? compression.pool->size() : 1;
+    unsigned threads = compression.pool ? compression.pool->size() : 1;
+    if (compression.frames_at_once != 0) threads = std::min(threads, compression.frames_at_once);
     slots_.resize(threads);
     for (FrameSlot& slot : slots_) {
       slot.zstd = std::make_unique<ZstdCompressor>(compression.level);

@@ -75,6 +75,10 @@ struct RunCompression {
   // Compresses the frames of one append() side by side, pool->size() at a
   // time (the program's one pool); null: one frame at a time.
   ThreadPool* pool = nullptr;
+  // When set, at most this many frames at a time (a zstd context and a
+  // staging frame each): runs written as several streams at once share the
+  // pool's threads between them.
+  unsigned frames_at_once = 0;
 };
 
 // zstd contexts and frame staging buffers, lent to the readers of one
@@ -112,6 +116,7 @@ class RunWriter {
   // The run's descriptor after finish(true), for a RunReader.
   File take_file() { return std::move(file_); }
   uint64_t record_count() const { return count_; }
+  uint32_t record_size() const { return record_size_; }
   // Bytes on disk: the header and the payload as stored.
   uint64_t file_bytes() const { return sizeof(RunHeader) + stored_; }
   const std::string& path() const { return file_.path(); }
@@ -163,6 +168,9 @@ class RunReader final : public RecordSource {
   std::string name() const override { return file_.path(); }
   uint64_t size_hint() const override { return header_.record_count; }
   uint64_t record_count() const { return header_.record_count; }
+  // Records not yet handed out by read().
+  uint64_t records_left() const { return records_left_; }
+  uint32_t record_size() const { return header_.record_size; }
   bool compressed() const { return (header_.flags & kRunZstdFrames) != 0; }
 
  private:

@@ -5,6 +5,7 @@
 # ${OUT:-/tmp/gsort-device}. The host tests look for the binaries where they
 # were built (/work/main/build), so they are copied there first.
 #   scripts/device_check.sh [tests] [sanitize] [bench-2g] [bench-12g] [kernels]
+#                           [spill-streams] [cgroup] [page-cache]      (issue 12; the last two as root)
 # HOST_FILTER narrows the host suites (unit, conformance, cli: a gtest filter;
 # default: all of them). The CLI cases are read from tests/cli/cases here.
 set -uo pipefail
@@ -42,6 +43,19 @@ for step in "${steps[@]}"; do
       ;;
     bench-2g) RUNS=${RUNS:-3} .devcarry/bench_gpu.sh .devcarry /tmp/gsort-bench 2g 2>&1 | tee "$out/bench_2g.log" ;;
     bench-12g) RUNS=${RUNS:-3} .devcarry/bench_gpu.sh .devcarry /tmp/gsort-bench 12g-gpu 12g-disk 2>&1 | tee "$out/bench_12g.log" ;;
+    spill-streams)  # 12 GB gensort with -S 2G: the stream count that pays, against cp
+      STREAMS=${STREAMS:-1 2 4 8 16} RUNS=${RUNS:-3} scripts/bench_spill_streams.sh .devcarry /tmp 120000000 2G 2>&1 |
+        tee "$out/bench_spill_streams.log" ;;
+    cgroup)  # bigger than RAM: memory.max 3G, caches dropped, against the two-pass floor (~50 GB of disk)
+      CASES=${CASES:-random ascii} RUNS=${RUNS:-3} CSV="$out/bench_cgroup.csv" scripts/bench_cgroup.sh .devcarry \
+        /tmp/gsort-cg 12 3G 2>&1 | tee "$out/bench_cgroup.log" ;;
+    page-cache)  # what a 12 GB spilled sort leaves of a 4 GB victim's page cache, under 16G and without pressure
+      for limit in 16G 100G; do
+        for reads in 2 1; do
+          VICTIM_READS=$reads MEM=2G RUNS=${RUNS:-3} UNCACHE=all scripts/bench_page_cache.sh .devcarry /tmp/gsort-pc 12 \
+            "$limit" 4 2>&1 | tee -a "$out/bench_page_cache.log"
+        done
+      done ;;
     kernels) .devcarry/gpu_sort_bench 2>&1 | tee "$out/gpu_sort_bench.log"; .devcarry/kernel_sort_bench 2>&1 | tee "$out/kernel_sort_bench.log" | tail -30 ;;
     *) echo "unknown step $step" ;;
   esac

@@ -26,6 +26,7 @@ namespace {
 
 constexpr uint32_t kMaxRecordSize = 64u << 20;
 constexpr unsigned kThreadsPerCore = 4;  // --parallel is capped at this many per hardware thread
+constexpr long long kMostSpillStreams = 64;
 
 struct RawOptions {
   std::vector<std::string> inputs;
@@ -51,6 +52,9 @@ struct RawOptions {
   bool record_size_given = false, output_given = false, memory_given = false;
   // Optional-value options: empty when absent, kImplicit when given bare.
   std::string compress_temp, compress_output;
+  long long spill_streams = 0;  // signed, so that "-1" is rejected
+  std::string page_cache = "drop";
+  bool spill_streams_given = false;
   bool verify = false, no_verify = false, fsync = false;
   bool progress = false, no_progress = false;
   std::string stats;
@@ -103,9 +107,15 @@ po::options_description visible_options(RawOptions& o) {
        "(between the ranks' GPUs through NCCL) or auto (mpi until NCCL is measured) (default auto)")
       ("gpu-memory", po::value(&o.gpu_memory)->value_name("SIZE"),
        "device memory gsort may take (default: most of the free memory)")
-      ("compress-temp", po::value(&o.compress_temp)->value_name("LEVEL")->implicit_value(kImplicit, "1"),
-       "compress the runs spilled to the temporary directory with zstd (LEVEL default 1); "
-       "worth it when the temp disk is slower than about 300 MB/s or short of space")
+      ("compress-temp", po::value(&o.compress_temp)->value_name("WHEN")->implicit_value(kImplicit, "on"),
+       "compress the runs spilled to the temporary directory with zstd: auto (the default: when a sample "
+       "of the data shrinks 1.5x or more and the runs outgrow the page cache onto a temp device slower than "
+       "the compressor, measured; -v says why), on, off, or a zstd LEVEL (on is level 1)")
+      ("spill-streams", po::value(&o.spill_streams)->value_name("N"),
+       "write each spilled run as N files at once (default 8; fewer under a small -S)")
+      ("page-cache", po::value(&o.page_cache)->value_name("WHAT"),
+       "drop (the default): once read, drop the pages of the input that gsort itself brought into the "
+       "page cache (what was cached before stays); keep: leave them there")
       ("compress-output", po::value(&o.compress_output)->value_name("LEVEL")->implicit_value(kImplicit, "3"),
        "compress the output with zstd (LEVEL default 3); implied by -o FILE.zst. "
        "zstd-compressed inputs are recognised and decompressed without any option")
@@ -299,12 +309,40 @@ void set_backend(const RawOptions& o, SortConfig& c) {
   }
 }
 
-// --compress-temp, --compress-output (also implied by -o FILE.zst).
-void set_compression(const RawOptions& o, SortConfig& c) {
-  if (o.compress_temp_given) {
-    c.compress_temp = true;
-    c.temp_level = parse_level(o.compress_temp, "--compress-temp", kDefaultTempLevel);
+// --compress-temp[=auto|on|off|LEVEL]; a bare --compress-temp is on.
+void set_temp_compression(const RawOptions& o, SortConfig& c) {
+  if (!o.compress_temp_given) return;
+  c.temp_level = kDefaultTempLevel;
+  const std::string& value = o.compress_temp;
+  if (value == "auto") {
+    c.compress_temp = TempCompression::kAuto;
+  } else if (value == "off") {
+    c.compress_temp = TempCompression::kOff;
+  } else {
+    c.compress_temp = TempCompression::kOn;
+    if (value == kImplicit || value == "on") return;
+    if (value.empty() || value.find_first_not_of("-0123456789") != std::string::npos) {
+      throw UsageError("--compress-temp: expected auto, on, off or a zstd level, not '" + value + "'");
+    }
+    c.temp_level = parse_level(value, "--compress-temp", kDefaultTempLevel);
   }
+}
+
+// How runs and the input use the disk and the page cache: --compress-temp,
+// --spill-streams, --page-cache.
+void set_spilling(const RawOptions& o, SortConfig& c) {
+  set_temp_compression(o, c);
+  if (o.spill_streams_given && (o.spill_streams < 1 || o.spill_streams > kMostSpillStreams)) {
+    throw UsageError("--spill-streams " + std::to_string(o.spill_streams) + " is out of range (1 to " +
+                     std::to_string(kMostSpillStreams) + ")");
+  }
+  c.spill_streams = static_cast<unsigned>(o.spill_streams);
+  c.page_cache = parse_choice<PageCacheUse>("--page-cache value", o.page_cache,
+                                           {{"keep", PageCacheUse::kKeep}, {"drop", PageCacheUse::kDrop}});
+}
+
+// --compress-output (also implied by -o FILE.zst).
+void set_compression(const RawOptions& o, SortConfig& c) {
   if (o.compress_output_given) {
     c.compress_output = true;
     c.output_level = parse_level(o.compress_output, "--compress-output", kDefaultOutputLevel);
@@ -341,6 +379,7 @@ SortConfig to_config(const RawOptions& o) {
   set_host_resources(o, c);
   c.verbose = o.verbose;
   set_backend(o, c);
+  set_spilling(o, c);
   set_compression(o, c);
   set_reporting(o, c);
   return c;
@@ -405,6 +444,7 @@ ParsedCommand parse_command_line(int argc, const char* const* argv) {
   o.output_given = vm.count("output") > 0;
   o.memory_given = vm.count("memory") > 0;
   o.compress_temp_given = vm.count("compress-temp") > 0;
+  o.spill_streams_given = vm.count("spill-streams") > 0;
   o.compress_output_given = vm.count("compress-output") > 0;
   ParsedCommand cmd;
   if (o.help || o.version) {

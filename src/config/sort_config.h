@@ -15,6 +15,12 @@ enum class BackendChoice { kAuto, kCpu, kGpu, kHybrid };
 enum class AlgorithmChoice { kAuto, kCub, kRadix, kMerge };  // the GPU's chunk sort
 enum class ProgressMode { kAuto, kOn, kOff };  // kAuto: when stderr is a terminal
 enum class ExchangeChoice { kAuto, kMpi, kNccl };  // the distributed sort's data plane
+// --compress-temp: kAuto decides from measurements (src/pipeline/temp_compression.h).
+enum class TempCompression { kAuto, kOn, kOff };
+// --page-cache: kDrop (the default) drops the input pages gsort itself
+// brought into the page cache, once read (io/cache_release.h); kKeep
+// leaves them.
+enum class PageCacheUse { kKeep, kDrop };
 
 struct SortConfig {
   Mode mode = Mode::kSort;
@@ -39,8 +45,10 @@ struct SortConfig {
   int device = 0;              // --device
   uint64_t gpu_memory = 0;     // --gpu-memory; 0 means most of the free memory
 
-  bool compress_temp = false;   // --compress-temp: spill runs as zstd frames
+  TempCompression compress_temp = TempCompression::kAuto;  // --compress-temp: spill runs as zstd frames
   int temp_level = 1;           // its zstd level
+  unsigned spill_streams = 0;   // --spill-streams: files a run is written as at once; 0: the default
+  PageCacheUse page_cache = PageCacheUse::kDrop;  // --page-cache
   bool compress_output = false; // --compress-output, or -o FILE.zst
   int output_level = 3;         // its zstd level
   bool verify = false;          // --verify (--no-verify): end-to-end check of the output

@@ -51,20 +51,22 @@ uint64_t OutputWriter::drop_duplicates(uint8_t* first, uint64_t count) {
   return kept;
 }
 
+uint64_t OutputWriter::append_gathered_block(ThreadPool& pool, const uint8_t* records, const uint32_t* order,
+                                             uint64_t count) {
+  const uint64_t room = (writer_.capacity() - used_) / record_size_;
+  const uint64_t n = std::min(room, count);
+  uint8_t* dst = writer_.buffer() + used_;
+  gather_records(pool, records, record_size_, order, n, dst);
+  const uint64_t kept = unique_by_ ? drop_duplicates(dst, n) : n;
+  used_ += kept * record_size_;
+  records_ += kept;
+  if (used_ + record_size_ > writer_.capacity()) flush();
+  return n;
+}
+
 void OutputWriter::append_gathered(ThreadPool& pool, const uint8_t* records, const uint32_t* order,
                                    uint64_t count) {
-  uint64_t done = 0;
-  while (done < count) {
-    const uint64_t room = (writer_.capacity() - used_) / record_size_;
-    const uint64_t n = std::min(room, count - done);
-    uint8_t* dst = writer_.buffer() + used_;
-    gather_records(pool, records, record_size_, order + done, n, dst);
-    const uint64_t kept = unique_by_ ? drop_duplicates(dst, n) : n;
-    used_ += kept * record_size_;
-    records_ += kept;
-    done += n;
-    if (used_ + record_size_ > writer_.capacity()) flush();
-  }
+  for (uint64_t done = 0; done < count;) done += append_gathered_block(pool, records, order + done, count - done);
 }
 
 void OutputWriter::finish() {

@@ -53,6 +53,10 @@ class OutputWriter {
   // records[order[0..count)] in that order, gathered by the pool's threads
   // straight into the write buffers.
   void append_gathered(ThreadPool& pool, const uint8_t* records, const uint32_t* order, uint64_t count);
+  // The same for what fits the current write buffer only (handed to the
+  // writer once full); returns how many entries of `order` it took (at
+  // least one when count > 0). Lets one thread feed several writers in turn.
+  uint64_t append_gathered_block(ThreadPool& pool, const uint8_t* records, const uint32_t* order, uint64_t count);
 
   // Writes what is buffered and waits for the sink.
   void finish();

@@ -23,12 +23,6 @@
 namespace gsort {
 namespace {
 
-// Compressed runs: frames of a quarter of a merge read window (a refill
-// takes whole frames, and at most one frame per run waits aside), within
-// these bounds: zstd slows down on frames under 64 KiB (incompressible data
-// 1.7 GB/s in 32 KiB frames, 3.5 GB/s in 64 KiB ones, level 1).
-constexpr uint64_t kMinRunFrameBytes = 64 << 10, kMaxRunFrameBytes = 1 << 20;
-
 // -S, raised to the least budget a sort runs under (memory_plan.h): said
 // under -v, or, where the records alone need more, in a warning.
 uint64_t budget_to_use(const SortJob& job) {
@@ -63,21 +57,24 @@ void plan_sort(SortJob& job, const InputSet& inputs) {
   job.stored_total = inputs.stored_bytes();
   job.budget = budget_to_use(job);
   job.report.memory_budget = job.budget;
+  const unsigned streams = config.spill_streams != 0 ? config.spill_streams : kDefaultSpillStreams;
   job.plan = plan_memory(job.budget, job.rs, job.ctx.backend.host_bytes_per_record(), inputs.size_known(),
-                         inputs.total_bytes() / job.rs);
+                         inputs.total_bytes() / job.rs, streams);
   std::string limits_line;
   job.limits = merge_limits(job.plan.fan_in, config.batch_size, config.mode == Mode::kMerge, free_descriptors(),
                             &limits_line);
-  if (config.compress_temp) {
-    job.run_compression.enabled = true;
-    job.run_compression.level = config.temp_level;
-    job.run_compression.frame_bytes =
-        std::clamp<uint64_t>(job.plan.source_records * job.rs / 4, kMinRunFrameBytes, kMaxRunFrameBytes);
-    // Compression was the bottleneck of spilling (one core, ~350 MB/s):
-    // frames of one block are compressed by all threads at once.
-    job.run_compression.pool = &job.ctx.pool;
+  // Each segment of a waiting run holds a descriptor: a run takes at most a
+  // quarter of those the runs may hold.
+  job.plan.spill_streams = static_cast<unsigned>(
+      std::clamp<uint64_t>(job.limits.max_open_runs / 4, 1, job.plan.spill_streams));
+  job.report.temp.streams = job.plan.spill_streams;
+  if (!job.plan.in_memory && job.plan.spill_streams != streams) {
+    job.ctx.log.info("spill streams: " + std::to_string(job.plan.spill_streams) + " instead of " +
+                     std::to_string(streams) + " (each needs a write buffer of at least " +
+                     std::to_string(kMinStreamBlockBytes) + " bytes, and a descriptor while its run waits)");
   }
   if (inputs.size_known()) {
+    job.report.temp.expected_bytes = inputs.total_bytes();
     job.report.input_bytes = inputs.total_bytes();
     job.ctx.log.info("input: " + std::to_string(job.report.input_bytes) + " bytes, " +
                      plural(job.report.input_bytes / job.rs, "record"));
@@ -151,7 +148,7 @@ SortReport external_sort(const SortContext& ctx) {
   meter.phase("reading", 0, &tally.stored_bytes);
   // Empty directories of gsorts killed by SIGKILL (io/stale_temp_dirs.h).
   remove_stale_temp_dirs(config.temp_dir);
-  InputSet inputs(config.inputs, job.rs, &tally);
+  InputSet inputs(config.inputs, job.rs, &tally, config.page_cache == PageCacheUse::kDrop);
   OutputTarget output(config.output);
   if (config.compress_output) {
     // zstd's worker threads overlap compression with the merge and the

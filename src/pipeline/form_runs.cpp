@@ -3,23 +3,44 @@
 #include <memory>
 
 #include "src/core/stopwatch.h"
+#include "src/pipeline/background_spill.h"
 #include "src/pipeline/chunk_reader.h"
-#include "src/pipeline/run_output.h"
 #include "src/pipeline/run_stack.h"
+#include "src/pipeline/temp_compression.h"
 
 namespace gsort {
 namespace {
 
-// Writes records[order[..]] to a new run file.
-PendingSource spill_run(SortJob& job, const uint8_t* records, const uint32_t* order, uint64_t count) {
-  const Stopwatch t;
-  PendingSource run;
-  RunOutput out(job, "run", run);
-  out.records().append_gathered(job.ctx.pool, records, order, count);
-  out.finish();
-  ++job.report.runs;
-  job.report.add_phase("write runs", t.seconds());
-  return run;
+// The sorted order of each chunk buffer's records: a chunk is sorted while
+// the one before it is still being written from the other buffer.
+class ChunkOrders {
+ public:
+  explicit ChunkOrders(uint64_t records) : records_(records) { allocate(); }
+  uint32_t* current() { return orders_[current_].get(); }
+  void advance() { current_ ^= 1; }
+  // For a merge between chunks: frees both, then makes them again.
+  void release() {
+    orders_[0].reset();
+    orders_[1].reset();
+  }
+  void allocate() {
+    for (auto& o : orders_) o.reset(new uint32_t[records_]);
+    current_ = 0;
+  }
+
+ private:
+  const uint64_t records_;
+  std::unique_ptr<uint32_t[]> orders_[2];
+  int current_ = 0;
+};
+
+// Whether the current chunk is the whole input: it is short, or the input's
+// size says so, or (a stream) nothing follows it. Waits for the read-ahead
+// only for a stream.
+bool only_chunk(const InputSet& inputs, ChunkReader& chunks, uint64_t chunk_records, uint32_t rs) {
+  if (chunks.count() < chunk_records) return true;
+  if (inputs.size_known()) return inputs.total_bytes() / rs <= chunks.count();
+  return chunks.next_count() == 0;
 }
 
 }  // namespace
@@ -28,42 +49,57 @@ std::vector<PendingSource> form_runs(SortJob& job, InputSet& inputs, OutputTarge
   RunStack runs(job);
   SortReport& report = job.report;
   const uint64_t chunk = job.plan.chunk_records;
+  const size_t files_per_run = job.plan.spill_streams;
   ChunkReader chunks(inputs, job.ctx.backend, chunk, job.rs);
-  std::unique_ptr<uint32_t[]> order(new uint32_t[chunk]);
+  ChunkOrders orders(chunk);
+  BackgroundSpill spill(job);  // after the buffers it reads: a spill in flight ends before they go
   job.meter->phase("forming runs", job.stored_total, &job.tally->stored_bytes);
   chunks.read_first();
   bool more = true;
   while (more) {
     report.input_records += chunks.count();
-    // A spill that makes the runs merge early: no read-ahead, so that both
-    // chunk buffers (and the order) are free while the merge runs, and it
-    // has the whole budget.
-    const bool merges_next = runs.push_would_merge(true);
-    if (!merges_next) chunks.read_ahead();
+    // A spill that has ended gives its buffer back now, so that the next
+    // chunk is read while this one is sorted.
+    if (spill.busy() && spill.ended()) runs.push(spill.finish());
+    const size_t in_flight = spill.busy() ? 1 : 0;
+    // A spill that makes the runs merge early is written before the merge,
+    // with no read-ahead, so that both chunk buffers (and the orders) are
+    // free while the merge runs, and it has the whole budget.
+    const bool merges_next = runs.push_would_merge(true, in_flight, files_per_run);
+    if (!merges_next && !spill.busy()) chunks.read_ahead();
     const Stopwatch t;
-    job.ctx.backend.sort_order(chunks.records(), chunks.count(), order.get());
+    job.ctx.backend.sort_order(chunks.records(), chunks.count(), orders.current());
     report.add_phase("sort", t.seconds());
-    if (runs.empty() && !merges_next && chunks.next_count() == 0) {  // the only chunk: no temp files needed
+    if (spill.busy()) {
+      // It did not merge when it was started, and does not now.
+      runs.push(spill.finish());
+      if (!merges_next) chunks.read_ahead();
+    }
+    if (runs.empty() && only_chunk(inputs, chunks, chunk, job.rs)) {  // no temp files needed
       report.in_memory = true;
-      job.write_sorted_output(chunks.records(), order.get(), chunks.count(), output);
+      job.write_sorted_output(chunks.records(), orders.current(), chunks.count(), output);
       break;
     }
-    PendingSource run = spill_run(job, chunks.records(), order.get(), chunks.count());
+    decide_run_compression(job, chunks.records(), orders.current(), chunks.count());
+    spill.start(chunks.records(), orders.current(), chunks.count());
     if (merges_next) {
+      PendingSource run = spill.finish();
       chunks.release();
-      order.reset();
+      orders.release();
       runs.push(std::move(run));
-      order.reset(new uint32_t[chunk]);
+      orders.allocate();
       more = chunks.read_after_release();
     } else {
-      runs.push(std::move(run));
       more = chunks.advance();
+      orders.advance();
     }
   }
+  if (spill.busy()) runs.push(spill.finish());
   report.input_bytes = report.input_records * job.rs;
   for (const PhaseSpan& span : chunks.read_spans()) report.add_span(span);
   if (report.runs > 0) {
-    job.ctx.log.info("formed " + plural(report.runs, "run") + " of up to " + plural(chunk, "record"));
+    job.ctx.log.info("formed " + plural(report.runs, "run") + " of up to " + plural(chunk, "record") + ", " +
+                     plural(job.plan.spill_streams, "stream") + " each");
   }
   return runs.take();
 }

@@ -19,6 +19,10 @@ uint64_t whole_records(uint64_t bytes, uint32_t record_size) {
   return std::max<uint64_t>(1, bytes / record_size);
 }
 
+uint64_t spill_bytes_per_record(uint64_t rs, uint64_t backend_bytes) {
+  return 2 * rs + 2 * sizeof(uint32_t) + backend_bytes;
+}
+
 uint64_t merge_bytes_per_record(uint64_t rs, uint64_t backend_bytes) {
   return 3 * rs + sizeof(uint32_t) + backend_bytes;
 }
@@ -40,7 +44,7 @@ uint64_t merge_window_records(const MemoryPlan& plan, uint64_t budget, uint32_t 
 }
 
 MemoryPlan plan_memory(uint64_t budget, uint32_t record_size, uint64_t backend_bytes, bool size_known,
-                       uint64_t total_records) {
+                       uint64_t total_records, unsigned streams) {
   MemoryPlan plan;
   const uint64_t rs = record_size;
   plan.block_bytes = whole_records(std::clamp<uint64_t>(budget / 16, 4 * kKiB, 16 * kMiB), record_size) * rs;
@@ -53,8 +57,9 @@ MemoryPlan plan_memory(uint64_t budget, uint32_t record_size, uint64_t backend_b
     plan.in_memory = true;
     plan.chunk_records = std::max<uint64_t>(total_records, 1);
   } else {
-    // Two chunk buffers, so the next chunk is read while this one is sorted.
-    const uint64_t per_record = 2 * rs + sizeof(uint32_t) + backend_bytes;
+    // Two chunk buffers, so the next chunk is read while this one is sorted,
+    // and two orders, so that a chunk is sorted while the last is written.
+    const uint64_t per_record = spill_bytes_per_record(rs, backend_bytes);
     const uint64_t cap = std::min(kMaxChunkRecords, std::max<uint64_t>(1, kMaxSpillChunkBytes / rs));
     plan.chunk_records = std::clamp<uint64_t>(usable / per_record, 1, cap);
   }
@@ -66,6 +71,8 @@ MemoryPlan plan_memory(uint64_t budget, uint32_t record_size, uint64_t backend_b
   // order array and the backend's working space.
   const uint64_t source_bytes = plan.source_records * merge_bytes_per_record(rs, backend_bytes);
   plan.fan_in = std::clamp<uint64_t>(usable / source_bytes, 2, kMaxFanIn);
+  const uint64_t stream_room = std::max<uint64_t>(1, plan.block_bytes / std::max(kMinStreamBlockBytes, rs));
+  plan.spill_streams = static_cast<unsigned>(std::clamp<uint64_t>(streams, 1, stream_room));
   return plan;
 }
 
@@ -78,7 +85,7 @@ bool holds_working_set(uint64_t budget, uint32_t record_size, uint64_t backend_b
   const MemoryPlan plan = plan_memory(budget, record_size, backend_bytes, false, 0);
   const uint64_t usable = usable_bytes(budget, plan.block_bytes);
   const uint64_t rs = record_size;
-  const uint64_t chunk_record = 2 * rs + sizeof(uint32_t) + backend_bytes;
+  const uint64_t chunk_record = spill_bytes_per_record(rs, backend_bytes);
   const uint64_t two_sources = 2 * plan.source_records * merge_bytes_per_record(rs, backend_bytes);
   return usable >= chunk_record && usable >= two_sources;
 }

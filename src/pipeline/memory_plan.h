@@ -13,13 +13,27 @@ struct MemoryPlan {
   uint64_t block_bytes = 0;      // one write-behind buffer (whole records)
   uint64_t source_records = 0;   // read buffer of one merge source, in records
   uint64_t fan_in = 2;           // sources merged at once
+  unsigned spill_streams = 1;    // segments a chunk is spilled as, side by side; they share block_bytes
 };
+
+// Spill streams without --spill-streams (docs/benchmarks.md, "Spill streams").
+constexpr unsigned kDefaultSpillStreams = 8;
+
+// The least write buffer a spill stream gets: smaller budgets spill fewer
+// streams, so that no stream writes in tiny pieces.
+constexpr uint64_t kMinStreamBlockBytes = 64 << 10;
 
 // Plans a sort of `budget` bytes. backend_bytes: the backend's host memory
 // per chunk record (SortBackend::host_bytes_per_record). total_records is
-// used only when size_known.
+// used only when size_known. streams: spill streams wanted (at least 1),
+// lowered where the block would give each less than kMinStreamBlockBytes.
+//
+// Spilling holds two chunk buffers (one read while the other is sorted or
+// written), two order arrays (a chunk is sorted while the previous one is
+// still being written), the backend's space and the write-behind buffers
+// of one block, shared by the streams.
 MemoryPlan plan_memory(uint64_t budget, uint32_t record_size, uint64_t backend_bytes, bool size_known,
-                       uint64_t total_records);
+                       uint64_t total_records, unsigned streams = 1);
 
 // Records each of `sources` merge sources may hold in memory: what the
 // budget gives them (a window, its share of the two batch buffers, order and

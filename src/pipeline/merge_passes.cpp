@@ -6,9 +6,11 @@
 
 #include "io/record_source.h"
 #include "io/run_file.h"
+#include "io/run_segments.h"
 #include "src/core/stopwatch.h"
 #include "src/merge/run_merger.h"
 #include "src/pipeline/run_output.h"
+#include "src/pipeline/temp_compression.h"
 
 namespace gsort {
 namespace {
@@ -27,6 +29,18 @@ void report_merge(SortJob& job, const MergeTimings& timings, size_t sources, uin
                    ")");
 }
 
+// A spilled run as a merge source: its one segment, or its segments read
+// one after another. Each is punched out as it is read.
+std::unique_ptr<RecordSource> open_run(SortJob& job, PendingSource& run) {
+  std::vector<std::unique_ptr<RunReader>> readers;
+  for (RunSegment& segment : run.segments) {
+    readers.push_back(
+        std::make_unique<RunReader>(std::move(segment.file.file), job.rs, segment.identity, &job.decoders, true));
+  }
+  if (readers.size() == 1) return std::move(readers.front());
+  return std::make_unique<RunSegmentsReader>(std::move(readers));
+}
+
 // Merges the sources of one group into `out`, then closes (and so frees)
 // their run files. Inputs of --merge are opened here, and only here.
 void merge_group(SortJob& job, std::vector<PendingSource>& group, OutputWriter& out) {
@@ -35,11 +49,7 @@ void merge_group(SortJob& job, std::vector<PendingSource>& group, OutputWriter& 
   bool reads_inputs = false;
   for (PendingSource& p : group) {
     reads_inputs |= p.is_input();
-    if (p.is_input()) {
-      sources.push_back(p.open_input());
-    } else {
-      sources.push_back(std::make_unique<RunReader>(std::move(p.run.file), job.rs, p.identity, &job.decoders, true));
-    }
+    sources.push_back(p.is_input() ? p.open_input() : open_run(job, p));
   }
   MergeOptions options;
   options.bytes_read = &job.merged_bytes;
@@ -56,7 +66,7 @@ void merge_group(SortJob& job, std::vector<PendingSource>& group, OutputWriter& 
   const Stopwatch removing;
   sources.clear();
   for (PendingSource& p : group) {
-    if (!p.is_input()) job.temp_dir().remove(p.run);
+    for (RunSegment& segment : p.segments) job.temp_dir().remove(segment.file);
   }
   job.report.add_phase("merge: removing runs", removing.seconds());
 }
@@ -67,9 +77,10 @@ PendingSource merge_to_run(SortJob& job, std::vector<PendingSource> group) {
   int level = 0;
   for (const PendingSource& p : group) level = std::max(level, p.level);
   PendingSource merged;
+  decide_run_compression(job, nullptr, nullptr, 0);  // --merge: nothing was sampled
   RunOutput out(job, "merged", merged);
   merge_group(job, group, out.records());
-  out.finish();
+  count_run(job, out.finish());
   merged.level = level + 1;
   job.deepest_level = std::max(job.deepest_level, merged.level);
   return merged;

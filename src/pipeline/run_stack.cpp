@@ -14,14 +14,16 @@ size_t RunStack::trailing_at_level(int level) const {
   return n;
 }
 
-size_t RunStack::open_runs() const {
-  return static_cast<size_t>(
-      std::count_if(waiting_.begin(), waiting_.end(), [](const PendingSource& p) { return !p.is_input(); }));
+size_t RunStack::open_files() const {
+  size_t n = 0;
+  for (const PendingSource& p : waiting_) n += p.open_files();
+  return n;
 }
 
-bool RunStack::push_would_merge(bool is_run) const {
+bool RunStack::push_would_merge(bool is_run, size_t runs_before, size_t files_per_run) const {
   const size_t level0 = waiting_.empty() || waiting_.back().level != 0 ? 0 : trailing_at_level(0);
-  return level0 + 1 >= job_.limits.fan_in || (is_run && open_runs() + 1 >= job_.limits.max_open_runs);
+  const size_t files = open_files() + (runs_before + 1) * files_per_run;
+  return level0 + runs_before + 1 >= job_.limits.fan_in || (is_run && files >= job_.limits.max_open_runs);
 }
 
 void RunStack::push(PendingSource source) {
@@ -30,7 +32,7 @@ void RunStack::push(PendingSource source) {
     const size_t fan_in = job_.limits.fan_in;
     if (trailing_at_level(waiting_.back().level) >= fan_in) {
       merge_last(fan_in);
-    } else if (open_runs() >= job_.limits.max_open_runs && waiting_.size() >= 2) {
+    } else if (open_files() >= job_.limits.max_open_runs && waiting_.size() >= 2) {
       merge_last(std::min(fan_in, waiting_.size()));
     } else {
       return;

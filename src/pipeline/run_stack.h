@@ -3,8 +3,8 @@
 // --merge); whenever the last fan-in sources are of one level (merged as
 // often), they are merged into one run of the next level, as in a merge
 // tree, so each record is rewritten about log_fan-in(runs) times, the same
-// as merging in passes at the end. And when the runs waiting reach
-// max_open_runs (each holds a descriptor), the last fan-in are merged
+// as merging in passes at the end. And when the files of the runs waiting
+// reach max_open_runs (each holds a descriptor), the last fan-in are merged
 // whatever their levels. So the runs on disk stay bounded, however large
 // the input: a few times the fan-in at most, never a million.
 //
@@ -22,10 +22,11 @@ class RunStack {
  public:
   explicit RunStack(SortJob& job) : job_(job) {}
 
-  // Whether pushing one more level-0 run (or input) would merge: run
-  // formation frees its chunk buffers first, so that the merge has the
-  // whole budget.
-  bool push_would_merge(bool is_run) const;
+  // Whether pushing one more level-0 run (or input) of files_per_run files
+  // would merge, after runs_before such runs were pushed without merging
+  // (a spill still being written): run formation frees its chunk buffers
+  // first, so that the merge has the whole budget.
+  bool push_would_merge(bool is_run, size_t runs_before = 0, size_t files_per_run = 1) const;
   // Adds `source` (level 0), then merges early as needed.
   void push(PendingSource source);
   bool empty() const { return waiting_.empty(); }
@@ -36,7 +37,8 @@ class RunStack {
  private:
   // The last `count` sources waiting, all of level `level`?
   size_t trailing_at_level(int level) const;
-  size_t open_runs() const;
+  // Descriptors the waiting runs hold (a run's segments each hold one).
+  size_t open_files() const;
   // Merges the last `count` waiting sources into one run.
   void merge_last(size_t count);
 

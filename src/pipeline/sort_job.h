@@ -8,6 +8,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "io/output_target.h"
 #include "io/run_file.h"
@@ -25,14 +26,23 @@ namespace gsort {
 struct InputTally;
 class RecordSource;
 
+// One file of a spilled run. A sorted chunk is spilled as several segments
+// written side by side (spill streams, run_output.h), each a contiguous
+// slice of the run; a merged run is one segment.
+struct RunSegment {
+  TempFile file;          // open; see TempDir
+  RunIdentity identity;   // the segment's, checked when it is read
+};
+
 // A source waiting to be merged: an input of --merge (opened when its
-// merge begins), or a spilled run (its file, open; see TempDir).
+// merge begins), or a spilled run (its segments, read one after another).
 struct PendingSource {
   std::function<std::unique_ptr<RecordSource>()> open_input;
-  TempFile run;
-  RunIdentity identity;  // the run's, checked when it is read
-  int level = 0;         // merges its records have been through
+  std::vector<RunSegment> segments;
+  int level = 0;  // merges its records have been through
   bool is_input() const { return static_cast<bool>(open_input); }
+  // Descriptors it holds while it waits.
+  size_t open_files() const { return segments.size(); }
 };
 
 // How many sources one merge takes, and how many spilled runs may exist

@@ -3,5 +3,6 @@
 namespace gsort::test_hooks {
 
 ChunkReadHook before_chunk_read = nullptr;
+TempDeviceHook temp_device = nullptr;
 
 }  // namespace gsort::test_hooks

@@ -12,4 +12,11 @@ namespace gsort::test_hooks {
 using ChunkReadHook = void (*)(uint64_t chunk);
 extern ChunkReadHook before_chunk_read;
 
+// Called by --compress-temp=auto after it measured the page cache's room
+// (bytes), with the temp device's write speed at -1 (bytes per second): the
+// hook may replace the room, and set the speed (0: "could not be
+// measured"); a speed left at -1 is measured.
+using TempDeviceHook = void (*)(uint64_t* page_cache_room, double* write_bytes_per_s);
+extern TempDeviceHook temp_device;
+
 }  // namespace gsort::test_hooks

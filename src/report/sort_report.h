@@ -22,6 +22,22 @@ struct PhaseSpan {
   double end_s = 0;
 };
 
+// How spilled runs are written, settled before the first run is
+// (src/pipeline/temp_compression.h): for -v and --stats.
+struct TempChoice {
+  const char* mode = "auto";       // --compress-temp: "auto", "on" or "off"
+  bool decided = false;            // a run was spilled, so the choice was made
+  bool compressed = false;
+  int level = 0;                   // zstd level when compressed
+  std::string reason;              // why, in words
+  double sample_ratio = 0;         // a sample of the first chunk: bytes in / bytes out (0: not sampled)
+  double compress_bytes_per_s = 0;  // the compressor on all threads, measured on that sample
+  double device_bytes_per_s = 0;   // the temp device's write speed (0: not measured)
+  uint64_t page_cache_room = 0;    // written bytes the page cache absorbs before throttling
+  uint64_t expected_bytes = 0;     // what the runs were expected to hold (0: unknown)
+  unsigned streams = 1;            // spill streams: files a run is written as at once
+};
+
 struct SortReport {
   uint64_t input_records = 0;
   uint64_t input_bytes = 0;
@@ -40,6 +56,7 @@ struct SortReport {
   uint64_t verify_hash_sum = 0;      // the input's order-independent checksum (--verify)
   uint64_t chunk_records = 0;
   bool in_memory = false;
+  TempChoice temp;
   std::vector<std::pair<std::string, double>> phases;  // in order, seconds (summed over repeats)
   std::vector<PhaseSpan> timeline;                     // every phase span, in the order they were added
 

@@ -39,10 +39,20 @@ std::string stats_json(const SortConfig& config, const SortReport& report, const
   j["runs"] = report.runs;
   j["merge_passes"] = report.merge_passes;
   j["early_merges"] = report.early_merges;
+  const TempChoice& tc = report.temp;
+  const auto measured = [](double v) { return v > 0 ? Json(v) : Json(nullptr); };
   j["temp"] = {{"bytes_written", report.temp_bytes},
                {"record_bytes", report.temp_record_bytes},
-               {"compressed", config.compress_temp},
-               {"zstd_level", config.compress_temp ? Json(config.temp_level) : Json(nullptr)}};
+               {"compressed", tc.compressed},
+               {"zstd_level", tc.compressed ? Json(tc.level) : Json(nullptr)},
+               {"compress_mode", tc.mode},
+               {"compress_reason", tc.decided ? Json(tc.reason) : Json(nullptr)},
+               {"sample_ratio", measured(tc.sample_ratio)},
+               {"compress_mb_s", measured(tc.compress_bytes_per_s / 1e6)},
+               {"device_write_mb_s", measured(tc.device_bytes_per_s / 1e6)},
+               {"page_cache_room_bytes", tc.page_cache_room ? Json(tc.page_cache_room) : Json(nullptr)},
+               {"expected_bytes", tc.expected_bytes ? Json(tc.expected_bytes) : Json(nullptr)},
+               {"streams", tc.streams}};
   j["memory"] = {{"budget_bytes", report.memory_budget ? report.memory_budget : config.memory_bytes},
                  {"requested_bytes", config.memory_bytes},
                  {"peak_host_bytes", peak_host_bytes()},

@@ -174,6 +174,23 @@ TEST(CliInterrupt, SigquitCleansUpAndDiesBySignal) {
   EXPECT_EQ(list_tree(s.out_dir), std::vector<std::string>{});
 }
 
+// SIGINT (Ctrl-C) and SIGTERM while runs are being written as several
+// streams at once: nothing left in -T or beside the output.
+TEST(CliInterrupt, SigintAndSigtermWhileSpillingSeveralStreams) {
+  for (int sig : {SIGINT, SIGTERM}) {
+    SCOPED_TRACE(sig);
+    BlockedSort s({"-S", "4M", "--spill-streams", "4"}, records(1600000, 10));
+    // A run of four files: four unnamed files open under -T.
+    ASSERT_TRUE(poll_until([&] { return unnamed_files_under(s.child.pid, s.tmp) >= 4; })) << "no streams spilled";
+    ASSERT_EQ(kill(s.child.pid, sig), 0);
+    const int status = wait_for(s.child.pid);
+    s.child.pid = -1;
+    EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == sig) << status;
+    EXPECT_EQ(list_tree(s.tmp), std::vector<std::string>{});
+    EXPECT_EQ(list_tree(s.out_dir), std::vector<std::string>{});
+  }
+}
+
 // ulimit -f: the write past the limit raises SIGXFSZ; gsort cleans up and
 // dies by it (as GNU tools do) rather than failing with EFBIG.
 TEST(CliInterrupt, SigxfszCleansUpAndDiesBySignal) {

@@ -168,6 +168,19 @@ TEST_F(FaultTest, EnospcOnCompressedSpilledRun) {
   expect_clean_failure(r, {dir("tmp"), "no space left on device"});
 }
 
+// Runs written as several files at once (spill streams): the first write
+// to fail stops them all.
+TEST_F(FaultTest, EnospcOnSpilledRunOfSeveralStreams) {
+  const RunResult r = sort_under("write:ENOSPC:after=5:path=" + dir("tmp"), {"-S", "4M", "--spill-streams", "4"});
+  expect_clean_failure(r, {dir("tmp"), "no space left on device"});
+}
+
+TEST_F(FaultTest, EnospcOnCompressedRunOfSeveralStreams) {
+  const RunResult r = sort_under("write:ENOSPC:after=5:path=" + dir("tmp"),
+                                 {"-S", "4M", "--spill-streams", "4", "--compress-temp"});
+  expect_clean_failure(r, {dir("tmp"), "no space left on device"});
+}
+
 TEST_F(FaultTest, EnospcOnOutputInMemory) {
   const RunResult r = sort_under("write:ENOSPC:path=" + dir("out"), {});
   expect_clean_failure(r, {"dest.bin", "no space left on device"});
@@ -188,6 +201,16 @@ TEST_F(FaultTest, EioReadingSpilledRun) {
   expect_clean_failure(r, {dir("tmp"), "Input/output error"});
 }
 
+TEST_F(FaultTest, EioReadingARunOfSeveralStreams) {
+  const RunResult r = sort_under("read:EIO:after=3:path=" + dir("tmp"), {"-S", "4M", "--spill-streams", "3"});
+  expect_clean_failure(r, {dir("tmp"), "Input/output error"});
+}
+
+TEST_F(FaultTest, EioReadingInputWhosePagesAreDropped) {
+  const RunResult r = sort_under("read:EIO:after=2:path=" + input_.string(), {"-S", "1M", "--page-cache", "drop"});
+  expect_clean_failure(r, {input_.string(), "Input/output error"});
+}
+
 TEST_F(FaultTest, FsyncFailsWithFsyncOption) {
   const RunResult r = sort_under("fsync:EIO:path=" + dir("out"), {"--fsync"});
   expect_clean_failure(r, {"dest.bin", "Input/output error"});
@@ -206,6 +229,14 @@ TEST_F(FaultTest, ShortWritesEverywhere) {
 
 TEST_F(FaultTest, ShortWritesWithCompressedRuns) {
   expect_correct_output(sort_under("write:short", {"-S", "1M", "--compress-temp"}));
+}
+
+TEST_F(FaultTest, ShortWritesWithSeveralStreams) {
+  expect_correct_output(sort_under("write:short", {"-S", "4M", "--spill-streams", "4"}));
+}
+
+TEST_F(FaultTest, ShortReadsWithSeveralStreamsAndDroppedPages) {
+  expect_correct_output(sort_under("read:short", {"-S", "4M", "--spill-streams", "4", "--page-cache", "drop"}));
 }
 
 TEST_F(FaultTest, ShortReadsEverywhere) {

@@ -41,12 +41,23 @@ void truncate_input(uint64_t chunk) {
   if (::truncate(s.substr(0, middle).c_str(), bytes) != 0) std::abort();
 }
 
+// GSORT_TEST_TEMP_DEVICE=ROOM_BYTES[:WRITE_MB_S] (the page cache's room, the
+// temp device's write speed) for --compress-temp=auto.
+void fake_temp_device(uint64_t* page_cache_room, double* write_bytes_per_s) {
+  const char* spec = std::getenv("GSORT_TEST_TEMP_DEVICE");
+  if (spec == nullptr || *spec == '\0') return;
+  char* end = nullptr;
+  *page_cache_room = std::strtoull(spec, &end, 10);
+  if (*end == ':') *write_bytes_per_s = std::strtod(end + 1, nullptr) * 1e6;
+}
+
 }  // namespace
 
 void install_fault_hooks() {
   before_final_write = &corrupt_output_record;
   before_stats_rename = &block_stats_rename;
   before_chunk_read = &truncate_input;
+  temp_device = &fake_temp_device;
 }
 
 }  // namespace gsort::test_hooks

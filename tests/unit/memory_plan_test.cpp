@@ -4,6 +4,7 @@
 // must sort in memory exactly when the input fits.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -49,10 +50,42 @@ void check_invariants(const MemoryPlan& p, uint64_t budget, uint32_t rs, uint64_
     const long double need = static_cast<long double>(total) * (rs + 4 + backend);
     EXPECT_LE(need, static_cast<long double>(budget));
   } else if (p.chunk_records > 1) {
-    // Spilling: two chunk buffers plus the order and backend space fit.
-    const long double need = static_cast<long double>(p.chunk_records) * (2.0L * rs + 4 + backend);
+    // Spilling: two chunk buffers, two orders (a chunk is sorted while the
+    // last one is written) and backend space, beside the write buffers.
+    const long double need =
+        static_cast<long double>(p.chunk_records) * (2.0L * rs + 8 + backend) + 3.0L * p.block_bytes;
     EXPECT_LE(need, static_cast<long double>(budget));
   }
+  EXPECT_EQ(p.spill_streams, 1u) << "one stream unless more are asked for";
+}
+
+// What the plan of `streams` spill streams promises: at least one, no more
+// than asked, each with a write buffer of kMinStreamBlockBytes (or one
+// record) unless there is one; the rest of the plan as with one stream.
+void check_streams(uint64_t budget, uint32_t rs, unsigned streams) {
+  SCOPED_TRACE("budget " + std::to_string(budget) + ", record " + std::to_string(rs) + ", streams " +
+               std::to_string(streams));
+  const MemoryPlan one = plan_memory(budget, rs, 28, false, 0);
+  const MemoryPlan p = plan_memory(budget, rs, 28, false, 0, streams);
+  EXPECT_GE(p.spill_streams, 1u);
+  EXPECT_LE(p.spill_streams, std::max(streams, 1u));
+  if (p.spill_streams > 1) EXPECT_GE(p.block_bytes / p.spill_streams, std::max<uint64_t>(kMinStreamBlockBytes, rs));
+  // The streams share the one block the plan counts: nothing else changes.
+  EXPECT_EQ(p.block_bytes, one.block_bytes);
+  EXPECT_EQ(p.chunk_records, one.chunk_records);
+  EXPECT_EQ(p.fan_in, one.fan_in);
+}
+
+TEST(MemoryPlan, SpillStreamsShareTheWriteBuffers) {
+  for (uint64_t budget : {uint64_t{1}, 256 * kKiB, kMiB, 4 * kMiB, 64 * kMiB, kGiB, 64 * kGiB}) {
+    for (uint32_t rs : {1u, 100u, 100000u, 64u << 20}) {
+      for (unsigned streams : {0u, 1u, 2u, 4u, 7u, 64u}) check_streams(budget, rs, streams);
+    }
+  }
+  // Large budgets get every stream asked for; a tiny one gets one.
+  EXPECT_EQ(plan_memory(kGiB, 100, 28, false, 0, 8).spill_streams, 8u);
+  EXPECT_EQ(plan_memory(4 * kMiB, 100, 28, false, 0, 8).spill_streams, 3u);
+  EXPECT_EQ(plan_memory(256 * kKiB, 100, 28, false, 0, 8).spill_streams, 1u);
 }
 
 TEST(MemoryPlan, InvariantsOverBudgetsRecordSizesAndCounts) {

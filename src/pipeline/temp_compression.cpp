@@ -1,0 +1,191 @@
+#include "src/pipeline/temp_compression.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <mutex>
+#include <vector>
+
+#include "io/page_cache_room.h"
+#include "io/write_probe.h"
+#include "src/pipeline/test_hooks.h"
+
+namespace gsort {
+namespace {
+
+// Compressed runs: frames of a quarter of a merge read window (a refill
+// takes whole frames, and at most one frame per run waits aside), within
+// these bounds: zstd slows down on frames under 64 KiB (incompressible data
+// 1.7 GB/s in 32 KiB frames, 3.5 GB/s in 64 KiB ones, level 1).
+constexpr uint64_t kMinRunFrameBytes = 64 << 10, kMaxRunFrameBytes = 1 << 20;
+// Frames the sample holds at most: enough to keep every thread busy twice.
+constexpr uint64_t kMostSampleFrames = 32;
+
+std::string mb(double bytes) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.0f MB", bytes / 1e6);
+  return text;
+}
+
+std::string mb_s(double bytes_per_s) { return mb(bytes_per_s) + "/s"; }
+
+std::string ratio_text(double r) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.2fx", r);
+  return text;
+}
+
+void compress_runs(SortJob& job, int level) {
+  RunCompression& c = job.run_compression;
+  c.enabled = true;
+  c.level = level;
+  c.frame_bytes = std::clamp<uint64_t>(job.plan.source_records * job.rs / 4, kMinRunFrameBytes, kMaxRunFrameBytes);
+  // Compression was the bottleneck of spilling on one core (~350 MB/s):
+  // the frames of each block are compressed by all threads at once.
+  c.pool = &job.ctx.pool;
+  job.report.temp.compressed = true;
+  job.report.temp.level = level;
+}
+
+struct Sample {
+  double ratio = 1;        // bytes in / bytes out
+  double bytes_per_s = 0;  // all threads
+};
+
+// Frames of the sorted chunk, evenly spread over it, compressed as a run's
+// frames are, side by side on the pool's threads.
+Sample sample_compression(SortJob& job, int level, const uint8_t* records, const uint32_t* order, uint64_t count) {
+  const uint64_t frame_bytes =
+      std::clamp<uint64_t>(job.plan.source_records * job.rs / 4, kMinRunFrameBytes, kMaxRunFrameBytes);
+  const uint64_t frame = std::clamp<uint64_t>(frame_bytes / job.rs, 1, count);
+  ThreadPool& pool = job.ctx.pool;
+  // At most an eighth of the chunk, at least one frame.
+  const uint64_t frames = std::clamp<uint64_t>(count / (8 * frame), 1, std::min<uint64_t>(kMostSampleFrames, 2 * pool.size()));
+  std::mutex mutex;
+  uint64_t in = 0, out = 0;
+  double seconds = 0;
+  pool.parallel_for(frames, [&](size_t f) {
+    const uint64_t first = split_point(count - frame, frames > 1 ? frames - 1 : 1, f);
+    std::vector<uint8_t> raw(frame * job.rs), packed(ZstdCompressor::bound(frame * job.rs));
+    for (uint64_t i = 0; i < frame; ++i) {
+      std::memcpy(raw.data() + i * job.rs, records + uint64_t{order[first + i]} * job.rs, job.rs);
+    }
+    ZstdCompressor zstd(level);
+    // Once to size the context's tables (a run's writer does that once),
+    // then timed.
+    (void)zstd.compress(packed.data(), packed.size(), raw.data(), raw.size());
+    const auto start = std::chrono::steady_clock::now();
+    const size_t stored = zstd.compress(packed.data(), packed.size(), raw.data(), raw.size());
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    std::lock_guard<std::mutex> lock(mutex);
+    in += raw.size();
+    out += stored + sizeof(RunFrameHeader);
+    seconds += s;
+  });
+  Sample sample;
+  sample.ratio = out > 0 ? static_cast<double>(in) / static_cast<double>(out) : 1;
+  sample.bytes_per_s = seconds > 0 ? static_cast<double>(in) / seconds * pool.size() : 0;
+  return sample;
+}
+
+// The temp device's write speed, by the probe; in_memory for tmpfs.
+WriteSpeed probe_temp_device(SortJob& job) {
+  TempDir& dir = job.temp_dir();
+  if (directory_in_memory(dir.path())) {
+    WriteSpeed memory;
+    memory.in_memory = true;
+    memory.how = "tmpfs";
+    return memory;
+  }
+  uint64_t number = 0;
+  TempFile probe = dir.create_file("probe", &number);
+  WriteSpeed speed = measure_write_speed(probe.file, kProbeBytes);
+  dir.remove(probe);
+  return speed;
+}
+
+// --compress-temp=auto: the choice and its reason in report.temp.
+void decide_auto(SortJob& job, const uint8_t* records, const uint32_t* order, uint64_t count) {
+  TempChoice& choice = job.report.temp;
+  const int level = job.ctx.config.temp_level;
+  const std::string zstd = "zstd level " + std::to_string(level);
+  if (count == 0) {
+    choice.reason = "no chunk to sample (--merge): runs are written plain";
+    return;
+  }
+  const Sample sample = sample_compression(job, level, records, order, count);
+  choice.sample_ratio = sample.ratio;
+  choice.compress_bytes_per_s = sample.bytes_per_s;
+  const std::string shrinks = "a sample of the first chunk shrinks " + ratio_text(sample.ratio) + " (" + zstd + ")";
+  if (sample.ratio < kMinSampleRatio) {
+    choice.reason = shrinks + ", less than " + ratio_text(kMinSampleRatio);
+    return;
+  }
+  uint64_t room = page_cache_room().bytes;
+  double device = -1;  // not measured yet
+  std::string how;
+  bool in_memory = false;
+  if (test_hooks::temp_device) test_hooks::temp_device(&room, &device);
+  if (device >= 0) how = "given by the test";
+  choice.page_cache_room = room;
+  const uint64_t expected = choice.expected_bytes;
+  if (expected != 0 && expected <= room) {
+    choice.reason = shrinks + ", but the runs (" + mb(static_cast<double>(expected)) +
+                    ") fit in what the page cache takes at memory speed (" + mb(static_cast<double>(room)) + ")";
+    return;
+  }
+  if (device < 0) {
+    const WriteSpeed speed = probe_temp_device(job);
+    in_memory = speed.in_memory;
+    device = speed.measured ? speed.bytes_per_s : 0;
+    how = speed.how;
+  }
+  if (in_memory) {
+    choice.reason = shrinks + ", but the temporary directory is in memory (" + how + ")";
+    return;
+  }
+  choice.device_bytes_per_s = device;
+  if (device <= 0) {
+    choice.reason = shrinks + ", but the temp device's speed is unknown (" + how + ")";
+    return;
+  }
+  const std::string speeds = zstd + " on " + std::to_string(job.ctx.pool.size()) + " threads compresses " +
+                             mb_s(sample.bytes_per_s) + ", the temp device writes " + mb_s(device) + " (" + how + ")";
+  const std::string beyond = expected != 0 ? "the runs (" + mb(static_cast<double>(expected)) + ") exceed"
+                                           : "runs of unknown size may exceed";
+  if (sample.bytes_per_s < device) {
+    choice.reason = shrinks + ", but " + speeds + ": the compressor would be the slower";
+    return;
+  }
+  choice.reason = shrinks + ", " + speeds + ", and " + beyond + " what the page cache takes at memory speed (" +
+                  mb(static_cast<double>(room)) + ")";
+  compress_runs(job, level);
+}
+
+}  // namespace
+
+void decide_run_compression(SortJob& job, const uint8_t* records, const uint32_t* order, uint64_t count) {
+  TempChoice& choice = job.report.temp;
+  if (choice.decided) return;
+  choice.decided = true;
+  switch (job.ctx.config.compress_temp) {
+    case TempCompression::kOn:
+      choice.mode = "on";
+      choice.reason = "--compress-temp";
+      compress_runs(job, job.ctx.config.temp_level);
+      break;
+    case TempCompression::kOff:
+      choice.mode = "off";
+      choice.reason = "--compress-temp=off";
+      break;
+    case TempCompression::kAuto:
+      choice.mode = "auto";
+      decide_auto(job, records, order, count);
+      break;
+  }
+  job.ctx.log.info(std::string("temp compression: ") + (choice.compressed ? "on" : "off") + " (" + choice.mode +
+                   "): " + choice.reason);
+}
+
+}  // namespace gsort

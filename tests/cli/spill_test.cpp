@@ -1,0 +1,273 @@
+// Spilling (issue 12): runs written as several streams at once give the
+// bytes of one stream; --compress-temp=auto chooses from measurements,
+// said in --stats and under -v (off for random data; on for compressible
+// data whose runs outgrow the page cache onto a temp device slower than the
+// compressor, which gsort-test-hooks pretends); the temp device probe
+// leaves nothing behind; --page-cache=drop changes no byte of the output
+// and leaves the input out of the page cache.
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "tests/support/process.h"
+#include "tests/support/record_gen.h"
+#include "tests/support/reference_sort.h"
+#include "tests/support/temp_dir.h"
+
+namespace gsort_test {
+namespace {
+
+// 16-byte records, u32 key of few values (ties show any instability).
+const RefSpec kSpec = {16, {RefKey{0, 4, RefKind::kUnsigned, false, false}}, false, false};
+
+std::vector<std::string> with_spec(std::vector<std::string> args, const RefSpec& spec = kSpec) {
+  std::vector<std::string> all = spec.args();
+  all.insert(all.end(), args.begin(), args.end());
+  return all;
+}
+
+nlohmann::json stats_of(const std::string& path) { return nlohmann::json::parse(read_file(path)); }
+
+bool contains(const std::string& text, const std::string& what) { return text.find(what) != std::string::npos; }
+
+// ------------------------------------------------------------ spill streams
+
+TEST(SpillStreams, SeveralStreamsGiveTheBytesOfOne) {
+  TempDir dir;
+  Rng rng(70);
+  for (bool compressible : {false, true}) {
+    const std::string data = numbered_u32_records(rng, 400000, 1000, compressible);  // 6.4 MB
+    write_file(dir.file("in"), data);
+    for (const RefSpec& spec : {kSpec, RefSpec{16, kSpec.keys, true, true}}) {
+      const std::string expected = reference_sort(data, spec);
+      for (const char* compress : {"--compress-temp=off", "--compress-temp=on"}) {
+        for (const char* streams : {"1", "2", "3", "7"}) {
+          SCOPED_TRACE(std::string(compressible ? "compressible" : "random") + (spec.reverse ? ", -r -u" : "") +
+                       ", " + compress + ", --spill-streams " + streams);
+          const ProcessResult r = run_gsort(with_spec({"-S", "8M", "--spill-streams", streams, compress, "-v", "-T",
+                                                       dir.path(), "--stats", dir.file("s.json"), dir.file("in"),
+                                                       "-o", dir.file("out")},
+                                                      spec));
+          ASSERT_EQ(r.status(), "exit 0") << r.err;
+          EXPECT_TRUE(read_file(dir.file("out")) == expected) << "output differs from the reference";
+          const nlohmann::json s = stats_of(dir.file("s.json"));
+          EXPECT_GT(s["runs"].get<int>(), 2);
+          EXPECT_EQ(s["temp"]["streams"].get<int>(), std::stoi(streams));
+          EXPECT_TRUE(contains(r.err, std::string(streams) + (streams[0] == '1' ? " stream each" : " streams each")))
+              << r.err;
+          EXPECT_EQ(count_files(dir.path()), 3u) << "run files left behind";  // in, out, s.json
+        }
+      }
+    }
+  }
+}
+
+TEST(SpillStreams, EarlyMergesAndPassesOverRunsOfSeveralFiles) {
+  TempDir dir;
+  Rng rng(71);
+  const std::string data = numbered_u32_records(rng, 600000, 50000);
+  write_file(dir.file("in"), data);
+  // --batch-size 3: runs of 3 files each are merged early, in a tree.
+  const ProcessResult r =
+      run_gsort(with_spec({"-S", "4M", "--spill-streams", "3", "--batch-size", "3", "-T", dir.path(), "--stats",
+                           dir.file("s.json"), dir.file("in"), "-o", dir.file("out")}));
+  ASSERT_EQ(r.status(), "exit 0") << r.err;
+  EXPECT_TRUE(read_file(dir.file("out")) == reference_sort(data, kSpec));
+  const nlohmann::json s = stats_of(dir.file("s.json"));
+  EXPECT_EQ(s["temp"]["streams"].get<int>(), 3);
+  EXPECT_GT(s["early_merges"].get<int>(), 0);
+  EXPECT_GT(s["merge_passes"].get<int>(), 1);
+  EXPECT_EQ(count_files(dir.path()), 3u);
+}
+
+TEST(SpillStreams, ASmallBudgetSpillsFewerStreams) {
+  TempDir dir;
+  Rng rng(72);
+  write_file(dir.file("in"), numbered_u32_records(rng, 100000, 100));
+  const ProcessResult r = run_gsort(with_spec({"-S", "1M", "--spill-streams", "8", "-v", "-T", dir.path(), "--stats",
+                                               dir.file("s.json"), dir.file("in"), "-o", dir.file("out")}));
+  ASSERT_EQ(r.status(), "exit 0") << r.err;
+  EXPECT_EQ(stats_of(dir.file("s.json"))["temp"]["streams"].get<int>(), 1);  // a 64 KiB block: one stream
+  EXPECT_TRUE(contains(r.err, "spill streams: 1 instead of 8")) << r.err;
+}
+
+// ---------------------------------------------------- --compress-temp=auto
+
+// The --stats "temp" object of a spilled sort of `data` with `args`, run by
+// gsort-test-hooks with GSORT_TEST_TEMP_DEVICE=device ("": measured).
+nlohmann::json temp_choice(const TempDir& dir, const std::string& data, std::vector<std::string> args,
+                           const std::string& device, std::string* err = nullptr) {
+  write_file(dir.file("in"), data);
+  std::vector<std::string> argv = {GSORT_HOOKS_BINARY};
+  for (const std::string& a : with_spec({"-S", "1M", "-v", "-T", dir.path(), "--stats", dir.file("s.json"),
+                                         dir.file("in"), "-o", dir.file("out")})) {
+    argv.push_back(a);
+  }
+  argv.insert(argv.end(), args.begin(), args.end());
+  ProcessOptions options;
+  if (!device.empty()) options.env.push_back("GSORT_TEST_TEMP_DEVICE=" + device);
+  const ProcessResult r = run_process(argv, options);
+  EXPECT_EQ(r.status(), "exit 0") << r.err;
+  EXPECT_TRUE(read_file(dir.file("out")) == reference_sort(data, kSpec));
+  EXPECT_EQ(count_files(dir.path()), 3u) << "files left behind";
+  if (err) *err = r.err;
+  return stats_of(dir.file("s.json"))["temp"];
+}
+
+TEST(TempCompressionAuto, RandomDataStaysPlain) {
+  TempDir dir;
+  Rng rng(73);
+  const std::string data = rng.bytes(100000 * 16);  // incompressible
+  // Even on the slowest device.
+  std::string err;
+  const nlohmann::json t = temp_choice(dir, data, {}, "0:1", &err);
+  EXPECT_EQ(t["compress_mode"], "auto");
+  EXPECT_FALSE(t["compressed"].get<bool>());
+  EXPECT_LT(t["sample_ratio"].get<double>(), 1.5);
+  EXPECT_TRUE(contains(t["compress_reason"].get<std::string>(), "less than 1.50x")) << t.dump();
+  EXPECT_TRUE(contains(err, "temp compression: off (auto): a sample of the first chunk shrinks")) << err;
+  // And the plain gsort, measuring everything itself.
+  const ProcessResult r = run_gsort(with_spec({"-S", "1M", "-T", dir.path(), "--stats", dir.file("s.json"),
+                                               dir.file("in"), "-o", dir.file("out")}));
+  ASSERT_EQ(r.status(), "exit 0") << r.err;
+  EXPECT_FALSE(stats_of(dir.file("s.json"))["temp"]["compressed"].get<bool>());
+}
+
+TEST(TempCompressionAuto, CompressibleRunsOnASlowDeviceAreCompressed) {
+  TempDir dir;
+  Rng rng(74);
+  const std::string data = numbered_u32_records(rng, 100000, 100, true);  // 'x' filler
+  std::string err;
+  const nlohmann::json t = temp_choice(dir, data, {}, "0:1", &err);  // no page cache, 1 MB/s
+  EXPECT_TRUE(t["compressed"].get<bool>()) << t.dump();
+  EXPECT_EQ(t["zstd_level"], 1);
+  EXPECT_GE(t["sample_ratio"].get<double>(), 1.5);
+  EXPECT_GT(t["compress_mb_s"].get<double>(), 1.0);
+  EXPECT_EQ(t["device_write_mb_s"].get<double>(), 1.0);
+  EXPECT_LT(t["bytes_written"].get<uint64_t>(), t["record_bytes"].get<uint64_t>() / 2);
+  EXPECT_TRUE(contains(err, "temp compression: on (auto)")) << err;
+}
+
+TEST(TempCompressionAuto, EachReasonToStayPlain) {
+  TempDir dir;
+  Rng rng(75);
+  const std::string data = numbered_u32_records(rng, 100000, 100, true);
+  struct Case {
+    const char* device;
+    const char* reason;
+  };
+  for (const Case& c : {Case{"1000000000000:1", "fit in what the page cache takes"},
+                        Case{"0:1000000000", "the compressor would be the slower"},
+                        Case{"0:0", "speed is unknown"}}) {
+    SCOPED_TRACE(c.device);
+    const nlohmann::json t = temp_choice(dir, data, {}, c.device);
+    EXPECT_FALSE(t["compressed"].get<bool>());
+    EXPECT_TRUE(contains(t["compress_reason"].get<std::string>(), c.reason)) << t.dump();
+  }
+}
+
+TEST(TempCompressionAuto, ExplicitSettingsWin) {
+  TempDir dir;
+  Rng rng(76);
+  const std::string compressible = numbered_u32_records(rng, 100000, 100, true);
+  nlohmann::json t = temp_choice(dir, compressible, {"--compress-temp=off"}, "0:1");
+  EXPECT_FALSE(t["compressed"].get<bool>());
+  EXPECT_EQ(t["compress_mode"], "off");
+  EXPECT_EQ(t["compress_reason"], "--compress-temp=off");
+  t = temp_choice(dir, rng.bytes(100000 * 16), {"--compress-temp=3"}, "1000000000000:1");
+  EXPECT_TRUE(t["compressed"].get<bool>());
+  EXPECT_EQ(t["compress_mode"], "on");
+  EXPECT_EQ(t["zstd_level"], 3);
+}
+
+// With the page cache's room at 0 the probe really writes in -T: it
+// measures a speed and leaves no file there.
+TEST(TempCompressionAuto, TheDeviceProbeLeavesNothingBehind) {
+  TempDir dir;
+  Rng rng(77);
+  const nlohmann::json t = temp_choice(dir, numbered_u32_records(rng, 100000, 100, true), {}, "0");
+  EXPECT_GT(t["device_write_mb_s"].get<double>(), 0.0) << t.dump();
+  EXPECT_TRUE(contains(t["compress_reason"].get<std::string>(), "the temp device writes")) << t.dump();
+}
+
+TEST(TempCompressionAuto, InMemorySortsDecideNothing) {
+  TempDir dir;
+  Rng rng(78);
+  write_file(dir.file("in"), numbered_u32_records(rng, 1000, 100, true));
+  const ProcessResult r =
+      run_gsort(with_spec({"--stats", dir.file("s.json"), "-T", dir.path(), dir.file("in"), "-o", dir.file("out")}));
+  ASSERT_EQ(r.status(), "exit 0") << r.err;
+  const nlohmann::json t = stats_of(dir.file("s.json"))["temp"];
+  EXPECT_FALSE(t["compressed"].get<bool>());
+  EXPECT_TRUE(t["compress_reason"].is_null());
+}
+
+// ------------------------------------------------------------- page cache
+
+// Pages of `path` in the page cache, and its pages in all.
+std::pair<size_t, size_t> resident_pages(const std::string& path) {
+  const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  const off_t size = lseek(fd, 0, SEEK_END);
+  void* map = mmap(nullptr, static_cast<size_t>(size), PROT_READ, MAP_SHARED, fd, 0);
+  const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+  std::vector<unsigned char> in((static_cast<size_t>(size) + page - 1) / page);
+  size_t n = 0;
+  if (map != MAP_FAILED && mincore(map, static_cast<size_t>(size), in.data()) == 0) {
+    for (unsigned char c : in) n += c & 1;
+  }
+  if (map != MAP_FAILED) munmap(map, static_cast<size_t>(size));
+  close(fd);
+  return {n, in.size()};
+}
+
+// Writes `path` and drops it from the page cache; false where it stays
+// (tmpfs).
+bool write_uncached(const std::string& path, const std::string& data) {
+  write_file(path, data);
+  const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  fdatasync(fd);
+  posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+  close(fd);
+  return resident_pages(path).first == 0;
+}
+
+// The default, --page-cache drop.
+TEST(PageCache, DropLeavesTheInputUncachedAndTheOutputUnchanged) {
+  TempDir dir;
+  Rng rng(79);
+  const std::string data = numbered_u32_records(rng, 400000, 1000);
+  const std::string expected = reference_sort(data, kSpec);
+  for (const char* memory : {"1G", "2M"}) {  // in memory, spilled
+    SCOPED_TRACE(std::string("-S ") + memory);
+    if (!write_uncached(dir.file("in"), data)) GTEST_SKIP() << "the page cache keeps this file (tmpfs?)";
+    ProcessResult r = run_gsort(with_spec({"-S", memory, "-T", dir.path(), dir.file("in"), "-o", dir.file("out")}));
+    ASSERT_EQ(r.status(), "exit 0") << r.err;
+    EXPECT_TRUE(read_file(dir.file("out")) == expected);
+    const auto [cached, pages] = resident_pages(dir.file("in"));
+    EXPECT_LE(cached, 8u) << "of " << pages << " pages";  // the first bytes, peeked before reading
+    // What was cached before gsort ran stays cached.
+    read_file(dir.file("in"));
+    r = run_gsort(with_spec({"-S", memory, "--page-cache", "drop", "-T", dir.path(), dir.file("in"), "-o",
+                             dir.file("out")}));
+    ASSERT_EQ(r.status(), "exit 0") << r.err;
+    EXPECT_TRUE(read_file(dir.file("out")) == expected);
+    EXPECT_EQ(resident_pages(dir.file("in")).first, pages);
+    EXPECT_EQ(count_files(dir.path()), 2u);
+    // --page-cache keep leaves what it read cached.
+    if (!write_uncached(dir.file("in"), data)) GTEST_SKIP() << "the page cache keeps this file";
+    r = run_gsort(with_spec({"-S", memory, "--page-cache", "keep", "-T", dir.path(), dir.file("in"), "-o",
+                             dir.file("out")}));
+    ASSERT_EQ(r.status(), "exit 0") << r.err;
+    EXPECT_TRUE(read_file(dir.file("out")) == expected);
+    EXPECT_GT(resident_pages(dir.file("in")).first, pages / 2);
+  }
+}
+
+}  // namespace
+}  // namespace gsort_test
