@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "src/core/compression_format.h"
 #include "src/keys/key_field.h"
 
 namespace gsort {
@@ -40,8 +41,9 @@ struct SortConfig {
 
   bool compress_temp = false;   // --compress-temp: spill runs as zstd frames
   int temp_level = 1;           // its zstd level
-  bool compress_output = false; // --compress-output, or -o FILE.zst
-  int output_level = 3;         // its zstd level
+  bool compress_output = false; // --compress-output, or -o FILE.zst/.gz/.bz2/.xz
+  CompressionFormat output_format = CompressionFormat::kZstd;  // by the output's suffix (zstd without one)
+  int output_level = 3;         // its level, as that format counts them (io/compression.h)
   bool verify = false;          // --verify (--no-verify): end-to-end check of the output
   bool fsync = false;           // --fsync: the output is on stable storage before exit 0
   ProgressMode progress = ProgressMode::kAuto;  // --progress / --no-progress
