@@ -57,7 +57,7 @@ if(TARGET gsort_lib)
   # With the static layers, a program linking libgsort needs these too.
   set(GSORT_PC_LIBS_PRIVATE "-lpthread")
   if(NOT GSORT_STATIC)
-    string(APPEND GSORT_PC_LIBS_PRIVATE " -lzstd -lboost_iostreams")
+    string(APPEND GSORT_PC_LIBS_PRIVATE " -lboost_iostreams -lzstd -lz -lbz2 -llzma")
   endif()
   configure_file(cmake/gsort.pc.in ${PROJECT_BINARY_DIR}/gsort.pc @ONLY)
   install(FILES ${PROJECT_BINARY_DIR}/gsort.pc DESTINATION ${gsort_pc_dir})
