@@ -1,5 +1,8 @@
 #include "io/xz_encoder.h"
 
+#include <lzma.h>
+
+#include <algorithm>
 #include <boost/iostreams/filter/lzma.hpp>
 #include <string>
 
@@ -13,11 +16,30 @@ namespace bio = boost::iostreams;
 
 constexpr std::streamsize kOutputBufferBytes = 1 << 20;  // compressed bytes per write()
 
+// liblzma's threads: those asked for, but at most one per hardware thread
+// (--parallel may ask for more; an xz thread is all compute) and no more
+// than a quarter of physical memory holds, as xz -T0 limits itself. Each
+// thread holds about 100 MiB at level 6; the output does not depend on it.
+unsigned xz_threads(int level, unsigned asked) {
+  unsigned threads = std::max(1u, asked);
+  if (const uint32_t cpus = lzma_cputhreads(); cpus > 0) threads = std::min(threads, cpus);
+  lzma_mt one{};
+  one.threads = 1;
+  one.preset = static_cast<uint32_t>(level);
+  one.check = LZMA_CHECK_CRC32;
+  const uint64_t per_thread = lzma_stream_encoder_mt_memusage(&one);
+  const uint64_t quarter = lzma_physmem() / 4;
+  if (per_thread != UINT64_MAX && per_thread > 0 && quarter > 0) {
+    threads = static_cast<unsigned>(std::clamp<uint64_t>(quarter / per_thread, 1, threads));
+  }
+  return threads;
+}
+
 class XzEncoder final : public OutputEncoder {
  public:
   XzEncoder(File& file, int level, unsigned threads)
       : sink_(file),
-        filter_(bio::lzma_params(static_cast<uint32_t>(level), std::max(1u, threads)), kOutputBufferBytes) {}
+        filter_(bio::lzma_params(static_cast<uint32_t>(level), xz_threads(level, threads)), kOutputBufferBytes) {}
 
   void write(const uint8_t* data, size_t n) override {
     const char* p = reinterpret_cast<const char*>(data);

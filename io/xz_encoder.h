@@ -7,7 +7,8 @@
 // xz 5.4 decodes such blocks in parallel.
 //
 // Memory, beyond -S: liblzma's, about 100 MiB per thread at level 6 (xz
-// -vv --threads=N says how much for a level).
+// -vv --threads=N says how much for a level); the threads are capped at the
+// hardware threads and at a quarter of physical memory, as xz -T0 is.
 #pragma once
 
 #include <memory>
