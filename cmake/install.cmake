@@ -33,8 +33,6 @@ set(gsort_cmake_dir ${CMAKE_INSTALL_LIBDIR}/cmake/gsort)
 install(FILES ${GSORT_LIB_ARCHIVE} DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(DIRECTORY include/gsort DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 
-# zstd as the build found it: a program links the same kind (static or not).
-get_filename_component(GSORT_ZSTD_NAME ${ZSTD_LIBRARY} NAME)
 configure_package_config_file(cmake/gsortConfig.cmake.in ${PROJECT_BINARY_DIR}/gsortConfig.cmake
                               INSTALL_DESTINATION ${gsort_cmake_dir}
                               PATH_VARS CMAKE_INSTALL_LIBDIR CMAKE_INSTALL_INCLUDEDIR)
@@ -49,6 +47,6 @@ install(FILES ${PROJECT_BINARY_DIR}/gsortConfig.cmake ${PROJECT_BINARY_DIR}/gsor
 set(gsort_pc_dir ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
 file(RELATIVE_PATH GSORT_PC_PREFIX_FROM_PCFILEDIR /${gsort_pc_dir} /)
 string(REGEX REPLACE "/$" "" GSORT_PC_PREFIX_FROM_PCFILEDIR "${GSORT_PC_PREFIX_FROM_PCFILEDIR}")
-set(GSORT_PC_LIBS "-lboost_program_options -lboost_iostreams -lzstd -lpthread -ldl -lrt")
+set(GSORT_PC_LIBS "-lboost_program_options -lboost_iostreams -lzstd -lz -lbz2 -llzma -lpthread -ldl -lrt")
 configure_file(cmake/gsort.pc.in ${PROJECT_BINARY_DIR}/gsort.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/gsort.pc DESTINATION ${gsort_pc_dir})

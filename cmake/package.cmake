@@ -3,8 +3,8 @@
 #
 # Dependencies come from dpkg-shlibdeps (package dpkg-dev), which reads the
 # shared libraries the binaries really load: with GSORT_STATIC (the default)
-# Boost, zstd and the C++ runtime are linked in, leaving only libc6; without
-# it, the Boost and zstd runtime packages as well.
+# Boost, zstd, zlib, libbz2, liblzma and the C++ runtime are linked in,
+# leaving only libc6; without it, their runtime packages as well.
 
 set(CPACK_PACKAGE_NAME gsort)
 set(CPACK_PACKAGE_VENDOR "gsort maintainers")
@@ -14,8 +14,9 @@ set(CPACK_PACKAGE_DESCRIPTION
     "gsort sorts files of fixed-size binary records by a key inside each record,
 files larger than host memory included: chunks are sorted on the GPU (or by a
 parallel CPU backend), spilled as sorted runs and merged. The sort is stable,
-keys are byte strings or little/big-endian integers and IEEE floats, zstd
-inputs and outputs are understood, and errors have exact exit codes.
+keys are byte strings or little/big-endian integers and IEEE floats, zstd,
+gzip, bzip2 and xz inputs and outputs are understood, and errors have exact
+exit codes.
 gsort-gen writes deterministic test and benchmark records.")
 set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
 set(CPACK_RESOURCE_FILE_LICENSE ${PROJECT_SOURCE_DIR}/LICENSE)
@@ -26,10 +27,10 @@ set(CPACK_GENERATOR DEB)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION utils)
 set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
-# The library (libgsort.a) is linked by a program with Boost and zstd: their
-# -dev packages are needed only to build against it.
+# The library (libgsort.a) is linked by a program with Boost and the codec
+# libraries: their -dev packages are needed only to build against it.
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS
-    "bash-completion, zstd, libboost-program-options-dev, libboost-iostreams-dev, libzstd-dev")
+    "bash-completion, zstd, gzip, bzip2, xz-utils, libboost-program-options-dev, libboost-iostreams-dev, libzstd-dev, zlib1g-dev, libbz2-dev, liblzma-dev")
 find_program(DPKG_SHLIBDEPS_EXECUTABLE dpkg-shlibdeps)
 if(DPKG_SHLIBDEPS_EXECUTABLE)
   set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)

@@ -8,6 +8,7 @@
 
 #include "src/core/errors.h"
 #include "io/checksum.h"
+#include "io/compression.h"
 
 namespace gsort {
 namespace {
@@ -36,18 +37,17 @@ constexpr size_t kPieceBytes = 256 << 10;
 
 InputFile::InputFile(const std::string& name, uint32_t record_size, InputTally* tally)
     : file_(File::open_input(name)), record_size_(record_size), tally_(tally) {
-  uint8_t magic[kZstdMagicBytes];
+  uint8_t magic[kMagicPeekBytes];
   size_t peeked = 0;  // bytes consumed from a pipe to look at them
-  bool zstd = false;
   regular_ = file_.is_regular();
   if (regular_) {
     // A regular standard input (gsort < file) is read like a named file, from
     // wherever its offset stands: something may have read part of it first.
     start_ = file_.position();
     stored_size_ = file_.size() - std::min(start_, file_.size());
-    zstd = stored_size_ >= sizeof magic && file_.pread_full(magic, sizeof magic, start_) == sizeof magic &&
-           is_zstd_magic(magic, sizeof magic);
-    if (!zstd) {
+    const size_t got = file_.pread_full(magic, std::min<uint64_t>(sizeof magic, stored_size_), start_);
+    format_ = format_by_magic(magic, got);
+    if (format_ == CompressionFormat::kNone) {
       size_known_ = true;
       size_ = stored_size_;
       if (size_ % record_size_ != 0) throw_partial(file_.display_name(), size_, record_size_);
@@ -55,11 +55,11 @@ InputFile::InputFile(const std::string& name, uint32_t record_size, InputTally* 
   } else {
     file_.enlarge_pipe();
     peeked = file_.read_full(magic, sizeof magic);
-    zstd = is_zstd_magic(magic, peeked);
+    format_ = format_by_magic(magic, peeked);
   }
   file_.advise_sequential();
-  if (zstd) {
-    zstd_ = std::make_unique<ZstdInputStream>(file_, magic, peeked);
+  if (format_ != CompressionFormat::kNone) {
+    decoder_ = make_input_decoder(format_, file_, magic, peeked);
     compressed_seen_ = peeked;
   } else {
     peeked_.assign(magic, magic + peeked);
@@ -73,15 +73,15 @@ InputFile::~InputFile() {
 }
 
 void InputFile::drop_read_pages() {
-  // A plain regular file only: a zstd input's offsets are not the records'.
-  if (size_known_ && !zstd_) cached_before_ = std::make_unique<PageCacheSnapshot>(file_.fd(), start_ + size_);
+  // A plain regular file only: a compressed input's offsets are not the records'.
+  if (size_known_ && !decoder_) cached_before_ = std::make_unique<PageCacheSnapshot>(file_.fd(), start_ + size_);
 }
 
 size_t InputFile::read_bytes(uint8_t* buf, size_t n) {
-  if (zstd_) {
-    const size_t got = zstd_->read(buf, n);
+  if (decoder_) {
+    const size_t got = decoder_->read(buf, n);
     if (tally_) {
-      const uint64_t c = zstd_->compressed_bytes();
+      const uint64_t c = decoder_->compressed_bytes();
       tally_->stored_bytes.fetch_add(c - compressed_seen_, std::memory_order_relaxed);
       compressed_seen_ = c;
     }
@@ -108,7 +108,7 @@ void InputFile::tally_records(const uint8_t* buf, size_t n) {
 uint64_t InputFile::whole_records(size_t got) {
   bytes_read_ += got;
   if (got % record_size_ != 0) {
-    throw_partial(file_.display_name(), bytes_read_, record_size_, zstd_ ? "decompressed size" : "size");
+    throw_partial(file_.display_name(), bytes_read_, record_size_, decoder_ ? "decompressed size" : "size");
   }
   return got / record_size_;
 }
@@ -147,7 +147,7 @@ uint64_t InputFile::read(uint8_t* buf, uint64_t max_records, ThreadPool& pool) {
   const size_t piece = std::max<size_t>(1, kPieceBytes / record_size_) * record_size_;
   const uint64_t left = size_ - std::min(size_, bytes_read_);
   const size_t want = static_cast<size_t>(std::min<uint64_t>(max_records * record_size_, left));
-  const bool plain = size_known_ && !zstd_ && peeked_.empty();
+  const bool plain = size_known_ && !decoder_ && peeked_.empty();
   if (!plain || pool.size() == 1 || want < 4 * piece) return read(buf, max_records);
   // Each task reads whole pieces at their offsets; the last may be short.
   const size_t pieces = (want + piece - 1) / piece;
@@ -182,9 +182,9 @@ uint64_t plain_input_bytes(const std::vector<std::string>& names, bool* known) {
     }
     if (!f.is_regular()) return 0;
     const uint64_t size = f.size(), start = std::min(f.position(), size);
-    uint8_t magic[kZstdMagicBytes];
-    const size_t got = f.pread_full(magic, sizeof magic, start);
-    if (is_zstd_magic(magic, got)) return 0;
+    uint8_t magic[kMagicPeekBytes];
+    const size_t got = f.pread_full(magic, std::min<uint64_t>(sizeof magic, size - start), start);
+    if (format_by_magic(magic, got) != CompressionFormat::kNone) return 0;
     total += size - start;
   }
   *known = true;

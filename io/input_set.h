@@ -7,9 +7,10 @@
 // inputs stays within the open-file limit. A regular file that shrinks or
 // grows while gsort runs is an error.
 //
-// An input that starts with the zstd frame magic (a file or a pipe alike) is
-// decompressed while it is read; its size is then unknown until its end,
-// where a decompressed size that is not a whole number of records fails.
+// An input that starts with the magic of a compressed format (zstd, gzip,
+// bzip2, xz: io/compression.h; a file or a pipe alike) is decompressed while
+// it is read; its size is then unknown until its end, where a decompressed
+// size that is not a whole number of records fails.
 #pragma once
 
 #include <atomic>
@@ -22,8 +23,8 @@
 #include "src/core/thread_pool.h"
 #include "io/cache_release.h"
 #include "io/file.h"
+#include "io/input_decoder.h"
 #include "io/record_source.h"
-#include "io/zstd_stream.h"
 
 namespace gsort {
 
@@ -34,7 +35,7 @@ namespace gsort {
 // merge reads its sources from several threads at once: hence atomics.
 struct InputTally {
   bool hash_records = false;
-  std::atomic<uint64_t> stored_bytes{0};  // bytes read from the files (compressed size for zstd inputs)
+  std::atomic<uint64_t> stored_bytes{0};  // bytes read from the files (compressed size for compressed inputs)
   std::atomic<uint64_t> records{0};
   std::atomic<uint64_t> hash_sum{0};
 };
@@ -56,8 +57,9 @@ class InputFile final : public RecordSource {
   // The size on disk of a regular file (compressed or not), else 0.
   uint64_t stored_size() const { return stored_size_; }
   bool regular() const { return regular_; }
-  // Whether the input is zstd-compressed (decoded while read).
-  bool compressed() const { return zstd_ != nullptr; }
+  // Whether the input is compressed (decoded while read), and how.
+  bool compressed() const { return decoder_ != nullptr; }
+  CompressionFormat format() const { return format_; }
   // From now on, pages of a plain regular file that were not in the page
   // cache before they were read are dropped from it after (io/cache_release.h).
   void drop_read_pages();
@@ -87,8 +89,9 @@ class InputFile final : public RecordSource {
   uint64_t stored_size_ = 0;
   uint64_t bytes_read_ = 0;
   InputTally* tally_;
-  std::unique_ptr<ZstdInputStream> zstd_;
-  uint64_t compressed_seen_ = 0;     // zstd_->compressed_bytes() already counted
+  CompressionFormat format_ = CompressionFormat::kNone;
+  std::unique_ptr<InputDecoder> decoder_;
+  uint64_t compressed_seen_ = 0;     // decoder_->compressed_bytes() already counted
   std::vector<uint8_t> peeked_;      // first bytes of a plain pipe, read to look for the magic
   size_t peeked_pos_ = 0;
   std::unique_ptr<PageCacheSnapshot> cached_before_;  // drop_read_pages()
@@ -96,7 +99,8 @@ class InputFile final : public RecordSource {
 
 // The total size of the inputs' records when every input is a plain
 // (uncompressed) regular file; 0 with `known` false otherwise. Opens nothing
-// beyond a stat and a 4-byte peek, for sizing decisions made before the run.
+// beyond a stat and a peek at the magic, for sizing decisions made before
+// the run.
 uint64_t plain_input_bytes(const std::vector<std::string>& names, bool* known);
 
 class InputSet {

@@ -30,6 +30,8 @@
 #include <vector>
 
 #include "io/file.h"
+#include "io/input_decoder.h"
+#include "io/output_encoder.h"
 
 struct ZSTD_CCtx_s;
 struct ZSTD_DCtx_s;
@@ -51,18 +53,16 @@ void check_zstd_level(int level, const std::string& option);
 
 // Decodes a zstd stream (one or more frames) read from a file. Corrupted or
 // truncated data throws DataError naming the input.
-class ZstdInputStream {
+class ZstdInputStream final : public InputDecoder {
  public:
   // `peeked`: bytes already read from the file (the magic), decoded first.
   ZstdInputStream(File& file, const uint8_t* peeked, size_t peeked_bytes);
-  ~ZstdInputStream();
+  ~ZstdInputStream() override;
   ZstdInputStream(const ZstdInputStream&) = delete;
   ZstdInputStream& operator=(const ZstdInputStream&) = delete;
 
-  // Decodes up to n bytes into out; returns fewer only at the end.
-  size_t read(uint8_t* out, size_t n);
-  // Compressed bytes taken from the file so far (the peeked ones included).
-  uint64_t compressed_bytes() const { return compressed_bytes_; }
+  size_t read(uint8_t* out, size_t n) override;
+  uint64_t compressed_bytes() const override { return compressed_bytes_; }
 
  private:
   File& file_;
@@ -77,17 +77,17 @@ class ZstdInputStream {
 // Encodes everything written into one zstd frame (with a content checksum)
 // on a file. finish() ends the frame; without it the file holds no valid
 // frame end. Not thread-safe: one writer thread.
-class ZstdOutputStream {
+class ZstdOutputStream final : public OutputEncoder {
  public:
   // workers > 0 asks libzstd for that many compression threads.
   ZstdOutputStream(File& file, int level, unsigned workers);
-  ~ZstdOutputStream();
+  ~ZstdOutputStream() override;
   ZstdOutputStream(const ZstdOutputStream&) = delete;
   ZstdOutputStream& operator=(const ZstdOutputStream&) = delete;
 
-  void write(const uint8_t* data, size_t n);
-  void finish();
-  uint64_t bytes_out() const { return bytes_out_; }
+  void write(const uint8_t* data, size_t n) override;
+  void finish() override;
+  uint64_t bytes_out() const override { return bytes_out_; }
 
  private:
   void drain(const void* data, size_t n, bool end);

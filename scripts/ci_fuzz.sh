@@ -20,7 +20,7 @@ seconds=${FUZZ_SECONDS:-60}
 artifacts=$(realpath -m "${FUZZ_ARTIFACTS:-$build_dir/fuzz-artifacts}")
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-  targets=(size_parse_fuzz key_spec_fuzz options_fuzz run_reader_fuzz zstd_input_fuzz)
+  targets=(size_parse_fuzz key_spec_fuzz options_fuzz run_reader_fuzz zstd_input_fuzz compressed_input_fuzz)
 fi
 
 launcher=()

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # CI: builds gsort's .deb, installs it into this machine with dpkg -i, uses
 # what it installed (gsort on sample data from gsort-gen, checked with
-# gsort -c; the man page; bash completion of `gsort --ke`; the examples/
-# programs built against the installed library), and removes it.
+# gsort -c, and on its .gz and .xz; the man page; bash completion of
+# `gsort --ke`; the examples/ programs built against the installed
+# library), and removes it.
 # Needs root (or sudo). Reuses build/ when scripts/test.sh made it; otherwise
 # builds only the programs (no tests, no benchmarks, no CUDA) in
 # build-package/. PACKAGE_BUILD_DIR=... picks another folder.
@@ -78,6 +79,15 @@ version=$(dpkg-query -W -f='${Version}' gsort)
 cmp <(LC_ALL=C sort "$work/sample.bin") <(LC_ALL=C sort "$work/sorted.bin") >/dev/null \
   || { echo "FAIL: sorted.bin does not hold the records of sample.bin" >&2; exit 1; }
 echo "sorted 200000 gensort records (ASCII) with /usr/bin/gsort; gsort -c: sorted"
+# Compressed data (issue 14): .gz and .xz inputs as the tools write them,
+# recognised by their magic, and .xz and .gz outputs the tools read back.
+gzip -c "$work/sample.bin" >"$work/sample.gz"
+xz -T0 -c "$work/sample.bin" >"$work/sample.xz"
+/usr/bin/gsort --format gensort "$work/sample.gz" -o "$work/sorted.xz"
+/usr/bin/gsort --format gensort "$work/sample.xz" -o "$work/sorted.gz"
+cmp <(xz -dc "$work/sorted.xz") "$work/sorted.bin" && cmp <(gzip -dc "$work/sorted.gz") "$work/sorted.bin" \
+  || { echo "FAIL: sorting sample.gz and sample.xz did not give sorted.bin" >&2; exit 1; }
+echo "sorted sample.gz into sorted.xz and sample.xz into sorted.gz; both decompress to sorted.bin"
 
 echo "== man -w gsort"
 man -w gsort | grep -qx /usr/share/man/man1/gsort.1 || { echo "FAIL: man -w gsort: $(man -w gsort 2>&1)" >&2; exit 1; }

@@ -3,8 +3,12 @@
 # Does nothing when everything is already there, so it is cheap to run first.
 set -euo pipefail
 
+# The codecs: zstd directly; zlib (gzip), libbz2 and liblzma (xz) under
+# Boost.Iostreams (static where GSORT_STATIC). The tools are for the tests,
+# which check gsort's compressed inputs and outputs against them.
 packages=(cmake ninja-build g++ libboost-program-options-dev libboost-iostreams-dev
-          libzstd-dev zstd libxxhash-dev nlohmann-json3-dev libgtest-dev)
+          libzstd-dev zlib1g-dev libbz2-dev liblzma-dev zstd gzip bzip2 xz-utils
+          libxxhash-dev nlohmann-json3-dev libgtest-dev)
 # GSORT_WITH_MPI=1: also Open MPI, for the distributed sort (mpirun -np N
 # gsort) and its tests; a build without it sorts on one process.
 if [ "${GSORT_WITH_MPI:-0}" = 1 ]; then packages+=(libopenmpi-dev openmpi-bin); fi

@@ -1,10 +1,9 @@
 #include "src/cli/build_info.h"
 
-#include <zstd.h>
-
 #include <boost/version.hpp>
 #include <string>
 
+#include "io/compression.h"
 #include "src/core/build_features.h"
 
 #ifdef GSORT_HAVE_CUDA
@@ -38,7 +37,7 @@ std::string gpu_line() {
 
 std::string build_info_text() {
   const std::string mpi = gsort_built_with_mpi() ? "MPI: yes (mpirun -np N gsort sorts across N ranks)\n" : "MPI: no\n";
-  return gpu_line() + mpi + "zstd " + ZSTD_VERSION_STRING + ", Boost " + boost_version() + "\n";
+  return gpu_line() + mpi + codec_versions() + ", Boost " + boost_version() + "\n";
 }
 
 }  // namespace gsort

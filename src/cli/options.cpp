@@ -15,6 +15,7 @@
 #include "src/cli/repeated_options.h"
 #include "src/cli/size_parse.h"
 #include "src/core/errors.h"
+#include "io/compression.h"
 #include "io/file.h"
 #include "io/zstd_stream.h"
 #include "src/keys/key_layout.h"
@@ -116,9 +117,12 @@ po::options_description visible_options(RawOptions& o) {
       ("page-cache", po::value(&o.page_cache)->value_name("WHAT"),
        "drop (the default): once read, drop the pages of the input that gsort itself brought into the "
        "page cache (what was cached before stays); keep: leave them there")
-      ("compress-output", po::value(&o.compress_output)->value_name("LEVEL")->implicit_value(kImplicit, "3"),
-       "compress the output with zstd (LEVEL default 3); implied by -o FILE.zst. "
-       "zstd-compressed inputs are recognised and decompressed without any option")
+      ("compress-output", po::value(&o.compress_output)->value_name("LEVEL")->implicit_value(kImplicit, "default"),
+       "compress the output in the format its name's suffix names: .gz (gzip, LEVEL 1-9, default 6), "
+       ".bz2 (bzip2, 1-9: blocks of LEVEL x 100 kB, default 9), .xz (xz, 0-9, default 6), else zstd "
+       "(.zst, other names, standard output; zstd's levels, default 3). Those suffixes imply this option; "
+       "one of a format gsort cannot write (.lz4, .zip, ...) is an error. Inputs compressed with zstd, "
+       "gzip, bzip2 or xz are recognised and decompressed without any option")
       ("verify", po::bool_switch(&o.verify),
        "check the output against the input before it is put in place: order, record count, and a "
        "checksum of all records (costs about 10% of an in-memory sort)")
@@ -198,14 +202,10 @@ std::vector<std::string> with_explicit_levels(int argc, const char* const* argv)
   return args;
 }
 
-bool ends_with(const std::string& s, const std::string& suffix) {
-  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
-// A zstd level from "--option=LEVEL"; kImplicit (no "=LEVEL") gives the
-// default. Level 0 is zstd's "default level" (3), as in the zstd tool.
-int parse_level(const std::string& text, const std::string& option, int default_level) {
-  if (text == kImplicit) return default_level;
+// A level of `format` from "--option=LEVEL"; kImplicit (no "=LEVEL") gives
+// `fallback`. zstd's level 0 is its "default level" (3), as in the zstd tool.
+int parse_level(const std::string& text, const std::string& option, CompressionFormat format, int fallback) {
+  if (text == kImplicit) return fallback;
   size_t used = 0;
   int level = 0;
   try {
@@ -216,7 +216,7 @@ int parse_level(const std::string& text, const std::string& option, int default_
   if (used == 0 || used != text.size()) {
     throw UsageError(option + ": the level must be a number, not '" + text + "'");
   }
-  check_zstd_level(level, option);
+  check_level(format, level, option);
   return level;
 }
 
@@ -324,7 +324,7 @@ void set_temp_compression(const RawOptions& o, SortConfig& c) {
     if (value.empty() || value.find_first_not_of("-0123456789") != std::string::npos) {
       throw UsageError("--compress-temp: expected auto, on, off or a zstd level, not '" + value + "'");
     }
-    c.temp_level = parse_level(value, "--compress-temp", kDefaultTempLevel);
+    c.temp_level = parse_level(value, "--compress-temp", CompressionFormat::kZstd, kDefaultTempLevel);
   }
 }
 
@@ -341,14 +341,16 @@ void set_spilling(const RawOptions& o, SortConfig& c) {
                                            {{"keep", PageCacheUse::kKeep}, {"drop", PageCacheUse::kDrop}});
 }
 
-// --compress-output (also implied by -o FILE.zst).
+// --compress-output (also implied by -o FILE.zst, .gz, .bz2, .xz; the
+// suffix picks the format, zstd without one).
 void set_compression(const RawOptions& o, SortConfig& c) {
-  if (o.compress_output_given) {
+  // With --output-parts, -o names a directory: its suffix names no format.
+  const CompressionFormat named = c.output_parts ? CompressionFormat::kNone : format_by_suffix(c.output);
+  if (o.compress_output_given || named != CompressionFormat::kNone) {
     c.compress_output = true;
-    c.output_level = parse_level(o.compress_output, "--compress-output", kDefaultOutputLevel);
-  } else if (ends_with(c.output, ".zst")) {
-    c.compress_output = true;
-    c.output_level = kDefaultOutputLevel;
+    c.output_format = named == CompressionFormat::kNone ? CompressionFormat::kZstd : named;
+    c.output_level = parse_level(o.compress_output_given ? o.compress_output : kImplicit, "--compress-output",
+                                 c.output_format, default_level(c.output_format));
   }
 }
 

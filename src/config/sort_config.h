@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "src/core/compression_format.h"
 #include "src/keys/key_field.h"
 
 namespace gsort {
@@ -49,8 +50,9 @@ struct SortConfig {
   int temp_level = 1;           // its zstd level
   unsigned spill_streams = 0;   // --spill-streams: files a run is written as at once; 0: the default
   PageCacheUse page_cache = PageCacheUse::kDrop;  // --page-cache
-  bool compress_output = false; // --compress-output, or -o FILE.zst
-  int output_level = 3;         // its zstd level
+  bool compress_output = false; // --compress-output, or -o FILE.zst/.gz/.bz2/.xz
+  CompressionFormat output_format = CompressionFormat::kZstd;  // by the output's suffix (zstd without one)
+  int output_level = 3;         // its level, as that format counts them (io/compression.h)
   bool verify = false;          // --verify (--no-verify): end-to-end check of the output
   bool fsync = false;           // --fsync: the output is on stable storage before exit 0
   ProgressMode progress = ProgressMode::kAuto;  // --progress / --no-progress

@@ -9,8 +9,8 @@ namespace gsort {
 // -c/-C (checking one input is one sequential pass: run it as one
 // process), -m (refused for now; sorting the same inputs gives the same
 // output), -o - (ranks cannot share standard output), standard input as an
-// input, and --compress-output (parts compressed by different ranks are not
-// the bytes one process writes).
+// input, and --compress-output in any format (parts compressed by different
+// ranks are not the bytes one process writes).
 void refuse_unsupported_with_ranks(const SortConfig& config);
 
 }  // namespace gsort

@@ -105,7 +105,7 @@ void sort_or_merge(SortJob& job, InputSet& inputs, OutputTarget& output) {
   }
 }
 
-// --verify's verdict, the end of a zstd output, and the output put in place.
+// --verify's verdict, the end of a compressed output, and the output put in place.
 void finish(SortJob& job, const InputTally& tally, OutputCheck* check, ProgressMeter& meter, OutputTarget& output) {
   SortReport& report = job.report;
   report.input_stored_bytes = tally.stored_bytes.load();
@@ -151,11 +151,8 @@ SortReport external_sort(const SortContext& ctx) {
   InputSet inputs(config.inputs, job.rs, &tally, config.page_cache == PageCacheUse::kDrop);
   OutputTarget output(config.output);
   if (config.compress_output) {
-    // zstd's worker threads overlap compression with the merge and the
-    // writes. On 2 cores they gained nothing (docs/benchmarks.md, "zstd"),
-    // so the writer thread compresses inline there.
-    job.encoder = std::make_unique<ZstdOutputStream>(output.file(), config.output_level,
-                                                     config.threads > 2 ? config.threads / 2 : 0);
+    job.encoder = make_output_encoder(config.output_format, output.file(), config.output_level, config.threads,
+                                      ctx.pool);
   }
   std::unique_ptr<OutputCheck> check;
   if (config.verify) check = std::make_unique<OutputCheck>(ctx.layout, config.unique, ctx.pool);

@@ -23,8 +23,8 @@ TempDir& SortJob::temp_dir() {
 std::unique_ptr<OutputWriter> SortJob::destination_writer(OutputTarget& output) {
   WriteBehind::Sink sink = [&file = output.file()](const uint8_t* data, size_t bytes) { file.write_all(data, bytes); };
   if (encoder) {
-    ZstdOutputStream* zstd = encoder.get();
-    sink = [zstd](const uint8_t* data, size_t bytes) { zstd->write(data, bytes); };
+    OutputEncoder* encode = encoder.get();
+    sink = [encode](const uint8_t* data, size_t bytes) { encode->write(data, bytes); };
   }
   const KeyLayout* unique_by = ctx.config.unique ? &ctx.layout : nullptr;
   auto out = std::make_unique<OutputWriter>(std::move(sink), rs, plan.block_bytes, unique_by);

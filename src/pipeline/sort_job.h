@@ -10,10 +10,10 @@
 #include <string>
 #include <vector>
 
+#include "io/output_encoder.h"
 #include "io/output_target.h"
 #include "io/run_file.h"
 #include "io/temp_dir.h"
-#include "io/zstd_stream.h"
 #include "src/output/output_writer.h"
 #include "src/pipeline/external_sort.h"
 #include "src/pipeline/memory_plan.h"
@@ -61,7 +61,7 @@ struct SortJob {
 
   // The temporary directory, made (and logged) on first use.
   TempDir& temp_dir();
-  // The writer of the destination: its sink (through zstd with
+  // The writer of the destination: its sink (through the encoder with
   // --compress-output), the --verify check and the progress counter.
   std::unique_ptr<OutputWriter> destination_writer(OutputTarget& output);
   // Writes records[order[..]] to the destination, with -u applied.
@@ -77,7 +77,7 @@ struct SortJob {
   SortReport report;
   RunCompression run_compression;  // --compress-temp
   RunDecoderPool decoders;         // shared by the readers of compressed runs
-  std::unique_ptr<ZstdOutputStream> encoder;  // --compress-output
+  std::unique_ptr<OutputEncoder> encoder;  // --compress-output
   OutputCheck* check = nullptr;               // --verify
   InputTally* tally = nullptr;
   ProgressMeter* meter = nullptr;

@@ -33,7 +33,12 @@ std::string stats_json(const SortConfig& config, const SortReport& report, const
                  {"bytes", report.output_bytes},
                  {"stored_bytes", report.output_stored_bytes},
                  {"compressed", config.compress_output},
-                 {"zstd_level", config.compress_output ? Json(config.output_level) : Json(nullptr)}};
+                 {"format", config.compress_output ? Json(format_name(config.output_format)) : Json(nullptr)},
+                 {"level", config.compress_output ? Json(config.output_level) : Json(nullptr)},
+                 // Kept from before gzip, bzip2 and xz: null for them.
+                 {"zstd_level", config.compress_output && config.output_format == CompressionFormat::kZstd
+                                    ? Json(config.output_level)
+                                    : Json(nullptr)}};
   j["in_memory"] = report.in_memory;
   j["chunk_records"] = report.chunk_records;
   j["runs"] = report.runs;

@@ -7,7 +7,7 @@ set -euo pipefail
 build_dir=$(realpath "$1")
 cd "$(dirname "$0")"
 rm -rf corpus
-mkdir -p corpus/{size_parse_fuzz,key_spec_fuzz,options_fuzz,run_reader_fuzz,zstd_input_fuzz}
+mkdir -p corpus/{size_parse_fuzz,key_spec_fuzz,options_fuzz,run_reader_fuzz,zstd_input_fuzz,compressed_input_fuzz}
 
 seed() {  # seed TARGET NAME PRINTF-FORMAT: one file, written by printf
   printf -- "$3" > "corpus/$1/$2"
@@ -45,3 +45,15 @@ head -c 4096 /dev/zero | zstd -q -19 -c > corpus/zstd_input_fuzz/zeros_4096
 cat corpus/zstd_input_fuzz/text_1000 corpus/zstd_input_fuzz/zeros_4096 > corpus/zstd_input_fuzz/two_frames
 head -c 20 corpus/zstd_input_fuzz/text_1000 > corpus/zstd_input_fuzz/truncated
 records 300 | zstd -q --no-check -c > corpus/zstd_input_fuzz/no_checksum
+
+# gzip, bzip2, xz: one of each, several members or streams, an empty one,
+# one cut short, and gzip with a file name in its header.
+c=corpus/compressed_input_fuzz
+for tool in gzip bzip2 xz; do
+  records 1000 | $tool -c > "$c/${tool}_text_1000"
+  head -c 4096 /dev/zero | $tool -9 -c > "$c/${tool}_zeros_4096"
+  : | $tool -c > "$c/${tool}_empty"
+  cat "$c/${tool}_text_1000" "$c/${tool}_zeros_4096" > "$c/${tool}_two"
+  head -c 30 "$c/${tool}_text_1000" > "$c/${tool}_truncated"
+done
+records 300 > "$c/name.txt" && gzip -c "$c/name.txt" > "$c/gzip_with_name" && rm "$c/name.txt"
