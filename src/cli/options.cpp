@@ -98,7 +98,7 @@ po::options_description visible_options(RawOptions& o) {
       ("compress-temp", po::value(&o.compress_temp)->value_name("LEVEL")->implicit_value(kImplicit, "1"),
        "compress the runs spilled to the temporary directory with zstd (LEVEL default 1); "
        "worth it when the temp disk is slower than about 300 MB/s or short of space")
-      ("compress-output", po::value(&o.compress_output)->value_name("LEVEL")->implicit_value(kImplicit, "default"),
+      ("compress-output", po::value(&o.compress_output)->value_name("LEVEL")->implicit_value(kImplicit, "by format"),
        "compress the output in the format its name's suffix names: .gz (gzip, LEVEL 1-9, default 6), "
        ".bz2 (bzip2, 1-9: blocks of LEVEL x 100 kB, default 9), .xz (xz, 0-9, default 6), else zstd "
        "(.zst, other names, standard output; zstd's levels, default 3). Those suffixes imply this option; "
