@@ -32,7 +32,7 @@ complete -c gsort -l algorithm -x -a 'auto cub radix merge' -d 'The GPU chunk so
 complete -c gsort -l device -x -d 'The CUDA device to use'
 complete -c gsort -l gpu-memory -x -d 'Device memory gsort may take'
 complete -c gsort -l compress-temp -d 'Compress spilled runs with zstd (--compress-temp=LEVEL)'
-complete -c gsort -l compress-output -d 'Compress the output with zstd (--compress-output=LEVEL)'
+complete -c gsort -l compress-output -d 'Compress the output as its suffix says: .zst .gz .bz2 .xz (--compress-output=LEVEL)'
 complete -c gsort -l verify -d 'Check the output against the input'
 complete -c gsort -l no-verify -d 'Do not --verify (the default)'
 complete -c gsort -l fsync -d 'Flush the output to stable storage before exiting'
