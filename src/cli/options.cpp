@@ -117,7 +117,7 @@ po::options_description visible_options(RawOptions& o) {
       ("page-cache", po::value(&o.page_cache)->value_name("WHAT"),
        "drop (the default): once read, drop the pages of the input that gsort itself brought into the "
        "page cache (what was cached before stays); keep: leave them there")
-      ("compress-output", po::value(&o.compress_output)->value_name("LEVEL")->implicit_value(kImplicit, "default"),
+      ("compress-output", po::value(&o.compress_output)->value_name("LEVEL")->implicit_value(kImplicit, "by format"),
        "compress the output in the format its name's suffix names: .gz (gzip, LEVEL 1-9, default 6), "
        ".bz2 (bzip2, 1-9: blocks of LEVEL x 100 kB, default 9), .xz (xz, 0-9, default 6), else zstd "
        "(.zst, other names, standard output; zstd's levels, default 3). Those suffixes imply this option; "
