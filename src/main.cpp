@@ -11,6 +11,7 @@
 #include "src/api/run_config.h"
 #include "src/cli/distinct_files.h"
 #include "src/cli/options.h"
+#include "src/config/config_layout.h"
 #include "src/core/errors.h"
 #include "src/core/exit_codes.h"
 #include "src/core/process_clock.h"
@@ -36,9 +37,7 @@ int run(const SortConfig& config) {
   if (r.sorted) return kExitOk;
   if (!config.check_quiet) {
     const std::string name = config.inputs.front() == "-" ? "standard input" : config.inputs.front();
-    const KeyLayout layout = config.keys.empty() ? KeyLayout::whole_record(config.record_size, config.reverse)
-                                                 : KeyLayout(config.keys, config.record_size, config.reverse);
-    std::fprintf(stderr, "gsort: %s: %s\n", name.c_str(), describe_disorder(r, layout, config.unique).c_str());
+    std::fprintf(stderr, "gsort: %s: %s\n", name.c_str(), describe_disorder(r, layout_of(config), config.unique).c_str());
   }
   return kExitDisorder;
 }

@@ -9,6 +9,7 @@
 #include "io/input_set.h"
 #include "io/output_target.h"
 #include "src/chunk_sort/backend_factory.h"
+#include "src/config/config_layout.h"
 #include "src/core/errors.h"
 #include "src/core/process_clock.h"
 #include "src/core/stopwatch.h"
@@ -121,8 +122,7 @@ RunOutcome check(const SortConfig& config, const KeyLayout& layout, const Log& l
 RunOutcome run_config(const SortConfig& config) {
   Stopwatch total;
   const Log log(config.verbose);
-  const KeyLayout layout = config.keys.empty() ? KeyLayout::whole_record(config.record_size, config.reverse)
-                                               : KeyLayout(config.keys, config.record_size, config.reverse);
+  const KeyLayout layout = layout_of(config);
   // --stats FILE is made now (an unwritable place fails before any work)
   // and put in place only when the run succeeded.
   std::unique_ptr<OutputTarget> stats_file;

@@ -9,6 +9,7 @@
 #include "src/algo/gather.h"
 #include "src/algo/loser_tree.h"
 #include "src/chunk_sort/backend_factory.h"
+#include "src/config/config_layout.h"
 #include "src/core/errors.h"
 #include "src/core/host_buffer.h"
 #include "src/core/log.h"
@@ -82,8 +83,7 @@ void verify(const KeyLayout& layout, const uint8_t* records, uint64_t count, uin
 
 uint64_t sort_records_in_place(uint8_t* records, uint64_t count, const SortConfig& config,
                                uint64_t max_chunk_records) {
-  const KeyLayout layout = config.keys.empty() ? KeyLayout::whole_record(config.record_size, config.reverse)
-                                               : KeyLayout(config.keys, config.record_size, config.reverse);
+  const KeyLayout layout = layout_of(config);
   if (count == 0) return 0;
   const uint32_t rs = config.record_size;
   const Log log(config.verbose);

@@ -9,6 +9,7 @@
 
 #include "io/output_parts.h"
 #include "io/output_target.h"
+#include "src/config/config_layout.h"
 #include "src/core/log.h"
 #include "src/distributed/distributed_output.h"
 #include "src/distributed/input_slice.h"
@@ -26,11 +27,6 @@
 
 namespace gsort {
 namespace {
-
-KeyLayout layout_of(const SortConfig& c) {
-  return c.keys.empty() ? KeyLayout::whole_record(c.record_size, c.reverse)
-                        : KeyLayout(c.keys, c.record_size, c.reverse);
-}
 
 class DistributedSort {
  public:
