@@ -4,7 +4,7 @@
 # CUDA sanitizers on small cases, and the chosen benchmarks, writing logs to
 # ${OUT:-/tmp/gsort-device}. The host tests look for the binaries where they
 # were built (/work/main/build), so they are copied there first.
-#   scripts/device_check.sh [tests] [sanitize] [bench-2g] [bench-12g] [kernels]
+#   scripts/device_check.sh [tests] [gpu-tests] [sanitize] [bench-2g] [bench-12g] [kernels]
 #                           [spill-streams] [cgroup] [page-cache]      (issue 12; the last two as root)
 # HOST_FILTER narrows the host suites (unit, conformance, cli: a gtest filter;
 # default: all of them). The CLI cases are read from tests/cli/cases here.
@@ -27,6 +27,11 @@ for step in "${steps[@]}"; do
       done
       grep -E "^\[  FAILED|SKIPPED \]" "$out/host_tests.log" "$out/gpu_tests.log" | head -20
       ;;
+    gpu-tests)  # the suites that use the GPU in-process: the GPU tests and the library's
+      for suite in gsort_gpu_tests gsort_api_tests; do
+        .devcarry/$suite >"$out/$suite.log" 2>&1; echo "$suite rc=$?"; tail -3 "$out/$suite.log"
+        grep -E "^\[  FAILED|SKIPPED \]" "$out/$suite.log" | head -10
+      done ;;
     sanitize)
       /work/main/build/gsort-gen --format gensort --records 50000 -o /tmp/small.bin
       for tool in memcheck racecheck; do

@@ -9,7 +9,7 @@ build=${1:-build}
 dest=${2:-.devcarry}
 mkdir -p "$dest"
 for f in gsort gsort-gen tests/gsort-test-hooks tests/gsort_unit_tests tests/gsort_conformance_tests \
-         tests/gsort_cli_tests tests/gsort_gpu_tests bench/gpu_sort_bench bench/kernel_sort_bench bench/host_alloc_bench \
+         tests/gsort_cli_tests tests/gsort_gpu_tests tests/gsort_api_tests bench/gpu_sort_bench bench/kernel_sort_bench bench/host_alloc_bench \
          bench/cpu_sort_bench bench/output_write_bench; do
   if [[ -x $build/$f ]]; then
     cp "$build/$f" "$dest/"

@@ -9,6 +9,7 @@
 #include "io/input_set.h"
 #include "io/output_target.h"
 #include "src/chunk_sort/backend_factory.h"
+#include "src/chunk_sort/starting_backend.h"
 #include "src/config/config_layout.h"
 #include "src/core/errors.h"
 #include "src/core/process_clock.h"
@@ -136,14 +137,24 @@ RunOutcome run_config(const SortConfig& config) {
   bool size_known = false;
   const uint64_t input_bytes = plain_input_bytes(config.inputs, &size_known);
   const double backend_start = process_seconds();
-  std::unique_ptr<SortBackend> backend = make_backend(config, layout, pool, log, size_known, input_bytes);
-  const PhaseSpan backend_span{"start backend", "main", backend_start, process_seconds()};
-  log.info("backend: " + backend->describe() + ", ready in " +
-           format_seconds(backend_span.end_s - backend_span.start_s));
+  std::unique_ptr<SortBackend> backend =
+      make_backend(config, layout, pool, log, size_known, input_bytes, BackendStart::kInBackground);
+  auto* starting = dynamic_cast<StartingBackend*>(backend.get());
+  PhaseSpan backend_span{"start backend", "main", backend_start, process_seconds()};
+  if (!starting) {
+    log.info("backend: " + backend->describe() + ", ready in " +
+             format_seconds(backend_span.end_s - backend_span.start_s));
+  }
   SortContext ctx{config, layout, *backend, pool, log};
   // --stats' and --trace's times end just before the output's commit (its
   // rename); both files are written then, and renamed after it.
   ctx.before_commit = [&](const SortReport& r) {
+    if (starting) {
+      // A start that failed and was never needed (an empty input) still
+      // fails the run, before the output is put in place.
+      starting->backend();
+      backend_span = PhaseSpan{"start backend", "backend start", starting->started_at(), starting->ended_at()};
+    }
     const SortReport whole = with_backend_start(r, backend_span);
     if (trace_file) write_stats(chrome_trace_json(whole), trace_file.get());
     if (!config.stats_path.empty()) {

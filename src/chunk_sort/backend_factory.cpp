@@ -1,10 +1,13 @@
 #include "src/chunk_sort/backend_factory.h"
 
 #include <algorithm>
+#include <cstdio>
 
 #include "src/chunk_sort/cpu/cpu_backend.h"
 #include "src/chunk_sort/hybrid/hybrid_backend.h"
+#include "src/chunk_sort/starting_backend.h"
 #include "src/core/errors.h"
+#include "src/core/process_clock.h"
 #if GSORT_HAVE_CUDA
 #include "src/chunk_sort/gpu/make_gpu_backend.h"
 #endif
@@ -36,16 +39,13 @@ bool cpu_is_faster_for(uint64_t input_bytes, uint32_t record_size, unsigned thre
   return input_bytes < kGpuMinInputBytes || input_bytes / record_size < kGpuMinRecordsPerThread * threads;
 }
 
-std::unique_ptr<SortBackend> make_backend(const SortConfig& config, const KeyLayout& layout, ThreadPool& pool,
-                                          const Log& log, bool size_known, uint64_t input_bytes) {
-  if (config.backend == BackendChoice::kCpu) return make_cpu_backend(layout, pool);
+namespace {
+
+// A GPU (or hybrid) backend as --backend asks, or for auto the CPU backend
+// where no GPU can be used (saying why under -v).
+std::unique_ptr<SortBackend> start_gpu_backend(const SortConfig& config, const KeyLayout& layout, ThreadPool& pool,
+                                               const Log& log, bool size_known, uint64_t input_bytes) {
 #if GSORT_HAVE_CUDA
-  // Only a build with a GPU backend has a GPU start-up to weigh.
-  if (config.backend == BackendChoice::kAuto && size_known &&
-      cpu_is_faster_for(input_bytes, layout.record_size(), pool.size())) {
-    log.info("input of " + std::to_string(input_bytes) + " bytes: the CPU backend sorts it faster than the GPU starts");
-    return make_cpu_backend(layout, pool);
-  }
   std::string why;
   if (gpu_usable(config.device, &why)) {
     GpuOptions options;
@@ -75,11 +75,44 @@ std::unique_ptr<SortBackend> make_backend(const SortConfig& config, const KeyLay
   (void)input_bytes;
   if (config.backend == BackendChoice::kGpu || config.backend == BackendChoice::kHybrid) {
     throw DeviceError("--backend " + std::string(config.backend == BackendChoice::kGpu ? "gpu" : "hybrid") +
-                ": this gsort was built without CUDA");
+                      ": this gsort was built without CUDA");
   }
   log.info("built without CUDA; using the CPU backend");
 #endif
   return make_cpu_backend(layout, pool);
+}
+
+}  // namespace
+
+std::unique_ptr<SortBackend> make_backend(const SortConfig& config, const KeyLayout& layout, ThreadPool& pool,
+                                          const Log& log, bool size_known, uint64_t input_bytes,
+                                          BackendStart when) {
+  if (config.backend == BackendChoice::kCpu) return make_cpu_backend(layout, pool);
+#if GSORT_HAVE_CUDA
+  // Only a build with a GPU backend has a GPU start-up to weigh.
+  if (config.backend == BackendChoice::kAuto && size_known &&
+      cpu_is_faster_for(input_bytes, layout.record_size(), pool.size())) {
+    log.info("input of " + std::to_string(input_bytes) + " bytes: the CPU backend sorts it faster than the GPU starts");
+    return make_cpu_backend(layout, pool);
+  }
+  if (when == BackendStart::kInBackground && config.backend != BackendChoice::kHybrid) {
+    // auto may end on the CPU backend: plan for the larger of the two needs.
+    const uint64_t host_bytes =
+        config.backend == BackendChoice::kAuto ? make_cpu_backend(layout, pool)->host_bytes_per_record() : 0;
+    auto start = [&config, &layout, &pool, &log, size_known, input_bytes] {
+      const double begun = process_seconds();
+      std::unique_ptr<SortBackend> b = start_gpu_backend(config, layout, pool, log, size_known, input_bytes);
+      char took[32];
+      std::snprintf(took, sizeof took, "%.3f s", process_seconds() - begun);
+      log.info("backend: " + b->describe() + ", ready in " + took + " (started while the input is read)");
+      return b;
+    };
+    return std::make_unique<StartingBackend>(start, host_bytes, pool);
+  }
+#else
+  (void)when;
+#endif
+  return start_gpu_backend(config, layout, pool, log, size_known, input_bytes);
 }
 
 }  // namespace gsort

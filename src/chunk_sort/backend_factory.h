@@ -24,7 +24,13 @@ constexpr uint64_t kGpuMinRecordsPerThread = uint64_t{4} << 20;
 
 // Whether auto should sort an input of this known size on the CPU.
 bool cpu_is_faster_for(uint64_t input_bytes, uint32_t record_size, unsigned threads);
+
+// kInBackground: a GPU backend starts on its own thread (starting_backend.h)
+// while the caller goes on to read; config, layout, pool and log must
+// outlive the backend. Errors of the start then surface at its first use.
+enum class BackendStart { kNow, kInBackground };
 std::unique_ptr<SortBackend> make_backend(const SortConfig& config, const KeyLayout& layout, ThreadPool& pool,
-                                          const Log& log, bool size_known, uint64_t input_bytes);
+                                          const Log& log, bool size_known, uint64_t input_bytes,
+                                          BackendStart when = BackendStart::kNow);
 
 }  // namespace gsort

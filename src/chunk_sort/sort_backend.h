@@ -67,6 +67,16 @@ class SortBackend {
   // copies run at full speed; the default is pageable memory.
   virtual HostBuffer allocate_host(size_t bytes) { return HostBuffer::allocate_pageable(bytes); }
 
+  // Pins [p, p + bytes) of ordinary host memory (page aligned) for copies
+  // at full speed, until unregister_host(p). False where the backend has no
+  // use for pinned memory, or pinning failed (the memory serves unpinned).
+  virtual bool register_host(void* p, size_t bytes) {
+    (void)p;
+    (void)bytes;
+    return false;
+  }
+  virtual void unregister_host(void* p) { (void)p; }
+
   // Host memory the backend needs per record of a chunk, beyond the chunk
   // itself and the order array, so the pipeline can size chunks to -S.
   virtual uint64_t host_bytes_per_record() const { return 0; }

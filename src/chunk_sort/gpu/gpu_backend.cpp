@@ -84,6 +84,18 @@ HostBuffer GpuBackend::allocate_host(size_t bytes) {
   return allocate_pinned_host(bytes, pool_);
 }
 
+bool GpuBackend::register_host(void* p, size_t bytes) {
+  device_.make_current();
+  if (cudaHostRegister(p, bytes, cudaHostRegisterPortable) == cudaSuccess) return true;
+  (void)cudaGetLastError();  // not pinned: copies from it run slower, not wrong
+  return false;
+}
+
+void GpuBackend::unregister_host(void* p) {
+  device_.make_current();
+  GSORT_CUDA_REPORT(cudaHostUnregister(p));
+}
+
 BackendTimings GpuBackend::timings() const {
   std::lock_guard<std::mutex> lock(timings_mutex_);
   return timings_;

@@ -30,6 +30,8 @@ class GpuBackend final : public SortBackend {
   void sort_order(const uint8_t* records, uint64_t count, uint32_t* order) override;
   std::unique_ptr<ChunkSortSession> begin_chunk(const uint8_t* records) override;
   HostBuffer allocate_host(size_t bytes) override;
+  bool register_host(void* p, size_t bytes) override;
+  void unregister_host(void* p) override;
   BackendTimings timings() const override;
   // The arena is taken once, up front: it is the peak.
   uint64_t peak_device_bytes() const override { return device_.arena_bytes(); }

@@ -1,0 +1,210 @@
+#include "src/chunk_sort/starting_backend.h"
+
+#include <sys/mman.h>
+
+#include <algorithm>
+#include <vector>
+
+#include "src/core/process_clock.h"
+
+namespace gsort {
+namespace {
+
+constexpr uint64_t kPage = 4096;
+// Threads that fault in a buffer's pages before it is registered: zeroing
+// pages runs at a few GB/s per thread.
+constexpr unsigned kPopulateThreads = 8;
+constexpr uint64_t kPopulateMin = uint64_t{64} << 20;  // below this one thread does
+
+uintptr_t round_up(uintptr_t v, uint64_t to) { return (v + to - 1) / to * to; }
+
+// Faults in [p, p + bytes) for writing without changing a byte (the reader
+// may be filling it), so that registering it pins present pages instead of
+// zeroing them one by one. A pass over pages already present (allocate_host
+// faulted them in) is cheap. Where the kernel lacks MADV_POPULATE_WRITE
+// (before Linux 5.14), the registration faults them in itself.
+void populate(uint8_t* p, uint64_t bytes) {
+#ifdef MADV_POPULATE_WRITE
+  const unsigned threads = bytes < kPopulateMin ? 1 : kPopulateThreads;
+  const uint64_t part = round_up((bytes + threads - 1) / threads, kPage);
+  std::vector<std::thread> workers;
+  for (unsigned t = 1; t < threads && t * part < bytes; ++t) {
+    workers.emplace_back([=] { (void)::madvise(p + t * part, std::min(part, bytes - t * part), MADV_POPULATE_WRITE); });
+  }
+  (void)::madvise(p, std::min(part, bytes), MADV_POPULATE_WRITE);
+  for (std::thread& w : workers) w.join();
+#else
+  (void)p;
+  (void)bytes;
+#endif
+}
+
+}  // namespace
+
+// A buffer handed out before the backend was ready: pageable memory,
+// registered whole at the end of the start.
+struct StartingBackend::LazyBuffer {
+  HostBuffer memory;
+  std::mutex mutex;
+  bool registered = false;
+  bool visited = false;  // the start has dealt with it
+
+  // The registration takes the last page whole: the memory is page aligned
+  // and its allocation ends on a page boundary (HostBuffer::allocate_pageable).
+  uint64_t pinned_size() const { return round_up(memory.size(), kPage); }
+};
+
+StartingBackend::StartingBackend(Start start, uint64_t host_bytes_per_record, ThreadPool& pool)
+    : host_bytes_per_record_(host_bytes_per_record), pool_(pool) {
+  started_at_ = process_seconds();
+  thread_ = std::thread([this, start = std::move(start)] { run(start); });
+}
+
+StartingBackend::~StartingBackend() {
+  if (thread_.joinable()) thread_.join();
+}
+
+void StartingBackend::run(const Start& start) {
+  std::unique_ptr<SortBackend> made;
+  std::exception_ptr error;
+  try {
+    made = start();
+  } catch (...) {
+    error = std::current_exception();
+  }
+  if (made) {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      backend_ = std::move(made);  // before any registration: releases unregister through it
+    }
+    pin_lazy_buffers(*backend_);
+  }
+  std::lock_guard<std::mutex> lock(mutex_);
+  error_ = error;
+  ended_at_ = process_seconds();
+  ready_.store(true, std::memory_order_release);
+  done_.notify_all();
+}
+
+void StartingBackend::pin_lazy_buffers(SortBackend& backend) {
+  for (;;) {
+    std::shared_ptr<LazyBuffer> next;
+    {
+      std::lock_guard<std::mutex> lock(buffers_mutex_);
+      for (const auto& b : buffers_) {
+        if (!b->visited) next = b;
+      }
+      // None left: buffers asked for from now on come from the backend
+      // (allocate_host checks ready() under this lock).
+      if (!next) {
+        ready_for_buffers_ = true;
+        return;
+      }
+    }
+    std::lock_guard<std::mutex> lock(next->mutex);
+    next->visited = true;
+    if (!next->memory) continue;  // released meanwhile
+    populate(next->memory.data(), next->pinned_size());
+    next->registered = backend.register_host(next->memory.data(), next->pinned_size());
+    if (next->registered) ++pinned_buffers_;
+  }
+}
+
+void StartingBackend::wait() const {
+  std::unique_lock<std::mutex> lock(mutex_);
+  done_.wait(lock, [&] { return ready_.load(std::memory_order_acquire); });
+}
+
+SortBackend& StartingBackend::started() const {
+  wait();
+  if (error_) std::rethrow_exception(error_);
+  return *backend_;
+}
+
+SortBackend& StartingBackend::backend() { return started(); }
+
+std::string StartingBackend::describe() const { return started().describe(); }
+
+void StartingBackend::sort_order(const uint8_t* records, uint64_t count, uint32_t* order) {
+  backend().sort_order(records, count, order);
+}
+
+void StartingBackend::merge_order(const uint8_t* records, const uint64_t* starts, size_t runs, uint32_t* order) {
+  backend().merge_order(records, starts, runs, order);
+}
+
+BackendTimings StartingBackend::timings() const { return started().timings(); }
+uint64_t StartingBackend::peak_device_bytes() const { return started().peak_device_bytes(); }
+bool StartingBackend::register_host(void* p, size_t bytes) { return backend().register_host(p, bytes); }
+void StartingBackend::unregister_host(void* p) { backend().unregister_host(p); }
+
+HostBuffer StartingBackend::allocate_host(size_t bytes) {
+  auto lazy = std::make_shared<LazyBuffer>();
+  {
+    std::lock_guard<std::mutex> lock(buffers_mutex_);
+    if (!ready_for_buffers_) {
+      lazy->memory = HostBuffer::allocate_pageable(bytes);
+      buffers_.push_back(lazy);
+    }
+  }
+  if (!lazy->memory) return backend().allocate_host(bytes);  // started: as the backend does it
+  uint8_t* data = lazy->memory.data();
+  // Faulted in now, on all threads (nothing is in it yet): the start's own
+  // pass over it then finds every page present.
+  const uint64_t pages = (bytes + kPage - 1) / kPage;
+  const size_t tasks = pages < 4096 ? 1 : pool_.size();
+  pool_.parallel_for(tasks, [&](size_t t) {
+    for (uint64_t page = split_point(pages, tasks, t), end = split_point(pages, tasks, t + 1); page < end; ++page) {
+      data[page * kPage] = 0;
+    }
+  });
+  // The release undoes the registration, then frees the memory.
+  return HostBuffer(data, bytes, [this, lazy](void*) {
+    std::lock_guard<std::mutex> buffers_lock(buffers_mutex_);
+    {
+      std::lock_guard<std::mutex> lock(lazy->mutex);
+      if (lazy->registered) backend_->unregister_host(lazy->memory.data());  // registered: backend_ exists
+      lazy->registered = false;
+      lazy->memory = HostBuffer();
+    }
+    buffers_.erase(std::find(buffers_.begin(), buffers_.end(), lazy));
+  });
+}
+
+namespace {
+
+// A chunk session that waits for the start without blocking the reader:
+// records_ready only notes the count until the backend is there.
+class StartingSession final : public ChunkSortSession {
+ public:
+  StartingSession(StartingBackend& owner, const uint8_t* records) : owner_(owner), records_(records) {}
+
+  void records_ready(uint64_t available) override {
+    available_ = available;
+    if (!inner_) {
+      if (!owner_.ready()) return;
+      inner_ = owner_.backend().begin_chunk(records_);
+    }
+    inner_->records_ready(available);
+  }
+
+  void finish(uint32_t* order) override {
+    if (!inner_) inner_ = owner_.backend().begin_chunk(records_);
+    inner_->records_ready(available_);
+    inner_->finish(order);
+  }
+
+ private:
+  StartingBackend& owner_;
+  const uint8_t* records_;
+  uint64_t available_ = 0;
+  std::unique_ptr<ChunkSortSession> inner_;
+};
+
+}  // namespace
+
+std::unique_ptr<ChunkSortSession> StartingBackend::begin_chunk(const uint8_t* records) {
+  return std::make_unique<StartingSession>(*this, records);
+}
+
+}  // namespace gsort

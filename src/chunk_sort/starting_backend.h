@@ -1,0 +1,84 @@
+// A backend whose start-up (for the GPU: the CUDA context, the device's
+// memory) runs on its own thread while the pipeline allocates its buffers
+// and reads. Until it is ready, chunk buffers are plain pageable memory,
+// faulted in by the pool's threads when they are handed out (as the GPU
+// backend's own pinned buffers are: page faults during the read cost more,
+// measured in docs/benchmarks.md), and chunk sessions only note how much has
+// been read. The start ends by registering (pinning) each such buffer with
+// the backend, whole, in one registration (a copy may not span two), while
+// the reader goes on filling it. Anything that needs the backend itself
+// (finish, sort_order, describe) waits for the start, and rethrows its error.
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "src/chunk_sort/sort_backend.h"
+#include "src/core/thread_pool.h"
+
+namespace gsort {
+
+class StartingBackend final : public SortBackend {
+ public:
+  using Start = std::function<std::unique_ptr<SortBackend>()>;
+  // Runs `start` on a new thread now. host_bytes_per_record: the most that
+  // any backend `start` may return needs (the plan is made before it is).
+  // `pool` faults in the buffers handed out before the start ends.
+  StartingBackend(Start start, uint64_t host_bytes_per_record, ThreadPool& pool);
+  // Waits for the start (it cannot be cancelled), then unregisters nothing
+  // itself: buffers release their own registrations.
+  ~StartingBackend() override;
+
+  // Whether the start has ended (with a backend or an error); never blocks.
+  bool ready() const { return ready_.load(std::memory_order_acquire); }
+  // The started backend; waits, and rethrows the start's error.
+  SortBackend& backend();
+  // When the start began and ended, in process seconds (after ready()).
+  double started_at() const { return started_at_; }
+  double ended_at() const { return ended_at_; }
+
+  std::string describe() const override;
+  void sort_order(const uint8_t* records, uint64_t count, uint32_t* order) override;
+  void merge_order(const uint8_t* records, const uint64_t* starts, size_t runs, uint32_t* order) override;
+  std::unique_ptr<ChunkSortSession> begin_chunk(const uint8_t* records) override;
+  HostBuffer allocate_host(size_t bytes) override;
+  uint64_t host_bytes_per_record() const override { return host_bytes_per_record_; }
+  BackendTimings timings() const override;
+  uint64_t peak_device_bytes() const override;
+  bool register_host(void* p, size_t bytes) override;
+  void unregister_host(void* p) override;
+
+  // How many of the buffers allocate_host gave out before the start ended
+  // were registered with the backend (valid once ready()).
+  unsigned pinned_buffers() const { return pinned_buffers_; }
+
+ private:
+  struct LazyBuffer;
+  void run(const Start& start);
+  void pin_lazy_buffers(SortBackend& backend);
+  void wait() const;
+  SortBackend& started() const;
+
+  const uint64_t host_bytes_per_record_;
+  ThreadPool& pool_;
+  mutable std::mutex mutex_;
+  mutable std::condition_variable done_;
+  std::atomic<bool> ready_{false};
+  std::unique_ptr<SortBackend> backend_;
+  std::exception_ptr error_;
+  double started_at_ = 0, ended_at_ = 0;
+  unsigned pinned_buffers_ = 0;
+  bool ready_for_buffers_ = false;  // guarded by buffers_mutex_: no more lazy buffers
+  std::mutex buffers_mutex_;  // guards buffers_; taken before a buffer's own
+  std::vector<std::shared_ptr<LazyBuffer>> buffers_;
+  std::thread thread_;  // last: starts once the members above exist
+};
+
+}  // namespace gsort

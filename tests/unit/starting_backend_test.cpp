@@ -1,0 +1,198 @@
+// StartingBackend (src/chunk_sort/starting_backend.h): the backend started on
+// its own thread. A stand-in backend whose start the test releases by hand
+// shows what happens before and after it is ready: nothing reaches it
+// early, buffers given out before it are registered whole (once each, their
+// contents untouched) before anything is sorted, registrations are undone
+// when a buffer goes, and a failed start surfaces at first use.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <future>
+#include <map>
+#include <mutex>
+#include <numeric>
+#include <stdexcept>
+#include <vector>
+
+#include "src/chunk_sort/cpu/cpu_backend.h"
+#include "src/chunk_sort/starting_backend.h"
+#include "src/core/errors.h"
+#include "src/keys/key_layout.h"
+
+namespace {
+
+// The CPU backend's sort, plus a record of what was registered and what
+// each session was told.
+class PinningBackend final : public gsort::SortBackend {
+ public:
+  PinningBackend(const gsort::KeyLayout& layout, gsort::ThreadPool& pool)
+      : cpu_(gsort::make_cpu_backend(layout, pool)) {}
+  std::string describe() const override { return "pinning stand-in"; }
+  void sort_order(const uint8_t* records, uint64_t count, uint32_t* order) override {
+    std::lock_guard<std::mutex> lock(mutex);
+    sorted_unpinned_bytes += count * 8 - std::min<uint64_t>(count * 8, pinned_bytes_from(records));
+    cpu_->sort_order(records, count, order);
+  }
+  bool register_host(void* p, size_t bytes) override {
+    std::lock_guard<std::mutex> lock(mutex);
+    const auto* b = static_cast<const uint8_t*>(p);
+    for (const auto& [q, n] : pinned) EXPECT_TRUE(b + bytes <= q || q + n <= b) << "registrations overlap";
+    EXPECT_EQ(reinterpret_cast<uintptr_t>(p) % 4096, 0u);
+    pinned[b] = bytes;
+    ++registrations;
+    return true;
+  }
+  void unregister_host(void* p) override {
+    std::lock_guard<std::mutex> lock(mutex);
+    EXPECT_EQ(pinned.erase(static_cast<const uint8_t*>(p)), 1u) << "unregistered what was not registered";
+  }
+  // Bytes pinned contiguously from `from` on.
+  uint64_t pinned_bytes_from(const uint8_t* from) const {
+    uint64_t covered = 0;
+    for (;;) {
+      bool grew = false;
+      for (const auto& [q, n] : pinned) {
+        if (q <= from + covered && from + covered < q + n) {
+          covered = static_cast<uint64_t>(q + n - from);
+          grew = true;
+        }
+      }
+      if (!grew) return covered;
+    }
+  }
+
+  std::mutex mutex;
+  std::map<const uint8_t*, size_t> pinned;
+  int registrations = 0;
+  uint64_t sorted_unpinned_bytes = 0;
+
+ private:
+  std::unique_ptr<gsort::SortBackend> cpu_;
+};
+
+gsort::KeyLayout u64_layout() { return gsort::KeyLayout({gsort::parse_key_spec("0:u64")}, 8, false); }
+
+// 8-byte records holding descending keys.
+void fill_descending(uint8_t* p, uint64_t count) {
+  for (uint64_t i = 0; i < count; ++i) {
+    const uint64_t key = count - i;
+    std::memcpy(p + i * 8, &key, 8);
+  }
+}
+
+struct Started {
+  std::promise<void> go;
+  PinningBackend* made = nullptr;
+};
+
+std::unique_ptr<gsort::StartingBackend> starting(Started& s, const gsort::KeyLayout& layout, gsort::ThreadPool& pool,
+                                                 bool fail = false) {
+  std::shared_future<void> go = s.go.get_future().share();
+  return std::make_unique<gsort::StartingBackend>(
+      [&s, &layout, &pool, go, fail]() -> std::unique_ptr<gsort::SortBackend> {
+        go.wait();
+        if (fail) throw gsort::DeviceError("--backend gpu: there is no GPU");
+        auto b = std::make_unique<PinningBackend>(layout, pool);
+        s.made = b.get();
+        return b;
+      },
+      0, pool);
+}
+
+TEST(StartingBackend, BuffersFilledBeforeTheStartArePinnedWholeAndKeepTheirBytes) {
+  const gsort::KeyLayout layout = u64_layout();
+  gsort::ThreadPool pool(2);
+  Started s;
+  auto backend = starting(s, layout, pool);
+  const uint64_t count = (uint64_t{80} << 20) / 8 + 123;  // 80 MiB and a bit: populated on several threads
+  {
+    gsort::HostBuffer records = backend->allocate_host(count * 8);
+    fill_descending(records.data(), count / 2);  // half read before the start ends
+    auto session = backend->begin_chunk(records.data());
+    session->records_ready(count / 2);  // not started: only noted
+    EXPECT_FALSE(backend->ready());
+    s.go.set_value();
+    fill_descending(records.data(), count);  // the rest read while it pins (the same keys again, then more)
+    gsort::SortBackend& b = backend->backend();  // waits for the start
+    EXPECT_TRUE(backend->ready());
+    EXPECT_EQ(&b, s.made);
+    EXPECT_EQ(backend->pinned_buffers(), 1u);
+    session->records_ready(count);
+    std::vector<uint32_t> order(count);
+    session->finish(order.data());
+    {
+      std::lock_guard<std::mutex> lock(s.made->mutex);
+      EXPECT_EQ(s.made->registrations, 1);  // one registration: a copy may not span two
+      EXPECT_GE(s.made->pinned_bytes_from(records.data()), count * 8);
+      EXPECT_EQ(s.made->sorted_unpinned_bytes, 0u);
+    }
+    for (uint64_t i = 0; i < count; ++i) ASSERT_EQ(order[i], count - 1 - i) << "at " << i;
+  }
+  // The buffer is gone: so is its registration.
+  std::lock_guard<std::mutex> lock(s.made->mutex);
+  EXPECT_TRUE(s.made->pinned.empty());
+}
+
+TEST(StartingBackend, ABufferReleasedBeforeTheStartEndsIsNeverRegistered) {
+  const gsort::KeyLayout layout = u64_layout();
+  gsort::ThreadPool pool(2);
+  Started s;
+  auto backend = starting(s, layout, pool);
+  { gsort::HostBuffer gone = backend->allocate_host(1 << 20); }
+  s.go.set_value();
+  backend->backend();
+  EXPECT_EQ(backend->pinned_buffers(), 0u);
+  std::lock_guard<std::mutex> lock(s.made->mutex);
+  EXPECT_EQ(s.made->registrations, 0);
+}
+
+TEST(StartingBackend, SortOrderWaitsForTheStartAndPinsTheWholeChunk) {
+  const gsort::KeyLayout layout = u64_layout();
+  gsort::ThreadPool pool(2);
+  Started s;
+  auto backend = starting(s, layout, pool);
+  const uint64_t count = 1000;
+  gsort::HostBuffer records = backend->allocate_host(count * 8);
+  fill_descending(records.data(), count);
+  std::vector<uint32_t> order(count);
+  auto sort = std::async(std::launch::async, [&] { backend->sort_order(records.data(), count, order.data()); });
+  s.go.set_value();
+  sort.get();
+  for (uint64_t i = 0; i < count; ++i) ASSERT_EQ(order[i], count - 1 - i);
+  std::lock_guard<std::mutex> lock(s.made->mutex);
+  EXPECT_EQ(s.made->sorted_unpinned_bytes, 0u);
+  EXPECT_EQ(backend->describe(), "pinning stand-in");
+}
+
+TEST(StartingBackend, AFailedStartSurfacesAtFirstUse) {
+  const gsort::KeyLayout layout = u64_layout();
+  gsort::ThreadPool pool(2);
+  Started s;
+  auto backend = starting(s, layout, pool, /*fail=*/true);
+  gsort::HostBuffer records = backend->allocate_host(64);
+  fill_descending(records.data(), 8);
+  auto session = backend->begin_chunk(records.data());
+  s.go.set_value();
+  session->records_ready(8);  // may or may not see the start ended: neither throws nor blocks for long
+  std::vector<uint32_t> order(8);
+  EXPECT_THROW(session->finish(order.data()), gsort::DeviceError);
+  EXPECT_THROW(backend->describe(), gsort::DeviceError);
+}
+
+TEST(StartingBackend, BuffersAskedForAfterTheStartComeFromTheBackend) {
+  const gsort::KeyLayout layout = u64_layout();
+  gsort::ThreadPool pool(2);
+  Started s;
+  auto backend = starting(s, layout, pool);
+  s.go.set_value();
+  backend->backend();
+  gsort::HostBuffer records = backend->allocate_host(4096);
+  fill_descending(records.data(), 512);
+  std::vector<uint32_t> order(512);
+  backend->sort_order(records.data(), 512, order.data());
+  EXPECT_EQ(order[0], 511u);
+  std::lock_guard<std::mutex> lock(s.made->mutex);
+  EXPECT_EQ(s.made->registrations, 0);  // the backend's own memory: nothing to register
+}
+
+}  // namespace
