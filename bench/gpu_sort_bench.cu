@@ -317,7 +317,9 @@ void records_table(const Options& o) {
     const uint64_t count = chunk_bytes / size;
     const double gb = double(count) * size / 1e9;
     const KeyLayout layout({parse_key_spec("0:" + std::to_string(std::min(size, 10u)))}, size, false);
-    GpuBackend backend(layout, GpuOptions{}, pool);
+    GpuOptions options;
+    options.input_bytes_hint = count * size;  // the arena sized for the chunk up front, as for a file
+    GpuBackend backend(layout, options, pool);
     HostBuffer in = backend.allocate_host(count * size);
     HostBuffer pinned_order = backend.allocate_host(count * 4);
     std::vector<uint32_t> order(count);

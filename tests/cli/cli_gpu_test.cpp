@@ -5,6 +5,7 @@
 // gsort finds no usable GPU (CI).
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -79,6 +80,30 @@ INSTANTIATE_TEST_SUITE_P(
                    {"--record-size", "33", "--records", "100000", "--seed", "7"},
                    {"--record-size", "33"}}),
     case_name);
+
+// An input of unknown size (a pipe) starts on a small device arena that
+// grows with the chunks, instead of most of the GPU's memory (issue 12);
+// --stats' peak says what was taken. Standard input that is a regular file
+// is the file: its size is known.
+TEST(GpuPipe, UnknownSizeTakesDeviceMemoryAsItGrows) {
+  const ProcessResult probe = run_gsort({"--backend", "gpu", "--record-size", "1", "/dev/null"});
+  if (probe.exit_code != 0) GTEST_SKIP() << "no usable GPU: " << probe.err;
+  TempDir dir;
+  const std::string input = dir.file("in.bin");
+  ASSERT_EQ(run_gsort_gen({"--format", "gensort", "--records", "300000", "--seed", "8", "-o", input}).exit_code, 0);
+  const ProcessResult cpu = run_gsort({"--format", "gensort", "--backend", "cpu", input});
+  ASSERT_EQ(cpu.exit_code, 0) << cpu.err;
+  ProcessOptions piped;
+  piped.stdin_kind = StdinKind::kPipe;
+  piped.stdin_data = read_file(input);
+  const ProcessResult gpu = run_gsort({"--format", "gensort", "--backend", "gpu", "--stats", "-", "-"}, piped);
+  ASSERT_EQ(gpu.exit_code, 0) << gpu.err;
+  EXPECT_TRUE(gpu.out == cpu.out) << "the GPU's output differs from the CPU's";
+  const nlohmann::json stats = nlohmann::json::parse(gpu.err);
+  const uint64_t peak = stats["memory"]["peak_device_bytes"].get<uint64_t>();
+  EXPECT_GT(peak, 0u);
+  EXPECT_LT(peak, uint64_t{4} << 30) << "a 30 MB input of unknown size took " << peak << " bytes of device memory";
+}
 
 }  // namespace
 }  // namespace gsort_test

@@ -6,6 +6,10 @@
 namespace gsort::gpu {
 namespace {
 
+// The input an arena that grows is first sized for (device memory for
+// 256 MiB of records): small next to any GPU, enough for a pipe's small input.
+constexpr uint64_t kFirstArenaInputBytes = uint64_t{256} << 20;
+
 int select_device(int device) {
   GSORT_CUDA_CHECK(cudaSetDevice(device));
   return device;
@@ -110,13 +114,26 @@ DeviceContext::DeviceContext(const KeyLayout& layout, const GpuOptions& options)
       format_(make_key_format(layout, options.algorithm)),
       record_size_(layout.record_size()),
       field_count_(static_cast<int>(layout.fields().size())) {
-  arena_ = acquire_arena(format_, record_size_, options.memory_cap, options.input_bytes_hint, &plan_);
+  grows_ = options.memory_cap == 0 && options.input_bytes_hint == 0;
+  const uint64_t hint = grows_ ? kFirstArenaInputBytes : options.input_bytes_hint;
+  arena_ = acquire_arena(format_, record_size_, options.memory_cap, hint, &plan_);
+  peak_arena_bytes_ = arena_.size();
   const size_t field_bytes = layout.fields().size() * sizeof(KeyField);
   fields_ = cuda::DeviceBuffer(field_bytes);
   GSORT_CUDA_CHECK(cudaMemcpy(fields_.data(), layout.fields().data(), field_bytes, cudaMemcpyHostToDevice));
 }
 
 void DeviceContext::make_current() const { GSORT_CUDA_CHECK(cudaSetDevice(device_)); }
+
+void DeviceContext::ensure_room(uint64_t records) {
+  if (!grows_ || at_ceiling_ || plan_.streaming.capacity >= records) return;
+  synchronize();
+  result_blocks_.clear();  // sized for the old groups
+  arena_ = cuda::DeviceBuffer();  // freed first: the new one may need its room
+  arena_ = acquire_arena(format_, record_size_, 0, records * record_size_, &plan_);
+  at_ceiling_ = plan_.streaming.capacity < records;
+  peak_arena_bytes_ = std::max(peak_arena_bytes_, arena_.size());
+}
 
 void DeviceContext::synchronize() const {
   copy_in.synchronize();

@@ -29,14 +29,23 @@ class DeviceContext {
 
  public:
   // Selects the device and takes the arena: memory_cap bytes, or most of the
-  // free memory; shrinks and retries when the allocation fails. Throws
-  // DeviceOutOfMemory when too little memory remains to sort anything.
+  // free memory (no more than a known input needs); shrinks and retries when
+  // the allocation fails. Throws DeviceOutOfMemory when too little memory
+  // remains to sort anything. With neither a cap nor a known input size (a
+  // pipe), it takes a small arena and grows it as chunks need (ensure_room).
   DeviceContext(const KeyLayout& layout, const GpuOptions& options);
   DeviceContext(const DeviceContext&) = delete;
   DeviceContext& operator=(const DeviceContext&) = delete;
 
   // Makes the device current on the calling thread.
   void make_current() const;
+  // For an arena that grows: makes one group hold `records` if the device
+  // has the memory (else groups are merged on the host, as under a cap).
+  // Call with the device held and nothing in flight; other callers' plan
+  // and result blocks are replaced. A no-op for a fixed arena.
+  void ensure_room(uint64_t records);
+  // The largest arena held so far.
+  size_t peak_arena_bytes() const { return peak_arena_bytes_; }
   // Waits for everything enqueued on the three streams.
   void synchronize() const;
   // The same, never throwing (for destructors).
@@ -81,6 +90,9 @@ class DeviceContext {
   cuda::DeviceBuffer fields_;
   int field_count_;
   std::vector<HostBuffer> result_blocks_;
+  bool grows_ = false;         // no cap and no known input size
+  bool at_ceiling_ = false;    // a growth got less than it asked for: stop asking
+  size_t peak_arena_bytes_ = 0;
   HostBuffer bounce_;
   bool bounce_pinned_ = false;
 };

@@ -68,6 +68,7 @@ void GpuBackend::sort_order(const uint8_t* records, uint64_t count, uint32_t* or
   DeviceHold hold(gate_);
   hold.acquire();
   device_.make_current();
+  device_.ensure_room(count);  // an input of unknown size: the arena grows with the chunks
   ChunkSorter sorter(device_, records, pool_);
   sorter.finish_order(count, order, layout_);
   BackendTimings t = sorter.timings();

@@ -33,8 +33,7 @@ class GpuBackend final : public SortBackend {
   bool register_host(void* p, size_t bytes) override;
   void unregister_host(void* p) override;
   BackendTimings timings() const override;
-  // The arena is taken once, up front: it is the peak.
-  uint64_t peak_device_bytes() const override { return device_.arena_bytes(); }
+  uint64_t peak_device_bytes() const override { return device_.peak_arena_bytes(); }
 
   // The plan's sizes, in records: a host-to-device piece, a sorted group.
   uint64_t piece_records() const { return device_.plan().piece_records; }
