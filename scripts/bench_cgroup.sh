@@ -106,7 +106,8 @@ for ((i = 1; i <= runs; i++)); do
         "$work/$c" -o "$work/out"
       times[$key]+="$took "
       peaks[$key]=$peak
-      notes[$key]="runs $(json_field "$st" runs), temp bytes $(temp_field "$st" bytes_written), compressed $(temp_field "$st" compressed): $(temp_field "$st" compress_reason)"
+      notes[$key]="runs $(json_field "$st" runs), temp bytes $(temp_field "$st" bytes_written), compressed $(temp_field "$st" compressed): $(temp_field "$st" compress_reason)
+      phases (last round): $(grep -o '"phases_s": *{[^}]*}' "$st" | sed 's/"phases_s": *//')"
     done
   done
 done

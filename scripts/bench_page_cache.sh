@@ -33,7 +33,15 @@ read -r -a extra <<<"${EXTRA:-}"
 mode=${UNCACHE:-files}
 victim_reads=${VICTIM_READS:-2}
 [[ $(id -u) == 0 ]] || { echo "bench_page_cache.sh: run as root (cgroups)" >&2; exit 2; }
-command -v fincore >/dev/null || { echo "bench_page_cache.sh: needs fincore (util-linux)" >&2; exit 2; }
+# fincore (util-linux), else bench/cached_bytes from BIN_DIR (the GPU hosts lack fincore).
+if command -v fincore >/dev/null; then
+  cached_mib() { fincore --bytes --noheadings --output RES "$1" | awk '{ printf "%d", $1 / 1048576 }'; }
+elif [[ -x $bin/cached_bytes ]]; then
+  cached_mib() { "$bin/cached_bytes" "$1" | awk '{ printf "%d", $1 / 1048576 }'; }
+else
+  echo "bench_page_cache.sh: needs fincore (util-linux) or $bin/cached_bytes (bench/cached_bytes.cpp)" >&2
+  exit 2
+fi
 mkdir -p "$work_base"
 work=$(mktemp -d "$work_base/gsort-pc.XXXXXX")
 source "$(dirname "$0")/bench_cgroup_lib.sh"
@@ -41,7 +49,6 @@ trap 'cg_destroy; rm -rf "$work"' EXIT
 
 now() { date +%s.%N; }
 median() { printf '%s\n' "$@" | sort -g | awk '{ t[NR] = $1 } END { print t[int((NR + 1) / 2)] }'; }
-cached_mib() { fincore --bytes --noheadings --output RES "$1" | awk '{ printf "%d", $1 / 1048576 }'; }
 cgroup_cache_mib() {
   local stat=$cg_dir/memory.stat
   awk '$1 == "file" || $1 == "cache" { printf "%d", $2 / 1048576; exit }' "$stat"

@@ -5,7 +5,7 @@
 # ${OUT:-/tmp/gsort-device}. The host tests look for the binaries where they
 # were built (/work/main/build), so they are copied there first.
 #   scripts/device_check.sh [tests] [gpu-tests] [sanitize] [bench-2g] [bench-12g] [kernels]
-#                           [spill-streams] [cgroup] [page-cache]      (issue 12; the last two as root)
+#                           [spill-streams] [io-targets] [cgroup] [page-cache]   (issue 12; the last two as root)
 # HOST_FILTER narrows the host suites (unit, conformance, cli: a gtest filter;
 # default: all of them). The CLI cases are read from tests/cli/cases here.
 set -uo pipefail
@@ -61,6 +61,11 @@ for step in "${steps[@]}"; do
             "$limit" 4 2>&1 | tee -a "$out/bench_page_cache.log"
         done
       done ;;
+    io-targets)  # issue 12's targets against cp and cat|dd (with BASE_DIR=an earlier build beside); traces tarred
+      mkdir -p /tmp/gsort-traces
+      RUNS=${RUNS:-3} TRACE_DIR=/tmp/gsort-traces CSV="$out/io_targets.csv" scripts/bench_io_targets.sh .devcarry \
+        /tmp/gsort-io 2>&1 | tee "$out/io_targets.log"
+      tar czf "$out/traces.tgz" -C /tmp gsort-traces ;;
     kernels) .devcarry/gpu_sort_bench 2>&1 | tee "$out/gpu_sort_bench.log"; .devcarry/kernel_sort_bench 2>&1 | tee "$out/kernel_sort_bench.log" | tail -30 ;;
     *) echo "unknown step $step" ;;
   esac

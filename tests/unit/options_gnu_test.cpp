@@ -11,25 +11,13 @@
 #include "src/cli/options.h"
 #include "src/cli/size_parse.h"
 #include "src/core/errors.h"
+#include "tests/support/parse_args.h"
 
 namespace gsort {
 namespace {
 
-SortConfig config(std::initializer_list<const char*> args) {
-  std::vector<const char*> argv = {"gsort"};
-  argv.insert(argv.end(), args.begin(), args.end());
-  return parse_command_line(static_cast<int>(argv.size()), argv.data()).config;
-}
-
-// The UsageError's text, or "" when the arguments were accepted.
-std::string usage_error(std::initializer_list<const char*> args) {
-  try {
-    config(args);
-  } catch (const UsageError& e) {
-    return e.what();
-  }
-  return "";
-}
+SortConfig config(std::initializer_list<const char*> args) { return gsort_test::config_of(args); }
+std::string usage_error(std::initializer_list<const char*> args) { return gsort_test::usage_error_of(args); }
 
 TEST(GnuHabits, ShortKeyIsKeyInGsortsSyntax) {
   const SortConfig c = config({"--record-size", "16", "-k", "8:u64", "-k0:4:desc", "--key", "4:i32"});

@@ -13,6 +13,7 @@
 #include "src/cli/size_parse.h"
 #include "src/core/errors.h"
 #include "src/config/sort_config.h"
+#include "tests/support/parse_args.h"
 
 namespace gsort {
 namespace {
@@ -105,13 +106,8 @@ TEST(ParseSize, OverflowAndGarbageAreUsageErrors) {
 
 // --------------------------------------------------------- parse_command_line
 
-ParsedCommand parse(std::initializer_list<const char*> args) {
-  std::vector<const char*> argv = {"gsort"};
-  argv.insert(argv.end(), args.begin(), args.end());
-  return parse_command_line(static_cast<int>(argv.size()), argv.data());
-}
-
-SortConfig config(std::initializer_list<const char*> args) { return parse(args).config; }
+ParsedCommand parse(std::initializer_list<const char*> args) { return gsort_test::parse_args(args); }
+SortConfig config(std::initializer_list<const char*> args) { return gsort_test::config_of(args); }
 
 // Sets or clears an environment variable for one scope.
 class EnvVar {

@@ -8,25 +8,19 @@
 
 #include "src/cli/options.h"
 #include "src/core/errors.h"
+#include "tests/support/parse_args.h"
 
 namespace gsort {
 namespace {
 
-SortConfig config(std::initializer_list<const char*> args) {
-  std::vector<const char*> argv = {"gsort", "--record-size", "4"};
-  argv.insert(argv.end(), args.begin(), args.end());
-  return parse_command_line(static_cast<int>(argv.size()), argv.data()).config;
+// Arguments after "--record-size 4".
+std::vector<const char*> with_size(std::initializer_list<const char*> args) {
+  std::vector<const char*> all = {"--record-size", "4"};
+  all.insert(all.end(), args.begin(), args.end());
+  return all;
 }
-
-// The UsageError's message for these arguments ("" when they parse).
-std::string usage_error(std::initializer_list<const char*> args) {
-  try {
-    config(args);
-  } catch (const UsageError& e) {
-    return e.what();
-  }
-  return "";
-}
+SortConfig config(std::initializer_list<const char*> args) { return gsort_test::config_of(with_size(args)); }
+std::string usage_error(std::initializer_list<const char*> args) { return gsort_test::usage_error_of(with_size(args)); }
 
 TEST(SpillOptions, CompressTempIsAutoByDefault) {
   const SortConfig c = config({});
