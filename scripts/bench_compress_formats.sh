@@ -32,8 +32,6 @@ source "$(dirname "$0")/bench_csv.sh"
 csv=${CSV-bench_compress_formats.csv}
 [[ -z $csv ]] || bench_csv_open "$csv"
 
-now() { date +%s.%N; }
-median() { printf '%s\n' "$@" | sort -g | awk '{ t[NR] = $1 } END { print t[int((NR + 1) / 2)] }'; }
 
 # time_case NAME BYTES COMMAND...: one timed run, its seconds appended to
 # times[NAME], its CPU seconds (children's user + system) to cpus[NAME].

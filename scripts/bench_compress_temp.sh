@@ -21,7 +21,6 @@ source "$(dirname "$0")/bench_csv.sh"
 csv=${CSV-bench_compress_temp.csv}
 [[ -z $csv ]] || bench_csv_open "$csv"
 
-now() { date +%s.%N; }
 stat_field() { grep -o "\"$2\": *[0-9.]*" "$1" | head -1 | sed 's/.*: *//'; }
 
 echo "== --compress-temp: $records records of 100 bytes, -S $mem, temp in $temp ($(df -T "$temp" | awk 'NR == 2 { print $2 }'), $(nproc) threads, $runs runs, median)"

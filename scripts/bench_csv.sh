@@ -1,5 +1,8 @@
 # Sourced by the benchmark scripts: one CSV row per timed run, beside the
-# tables they print, for scripts/plot_benchmarks.py.
+# tables they print, for scripts/plot_benchmarks.py; and the clock and the
+# median they share.
+#   now                          seconds since the epoch, to the nanosecond
+#   median SECONDS...            the median (the lower middle of an even count)
 #   bench_csv_open FILE          write the header (a new file) and remember FILE
 #   bench_csv_row CASE RUN SECONDS BYTES COMMAND...
 # Columns: date, host, script, case, tool, run, seconds, bytes. tool is the
@@ -21,3 +24,6 @@ bench_csv_row() {
   printf '%s,%s,%s,%s,"%s",%s,%s,%s\n' "$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$(hostname)" \
     "$(basename "$0")" "$case_name" "${words[*]}" "$run" "$seconds" "$bytes" >>"$bench_csv_file"
 }
+
+now() { date +%s.%N; }
+median() { printf '%s\n' "$@" | sort -g | awk '{ t[NR] = $1 } END { print t[int((NR + 1) / 2)] }'; }

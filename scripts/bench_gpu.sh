@@ -28,7 +28,6 @@ source "$(dirname "$0")/bench_csv.sh"
 csv=${CSV-bench_gpu.csv}
 [[ -z $csv ]] || bench_csv_open "$csv"
 
-now() { date +%s.%N; }
 
 # Median seconds over RUNS runs of "$@" (the command writes $work/out).
 median() {

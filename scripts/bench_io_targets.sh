@@ -30,8 +30,6 @@ trap 'rm -f "$work"/in.* "$work"/out' EXIT
 source "$(dirname "$0")/bench_csv.sh"
 [[ -z ${CSV:-} ]] || bench_csv_open "$CSV"
 
-now() { date +%s.%N; }
-median() { printf '%s\n' "$@" | sort -g | awk '{ t[NR] = $1 } END { print t[int((NR + 1) / 2)] }'; }
 
 # timed NAME ROUND BYTES CMD...: one run, output removed and dirty pages
 # written back first; seconds in $took.

@@ -44,11 +44,10 @@ else
 fi
 mkdir -p "$work_base"
 work=$(mktemp -d "$work_base/gsort-pc.XXXXXX")
+source "$(dirname "$0")/bench_csv.sh"
 source "$(dirname "$0")/bench_cgroup_lib.sh"
 trap 'cg_destroy; rm -rf "$work"' EXIT
 
-now() { date +%s.%N; }
-median() { printf '%s\n' "$@" | sort -g | awk '{ t[NR] = $1 } END { print t[int((NR + 1) / 2)] }'; }
 cgroup_cache_mib() {
   local stat=$cg_dir/memory.stat
   awk '$1 == "file" || $1 == "cache" { printf "%d", $2 / 1048576; exit }' "$stat"

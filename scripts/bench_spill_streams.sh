@@ -34,8 +34,6 @@ source "$(dirname "$0")/bench_csv.sh"
 csv=${CSV-bench_spill_streams.csv}
 [[ -z $csv ]] || bench_csv_open "$csv"
 
-now() { date +%s.%N; }
-median() { printf '%s\n' "$@" | sort -g | awk '{ t[NR] = $1 } END { print t[int((NR + 1) / 2)] }'; }
 phase() { grep -o "\"$2\": *[0-9.e-]*" "$1" | head -1 | sed 's/.*: *//'; }
 
 case $data in

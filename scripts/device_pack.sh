@@ -16,5 +16,5 @@ for f in gsort gsort-gen tests/gsort-test-hooks tests/gsort_unit_tests tests/gso
     strip "$dest/$(basename "$f")"
   fi
 done
-cp scripts/bench_gpu.sh scripts/bench_compress_temp.sh scripts/check_huge_count.sh "$dest/"
+cp scripts/bench_gpu.sh scripts/bench_csv.sh scripts/bench_compress_temp.sh scripts/check_huge_count.sh "$dest/"
 du -sh "$dest"

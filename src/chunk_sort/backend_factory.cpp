@@ -107,7 +107,7 @@ std::unique_ptr<SortBackend> make_backend(const SortConfig& config, const KeyLay
       log.info("backend: " + b->describe() + ", ready in " + took + " (started while the input is read)");
       return b;
     };
-    return std::make_unique<StartingBackend>(start, host_bytes, pool);
+    return std::make_unique<StartingBackend>(start, host_bytes, pool, size_known);
   }
 #else
   (void)when;

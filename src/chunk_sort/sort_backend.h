@@ -76,6 +76,8 @@ class SortBackend {
     return false;
   }
   virtual void unregister_host(void* p) { (void)p; }
+  // Whether register_host pins (and so is worth faulting memory in for).
+  virtual bool pins_host() const { return false; }
 
   // Host memory the backend needs per record of a chunk, beyond the chunk
   // itself and the order array, so the pipeline can size chunks to -S.

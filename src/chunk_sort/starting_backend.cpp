@@ -54,8 +54,8 @@ struct StartingBackend::LazyBuffer {
   uint64_t pinned_size() const { return round_up(memory.size(), kPage); }
 };
 
-StartingBackend::StartingBackend(Start start, uint64_t host_bytes_per_record, ThreadPool& pool)
-    : host_bytes_per_record_(host_bytes_per_record), pool_(pool) {
+StartingBackend::StartingBackend(Start start, uint64_t host_bytes_per_record, ThreadPool& pool, bool size_known)
+    : host_bytes_per_record_(host_bytes_per_record), pool_(pool), fault_in_buffers_(size_known) {
   started_at_ = process_seconds();
   thread_ = std::thread([this, start = std::move(start)] { run(start); });
 }
@@ -95,7 +95,7 @@ void StartingBackend::pin_lazy_buffers(SortBackend& backend) {
         if (!b->visited) next = b;
       }
       // None left: buffers asked for from now on come from the backend
-      // (allocate_host checks ready() under this lock).
+      // (allocate_host reads ready_for_buffers_ under this lock).
       if (!next) {
         ready_for_buffers_ = true;
         return;
@@ -103,7 +103,7 @@ void StartingBackend::pin_lazy_buffers(SortBackend& backend) {
     }
     std::lock_guard<std::mutex> lock(next->mutex);
     next->visited = true;
-    if (!next->memory) continue;  // released meanwhile
+    if (!next->memory || !backend.pins_host()) continue;  // released meanwhile, or nothing to pin for
     populate(next->memory.data(), next->pinned_size());
     next->registered = backend.register_host(next->memory.data(), next->pinned_size());
     if (next->registered) ++pinned_buffers_;
@@ -149,6 +149,7 @@ HostBuffer StartingBackend::allocate_host(size_t bytes) {
   }
   if (!lazy->memory) return backend().allocate_host(bytes);  // started: as the backend does it
   uint8_t* data = lazy->memory.data();
+  if (!fault_in_buffers_) return lazy_handle(lazy, bytes);
   // Faulted in now, on all threads (nothing is in it yet): the start's own
   // pass over it then finds every page present.
   const uint64_t pages = (bytes + kPage - 1) / kPage;
@@ -158,8 +159,12 @@ HostBuffer StartingBackend::allocate_host(size_t bytes) {
       data[page * kPage] = 0;
     }
   });
+  return lazy_handle(lazy, bytes);
+}
+
+HostBuffer StartingBackend::lazy_handle(const std::shared_ptr<LazyBuffer>& lazy, size_t bytes) {
   // The release undoes the registration, then frees the memory.
-  return HostBuffer(data, bytes, [this, lazy](void*) {
+  return HostBuffer(lazy->memory.data(), bytes, [this, lazy](void*) {
     std::lock_guard<std::mutex> buffers_lock(buffers_mutex_);
     {
       std::lock_guard<std::mutex> lock(lazy->mutex);

@@ -1,13 +1,15 @@
 // A backend whose start-up (for the GPU: the CUDA context, the device's
 // memory) runs on its own thread while the pipeline allocates its buffers
-// and reads. Until it is ready, chunk buffers are plain pageable memory,
-// faulted in by the pool's threads when they are handed out (as the GPU
+// and reads. Until it is ready, chunk buffers are plain pageable memory and
+// chunk sessions only note how much has been read. For an input of known
+// size the pool faults the buffers in when they are handed out (as the GPU
 // backend's own pinned buffers are: page faults during the read cost more,
-// measured in docs/benchmarks.md), and chunk sessions only note how much has
-// been read. The start ends by registering (pinning) each such buffer with
-// the backend, whole, in one registration (a copy may not span two), while
-// the reader goes on filling it. Anything that needs the backend itself
-// (finish, sort_order, describe) waits for the start, and rethrows its error.
+// measured in docs/benchmarks.md); for a stream, whose chunk buffer may stay
+// mostly empty, they are left to fault in as used. The start ends by
+// registering (pinning) each such buffer with the backend, if it pins, whole,
+// in one registration (a copy may not span two), while the reader goes on
+// filling it. Anything that needs the backend itself (finish, sort_order,
+// describe) waits for the start, and rethrows its error.
 #pragma once
 
 #include <atomic>
@@ -30,8 +32,9 @@ class StartingBackend final : public SortBackend {
   using Start = std::function<std::unique_ptr<SortBackend>()>;
   // Runs `start` on a new thread now. host_bytes_per_record: the most that
   // any backend `start` may return needs (the plan is made before it is).
-  // `pool` faults in the buffers handed out before the start ends.
-  StartingBackend(Start start, uint64_t host_bytes_per_record, ThreadPool& pool);
+  // `pool` faults in the buffers handed out before the start ends, when
+  // `size_known` (they will be filled).
+  StartingBackend(Start start, uint64_t host_bytes_per_record, ThreadPool& pool, bool size_known);
   // Waits for the start (it cannot be cancelled), then unregisters nothing
   // itself: buffers release their own registrations.
   ~StartingBackend() override;
@@ -63,11 +66,13 @@ class StartingBackend final : public SortBackend {
   struct LazyBuffer;
   void run(const Start& start);
   void pin_lazy_buffers(SortBackend& backend);
+  HostBuffer lazy_handle(const std::shared_ptr<LazyBuffer>& lazy, size_t bytes);
   void wait() const;
   SortBackend& started() const;
 
   const uint64_t host_bytes_per_record_;
   ThreadPool& pool_;
+  const bool fault_in_buffers_;
   mutable std::mutex mutex_;
   mutable std::condition_variable done_;
   std::atomic<bool> ready_{false};

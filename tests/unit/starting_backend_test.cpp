@@ -5,6 +5,8 @@
 // contents untouched) before anything is sorted, registrations are undone
 // when a buffer goes, and a failed start surfaces at first use.
 #include <gtest/gtest.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <cstring>
 #include <future>
@@ -28,6 +30,7 @@ class PinningBackend final : public gsort::SortBackend {
   PinningBackend(const gsort::KeyLayout& layout, gsort::ThreadPool& pool)
       : cpu_(gsort::make_cpu_backend(layout, pool)) {}
   std::string describe() const override { return "pinning stand-in"; }
+  bool pins_host() const override { return true; }
   void sort_order(const uint8_t* records, uint64_t count, uint32_t* order) override {
     std::lock_guard<std::mutex> lock(mutex);
     sorted_unpinned_bytes += count * 8 - std::min<uint64_t>(count * 8, pinned_bytes_from(records));
@@ -96,7 +99,7 @@ std::unique_ptr<gsort::StartingBackend> starting(Started& s, const gsort::KeyLay
         s.made = b.get();
         return b;
       },
-      0, pool);
+      0, pool, /*size_known=*/true);
 }
 
 TEST(StartingBackend, BuffersFilledBeforeTheStartArePinnedWholeAndKeepTheirBytes) {
@@ -193,6 +196,43 @@ TEST(StartingBackend, BuffersAskedForAfterTheStartComeFromTheBackend) {
   EXPECT_EQ(order[0], 511u);
   std::lock_guard<std::mutex> lock(s.made->mutex);
   EXPECT_EQ(s.made->registrations, 0);  // the backend's own memory: nothing to register
+}
+
+// Pages of [p, p + bytes) resident in memory.
+uint64_t resident_pages(const uint8_t* p, uint64_t bytes) {
+  const uint64_t page = static_cast<uint64_t>(::sysconf(_SC_PAGESIZE));
+  std::vector<unsigned char> vec((bytes + page - 1) / page);
+  EXPECT_EQ(::mincore(const_cast<uint8_t*>(p), bytes, vec.data()), 0);
+  uint64_t n = 0;
+  for (unsigned char v : vec) n += v & 1;
+  return n;
+}
+
+// A stream's chunk buffer (up to 4 GB) may stay mostly empty: it is not
+// faulted in up front, nor by a start that ends on a backend that does not
+// pin (the CPU fallback of a machine without a GPU).
+TEST(StartingBackend, AStreamsBufferIsNotFaultedInAndNothingPinsForTheCpu) {
+  const gsort::KeyLayout layout = u64_layout();
+  gsort::ThreadPool pool(2);
+  std::promise<void> go;
+  std::shared_future<void> started = go.get_future().share();
+  gsort::StartingBackend backend(
+      [&layout, &pool, started]() {
+        started.wait();
+        return gsort::make_cpu_backend(layout, pool);
+      },
+      0, pool, /*size_known=*/false);
+  const uint64_t bytes = uint64_t{64} << 20;
+  gsort::HostBuffer buffer = backend.allocate_host(bytes);
+  EXPECT_LT(resident_pages(buffer.data(), bytes), 64u) << "faulted in up front";
+  go.set_value();
+  backend.backend();
+  EXPECT_EQ(backend.pinned_buffers(), 0u);
+  EXPECT_LT(resident_pages(buffer.data(), bytes), 64u) << "faulted in by the start";
+  fill_descending(buffer.data(), 1000);
+  std::vector<uint32_t> order(1000);
+  backend.sort_order(buffer.data(), 1000, order.data());
+  EXPECT_EQ(order[0], 999u);
 }
 
 }  // namespace

@@ -32,6 +32,7 @@ class GpuBackend final : public SortBackend {
   HostBuffer allocate_host(size_t bytes) override;
   bool register_host(void* p, size_t bytes) override;
   void unregister_host(void* p) override;
+  bool pins_host() const override { return true; }
   BackendTimings timings() const override;
   uint64_t peak_device_bytes() const override { return device_.peak_arena_bytes(); }
 
