@@ -36,16 +36,30 @@ export ASAN_OPTIONS=detect_leaks=1
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-failed=()
+# The targets run side by side, one per core (each fuzzer is one process on
+# one core): the same seconds each, in a fraction of the wall time.
+jobs_at_once=${FUZZ_JOBS:-$(nproc)}
 for t in "${targets[@]}"; do
   mkdir -p "$work/$t" "$artifacts/$t"
   cp tests/fuzz/corpus/"$t"/* "$work/$t"/
   echo "== $t: ${seconds}s"
-  if ! "$build_dir/tests/fuzz/$t" "$work/$t" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
-       -artifact_prefix="$artifacts/$t/" -print_final_stats=1 >"$work/$t.log" 2>&1; then
+  (
+    rc=0
+    "$build_dir/tests/fuzz/$t" "$work/$t" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
+      -artifact_prefix="$artifacts/$t/" -print_final_stats=1 >"$work/$t.log" 2>&1 || rc=$?
+    echo "$rc" >"$work/$t.rc"
+  ) &
+  while [ "$(jobs -rp | wc -l)" -ge "$jobs_at_once" ]; do wait -n || true; done
+done
+wait
+failed=()
+for t in "${targets[@]}"; do
+  if [ "$(cat "$work/$t.rc")" != 0 ]; then
+    echo "== $t failed:"
     tail -n 60 "$work/$t.log"
     failed+=("$t")
   else
+    echo "== $t:"
     grep -E '^stat::(number_of_executed_units|average_exec_per_sec|peak_rss_mb)' "$work/$t.log" || true
   fi
 done
