@@ -52,7 +52,6 @@ trap 'cg_destroy; rm -rf "$work"' EXIT
 csv=${CSV-bench_cgroup.csv}
 [[ -z $csv ]] || bench_csv_open "$csv"
 
-json_field() { grep -o "\"$2\": *[^,}]*" "$1" | head -1 | sed 's/^[^:]*: *//'; }
 # A field of --stats' "temp" object.
 temp_field() { grep -o '"temp": *{[^}]*}' "$1" | grep -o "\"$2\": *\("'"[^"]*"'"\|[^,}]*\)" | sed 's/^[^:]*: *//'; }
 

@@ -21,7 +21,6 @@ source "$(dirname "$0")/bench_csv.sh"
 csv=${CSV-bench_compress_temp.csv}
 [[ -z $csv ]] || bench_csv_open "$csv"
 
-stat_field() { grep -o "\"$2\": *[0-9.]*" "$1" | head -1 | sed 's/.*: *//'; }
 
 echo "== --compress-temp: $records records of 100 bytes, -S $mem, temp in $temp ($(df -T "$temp" | awk 'NR == 2 { print $2 }'), $(nproc) threads, $runs runs, median)"
 "$bin/gsort-gen" --format gensort --ascii --records "$records" --seed 3 -o "$work/ascii"
@@ -49,8 +48,8 @@ for data in ascii random; do
     med=$(printf '%s\n' ${times[$mode]} | sort -g | awk '{ t[NR] = $1 } END { print t[int((NR + 1) / 2)] }')
     st=$work/st.$mode.json
     printf '  %-7s %-6s %8.3f s  temp bytes %14s  write runs %6.2f s  final merge %6.2f s  (%s)\n' \
-      "$data" "$mode" "$med" "$(stat_field "$st" bytes_written)" "$(stat_field "$st" "write runs")" \
-      "$(stat_field "$st" "final merge")" "${times[$mode]}"
+      "$data" "$mode" "$med" "$(json_field "$st" bytes_written)" "$(json_field "$st" "write runs")" \
+      "$(json_field "$st" "final merge")" "${times[$mode]}"
   done
   unset times
 done

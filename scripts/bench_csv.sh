@@ -3,6 +3,8 @@
 # median they share.
 #   now                          seconds since the epoch, to the nanosecond
 #   median SECONDS...            the median (the lower middle of an even count)
+#   json_field FILE KEY          the first value of KEY in a --stats file (a number,
+#                                true/false, or a quoted string, as written)
 #   bench_csv_open FILE          write the header (a new file) and remember FILE
 #   bench_csv_row CASE RUN SECONDS BYTES COMMAND...
 # Columns: date, host, script, case, tool, run, seconds, bytes. tool is the
@@ -27,3 +29,4 @@ bench_csv_row() {
 
 now() { date +%s.%N; }
 median() { printf '%s\n' "$@" | sort -g | awk '{ t[NR] = $1 } END { print t[int((NR + 1) / 2)] }'; }
+json_field() { grep -o "\"$2\": *[^,}]*" "$1" | head -1 | sed 's/^[^:]*: *//'; }

@@ -34,7 +34,6 @@ source "$(dirname "$0")/bench_csv.sh"
 csv=${CSV-bench_spill_streams.csv}
 [[ -z $csv ]] || bench_csv_open "$csv"
 
-phase() { grep -o "\"$2\": *[0-9.e-]*" "$1" | head -1 | sed 's/.*: *//'; }
 
 case $data in
   gensort) "$bin/gsort-gen" --format gensort --records "$records" --seed 5 -o "$work/in" ;;
@@ -66,9 +65,9 @@ for ((i = 0; i < runs; i++)); do
     e=$(now)
     t=$(awk -v s="$s" -v e="$e" 'BEGIN { printf "%.4f", e - s }')
     wall[base]+="$t "
-    write[base]+="$(phase "$work/st.base.json" "write runs") "
-    sorting[base]+="$(phase "$work/st.base.json" sort) "
-    merge[base]+="$(phase "$work/st.base.json" "final merge") "
+    write[base]+="$(json_field "$work/st.base.json" "write runs") "
+    sorting[base]+="$(json_field "$work/st.base.json" sort) "
+    merge[base]+="$(json_field "$work/st.base.json" "final merge") "
     bench_csv_row base "$((i + 1))" "$t" "$((records * 100))" "$BASE_BIN/gsort" --format gensort -S "$mem" \
       "${base_extra[@]}" in -o out
   fi
@@ -82,9 +81,9 @@ for ((i = 0; i < runs; i++)); do
     e=$(now)
     t=$(awk -v s="$s" -v e="$e" 'BEGIN { printf "%.4f", e - s }')
     wall[$n]+="$t "
-    write[$n]+="$(phase "$st" "write runs") "
-    sorting[$n]+="$(phase "$st" sort) "
-    merge[$n]+="$(phase "$st" "final merge") "
+    write[$n]+="$(json_field "$st" "write runs") "
+    sorting[$n]+="$(json_field "$st" sort) "
+    merge[$n]+="$(json_field "$st" "final merge") "
     bench_csv_row "streams-$n" "$((i + 1))" "$t" "$((records * 100))" "$bin/gsort" --format gensort -S "$mem" \
       --spill-streams "$n" "${extra[@]}" in -o out
   done

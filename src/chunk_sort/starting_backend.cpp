@@ -152,13 +152,7 @@ HostBuffer StartingBackend::allocate_host(size_t bytes) {
   if (!fault_in_buffers_) return lazy_handle(lazy, bytes);
   // Faulted in now, on all threads (nothing is in it yet): the start's own
   // pass over it then finds every page present.
-  const uint64_t pages = (bytes + kPage - 1) / kPage;
-  const size_t tasks = pages < 4096 ? 1 : pool_.size();
-  pool_.parallel_for(tasks, [&](size_t t) {
-    for (uint64_t page = split_point(pages, tasks, t), end = split_point(pages, tasks, t + 1); page < end; ++page) {
-      data[page * kPage] = 0;
-    }
-  });
+  fault_in_pages(data, bytes, pool_);
   return lazy_handle(lazy, bytes);
 }
 

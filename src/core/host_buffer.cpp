@@ -5,13 +5,28 @@
 #include <cstdlib>
 #include <new>
 
+#include "src/core/thread_pool.h"
+
 namespace gsort {
 namespace {
 
 constexpr size_t kHugeThreshold = size_t{32} << 20;
 constexpr size_t kHugePage = size_t{2} << 20;
 
+constexpr size_t kPageBytes = 4096;
+constexpr size_t kSmallPages = 4096;  // up to 16 MiB: one task, not worth handing out
+
 }  // namespace
+
+void fault_in_pages(uint8_t* p, size_t bytes, ThreadPool& pool) {
+  const size_t pages = (bytes + kPageBytes - 1) / kPageBytes;
+  const size_t tasks = pages < kSmallPages ? 1 : pool.size();
+  pool.parallel_for(tasks, [&](size_t t) {
+    for (size_t page = split_point(pages, tasks, t), end = split_point(pages, tasks, t + 1); page < end; ++page) {
+      p[page * kPageBytes] = 0;
+    }
+  });
+}
 
 HostBuffer HostBuffer::allocate_pageable(size_t size) {
   if (size >= kHugeThreshold) {

@@ -66,22 +66,6 @@ cuda::DeviceBuffer acquire_arena(const kernels::KeyFormat& format, uint32_t reco
 
 }  // namespace
 
-namespace {
-
-// Faults in every page of [p, p+bytes), one range per pool thread.
-void touch_pages(uint8_t* p, size_t bytes, ThreadPool& pool) {
-  constexpr size_t kPageBytes = 4096;
-  const size_t pages = (bytes + kPageBytes - 1) / kPageBytes;
-  const size_t tasks = pool.size();
-  pool.parallel_for(tasks, [&](size_t t) {
-    for (size_t page = split_point(pages, tasks, t), end = split_point(pages, tasks, t + 1); page < end; ++page) {
-      p[page * kPageBytes] = 0;
-    }
-  });
-}
-
-}  // namespace
-
 HostBuffer allocate_pinned_host(size_t bytes, ThreadPool& pool) {
   // Large buffers: page-aligned memory with transparent huge pages, faulted
   // in by many threads, then registered. cudaHostAlloc zeroes and pins
@@ -90,7 +74,7 @@ HostBuffer allocate_pinned_host(size_t bytes, ThreadPool& pool) {
   constexpr size_t kRegisterMin = size_t{64} << 20;
   if (bytes >= kRegisterMin) {
     auto memory = std::make_shared<HostBuffer>(HostBuffer::allocate_pageable(bytes));
-    touch_pages(memory->data(), bytes, pool);
+    fault_in_pages(memory->data(), bytes, pool);
     if (cudaHostRegister(memory->data(), bytes, cudaHostRegisterPortable) == cudaSuccess) {
       return HostBuffer(memory->data(), bytes, [memory](void* q) mutable {
         GSORT_CUDA_REPORT(cudaHostUnregister(q));
