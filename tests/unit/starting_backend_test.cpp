@@ -175,8 +175,12 @@ TEST(StartingBackend, AFailedStartSurfacesAtFirstUse) {
   gsort::HostBuffer records = backend->allocate_host(64);
   fill_descending(records.data(), 8);
   auto session = backend->begin_chunk(records.data());
+  EXPECT_NO_THROW(session->records_ready(4));  // still starting: only noted
   s.go.set_value();
-  session->records_ready(8);  // may or may not see the start ended: neither throws nor blocks for long
+  EXPECT_THROW(backend->backend(), gsort::DeviceError);  // waits for the start to end
+  EXPECT_TRUE(backend->ready());
+  // Once it has failed, the reader's next report says so, not only the end.
+  EXPECT_THROW(session->records_ready(8), gsort::DeviceError);
   std::vector<uint32_t> order(8);
   EXPECT_THROW(session->finish(order.data()), gsort::DeviceError);
   EXPECT_THROW(backend->describe(), gsort::DeviceError);
