@@ -66,10 +66,12 @@ import json, sys
 s = json.load(open(sys.argv[1]))
 for r in s.get("per_rank", []):
     p = r.get("phases", {})
-    print("      rank %d: exchange %.2f s (in collectives %.2f s), local sort %.2f s, write %.2f s; "
+    print("      rank %d: exchange %.2f s (read+partition %.2f s, start %.2f s, in collectives %.2f s), "
+          "local sort %.2f s (sort %.2f s, gather+write %.2f s), write %.2f s, total %.2f s; "
           "sent %.2f GB, received %.2f GB, %d rounds" % (
-          r["rank"], p.get("exchange_s", 0), p.get("exchange_wait_s", 0), p.get("sort_s", 0),
-          p.get("write_s", 0), r.get("bytes_sent", 0) / 1e9, r.get("bytes_received", 0) / 1e9,
+          r["rank"], p.get("exchange_s", 0), p.get("read_s", 0), p.get("start_s", 0), p.get("exchange_wait_s", 0),
+          p.get("sort_s", 0), p.get("order_s", 0), p.get("part_write_s", 0), p.get("write_s", 0),
+          p.get("total_s", 0), r.get("bytes_sent", 0) / 1e9, r.get("bytes_received", 0) / 1e9,
           r.get("rounds", 0)))
 EOF
 }

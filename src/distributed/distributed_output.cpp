@@ -110,6 +110,7 @@ void DistributedOutput::write_parts(RankFence& fence, LocalPart& part, uint64_t 
     test_fault_point("write", group_.rank);
     if (skip_bytes > 0) {
       trimmed = make_part();
+      trimmed->create_empty();
       copy_file_range_to(part.path(), skip_bytes, bytes, trimmed->path(), 0, config_.fsync);
     } else if (config_.fsync) {
       copy_file_range_to(part.path(), 0, 0, part.path(), 0, true);  // just the flush

@@ -3,6 +3,8 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <exception>
+#include <thread>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -22,7 +24,10 @@
 #include "src/distributed/refusals.h"
 #include "src/distributed/shuffle.h"
 #include "src/distributed/test_fault.h"
+#include "src/distributed/receive_sinks.h"
+#include "src/distributed/whole_slice.h"
 #include "src/core/stopwatch.h"
+#include "src/core/thread_pool.h"
 #include "src/report/sort_report.h"
 
 namespace gsort {
@@ -32,7 +37,7 @@ class DistributedSort {
  public:
   DistributedSort(const RankGroup& group, const SortConfig& config)
       : group_(group), fence_(group), config_(config_for_rank(config, group)), layout_(layout_of(config_)),
-        log_(config.verbose && group.rank == 0), output_(group, config_) {}
+        log_(config.verbose && group.rank == 0), output_(group, config_), pool_(config_.threads) {}
 
   void run() {
     prepare();
@@ -72,39 +77,138 @@ class DistributedSort {
 
   void exchange_phase() {
     Stopwatch t;
+    // Collective: every rank takes the same kind of exchange.
+    int fits = whole_slice_fits(largest_slice(), config_.record_size, config_.memory_bytes) ? 1 : 0, all_fit = 0;
+    MPI_Allreduce(&fits, &all_fit, 1, MPI_INT, MPI_MIN, group_.comm);
+    const bool whole = all_fit == 1;
     const ShufflePlan plan =
         plan_shuffle(inputs_->total_records(), group_.size, config_.record_size, config_.memory_bytes);
+    const uint64_t round_records = whole ? whole_round_records(group_.size, config_.record_size) : plan.chunk_records;
     std::unique_ptr<Exchange> exchange;
     std::string data_plane;
-    fence_.attempt([&] {
-      received_ = std::make_unique<ReceivedFiles>(config_.temp_dir, group_.size, config_.record_size);
-    });
-    fence_.agree();
+    const ShuffleInput in{*inputs_, slice_, layout_, *splitters_};
+    // A whole slice is read and partitioned on another thread while the
+    // exchange starts here (NCCL's set-up takes a second or two); only this
+    // thread calls MPI.
+    PartitionedSlice slice;
+    std::exception_ptr read_error;
+    std::thread reader;
+    if (whole) {
+      reader = std::thread([&] {
+        try {
+          const Stopwatch reading;
+          slice = read_and_partition(in, group_, pool_);
+          stats_.read_s = reading.seconds();
+        } catch (...) {
+          read_error = std::current_exception();
+        }
+      });
+    }
     // Its own attempt: making an exchange is collective, so every rank must
     // reach it (make_exchange votes on failures inside).
-    fence_.attempt([&] { exchange = make_exchange(group_, config_, plan.chunk_records, &data_plane); });
+    const Stopwatch starting;
+    fence_.attempt([&] { exchange = make_exchange(group_, config_, round_records, &data_plane); });
+    stats_.start_s = starting.seconds();
+    if (reader.joinable()) reader.join();
+    fence_.attempt([&] {
+      if (read_error) std::rethrow_exception(read_error);
+    });
     fence_.agree();
-    log_.info("exchange: " + std::to_string(plan.rounds) + " rounds of up to " +
-              std::to_string(plan.chunk_records) + " records per rank, through " + data_plane);
-    shuffle_slice(group_, fence_, ShuffleInput{*inputs_, slice_, layout_, *splitters_}, plan, *exchange, *received_);
+    if (whole) {
+      exchange_whole_slice(in, std::move(slice), round_records, *exchange, data_plane);
+    } else {
+      log_.info("exchange: the slices are streamed (larger than -S allows whole), " + std::to_string(plan.rounds) +
+                " rounds of up to " + std::to_string(plan.chunk_records) + " records per rank, through " + data_plane);
+      fence_.attempt([&] {
+        received_ = std::make_unique<ReceivedFiles>(config_.temp_dir, group_.size, config_.record_size);
+      });
+      fence_.agree();
+      shuffle_slice(group_, fence_, in, plan, *exchange, *received_, pool_);
+      stats_.received_records = received_->records();
+    }
     const ExchangeTally& tally = exchange->tally();
     stats_.bytes_sent = tally.bytes_sent;
     stats_.bytes_received = tally.bytes_received;
     stats_.rounds = tally.rounds;
     stats_.exchange_wait_s = tally.wait_s;
-    stats_.received_records = received_->records();
     stats_.exchange_s = t.seconds();
+  }
+
+  uint64_t largest_slice() const {
+    uint64_t largest = 0;
+    for (int r = 0; r < group_.size; ++r) {
+      largest = std::max(largest, rank_slice(inputs_->total_records(), r, group_.size).size());
+    }
+    return largest;
+  }
+
+  // Whole slices: read and partitioned at once, then the buckets traded in
+  // large rounds, landing in the local sort's buffer where they fit.
+  void exchange_whole_slice(const ShuffleInput& in, PartitionedSlice slice, uint64_t round_records,
+                            Exchange& exchange, const std::string& data_plane) {
+    const std::vector<uint64_t> from_each = incoming_counts(group_, slice.counts);
+    uint64_t incoming = 0;
+    for (uint64_t n : from_each) incoming += n;
+    const uint64_t bucket_bytes = in.slice.size() * config_.record_size;
+    const bool in_memory = !config_.verify && !test_receive_in_files() && incoming < UINT32_MAX &&
+                           incoming * (config_.record_size + 8) + bucket_bytes <= config_.memory_bytes;
+    std::unique_ptr<ReceiveSink> sink;
+    fence_.attempt([&] {
+      const int self = group_.rank;
+      const uint8_t* own = slice.bucket(self, config_.record_size);
+      const uint64_t own_count = slice.counts[static_cast<size_t>(self)];
+      if (in_memory) {
+        const Stopwatch allocating;
+        backend_ = make_receive_backend(config_, layout_, pool_, incoming);
+        received_buffer_ = backend_->allocate_host(std::max<uint64_t>(incoming, 1) * config_.record_size);
+        stats_.allocate_s = allocating.seconds();
+        auto memory = std::make_unique<MemorySink>(received_buffer_.data(), from_each, config_.record_size);
+        memory->keep_own(self, own, own_count, pool_);
+        sink = std::move(memory);
+      } else {
+        received_ = std::make_unique<ReceivedFiles>(config_.temp_dir, group_.size, config_.record_size);
+        auto files = std::make_unique<FileSink>(*received_, group_.size, config_.record_size, round_records);
+        files->keep_own(self, own, own_count);
+        sink = std::move(files);
+      }
+    });
+    fence_.agree();
+    log_.info("exchange: whole slices, " + std::string(in_memory ? "received in memory" : "received in files") +
+              " (rank 0), rounds of up to " + std::to_string(round_records) + " records per pair of ranks, through " +
+              data_plane);
+    trade_buckets(group_, fence_, slice, config_.record_size, round_records, exchange, *sink);
+    slice.buckets.reset();
+    if (received_) {
+      fence_.attempt([&] { received_->finish(); });
+      fence_.agree();
+    }
+    received_count_ = incoming;
+    stats_.received_records = incoming;
   }
 
   void local_sort_phase() {
     Stopwatch t;
     fence_.attempt([&] {
       part_ = output_.make_part();
-      const SortReport report = sort_received(config_, layout_, received_->paths(), part_->path());
-      received_->remove();
+      SortReport report;
+      if (received_) {
+        report = sort_received(config_, layout_, received_->paths(), part_->path(), pool_);
+        received_->remove();
+      } else {
+        report = sort_received_in_memory(config_, layout_, *backend_, pool_, received_buffer_.data(), received_count_,
+                                         part_->path());
+        const Stopwatch releasing;
+        received_buffer_ = HostBuffer();
+        backend_.reset();
+        stats_.release_s = releasing.seconds();
+      }
       // After the sort: a failure here leaves a finished part to clean up.
       test_fault_point("sort", group_.rank);
       stats_.runs = report.runs;
+      for (const auto& [name, seconds] : report.phases) {
+        if (name == "sort" || name == "sort runs") stats_.order_s += seconds;
+        if (name == "gather+write") stats_.part_write_s += seconds;
+      }
       part_records_ = report.output_records;
       ends_ = read_part_ends(part_->path(), part_records_, layout_);
     });
@@ -145,7 +249,11 @@ class DistributedSort {
   std::optional<ConcatenatedInputs> inputs_;
   RecordRange slice_;
   std::optional<Splitters> splitters_;
-  std::unique_ptr<ReceivedFiles> received_;
+  ThreadPool pool_;
+  std::unique_ptr<ReceivedFiles> received_;  // where the received records are, or
+  std::unique_ptr<SortBackend> backend_;      // the local sort's backend and
+  HostBuffer received_buffer_;                // its buffer that holds them
+  uint64_t received_count_ = 0;
   std::unique_ptr<LocalPart> part_;
   uint64_t part_records_ = 0;
   PartEnds ends_;

@@ -1,24 +1,31 @@
-// The data plane of the distributed sort: one collective round moves each
-// rank's buckets (the records it sends to each rank) to their ranks. The
-// driver reads, partitions and calls round() in a loop; what comes in goes
-// to a sink, per source rank, in the order that rank sent it.
+// The data plane of the distributed sort: one collective round moves, for
+// every other rank, the records this rank sends it, and lands what the
+// others send here where a sink says. The driver partitions and calls
+// round() in a loop. A rank's records for itself never enter the exchange:
+// the driver keeps them (a copy on the host is cheaper than any transport).
 //
-// MpiExchange (mpi_exchange.h) carries host buffers through MPI. The GPU
-// data plane slots in here as NcclExchange (the next step, not built yet):
-// buckets in device memory, ncclSend/ncclRecv of every pair inside one
-// ncclGroupStart/End per round, the ncclUniqueId broadcast from rank 0 over
-// MPI, and NCCL_NVLS_ENABLE=0 set before ncclCommInitRank unless the user
-// set it (send/recv gains nothing from NVLink multicast).
+// MpiExchange (mpi_exchange.h) carries host buffers through MPI;
+// NcclExchange (nccl/nccl_exchange.h) stages them through the GPUs and moves
+// them with ncclSend/ncclRecv.
 #pragma once
 
 #include <cstdint>
-#include <functional>
 #include <vector>
 
 namespace gsort {
 
-// Takes `count` records from rank `source`.
-using ReceiveSink = std::function<void(int source, const uint8_t* records, uint64_t count)>;
+// Where one round's incoming records go.
+class ReceiveSink {
+ public:
+  virtual ~ReceiveSink() = default;
+  // Room for `count` records from rank `source` (never this rank). Called
+  // for every source that sends records this round, in rank order, before
+  // the records move; the room stays valid until landed(source).
+  virtual uint8_t* place(int source, uint64_t count) = 0;
+  // The records placed for `source` have arrived; called in rank order for
+  // the same sources as place().
+  virtual void landed(int source, uint64_t count) = 0;
+};
 
 // What one rank's exchange moved, for -v and --stats.
 struct ExchangeTally {
@@ -31,13 +38,14 @@ struct ExchangeTally {
 class Exchange {
  public:
   virtual ~Exchange() = default;
-  // Collective; every rank calls it the same number of times. `buckets`
-  // holds counts[d] records for each rank d, back to back in rank order
-  // (counts.size() is the number of ranks, each count at most
-  // max_bucket_records()). Calls sink for every source rank in rank order.
-  // Never throws before the data has moved (what sink throws propagates),
-  // so a failing rank cannot leave the others waiting in it.
-  virtual void round(const uint8_t* buckets, const std::vector<uint64_t>& counts, const ReceiveSink& sink) = 0;
+  // Collective; every rank calls it the same number of times. For each
+  // rank d other than this one, sends[d] holds counts[d] records for it
+  // (at most the round_records the exchange was made for); the entries for
+  // this rank are ignored. Never throws before the data has moved (what
+  // the sink throws propagates), so a failing rank cannot leave the others
+  // waiting in it.
+  virtual void round(const std::vector<const uint8_t*>& sends, const std::vector<uint64_t>& counts,
+                     ReceiveSink& sink) = 0;
   virtual const ExchangeTally& tally() const = 0;
 };
 

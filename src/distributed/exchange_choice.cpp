@@ -16,11 +16,11 @@ bool nccl_exchange_built() {
 #endif
 }
 
-std::unique_ptr<Exchange> make_exchange(const RankGroup& group, const SortConfig& config, uint64_t chunk_records,
+std::unique_ptr<Exchange> make_exchange(const RankGroup& group, const SortConfig& config, uint64_t round_records,
                                         std::string* described) {
   if (config.exchange == ExchangeChoice::kNccl) {
 #ifdef GSORT_HAVE_NCCL
-    auto nccl = std::make_unique<NcclExchange>(group, config.record_size, chunk_records, config.device);
+    auto nccl = std::make_unique<NcclExchange>(group, config.record_size, round_records, config.device);
     *described = nccl->describe();
     return nccl;
 #else
@@ -28,7 +28,7 @@ std::unique_ptr<Exchange> make_exchange(const RankGroup& group, const SortConfig
 #endif
   }
   *described = "MPI";
-  return std::make_unique<MpiExchange>(group, config.record_size, chunk_records);
+  return std::make_unique<MpiExchange>(group, config.record_size);
 }
 
 }  // namespace gsort

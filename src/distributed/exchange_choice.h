@@ -1,5 +1,5 @@
 // Which data plane moves the records between ranks (--exchange):
-//   mpi   MPI_Alltoallv between host buffers (mpi_exchange.h): works
+//   mpi   point-to-point MPI between host buffers (mpi_exchange.h): works
 //         everywhere, 2-3 GB/s per rank between two H200s;
 //   nccl  ncclSend/ncclRecv between the ranks' GPUs (nccl/nccl_exchange.h),
 //         in builds with CUDA, MPI and nccl.h, where libnccl.so.2 loads;
@@ -20,8 +20,9 @@ namespace gsort {
 
 // Collective: every rank calls it with the same config (a failure is the
 // same on every rank, or caught by the caller's fence). `described` gets
-// "MPI" or "NCCL 2.28.9" for -v.
-std::unique_ptr<Exchange> make_exchange(const RankGroup& group, const SortConfig& config, uint64_t chunk_records,
+// "MPI" or "NCCL 2.28.9" for -v. Rounds send at most `round_records`
+// records to each rank.
+std::unique_ptr<Exchange> make_exchange(const RankGroup& group, const SortConfig& config, uint64_t round_records,
                                         std::string* described);
 
 // Whether this build has the NCCL exchange.

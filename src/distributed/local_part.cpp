@@ -1,6 +1,6 @@
 #include "src/distributed/local_part.h"
 
-#include <sys/stat.h>
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -23,10 +23,18 @@ LocalPart::LocalPart(const std::string& directory, const std::string& stem) {
   if (fd < 0) throw IoError("cannot create a part file in " + describe_errno(directory, errno));
   path_ = buf.data();
   slot_ = register_temp_path(path_, false);
-  // mkstemp makes the file 0600; a part put in place gets a new file's mode.
-  const int rc = ::fchmod(fd, new_file_mode());
   ::close(fd);
-  if (rc != 0) throw IoError("cannot set mode of " + describe_errno(path_, errno));
+  // The name is ours now; the file goes again, so that the local sort's
+  // output is renamed to a free name. Renamed over an existing file, even
+  // an empty one, ext4 (auto_da_alloc) starts writing the new file's data
+  // back at the rename: 4 s for a 6 GB part on nvidia-h200-x2.
+  if (::unlink(path_.c_str()) != 0) throw IoError("cannot remove " + describe_errno(path_, errno));
+}
+
+void LocalPart::create_empty() {
+  const int fd = ::open(path_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, new_file_mode());
+  if (fd < 0) throw IoError("cannot create a part file: " + describe_errno(path_, errno));
+  ::close(fd);
 }
 
 LocalPart::~LocalPart() {

@@ -1,6 +1,7 @@
-// A rank's sorted part while the run is under way: a hidden file made with
-// mkstemp (DIR/.STEM.XXXXXX), registered for removal on a signal, and
-// removed when the object goes away unless it was put in place.
+// A rank's sorted part while the run is under way: a hidden name made
+// with mkstemp (DIR/.STEM.XXXXXX; the file itself is removed at once, the
+// local sort writes it), registered for removal on a signal, and removed
+// when the object goes away unless it was put in place.
 #pragma once
 
 #include <string>
@@ -15,6 +16,9 @@ class LocalPart {
   LocalPart& operator=(const LocalPart&) = delete;
 
   const std::string& path() const { return path_; }
+  // Creates the file, empty, with a new file's mode (for writers that
+  // open it rather than replace it).
+  void create_empty();
   // Renames the part to `destination`; it is no longer removed.
   void put_in_place(const std::string& destination);
 

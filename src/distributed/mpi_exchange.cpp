@@ -1,59 +1,57 @@
 #include "src/distributed/mpi_exchange.h"
 
-#include <climits>
-#include <string>
+#include <algorithm>
 
-#include "src/core/errors.h"
 #include "src/core/stopwatch.h"
-#include "src/report/sort_report.h"
 
 namespace gsort {
+namespace {
 
-MpiExchange::MpiExchange(const RankGroup& group, uint32_t record_size, uint64_t chunk_records)
-    : group_(group), record_size_(record_size) {
-  const size_t ranks = static_cast<size_t>(group.size);
-  // Displacements of the receive buffer are ints counting records.
-  if (chunk_records * ranks > static_cast<uint64_t>(INT_MAX)) {
-    throw Error("internal error: an exchange round of " + std::to_string(chunk_records) +
-                " records per rank is too large for MPI");
-  }
-  MPI_Type_contiguous(static_cast<int>(record_size), MPI_BYTE, &record_type_);
-  MPI_Type_commit(&record_type_);
-  receive_.reset(new uint8_t[chunk_records * ranks * record_size]);
-  incoming_.resize(ranks);
-  send_counts_.resize(ranks);
-  send_displs_.resize(ranks);
-  recv_counts_.resize(ranks);
-  recv_displs_.resize(ranks);
-}
+// MPI counts are ints: a bucket travels as messages of at most this many
+// bytes, each with its own tag so that they match in order.
+constexpr uint64_t kMessageBytes = 1ull << 30;
 
-MpiExchange::~MpiExchange() { MPI_Type_free(&record_type_); }
+}  // namespace
 
-void MpiExchange::round(const uint8_t* buckets, const std::vector<uint64_t>& counts, const ReceiveSink& sink) {
+MpiExchange::MpiExchange(const RankGroup& group, uint32_t record_size)
+    : group_(group), record_size_(record_size), incoming_(static_cast<size_t>(group.size)) {}
+
+void MpiExchange::round(const std::vector<const uint8_t*>& sends, const std::vector<uint64_t>& counts,
+                        ReceiveSink& sink) {
   const int ranks = group_.size;
   Stopwatch waiting;
   MPI_Alltoall(counts.data(), 1, MPI_UINT64_T, incoming_.data(), 1, MPI_UINT64_T, group_.comm);
-  int sent = 0, received = 0;
-  for (int r = 0; r < ranks; ++r) {
-    const size_t i = static_cast<size_t>(r);
-    send_counts_[i] = static_cast<int>(counts[i]);
-    send_displs_[i] = sent;
-    recv_counts_[i] = static_cast<int>(incoming_[i]);
-    recv_displs_[i] = received;
-    sent += send_counts_[i];
-    received += recv_counts_[i];
-    if (r != group_.rank) {
-      tally_.bytes_sent += counts[i] * record_size_;
-      tally_.bytes_received += incoming_[i] * record_size_;
+  requests_.clear();
+  const auto post = [&](bool send, uint8_t* data, uint64_t bytes, int peer) {
+    int tag = 0;
+    for (uint64_t at = 0; at < bytes; at += kMessageBytes, ++tag) {
+      const int n = static_cast<int>(std::min(kMessageBytes, bytes - at));
+      requests_.emplace_back();
+      if (send) {
+        MPI_Isend(data + at, n, MPI_BYTE, peer, tag, group_.comm, &requests_.back());
+      } else {
+        MPI_Irecv(data + at, n, MPI_BYTE, peer, tag, group_.comm, &requests_.back());
+      }
     }
+  };
+  for (int r = 0; r < ranks; ++r) {
+    if (r == group_.rank) continue;
+    const size_t i = static_cast<size_t>(r);
+    if (incoming_[i]) post(false, sink.place(r, incoming_[i]), incoming_[i] * record_size_, r);
   }
-  MPI_Alltoallv(buckets, send_counts_.data(), send_displs_.data(), record_type_, receive_.get(), recv_counts_.data(),
-                recv_displs_.data(), record_type_, group_.comm);
+  for (int r = 0; r < ranks; ++r) {
+    if (r == group_.rank) continue;
+    const size_t i = static_cast<size_t>(r);
+    // MPI's send buffer is const only from MPI 3 on; the cast is for older headers.
+    if (counts[i]) post(true, const_cast<uint8_t*>(sends[i]), counts[i] * record_size_, r);
+    tally_.bytes_sent += counts[i] * record_size_;
+    tally_.bytes_received += incoming_[i] * record_size_;
+  }
+  MPI_Waitall(static_cast<int>(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE);
   tally_.wait_s += waiting.seconds();
   ++tally_.rounds;
   for (int r = 0; r < ranks; ++r) {
-    const size_t i = static_cast<size_t>(r);
-    sink(r, receive_.get() + static_cast<uint64_t>(recv_displs_[i]) * record_size_, incoming_[i]);
+    if (r != group_.rank && incoming_[static_cast<size_t>(r)]) sink.landed(r, incoming_[static_cast<size_t>(r)]);
   }
 }
 

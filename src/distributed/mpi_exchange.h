@@ -1,9 +1,10 @@
-// Exchange through MPI_Alltoall (counts) and MPI_Alltoallv (records) on
-// host buffers: the data plane of CPU-backend ranks, and of every rank until
-// NcclExchange (exchange.h) is in.
+// Exchange through MPI on host buffers: the counts by MPI_Alltoall, the
+// records by nonblocking point-to-point messages straight from the senders'
+// buckets into the places the sink gives (no staging copy). The data plane
+// of CPU-backend ranks, and of builds without NCCL.
 #pragma once
 
-#include <memory>
+#include <vector>
 
 #include "src/distributed/exchange.h"
 #include "src/distributed/rank_group.h"
@@ -12,23 +13,17 @@ namespace gsort {
 
 class MpiExchange final : public Exchange {
  public:
-  // Rounds send at most `chunk_records` records in all per rank; the
-  // receive buffer for the worst case (every rank's whole chunk) is
-  // reserved now, so a round allocates nothing between its collectives.
-  // Throws Error when counts would not fit MPI's int (chunk too large).
-  MpiExchange(const RankGroup& group, uint32_t record_size, uint64_t chunk_records);
-  ~MpiExchange() override;
+  MpiExchange(const RankGroup& group, uint32_t record_size);
 
-  void round(const uint8_t* buckets, const std::vector<uint64_t>& counts, const ReceiveSink& sink) override;
+  void round(const std::vector<const uint8_t*>& sends, const std::vector<uint64_t>& counts,
+             ReceiveSink& sink) override;
   const ExchangeTally& tally() const override { return tally_; }
 
  private:
   const RankGroup& group_;
   uint32_t record_size_;
-  MPI_Datatype record_type_;  // one record, so counts are records, not bytes
-  std::unique_ptr<uint8_t[]> receive_;
   std::vector<uint64_t> incoming_;
-  std::vector<int> send_counts_, send_displs_, recv_counts_, recv_displs_;
+  std::vector<MPI_Request> requests_;
   ExchangeTally tally_;
 };
 

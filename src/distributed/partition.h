@@ -1,11 +1,14 @@
-// Splits a chunk of records into one bucket per rank by the splitters,
-// keeping input order inside each bucket (a stable counting sort by
-// destination), ready for Exchange::round.
+// Splits records into one bucket per rank by the splitters, keeping input
+// order inside each bucket (a stable counting sort by destination). Two
+// passes: each task finds the destination of its share of the records and
+// counts them; then, from the counts' prefix sums, each task copies its
+// records to their places. Tasks run on a thread pool where one is given.
 #pragma once
 
 #include <cstdint>
 #include <vector>
 
+#include "src/core/thread_pool.h"
 #include "src/distributed/splitters.h"
 #include "src/keys/key_layout.h"
 
@@ -13,7 +16,8 @@ namespace gsort {
 
 class Partitioner {
  public:
-  Partitioner(const KeyLayout& layout, const Splitters& splitters, int ranks);
+  // `pool` may be null (one thread).
+  Partitioner(const KeyLayout& layout, const Splitters& splitters, int ranks, ThreadPool* pool);
 
   // records: `count` records whose first is global record `first_index`.
   // Writes them to `buckets` (room for count records), grouped by rank in
@@ -24,10 +28,11 @@ class Partitioner {
  private:
   const KeyLayout& layout_;
   const Splitters& splitters_;
+  ThreadPool* pool_;
+  size_t ranks_;
   std::vector<uint64_t> counts_;
-  std::vector<uint64_t> next_;  // write position of each bucket
-  std::vector<int> destination_;  // of each record of the chunk
-  std::vector<uint8_t> position_;
+  std::vector<uint32_t> destination_;  // of each record of the call
+  std::vector<uint64_t> task_counts_;  // [task][rank], then each task's write positions
 };
 
 }  // namespace gsort

@@ -23,8 +23,14 @@ struct RankStats {
   uint64_t runs = 0;              // runs the local sort spilled
   double splitters_s = 0;         // sampling and choosing the splitters
   double exchange_s = 0;          // reading, partitioning, trading, writing received files
+  double read_s = 0;              // of which reading and partitioning a whole slice (beside the start)
+  double start_s = 0;             // of which making the exchange (NCCL's communicator and connections)
+  double allocate_s = 0;          // of which making the local backend and its buffer for what arrives
   double exchange_wait_s = 0;     // of which inside the collectives
   double sort_s = 0;              // the local external sort
+  double order_s = 0;             // of which the sort itself (in memory: the backend's order)
+  double part_write_s = 0;        // of which gathering and writing the part
+  double release_s = 0;           // of which freeing the buffer and the backend
   double write_s = 0;             // into the output (or the part in place)
   double total_s = 0;
 };

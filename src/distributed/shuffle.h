@@ -6,6 +6,7 @@
 
 #include <cstdint>
 
+#include "src/core/thread_pool.h"
 #include "src/distributed/exchange.h"
 #include "src/distributed/input_slice.h"
 #include "src/distributed/rank_fence.h"
@@ -33,7 +34,8 @@ struct ShuffleInput {
 
 // Collective. Failures (this rank's or another's) end every rank's
 // exchange together: RanksFailed from the fence.
+// Partitions on `pool`'s threads.
 void shuffle_slice(const RankGroup& group, RankFence& fence, const ShuffleInput& in, const ShufflePlan& plan,
-                   Exchange& exchange, ReceivedFiles& received);
+                   Exchange& exchange, ReceivedFiles& received, ThreadPool& pool);
 
 }  // namespace gsort

@@ -18,4 +18,6 @@ void test_fault_point(const char* phase, int rank) {
   if (wanted == phase) throw Error("test hook: rank " + std::to_string(rank) + " fails in the " + phase + " phase");
 }
 
+bool test_receive_in_files() { return std::getenv("GSORT_TEST_RECEIVE_IN_FILES") != nullptr; }
+
 }  // namespace gsort

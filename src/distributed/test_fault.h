@@ -2,12 +2,17 @@
 // by tests/distributed, documented nowhere else): GSORT_TEST_FAIL_RANK=R
 // and GSORT_TEST_FAIL_AT=PHASE make rank R fail at that phase: "exchange"
 // (in the middle of the exchange, as an error), "exchange-signal" (there,
-// by SIGTERM to itself, as mpirun sends), "sort" or "write".
+// by SIGTERM to itself, as mpirun sends), "sort" or "write". And
+// GSORT_TEST_RECEIVE_IN_FILES=1 makes whole-slice exchanges land what they
+// receive in files, as a partition too large for memory does.
 #pragma once
 
 namespace gsort {
 
 // Throws Error (or raises SIGTERM) when the hook names this rank and phase.
 void test_fault_point(const char* phase, int rank);
+
+// Whether GSORT_TEST_RECEIVE_IN_FILES is set.
+bool test_receive_in_files();
 
 }  // namespace gsort

@@ -1,12 +1,19 @@
 #!/usr/bin/env bash
 # The distributed sort's tests: distributed_test.sh GSORT GSORT_GEN CASE.
 # Each case runs `mpirun -np N gsort` for N = 1..4 on the CPU backend and
-# compares with single-process gsort (the same binary, no mpirun) byte for
-# byte, or checks a refusal or a failure; after every run, no temporary
-# file may be left in -T's directory or next to the output.
+# compares with single-process gsort (the same binary, no mpirun, CPU
+# backend) byte for byte, or checks a refusal or a failure; after every
+# run, no temporary file may be left in -T's directory or next to the output.
+# On GPU machines GSORT_DIST_BACKEND=gpu and GSORT_DIST_EXCHANGE=nccl run
+# the comparisons' ranks with those instead (ranks share GPUs in turn), and
+# GSORT_DIST_MAX_RANKS leaves out larger rank counts (NCCL wants a GPU per
+# rank).
 set -euo pipefail
 gsort=$1 gen_bin=$2 case=$3
 mpirun_bin=${GSORT_MPIRUN:-mpirun}
+rank_opts=(--backend "${GSORT_DIST_BACKEND:-cpu}")
+[ -z "${GSORT_DIST_EXCHANGE:-}" ] || rank_opts+=(--exchange "$GSORT_DIST_EXCHANGE")
+max_ranks=${GSORT_DIST_MAX_RANKS:-4}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 mkdir "$work/tmp" "$work/out"
@@ -18,7 +25,12 @@ mpi_flags=(--oversubscribe --allow-run-as-root --mca btl self,vader --mca btl_va
 # Each mpirun costs about a second here, so cases pick a few.
 
 fail() { echo "FAIL ($case): $*" >&2; exit 1; }
-mpi() { local n=$1; shift; "$mpirun_bin" "${mpi_flags[@]}" -np "$n" "$@"; }
+mpi() {
+  local n=$1 env=()
+  shift
+  [ -z "${GSORT_TEST_RECEIVE_IN_FILES:-}" ] || env=(-x GSORT_TEST_RECEIVE_IN_FILES)
+  "$mpirun_bin" "${mpi_flags[@]}" "${env[@]}" -np "$n" "$@"
+}
 gen() { "$gen_bin" "$@"; }
 
 no_leftovers() {
@@ -31,7 +43,8 @@ no_leftovers() {
 same() {
   "$gsort" --backend cpu -T "$work/tmp" "$@" -o "$work/ref"
   for n in ${np:-1 2 3 4}; do
-    mpi "$n" "$gsort" --backend cpu -T "$work/tmp" "$@" -o "$work/out/sorted" || fail "np $n failed: $*"
+    [ "$n" -le "$max_ranks" ] || continue
+    mpi "$n" "$gsort" "${rank_opts[@]}" -T "$work/tmp" "$@" -o "$work/out/sorted" || fail "np $n failed: $*"
     cmp -s "$work/ref" "$work/out/sorted" || fail "np $n differs from one process: $*"
     no_leftovers
   done
@@ -108,7 +121,8 @@ case_inputs() {
 parts_same() {
   "$gsort" --backend cpu -T "$work/tmp" "$@" -o "$work/ref"
   for n in ${np:-1 2 3 4}; do
-    mpi "$n" "$gsort" --backend cpu -T "$work/tmp" "$@" --output-parts -o "$work/out/parts" || fail "np $n failed"
+    [ "$n" -le "$max_ranks" ] || continue
+    mpi "$n" "$gsort" "${rank_opts[@]}" -T "$work/tmp" "$@" --output-parts -o "$work/out/parts" || fail "np $n failed"
     [ "$(ls "$work/out/parts" | wc -l)" = "$n" ] || fail "np $n: $(ls "$work/out/parts" | wc -l) parts"
     cat "$work/out/parts"/part-* | cmp -s "$work/ref" - || fail "np $n: parts differ from one process: $*"
     [ -z "$(find "$work/out/parts" -name '.*')" ] || fail "np $n: hidden files left in the parts directory"
@@ -136,6 +150,21 @@ case_spill() {
     -o "$work/out/sorted" --stats "$work/stats.json"
   grep -q '"rounds":[2-9]' "$work/stats.json" || fail "one exchange round only: $(cat "$work/stats.json")"
   grep -q '"runs":[1-9]' "$work/stats.json" || fail "no run spilled: $(cat "$work/stats.json")"
+}
+
+# Whole slices whose partitions land in files (a test hook forces what a
+# partition too large for memory does), and the streamed exchange (-S small).
+case_receive() {
+  gen -n 100000 --record-size 16 --key 0:u64 -d few -o "$work/in"
+  GSORT_TEST_RECEIVE_IN_FILES=1 np="2 3" same --record-size 16 --key 0:u64 "$work/in"
+  GSORT_TEST_RECEIVE_IN_FILES=1 np=2 same -u -r --record-size 16 --key 0:u64 "$work/in"
+  np="2 3" same -S 1M -u --record-size 16 --key 0:u64 "$work/in"
+  mpi 2 "$gsort" "${rank_opts[@]}" -v -T "$work/tmp" --record-size 16 --key 0:u64 "$work/in" -o "$work/out/sorted" \
+    2>"$work/err"
+  grep -q "exchange: whole slices, received in memory" "$work/err" || fail "-v: $(cat "$work/err")"
+  mpi 2 "$gsort" "${rank_opts[@]}" -v -S 1M -T "$work/tmp" --record-size 16 --key 0:u64 "$work/in" \
+    -o "$work/out/sorted" 2>"$work/err"
+  grep -q "exchange: the slices are streamed" "$work/err" || fail "-v, -S 1M: $(cat "$work/err")"
 }
 
 case_stats() {
@@ -207,8 +236,9 @@ case_refusals() {
 # a non-zero status, the destination must not appear, nothing may be left.
 fault() {
   local n=$1 phase=$2 rc=0; shift 2
+  if [ "$n" -gt "$max_ranks" ]; then n=$max_ranks; fi
   GSORT_TEST_FAIL_RANK=1 GSORT_TEST_FAIL_AT=$phase mpi "$n" -x GSORT_TEST_FAIL_RANK -x GSORT_TEST_FAIL_AT \
-    "$gsort" --backend cpu -S 1M -T "$work/tmp" --record-size 16 --key 0:u64 "$work/big" "$@" \
+    "$gsort" "${rank_opts[@]}" -S 1M -T "$work/tmp" --record-size 16 --key 0:u64 "$work/big" "$@" \
     >/dev/null 2>"$work/err" || rc=$?
   [ "$rc" != 0 ] || fail "np $n, $phase: exit 0"
   [ ! -e "$work/out/sorted" ] && [ ! -e "$work/out/parts/part-00000" ] || fail "np $n, $phase: output appeared"

@@ -37,6 +37,15 @@ std::string insufficient_driver_text() {
 
 }  // namespace
 
+int cuda_device_count() {
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return 0;
+  }
+  return count;
+}
+
 bool gpu_usable(int device, std::string* why) {
   try {
     int count = 0;

@@ -34,6 +34,9 @@ struct GpuOptions {
 // text).
 bool gpu_usable(int device, std::string* why);
 
+// How many CUDA devices the driver finds (0 with no driver or on any error).
+int cuda_device_count();
+
 // Throws gsort::Error when the device cannot be used. The backend does its
 // host-side work (merging device groups, copying orders to pageable memory,
 // faulting in pinned buffers) on `pool`, which must outlive it; like any

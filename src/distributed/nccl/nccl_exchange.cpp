@@ -2,6 +2,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <string>
 
@@ -20,12 +21,6 @@ const NcclLibrary& load_nccl() {
   return *lib;
 }
 
-HostBuffer pinned(size_t bytes) {
-  void* p = nullptr;
-  GSORT_CUDA_CHECK(cudaHostAlloc(&p, bytes == 0 ? 1 : bytes, cudaHostAllocPortable));
-  return HostBuffer(p, bytes, [](void* q) { GSORT_CUDA_REPORT(cudaFreeHost(q)); });
-}
-
 // Every rank learns whether all ranks succeeded, so that none goes on into
 // a collective that another has given up on.
 bool all_ranks_ok(const RankGroup& group, bool ok) {
@@ -41,13 +36,18 @@ std::string nccl_unavailable_reason() {
   return NcclLibrary::load(&why) ? std::string() : why;
 }
 
-NcclExchange::NcclExchange(const RankGroup& group, uint32_t record_size, uint64_t chunk_records, int device)
+NcclExchange::NcclExchange(const RankGroup& group, uint32_t record_size, uint64_t round_records, int device)
     : group_(group), record_size_(record_size), nccl_(nullptr) {
   std::string failure;
   ncclUniqueId id{};
   try {
     std::string why;
     if (!gpu_usable(device, &why)) throw DeviceError("--exchange nccl: " + why);
+    // NCCL refuses two ranks of one communicator on one GPU.
+    if (const int gpus = cuda_device_count(); group.local_size > gpus) {
+      throw DeviceError("--exchange nccl needs a GPU per rank: " + std::to_string(group.local_size) +
+                        " ranks on this host, " + std::to_string(gpus) + " GPUs (use --exchange mpi)");
+    }
     nccl_ = &load_nccl();
     GSORT_CUDA_CHECK(cudaSetDevice(device));
     ::setenv("NCCL_NVLS_ENABLE", "0", /*overwrite=*/0);
@@ -63,11 +63,32 @@ NcclExchange::NcclExchange(const RankGroup& group, uint32_t record_size, uint64_
   }
   nccl_check(*nccl_, nccl_->comm_init_rank(&comm_, group.size, id, group.rank), "ncclCommInitRank");
   stream_ = std::make_unique<cuda::Stream>();
-  const uint64_t ranks = static_cast<uint64_t>(group.size);
-  send_ = cuda::DeviceBuffer(chunk_records * record_size);
-  receive_ = cuda::DeviceBuffer(chunk_records * ranks * record_size);
-  receive_host_ = pinned(chunk_records * ranks * record_size);
-  incoming_.resize(ranks);
+  const uint64_t peers = static_cast<uint64_t>(group.size - 1);
+  // At least a byte each: connect_peers() sends one.
+  send_ = cuda::DeviceBuffer(std::max<uint64_t>(round_records * peers * record_size, 1));
+  receive_ = cuda::DeviceBuffer(std::max<uint64_t>(round_records * peers * record_size, 1));
+  incoming_.resize(static_cast<size_t>(group.size));
+  connect_peers();
+}
+
+// NCCL connects a pair of ranks at their first send/recv (1.2 s between
+// two H200s, docs/benchmarks.md): one byte to and from every other rank
+// now, while the caller's reading goes on, keeps that out of the first round.
+void NcclExchange::connect_peers() {
+  try {
+    const cudaStream_t s = stream_->get();
+    nccl_check(*nccl_, nccl_->group_start(), "ncclGroupStart");
+    for (int r = 0; r < group_.size; ++r) {
+      if (r == group_.rank) continue;
+      nccl_check(*nccl_, nccl_->send(send_.data(), 1, ncclUint8, r, comm_, s), "ncclSend");
+      nccl_check(*nccl_, nccl_->recv(receive_.data(), 1, ncclUint8, r, comm_, s), "ncclRecv");
+    }
+    nccl_check(*nccl_, nccl_->group_end(), "ncclGroupEnd");
+    stream_->synchronize();
+  } catch (const Error&) {
+    failed_ = true;
+    throw;
+  }
 }
 
 NcclExchange::~NcclExchange() {
@@ -85,22 +106,33 @@ std::string NcclExchange::describe() const {
   return "NCCL " + std::to_string(v / 10000) + "." + std::to_string(v / 100 % 100) + "." + std::to_string(v % 100);
 }
 
-void NcclExchange::round(const uint8_t* buckets, const std::vector<uint64_t>& counts, const ReceiveSink& sink) {
-  const int ranks = group_.size;
+void NcclExchange::round(const std::vector<const uint8_t*>& sends, const std::vector<uint64_t>& counts,
+                         ReceiveSink& sink) {
+  const int ranks = group_.size, self = group_.rank;
   const uint64_t rs = record_size_;
   Stopwatch waiting;
   MPI_Alltoall(counts.data(), 1, MPI_UINT64_T, incoming_.data(), 1, MPI_UINT64_T, group_.comm);
+  // Device offsets (records) of each peer's piece, packed in rank order.
   std::vector<uint64_t> send_at(ranks + 1, 0), receive_at(ranks + 1, 0);
   for (int r = 0; r < ranks; ++r) {
-    send_at[r + 1] = send_at[r] + counts[r];
-    receive_at[r + 1] = receive_at[r] + (r == group_.rank ? 0 : incoming_[r]);
+    const bool peer = r != self;
+    send_at[r + 1] = send_at[r] + (peer ? counts[r] : 0);
+    receive_at[r + 1] = receive_at[r] + (peer ? incoming_[r] : 0);
+  }
+  std::vector<uint8_t*> places(static_cast<size_t>(ranks), nullptr);
+  for (int r = 0; r < ranks; ++r) {
+    if (r != self && incoming_[r]) places[r] = sink.place(r, incoming_[r]);
   }
   try {
     const cudaStream_t s = stream_->get();
-    GSORT_CUDA_CHECK(cudaMemcpyAsync(send_.data(), buckets, send_at[ranks] * rs, cudaMemcpyHostToDevice, s));
+    for (int r = 0; r < ranks; ++r) {
+      if (r == self || !counts[r]) continue;
+      GSORT_CUDA_CHECK(
+          cudaMemcpyAsync(send_.data() + send_at[r] * rs, sends[r], counts[r] * rs, cudaMemcpyHostToDevice, s));
+    }
     nccl_check(*nccl_, nccl_->group_start(), "ncclGroupStart");
     for (int r = 0; r < ranks; ++r) {
-      if (r == group_.rank) continue;  // its own bucket never leaves the host
+      if (r == self) continue;
       if (counts[r]) {
         nccl_check(*nccl_, nccl_->send(send_.data() + send_at[r] * rs, counts[r] * rs, ncclUint8, r, comm_, s), "ncclSend");
       }
@@ -110,8 +142,11 @@ void NcclExchange::round(const uint8_t* buckets, const std::vector<uint64_t>& co
       }
     }
     nccl_check(*nccl_, nccl_->group_end(), "ncclGroupEnd");
-    GSORT_CUDA_CHECK(cudaMemcpyAsync(receive_host_.data(), receive_.data(), receive_at[ranks] * rs,
-                                     cudaMemcpyDeviceToHost, s));
+    for (int r = 0; r < ranks; ++r) {
+      if (r == self || !incoming_[r]) continue;
+      GSORT_CUDA_CHECK(cudaMemcpyAsync(places[r], receive_.data() + receive_at[r] * rs, incoming_[r] * rs,
+                                       cudaMemcpyDeviceToHost, s));
+    }
     stream_->synchronize();
   } catch (const Error&) {
     failed_ = true;
@@ -120,13 +155,10 @@ void NcclExchange::round(const uint8_t* buckets, const std::vector<uint64_t>& co
   tally_.wait_s += waiting.seconds();
   ++tally_.rounds;
   for (int r = 0; r < ranks; ++r) {
-    if (r == group_.rank) {
-      sink(r, buckets + send_at[r] * rs, counts[r]);
-      continue;
-    }
+    if (r == self) continue;
     tally_.bytes_sent += counts[r] * rs;
     tally_.bytes_received += incoming_[r] * rs;
-    sink(r, receive_host_.data() + receive_at[r] * rs, incoming_[r]);
+    if (incoming_[r]) sink.landed(r, incoming_[r]);
   }
 }
 

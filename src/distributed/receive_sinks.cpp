@@ -1,0 +1,48 @@
+#include "src/distributed/receive_sinks.h"
+
+#include <algorithm>
+#include <cstring>
+#include <numeric>
+
+namespace gsort {
+namespace {
+
+constexpr size_t kCopyTaskBytes = 64 << 20;
+
+}  // namespace
+
+FileSink::FileSink(ReceivedFiles& files, int ranks, uint32_t record_size, uint64_t round_records)
+    : files_(files),
+      record_size_(record_size),
+      round_records_(round_records),
+      staging_(new uint8_t[static_cast<size_t>(ranks) * round_records * record_size]) {}
+
+uint8_t* FileSink::place(int source, uint64_t) {
+  return staging_.get() + static_cast<uint64_t>(source) * round_records_ * record_size_;
+}
+
+void FileSink::landed(int source, uint64_t count) { files_.append(source, place(source, count), count); }
+
+MemorySink::MemorySink(uint8_t* records, const std::vector<uint64_t>& from_each, uint32_t record_size)
+    : records_(records), record_size_(record_size), next_(from_each.size()) {
+  std::exclusive_scan(from_each.begin(), from_each.end(), next_.begin(), uint64_t{0});
+}
+
+uint8_t* MemorySink::place(int source, uint64_t) {
+  return records_ + next_[static_cast<size_t>(source)] * record_size_;
+}
+
+void MemorySink::landed(int source, uint64_t count) { next_[static_cast<size_t>(source)] += count; }
+
+void MemorySink::keep_own(int self, const uint8_t* records, uint64_t count, ThreadPool& pool) {
+  uint8_t* to = place(self, count);
+  const size_t bytes = count * record_size_;
+  const size_t tasks = (bytes + kCopyTaskBytes - 1) / kCopyTaskBytes;
+  pool.parallel_for(tasks, [&](size_t t) {
+    const size_t at = t * kCopyTaskBytes;
+    std::memcpy(to + at, records + at, std::min(kCopyTaskBytes, bytes - at));
+  });
+  landed(self, count);
+}
+
+}  // namespace gsort

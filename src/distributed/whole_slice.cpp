@@ -1,0 +1,86 @@
+#include "src/distributed/whole_slice.h"
+
+#include <algorithm>
+
+#include "src/distributed/partition.h"
+#include "src/distributed/test_fault.h"
+
+namespace gsort {
+namespace {
+
+constexpr uint64_t kReadTaskBytes = 64ull << 20;
+// One round moves at most this much per pair of ranks, and the NCCL
+// exchange stages at most kRoundStagingBytes of it per direction.
+constexpr uint64_t kRoundPairBytes = 1ull << 30;
+constexpr uint64_t kRoundStagingBytes = 4ull << 30;
+
+}  // namespace
+
+bool whole_slice_fits(uint64_t slice_records, uint32_t record_size, uint64_t memory_bytes) {
+  // The slice, its buckets and a destination (4 bytes) per record while it
+  // is partitioned; then the buckets beside the received records (about a
+  // slice, a quarter more for an uneven partition) and their sort order.
+  const double slice = static_cast<double>(slice_records) * record_size;
+  const double partitioning = 2 * slice + 4.0 * static_cast<double>(slice_records);
+  const double receiving = slice + 1.25 * (slice + 8.0 * static_cast<double>(slice_records));
+  return std::max(partitioning, receiving) <= static_cast<double>(memory_bytes);
+}
+
+uint64_t whole_round_records(int ranks, uint32_t record_size) {
+  const uint64_t peers = static_cast<uint64_t>(std::max(ranks - 1, 1));
+  return std::max<uint64_t>(1, std::min(kRoundPairBytes, kRoundStagingBytes / peers) / record_size);
+}
+
+const uint8_t* PartitionedSlice::bucket(int rank, uint32_t record_size) const {
+  uint64_t before = 0;
+  for (int r = 0; r < rank; ++r) before += counts[static_cast<size_t>(r)];
+  return buckets.get() + before * record_size;
+}
+
+PartitionedSlice read_and_partition(const ShuffleInput& in, const RankGroup& group, ThreadPool& pool) {
+  const uint32_t rs = in.layout.record_size();
+  const uint64_t n = in.slice.size();
+  std::unique_ptr<uint8_t[]> records(new uint8_t[std::max<uint64_t>(n * rs, 1)]);
+  const uint64_t per_task = std::max<uint64_t>(1, kReadTaskBytes / rs);
+  pool.parallel_for((n + per_task - 1) / per_task, [&](size_t t) {
+    const uint64_t first = t * per_task;
+    in.inputs.read(in.slice.begin + first, std::min(per_task, n - first), records.get() + first * rs);
+  });
+  test_fault_point("exchange", group.rank);
+  PartitionedSlice out;
+  out.buckets.reset(new uint8_t[std::max<uint64_t>(n * rs, 1)]);
+  Partitioner partitioner(in.layout, in.splitters, group.size, &pool);
+  partitioner.partition(records.get(), n, in.slice.begin, out.buckets.get());
+  out.counts = partitioner.counts();
+  return out;
+}
+
+std::vector<uint64_t> incoming_counts(const RankGroup& group, const std::vector<uint64_t>& counts) {
+  std::vector<uint64_t> incoming(static_cast<size_t>(group.size));
+  MPI_Alltoall(counts.data(), 1, MPI_UINT64_T, incoming.data(), 1, MPI_UINT64_T, group.comm);
+  return incoming;
+}
+
+void trade_buckets(const RankGroup& group, RankFence& fence, const PartitionedSlice& slice, uint32_t record_size,
+                   uint64_t round_records, Exchange& exchange, ReceiveSink& sink) {
+  const size_t ranks = static_cast<size_t>(group.size);
+  uint64_t mine = 0, rounds = 0;
+  for (size_t r = 0; r < ranks; ++r) {
+    if (static_cast<int>(r) != group.rank) mine = std::max(mine, (slice.counts[r] + round_records - 1) / round_records);
+  }
+  MPI_Allreduce(&mine, &rounds, 1, MPI_UINT64_T, MPI_MAX, group.comm);
+  std::vector<const uint8_t*> sends(ranks);
+  std::vector<uint64_t> counts(ranks, 0);
+  for (uint64_t round = 0; round < rounds; ++round) {
+    for (size_t r = 0; r < ranks; ++r) {
+      const uint64_t done = std::min(slice.counts[r], round * round_records);
+      sends[r] = slice.bucket(static_cast<int>(r), record_size) + done * record_size;
+      counts[r] = static_cast<int>(r) == group.rank ? 0 : std::min(round_records, slice.counts[r] - done);
+    }
+    fence.agree();  // every rank is ready for this round
+    fence.attempt([&] { exchange.round(sends, counts, sink); });
+  }
+  fence.agree();
+}
+
+}  // namespace gsort
