@@ -177,7 +177,7 @@ class DistributedSort {
               " (rank 0), rounds of up to " + std::to_string(round_records) + " records per pair of ranks, through " +
               data_plane);
     trade_buckets(group_, fence_, slice, config_.record_size, round_records, exchange, *sink);
-    slice.buckets.reset();
+    slice.buckets = HostBuffer();
     if (received_) {
       fence_.attempt([&] { received_->finish(); });
       fence_.agree();

@@ -1,5 +1,8 @@
 #include "src/distributed/input_slice.h"
 
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include <algorithm>
 
 #include "io/input_set.h"
@@ -47,6 +50,22 @@ void ConcatenatedInputs::read(uint64_t first, uint64_t count, uint8_t* buf) cons
     count -= in_file;
     ++f;
   }
+}
+
+MappedRecords::~MappedRecords() { ::munmap(base_, length_); }
+
+std::unique_ptr<MappedRecords> ConcatenatedInputs::map(uint64_t first, uint64_t count) const {
+  if (count == 0) return nullptr;
+  const size_t f = static_cast<size_t>(std::upper_bound(starts_.begin(), starts_.end(), first) - starts_.begin()) - 1;
+  if (f >= files_.size() || first + count > starts_[f + 1]) return nullptr;
+  const uint64_t begin = (first - starts_[f]) * record_size_, end = begin + count * record_size_;
+  const uint64_t page = static_cast<uint64_t>(::sysconf(_SC_PAGESIZE));
+  const uint64_t aligned = begin / page * page;
+  const size_t length = static_cast<size_t>(end - aligned);
+  void* base = ::mmap(nullptr, length, PROT_READ, MAP_SHARED | MAP_POPULATE, files_[f].fd(),
+                      static_cast<off_t>(aligned));
+  if (base == MAP_FAILED) return nullptr;
+  return std::make_unique<MappedRecords>(base, length, static_cast<const uint8_t*>(base) + (begin - aligned));
 }
 
 }  // namespace gsort

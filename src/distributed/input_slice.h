@@ -4,7 +4,9 @@
 // uncompressed files that every rank can read.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -23,6 +25,22 @@ struct RecordRange {
 // [rank * total / ranks, (rank + 1) * total / ranks).
 RecordRange rank_slice(uint64_t total_records, int rank, int ranks);
 
+// Records of one input mapped into memory (read-only, populated): the
+// page cache's own pages, so no fresh memory is zeroed and nothing copied.
+class MappedRecords {
+ public:
+  MappedRecords(void* base, size_t length, const uint8_t* records) : base_(base), length_(length), records_(records) {}
+  ~MappedRecords();
+  MappedRecords(const MappedRecords&) = delete;
+  MappedRecords& operator=(const MappedRecords&) = delete;
+  const uint8_t* records() const { return records_; }
+
+ private:
+  void* base_;
+  size_t length_;
+  const uint8_t* records_;
+};
+
 class ConcatenatedInputs {
  public:
   // Opens every input. Throws UsageError for standard input, a pipe or a
@@ -34,6 +52,11 @@ class ConcatenatedInputs {
   uint32_t record_size() const { return record_size_; }
   // Reads `count` records starting at global record `first` into buf.
   void read(uint64_t first, uint64_t count, uint8_t* buf) const;
+  // `count` records from global record `first` mapped into memory, when
+  // they lie in one input and it can be mapped; else null (read them).
+  // A file truncated while mapped would fault (SIGBUS) where read() reports
+  // that it shrank: callers map only what they read at once.
+  std::unique_ptr<MappedRecords> map(uint64_t first, uint64_t count) const;
 
  private:
   mutable std::vector<File> files_;  // File's reads are not const; reading changes no state here

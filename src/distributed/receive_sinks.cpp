@@ -15,10 +15,10 @@ FileSink::FileSink(ReceivedFiles& files, int ranks, uint32_t record_size, uint64
     : files_(files),
       record_size_(record_size),
       round_records_(round_records),
-      staging_(new uint8_t[static_cast<size_t>(ranks) * round_records * record_size]) {}
+      staging_(HostBuffer::allocate_pageable(static_cast<size_t>(ranks) * round_records * record_size)) {}
 
 uint8_t* FileSink::place(int source, uint64_t) {
-  return staging_.get() + static_cast<uint64_t>(source) * round_records_ * record_size_;
+  return staging_.data() + static_cast<uint64_t>(source) * round_records_ * record_size_;
 }
 
 void FileSink::landed(int source, uint64_t count) { files_.append(source, place(source, count), count); }

@@ -32,7 +32,7 @@ class FileSink final : public ReceiveSink {
   ReceivedFiles& files_;
   uint32_t record_size_;
   uint64_t round_records_;
-  std::unique_ptr<uint8_t[]> staging_;
+  HostBuffer staging_;
 };
 
 class MemorySink final : public ReceiveSink {

@@ -34,23 +34,33 @@ uint64_t whole_round_records(int ranks, uint32_t record_size) {
 const uint8_t* PartitionedSlice::bucket(int rank, uint32_t record_size) const {
   uint64_t before = 0;
   for (int r = 0; r < rank; ++r) before += counts[static_cast<size_t>(r)];
-  return buckets.get() + before * record_size;
+  return buckets.data() + before * record_size;
 }
 
 PartitionedSlice read_and_partition(const ShuffleInput& in, const RankGroup& group, ThreadPool& pool) {
   const uint32_t rs = in.layout.record_size();
   const uint64_t n = in.slice.size();
-  std::unique_ptr<uint8_t[]> records(new uint8_t[std::max<uint64_t>(n * rs, 1)]);
-  const uint64_t per_task = std::max<uint64_t>(1, kReadTaskBytes / rs);
-  pool.parallel_for((n + per_task - 1) / per_task, [&](size_t t) {
-    const uint64_t first = t * per_task;
-    in.inputs.read(in.slice.begin + first, std::min(per_task, n - first), records.get() + first * rs);
-  });
+  // A slice inside one input is partitioned from the page cache's pages
+  // (mapped); one that spans inputs is read into a buffer first. That
+  // buffer comes from mmap with huge pages (HostBuffer): on the GPU hosts'
+  // VMs, zeroing fresh memory page by page costs more than reading it.
+  const std::unique_ptr<MappedRecords> mapped = in.inputs.map(in.slice.begin, n);
+  HostBuffer read;
+  const uint8_t* records = mapped ? mapped->records() : nullptr;
+  if (!mapped) {
+    read = HostBuffer::allocate_pageable(std::max<uint64_t>(n * rs, 1));
+    const uint64_t per_task = std::max<uint64_t>(1, kReadTaskBytes / rs);
+    pool.parallel_for((n + per_task - 1) / per_task, [&](size_t t) {
+      const uint64_t first = t * per_task;
+      in.inputs.read(in.slice.begin + first, std::min(per_task, n - first), read.data() + first * rs);
+    });
+    records = read.data();
+  }
   test_fault_point("exchange", group.rank);
   PartitionedSlice out;
-  out.buckets.reset(new uint8_t[std::max<uint64_t>(n * rs, 1)]);
+  out.buckets = HostBuffer::allocate_pageable(std::max<uint64_t>(n * rs, 1));
   Partitioner partitioner(in.layout, in.splitters, group.size, &pool);
-  partitioner.partition(records.get(), n, in.slice.begin, out.buckets.get());
+  partitioner.partition(records, n, in.slice.begin, out.buckets.data());
   out.counts = partitioner.counts();
   return out;
 }

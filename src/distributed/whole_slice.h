@@ -11,6 +11,7 @@
 #include <memory>
 #include <vector>
 
+#include "src/core/host_buffer.h"
 #include "src/core/thread_pool.h"
 #include "src/distributed/exchange.h"
 #include "src/distributed/rank_fence.h"
@@ -29,7 +30,7 @@ bool whole_slice_fits(uint64_t slice_records, uint32_t record_size, uint64_t mem
 uint64_t whole_round_records(int ranks, uint32_t record_size);
 
 struct PartitionedSlice {
-  std::unique_ptr<uint8_t[]> buckets;  // every rank's bucket, in rank order
+  HostBuffer buckets;                  // every rank's bucket, in rank order
   std::vector<uint64_t> counts;        // records in each bucket
   const uint8_t* bucket(int rank, uint32_t record_size) const;
 };
