@@ -72,19 +72,24 @@ std::unique_ptr<LocalPart> DistributedOutput::make_part() const {
   return std::make_unique<LocalPart>(part_directory(), prefix + stem);
 }
 
-void DistributedOutput::write(RankFence& fence, LocalPart& part, uint64_t skip_bytes, uint64_t records) {
+uint64_t DistributedOutput::offset_of(uint64_t bytes) const {
+  uint64_t offset = 0;
+  MPI_Exscan(&bytes, &offset, 1, MPI_UINT64_T, MPI_SUM, group_.comm);
+  return group_.rank == 0 ? 0 : offset;  // MPI_Exscan leaves rank 0's undefined
+}
+
+void DistributedOutput::write(RankFence& fence, LocalPart* part, uint64_t skip_bytes, uint64_t records) {
   const uint64_t bytes = records * config_.record_size;
   if (config_.output_parts) {
-    write_parts(fence, part, skip_bytes, bytes);
+    write_parts(fence, *part, skip_bytes, bytes);
   } else {
     write_single_file(fence, part, skip_bytes, bytes);
   }
 }
 
-void DistributedOutput::write_single_file(RankFence& fence, LocalPart& part, uint64_t skip_bytes, uint64_t bytes) {
-  uint64_t offset = 0, total = 0;
-  MPI_Exscan(&bytes, &offset, 1, MPI_UINT64_T, MPI_SUM, group_.comm);
-  if (group_.rank == 0) offset = 0;  // MPI_Exscan leaves rank 0's undefined
+void DistributedOutput::write_single_file(RankFence& fence, LocalPart* part, uint64_t skip_bytes, uint64_t bytes) {
+  const uint64_t offset = offset_of(bytes);
+  uint64_t total = 0;
   MPI_Allreduce(&bytes, &total, 1, MPI_UINT64_T, MPI_SUM, group_.comm);
   fence.attempt([&] {
     if (group_.rank != 0 || target_->is_direct()) return;
@@ -95,7 +100,7 @@ void DistributedOutput::write_single_file(RankFence& fence, LocalPart& part, uin
   fence.agree();
   fence.attempt([&] {
     test_fault_point("write", group_.rank);
-    copy_file_range_to(part.path(), skip_bytes, bytes, shared_path_, offset, config_.fsync);
+    if (part) copy_file_range_to(part->path(), skip_bytes, bytes, shared_path_, offset, config_.fsync);
   });
   fence.agree();
   fence.attempt([&] {

@@ -31,13 +31,20 @@ class DistributedOutput {
   // A new hidden part file in the output's directory.
   std::unique_ptr<LocalPart> make_part() const;
   // Collective: puts `records` records of the part, from byte skip_bytes
-  // on, into the output, and commits when every rank succeeded.
-  void write(RankFence& fence, LocalPart& part, uint64_t skip_bytes, uint64_t records);
+  // on, into the output, and commits when every rank succeeded. A null
+  // part: this rank already wrote its records at its offset (one output
+  // file only; see offset_of).
+  void write(RankFence& fence, LocalPart* part, uint64_t skip_bytes, uint64_t records);
+  // Collective, never throws: where a rank's `bytes` of output begin in
+  // the one output file (a prefix sum over the ranks).
+  uint64_t offset_of(uint64_t bytes) const;
+  // The file every rank writes into (one output file).
+  const std::string& shared_path() const { return shared_path_; }
   // Rank 0: --stats, into its file or onto standard error.
   void write_stats(const std::string& json);
 
  private:
-  void write_single_file(RankFence& fence, LocalPart& part, uint64_t skip_bytes, uint64_t bytes);
+  void write_single_file(RankFence& fence, LocalPart* part, uint64_t skip_bytes, uint64_t bytes);
   void write_parts(RankFence& fence, LocalPart& part, uint64_t skip_bytes, uint64_t bytes);
   std::string part_directory() const;
 

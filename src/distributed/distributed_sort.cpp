@@ -9,6 +9,7 @@
 #include <optional>
 #include <vector>
 
+#include "io/file.h"
 #include "io/output_parts.h"
 #include "io/output_target.h"
 #include "src/config/config_layout.h"
@@ -46,7 +47,7 @@ class DistributedSort {
     local_sort_phase();
     settle_boundaries();
     Stopwatch writing;
-    output_.write(fence_, *part_, drop_first_ ? layout_.record_size() : 0, stats_.output_records);
+    output_.write(fence_, part_.get(), drop_first_ ? layout_.record_size() : 0, stats_.output_records);
     stats_.write_s = writing.seconds();
     report();
   }
@@ -124,7 +125,8 @@ class DistributedSort {
       });
       fence_.agree();
       shuffle_slice(group_, fence_, in, plan, *exchange, *received_, pool_);
-      stats_.received_records = received_->records();
+      received_count_ = received_->records();
+      stats_.received_records = received_count_;
     }
     const ExchangeTally& tally = exchange->tally();
     stats_.bytes_sent = tally.bytes_sent;
@@ -188,15 +190,25 @@ class DistributedSort {
 
   void local_sort_phase() {
     Stopwatch t;
+    // Without -u a rank's share of one output file is exactly what it
+    // received, so its offset is known now: a rank that sorted in memory
+    // writes there directly instead of writing a part and copying it.
+    const bool at_offsets = !config_.output_parts && !config_.unique;
+    const uint64_t offset = at_offsets ? output_.offset_of(received_count_ * config_.record_size) : 0;
     fence_.attempt([&] {
-      part_ = output_.make_part();
       SortReport report;
       if (received_) {
+        part_ = output_.make_part();
         report = sort_received(config_, layout_, received_->paths(), part_->path(), pool_);
         received_->remove();
+      } else if (at_offsets) {
+        report = sort_in_memory_at(offset);
       } else {
+        part_ = output_.make_part();
         report = sort_received_in_memory(config_, layout_, *backend_, pool_, received_buffer_.data(), received_count_,
                                          part_->path());
+      }
+      if (backend_) {
         const Stopwatch releasing;
         received_buffer_ = HostBuffer();
         backend_.reset();
@@ -210,10 +222,36 @@ class DistributedSort {
         if (name == "gather+write") stats_.part_write_s += seconds;
       }
       part_records_ = report.output_records;
-      ends_ = read_part_ends(part_->path(), part_records_, layout_);
+      if (part_) ends_ = read_part_ends(part_->path(), part_records_, layout_);
     });
     fence_.agree();
     stats_.sort_s = t.seconds();
+  }
+
+  // The received records sorted in memory and written straight into the
+  // one output file at `offset`; the part's ends taken from the buffer.
+  SortReport sort_in_memory_at(uint64_t offset) {
+    File out = File::open_update(output_.shared_path());
+    uint64_t at = offset;
+    SortedBufferOutput to_file;
+    to_file.sink = [&](const uint8_t* data, size_t bytes) {
+      out.pwrite_all(data, bytes, at);
+      at += bytes;
+    };
+    to_file.ends = [&](const uint8_t* first, const uint8_t* last) {
+      ends_.empty = false;
+      ends_.first_key.resize(layout_.width());
+      ends_.last_key.resize(layout_.width());
+      layout_.normalise(first, ends_.first_key.data());
+      layout_.normalise(last, ends_.last_key.data());
+    };
+    SortReport report = sort_received_in_memory(config_, layout_, *backend_, pool_, received_buffer_.data(),
+                                                received_count_, std::string(), to_file);
+    if (config_.fsync && ::fdatasync(out.fd()) != 0 && errno != EINVAL) {
+      throw IoError("cannot flush output to disk: " + describe_errno(output_.shared_path(), errno));
+    }
+    out.close();
+    return report;
   }
 
   void settle_boundaries() {

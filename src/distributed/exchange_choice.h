@@ -3,9 +3,10 @@
 //         everywhere, 2-3 GB/s per rank between two H200s;
 //   nccl  ncclSend/ncclRecv between the ranks' GPUs (nccl/nccl_exchange.h),
 //         in builds with CUDA, MPI and nccl.h, where libnccl.so.2 loads;
-//   auto  mpi for now: the NCCL exchange is built and waits for its first
-//         measurement on the 2-GPU machine (docs/benchmarks.md) before auto
-//         may choose it.
+//   auto  mpi: on two H200s (docs/benchmarks.md, fourth session) both
+//         planes took the same time end to end, the copies between pageable
+//         host buffers and the GPUs costing what NVLink saves; auto should
+//         choose nccl once the exchanged buffers are pinned or stay on the GPU.
 #pragma once
 
 #include <cstdint>

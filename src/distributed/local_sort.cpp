@@ -32,9 +32,10 @@ std::unique_ptr<SortBackend> make_receive_backend(const SortConfig& rank_config,
 }
 
 SortReport sort_received_in_memory(const SortConfig& rank_config, const KeyLayout& layout, SortBackend& backend,
-                                   ThreadPool& pool, uint8_t* records, uint64_t count, const std::string& part) {
+                                   ThreadPool& pool, uint8_t* records, uint64_t count, const std::string& part,
+                                   const SortedBufferOutput& out) {
   const SortConfig config = local_sort_config(rank_config, {}, part);
-  return sort_filled_buffer(SortContext{config, layout, backend, pool, quiet()}, records, count);
+  return sort_filled_buffer(SortContext{config, layout, backend, pool, quiet()}, records, count, out);
 }
 
 }  // namespace gsort

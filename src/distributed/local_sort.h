@@ -13,6 +13,7 @@
 #include "src/config/sort_config.h"
 #include "src/core/thread_pool.h"
 #include "src/keys/key_layout.h"
+#include "src/pipeline/sort_buffer.h"
 #include "src/report/sort_report.h"
 
 namespace gsort {
@@ -27,8 +28,10 @@ SortReport sort_received(const SortConfig& rank_config, const KeyLayout& layout,
 std::unique_ptr<SortBackend> make_receive_backend(const SortConfig& rank_config, const KeyLayout& layout,
                                                   ThreadPool& pool, uint64_t records);
 
-// Sorts the `count` records in `records` (from backend.allocate_host) into `part`.
+// Sorts the `count` records in `records` (from backend.allocate_host) into
+// `part`, or, where `out` has a sink, into that sink (part unused).
 SortReport sort_received_in_memory(const SortConfig& rank_config, const KeyLayout& layout, SortBackend& backend,
-                                   ThreadPool& pool, uint8_t* records, uint64_t count, const std::string& part);
+                                   ThreadPool& pool, uint8_t* records, uint64_t count, const std::string& part,
+                                   const SortedBufferOutput& out = {});
 
 }  // namespace gsort

@@ -2,18 +2,31 @@
 // of external_sort.h without its reading, for callers that fill the
 // backend's chunk buffer themselves (the distributed sort lands the records
 // it receives there). The output is written as the in-memory path writes
-// it (gather, -u, write-behind) and committed to ctx.config.output.
+// it (gather, -u, write-behind): committed to ctx.config.output, or handed
+// to the caller's sink.
 #pragma once
 
 #include <cstdint>
+#include <functional>
 
+#include "io/write_behind.h"
 #include "src/pipeline/external_sort.h"
 
 namespace gsort {
 
+struct SortedBufferOutput {
+  // Where the sorted records go, in order; empty: into ctx.config.output,
+  // committed when all is written.
+  WriteBehind::Sink sink;
+  // Called, when there are records, with the first and the last of the
+  // sorted order before any is written (-u does not change them).
+  std::function<void(const uint8_t* first, const uint8_t* last)> ends;
+};
+
 // `records`: `count` records in a buffer from ctx.backend.allocate_host
 // (count below 2^32). No --verify and no --compress-output here: callers
 // that need them sort files with external_sort.
-SortReport sort_filled_buffer(const SortContext& ctx, uint8_t* records, uint64_t count);
+SortReport sort_filled_buffer(const SortContext& ctx, uint8_t* records, uint64_t count,
+                              const SortedBufferOutput& out = {});
 
 }  // namespace gsort

@@ -251,6 +251,9 @@ case_faults() {
     fault 3 "$phase" -o "$work/out/sorted"
     grep -q "rank 1: test hook" "$work/err" || fail "$phase: message: $(cat "$work/err")"
     fault 2 "$phase" --output-parts -o "$work/out/parts"
+    # Whole slices sorted in memory and written straight into the output
+    # file at their offsets (the last -S wins).
+    fault 2 "$phase" -S 1G -o "$work/out/sorted"
   done
 }
 
