@@ -21,16 +21,6 @@ namespace {
 
 constexpr uint64_t kMaxBackendRecords = UINT32_MAX;  // SortBackend::sort_order takes count < 2^32
 
-// Copies n bytes with the pool's threads (a large memcpy is bandwidth-bound
-// per thread).
-void parallel_copy(ThreadPool& pool, uint8_t* to, const uint8_t* from, uint64_t n) {
-  const uint64_t tasks = std::max<uint64_t>(1, std::min<uint64_t>(pool.balanced_task_count(), n >> 20));
-  pool.parallel_for(tasks, [&](uint64_t t) {
-    const uint64_t begin = n * t / tasks, end = n * (t + 1) / tasks;
-    std::memcpy(to + begin, from + begin, end - begin);
-  });
-}
-
 // Merges the sorted chunks of `from` (chunk c holds records [starts[c],
 // starts[c+1])) into `to`; equal keys go to the lower chunk, so the merge
 // is as stable as the sort.

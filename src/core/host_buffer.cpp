@@ -2,7 +2,9 @@
 
 #include <sys/mman.h>
 
+#include <algorithm>
 #include <cstdlib>
+#include <cstring>
 #include <new>
 
 #include "src/core/thread_pool.h"
@@ -25,6 +27,14 @@ void fault_in_pages(uint8_t* p, size_t bytes, ThreadPool& pool) {
     for (size_t page = split_point(pages, tasks, t), end = split_point(pages, tasks, t + 1); page < end; ++page) {
       p[page * kPageBytes] = 0;
     }
+  });
+}
+
+void parallel_copy(ThreadPool& pool, uint8_t* to, const uint8_t* from, uint64_t n) {
+  const uint64_t tasks = std::max<uint64_t>(1, std::min<uint64_t>(pool.balanced_task_count(), n >> 20));
+  pool.parallel_for(tasks, [&](uint64_t t) {
+    const uint64_t begin = n * t / tasks, end = n * (t + 1) / tasks;
+    std::memcpy(to + begin, from + begin, end - begin);
   });
 }
 

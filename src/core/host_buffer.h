@@ -16,6 +16,10 @@ class ThreadPool;
 // or pinned. Only for memory that holds nothing yet.
 void fault_in_pages(uint8_t* p, size_t bytes, ThreadPool& pool);
 
+// Copies n bytes with the pool's threads (a large memcpy is bandwidth-bound
+// per thread).
+void parallel_copy(ThreadPool& pool, uint8_t* to, const uint8_t* from, uint64_t n);
+
 class HostBuffer {
  public:
   using Release = std::function<void(void*)>;

@@ -125,8 +125,7 @@ class DistributedSort {
       });
       fence_.agree();
       shuffle_slice(group_, fence_, in, plan, *exchange, *received_, pool_);
-      received_count_ = received_->records();
-      stats_.received_records = received_count_;
+      stats_.received_records = received_->records();
     }
     const ExchangeTally& tally = exchange->tally();
     stats_.bytes_sent = tally.bytes_sent;
@@ -184,7 +183,6 @@ class DistributedSort {
       fence_.attempt([&] { received_->finish(); });
       fence_.agree();
     }
-    received_count_ = incoming;
     stats_.received_records = incoming;
   }
 
@@ -194,7 +192,7 @@ class DistributedSort {
     // received, so its offset is known now: a rank that sorted in memory
     // writes there directly instead of writing a part and copying it.
     const bool at_offsets = !config_.output_parts && !config_.unique;
-    const uint64_t offset = at_offsets ? output_.offset_of(received_count_ * config_.record_size) : 0;
+    const uint64_t offset = at_offsets ? output_.offset_of(stats_.received_records * config_.record_size) : 0;
     fence_.attempt([&] {
       SortReport report;
       if (received_) {
@@ -205,8 +203,8 @@ class DistributedSort {
         report = sort_in_memory_at(offset);
       } else {
         part_ = output_.make_part();
-        report = sort_received_in_memory(config_, layout_, *backend_, pool_, received_buffer_.data(), received_count_,
-                                         part_->path());
+        report = sort_received_in_memory(config_, layout_, *backend_, pool_, received_buffer_.data(),
+                                         stats_.received_records, part_->path());
       }
       if (backend_) {
         const Stopwatch releasing;
@@ -238,15 +236,9 @@ class DistributedSort {
       out.pwrite_all(data, bytes, at);
       at += bytes;
     };
-    to_file.ends = [&](const uint8_t* first, const uint8_t* last) {
-      ends_.empty = false;
-      ends_.first_key.resize(layout_.width());
-      ends_.last_key.resize(layout_.width());
-      layout_.normalise(first, ends_.first_key.data());
-      layout_.normalise(last, ends_.last_key.data());
-    };
+    to_file.ends = [&](const uint8_t* first, const uint8_t* last) { ends_ = part_ends_of(first, last, layout_); };
     SortReport report = sort_received_in_memory(config_, layout_, *backend_, pool_, received_buffer_.data(),
-                                                received_count_, std::string(), to_file);
+                                                stats_.received_records, std::string(), to_file);
     if (config_.fsync && ::fdatasync(out.fd()) != 0 && errno != EINVAL) {
       throw IoError("cannot flush output to disk: " + describe_errno(output_.shared_path(), errno));
     }
@@ -291,7 +283,6 @@ class DistributedSort {
   std::unique_ptr<ReceivedFiles> received_;  // where the received records are, or
   std::unique_ptr<SortBackend> backend_;      // the local sort's backend and
   HostBuffer received_buffer_;                // its buffer that holds them
-  uint64_t received_count_ = 0;
   std::unique_ptr<LocalPart> part_;
   uint64_t part_records_ = 0;
   PartEnds ends_;

@@ -7,21 +7,25 @@
 
 namespace gsort {
 
-PartEnds read_part_ends(const std::string& part, uint64_t records, const KeyLayout& layout) {
+PartEnds part_ends_of(const uint8_t* first, const uint8_t* last, const KeyLayout& layout) {
   PartEnds ends;
-  if (records == 0) return ends;
   ends.empty = false;
-  const uint32_t rs = layout.record_size();
-  File f = File::open_read(part);
-  std::vector<uint8_t> record(rs);
   ends.first_key.resize(layout.width());
   ends.last_key.resize(layout.width());
-  for (int which = 0; which < 2; ++which) {
-    const uint64_t at = which == 0 ? 0 : (records - 1) * rs;
-    if (f.pread_full(record.data(), rs, at) != rs) throw IoError(part + ": the sorted part ended early");
-    layout.normalise(record.data(), which == 0 ? ends.first_key.data() : ends.last_key.data());
-  }
+  layout.normalise(first, ends.first_key.data());
+  layout.normalise(last, ends.last_key.data());
   return ends;
+}
+
+PartEnds read_part_ends(const std::string& part, uint64_t records, const KeyLayout& layout) {
+  if (records == 0) return PartEnds();
+  const uint32_t rs = layout.record_size();
+  File f = File::open_read(part);
+  std::vector<uint8_t> first(rs), last(rs);
+  if (f.pread_full(first.data(), rs, 0) != rs || f.pread_full(last.data(), rs, (records - 1) * rs) != rs) {
+    throw IoError(part + ": the sorted part ended early");
+  }
+  return part_ends_of(first.data(), last.data(), layout);
 }
 
 std::vector<PartEnds> gather_part_ends(const RankGroup& group, const PartEnds& mine, uint32_t key_width) {

@@ -22,6 +22,9 @@ struct PartEnds {
   std::vector<uint8_t> first_key, last_key;
 };
 
+// The ends of a part whose first and last records are these.
+PartEnds part_ends_of(const uint8_t* first, const uint8_t* last, const KeyLayout& layout);
+
 // Reads the ends of a sorted part file holding `records` records.
 PartEnds read_part_ends(const std::string& part, uint64_t records, const KeyLayout& layout);
 

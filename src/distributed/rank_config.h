@@ -7,8 +7,8 @@
 namespace gsort {
 
 // Per rank: --device counts from the rank's place on its host (rank k of a
-// host takes device D+k, in turn when the host has fewer GPUs than ranks; the auto backend falls back to the CPU where that
-// GPU is missing). The defaults of -S and --parallel (50% of memory, all
+// host takes device D+k, in turn when the host has fewer GPUs than ranks;
+// the auto backend falls back to the CPU where that GPU is missing). The defaults of -S and --parallel (50% of memory, all
 // cores) are shared by the ranks of a host; given values apply per rank.
 SortConfig config_for_rank(SortConfig config, const RankGroup& group);
 

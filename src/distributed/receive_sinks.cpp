@@ -1,16 +1,8 @@
 #include "src/distributed/receive_sinks.h"
 
-#include <algorithm>
-#include <cstring>
 #include <numeric>
 
 namespace gsort {
-namespace {
-
-constexpr size_t kCopyTaskBytes = 64 << 20;
-
-}  // namespace
-
 FileSink::FileSink(ReceivedFiles& files, int ranks, uint32_t record_size, uint64_t round_records)
     : files_(files),
       record_size_(record_size),
@@ -35,13 +27,7 @@ uint8_t* MemorySink::place(int source, uint64_t) {
 void MemorySink::landed(int source, uint64_t count) { next_[static_cast<size_t>(source)] += count; }
 
 void MemorySink::keep_own(int self, const uint8_t* records, uint64_t count, ThreadPool& pool) {
-  uint8_t* to = place(self, count);
-  const size_t bytes = count * record_size_;
-  const size_t tasks = (bytes + kCopyTaskBytes - 1) / kCopyTaskBytes;
-  pool.parallel_for(tasks, [&](size_t t) {
-    const size_t at = t * kCopyTaskBytes;
-    std::memcpy(to + at, records + at, std::min(kCopyTaskBytes, bytes - at));
-  });
+  parallel_copy(pool, place(self, count), records, count * record_size_);
   landed(self, count);
 }
 

@@ -26,26 +26,21 @@ SortReport sort_filled_buffer(const SortContext& ctx, uint8_t* records, uint64_t
   // before the sort.
   std::optional<OutputTarget> output;
   if (!out.sink) output.emplace(ctx.config.output);
-  Stopwatch t;
+  const Stopwatch t;
   std::unique_ptr<ChunkSortSession> session = ctx.backend.begin_chunk(records);
   session->records_ready(count);
   std::unique_ptr<uint32_t[]> order(new uint32_t[std::max<uint64_t>(count, 1)]);
   session->finish(order.get());
   report.add_phase("sort", t.seconds());
-  if (out.ends && count > 0) out.ends(records + uint64_t{order[0]} * job.rs, records + uint64_t{order[count - 1]} * job.rs);
+  if (out.ends && count > 0) {
+    out.ends(records + uint64_t{order[0]} * job.rs, records + uint64_t{order[count - 1]} * job.rs);
+  }
   if (output) {
     job.write_sorted_output(records, order.get(), count, *output);
     output->commit(ctx.config.fsync);
-    return report;
+  } else {
+    job.write_sorted_output(records, order.get(), count, out.sink);
   }
-  t.restart();
-  const KeyLayout* unique_by = ctx.config.unique ? &ctx.layout : nullptr;
-  OutputWriter writer(out.sink, job.rs, job.plan.block_bytes, unique_by);
-  writer.final_output(nullptr);
-  writer.append_gathered(ctx.pool, records, order.get(), count);
-  writer.finish();
-  report.output_records = writer.records_written();
-  report.add_phase("gather+write", t.seconds());
   return report;
 }
 

@@ -26,6 +26,10 @@ std::unique_ptr<OutputWriter> SortJob::destination_writer(OutputTarget& output) 
     OutputEncoder* encode = encoder.get();
     sink = [encode](const uint8_t* data, size_t bytes) { encode->write(data, bytes); };
   }
+  return destination_writer(std::move(sink));
+}
+
+std::unique_ptr<OutputWriter> SortJob::destination_writer(WriteBehind::Sink sink) {
   const KeyLayout* unique_by = ctx.config.unique ? &ctx.layout : nullptr;
   auto out = std::make_unique<OutputWriter>(std::move(sink), rs, plan.block_bytes, unique_by);
   out->final_output(check);
@@ -35,9 +39,18 @@ std::unique_ptr<OutputWriter> SortJob::destination_writer(OutputTarget& output) 
 
 void SortJob::write_sorted_output(const uint8_t* records, const uint32_t* order, uint64_t count,
                                   OutputTarget& output) {
+  write_gathered(records, order, count, destination_writer(output));
+}
+
+void SortJob::write_sorted_output(const uint8_t* records, const uint32_t* order, uint64_t count,
+                                  WriteBehind::Sink sink) {
+  write_gathered(records, order, count, destination_writer(std::move(sink)));
+}
+
+void SortJob::write_gathered(const uint8_t* records, const uint32_t* order, uint64_t count,
+                             std::unique_ptr<OutputWriter> out) {
   const Stopwatch t;
   meter->phase("writing", count * rs, &written_bytes);
-  std::unique_ptr<OutputWriter> out = destination_writer(output);
   out->append_gathered(ctx.pool, records, order, count);
   out->finish();
   report.output_records += out->records_written();

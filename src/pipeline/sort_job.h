@@ -64,8 +64,11 @@ struct SortJob {
   // The writer of the destination: its sink (through the encoder with
   // --compress-output), the --verify check and the progress counter.
   std::unique_ptr<OutputWriter> destination_writer(OutputTarget& output);
-  // Writes records[order[..]] to the destination, with -u applied.
+  // The same writer into a caller's sink (sort_filled_buffer's callers).
+  std::unique_ptr<OutputWriter> destination_writer(WriteBehind::Sink sink);
+  // Writes records[order[..]] to the destination (or the sink), with -u applied.
   void write_sorted_output(const uint8_t* records, const uint32_t* order, uint64_t count, OutputTarget& output);
+  void write_sorted_output(const uint8_t* records, const uint32_t* order, uint64_t count, WriteBehind::Sink sink);
 
   const SortContext& ctx;
   const uint32_t rs;  // record size
@@ -87,6 +90,9 @@ struct SortJob {
   std::atomic<uint64_t> merged_bytes{0};   // read by the merges
 
  private:
+  void write_gathered(const uint8_t* records, const uint32_t* order, uint64_t count,
+                      std::unique_ptr<OutputWriter> out);
+
   std::unique_ptr<TempDir> temp_;
 };
 
