@@ -69,7 +69,7 @@ for step in "${steps[@]}"; do
     distributed)  # issue 13's tests with every rank on a GPU and NCCL between them (2+ GPUs), and memcheck of 2 ranks
       export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 NCCL_NVLS_ENABLE=0
       # NCCL with up to 2 ranks (a GPU each); the MPI exchange with 1 to 4 ranks sharing the GPUs
-      for c in ${DIST_CASES:-keys reverse unique skew tiny inputs parts spill stats exchange faults}; do
+      for c in ${DIST_CASES:-keys reverse unique skew tiny inputs parts spill receive stats exchange faults}; do
         GSORT_DIST_BACKEND=gpu GSORT_DIST_EXCHANGE=nccl GSORT_DIST_MAX_RANKS=2 bash tests/distributed/distributed_test.sh \
           .devcarry/gsort .devcarry/gsort-gen "$c" >"$out/dist_nccl_$c.log" 2>&1 &
         GSORT_DIST_BACKEND=gpu GSORT_DIST_EXCHANGE=mpi bash tests/distributed/distributed_test.sh \
@@ -83,8 +83,14 @@ for step in "${steps[@]}"; do
       mpirun --allow-run-as-root -np 2 -x NCCL_NVLS_ENABLE compute-sanitizer --tool memcheck --report-api-errors no --error-exitcode 9 \
         .devcarry/gsort --backend gpu --exchange nccl -S 2M --record-size 16 --key 0:u64 /tmp/dist_small.bin \
         -o /tmp/dist_small.out >"$out/san_dist.log" 2>&1
-      echo "memcheck mpirun -np 2 rc=$?"; grep -E "ERROR SUMMARY" "$out/san_dist.log"
-      cmp /tmp/dist_small.ref /tmp/dist_small.out && echo "memcheck run output identical" ;;
+      echo "memcheck mpirun -np 2 (streamed) rc=$?"; grep -E "ERROR SUMMARY" "$out/san_dist.log"
+      cmp /tmp/dist_small.ref /tmp/dist_small.out && echo "memcheck run output identical"
+      # The whole-slice exchange: buffers prepared beside the read, pinned for the GPU backend
+      mpirun --allow-run-as-root -np 2 -x NCCL_NVLS_ENABLE compute-sanitizer --tool memcheck --report-api-errors no --error-exitcode 9 \
+        .devcarry/gsort --backend gpu --exchange nccl --record-size 16 --key 0:u64 /tmp/dist_small.bin \
+        -o /tmp/dist_small.out >"$out/san_dist_whole.log" 2>&1
+      echo "memcheck mpirun -np 2 (whole slices) rc=$?"; grep -E "ERROR SUMMARY" "$out/san_dist_whole.log"
+      cmp /tmp/dist_small.ref /tmp/dist_small.out && echo "memcheck whole-slice output identical" ;;
     bench-distributed)  # issue 13's benchmark (SIZE_GB per data set; 24 and 32 for the issue's figures)
       RANKS=${RANKS:-1 2} EXCHANGES=${EXCHANGES:-mpi nccl} RUNS=${RUNS:-3} CSV="$out/bench_distributed.csv" \
         scripts/bench_distributed.sh .devcarry /tmp/gsort-dist 2>&1 | tee "$out/bench_distributed.log" ;;

@@ -22,6 +22,7 @@
 #include "src/distributed/rank_config.h"
 #include "src/distributed/rank_fence.h"
 #include "src/distributed/rank_stats.h"
+#include "src/distributed/receive_preparation.h"
 #include "src/distributed/refusals.h"
 #include "src/distributed/shuffle.h"
 #include "src/distributed/test_fault.h"
@@ -91,15 +92,19 @@ class DistributedSort {
     // A whole slice is read and partitioned on another thread while the
     // exchange starts here (NCCL's set-up takes a second or two); only this
     // thread calls MPI.
-    PartitionedSlice slice;
+    ClassifiedSlice slice;
     std::exception_ptr read_error;
     std::thread reader;
+    std::optional<ReceivePreparation> preparation;
+    if (whole && !config_.verify && !test_receive_in_files()) prepare_receive(preparation);
     if (whole) {
       reader = std::thread([&] {
         try {
           const Stopwatch reading;
-          slice = read_and_partition(in, group_, pool_);
+          slice = read_and_classify(in, group_, pool_);
           stats_.read_s = reading.seconds();
+          stats_.map_s = slice.map_s;
+          stats_.classify_s = slice.classify_s;
         } catch (...) {
           read_error = std::current_exception();
         }
@@ -110,13 +115,14 @@ class DistributedSort {
     const Stopwatch starting;
     fence_.attempt([&] { exchange = make_exchange(group_, config_, round_records, &data_plane); });
     stats_.start_s = starting.seconds();
+    if (preparation) preparation->exchange_started();
     if (reader.joinable()) reader.join();
     fence_.attempt([&] {
       if (read_error) std::rethrow_exception(read_error);
     });
     fence_.agree();
     if (whole) {
-      exchange_whole_slice(in, std::move(slice), round_records, *exchange, data_plane);
+      exchange_whole_slice(in, std::move(slice), round_records, *exchange, data_plane, preparation);
     } else {
       log_.info("exchange: the slices are streamed (larger than -S allows whole), " + std::to_string(plan.rounds) +
                 " rounds of up to " + std::to_string(plan.chunk_records) + " records per rank, through " + data_plane);
@@ -135,6 +141,18 @@ class DistributedSort {
     stats_.exchange_s = t.seconds();
   }
 
+  // Starts making the local sort's buffers (and backend) for a partition up
+  // to a quarter above the mean, as whole_slice_fits allows for, where -S
+  // holds them beside the slice.
+  void prepare_receive(std::optional<ReceivePreparation>& preparation) {
+    const uint64_t n = static_cast<uint64_t>(group_.size), slice = slice_.size();
+    const uint64_t receive = inputs_->total_records() / n * 5 / 4 + 1;
+    uint64_t send = std::min(slice, slice * (n - 1) / n * 5 / 4 + 1);
+    const auto fits = [&] { return (slice + receive + send) * config_.record_size <= config_.memory_bytes; };
+    if (!fits()) send = 0;
+    if (fits()) preparation.emplace(config_, layout_, pool_, receive, send);
+  }
+
   uint64_t largest_slice() const {
     uint64_t largest = 0;
     for (int r = 0; r < group_.size; ++r) {
@@ -143,33 +161,56 @@ class DistributedSort {
     return largest;
   }
 
-  // Whole slices: read and partitioned at once, then the buckets traded in
-  // large rounds, landing in the local sort's buffer where they fit.
-  void exchange_whole_slice(const ShuffleInput& in, PartitionedSlice slice, uint64_t round_records,
-                            Exchange& exchange, const std::string& data_plane) {
-    const std::vector<uint64_t> from_each = incoming_counts(group_, slice.counts);
+  // Whole slices: read and classified at once; then the rank's own bucket
+  // moved straight into the local sort's buffer and the others' traded in
+  // large rounds, landing beside it where they fit.
+  void exchange_whole_slice(const ShuffleInput& in, ClassifiedSlice classified, uint64_t round_records,
+                            Exchange& exchange, const std::string& data_plane,
+                            std::optional<ReceivePreparation>& preparation) {
+    const int self = group_.rank;
+    const std::vector<uint64_t> from_each = incoming_counts(group_, classified.counts());
     uint64_t incoming = 0;
     for (uint64_t n : from_each) incoming += n;
-    const uint64_t bucket_bytes = in.slice.size() * config_.record_size;
+    const uint64_t own_count = classified.counts()[static_cast<size_t>(self)];
+    const uint64_t send_records = in.slice.size() - own_count;
     const bool in_memory = !config_.verify && !test_receive_in_files() && incoming < UINT32_MAX &&
-                           incoming * (config_.record_size + 8) + bucket_bytes <= config_.memory_bytes;
+                           incoming * (config_.record_size + 8) + send_records * config_.record_size <=
+                               config_.memory_bytes;
     std::unique_ptr<ReceiveSink> sink;
+    PartitionedSlice slice;
     fence_.attempt([&] {
-      const int self = group_.rank;
-      const uint8_t* own = slice.bucket(self, config_.record_size);
-      const uint64_t own_count = slice.counts[static_cast<size_t>(self)];
       if (in_memory) {
         const Stopwatch allocating;
-        backend_ = make_receive_backend(config_, layout_, pool_, incoming);
-        received_buffer_ = backend_->allocate_host(std::max<uint64_t>(incoming, 1) * config_.record_size);
+        HostBuffer room;
+        if (preparation) {
+          preparation->wait();
+          backend_ = preparation->take_backend();
+          received_buffer_ = preparation->take_receive_buffer(incoming);
+          room = preparation->take_send_buffer(send_records);
+          preparation.reset();  // frees what did not fit
+        }
+        if (!backend_) backend_ = make_receive_backend(config_, layout_, pool_, incoming);
+        if (!received_buffer_) {
+          received_buffer_ = backend_->allocate_host(std::max<uint64_t>(incoming, 1) * config_.record_size);
+        }
         stats_.allocate_s = allocating.seconds();
         auto memory = std::make_unique<MemorySink>(received_buffer_.data(), from_each, config_.record_size);
-        memory->keep_own(self, own, own_count, pool_);
+        const Stopwatch placing;
+        slice = place_buckets(std::move(classified), self, memory->place(self, own_count), config_.record_size,
+                              std::move(room));
+        stats_.place_s = placing.seconds();
+        stats_.read_s += stats_.place_s;
+        memory->landed(self, own_count);
         sink = std::move(memory);
       } else {
+        preparation.reset();
+        const Stopwatch placing;
+        slice = place_buckets(std::move(classified), self, nullptr, config_.record_size);
+        stats_.place_s = placing.seconds();
+        stats_.read_s += stats_.place_s;
         received_ = std::make_unique<ReceivedFiles>(config_.temp_dir, group_.size, config_.record_size);
         auto files = std::make_unique<FileSink>(*received_, group_.size, config_.record_size, round_records);
-        files->keep_own(self, own, own_count);
+        files->keep_own(self, slice.bucket(self, config_.record_size), own_count);
         sink = std::move(files);
       }
     });

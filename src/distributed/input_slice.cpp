@@ -54,6 +54,21 @@ void ConcatenatedInputs::read(uint64_t first, uint64_t count, uint8_t* buf) cons
 
 MappedRecords::~MappedRecords() { ::munmap(base_, length_); }
 
+void MappedRecords::populate(ThreadPool& pool) const {
+#ifdef MADV_POPULATE_READ
+  constexpr size_t kPiece = size_t{64} << 20;  // a multiple of any page size
+  auto* base = static_cast<uint8_t*>(base_);
+  pool.parallel_for((length_ + kPiece - 1) / kPiece, [&](size_t i) {
+    const size_t at = i * kPiece;
+    // A failure (an I/O error, a file cut short) is left to the reads,
+    // which report it where it matters.
+    (void)::madvise(base + at, std::min(kPiece, length_ - at), MADV_POPULATE_READ);
+  });
+#else
+  (void)pool;
+#endif
+}
+
 std::unique_ptr<MappedRecords> ConcatenatedInputs::map(uint64_t first, uint64_t count) const {
   if (count == 0) return nullptr;
   const size_t f = static_cast<size_t>(std::upper_bound(starts_.begin(), starts_.end(), first) - starts_.begin()) - 1;
@@ -62,7 +77,7 @@ std::unique_ptr<MappedRecords> ConcatenatedInputs::map(uint64_t first, uint64_t 
   const uint64_t page = static_cast<uint64_t>(::sysconf(_SC_PAGESIZE));
   const uint64_t aligned = begin / page * page;
   const size_t length = static_cast<size_t>(end - aligned);
-  void* base = ::mmap(nullptr, length, PROT_READ, MAP_SHARED | MAP_POPULATE, files_[f].fd(),
+  void* base = ::mmap(nullptr, length, PROT_READ, MAP_SHARED, files_[f].fd(),
                       static_cast<off_t>(aligned));
   if (base == MAP_FAILED) return nullptr;
   return std::make_unique<MappedRecords>(base, length, static_cast<const uint8_t*>(base) + (begin - aligned));

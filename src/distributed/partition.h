@@ -1,13 +1,17 @@
 // Splits records into one bucket per rank by the splitters, keeping input
 // order inside each bucket (a stable counting sort by destination). Two
-// passes: each task finds the destination of its share of the records and
-// counts them; then, from the counts' prefix sums, each task copies its
-// records to their places. Tasks run on a thread pool where one is given.
+// passes: classify() finds each record's destination and counts them per
+// task; scatter() then copies every task's records to their places, from
+// the counts' prefix sums. Between the two the caller may decide where each
+// bucket goes (the whole-slice exchange puts the rank's own bucket straight
+// into its local sort's buffer). Tasks run on a thread pool where one is
+// given.
 #pragma once
 
 #include <cstdint>
 #include <vector>
 
+#include "src/core/host_buffer.h"
 #include "src/core/thread_pool.h"
 #include "src/distributed/splitters.h"
 #include "src/keys/key_layout.h"
@@ -20,19 +24,30 @@ class Partitioner {
   Partitioner(const KeyLayout& layout, const Splitters& splitters, int ranks, ThreadPool* pool);
 
   // records: `count` records whose first is global record `first_index`.
-  // Writes them to `buckets` (room for count records), grouped by rank in
-  // rank order; counts() then holds each bucket's size.
+  // Finds their destinations; counts() then holds each bucket's size.
+  void classify(const uint8_t* records, uint64_t count, uint64_t first_index);
+  // Copies the records given to classify() (the same pointer) so that
+  // bucket d starts at buckets[d] (room for counts()[d] records each).
+  void scatter(const uint8_t* records, const std::vector<uint8_t*>& buckets);
+  // Both, into one buffer with room for `count` records: the buckets back
+  // to back in rank order.
   void partition(const uint8_t* records, uint64_t count, uint64_t first_index, uint8_t* buckets);
+
   const std::vector<uint64_t>& counts() const { return counts_; }
 
  private:
+  template <class Task>
+  void run(const Task& task) const;
+
   const KeyLayout& layout_;
   const Splitters& splitters_;
   ThreadPool* pool_;
   size_t ranks_;
+  uint64_t count_ = 0;
+  size_t tasks_ = 1;
   std::vector<uint64_t> counts_;
-  std::vector<uint32_t> destination_;  // of each record of the call
-  std::vector<uint64_t> task_counts_;  // [task][rank], then each task's write positions
+  HostBuffer destination_;              // uint32_t per record classified: its bucket
+  std::vector<uint64_t> task_counts_;  // [task][rank]: records of each task for each rank
 };
 
 }  // namespace gsort

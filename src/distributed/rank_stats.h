@@ -24,6 +24,9 @@ struct RankStats {
   double splitters_s = 0;         // sampling and choosing the splitters
   double exchange_s = 0;          // reading, partitioning, trading, writing received files
   double read_s = 0;              // of which reading and partitioning a whole slice (beside the start)
+  double map_s = 0;               //   of which mapping (or reading) it
+  double classify_s = 0;          //   finding each record's destination
+  double place_s = 0;             //   moving the records to their buckets
   double start_s = 0;             // of which making the exchange (NCCL's communicator and connections)
   double allocate_s = 0;          // of which making the local backend and its buffer for what arrives
   double exchange_wait_s = 0;     // of which inside the collectives

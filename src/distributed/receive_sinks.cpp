@@ -26,9 +26,4 @@ uint8_t* MemorySink::place(int source, uint64_t) {
 
 void MemorySink::landed(int source, uint64_t count) { next_[static_cast<size_t>(source)] += count; }
 
-void MemorySink::keep_own(int self, const uint8_t* records, uint64_t count, ThreadPool& pool) {
-  parallel_copy(pool, place(self, count), records, count * record_size_);
-  landed(self, count);
-}
-
 }  // namespace gsort

@@ -13,7 +13,6 @@
 #include <vector>
 
 #include "src/core/host_buffer.h"
-#include "src/core/thread_pool.h"
 #include "src/distributed/exchange.h"
 #include "src/distributed/received_files.h"
 
@@ -41,9 +40,8 @@ class MemorySink final : public ReceiveSink {
   // included); `records` has room for their sum.
   MemorySink(uint8_t* records, const std::vector<uint64_t>& from_each, uint32_t record_size);
   uint8_t* place(int source, uint64_t count) override;
+  // Also for this rank's own records, which the caller puts in place.
   void landed(int source, uint64_t count) override;
-  // Copies this rank's own records to their place, on the pool's threads.
-  void keep_own(int self, const uint8_t* records, uint64_t count, ThreadPool& pool);
 
  private:
   uint8_t* records_;

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "src/distributed/partition.h"
+#include "src/core/stopwatch.h"
 #include "src/distributed/test_fault.h"
 
 namespace gsort {
@@ -32,36 +32,58 @@ uint64_t whole_round_records(int ranks, uint32_t record_size) {
 }
 
 const uint8_t* PartitionedSlice::bucket(int rank, uint32_t record_size) const {
-  uint64_t before = 0;
-  for (int r = 0; r < rank; ++r) before += counts[static_cast<size_t>(r)];
-  return buckets.data() + before * record_size;
+  return buckets.data() + starts[static_cast<size_t>(rank)] * record_size;
 }
 
-PartitionedSlice read_and_partition(const ShuffleInput& in, const RankGroup& group, ThreadPool& pool) {
+ClassifiedSlice read_and_classify(const ShuffleInput& in, const RankGroup& group, ThreadPool& pool) {
   const uint32_t rs = in.layout.record_size();
   const uint64_t n = in.slice.size();
+  ClassifiedSlice out;
+  const Stopwatch mapping;
   // A slice inside one input is partitioned from the page cache's pages
   // (mapped); one that spans inputs is read into a buffer first. That
   // buffer comes from mmap with huge pages (HostBuffer): on the GPU hosts'
   // VMs, zeroing fresh memory page by page costs more than reading it.
-  const std::unique_ptr<MappedRecords> mapped = in.inputs.map(in.slice.begin, n);
-  HostBuffer read;
-  const uint8_t* records = mapped ? mapped->records() : nullptr;
-  if (!mapped) {
-    read = HostBuffer::allocate_pageable(std::max<uint64_t>(n * rs, 1));
+  out.mapped = in.inputs.map(in.slice.begin, n);
+  if (out.mapped) {
+    out.mapped->populate(pool);
+    out.records = out.mapped->records();
+  } else {
+    out.read = HostBuffer::allocate_pageable(std::max<uint64_t>(n * rs, 1));
     const uint64_t per_task = std::max<uint64_t>(1, kReadTaskBytes / rs);
     pool.parallel_for((n + per_task - 1) / per_task, [&](size_t t) {
       const uint64_t first = t * per_task;
-      in.inputs.read(in.slice.begin + first, std::min(per_task, n - first), read.data() + first * rs);
+      in.inputs.read(in.slice.begin + first, std::min(per_task, n - first), out.read.data() + first * rs);
     });
-    records = read.data();
+    out.records = out.read.data();
   }
+  out.map_s = mapping.seconds();
   test_fault_point("exchange", group.rank);
+  const Stopwatch classifying;
+  out.partitioner = std::make_unique<Partitioner>(in.layout, in.splitters, group.size, &pool);
+  out.partitioner->classify(out.records, n, in.slice.begin);
+  out.classify_s = classifying.seconds();
+  return out;
+}
+
+PartitionedSlice place_buckets(ClassifiedSlice classified, int self, uint8_t* own_place, uint32_t record_size,
+                               HostBuffer room) {
   PartitionedSlice out;
-  out.buckets = HostBuffer::allocate_pageable(std::max<uint64_t>(n * rs, 1));
-  Partitioner partitioner(in.layout, in.splitters, group.size, &pool);
-  partitioner.partition(records, n, in.slice.begin, out.buckets.data());
-  out.counts = partitioner.counts();
+  out.counts = classified.counts();
+  const size_t ranks = out.counts.size();
+  out.starts.assign(ranks, 0);
+  uint64_t in_buckets = 0;
+  for (size_t r = 0; r < ranks; ++r) {
+    out.starts[r] = in_buckets;
+    if (!(own_place && static_cast<int>(r) == self)) in_buckets += out.counts[r];
+  }
+  out.buckets = room && room.size() >= in_buckets * record_size
+                    ? std::move(room)
+                    : HostBuffer::allocate_pageable(std::max<uint64_t>(in_buckets * record_size, 1));
+  std::vector<uint8_t*> places(ranks);
+  for (size_t r = 0; r < ranks; ++r) places[r] = out.buckets.data() + out.starts[r] * record_size;
+  if (own_place) places[static_cast<size_t>(self)] = own_place;
+  classified.partitioner->scatter(classified.records, places);
   return out;
 }
 

@@ -1,9 +1,11 @@
-// The exchange for a slice that fits in memory: the rank reads its whole
-// slice at once (many reads in parallel), partitions it on all its threads,
-// learns from the others how many records each will send it, and then
-// trades the buckets in a few large rounds, so that the receiver can land
-// them straight where its local sort wants them (MemorySink) or, when its
-// partition is too large for memory, in files (FileSink). The streaming
+// The exchange for a slice that fits in memory: the rank maps (or reads)
+// its whole slice, finds every record's destination on all its threads,
+// learns from the others how many records each will send it, moves its own
+// bucket straight into its local sort's buffer and the others' into send
+// buffers, and then trades those in a few large rounds, so that the
+// receiver can land them straight where its local sort wants them
+// (MemorySink) or, when its partition is too large for memory, in files
+// (FileSink). The streaming
 // exchange (shuffle.h) is for slices larger than memory.
 #pragma once
 
@@ -14,6 +16,8 @@
 #include "src/core/host_buffer.h"
 #include "src/core/thread_pool.h"
 #include "src/distributed/exchange.h"
+#include "src/distributed/input_slice.h"
+#include "src/distributed/partition.h"
 #include "src/distributed/rank_fence.h"
 #include "src/distributed/shuffle.h"
 
@@ -29,14 +33,36 @@ bool whole_slice_fits(uint64_t slice_records, uint32_t record_size, uint64_t mem
 // staging buffers (two per other rank).
 uint64_t whole_round_records(int ranks, uint32_t record_size);
 
+// A rank's whole slice, mapped from the page cache or read into memory,
+// with every record's destination found but no record moved yet.
+struct ClassifiedSlice {
+  std::unique_ptr<MappedRecords> mapped;  // the slice, where it lies inside one input
+  HostBuffer read;                        // or the slice read from several
+  const uint8_t* records = nullptr;
+  std::unique_ptr<Partitioner> partitioner;
+  double map_s = 0, classify_s = 0;  // how long mapping (or reading) and classifying took
+  const std::vector<uint64_t>& counts() const { return partitioner->counts(); }
+};
+
+// Reads the rank's slice and finds each record's destination (may throw;
+// not collective).
+ClassifiedSlice read_and_classify(const ShuffleInput& in, const RankGroup& group, ThreadPool& pool);
+
+// The buckets bound for other ranks, back to back in rank order.
 struct PartitionedSlice {
-  HostBuffer buckets;                  // every rank's bucket, in rank order
-  std::vector<uint64_t> counts;        // records in each bucket
+  HostBuffer buckets;
+  std::vector<uint64_t> counts;  // every rank's bucket, the rank's own included
+  std::vector<uint64_t> starts;  // where each bucket begins in `buckets` (records)
   const uint8_t* bucket(int rank, uint32_t record_size) const;
 };
 
-// Reads the rank's slice and partitions it (may throw; not collective).
-PartitionedSlice read_and_partition(const ShuffleInput& in, const RankGroup& group, ThreadPool& pool);
+// Moves the classified records to their buckets (may throw). The rank's own
+// bucket goes to `own_place` (room for its count), straight where the local
+// sort wants it; with null, it stays in `buckets` with the others. The
+// buckets go into `room` where it is large enough (a pinned buffer made
+// beforehand), else into fresh memory. Frees the slice.
+PartitionedSlice place_buckets(ClassifiedSlice classified, int self, uint8_t* own_place, uint32_t record_size,
+                               HostBuffer room = HostBuffer());
 
 // Collective, never throws: what each rank sends to this one (its own
 // bucket's count at its own place).
