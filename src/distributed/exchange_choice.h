@@ -3,10 +3,11 @@
 //         everywhere, 2-3 GB/s per rank between two H200s;
 //   nccl  ncclSend/ncclRecv between the ranks' GPUs (nccl/nccl_exchange.h),
 //         in builds with CUDA, MPI and nccl.h, where libnccl.so.2 loads;
-//   auto  mpi: on two H200s (docs/benchmarks.md, fourth session) both
-//         planes took the same time end to end, the copies between pageable
-//         host buffers and the GPUs costing what NVLink saves; auto should
-//         choose nccl once the exchanged buffers are pinned or stay on the GPU.
+//   auto  mpi. With pinned send and receive buffers (fifth session) NCCL
+//         spends 0.24 s in the collectives where MPI spends 1.7-1.9 s for
+//         6 GB per rank, but end to end NCCL won by only 3-5% (the rest is
+//         reading and writing), and it needs a GPU per rank: auto stays MPI
+//         until a run that needs no GPU can tell the two apart cheaply.
 #pragma once
 
 #include <cstdint>

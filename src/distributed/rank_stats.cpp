@@ -42,10 +42,10 @@ std::vector<std::string> describe_rank_stats(const std::vector<RankStats>& all, 
                            "%llu in %llu rounds; %llu runs",
                            r, ull(s.slice_records), ull(s.received_records), ull(s.output_records),
                            ull(s.bytes_sent), ull(s.bytes_received), ull(s.rounds), ull(s.runs)));
-    lines.push_back(format("rank %zu: splitters %.3f s, exchange %.3f s (read and partition %.3f s [map %.3f s, classify "
-                           "%.3f s, place %.3f s], start %.3f s, "
-                           "allocate %.3f s, %.3f s in collectives), local sort %.3f s (sort %.3f s, gather and "
-                           "write %.3f s, release %.3f s), write %.3f s, total %.3f s",
+    lines.push_back(format("rank %zu: splitters %.3f s, exchange %.3f s (read and partition %.3f s [map %.3f s, "
+                           "classify %.3f s, place %.3f s], start %.3f s, allocate %.3f s, %.3f s in collectives), "
+                           "local sort %.3f s (sort %.3f s, gather and write %.3f s, release %.3f s), write %.3f s, "
+                           "total %.3f s",
                            r, s.splitters_s, s.exchange_s, s.read_s, s.map_s, s.classify_s, s.place_s, s.start_s,
                            s.allocate_s, s.exchange_wait_s,
                            s.sort_s, s.order_s, s.part_write_s, s.release_s, s.write_s, s.total_s));

@@ -28,7 +28,7 @@ struct RankStats {
   double classify_s = 0;          //   finding each record's destination
   double place_s = 0;             //   moving the records to their buckets
   double start_s = 0;             // of which making the exchange (NCCL's communicator and connections)
-  double allocate_s = 0;          // of which making the local backend and its buffer for what arrives
+  double allocate_s = 0;          // of which waiting for the local backend and its buffer (prepared beside the read)
   double exchange_wait_s = 0;     // of which inside the collectives
   double sort_s = 0;              // the local external sort
   double order_s = 0;             // of which the sort itself (in memory: the backend's order)
