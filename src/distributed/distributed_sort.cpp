@@ -96,7 +96,7 @@ class DistributedSort {
     std::exception_ptr read_error;
     std::thread reader;
     std::optional<ReceivePreparation> preparation;
-    if (whole && !config_.verify && !test_receive_in_files()) prepare_receive(preparation);
+    if (whole && may_receive_in_memory()) prepare_receive(preparation);
     if (whole) {
       reader = std::thread([&] {
         try {
@@ -141,6 +141,10 @@ class DistributedSort {
     stats_.exchange_s = t.seconds();
   }
 
+  // Whether received records may land in memory at all (--verify checks
+  // them in files; a test hook forces files).
+  bool may_receive_in_memory() const { return !config_.verify && !test_receive_in_files(); }
+
   // Starts making the local sort's buffers (and backend) for a partition up
   // to a quarter above the mean, as whole_slice_fits allows for, where -S
   // holds them beside the slice.
@@ -173,7 +177,7 @@ class DistributedSort {
     for (uint64_t n : from_each) incoming += n;
     const uint64_t own_count = classified.counts()[static_cast<size_t>(self)];
     const uint64_t send_records = in.slice.size() - own_count;
-    const bool in_memory = !config_.verify && !test_receive_in_files() && incoming < UINT32_MAX &&
+    const bool in_memory = may_receive_in_memory() && incoming < UINT32_MAX &&
                            incoming * (config_.record_size + 8) + send_records * config_.record_size <=
                                config_.memory_bytes;
     std::unique_ptr<ReceiveSink> sink;
