@@ -3,6 +3,8 @@
 // usable GPU is an error, never a silent fallback.
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
 #include <memory>
 
 #include "src/chunk_sort/sort_backend.h"
@@ -24,6 +26,15 @@ constexpr uint64_t kGpuMinRecordsPerThread = uint64_t{4} << 20;
 
 // Whether auto should sort an input of this known size on the CPU.
 bool cpu_is_faster_for(uint64_t input_bytes, uint32_t record_size, unsigned threads);
+
+// Host memory pinned ahead of the backend that make_backend would make for
+// an input of `input_bytes` (known size): pin_for_backend pins it for that
+// backend's GPU and returns true, or returns false where that backend would
+// not pin (the CPU backend, a build without CUDA, no usable GPU). A true
+// result is undone with unpin_for_backend(config.device, p).
+bool pin_for_backend(const SortConfig& config, uint32_t record_size, unsigned threads, uint64_t input_bytes, void* p,
+                     size_t bytes);
+void unpin_for_backend(int device, void* p);
 
 // kInBackground: a GPU backend starts on its own thread (starting_backend.h)
 // while the caller goes on to read; config, layout, pool and log must

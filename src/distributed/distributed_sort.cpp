@@ -35,6 +35,20 @@
 namespace gsort {
 namespace {
 
+// Joins a thread on the way out of a scope that may throw.
+class JoinOnExit {
+ public:
+  explicit JoinOnExit(std::thread& thread) : thread_(thread) {}
+  ~JoinOnExit() {
+    if (thread_.joinable()) thread_.join();
+  }
+  JoinOnExit(const JoinOnExit&) = delete;
+  JoinOnExit& operator=(const JoinOnExit&) = delete;
+
+ private:
+  std::thread& thread_;
+};
+
 class DistributedSort {
  public:
   DistributedSort(const RankGroup& group, const SortConfig& config)
@@ -89,10 +103,12 @@ class DistributedSort {
     std::unique_ptr<Exchange> exchange;
     std::string data_plane;
     const ShuffleInput in{*inputs_, slice_, layout_, *splitters_};
-    // A whole slice is read and partitioned on another thread while the
-    // exchange starts here (NCCL's set-up takes a second or two); only this
-    // thread calls MPI.
+    // A whole slice is read, classified and its records for other ranks
+    // placed on another thread while the exchange starts here (NCCL's
+    // set-up takes a second or two); only this thread calls MPI.
     ClassifiedSlice slice;
+    PartitionedSlice sends;
+    bool sends_in_room = false;  // the preparation's send buffer holds them
     std::exception_ptr read_error;
     std::thread reader;
     std::optional<ReceivePreparation> preparation;
@@ -102,9 +118,15 @@ class DistributedSort {
         try {
           const Stopwatch reading;
           slice = read_and_classify(in, group_, pool_);
-          stats_.read_s = reading.seconds();
           stats_.map_s = slice.map_s;
           stats_.classify_s = slice.classify_s;
+          const Stopwatch placing;
+          const uint64_t to_send = records_to_send(slice, group_.rank);
+          uint8_t* room = preparation ? preparation->send_room(to_send) : nullptr;
+          sends = place_sends(slice, group_.rank, config_.record_size, room);
+          sends_in_room = room != nullptr;
+          stats_.place_s = placing.seconds();
+          stats_.read_s = reading.seconds();
         } catch (...) {
           read_error = std::current_exception();
         }
@@ -122,7 +144,7 @@ class DistributedSort {
     });
     fence_.agree();
     if (whole) {
-      exchange_whole_slice(in, std::move(slice), round_records, *exchange, data_plane, preparation);
+      exchange_whole_slice(std::move(slice), std::move(sends), sends_in_room, round_records, *exchange, data_plane, preparation);
     } else {
       log_.info("exchange: the slices are streamed (larger than -S allows whole), " + std::to_string(plan.rounds) +
                 " rounds of up to " + std::to_string(plan.chunk_records) + " records per rank, through " + data_plane);
@@ -165,65 +187,89 @@ class DistributedSort {
     return largest;
   }
 
-  // Whole slices: read and classified at once; then the rank's own bucket
-  // moved straight into the local sort's buffer and the others' traded in
-  // large rounds, landing beside it where they fit.
-  void exchange_whole_slice(const ShuffleInput& in, ClassifiedSlice classified, uint64_t round_records,
-                            Exchange& exchange, const std::string& data_plane,
+  // Whole slices: read and classified at once, the records for other ranks
+  // already in their send buckets; the rank's own bucket is moved straight
+  // into the local sort's buffer while the others are traded in large
+  // rounds, landing beside it where they fit.
+  void exchange_whole_slice(ClassifiedSlice classified, PartitionedSlice sends, bool sends_in_room,
+                            uint64_t round_records, Exchange& exchange, const std::string& data_plane,
                             std::optional<ReceivePreparation>& preparation) {
     const int self = group_.rank;
     const std::vector<uint64_t> from_each = incoming_counts(group_, classified.counts());
     uint64_t incoming = 0;
     for (uint64_t n : from_each) incoming += n;
     const uint64_t own_count = classified.counts()[static_cast<size_t>(self)];
-    const uint64_t send_records = in.slice.size() - own_count;
+    const uint64_t send_records = records_to_send(classified, self);
     const bool in_memory = may_receive_in_memory() && incoming < UINT32_MAX &&
                            incoming * (config_.record_size + 8) + send_records * config_.record_size <=
                                config_.memory_bytes;
     std::unique_ptr<ReceiveSink> sink;
-    PartitionedSlice slice;
+    MemorySink* memory = nullptr;
+    FileSink* files = nullptr;
+    HostBuffer own_records;  // the own bucket, where it goes to a file
+    uint8_t* own_place = nullptr;
     fence_.attempt([&] {
-      if (in_memory) {
-        const Stopwatch allocating;
-        HostBuffer room;
-        if (preparation) {
+      const Stopwatch allocating;
+      if (preparation) {
+        if (in_memory) {
           preparation->wait();
           backend_ = preparation->take_backend();
           received_buffer_ = preparation->take_receive_buffer(incoming);
-          room = preparation->take_send_buffer(send_records);
-          preparation.reset();  // frees what did not fit
+        } else {
+          preparation->wait_for_buffers();
         }
+        // The send buckets may lie in its buffer: take it before it goes.
+        if (sends_in_room) sends.owned = preparation->take_send_buffer(send_records);
+        preparation.reset();  // frees what did not fit
+      }
+      if (in_memory) {
         if (!backend_) backend_ = make_receive_backend(config_, layout_, pool_, incoming);
         if (!received_buffer_) {
           received_buffer_ = backend_->allocate_host(std::max<uint64_t>(incoming, 1) * config_.record_size);
         }
-        stats_.allocate_s = allocating.seconds();
-        auto memory = std::make_unique<MemorySink>(received_buffer_.data(), from_each, config_.record_size);
-        const Stopwatch placing;
-        slice = place_buckets(std::move(classified), self, memory->place(self, own_count), config_.record_size,
-                              std::move(room));
-        stats_.place_s = placing.seconds();
-        stats_.read_s += stats_.place_s;
-        memory->landed(self, own_count);
-        sink = std::move(memory);
+        auto sink_in_memory = std::make_unique<MemorySink>(received_buffer_.data(), from_each, config_.record_size);
+        memory = sink_in_memory.get();
+        own_place = memory->place(self, own_count);
+        sink = std::move(sink_in_memory);
       } else {
-        preparation.reset();
-        const Stopwatch placing;
-        slice = place_buckets(std::move(classified), self, nullptr, config_.record_size);
-        stats_.place_s = placing.seconds();
-        stats_.read_s += stats_.place_s;
         received_ = std::make_unique<ReceivedFiles>(config_.temp_dir, group_.size, config_.record_size);
-        auto files = std::make_unique<FileSink>(*received_, group_.size, config_.record_size, round_records);
-        files->keep_own(self, slice.bucket(self, config_.record_size), own_count);
-        sink = std::move(files);
+        auto sink_in_files = std::make_unique<FileSink>(*received_, group_.size, config_.record_size, round_records);
+        files = sink_in_files.get();
+        own_records = HostBuffer::allocate_pageable(std::max<uint64_t>(own_count, 1) * config_.record_size);
+        own_place = own_records.data();
+        sink = std::move(sink_in_files);
       }
+      stats_.allocate_s = allocating.seconds();
     });
     fence_.agree();
     log_.info("exchange: whole slices, " + std::string(in_memory ? "received in memory" : "received in files") +
               " (rank 0), rounds of up to " + std::to_string(round_records) + " records per pair of ranks, through " +
               data_plane);
-    trade_buckets(group_, fence_, slice, config_.record_size, round_records, exchange, *sink);
-    slice.buckets = HostBuffer();
+    // The own bucket's copy (memory bandwidth) runs beside the trade (the
+    // link's); they write disjoint parts of the buffer.
+    double own_s = 0;
+    std::exception_ptr own_error;
+    std::thread placing_own([&] {
+      try {
+        const Stopwatch placing;
+        place_own(classified, self, own_place);
+        own_s = placing.seconds();
+      } catch (...) {
+        own_error = std::current_exception();
+      }
+    });
+    JoinOnExit join_placing(placing_own);
+    trade_buckets(group_, fence_, sends, config_.record_size, round_records, exchange, *sink);
+    placing_own.join();
+    stats_.place_s += own_s;
+    sends.owned = HostBuffer();
+    classified = ClassifiedSlice();  // the slice and its destinations
+    fence_.attempt([&] {
+      if (own_error) std::rethrow_exception(own_error);
+      if (memory) memory->landed(self, own_count);
+      if (files) files->keep_own(self, own_records.data(), own_count);
+    });
+    fence_.agree();
     if (received_) {
       fence_.attempt([&] { received_->finish(); });
       fence_.agree();

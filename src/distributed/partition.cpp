@@ -72,10 +72,11 @@ void Partitioner::scatter(const uint8_t* records, const std::vector<uint8_t*>& b
   run([&](size_t t) {
     // Each task's own write pointers (not shared cache lines, as above).
     std::vector<uint8_t*> at(ranks_);
-    for (size_t d = 0; d < ranks_; ++d) at[d] = buckets[d] + next[t * ranks_ + d] * rs;
+    for (size_t d = 0; d < ranks_; ++d) at[d] = buckets[d] ? buckets[d] + next[t * ranks_ + d] * rs : nullptr;
     const uint64_t end = split_point(count_, tasks_, t + 1);
     for (uint64_t i = split_point(count_, tasks_, t); i < end; ++i) {
       uint8_t*& to = at[destination[i]];
+      if (!to) continue;  // a bucket left for another call
       std::memcpy(to, records + i * rs, rs);
       to += rs;
     }

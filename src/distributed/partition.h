@@ -27,7 +27,9 @@ class Partitioner {
   // Finds their destinations; counts() then holds each bucket's size.
   void classify(const uint8_t* records, uint64_t count, uint64_t first_index);
   // Copies the records given to classify() (the same pointer) so that
-  // bucket d starts at buckets[d] (room for counts()[d] records each).
+  // bucket d starts at buckets[d] (room for counts()[d] records each). A
+  // null buckets[d] skips bucket d, for a later call to fill: a bucket's
+  // records are copied by one call, all of them.
   void scatter(const uint8_t* records, const std::vector<uint8_t*>& buckets);
   // Both, into one buffer with room for `count` records: the buckets back
   // to back in rank order.

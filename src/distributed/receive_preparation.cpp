@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "src/chunk_sort/backend_factory.h"
 #include "src/distributed/local_sort.h"
 
 namespace gsort {
@@ -19,13 +20,19 @@ HostBuffer faulted_in(uint64_t bytes, ThreadPool& pool) {
 
 ReceivePreparation::ReceivePreparation(const SortConfig& rank_config, const KeyLayout& layout, ThreadPool& pool,
                                        uint64_t receive_records, uint64_t send_records)
-    : record_size_(layout.record_size()), receive_capacity_(receive_records), send_capacity_(send_records) {
-  thread_ = std::thread([this, &rank_config, &layout, &pool] {
+    : config_(rank_config),
+      layout_(layout),
+      threads_(pool.size()),
+      record_size_(layout.record_size()),
+      receive_capacity_(receive_records),
+      send_capacity_(send_records) {
+  thread_ = std::thread([this, &pool] {
     try {
-      prepare(rank_config, layout, pool);
+      prepare(pool);
     } catch (...) {
       error_ = std::current_exception();
     }
+    send_settled(nullptr);  // a no-op where the send buffer was offered
   });
 }
 
@@ -34,34 +41,54 @@ ReceivePreparation::~ReceivePreparation() {
     std::lock_guard<std::mutex> lock(mutex_);
     stopping_ = true;
   }
-  gate_.notify_all();
+  changed_.notify_all();
   if (thread_.joinable()) thread_.join();
 }
 
-void ReceivePreparation::prepare(const SortConfig& rank_config, const KeyLayout& layout, ThreadPool& pool) {
-  HostBuffer receive = faulted_in(receive_capacity_ * record_size_, pool);
-  HostBuffer send = send_capacity_ ? faulted_in(send_capacity_ * record_size_, pool) : HostBuffer();
+void ReceivePreparation::prepare(ThreadPool& pool) {
+  if (send_capacity_) send_ = faulted_in(send_capacity_ * record_size_, pool);
+  send_settled(send_ ? send_.data() : nullptr);
+  receive_ = faulted_in(receive_capacity_ * record_size_, pool);
+  receive_ = pinned(std::move(receive_));
+  // Pinned while the reader may be filling it: registration moves no data.
+  if (send_) send_ = pinned(std::move(send_));
   {
     std::unique_lock<std::mutex> lock(mutex_);
-    gate_.wait(lock, [this] { return exchange_started_ || stopping_; });
+    changed_.wait(lock, [this] { return exchange_started_ || stopping_; });
     if (stopping_) return;
   }
-  backend_ = make_receive_backend(rank_config, layout, pool, receive_capacity_);
-  receive_ = pinned(std::move(receive));
-  if (send) send_ = pinned(std::move(send));
+  backend_ = make_receive_backend(config_, layout_, pool, receive_capacity_);
 }
 
-HostBuffer ReceivePreparation::pinned(HostBuffer buffer) {
+void ReceivePreparation::send_settled(uint8_t* room) {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (send_settled_) return;
+    send_settled_ = true;
+    send_room_ = room;
+  }
+  changed_.notify_all();
+}
+
+uint8_t* ReceivePreparation::send_room(uint64_t records) {
+  if (records > send_capacity_) return nullptr;
+  std::unique_lock<std::mutex> lock(mutex_);
+  changed_.wait(lock, [this] { return send_settled_; });
+  return send_room_;
+}
+
+HostBuffer ReceivePreparation::pinned(HostBuffer buffer) const {
   const size_t bytes = buffer.size();
   // Whole pages: the memory is page aligned and its allocation ends on a
   // page boundary (HostBuffer::allocate_pageable).
-  if (!backend_->pins_host() || !backend_->register_host(buffer.data(), (bytes + kPage - 1) / kPage * kPage)) {
+  const size_t pages = (bytes + kPage - 1) / kPage * kPage;
+  if (!pin_for_backend(config_, record_size_, threads_, receive_capacity_ * record_size_, buffer.data(), pages)) {
     return buffer;
   }
   auto memory = std::make_shared<HostBuffer>(std::move(buffer));
-  SortBackend* backend = backend_.get();
-  return HostBuffer(memory->data(), bytes, [backend, memory](void* p) mutable {
-    backend->unregister_host(p);
+  const int device = config_.device;
+  return HostBuffer(memory->data(), bytes, [device, memory](void* p) mutable {
+    unpin_for_backend(device, p);
     memory.reset();
   });
 }
@@ -71,7 +98,16 @@ void ReceivePreparation::exchange_started() {
     std::lock_guard<std::mutex> lock(mutex_);
     exchange_started_ = true;
   }
-  gate_.notify_all();
+  changed_.notify_all();
+}
+
+void ReceivePreparation::wait_for_buffers() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    stopping_ = true;
+  }
+  changed_.notify_all();
+  wait();
 }
 
 void ReceivePreparation::wait() {

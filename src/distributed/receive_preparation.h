@@ -1,10 +1,14 @@
 // The local sort's buffers and backend, made on a thread of their own while
 // the rank maps and classifies its slice and the exchange starts. Faulting
-// in a partition's worth of fresh memory costs most of a second, a GPU
-// backend's start as much again, and pinning the buffers for it more; none
-// needs the partition's exact size, only a bound, so none need wait for the
-// counts. Pinned send buffers also let the NCCL exchange copy to its GPU at
-// the link's speed instead of through the driver's pageable staging.
+// in a partition's worth of fresh memory costs most of a second, pinning it
+// for a GPU about as much again, and a GPU backend's start more; none needs
+// the partition's exact size, only a bound, so none need wait for the
+// counts. In order: the send buffer is faulted in and offered to the reader
+// (send_room), which moves the other ranks' buckets there as soon as it has
+// classified; then the receive buffer; then both are pinned (for the GPU the
+// local sort would use; pinned send buffers also let the NCCL exchange copy
+// at the link's speed instead of through the driver's pageable staging);
+// last, once the exchange holds its device memory, the backend starts.
 #pragma once
 
 #include <condition_variable>
@@ -34,34 +38,48 @@ class ReceivePreparation {
   ReceivePreparation(const ReceivePreparation&) = delete;
   ReceivePreparation& operator=(const ReceivePreparation&) = delete;
 
+  // Waits until the send buffer is faulted in (not yet pinned) and returns
+  // its memory where it has room for `records` records; else (or when the
+  // preparation failed) null. Memory given out here is handed over by
+  // take_send_buffer(records) after wait(); until then this object owns it.
+  uint8_t* send_room(uint64_t records);
   // The exchange has taken its device memory: the backend, which takes
   // most of what is left on a GPU, may start now.
   void exchange_started();
   // Waits for the thread; rethrows what it threw.
   void wait();
-  // After wait(): the backend (pinned buffers must be released before it).
+  // The same, but where the backend has not begun to start, it never does
+  // (the partition goes to files).
+  void wait_for_buffers();
+  // After wait(): the backend.
   std::unique_ptr<SortBackend> take_backend() { return std::move(backend_); }
   // After wait(): the buffer, where it has room for `records` records; else
-  // empty.
+  // empty. Pinned buffers unpin themselves when released.
   HostBuffer take_receive_buffer(uint64_t records) { return take(receive_, receive_capacity_, records); }
   HostBuffer take_send_buffer(uint64_t records) { return take(send_, send_capacity_, records); }
 
  private:
-  void prepare(const SortConfig& rank_config, const KeyLayout& layout, ThreadPool& pool);
-  // Registers `buffer` with the backend where it pins; its release then
-  // unregisters it.
-  HostBuffer pinned(HostBuffer buffer);
+  void prepare(ThreadPool& pool);
+  // Pins `buffer` for the backend the local sort will have, where that one
+  // pins; its release then unpins it.
+  HostBuffer pinned(HostBuffer buffer) const;
   HostBuffer take(HostBuffer& buffer, uint64_t capacity, uint64_t records);
+  void send_settled(uint8_t* room);
 
-  uint32_t record_size_;
-  uint64_t receive_capacity_, send_capacity_;
+  const SortConfig& config_;
+  const KeyLayout& layout_;
+  const unsigned threads_;
+  const uint32_t record_size_;
+  const uint64_t receive_capacity_, send_capacity_;
   std::unique_ptr<SortBackend> backend_;
-  HostBuffer receive_, send_;
+  HostBuffer receive_, send_;  // the thread's until wait()
   std::exception_ptr error_;
   std::mutex mutex_;
-  std::condition_variable gate_;
+  std::condition_variable changed_;
+  bool send_settled_ = false;  // guarded by mutex_, as are the two below
+  uint8_t* send_room_ = nullptr;
   bool exchange_started_ = false, stopping_ = false;
-  std::thread thread_;
+  std::thread thread_;  // last: starts once the members above exist
 };
 
 }  // namespace gsort

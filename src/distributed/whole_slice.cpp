@@ -32,7 +32,7 @@ uint64_t whole_round_records(int ranks, uint32_t record_size) {
 }
 
 const uint8_t* PartitionedSlice::bucket(int rank, uint32_t record_size) const {
-  return buckets.data() + starts[static_cast<size_t>(rank)] * record_size;
+  return base + starts[static_cast<size_t>(rank)] * record_size;
 }
 
 ClassifiedSlice read_and_classify(const ShuffleInput& in, const RankGroup& group, ThreadPool& pool) {
@@ -66,8 +66,15 @@ ClassifiedSlice read_and_classify(const ShuffleInput& in, const RankGroup& group
   return out;
 }
 
-PartitionedSlice place_buckets(ClassifiedSlice classified, int self, uint8_t* own_place, uint32_t record_size,
-                               HostBuffer room) {
+uint64_t records_to_send(const ClassifiedSlice& classified, int self) {
+  uint64_t n = 0;
+  for (size_t r = 0; r < classified.counts().size(); ++r) {
+    if (static_cast<int>(r) != self) n += classified.counts()[r];
+  }
+  return n;
+}
+
+PartitionedSlice place_sends(const ClassifiedSlice& classified, int self, uint32_t record_size, uint8_t* room) {
   PartitionedSlice out;
   out.counts = classified.counts();
   const size_t ranks = out.counts.size();
@@ -75,16 +82,25 @@ PartitionedSlice place_buckets(ClassifiedSlice classified, int self, uint8_t* ow
   uint64_t in_buckets = 0;
   for (size_t r = 0; r < ranks; ++r) {
     out.starts[r] = in_buckets;
-    if (!(own_place && static_cast<int>(r) == self)) in_buckets += out.counts[r];
+    if (static_cast<int>(r) != self) in_buckets += out.counts[r];
   }
-  out.buckets = room && room.size() >= in_buckets * record_size
-                    ? std::move(room)
-                    : HostBuffer::allocate_pageable(std::max<uint64_t>(in_buckets * record_size, 1));
+  if (room) {
+    out.base = room;
+  } else {
+    out.owned = HostBuffer::allocate_pageable(std::max<uint64_t>(in_buckets * record_size, 1));
+    out.base = out.owned.data();
+  }
   std::vector<uint8_t*> places(ranks);
-  for (size_t r = 0; r < ranks; ++r) places[r] = out.buckets.data() + out.starts[r] * record_size;
-  if (own_place) places[static_cast<size_t>(self)] = own_place;
+  for (size_t r = 0; r < ranks; ++r) places[r] = out.base + out.starts[r] * record_size;
+  places[static_cast<size_t>(self)] = nullptr;
   classified.partitioner->scatter(classified.records, places);
   return out;
+}
+
+void place_own(const ClassifiedSlice& classified, int self, uint8_t* place) {
+  std::vector<uint8_t*> places(classified.counts().size(), nullptr);
+  places[static_cast<size_t>(self)] = place;
+  classified.partitioner->scatter(classified.records, places);
 }
 
 std::vector<uint64_t> incoming_counts(const RankGroup& group, const std::vector<uint64_t>& counts) {

@@ -48,21 +48,28 @@ struct ClassifiedSlice {
 // not collective).
 ClassifiedSlice read_and_classify(const ShuffleInput& in, const RankGroup& group, ThreadPool& pool);
 
-// The buckets bound for other ranks, back to back in rank order.
+// The buckets bound for other ranks, back to back in rank order, at `base`
+// (memory `owned` holds, or the caller's until it hands it over there).
 struct PartitionedSlice {
-  HostBuffer buckets;
+  HostBuffer owned;
+  uint8_t* base = nullptr;
   std::vector<uint64_t> counts;  // every rank's bucket, the rank's own included
-  std::vector<uint64_t> starts;  // where each bucket begins in `buckets` (records)
+  std::vector<uint64_t> starts;  // where each other rank's bucket begins at `base` (records)
   const uint8_t* bucket(int rank, uint32_t record_size) const;
 };
 
-// Moves the classified records to their buckets (may throw). The rank's own
-// bucket goes to `own_place` (room for its count), straight where the local
-// sort wants it; with null, it stays in `buckets` with the others. The
-// buckets go into `room` where it is large enough (a pinned buffer made
-// beforehand), else into fresh memory. Frees the slice.
-PartitionedSlice place_buckets(ClassifiedSlice classified, int self, uint8_t* own_place, uint32_t record_size,
-                               HostBuffer room = HostBuffer());
+// How many records of the slice go to other ranks.
+uint64_t records_to_send(const ClassifiedSlice& classified, int self);
+
+// Moves the records bound for other ranks to their buckets: into `room`
+// where given (room for records_to_send records: a buffer made beforehand,
+// whose ownership the caller moves into `owned` later), else into fresh
+// memory. The rank's own bucket stays where it is, for place_own.
+PartitionedSlice place_sends(const ClassifiedSlice& classified, int self, uint32_t record_size, uint8_t* room);
+
+// Moves the rank's own records to `place` (room for its count), straight
+// where the local sort wants them. Runs beside the trade of the others.
+void place_own(const ClassifiedSlice& classified, int self, uint8_t* place);
 
 // Collective, never throws: what each rank sends to this one (its own
 // bucket's count at its own place).

@@ -2,6 +2,7 @@
 // under src/chunk_sort/gpu/ when gsort is built with CUDA (GSORT_HAVE_CUDA).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -36,6 +37,13 @@ bool gpu_usable(int device, std::string* why);
 
 // How many CUDA devices the driver finds (0 with no driver or on any error).
 int cuda_device_count();
+
+// Pins `bytes` of page-aligned host memory at `p` for copies to and from
+// CUDA device `device` (making its context if need be), before any backend
+// exists there; false where it cannot (the memory then serves unpinned).
+// A pinned range is released with unpin_host_for_device.
+bool pin_host_for_device(int device, void* p, size_t bytes);
+void unpin_host_for_device(int device, void* p);
 
 // Throws gsort::Error when the device cannot be used. The backend does its
 // host-side work (merging device groups, copying orders to pageable memory,
