@@ -179,6 +179,13 @@ class DistributedSort {
     if (fits()) preparation.emplace(config_, layout_, pool_, receive, send);
   }
 
+  // Waits for the preparation's backend, takes it, and frees the rest.
+  void take_prepared_backend(std::optional<ReceivePreparation>& preparation) {
+    preparation->wait();
+    backend_ = preparation->take_backend();
+    preparation.reset();
+  }
+
   uint64_t largest_slice() const {
     uint64_t largest = 0;
     for (int r = 0; r < group_.size; ++r) {
@@ -211,20 +218,17 @@ class DistributedSort {
     fence_.attempt([&] {
       const Stopwatch allocating;
       if (preparation) {
-        if (in_memory) {
-          preparation->wait();
-          backend_ = preparation->take_backend();
-          received_buffer_ = preparation->take_receive_buffer(incoming);
-        } else {
-          preparation->wait_for_buffers();
-        }
+        if (!in_memory) preparation->skip_backend();
+        preparation->wait_for_buffers();
         // The send buckets may lie in its buffer: take it before it goes.
         if (sends_in_room) sends.owned = preparation->take_send_buffer(send_records);
-        preparation.reset();  // frees what did not fit
+        if (in_memory) received_buffer_ = preparation->take_receive_buffer(incoming);
+        // Kept where the backend still starts (beside the trade) and the buffer fits.
+        if (!received_buffer_) take_prepared_backend(preparation);
       }
       if (in_memory) {
-        if (!backend_) backend_ = make_receive_backend(config_, layout_, pool_, incoming);
         if (!received_buffer_) {
+          if (!backend_) backend_ = make_receive_backend(config_, layout_, pool_, incoming);
           received_buffer_ = backend_->allocate_host(std::max<uint64_t>(incoming, 1) * config_.record_size);
         }
         auto sink_in_memory = std::make_unique<MemorySink>(received_buffer_.data(), from_each, config_.record_size);
@@ -266,6 +270,12 @@ class DistributedSort {
     classified = ClassifiedSlice();  // the slice and its destinations
     fence_.attempt([&] {
       if (own_error) std::rethrow_exception(own_error);
+      if (preparation) {
+        const Stopwatch starting_backend;
+        take_prepared_backend(preparation);
+        stats_.allocate_s += starting_backend.seconds();
+      }
+      if (memory && !backend_) backend_ = make_receive_backend(config_, layout_, pool_, incoming);
       if (memory) memory->landed(self, own_count);
       if (files) files->keep_own(self, own_records.data(), own_count);
     });

@@ -1,14 +1,15 @@
 // The local sort's buffers and backend, made on a thread of their own while
 // the rank maps and classifies its slice and the exchange starts. Faulting
 // in a partition's worth of fresh memory costs most of a second, pinning it
-// for a GPU about as much again, and a GPU backend's start more; none needs
+// for a GPU about half as much, and a GPU backend's start more; none needs
 // the partition's exact size, only a bound, so none need wait for the
 // counts. In order: the send buffer is faulted in and offered to the reader
 // (send_room), which moves the other ranks' buckets there as soon as it has
-// classified; then the receive buffer; then both are pinned (for the GPU the
-// local sort would use; pinned send buffers also let the NCCL exchange copy
-// at the link's speed instead of through the driver's pageable staging);
-// last, once the exchange holds its device memory, the backend starts.
+// classified; then the receive buffer; once the exchange has started (and
+// holds its device memory), both are pinned for the GPU the local sort will
+// use (pinned, they also let the NCCL exchange copy at the link's speed
+// rather than through the driver's pageable staging), and the backend
+// starts, beside the trade.
 #pragma once
 
 #include <condition_variable>
@@ -41,19 +42,22 @@ class ReceivePreparation {
   // Waits until the send buffer is faulted in (not yet pinned) and returns
   // its memory where it has room for `records` records; else (or when the
   // preparation failed) null. Memory given out here is handed over by
-  // take_send_buffer(records) after wait(); until then this object owns it.
+  // take_send_buffer(records); until then this object owns it.
   uint8_t* send_room(uint64_t records);
   // The exchange has taken its device memory: the backend, which takes
   // most of what is left on a GPU, may start now.
   void exchange_started();
-  // Waits for the thread; rethrows what it threw.
-  void wait();
-  // The same, but where the backend has not begun to start, it never does
-  // (the partition goes to files).
+  // The partition goes to files: the backend is not needed, nor pinning
+  // where it has not begun.
+  void skip_backend();
+  // Waits until the buffers are ready for take_*_buffer (pinned, where the
+  // backend pins), or the thread has ended; rethrows what it threw.
   void wait_for_buffers();
-  // After wait(): the backend.
+  // Waits for the thread (the backend); rethrows what it threw.
+  void wait();
+  // After wait(): the backend (null after skip_backend).
   std::unique_ptr<SortBackend> take_backend() { return std::move(backend_); }
-  // After wait(): the buffer, where it has room for `records` records; else
+  // After wait_for_buffers(): the buffer, where it has room for `records` records; else
   // empty. Pinned buffers unpin themselves when released.
   HostBuffer take_receive_buffer(uint64_t records) { return take(receive_, receive_capacity_, records); }
   HostBuffer take_send_buffer(uint64_t records) { return take(send_, send_capacity_, records); }
@@ -72,13 +76,13 @@ class ReceivePreparation {
   const uint32_t record_size_;
   const uint64_t receive_capacity_, send_capacity_;
   std::unique_ptr<SortBackend> backend_;
-  HostBuffer receive_, send_;  // the thread's until wait()
+  HostBuffer receive_, send_;  // the thread's until buffers_ready_ (or finished_)
   std::exception_ptr error_;
   std::mutex mutex_;
   std::condition_variable changed_;
   bool send_settled_ = false;  // guarded by mutex_, as are the two below
   uint8_t* send_room_ = nullptr;
-  bool exchange_started_ = false, stopping_ = false;
+  bool exchange_started_ = false, stopping_ = false, buffers_ready_ = false, finished_ = false;
   std::thread thread_;  // last: starts once the members above exist
 };
 
