@@ -137,7 +137,6 @@ class DistributedSort {
     const Stopwatch starting;
     fence_.attempt([&] { exchange = make_exchange(group_, config_, round_records, &data_plane); });
     stats_.start_s = starting.seconds();
-    if (preparation) preparation->exchange_started();
     if (reader.joinable()) reader.join();
     fence_.attempt([&] {
       if (read_error) std::rethrow_exception(read_error);
@@ -218,7 +217,11 @@ class DistributedSort {
     fence_.attempt([&] {
       const Stopwatch allocating;
       if (preparation) {
-        if (!in_memory) preparation->skip_backend();
+        if (in_memory) {
+          preparation->exchange_started(send_records, incoming);
+        } else {
+          preparation->skip_backend();
+        }
         preparation->wait_for_buffers();
         // The send buckets may lie in its buffer: take it before it goes.
         if (sends_in_room) sends.owned = preparation->take_send_buffer(send_records);

@@ -63,8 +63,8 @@ void ReceivePreparation::prepare(ThreadPool& pool) {
   // starts serialised the two in the driver (start 1.1-1.4 s became
   // 2.2-3.0 s on nvidia-h200-x2). The send buffer first: the reader may be
   // filling it still, which registration does not disturb.
-  if (send_) send_ = pinned(std::move(send_));
-  receive_ = pinned(std::move(receive_));
+  if (send_) send_ = pinned(std::move(send_), pin_send_records_);
+  receive_ = pinned(std::move(receive_), pin_receive_records_);
   {
     std::lock_guard<std::mutex> lock(mutex_);
     buffers_ready_ = true;
@@ -90,12 +90,14 @@ uint8_t* ReceivePreparation::send_room(uint64_t records) {
   return send_room_;
 }
 
-HostBuffer ReceivePreparation::pinned(HostBuffer buffer) const {
+HostBuffer ReceivePreparation::pinned(HostBuffer buffer, uint64_t records) const {
   const size_t bytes = buffer.size();
-  // Whole pages: the memory is page aligned and its allocation ends on a
-  // page boundary (HostBuffer::allocate_pageable).
-  const size_t pages = (bytes + kPage - 1) / kPage * kPage;
-  if (!pin_for_backend(config_, record_size_, threads_, receive_capacity_ * record_size_, buffer.data(), pages)) {
+  // Only the records that will be there, in whole pages (the memory is page
+  // aligned, and its allocation ends on a page boundary).
+  const size_t pages = std::min<uint64_t>((records * record_size_ + kPage - 1) / kPage * kPage,
+                                          (bytes + kPage - 1) / kPage * kPage);
+  if (pages == 0 ||
+      !pin_for_backend(config_, record_size_, threads_, receive_capacity_ * record_size_, buffer.data(), pages)) {
     return buffer;
   }
   auto memory = std::make_shared<HostBuffer>(std::move(buffer));
@@ -106,9 +108,12 @@ HostBuffer ReceivePreparation::pinned(HostBuffer buffer) const {
   });
 }
 
-void ReceivePreparation::exchange_started() {
+void ReceivePreparation::exchange_started(uint64_t send_records, uint64_t receive_records) {
   {
     std::lock_guard<std::mutex> lock(mutex_);
+    // A buffer too small for its records is not used: nothing of it pinned.
+    pin_send_records_ = send_records <= send_capacity_ ? send_records : 0;
+    pin_receive_records_ = receive_records <= receive_capacity_ ? receive_records : 0;
     exchange_started_ = true;
   }
   changed_.notify_all();

@@ -6,8 +6,8 @@
 // counts. In order: the send buffer is faulted in and offered to the reader
 // (send_room), which moves the other ranks' buckets there as soon as it has
 // classified; then the receive buffer; once the exchange has started (and
-// holds its device memory), both are pinned for the GPU the local sort will
-// use (pinned, they also let the NCCL exchange copy at the link's speed
+// holds its device memory) and the counts are known, the parts of both that
+// will be filled are pinned for the GPU the local sort will use (pinned, they also let the NCCL exchange copy at the link's speed
 // rather than through the driver's pageable staging), and the backend
 // starts, beside the trade.
 #pragma once
@@ -44,9 +44,11 @@ class ReceivePreparation {
   // preparation failed) null. Memory given out here is handed over by
   // take_send_buffer(records); until then this object owns it.
   uint8_t* send_room(uint64_t records);
-  // The exchange has taken its device memory: the backend, which takes
-  // most of what is left on a GPU, may start now.
-  void exchange_started();
+  // The exchange has taken its device memory, and the counts are known:
+  // this rank sends `send_records` and holds `receive_records`. The
+  // buffers' parts that those fill are pinned now, and then the backend,
+  // which takes most of what is left on a GPU, starts.
+  void exchange_started(uint64_t send_records, uint64_t receive_records);
   // The partition goes to files: the backend is not needed, nor pinning
   // where it has not begun.
   void skip_backend();
@@ -64,9 +66,9 @@ class ReceivePreparation {
 
  private:
   void prepare(ThreadPool& pool);
-  // Pins `buffer` for the backend the local sort will have, where that one
-  // pins; its release then unpins it.
-  HostBuffer pinned(HostBuffer buffer) const;
+  // Pins the first `records` records of `buffer` for the backend the local
+  // sort will have, where that one pins; its release then unpins them.
+  HostBuffer pinned(HostBuffer buffer, uint64_t records) const;
   HostBuffer take(HostBuffer& buffer, uint64_t capacity, uint64_t records);
   void send_settled(uint8_t* room);
 
@@ -83,6 +85,7 @@ class ReceivePreparation {
   bool send_settled_ = false;  // guarded by mutex_, as are the two below
   uint8_t* send_room_ = nullptr;
   bool exchange_started_ = false, stopping_ = false, buffers_ready_ = false, finished_ = false;
+  uint64_t pin_send_records_ = 0, pin_receive_records_ = 0;  // set with exchange_started_
   std::thread thread_;  // last: starts once the members above exist
 };
 

@@ -1,12 +1,13 @@
 // The exchange for a slice that fits in memory: the rank maps (or reads)
-// its whole slice, finds every record's destination on all its threads,
-// learns from the others how many records each will send it, moves its own
-// bucket straight into its local sort's buffer and the others' into send
-// buffers, and then trades those in a few large rounds, so that the
-// receiver can land them straight where its local sort wants them
-// (MemorySink) or, when its partition is too large for memory, in files
-// (FileSink). The streaming
-// exchange (shuffle.h) is for slices larger than memory.
+// its whole slice, finds every record's destination on all its threads and
+// moves the records bound for other ranks into send buffers (place_sends),
+// all while the exchange starts; it learns from the others how many records
+// each will send it; then it trades the send buffers in a few large rounds
+// while its own bucket is copied straight into its local sort's buffer
+// (place_own), so that the receiver can land everything where its local
+// sort wants it (MemorySink) or, when its partition is too large for
+// memory, in files (FileSink). The streaming exchange (shuffle.h) is for
+// slices larger than memory.
 #pragma once
 
 #include <cstdint>
