@@ -37,7 +37,9 @@ std::string gpu_line() {
 
 std::string build_info_text() {
   const std::string mpi = gsort_built_with_mpi() ? "MPI: yes (mpirun -np N gsort sorts across N ranks)\n" : "MPI: no\n";
-  return gpu_line() + mpi + codec_versions() + ", Boost " + boost_version() + "\n";
+  const std::string nccl =
+      gsort_built_with_nccl() ? "NCCL: yes (--exchange nccl; libnccl is loaded when it is used)\n" : "NCCL: no\n";
+  return gpu_line() + mpi + nccl + codec_versions() + ", Boost " + boost_version() + "\n";
 }
 
 }  // namespace gsort

@@ -12,4 +12,14 @@ constexpr bool gsort_built_with_mpi() {
 #endif
 }
 
+// Whether the NCCL exchange (--exchange nccl) is in: MPI, CUDA and nccl.h
+// were found (libnccl itself is loaded when the exchange is used).
+constexpr bool gsort_built_with_nccl() {
+#ifdef GSORT_HAVE_NCCL
+  return true;
+#else
+  return false;
+#endif
+}
+
 }  // namespace gsort

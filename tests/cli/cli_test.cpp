@@ -571,6 +571,11 @@ TEST(CliInfo, Version) {
 #else
   EXPECT_NE(r.out.find("MPI: no"), std::string::npos) << r.out;
 #endif
+#ifdef GSORT_HAVE_NCCL
+  EXPECT_NE(r.out.find("NCCL: yes"), std::string::npos) << r.out;
+#else
+  EXPECT_NE(r.out.find("NCCL: no"), std::string::npos) << r.out;
+#endif
   EXPECT_NE(r.out.find("zstd 1."), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("Boost 1."), std::string::npos) << r.out;
 }
