@@ -6,11 +6,13 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <atomic>
 #include <cstring>
 #include <mutex>
 
 #include "src/core/errors.h"
+#include "src/core/exit_codes.h"
 
 namespace gsort {
 namespace {
@@ -67,11 +69,44 @@ extern "C" void cleanup_and_reraise(int sig) {
   ::raise(sig);
 }
 
+// Mapped inputs: a small table of ranges, read by the SIGBUS handler.
+constexpr int kMappedSlots = 256;
+struct MappedRange {
+  std::atomic<uintptr_t> begin{0}, end{0};  // end 0: free
+};
+MappedRange g_mapped[kMappedSlots];
+std::mutex g_mapped_mutex;
+
+bool in_mapped_input(uintptr_t address) {
+  for (const MappedRange& r : g_mapped) {
+    const uintptr_t end = r.end.load(std::memory_order_acquire);
+    if (end != 0 && address >= r.begin.load(std::memory_order_acquire) && address < end) return true;
+  }
+  return false;
+}
+
+extern "C" void mapped_input_fault(int sig, siginfo_t* info, void*) {
+  if (info && in_mapped_input(reinterpret_cast<uintptr_t>(info->si_addr))) {
+    static const char kMessage[] =
+        "gsort: an input file was cut short while gsort was reading it (it must not change during the sort)\n";
+    (void)!::write(2, kMessage, sizeof kMessage - 1);
+    g_signalled.store(true);
+    remove_all(kFile);
+    remove_all(kDirectory);
+    ::_exit(kExitError);
+  }
+  // Not an input's fault: the default action, when the access is retried
+  // (a fault) or now (a SIGBUS sent by kill).
+  ::signal(sig, SIG_DFL);
+  if (!info || info->si_code <= 0) ::raise(sig);
+}
+
 // Every signal whose default action ends the process and that may be
 // caught: the classic ones, SIGXFSZ (ulimit -f: cleaned up, then gsort dies
 // by the signal as GNU tools do, rather than going on with EFBIG) and
 // SIGXCPU, the real-time signals. Not SIGKILL or SIGSTOP (cannot be caught),
-// nor faults (SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTRAP, SIGSYS):
+// nor faults (SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTRAP, SIGSYS;
+// SIGBUS inside a mapped input is the one exception, mapped_input_fault):
 // a broken process should not run more code.
 bool terminates_by_default(int sig) {
   switch (sig) {
@@ -101,6 +136,31 @@ void install_cleanup_signal_handlers() {
     if (::sigaction(sig, nullptr, &old) == 0 && old.sa_handler == SIG_IGN) continue;
     ::sigaction(sig, &sa, nullptr);
   }
+  struct sigaction bus;
+  std::memset(&bus, 0, sizeof bus);
+  bus.sa_sigaction = mapped_input_fault;
+  bus.sa_flags = SA_SIGINFO;
+  sigemptyset(&bus.sa_mask);
+  ::sigaction(SIGBUS, &bus, nullptr);
+}
+
+int register_mapped_input(const void* base, size_t length) {
+  std::lock_guard<std::mutex> lock(g_mapped_mutex);
+  for (int i = 0; i < kMappedSlots; ++i) {
+    MappedRange& r = g_mapped[i];
+    if (r.end.load(std::memory_order_relaxed) != 0) continue;
+    const auto begin = reinterpret_cast<uintptr_t>(base);
+    r.begin.store(begin, std::memory_order_release);
+    r.end.store(begin + length, std::memory_order_release);
+    return i;
+  }
+  throw Error("too many mapped inputs (" + std::to_string(kMappedSlots) + ")");
+}
+
+void unregister_mapped_input(int slot) {
+  if (slot < 0 || slot >= kMappedSlots) return;
+  std::lock_guard<std::mutex> lock(g_mapped_mutex);
+  g_mapped[slot].end.store(0, std::memory_order_release);
 }
 
 int register_temp_path(const std::string& path, bool is_directory) {

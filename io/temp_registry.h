@@ -7,12 +7,23 @@
 // the output's unnamed temporary file (io/output_temp.h) needs no cleanup.
 #pragma once
 
+#include <cstddef>
 #include <string>
 
 namespace gsort {
 
 // Installs the handlers. Call once, early in main().
 void install_cleanup_signal_handlers();
+
+// Input files mapped into memory (the distributed sort maps its slice): a
+// file cut short while it is mapped faults (SIGBUS) where read() would
+// report that it shrank. For a fault inside a registered range, the
+// handler (installed with the others) prints one line, removes every
+// registered path and exits 2; any other SIGBUS keeps its default action.
+// Register a range after mapping it and unregister it before unmapping.
+// Thread-safe. Throws Error when the table is full.
+int register_mapped_input(const void* base, size_t length);
+void unregister_mapped_input(int slot);
 
 // Registers a path for removal on a fatal signal; returns a slot for
 // unregister_temp_path. Thread-safe. Throws Error when the table is full.

@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "io/input_set.h"
+#include "io/temp_registry.h"
 #include "src/core/errors.h"
 
 namespace gsort {
@@ -52,7 +53,20 @@ void ConcatenatedInputs::read(uint64_t first, uint64_t count, uint8_t* buf) cons
   }
 }
 
-MappedRecords::~MappedRecords() { ::munmap(base_, length_); }
+MappedRecords::MappedRecords(void* base, size_t length, const uint8_t* records)
+    : base_(base), length_(length), records_(records) {
+  try {
+    guard_ = register_mapped_input(base_, length_);
+  } catch (...) {
+    ::munmap(base_, length_);
+    throw;
+  }
+}
+
+MappedRecords::~MappedRecords() {
+  unregister_mapped_input(guard_);
+  ::munmap(base_, length_);
+}
 
 void MappedRecords::populate(ThreadPool& pool) const {
 #ifdef MADV_POPULATE_READ

@@ -30,7 +30,9 @@ RecordRange rank_slice(uint64_t total_records, int rank, int ranks);
 // pages, so no fresh memory is zeroed and nothing copied.
 class MappedRecords {
  public:
-  MappedRecords(void* base, size_t length, const uint8_t* records) : base_(base), length_(length), records_(records) {}
+  // Takes over the mapping; a SIGBUS inside it (the file cut short) ends
+  // gsort with one line and exit 2 (io/temp_registry.h).
+  MappedRecords(void* base, size_t length, const uint8_t* records);
   ~MappedRecords();
   MappedRecords(const MappedRecords&) = delete;
   MappedRecords& operator=(const MappedRecords&) = delete;
@@ -44,6 +46,7 @@ class MappedRecords {
   void* base_;
   size_t length_;
   const uint8_t* records_;
+  int guard_ = -1;  // its slot in the mapped-input table
 };
 
 class ConcatenatedInputs {
@@ -59,8 +62,8 @@ class ConcatenatedInputs {
   void read(uint64_t first, uint64_t count, uint8_t* buf) const;
   // `count` records from global record `first` mapped into memory, when
   // they lie in one input and it can be mapped; else null (read them).
-  // A file truncated while mapped would fault (SIGBUS) where read() reports
-  // that it shrank: callers map only what they read at once.
+  // A file cut short while mapped faults (SIGBUS) where read() reports that
+  // it shrank; MappedRecords turns that into gsort's error exit.
   std::unique_ptr<MappedRecords> map(uint64_t first, uint64_t count) const;
 
  private:

@@ -1,0 +1,86 @@
+// The mapped-input guard (io/temp_registry.h): a file cut short while it is
+// mapped makes the next access fault (SIGBUS). Inside a registered range
+// gsort prints one line, removes its registered temporary paths and exits 2;
+// outside one, SIGBUS keeps its default action (the process dies by it).
+// Each case runs in a child process (gtest death tests).
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "io/temp_registry.h"
+#include "tests/support/temp_dir.h"
+
+namespace gsort {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr size_t kBytes = size_t{1} << 20;
+
+// Maps a 1 MiB file of `path`, then cuts the file to nothing.
+volatile const unsigned char* map_then_truncate(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_TRUNC, 0600);
+  if (fd < 0 || ::ftruncate(fd, kBytes) != 0) ::_exit(90);
+  void* base = ::mmap(nullptr, kBytes, PROT_READ, MAP_SHARED, fd, 0);
+  if (base == MAP_FAILED || ::ftruncate(fd, 0) != 0) ::_exit(91);
+  return static_cast<volatile const unsigned char*>(base);
+}
+
+TEST(MappedInputGuardDeathTest, AFileCutShortEndsWithOneLineExitTwoAndNoTempFiles) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  gsort_test::TempDir dir;
+  const std::string input = dir.path() + "/input", temp = dir.path() + "/run.0";
+  EXPECT_EXIT(
+      {
+        install_cleanup_signal_handlers();
+        const int t = ::open(temp.c_str(), O_WRONLY | O_CREAT, 0600);
+        if (t < 0) ::_exit(92);
+        register_temp_path(temp, false);
+        volatile const unsigned char* p = map_then_truncate(input);
+        const void* base = const_cast<const unsigned char*>(p);
+        register_mapped_input(base, kBytes);
+        (void)p[kBytes / 2];  // past the file's end now
+        ::_exit(93);  // not reached
+      },
+      ::testing::ExitedWithCode(2), "an input file was cut short while gsort was reading it");
+  EXPECT_FALSE(fs::exists(temp)) << "the registered temporary file outlived the error";
+}
+
+TEST(MappedInputGuardDeathTest, AFaultOutsideRegisteredInputsKeepsTheDefaultAction) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  gsort_test::TempDir dir;
+  const std::string input = dir.path() + "/input";
+  EXPECT_EXIT(
+      {
+        install_cleanup_signal_handlers();
+        volatile const unsigned char* p = map_then_truncate(input);
+        (void)p[kBytes / 2];
+        ::_exit(93);
+      },
+      ::testing::KilledBySignal(SIGBUS), "");
+}
+
+TEST(MappedInputGuardDeathTest, AnUnregisteredRangeIsNoLongerGuarded) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  gsort_test::TempDir dir;
+  const std::string input = dir.path() + "/input";
+  EXPECT_EXIT(
+      {
+        install_cleanup_signal_handlers();
+        volatile const unsigned char* p = map_then_truncate(input);
+        const int slot = register_mapped_input(const_cast<const unsigned char*>(p), kBytes);
+        unregister_mapped_input(slot);
+        (void)p[kBytes / 2];
+        ::_exit(93);
+      },
+      ::testing::KilledBySignal(SIGBUS), "");
+}
+
+}  // namespace
+}  // namespace gsort
