@@ -30,7 +30,8 @@ TEST(GpuArenaGrowth, UnknownSizeStartsSmallAndGrowsWithTheChunks) {
   // that it is sorted in one group, and the order is still right.
   const uint64_t large = first_group + first_group / 2 + 17;
   const auto large_records = test::make_records(layout, large, 4);
-  EXPECT_TRUE(test::sort_order_matches(backend, layout, large_records.data(), large));
+  // Tens of millions of records: checked in linear time, not against a reference sort.
+  EXPECT_TRUE(test::sort_order_is_the_stable_order(backend, layout, large_records.data(), large));
   EXPECT_GE(backend.group_records(), large);
   EXPECT_GT(backend.peak_device_bytes(), first_arena);
 

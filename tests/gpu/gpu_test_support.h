@@ -103,4 +103,33 @@ inline ::testing::AssertionResult sort_order_matches(SortBackend& backend, const
   return sort_order_matches(backend, reference_order(layout, records, count), records, count);
 }
 
+// The same verdict as sort_order_matches without sorting a reference: the
+// order is a permutation of [0, count) whose neighbours are in order by the
+// reference comparator, equal keys by index. A stable sort's order is the
+// only one that passes, so this checks exactly that, in linear time (the
+// reference sort of tens of millions of records takes a minute).
+inline ::testing::AssertionResult sort_order_is_the_stable_order(SortBackend& backend, const KeyLayout& layout,
+                                                                 const uint8_t* records, uint64_t count) {
+  std::vector<uint32_t> got(count + 1, 0xDEADBEEFu);
+  backend.sort_order(records, count, got.data());
+  if (got[count] != 0xDEADBEEFu) return ::testing::AssertionFailure() << "wrote past the end of the order";
+  std::vector<bool> seen(count, false);
+  for (uint64_t i = 0; i < count; ++i) {
+    if (got[i] >= count || seen[got[i]]) {
+      return ::testing::AssertionFailure() << "position " << i << ": index " << got[i] << " out of range or repeated";
+    }
+    seen[got[i]] = true;
+  }
+  const gsort_test::RefSpec spec = gsort_test::ref_spec_of(layout);
+  const uint32_t rs = layout.record_size();
+  for (uint64_t i = 0; i + 1 < count; ++i) {
+    const int c = gsort_test::compare_records(records + uint64_t{got[i]} * rs, records + uint64_t{got[i + 1]} * rs, spec);
+    if (c > 0 || (c == 0 && got[i] > got[i + 1])) {
+      return ::testing::AssertionFailure() << "positions " << i << " and " << i + 1 << " (indices " << got[i] << ", "
+                                           << got[i + 1] << ") are out of order";
+    }
+  }
+  return ::testing::AssertionSuccess();
+}
+
 }  // namespace gsort::test
