@@ -107,8 +107,7 @@ class DistributedSort {
     // placed on another thread while the exchange starts here (NCCL's
     // set-up takes a second or two); only this thread calls MPI.
     ClassifiedSlice slice;
-    PartitionedSlice sends;
-    bool sends_in_room = false;  // the preparation's send buffer holds them
+    PartitionedSlice sends;  // owning nothing where the preparation's send buffer holds them
     std::exception_ptr read_error;
     std::thread reader;
     std::optional<ReceivePreparation> preparation;
@@ -124,7 +123,6 @@ class DistributedSort {
           const uint64_t to_send = records_to_send(slice, group_.rank);
           uint8_t* room = preparation ? preparation->send_room(to_send) : nullptr;
           sends = place_sends(slice, group_.rank, config_.record_size, room);
-          sends_in_room = room != nullptr;
           stats_.place_s = placing.seconds();
           stats_.read_s = reading.seconds();
         } catch (...) {
@@ -143,7 +141,7 @@ class DistributedSort {
     });
     fence_.agree();
     if (whole) {
-      exchange_whole_slice(std::move(slice), std::move(sends), sends_in_room, round_records, *exchange, data_plane, preparation);
+      exchange_whole_slice(std::move(slice), std::move(sends), round_records, *exchange, data_plane, preparation);
     } else {
       log_.info("exchange: the slices are streamed (larger than -S allows whole), " + std::to_string(plan.rounds) +
                 " rounds of up to " + std::to_string(plan.chunk_records) + " records per rank, through " + data_plane);
@@ -197,8 +195,8 @@ class DistributedSort {
   // already in their send buckets; the rank's own bucket is moved straight
   // into the local sort's buffer while the others are traded in large
   // rounds, landing beside it where they fit.
-  void exchange_whole_slice(ClassifiedSlice classified, PartitionedSlice sends, bool sends_in_room,
-                            uint64_t round_records, Exchange& exchange, const std::string& data_plane,
+  void exchange_whole_slice(ClassifiedSlice classified, PartitionedSlice sends, uint64_t round_records,
+                            Exchange& exchange, const std::string& data_plane,
                             std::optional<ReceivePreparation>& preparation) {
     const int self = group_.rank;
     const std::vector<uint64_t> from_each = incoming_counts(group_, classified.counts());
@@ -223,8 +221,8 @@ class DistributedSort {
           preparation->skip_backend();
         }
         preparation->wait_for_buffers();
-        // The send buckets may lie in its buffer: take it before it goes.
-        if (sends_in_room) sends.owned = preparation->take_send_buffer(send_records);
+        // The send buckets lie in its buffer where they own none: take it before it goes.
+        if (!sends.owned) sends.owned = preparation->take_send_buffer(send_records);
         if (in_memory) received_buffer_ = preparation->take_receive_buffer(incoming);
         // Kept where the backend still starts (beside the trade) and the buffer fits.
         if (!received_buffer_) take_prepared_backend(preparation);
@@ -278,7 +276,6 @@ class DistributedSort {
         take_prepared_backend(preparation);
         stats_.allocate_s += starting_backend.seconds();
       }
-      if (memory && !backend_) backend_ = make_receive_backend(config_, layout_, pool_, incoming);
       if (memory) memory->landed(self, own_count);
       if (files) files->keep_own(self, own_records.data(), own_count);
     });
