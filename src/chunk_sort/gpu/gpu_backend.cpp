@@ -87,14 +87,12 @@ HostBuffer GpuBackend::allocate_host(size_t bytes) {
 
 bool GpuBackend::register_host(void* p, size_t bytes) {
   device_.make_current();
-  if (cudaHostRegister(p, bytes, cudaHostRegisterPortable) == cudaSuccess) return true;
-  (void)cudaGetLastError();  // not pinned: copies from it run slower, not wrong
-  return false;
+  return pin_host_for_device(device_.device(), p, bytes);
 }
 
 void GpuBackend::unregister_host(void* p) {
   device_.make_current();
-  GSORT_CUDA_REPORT(cudaHostUnregister(p));
+  unpin_host_for_device(device_.device(), p);
 }
 
 BackendTimings GpuBackend::timings() const {
