@@ -90,11 +90,20 @@ inline ThreadPool& test_pool(unsigned threads = 4) {
 
 // Sorts with the backend and compares with the reference; also checks that
 // nothing is written past the end of the order.
+// The backend's order of `count` records into `got`, which must not run
+// past its end (a guard value after it).
+inline ::testing::AssertionResult backend_order(SortBackend& backend, const uint8_t* records, uint64_t count,
+                                                std::vector<uint32_t>* got) {
+  got->assign(count + 1, 0xDEADBEEFu);
+  backend.sort_order(records, count, got->data());
+  if ((*got)[count] != 0xDEADBEEFu) return ::testing::AssertionFailure() << "wrote past the end of the order";
+  return ::testing::AssertionSuccess();
+}
+
 inline ::testing::AssertionResult sort_order_matches(SortBackend& backend, const std::vector<uint32_t>& want,
                                                      const uint8_t* records, uint64_t count) {
-  std::vector<uint32_t> got(count + 1, 0xDEADBEEFu);
-  backend.sort_order(records, count, got.data());
-  if (got[count] != 0xDEADBEEFu) return ::testing::AssertionFailure() << "wrote past the end of the order";
+  std::vector<uint32_t> got;
+  if (::testing::AssertionResult ran = backend_order(backend, records, count, &got); !ran) return ran;
   return same_order(want, got.data());
 }
 
@@ -110,9 +119,8 @@ inline ::testing::AssertionResult sort_order_matches(SortBackend& backend, const
 // reference sort of tens of millions of records takes a minute).
 inline ::testing::AssertionResult sort_order_is_the_stable_order(SortBackend& backend, const KeyLayout& layout,
                                                                  const uint8_t* records, uint64_t count) {
-  std::vector<uint32_t> got(count + 1, 0xDEADBEEFu);
-  backend.sort_order(records, count, got.data());
-  if (got[count] != 0xDEADBEEFu) return ::testing::AssertionFailure() << "wrote past the end of the order";
+  std::vector<uint32_t> got;
+  if (::testing::AssertionResult ran = backend_order(backend, records, count, &got); !ran) return ran;
   std::vector<bool> seen(count, false);
   for (uint64_t i = 0; i < count; ++i) {
     if (got[i] >= count || seen[got[i]]) {
@@ -123,7 +131,9 @@ inline ::testing::AssertionResult sort_order_is_the_stable_order(SortBackend& ba
   const gsort_test::RefSpec spec = gsort_test::ref_spec_of(layout);
   const uint32_t rs = layout.record_size();
   for (uint64_t i = 0; i + 1 < count; ++i) {
-    const int c = gsort_test::compare_records(records + uint64_t{got[i]} * rs, records + uint64_t{got[i + 1]} * rs, spec);
+    const uint8_t* a = records + uint64_t{got[i]} * rs;
+    const uint8_t* b = records + uint64_t{got[i + 1]} * rs;
+    const int c = gsort_test::compare_records(a, b, spec);
     if (c > 0 || (c == 0 && got[i] > got[i + 1])) {
       return ::testing::AssertionFailure() << "positions " << i << " and " << i + 1 << " (indices " << got[i] << ", "
                                            << got[i + 1] << ") are out of order";

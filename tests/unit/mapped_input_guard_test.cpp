@@ -52,34 +52,28 @@ TEST(MappedInputGuardDeathTest, AFileCutShortEndsWithOneLineExitTwoAndNoTempFile
   EXPECT_FALSE(fs::exists(temp)) << "the registered temporary file outlived the error";
 }
 
+// In a child: maps a file, cuts it short, and reads past its new end, with
+// the range guarded and unguarded again first where asked.
+[[noreturn]] void read_past_the_end(const std::string& input, bool guarded_then_released) {
+  install_cleanup_signal_handlers();
+  volatile const unsigned char* p = map_then_truncate(input);
+  if (guarded_then_released) {
+    unregister_mapped_input(register_mapped_input(const_cast<const unsigned char*>(p), kBytes));
+  }
+  (void)p[kBytes / 2];
+  ::_exit(93);  // not reached
+}
+
 TEST(MappedInputGuardDeathTest, AFaultOutsideRegisteredInputsKeepsTheDefaultAction) {
   GTEST_FLAG_SET(death_test_style, "threadsafe");
   gsort_test::TempDir dir;
-  const std::string input = dir.path() + "/input";
-  EXPECT_EXIT(
-      {
-        install_cleanup_signal_handlers();
-        volatile const unsigned char* p = map_then_truncate(input);
-        (void)p[kBytes / 2];
-        ::_exit(93);
-      },
-      ::testing::KilledBySignal(SIGBUS), "");
+  EXPECT_EXIT(read_past_the_end(dir.path() + "/input", false), ::testing::KilledBySignal(SIGBUS), "");
 }
 
 TEST(MappedInputGuardDeathTest, AnUnregisteredRangeIsNoLongerGuarded) {
   GTEST_FLAG_SET(death_test_style, "threadsafe");
   gsort_test::TempDir dir;
-  const std::string input = dir.path() + "/input";
-  EXPECT_EXIT(
-      {
-        install_cleanup_signal_handlers();
-        volatile const unsigned char* p = map_then_truncate(input);
-        const int slot = register_mapped_input(const_cast<const unsigned char*>(p), kBytes);
-        unregister_mapped_input(slot);
-        (void)p[kBytes / 2];
-        ::_exit(93);
-      },
-      ::testing::KilledBySignal(SIGBUS), "");
+  EXPECT_EXIT(read_past_the_end(dir.path() + "/input", true), ::testing::KilledBySignal(SIGBUS), "");
 }
 
 }  // namespace
