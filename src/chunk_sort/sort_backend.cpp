@@ -9,6 +9,9 @@ class WholeChunkSession final : public ChunkSortSession {
   WholeChunkSession(SortBackend& backend, const uint8_t* records) : backend_(backend), records_(records) {}
   void records_ready(uint64_t available) override { count_ = available; }
   void finish(uint32_t* order) override { backend_.sort_order(records_, count_, order); }
+  void finish_in_parts(uint32_t* order, uint64_t count, const OrderProgress& ready) override {
+    backend_.sort_order_in_parts(records_, count, order, ready);
+  }
 
  private:
   SortBackend& backend_;

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -25,6 +26,10 @@ struct BackendTimings {
   uint64_t pieces = 0;    // device-sized pieces sorted (GPU)
 };
 
+// Told how much of a sorted order is final: order[0, n) will not change
+// again. Called with growing n; the last call has the whole count.
+using OrderProgress = std::function<void(uint64_t n)>;
+
 // One chunk being sorted while the reader still fills its buffer: the
 // pipeline reports progress so that a backend can start on the records
 // already read (overlapping reading with copies and sorting).
@@ -37,6 +42,13 @@ class ChunkSortSession {
   // Called once after the last records_ready: writes the stable sorted order
   // of all records (order[i] = index of the record at position i).
   virtual void finish(uint32_t* order) = 0;
+  // finish() that reports as it goes (see SortBackend::sort_order_in_parts);
+  // `count` is the chunk's, as the last records_ready said. The default
+  // reports the whole order once it is done.
+  virtual void finish_in_parts(uint32_t* order, uint64_t count, const OrderProgress& ready) {
+    finish(order);
+    ready(count);
+  }
 };
 
 class SortBackend {
@@ -50,6 +62,16 @@ class SortBackend {
   // order[i] the index of the record that belongs at position i. Equal keys
   // keep ascending index order. count < 2^32.
   virtual void sort_order(const uint8_t* records, uint64_t count, uint32_t* order) = 0;
+
+  // sort_order that reports each prefix of the order as it becomes final,
+  // on the sorting thread, so that the output can be written while the rest
+  // is still sorted (the in-memory sort). The default reports the whole
+  // order at the end.
+  virtual void sort_order_in_parts(const uint8_t* records, uint64_t count, uint32_t* order,
+                                   const OrderProgress& ready) {
+    sort_order(records, count, order);
+    ready(count);
+  }
 
   // The stable merged order of `runs` sorted runs laid end to end in
   // `records` (run r holds records [starts[r], starts[r+1])), written like

@@ -129,6 +129,11 @@ void StartingBackend::sort_order(const uint8_t* records, uint64_t count, uint32_
   backend().sort_order(records, count, order);
 }
 
+void StartingBackend::sort_order_in_parts(const uint8_t* records, uint64_t count, uint32_t* order,
+                                          const OrderProgress& ready) {
+  backend().sort_order_in_parts(records, count, order, ready);
+}
+
 void StartingBackend::merge_order(const uint8_t* records, const uint64_t* starts, size_t runs, uint32_t* order) {
   backend().merge_order(records, starts, runs, order);
 }
@@ -187,13 +192,19 @@ class StartingSession final : public ChunkSortSession {
     inner_->records_ready(available);
   }
 
-  void finish(uint32_t* order) override {
-    if (!inner_) inner_ = owner_.backend().begin_chunk(records_);
-    inner_->records_ready(available_);
-    inner_->finish(order);
+  void finish(uint32_t* order) override { started().finish(order); }
+  void finish_in_parts(uint32_t* order, uint64_t count, const OrderProgress& ready) override {
+    started().finish_in_parts(order, count, ready);
   }
 
  private:
+  // The backend's own session, made now if the reader never saw it ready.
+  ChunkSortSession& started() {
+    if (!inner_) inner_ = owner_.backend().begin_chunk(records_);
+    inner_->records_ready(available_);
+    return *inner_;
+  }
+
   StartingBackend& owner_;
   const uint8_t* records_;
   uint64_t available_ = 0;

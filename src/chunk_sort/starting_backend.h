@@ -49,6 +49,8 @@ class StartingBackend final : public SortBackend {
 
   std::string describe() const override;
   void sort_order(const uint8_t* records, uint64_t count, uint32_t* order) override;
+  void sort_order_in_parts(const uint8_t* records, uint64_t count, uint32_t* order,
+                           const OrderProgress& ready) override;
   void merge_order(const uint8_t* records, const uint64_t* starts, size_t runs, uint32_t* order) override;
   std::unique_ptr<ChunkSortSession> begin_chunk(const uint8_t* records) override;
   HostBuffer allocate_host(size_t bytes) override;

@@ -43,6 +43,13 @@ bool only_chunk(const InputSet& inputs, ChunkReader& chunks, uint64_t chunk_reco
   return chunks.next_count() == 0;
 }
 
+// The same, known without waiting: before the sort starts, and without the
+// read-ahead's answer.
+bool whole_input_in_hand(const InputSet& inputs, const ChunkReader& chunks, uint64_t chunk_records, uint32_t rs) {
+  if (chunks.count() < chunk_records) return true;
+  return inputs.size_known() && inputs.total_bytes() / rs <= chunks.count();
+}
+
 }  // namespace
 
 std::vector<PendingSource> form_runs(SortJob& job, InputSet& inputs, OutputTarget& output) {
@@ -58,6 +65,19 @@ std::vector<PendingSource> form_runs(SortJob& job, InputSet& inputs, OutputTarge
   bool more = true;
   while (more) {
     report.input_records += chunks.count();
+    if (runs.empty() && !spill.busy() && whole_input_in_hand(inputs, chunks, chunk, job.rs)) {
+      // No temp files needed: written while it is sorted, as the in-memory sort does.
+      report.in_memory = true;
+      SortBackend& backend = job.ctx.backend;
+      const uint8_t* records = chunks.records();
+      const uint64_t count = chunks.count();
+      job.sort_and_write(records, count, orders.current(),
+                         [&](uint32_t* order, const OrderProgress& ready) {
+                           backend.sort_order_in_parts(records, count, order, ready);
+                         },
+                         output);
+      break;
+    }
     // A spill that has ended gives its buffer back now, so that the next
     // chunk is read while this one is sorted.
     if (spill.busy() && spill.ended()) runs.push(spill.finish());

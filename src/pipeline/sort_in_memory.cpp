@@ -39,11 +39,11 @@ void sort_in_memory(SortJob& job, InputSet& inputs, OutputTarget& output) {
   report.input_records = count;
   report.input_bytes = count * job.rs;
 
-  job.meter->phase("sorting", 0, nullptr);
+  // The output starts with the order's first final part, while the rest is sorted.
   std::unique_ptr<uint32_t[]> order(new uint32_t[std::max<uint64_t>(count, 1)]);
-  session->finish(order.get());
-  report.add_phase("sort", t.seconds());
-  job.write_sorted_output(records.data(), order.get(), count, output);
+  job.sort_and_write(records.data(), count, order.get(),
+                     [&](uint32_t* into, const OrderProgress& ready) { session->finish_in_parts(into, count, ready); },
+                     output);
 }
 
 }  // namespace gsort

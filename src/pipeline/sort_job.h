@@ -15,6 +15,7 @@
 #include "io/run_file.h"
 #include "io/temp_dir.h"
 #include "src/output/output_writer.h"
+#include "src/chunk_sort/sort_backend.h"
 #include "src/pipeline/external_sort.h"
 #include "src/pipeline/memory_plan.h"
 #include "src/report/progress.h"
@@ -69,6 +70,17 @@ struct SortJob {
   // Writes records[order[..]] to the destination (or the sink), with -u applied.
   void write_sorted_output(const uint8_t* records, const uint32_t* order, uint64_t count, OutputTarget& output);
   void write_sorted_output(const uint8_t* records, const uint32_t* order, uint64_t count, WriteBehind::Sink sink);
+
+  // Fills `order` with the sorted order, reporting each final prefix
+  // (ChunkSortSession::finish_in_parts, SortBackend::sort_order_in_parts).
+  using SortInParts = std::function<void(uint32_t* order, const OrderProgress& ready)>;
+  // Sorts records[0, count) with `sort` into `order` (count entries, at
+  // least one) on a thread of its own while this thread writes each final
+  // prefix of the order to the destination, so that writing overlaps the
+  // sort (sort_and_write.cpp). Reports "sort" on the sorting thread and
+  // "gather+write" from the first prefix on.
+  void sort_and_write(const uint8_t* records, uint64_t count, uint32_t* order, const SortInParts& sort,
+                      OutputTarget& output);
 
   const SortContext& ctx;
   const uint32_t rs;  // record size

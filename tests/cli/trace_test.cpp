@@ -59,15 +59,23 @@ TEST(Timeline, InMemorySortListsItsPhasesInOrder) {
     last_start = span["start_s"];
   }
   const std::vector<Span> main = spans_of(s["timeline"], "main");
-  // Each phase of the in-memory path starts after the one before it ends.
-  // (--stats is written just before the output's commit, so the commit is not in it.)
-  const char* order[] = {"start backend", "allocate", "read", "sort", "gather+write"};
+  // Each phase of the in-memory path on the main thread starts after the one
+  // before it ends. (--stats is written just before the output's commit, so
+  // the commit is not in it.)
+  const char* order[] = {"start backend", "allocate", "read", "gather+write"};
   for (size_t i = 1; i < std::size(order); ++i) {
     // Each span's ends are separate clock readings, microseconds apart (more
     // under a sanitizer): "in order" allows 1 ms.
     EXPECT_LE(first(main, order[i - 1]).end, first(main, order[i]).start + 1e-3)
         << order[i - 1] << " should end before " << order[i] << " starts";
   }
+  // The sort runs on a thread of its own once the read has ended, and the
+  // write, which starts with the sort's first final part, ends after it.
+  const Span sort = first(spans_of(s["timeline"], "sort"), "sort");
+  const Span write = first(main, "gather+write");
+  EXPECT_LE(first(main, "read").end, sort.start + 1e-3) << "the sort should start after the read";
+  EXPECT_LE(sort.start, write.start + 1e-3) << "the write should start after the sort";
+  EXPECT_LE(sort.end, write.end + 1e-3) << "the write should end after the sort";
   // total_s is timed from after the options were read, shortly before the
   // backend starts; the timeline from the start of the process.
   EXPECT_LE(first(main, "gather+write").end, s["total_s"].get<double>() + first(main, "start backend").start + 1e-3);

@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <memory>
 #include <numeric>
 #include <string>
@@ -165,6 +166,50 @@ class BackendConformance : public testing::TestWithParam<BackendParam> {
       EXPECT_EQ(order.back(), 0xDEADBEEF) << "finish wrote past order[count-1]";
       expect_order(layout, records, order.data(), expected, "session");
     }
+    // The order reported in parts (what the in-memory sort writes from), by
+    // the backend and by a session: each reported part must already be final.
+    {
+      std::vector<uint32_t> order(n + 1, 0xDEADBEEF);
+      check_parts(n, expected, order.data(), "sort_order_in_parts", [&](const OrderProgress& ready) {
+        backend->sort_order_in_parts(records.data(), n, order.data(), ready);
+      });
+      EXPECT_EQ(order.back(), 0xDEADBEEF) << "sort_order_in_parts wrote past order[count-1]";
+      expect_order(layout, records, order.data(), expected, "sort_order_in_parts");
+    }
+    {
+      HostBuffer buffer = backend->allocate_host(std::max<size_t>(records.size(), 1));
+      if (n > 0) std::memcpy(buffer.data(), records.data(), records.size());
+      std::unique_ptr<ChunkSortSession> session = backend->begin_chunk(buffer.data());
+      session->records_ready(n);
+      std::vector<uint32_t> order(n + 1, 0xDEADBEEF);
+      check_parts(n, expected, order.data(), "finish_in_parts",
+                  [&](const OrderProgress& ready) { session->finish_in_parts(order.data(), n, ready); });
+      expect_order(layout, records, order.data(), expected, "finish_in_parts");
+    }
+  }
+
+  // Runs `sort` with a progress callback that checks what it is told: each
+  // reported prefix grows, its new part already holds the expected indices,
+  // and the last report is the whole count.
+  void check_parts(uint64_t n, const std::vector<uint32_t>& expected, const uint32_t* order, const char* path,
+                   const std::function<void(const OrderProgress&)>& sort) {
+    uint64_t reported = 0, calls = 0;
+    bool parts_ok = true;
+    sort([&](uint64_t now) {
+      ++calls;
+      if (now < reported || now > n || (now == reported && n > 0)) {
+        ADD_FAILURE() << path << ": reported " << now << " after " << reported << " of " << n;
+        parts_ok = false;
+        return;
+      }
+      if (parts_ok && !std::equal(order + reported, order + now, expected.begin() + static_cast<ptrdiff_t>(reported))) {
+        ADD_FAILURE() << path << ": the part [" << reported << ", " << now << ") was reported before it was final";
+        parts_ok = false;
+      }
+      reported = now;
+    });
+    EXPECT_GE(calls, 1u) << path << " never reported";
+    EXPECT_EQ(reported, n) << path << " did not report the whole order";
   }
 
   // order must equal expected; on a mismatch, says whether it is a wrong

@@ -27,17 +27,12 @@ class CpuBackend final : public SortBackend {
   BackendTimings timings() const override { return timings_; }
 
   void sort_order(const uint8_t* records, uint64_t count, uint32_t* order) override {
-    const size_t n = static_cast<size_t>(count);
-    reserve(n);
-    const KeyEntry* sorted = n < kBucketSortMin || pool_.size() == 1 ? sort_by_slices(records, n)
-                                                                      : sort_by_buckets(records, n);
-    const size_t tasks = pool_.balanced_task_count();
-    pool_.parallel_for(tasks, [&](size_t t) {
-      for (size_t i = split_point(n, tasks, t), end = split_point(n, tasks, t + 1); i < end; ++i) {
-        order[i] = sorted[i].index;
-      }
-    });
-    ++timings_.chunks;
+    sort_into(records, static_cast<size_t>(count), order, nullptr);
+  }
+
+  void sort_order_in_parts(const uint8_t* records, uint64_t count, uint32_t* order,
+                           const OrderProgress& ready) override {
+    sort_into(records, static_cast<size_t>(count), order, &ready);
   }
 
   // Keys are extracted in parallel, then the runs' entries are merged: with
@@ -123,12 +118,41 @@ class CpuBackend final : public SortBackend {
     return sorted;
   }
 
+  // The stable order of records[0, n) into `order`; with `ready`, each
+  // prefix of it is reported as soon as it is final.
+  void sort_into(const uint8_t* records, size_t n, uint32_t* order, const OrderProgress* ready) {
+    reserve(n);
+    bool extracted = false;
+    if (n >= kBucketSortMin && pool_.size() > 1) {
+      std::array<size_t, 257> bucket_start{};
+      extracted = true;
+      if (split_into_buckets(records, n, bucket_start)) {
+        sort_buckets(records, bucket_start, order, ready);
+        ++timings_.chunks;
+        return;
+      }
+    }
+    copy_indices(sort_by_slices(records, n, extracted), 0, n, order);
+    if (ready) (*ready)(n);
+    ++timings_.chunks;
+  }
+
+  void copy_indices(const KeyEntry* sorted, size_t begin, size_t end, uint32_t* order) {
+    const size_t n = end - begin;
+    const size_t tasks = std::min(pool_.balanced_task_count(), std::max<size_t>(1, n >> 14));
+    pool_.parallel_for(tasks, [&](size_t t) {
+      for (size_t i = begin + split_point(n, tasks, t), e = begin + split_point(n, tasks, t + 1); i < e; ++i) {
+        order[i] = sorted[i].index;
+      }
+    });
+  }
+
   // One most-significant-digit pass on the prefix's top byte splits the
-  // entries into 256 buckets (stably, in parallel); each bucket, small
-  // enough to stay in cache, is then radix sorted by one thread. When one
-  // bucket would hold most entries (low-entropy keys) the slices path is
-  // used instead, so the threads stay busy.
-  const KeyEntry* sort_by_buckets(const uint8_t* records, size_t n) {
+  // entries (extracted here) into 256 buckets in scratch(), stably, in
+  // parallel; bucket_start gets their bounds. When one bucket would hold
+  // most entries (low-entropy keys) it scatters nothing and returns false:
+  // the slices path then keeps the threads busy.
+  bool split_into_buckets(const uint8_t* records, size_t n, std::array<size_t, 257>& bucket_start) {
     const size_t slices = pool_.balanced_task_count();
     std::vector<std::array<size_t, 256>> counts(slices);
     Stopwatch t0;
@@ -141,7 +165,7 @@ class CpuBackend final : public SortBackend {
     });
     timings_.extract_s += t0.lap();
 
-    std::array<size_t, 257> bucket_start{};
+    bucket_start[0] = 0;
     size_t largest = 0;
     for (int b = 0; b < 256; ++b) {
       size_t total = 0;
@@ -149,7 +173,7 @@ class CpuBackend final : public SortBackend {
       bucket_start[b + 1] = bucket_start[b] + total;
       largest = std::max(largest, total);
     }
-    if (largest > n / 2) return sort_by_slices(records, n, true);  // skewed keys
+    if (largest > n / 2) return false;  // skewed keys
     // Slice s writes its bucket-b entries after those of slices < s: stable.
     for (int b = 0; b < 256; ++b) {
       size_t offset = bucket_start[b];
@@ -166,12 +190,37 @@ class CpuBackend final : public SortBackend {
       auto& next = counts[s];
       for (size_t i = begin; i < end; ++i) out[next[e[i].prefix >> 56]++] = e[i];
     });
-    pool_.parallel_for(256, [&](size_t b) {
+    timings_.sort_s += t0.seconds();
+    return true;
+  }
+
+  // Each bucket, small enough to stay in cache, radix sorted by one thread,
+  // then the order written out. With `ready`, buckets go a pool's worth at a
+  // time, in key order, and each group's part of the order is reported as
+  // it is done: the output is written from the first group on, while the
+  // rest is sorted.
+  void sort_buckets(const uint8_t* records, const std::array<size_t, 257>& bucket_start, uint32_t* order,
+                    const OrderProgress* ready) {
+    Stopwatch t0;
+    const auto sort_bucket = [&](size_t b) {
       const size_t begin = bucket_start[b], len = bucket_start[b + 1] - begin;
       sort_range(records, scratch() + begin, entries() + begin, len);
-    });
+    };
+    if (!ready) {
+      pool_.parallel_for(256, sort_bucket);
+      timings_.sort_s += t0.seconds();
+      copy_indices(scratch(), 0, bucket_start[256], order);
+      return;
+    }
+    const size_t group = pool_.size();
+    for (size_t first = 0; first < 256; first += group) {
+      const size_t last = std::min<size_t>(256, first + group);
+      pool_.parallel_for(last - first, [&](size_t i) { sort_bucket(first + i); });
+      if (bucket_start[last] == bucket_start[first]) continue;  // empty buckets: nothing new to tell
+      copy_indices(scratch(), bucket_start[first], bucket_start[last], order);
+      (*ready)(bucket_start[last]);
+    }
     timings_.sort_s += t0.seconds();
-    return scratch();
   }
 
   // Sorts e[0..n) in place (tmp is scratch of n entries): radix on the
