@@ -12,7 +12,7 @@
 #   12g     12 GB gensort, in memory, auto                                   target <= 1.05x cp
 #   pipe    cat 2 GB | gsort > out, against cat | dd of=out bs=1M            target <= 1.15x
 #   spill   12 GB gensort -S 2G (runs on WORK_DIR's disk)                    target <= 1.5x cp
-# Environment: CPU_ROWS=1 (8g16 also with --backend cpu), SCALE (1: divides every size, for a quick try), RUNS (3), CSV (file, one row per timed run), TRACE_DIR (a
+# Environment: CPU_ROWS=1 (8g16 and 12g also with --backend cpu), SCALE (1: divides every size, for a quick try), RUNS (3), CSV (file, one row per timed run), TRACE_DIR (a
 # --trace and --stats of the last round of each gsort command go there).
 set -euo pipefail
 
@@ -108,6 +108,7 @@ for c in "${cases[@]}"; do
       row cp "cp $work/in.12g $work/out"
       if [[ $c == 12g ]]; then
         gsort_rows "auto" "--format gensort $work/in.12g -o $work/out"
+        [[ -z ${CPU_ROWS:-} ]] || gsort_rows "--backend cpu" "--format gensort --backend cpu $work/in.12g -o $work/out"
       else
         gsort_rows "-S 2G" "--format gensort -S 2G -T $work $work/in.12g -o $work/out"
         row "gsort -S 2G --spill-streams 1" "$bin/gsort --format gensort -S 2G --spill-streams 1 -T $work $work/in.12g -o $work/out"
