@@ -44,9 +44,15 @@ void gather_records(ThreadPool& pool, const uint8_t* records, uint32_t record_si
   const size_t min_per_task = 1 << 14;
   size_t tasks = pool.balanced_task_count();
   if (count / min_per_task < tasks) tasks = count / min_per_task + 1;
-  pool.parallel_for(tasks, [&](size_t t) {
-    gather_range(records, record_size, order, split_point(count, tasks, t), split_point(count, tasks, t + 1), out);
-  });
+  // Urgent: a writer waits on every gathered block, while other loops (the
+  // rest of an in-memory sort, the next chunk's sort) can wait.
+  pool.parallel_for(
+      tasks,
+      [&](size_t t) {
+        gather_range(records, record_size, order, split_point(count, tasks, t), split_point(count, tasks, t + 1),
+                     out);
+      },
+      true);
 }
 
 }  // namespace gsort

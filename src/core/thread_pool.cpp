@@ -42,15 +42,18 @@ void ThreadPool::worker_loop() {
   }
 }
 
-void ThreadPool::parallel_for(size_t tasks, const std::function<void(size_t)>& task) {
+void ThreadPool::parallel_for(size_t tasks, const std::function<void(size_t)>& task, bool urgent) {
   if (tasks == 0) return;
   if (workers_.empty() || tasks == 1) {
     for (size_t i = 0; i < tasks; ++i) task(i);
     return;
   }
-  Loop loop(&task, tasks);
+  Loop loop(&task, tasks, urgent);
   std::unique_lock<std::mutex> lock(mutex_);
-  open_loops_.push_back(&loop);
+  // After the urgent loops already open (all of them, for an urgent one).
+  const auto after = urgent ? std::find_if(open_loops_.begin(), open_loops_.end(), [](const Loop* l) { return !l->urgent; })
+                            : open_loops_.end();
+  open_loops_.insert(after, &loop);
   work_ready_.notify_all();
   while (loop.next < loop.count) run_next(loop, lock);
   work_done_.wait(lock, [&] { return loop.finished == loop.count; });

@@ -2,8 +2,9 @@
 // main and passed down. parallel_for is the only entry point: it blocks
 // until every task has run and rethrows the first exception a task threw.
 // Several threads may run loops at once (the merge prepares a batch while
-// it writes the last one, and a run writer compresses meanwhile): their
-// tasks share the workers, oldest loop first.
+// it writes the last one, a run writer compresses meanwhile, the in-memory
+// sort's output is gathered while the rest is sorted): their tasks share the
+// workers, urgent loops first, then oldest loop first.
 #pragma once
 
 #include <condition_variable>
@@ -30,14 +31,17 @@ class ThreadPool {
   size_t balanced_task_count() const { return size_t{size()} * 4; }
 
   // Runs task(i) for i in [0, tasks), on the workers and the calling thread.
-  void parallel_for(size_t tasks, const std::function<void(size_t)>& task);
+  // An urgent loop (one that a writer waits on) gets each worker as soon as
+  // it is done with its current task, ahead of the loops already open.
+  void parallel_for(size_t tasks, const std::function<void(size_t)>& task, bool urgent = false);
 
  private:
   // One parallel_for call; lives on its caller's stack.
   struct Loop {
-    Loop(const std::function<void(size_t)>* t, size_t n) : task(t), count(n) {}
+    Loop(const std::function<void(size_t)>* t, size_t n, bool u) : task(t), count(n), urgent(u) {}
     const std::function<void(size_t)>* task;
     size_t count;
+    bool urgent;
     size_t next = 0;      // the next task to hand out
     size_t finished = 0;  // tasks that have returned
     std::exception_ptr error;
@@ -51,7 +55,7 @@ class ThreadPool {
   std::mutex mutex_;
   std::condition_variable work_ready_;
   std::condition_variable work_done_;
-  std::vector<Loop*> open_loops_;  // loops with tasks not yet handed out, oldest first
+  std::vector<Loop*> open_loops_;  // loops with tasks not yet handed out: urgent ones, then the rest, each oldest first
   bool stopping_ = false;
 };
 

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <cstdint>
 #include <cstring>
 #include <numeric>
@@ -381,6 +382,59 @@ TEST(ThreadPoolTest, ManyBackToBackLoops) {
     expected += tasks * (tasks + 1) / 2;
     ASSERT_EQ(sum.load(), expected) << "round " << round;
   }
+}
+
+// An urgent loop (the output's gather) gets a worker as soon as that worker
+// is done with its task, ahead of the tasks left in older loops.
+TEST(ThreadPoolTest, AnUrgentLoopGoesAheadOfOlderLoops) {
+  ThreadPool pool(2);  // one worker, and each loop's caller
+  std::mutex m;
+  std::condition_variable cv;
+  bool gate_open = false, urgent_taken = false;
+  int normal_blocked = 0, normal_by_worker_after_gate = 0;
+  std::thread::id a_id;
+  std::thread a([&] {
+    a_id = std::this_thread::get_id();
+    pool.parallel_for(100, [&](size_t) {
+      std::unique_lock<std::mutex> lock(m);
+      if (gate_open && !urgent_taken && std::this_thread::get_id() != a_id) ++normal_by_worker_after_gate;
+      if (gate_open && std::this_thread::get_id() == a_id) {
+        // Thread a holds on to its next task, so that the old loop still has
+        // tasks to hand out when the worker comes back for one.
+        cv.wait_for(lock, std::chrono::seconds(10), [&] { return urgent_taken; });
+      }
+      if (!gate_open) {
+        ++normal_blocked;
+        cv.notify_all();
+        cv.wait(lock, [&] { return gate_open; });
+      }
+    });
+  });
+  {
+    // Both the worker and thread a are inside the old loop's tasks.
+    std::unique_lock<std::mutex> lock(m);
+    ASSERT_TRUE(cv.wait_for(lock, std::chrono::seconds(10), [&] { return normal_blocked == 2; }));
+  }
+  std::thread b([&] {
+    pool.parallel_for(
+        2,
+        [&](size_t i) {
+          std::unique_lock<std::mutex> lock(m);
+          if (i == 0) {  // run by b itself, once the loop is open: free the worker, wait for it to come here
+            gate_open = true;
+            cv.notify_all();
+            EXPECT_TRUE(cv.wait_for(lock, std::chrono::seconds(10), [&] { return urgent_taken; }))
+                << "the worker never took the urgent task";
+          } else {
+            urgent_taken = true;
+            cv.notify_all();
+          }
+        },
+        true);
+  });
+  b.join();
+  a.join();
+  EXPECT_EQ(normal_by_worker_after_gate, 0) << "the worker took older tasks before the urgent one";
 }
 
 TEST(ThreadPoolTest, RethrowsATaskExceptionAndStaysUsable) {
