@@ -2,6 +2,7 @@
 
 #include <memory>
 
+#include "src/core/host_buffer.h"
 #include "src/core/stopwatch.h"
 #include "src/pipeline/background_spill.h"
 #include "src/pipeline/chunk_reader.h"
@@ -16,21 +17,22 @@ namespace {
 class ChunkOrders {
  public:
   explicit ChunkOrders(uint64_t records) : records_(records) { allocate(); }
-  uint32_t* current() { return orders_[current_].get(); }
+  uint32_t* current() { return reinterpret_cast<uint32_t*>(orders_[current_].data()); }
   void advance() { current_ ^= 1; }
   // For a merge between chunks: frees both, then makes them again.
   void release() {
-    orders_[0].reset();
-    orders_[1].reset();
+    orders_[0] = HostBuffer();
+    orders_[1] = HostBuffer();
   }
   void allocate() {
-    for (auto& o : orders_) o.reset(new uint32_t[records_]);
+    // Huge pages where large (HostBuffer): their first-touch faults are on the sort's path.
+    for (auto& o : orders_) o = HostBuffer::allocate_pageable(records_ * sizeof(uint32_t));
     current_ = 0;
   }
 
  private:
   const uint64_t records_;
-  std::unique_ptr<uint32_t[]> orders_[2];
+  HostBuffer orders_[2];
   int current_ = 0;
 };
 

@@ -7,6 +7,7 @@
 
 #include "src/chunk_sort/cpu/key_entry.h"
 #include "src/algo/loser_tree.h"
+#include "src/core/host_buffer.h"
 #include "src/core/stopwatch.h"
 #include "src/chunk_sort/cpu/entry_merge.h"
 #include "src/chunk_sort/cpu/radix_sort.h"
@@ -253,19 +254,23 @@ class CpuBackend final : public SortBackend {
   }
 
   // Grows the entry buffers without initialising them (a pass over memory
-  // that would cost as much as a radix pass).
+  // that would cost as much as a radix pass). Large ones ask for huge pages:
+  // first-touch faults of 4 KiB pages took 60-90 ms of a 2 GB sort's
+  // 20M-entry split on the H100 host.
   void reserve(size_t n) {
     if (n <= capacity_) return;
-    entries_buf_.reset(new KeyEntry[n]);
-    scratch_buf_.reset(new KeyEntry[n]);
+    entries_buf_ = HostBuffer();
+    scratch_buf_ = HostBuffer();
+    entries_buf_ = HostBuffer::allocate_pageable(n * sizeof(KeyEntry));
+    scratch_buf_ = HostBuffer::allocate_pageable(n * sizeof(KeyEntry));
     capacity_ = n;
   }
-  KeyEntry* entries() { return entries_buf_.get(); }
-  KeyEntry* scratch() { return scratch_buf_.get(); }
+  KeyEntry* entries() { return reinterpret_cast<KeyEntry*>(entries_buf_.data()); }
+  KeyEntry* scratch() { return reinterpret_cast<KeyEntry*>(scratch_buf_.data()); }
 
   const KeyLayout& layout_;
   ThreadPool& pool_;
-  std::unique_ptr<KeyEntry[]> entries_buf_, scratch_buf_;
+  HostBuffer entries_buf_, scratch_buf_;
   size_t capacity_ = 0;
   BackendTimings timings_;
 };
