@@ -73,6 +73,14 @@ class SortBackend {
     ready(count);
   }
 
+  // The backend that sorts a whole input of `count` records fastest, asked
+  // once the input turns out to fit one chunk when its size was not known
+  // up front (a stream that ended early). The default is this one.
+  virtual SortBackend& backend_for_whole_input(uint64_t count) {
+    (void)count;
+    return *this;
+  }
+
   // The stable merged order of `runs` sorted runs laid end to end in
   // `records` (run r holds records [starts[r], starts[r+1])), written like
   // sort_order; equal keys go to the lower run. The default sorts the

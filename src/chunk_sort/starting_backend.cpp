@@ -3,6 +3,7 @@
 #include <sys/mman.h>
 
 #include <algorithm>
+#include <utility>
 #include <vector>
 
 #include "src/core/process_clock.h"
@@ -54,8 +55,12 @@ struct StartingBackend::LazyBuffer {
   uint64_t pinned_size() const { return round_up(memory.size(), kPage); }
 };
 
-StartingBackend::StartingBackend(Start start, uint64_t host_bytes_per_record, ThreadPool& pool, bool size_known)
-    : host_bytes_per_record_(host_bytes_per_record), pool_(pool), fault_in_buffers_(size_known) {
+StartingBackend::StartingBackend(Start start, uint64_t host_bytes_per_record, ThreadPool& pool, bool size_known,
+                                 WholeInputChoice whole_input)
+    : host_bytes_per_record_(host_bytes_per_record),
+      pool_(pool),
+      fault_in_buffers_(size_known),
+      whole_input_choice_(std::move(whole_input)) {
   started_at_ = process_seconds();
   thread_ = std::thread([this, start = std::move(start)] { run(start); });
 }
@@ -129,7 +134,17 @@ SortBackend& StartingBackend::started() const {
 
 SortBackend& StartingBackend::backend() { return started(); }
 
-std::string StartingBackend::describe() const { return started().describe(); }
+std::string StartingBackend::describe() const {
+  return whole_input_backend_ ? whole_input_backend_->describe() : started().describe();
+}
+
+SortBackend& StartingBackend::backend_for_whole_input(uint64_t count) {
+  // A start that already ended on a host backend (auto without a usable
+  // GPU) needs no other.
+  const bool ended_on_host = ready() && !error_ && !backend_->pins_host();
+  if (whole_input_choice_ && !whole_input_backend_ && !ended_on_host) whole_input_backend_ = whole_input_choice_(count);
+  return whole_input_backend_ ? *whole_input_backend_ : *this;
+}
 
 void StartingBackend::sort_order(const uint8_t* records, uint64_t count, uint32_t* order) {
   backend().sort_order(records, count, order);
@@ -144,7 +159,9 @@ void StartingBackend::merge_order(const uint8_t* records, const uint64_t* starts
   backend().merge_order(records, starts, runs, order);
 }
 
-BackendTimings StartingBackend::timings() const { return started().timings(); }
+BackendTimings StartingBackend::timings() const {
+  return whole_input_backend_ ? whole_input_backend_->timings() : started().timings();
+}
 uint64_t StartingBackend::peak_device_bytes() const { return started().peak_device_bytes(); }
 bool StartingBackend::register_host(void* p, size_t bytes) { return backend().register_host(p, bytes); }
 void StartingBackend::unregister_host(void* p) { backend().unregister_host(p); }

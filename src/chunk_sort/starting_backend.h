@@ -31,11 +31,16 @@ namespace gsort {
 class StartingBackend final : public SortBackend {
  public:
   using Start = std::function<std::unique_ptr<SortBackend>()>;
+  // For an input whose size was not known: given the record count once it
+  // is whole in one chunk, another backend to sort it (the CPU's, for auto
+  // and a small stream), or null to keep the started one.
+  using WholeInputChoice = std::function<std::unique_ptr<SortBackend>(uint64_t count)>;
   // Runs `start` on a new thread now. host_bytes_per_record: the most that
-  // any backend `start` may return needs (the plan is made before it is).
-  // `pool` faults in the buffers handed out before the start ends, when
-  // `size_known` (they will be filled).
-  StartingBackend(Start start, uint64_t host_bytes_per_record, ThreadPool& pool, bool size_known);
+  // any backend `start` (or `whole_input`) may return needs (the plan is
+  // made before it is). `pool` faults in the buffers handed out before the
+  // start ends, when `size_known` (they will be filled).
+  StartingBackend(Start start, uint64_t host_bytes_per_record, ThreadPool& pool, bool size_known,
+                  WholeInputChoice whole_input = nullptr);
   // Waits for the start (it cannot be cancelled), then unregisters nothing
   // itself: buffers release their own registrations.
   ~StartingBackend() override;
@@ -50,6 +55,8 @@ class StartingBackend final : public SortBackend {
 
   std::string describe() const override;
   void sort_order(const uint8_t* records, uint64_t count, uint32_t* order) override;
+  // Asks the WholeInputChoice, once, without waiting for the start.
+  SortBackend& backend_for_whole_input(uint64_t count) override;
   void sort_order_in_parts(const uint8_t* records, uint64_t count, uint32_t* order,
                            const OrderProgress& ready) override;
   void merge_order(const uint8_t* records, const uint64_t* starts, size_t runs, uint32_t* order) override;
@@ -76,6 +83,8 @@ class StartingBackend final : public SortBackend {
   const uint64_t host_bytes_per_record_;
   ThreadPool& pool_;
   const bool fault_in_buffers_;
+  const WholeInputChoice whole_input_choice_;
+  std::unique_ptr<SortBackend> whole_input_backend_;  // what the choice made, if anything: it sorted the input
   mutable std::mutex mutex_;
   mutable std::condition_variable done_;
   std::atomic<bool> ready_{false};

@@ -70,9 +70,9 @@ std::vector<PendingSource> form_runs(SortJob& job, InputSet& inputs, OutputTarge
     if (runs.empty() && !spill.busy() && whole_input_in_hand(inputs, chunks, chunk, job.rs)) {
       // No temp files needed: written while it is sorted, as the in-memory sort does.
       report.in_memory = true;
-      SortBackend& backend = job.ctx.backend;
       const uint8_t* records = chunks.records();
       const uint64_t count = chunks.count();
+      SortBackend& backend = job.ctx.backend.backend_for_whole_input(count);
       job.sort_and_write(records, count, orders.current(),
                          [&](uint32_t* order, const OrderProgress& ready) {
                            backend.sort_order_in_parts(records, count, order, ready);

@@ -105,5 +105,26 @@ TEST(GpuPipe, UnknownSizeTakesDeviceMemoryAsItGrows) {
   EXPECT_LT(peak, uint64_t{4} << 30) << "a 30 MB input of unknown size took " << peak << " bytes of device memory";
 }
 
+// auto with a pipe: the GPU starts while the pipe is read, but an input that
+// turns out small once read whole is sorted on the CPU backend, as a file of
+// that size would have been (--stats names the backend that sorted it).
+TEST(GpuPipe, AutoSortsASmallStreamOnTheCpu) {
+  const ProcessResult probe = run_gsort({"--backend", "gpu", "--record-size", "1", "/dev/null"});
+  if (probe.exit_code != 0) GTEST_SKIP() << "no usable GPU: " << probe.err;
+  TempDir dir;
+  const std::string input = dir.file("in.bin");
+  ASSERT_EQ(run_gsort_gen({"--format", "gensort", "--records", "200000", "--seed", "9", "-o", input}).exit_code, 0);
+  const ProcessResult cpu = run_gsort({"--format", "gensort", "--backend", "cpu", input});
+  ASSERT_EQ(cpu.exit_code, 0) << cpu.err;
+  ProcessOptions piped;
+  piped.stdin_kind = StdinKind::kPipe;
+  piped.stdin_data = read_file(input);
+  const ProcessResult with_auto = run_gsort({"--format", "gensort", "--stats", "-", "-"}, piped);
+  ASSERT_EQ(with_auto.exit_code, 0) << with_auto.err;
+  EXPECT_TRUE(with_auto.out == cpu.out) << "auto's output differs from the CPU's";
+  const nlohmann::json stats = nlohmann::json::parse(with_auto.err);
+  EXPECT_EQ(stats["backend"].get<std::string>().rfind("cpu", 0), 0u) << stats["backend"];
+}
+
 }  // namespace
 }  // namespace gsort_test

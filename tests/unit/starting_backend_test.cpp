@@ -263,3 +263,49 @@ TEST(StartingBackend, AStreamsBufferStaysPageableEvenForABackendThatPins) {
   EXPECT_EQ(s.made->registrations, 0);
   EXPECT_EQ(s.made->sorted_unpinned_bytes, 1000u * 8);
 }
+
+// A stream that turns out whole in one chunk is sorted by what the
+// WholeInputChoice gives for its count (auto: the CPU backend for a small
+// one), without waiting for the start, and --stats then names that backend;
+// a count the choice declines keeps the started backend.
+TEST(StartingBackend, AStreamReadWholeGoesToTheWholeInputChoice) {
+  const gsort::KeyLayout layout = u64_layout();
+  gsort::ThreadPool pool(2);
+  std::vector<uint64_t> asked;
+  auto choice = [&](uint64_t count) -> std::unique_ptr<gsort::SortBackend> {
+    asked.push_back(count);
+    return count < 5000 ? gsort::make_cpu_backend(layout, pool) : nullptr;
+  };
+  for (const uint64_t count : {uint64_t{1000}, uint64_t{6000}}) {
+    Started s;
+    std::shared_future<void> go = s.go.get_future().share();
+    gsort::StartingBackend backend(
+        [&s, &layout, &pool, go]() -> std::unique_ptr<gsort::SortBackend> {
+          go.wait();
+          auto b = std::make_unique<PinningBackend>(layout, pool);
+          s.made = b.get();
+          return b;
+        },
+        0, pool, /*size_known=*/false, choice);
+    gsort::HostBuffer records = backend.allocate_host(count * 8);
+    fill_descending(records.data(), count);
+    std::vector<uint32_t> order(count);
+    if (count < 5000) {
+      gsort::SortBackend& whole = backend.backend_for_whole_input(count);
+      EXPECT_NE(&whole, &backend);
+      EXPECT_EQ(&backend.backend_for_whole_input(count), &whole) << "asked again: the same backend";
+      whole.sort_order_in_parts(records.data(), count, order.data(), [](uint64_t) {});
+      EXPECT_FALSE(backend.ready()) << "waited for the start";
+      EXPECT_EQ(backend.describe(), whole.describe());
+      EXPECT_NE(backend.describe().find("cpu"), std::string::npos) << backend.describe();
+      s.go.set_value();  // the start ends on its own; the destructor waits for it
+    } else {
+      EXPECT_EQ(&backend.backend_for_whole_input(count), &backend);
+      s.go.set_value();
+      backend.sort_order(records.data(), count, order.data());
+      EXPECT_EQ(backend.describe(), "pinning stand-in");
+    }
+    for (uint64_t i = 0; i < count; ++i) ASSERT_EQ(order[i], count - 1 - i) << "at " << i;
+  }
+  EXPECT_EQ(asked, (std::vector<uint64_t>{1000, 6000}));
+}
