@@ -31,6 +31,7 @@
 #   VARIANTS="default --compress-temp=off"   the gsort option sets compared
 #   UNCACHE=all   or files
 #   CSV=FILE      one row per timed run (default ./bench_cgroup.csv; CSV= for none)
+#   STATS_DIR=dir the last round's --stats of each gsort run goes there (CASE.VARIANT.json)
 set -euo pipefail
 
 bin=${1:?usage: bench_cgroup.sh BIN_DIR WORK_DIR [SIZE_GB] [LIMIT]}
@@ -45,6 +46,7 @@ mode=${UNCACHE:-all}
 [[ $(id -u) == 0 ]] || { echo "bench_cgroup.sh: run as root (cgroups, drop_caches)" >&2; exit 2; }
 records=$((size_gb * 10000000))
 mkdir -p "$work_base"
+[[ -z ${STATS_DIR:-} ]] || mkdir -p "$STATS_DIR"
 work=$(mktemp -d "$work_base/gsort-cg.XXXXXX")
 source "$(dirname "$0")/bench_csv.sh"
 source "$(dirname "$0")/bench_cgroup_lib.sh"
@@ -103,6 +105,7 @@ for ((i = 1; i <= runs; i++)); do
         "$work/$c" -o "$work/out"
       times[$key]+="$took "
       peaks[$key]=$peak
+      [[ -z ${STATS_DIR:-} ]] || cp "$st" "$STATS_DIR/$c.${v//[^a-z0-9=-]/_}.json"
       notes[$key]="runs $(json_field "$st" runs), temp bytes $(temp_field "$st" bytes_written), compressed $(temp_field "$st" compressed): $(temp_field "$st" compress_reason)
       phases (last round): $(grep -o '"phases_s": *{[^}]*}' "$st" | sed 's/"phases_s": *//')"
     done
