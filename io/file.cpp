@@ -123,6 +123,11 @@ void File::write_all(const void* buf, size_t n) {
   bool ok;
   move_all(n, false, &ok, [&](size_t at, size_t want) { return ::write(fd_, p + at, want); });
   if (!ok) fail("cannot write");
+  if (pacer_) pacer_->wrote(n);
+}
+
+void File::pace_writeback() {
+  if (!pacer_ && fd_ >= 0) pacer_ = std::make_unique<WritebackPacer>(fd_);
 }
 
 void File::pwrite_all(const void* buf, size_t n, uint64_t offset) {
@@ -180,6 +185,7 @@ void File::close() {
   if (fd_ < 0) return;
   const int fd = fd_;
   fd_ = -1;
+  pacer_.reset();
   if (owned_ && ::close(fd) != 0 && errno != EINTR) {
     throw IoError("cannot close " + describe_errno(path_, errno));
   }

@@ -5,7 +5,11 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
+#include <utility>
+
+#include "io/writeback_pacer.h"
 
 namespace gsort {
 
@@ -63,6 +67,12 @@ class File {
   // Frees the storage and cached pages of [offset, offset+n), keeping the
   // size; false where the file system cannot punch holes.
   bool punch_hole(uint64_t offset, uint64_t n) const;
+  // From here on, write_all hands what it writes to the disk as it goes
+  // and drops it from the page cache once written (io/writeback_pacer.h):
+  // for large files written in order that the page cache cannot hold.
+  // Nothing happens for a pipe or a terminal.
+  void pace_writeback();
+  bool writeback_paced() const { return pacer_ && pacer_->active(); }
   // Closes and reports errors a delayed write may only show at close.
   void close();
 
@@ -72,10 +82,12 @@ class File {
     std::swap(fd_, o.fd_);
     std::swap(path_, o.path_);
     std::swap(owned_, o.owned_);
+    std::swap(pacer_, o.pacer_);
   }
   int fd_ = -1;
   std::string path_;
   bool owned_ = false;
+  std::unique_ptr<WritebackPacer> pacer_;
 };
 
 // The descriptor that a name stands for: 0 for "-" (with `standard` 0; 1

@@ -57,7 +57,8 @@ std::string stats_json(const SortConfig& config, const SortReport& report, const
                {"device_write_mb_s", measured(tc.device_bytes_per_s / 1e6)},
                {"page_cache_room_bytes", tc.page_cache_room ? Json(tc.page_cache_room) : Json(nullptr)},
                {"expected_bytes", tc.expected_bytes ? Json(tc.expected_bytes) : Json(nullptr)},
-               {"streams", tc.streams}};
+               {"streams", tc.streams},
+               {"writeback_paced", tc.writeback_paced}};
   j["memory"] = {{"budget_bytes", report.memory_budget ? report.memory_budget : config.memory_bytes},
                  {"requested_bytes", config.memory_bytes},
                  {"peak_host_bytes", peak_host_bytes()},

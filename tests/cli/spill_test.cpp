@@ -97,6 +97,46 @@ TEST(SpillStreams, ASmallBudgetSpillsFewerStreams) {
   EXPECT_TRUE(contains(r.err, "spill streams: 1 instead of 8")) << r.err;
 }
 
+// ---------------------------------------------------- writeback pacing
+
+// A spilled sort whose input outgrows the page cache's room (faked by
+// gsort-test-hooks) hands its runs and output to the disk as it writes them
+// (several steps of io/writeback_pacer.h each) and keeps every record;
+// --page-cache keep, or room to spare, leaves writes to the kernel.
+TEST(WritebackPacing, ASortOutgrowingThePageCacheIsPacedAndKeepsEveryRecord) {
+  TempDir dir;
+  Rng rng(78);
+  const std::string data = rng.bytes(uint64_t{7} << 24);  // 112 MiB: more than a window of steps per file
+  write_file(dir.file("in"), data);
+  const std::string expected = reference_sort(data, kSpec);
+  struct Case {
+    const char* room;
+    std::vector<std::string> extra;
+    bool paced;
+  };
+  for (const Case& c : {Case{"1000", {}, true}, Case{"1000", {"--page-cache", "keep"}, false},
+                        Case{"1000000000000", {}, false}}) {
+    SCOPED_TRACE(std::string("room ") + c.room + (c.extra.empty() ? "" : " " + c.extra[0] + " " + c.extra[1]));
+    std::vector<std::string> argv = {GSORT_HOOKS_BINARY};
+    for (const std::string& a : with_spec({"-S", "48M", "--spill-streams", "1", "--compress-temp=off", "-v", "-T",
+                                           dir.path(), "--stats", dir.file("s.json"), dir.file("in"), "-o",
+                                           dir.file("out")})) {
+      argv.push_back(a);
+    }
+    argv.insert(argv.end(), c.extra.begin(), c.extra.end());
+    ProcessOptions options;
+    options.env.push_back(std::string("GSORT_TEST_TEMP_DEVICE=") + c.room);
+    const ProcessResult r = run_process(argv, options);
+    ASSERT_EQ(r.status(), "exit 0") << r.err;
+    EXPECT_TRUE(read_file(dir.file("out")) == expected) << "the output differs from the reference sort";
+    const nlohmann::json stats = stats_of(dir.file("s.json"));
+    EXPECT_GT(stats["runs"].get<uint64_t>(), 1u);
+    EXPECT_EQ(stats["temp"]["writeback_paced"].get<bool>(), c.paced);
+    EXPECT_EQ(contains(r.err, "writes paced:"), c.paced) << r.err;
+    EXPECT_EQ(count_files(dir.path()), 3u) << "files left behind";  // in, out, s.json
+  }
+}
+
 // ---------------------------------------------------- --compress-temp=auto
 
 // The --stats "temp" object of a spilled sort of `data` with `args`, run by
