@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "src/core/host_buffer.h"
 #include "src/core/process_clock.h"
 
 namespace gsort {
@@ -30,9 +31,9 @@ void populate(uint8_t* p, uint64_t bytes) {
   const uint64_t part = round_up((bytes + threads - 1) / threads, kPage);
   std::vector<std::thread> workers;
   for (unsigned t = 1; t < threads && t * part < bytes; ++t) {
-    workers.emplace_back([=] { (void)::madvise(p + t * part, std::min(part, bytes - t * part), MADV_POPULATE_WRITE); });
+    workers.emplace_back([=] { populate_for_write(p + t * part, std::min(part, bytes - t * part)); });
   }
-  (void)::madvise(p, std::min(part, bytes), MADV_POPULATE_WRITE);
+  populate_for_write(p, std::min(part, bytes));
   for (std::thread& w : workers) w.join();
 #else
   (void)p;

@@ -1,29 +1,10 @@
 #include "src/core/fault_ahead.h"
 
-#include <sys/mman.h>
-
 #include <algorithm>
 
+#include "src/core/host_buffer.h"
+
 namespace gsort {
-namespace {
-
-constexpr uintptr_t kPage = 4096;
-
-// Makes [p, p + n) present and writable without changing a byte (the reader
-// may be writing there). Where the kernel lacks MADV_POPULATE_WRITE (before
-// Linux 5.14) nothing happens and the reader takes the faults as before.
-void populate(uint8_t* p, size_t n) {
-#ifdef MADV_POPULATE_WRITE
-  const uintptr_t begin = reinterpret_cast<uintptr_t>(p) / kPage * kPage;
-  const uintptr_t end = reinterpret_cast<uintptr_t>(p) + n;
-  (void)::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_POPULATE_WRITE);
-#else
-  (void)p;
-  (void)n;
-#endif
-}
-
-}  // namespace
 
 FaultAhead::FaultAhead(uint8_t* buffer, size_t bytes)
     : buffer_(buffer), bytes_(bytes), thread_([this] { run(); }) {}
@@ -62,7 +43,7 @@ void FaultAhead::run() {
       const size_t from = done_;
       const size_t n = std::min(kStepBytes, window_end() - from);
       lock.unlock();
-      populate(buffer_ + from, n);
+      populate_for_write(buffer_ + from, n);
       lock.lock();
       done_ = std::max(done_, from + n);
     }

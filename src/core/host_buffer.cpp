@@ -30,6 +30,17 @@ void fault_in_pages(uint8_t* p, size_t bytes, ThreadPool& pool) {
   });
 }
 
+void populate_for_write(uint8_t* p, size_t bytes) {
+#ifdef MADV_POPULATE_WRITE
+  const uintptr_t begin = reinterpret_cast<uintptr_t>(p) / kPageBytes * kPageBytes;
+  const uintptr_t end = reinterpret_cast<uintptr_t>(p) + bytes;
+  (void)::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_POPULATE_WRITE);
+#else
+  (void)p;
+  (void)bytes;
+#endif
+}
+
 void parallel_copy(ThreadPool& pool, uint8_t* to, const uint8_t* from, uint64_t n) {
   const uint64_t tasks = std::max<uint64_t>(1, std::min<uint64_t>(pool.balanced_task_count(), n >> 20));
   pool.parallel_for(tasks, [&](uint64_t t) {

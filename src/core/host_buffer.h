@@ -16,6 +16,12 @@ class ThreadPool;
 // or pinned. Only for memory that holds nothing yet.
 void fault_in_pages(uint8_t* p, size_t bytes, ThreadPool& pool);
 
+// Makes the pages of [p, p + bytes) present and writable without changing a
+// byte (MADV_POPULATE_WRITE), for memory that another thread may be filling.
+// Where the kernel lacks it (before Linux 5.14) nothing happens: the pages
+// fault in when first written.
+void populate_for_write(uint8_t* p, size_t bytes);
+
 // Copies n bytes with the pool's threads (a large memcpy is bandwidth-bound
 // per thread).
 void parallel_copy(ThreadPool& pool, uint8_t* to, const uint8_t* from, uint64_t n);
