@@ -23,11 +23,17 @@ struct GpuCliCase {
 
 std::string case_name(const testing::TestParamInfo<GpuCliCase>& info) { return info.param.name; }
 
+// Why gsort cannot use a GPU here ("" where it can).
+std::string gpu_unusable() {
+  const ProcessResult probe = run_gsort({"--backend", "gpu", "--record-size", "1", "/dev/null"});
+  return probe.exit_code == 0 ? "" : probe.err;
+}
+
 class GpuCli : public testing::TestWithParam<GpuCliCase> {
  protected:
   void SetUp() override {
-    const ProcessResult probe = run_gsort({"--backend", "gpu", "--record-size", "1", "/dev/null"});
-    if (probe.exit_code != 0) GTEST_SKIP() << "no usable GPU: " << probe.err;
+    const std::string why = gpu_unusable();
+    if (!why.empty()) GTEST_SKIP() << "no usable GPU: " << why;
   }
 
   std::string sort_with(const std::string& input, const std::vector<std::string>& backend) {
@@ -81,24 +87,41 @@ INSTANTIATE_TEST_SUITE_P(
                    {"--record-size", "33"}}),
     case_name);
 
+// gensort records piped into gsort on a GPU machine, against what the CPU
+// backend makes of the same records read from their file.
+class GpuPipe : public testing::Test {
+ protected:
+  void SetUp() override {
+    const std::string why = gpu_unusable();
+    if (!why.empty()) GTEST_SKIP() << "no usable GPU: " << why;
+  }
+
+  // Generates the records, sorts their file with --backend cpu into
+  // cpu_out_, and makes piped_ feed them through a pipe.
+  void generate(const char* records, const char* seed) {
+    const std::string input = dir_.file("in.bin");
+    ASSERT_EQ(run_gsort_gen({"--format", "gensort", "--records", records, "--seed", seed, "-o", input}).exit_code, 0);
+    const ProcessResult cpu = run_gsort({"--format", "gensort", "--backend", "cpu", input});
+    ASSERT_EQ(cpu.exit_code, 0) << cpu.err;
+    cpu_out_ = cpu.out;
+    piped_.stdin_kind = StdinKind::kPipe;
+    piped_.stdin_data = read_file(input);
+  }
+
+  TempDir dir_;
+  std::string cpu_out_;
+  ProcessOptions piped_;
+};
+
 // An input of unknown size (a pipe) starts on a small device arena that
 // grows with the chunks, instead of most of the GPU's memory (issue 12);
 // --stats' peak says what was taken. Standard input that is a regular file
 // is the file: its size is known.
-TEST(GpuPipe, UnknownSizeTakesDeviceMemoryAsItGrows) {
-  const ProcessResult probe = run_gsort({"--backend", "gpu", "--record-size", "1", "/dev/null"});
-  if (probe.exit_code != 0) GTEST_SKIP() << "no usable GPU: " << probe.err;
-  TempDir dir;
-  const std::string input = dir.file("in.bin");
-  ASSERT_EQ(run_gsort_gen({"--format", "gensort", "--records", "300000", "--seed", "8", "-o", input}).exit_code, 0);
-  const ProcessResult cpu = run_gsort({"--format", "gensort", "--backend", "cpu", input});
-  ASSERT_EQ(cpu.exit_code, 0) << cpu.err;
-  ProcessOptions piped;
-  piped.stdin_kind = StdinKind::kPipe;
-  piped.stdin_data = read_file(input);
-  const ProcessResult gpu = run_gsort({"--format", "gensort", "--backend", "gpu", "--stats", "-", "-"}, piped);
+TEST_F(GpuPipe, UnknownSizeTakesDeviceMemoryAsItGrows) {
+  ASSERT_NO_FATAL_FAILURE(generate("300000", "8"));
+  const ProcessResult gpu = run_gsort({"--format", "gensort", "--backend", "gpu", "--stats", "-", "-"}, piped_);
   ASSERT_EQ(gpu.exit_code, 0) << gpu.err;
-  EXPECT_TRUE(gpu.out == cpu.out) << "the GPU's output differs from the CPU's";
+  EXPECT_TRUE(gpu.out == cpu_out_) << "the GPU's output differs from the CPU's";
   const nlohmann::json stats = nlohmann::json::parse(gpu.err);
   const uint64_t peak = stats["memory"]["peak_device_bytes"].get<uint64_t>();
   EXPECT_GT(peak, 0u);
@@ -108,20 +131,11 @@ TEST(GpuPipe, UnknownSizeTakesDeviceMemoryAsItGrows) {
 // auto with a pipe: the GPU starts while the pipe is read, but an input that
 // turns out small once read whole is sorted on the CPU backend, as a file of
 // that size would have been (--stats names the backend that sorted it).
-TEST(GpuPipe, AutoSortsASmallStreamOnTheCpu) {
-  const ProcessResult probe = run_gsort({"--backend", "gpu", "--record-size", "1", "/dev/null"});
-  if (probe.exit_code != 0) GTEST_SKIP() << "no usable GPU: " << probe.err;
-  TempDir dir;
-  const std::string input = dir.file("in.bin");
-  ASSERT_EQ(run_gsort_gen({"--format", "gensort", "--records", "200000", "--seed", "9", "-o", input}).exit_code, 0);
-  const ProcessResult cpu = run_gsort({"--format", "gensort", "--backend", "cpu", input});
-  ASSERT_EQ(cpu.exit_code, 0) << cpu.err;
-  ProcessOptions piped;
-  piped.stdin_kind = StdinKind::kPipe;
-  piped.stdin_data = read_file(input);
-  const ProcessResult with_auto = run_gsort({"--format", "gensort", "--stats", "-", "-"}, piped);
+TEST_F(GpuPipe, AutoSortsASmallStreamOnTheCpu) {
+  ASSERT_NO_FATAL_FAILURE(generate("200000", "9"));
+  const ProcessResult with_auto = run_gsort({"--format", "gensort", "--stats", "-", "-"}, piped_);
   ASSERT_EQ(with_auto.exit_code, 0) << with_auto.err;
-  EXPECT_TRUE(with_auto.out == cpu.out) << "auto's output differs from the CPU's";
+  EXPECT_TRUE(with_auto.out == cpu_out_) << "auto's output differs from the CPU's";
   const nlohmann::json stats = nlohmann::json::parse(with_auto.err);
   EXPECT_EQ(stats["backend"].get<std::string>().rfind("cpu", 0), 0u) << stats["backend"];
 }

@@ -11,17 +11,11 @@
 #include <vector>
 
 #include "src/core/fault_ahead.h"
+#include "tests/support/resident_pages.h"
 
 namespace {
 
-uint64_t resident_pages(const uint8_t* p, uint64_t bytes) {
-  const uint64_t page = static_cast<uint64_t>(::sysconf(_SC_PAGESIZE));
-  std::vector<unsigned char> vec((bytes + page - 1) / page);
-  EXPECT_EQ(::mincore(const_cast<uint8_t*>(p), bytes, vec.data()), 0);
-  uint64_t n = 0;
-  for (unsigned char v : vec) n += v & 1;
-  return n;
-}
+using gsort_test::resident_pages;
 
 // Fresh anonymous memory, without huge pages, so that residency is per 4 KiB page.
 struct Mapping {

@@ -20,8 +20,11 @@
 #include "src/chunk_sort/starting_backend.h"
 #include "src/core/errors.h"
 #include "src/keys/key_layout.h"
+#include "tests/support/resident_pages.h"
 
 namespace {
+
+using gsort_test::resident_pages;
 
 // The CPU backend's sort, plus a record of what was registered and what
 // each session was told.
@@ -200,16 +203,6 @@ TEST(StartingBackend, BuffersAskedForAfterTheStartComeFromTheBackend) {
   EXPECT_EQ(order[0], 511u);
   std::lock_guard<std::mutex> lock(s.made->mutex);
   EXPECT_EQ(s.made->registrations, 0);  // the backend's own memory: nothing to register
-}
-
-// Pages of [p, p + bytes) resident in memory.
-uint64_t resident_pages(const uint8_t* p, uint64_t bytes) {
-  const uint64_t page = static_cast<uint64_t>(::sysconf(_SC_PAGESIZE));
-  std::vector<unsigned char> vec((bytes + page - 1) / page);
-  EXPECT_EQ(::mincore(const_cast<uint8_t*>(p), bytes, vec.data()), 0);
-  uint64_t n = 0;
-  for (unsigned char v : vec) n += v & 1;
-  return n;
 }
 
 // A stream's chunk buffer (up to 4 GB) may stay mostly empty: it is not

@@ -12,22 +12,10 @@
 #include <vector>
 
 #include "io/file.h"
+#include "tests/support/resident_pages.h"
 #include "tests/support/temp_dir.h"
 
 namespace {
-
-// Pages of [offset, offset + bytes) of the file that are in the page cache.
-uint64_t cached_pages(int fd, uint64_t offset, uint64_t bytes) {
-  const uint64_t page = static_cast<uint64_t>(::sysconf(_SC_PAGESIZE));
-  void* m = ::mmap(nullptr, bytes, PROT_READ, MAP_SHARED, fd, static_cast<off_t>(offset));
-  EXPECT_NE(m, MAP_FAILED);
-  std::vector<unsigned char> vec((bytes + page - 1) / page);
-  EXPECT_EQ(::mincore(m, bytes, vec.data()), 0);
-  ::munmap(m, bytes);
-  uint64_t n = 0;
-  for (unsigned char v : vec) n += v & 1;
-  return n;
-}
 
 // A pattern that differs from block to block, so that a lost or misplaced
 // block shows.
@@ -57,7 +45,7 @@ TEST(WritebackPacer, WritesEveryByteAndDropsWhatIsAWindowBehind) {
     const uint64_t behind = 3 * step;
     const int look = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);  // the writer's descriptor cannot be mapped
     ASSERT_GE(look, 0);
-    EXPECT_LT(cached_pages(look, 0, behind), behind / 4096 / 10) << "pages a window behind the writer stayed cached";
+    EXPECT_LT(gsort_test::cached_file_pages(look, 0, behind), behind / 4096 / 10) << "pages a window behind the writer stayed cached";
     ::close(look);
     f.close();
   }
