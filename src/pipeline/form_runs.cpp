@@ -36,20 +36,19 @@ class ChunkOrders {
   int current_ = 0;
 };
 
-// Whether the current chunk is the whole input: it is short, or the input's
-// size says so, or (a stream) nothing follows it. Waits for the read-ahead
-// only for a stream.
-bool only_chunk(const InputSet& inputs, ChunkReader& chunks, uint64_t chunk_records, uint32_t rs) {
-  if (chunks.count() < chunk_records) return true;
-  if (inputs.size_known()) return inputs.total_bytes() / rs <= chunks.count();
-  return chunks.next_count() == 0;
-}
-
-// The same, known without waiting: before the sort starts, and without the
-// read-ahead's answer.
+// Whether the current chunk is the whole input, known without waiting
+// (before the sort starts, without the read-ahead's answer): it is short, or
+// the input's size says so.
 bool whole_input_in_hand(const InputSet& inputs, const ChunkReader& chunks, uint64_t chunk_records, uint32_t rs) {
   if (chunks.count() < chunk_records) return true;
   return inputs.size_known() && inputs.total_bytes() / rs <= chunks.count();
+}
+
+// The same, or (a stream) nothing follows it: waits for the read-ahead only
+// for a stream.
+bool only_chunk(const InputSet& inputs, ChunkReader& chunks, uint64_t chunk_records, uint32_t rs) {
+  if (whole_input_in_hand(inputs, chunks, chunk_records, rs)) return true;
+  return !inputs.size_known() && chunks.next_count() == 0;
 }
 
 }  // namespace

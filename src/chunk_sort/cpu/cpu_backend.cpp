@@ -259,7 +259,7 @@ class CpuBackend final : public SortBackend {
   // 20M-entry split on the H100 host.
   void reserve(size_t n) {
     if (n <= capacity_) return;
-    entries_buf_ = HostBuffer();
+    entries_buf_ = HostBuffer();  // freed first: the old and new buffers are never held at once
     scratch_buf_ = HostBuffer();
     entries_buf_ = HostBuffer::allocate_pageable(n * sizeof(KeyEntry));
     scratch_buf_ = HostBuffer::allocate_pageable(n * sizeof(KeyEntry));
