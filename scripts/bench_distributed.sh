@@ -6,7 +6,7 @@
 # build with MPI; with CUDA and nccl.h for --exchange nccl).
 #   scripts/bench_distributed.sh BIN_DIR [WORK_DIR]
 # Environment: SIZE_GB (per data set, default 4), RANKS ("1 2"), EXCHANGES
-# ("mpi", or "mpi nccl" on GPU machines), RUNS (3), SORT_ARGS (extra gsort
+# ("mpi", or "shm mpi nccl" on GPU machines), SETS ("gensort u64"), RUNS (3), SORT_ARGS (extra gsort
 # options, e.g. "-S 32G" where MemTotal starts small), CSV (file, default
 # ./bench_distributed.csv; CSV= for none). Every output is checked against
 # the one-process output (cmp) before it is timed again.
@@ -36,6 +36,12 @@ now() { date +%s.%N; }
 echo "machine: $(nproc) cores, $(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo)," \
      "GPUs: $(nvidia-smi -L 2>/dev/null | wc -l)"
 echo "gsort: $("$bin/gsort" --version | tr '\n' ' ')"
+# What mpirun itself costs (start and end of the job), for the gap between
+# the ranks' own totals and the wall time.
+for n in $ranks_list; do
+  s=$(date +%s.%N); mpirun "${mpi_flags[@]}" -np "$n" true; e=$(date +%s.%N)
+  awk -v n="$n" -v s="$s" -v e="$e" 'BEGIN { printf "mpirun -np %d true: %.3f s\n", n, e - s }'
+done
 
 # Median seconds of RUNS runs of "$@"; each run's output is compared with
 # $work/ref by `check`.
@@ -66,12 +72,13 @@ import json, sys
 s = json.load(open(sys.argv[1]))
 for r in s.get("per_rank", []):
     p = r.get("phases", {})
-    print("      rank %d: exchange %.2f s (read+partition %.2f s, start %.2f s, in collectives %.2f s), "
-          "local sort %.2f s (sort %.2f s, gather+write %.2f s), write %.2f s, total %.2f s; "
-          "sent %.2f GB, received %.2f GB, %d rounds" % (
-          r["rank"], p.get("exchange_s", 0), p.get("read_s", 0), p.get("start_s", 0), p.get("exchange_wait_s", 0),
-          p.get("sort_s", 0), p.get("order_s", 0), p.get("part_write_s", 0), p.get("write_s", 0),
-          p.get("total_s", 0), r.get("bytes_sent", 0) / 1e9, r.get("bytes_received", 0) / 1e9,
+    print("      rank %d: exchange %.2f s (read+partition %.2f s [map %.2f, classify %.2f, place %.2f], start %.2f s, "
+          "allocate %.2f s, in collectives %.2f s), local sort %.2f s (sort %.2f s, gather+write %.2f s, "
+          "release %.2f s), write %.2f s, total %.2f s; sent %.2f GB, received %.2f GB, %d rounds" % (
+          r["rank"], p.get("exchange_s", 0), p.get("read_s", 0), p.get("map_s", 0), p.get("classify_s", 0),
+          p.get("place_s", 0), p.get("start_s", 0), p.get("allocate_s", 0), p.get("exchange_wait_s", 0),
+          p.get("sort_s", 0), p.get("order_s", 0), p.get("part_write_s", 0), p.get("release_s", 0),
+          p.get("write_s", 0), p.get("total_s", 0), r.get("bytes_sent", 0) / 1e9, r.get("bytes_received", 0) / 1e9,
           r.get("rounds", 0)))
 EOF
 }
@@ -111,5 +118,10 @@ run_set() {  # name gen-args... -- sort-args...
 
 records_gensort=$(awk -v g="$size_gb" 'BEGIN { printf "%d", g * 1e9 / 100 }')
 records_u64=$(awk -v g="$size_gb" 'BEGIN { printf "%d", g * 1e9 / 16 }')
-run_set gensort --format gensort --records "$records_gensort" --seed 13 -- --format gensort
-run_set u64 --record-size 16 --key 0:u64 --records "$records_u64" --seed 13 -- --record-size 16 --key 0:u64
+for set in ${SETS:-gensort u64}; do
+  case $set in
+    gensort) run_set gensort --format gensort --records "$records_gensort" --seed 13 -- --format gensort ;;
+    u64) run_set u64 --record-size 16 --key 0:u64 --records "$records_u64" --seed 13 -- --record-size 16 --key 0:u64 ;;
+    *) echo "unknown set $set" >&2; exit 2 ;;
+  esac
+done

@@ -68,12 +68,14 @@ for step in "${steps[@]}"; do
       tar czf "$out/traces.tgz" -C /tmp gsort-traces ;;
     distributed)  # issue 13's tests with every rank on a GPU and NCCL between them (2+ GPUs), and memcheck of 2 ranks
       export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 NCCL_NVLS_ENABLE=0
-      # NCCL with up to 2 ranks (a GPU each); the MPI exchange with 1 to 4 ranks sharing the GPUs
+      # NCCL with up to 2 ranks (a GPU each); the MPI and shared-memory exchanges with 1 to 4 ranks sharing the GPUs
       for c in ${DIST_CASES:-keys reverse unique skew tiny inputs parts spill receive stats exchange faults}; do
         GSORT_DIST_BACKEND=gpu GSORT_DIST_EXCHANGE=nccl GSORT_DIST_MAX_RANKS=2 bash tests/distributed/distributed_test.sh \
           .devcarry/gsort .devcarry/gsort-gen "$c" >"$out/dist_nccl_$c.log" 2>&1 &
         GSORT_DIST_BACKEND=gpu GSORT_DIST_EXCHANGE=mpi bash tests/distributed/distributed_test.sh \
           .devcarry/gsort .devcarry/gsort-gen "$c" >"$out/dist_mpi_$c.log" 2>&1 &
+        GSORT_DIST_BACKEND=gpu GSORT_DIST_EXCHANGE=shm bash tests/distributed/distributed_test.sh \
+          .devcarry/gsort .devcarry/gsort-gen "$c" >"$out/dist_shm_$c.log" 2>&1 &
       done
       wait
       for f in "$out"/dist_*.log; do echo "$(basename "$f" .log): $(tail -1 "$f")"; done
@@ -92,7 +94,7 @@ for step in "${steps[@]}"; do
       echo "memcheck mpirun -np 2 (whole slices) rc=$?"; grep -E "ERROR SUMMARY" "$out/san_dist_whole.log"
       cmp /tmp/dist_small.ref /tmp/dist_small.out && echo "memcheck whole-slice output identical" ;;
     bench-distributed)  # issue 13's benchmark (SIZE_GB per data set; 24 and 32 for the issue's figures)
-      RANKS=${RANKS:-1 2} EXCHANGES=${EXCHANGES:-mpi nccl} RUNS=${RUNS:-3} CSV="$out/bench_distributed.csv" \
+      RANKS=${RANKS:-1 2} EXCHANGES=${EXCHANGES:-shm mpi nccl} RUNS=${RUNS:-3} CSV="$out/bench_distributed.csv" \
         scripts/bench_distributed.sh .devcarry /tmp/gsort-dist 2>&1 | tee "$out/bench_distributed.log" ;;
     kernels) .devcarry/gpu_sort_bench 2>&1 | tee "$out/gpu_sort_bench.log"; .devcarry/kernel_sort_bench 2>&1 | tee "$out/kernel_sort_bench.log" | tail -30 ;;
     *) echo "unknown step $step" ;;

@@ -104,8 +104,9 @@ po::options_description visible_options(RawOptions& o) {
        "sort) or merge (gsort's own merge sort); output is identical whichever is chosen")
       ("device", po::value(&o.device)->value_name("N"), "the CUDA device to use (default 0)")
       ("exchange", po::value(&o.exchange)->value_name("NAME"),
-       "under mpirun -np N, how ranks trade records: mpi (host buffers through MPI), nccl "
-       "(between the ranks' GPUs through NCCL) or auto (mpi until NCCL is measured) (default auto)")
+       "under mpirun -np N, how ranks trade records: shm (copies through MPI shared memory; "
+       "every rank on one host), mpi (host buffers through MPI), nccl (between the ranks' GPUs "
+       "through NCCL) or auto (shm where every rank shares one host, else mpi) (default auto)")
       ("gpu-memory", po::value(&o.gpu_memory)->value_name("SIZE"),
        "device memory gsort may take (default: most of the free memory)")
       ("compress-temp", po::value(&o.compress_temp)->value_name("WHEN")->implicit_value(kImplicit, "on"),
@@ -300,7 +301,8 @@ void set_backend(const RawOptions& o, SortConfig& c) {
   c.exchange = parse_choice<ExchangeChoice>("exchange", o.exchange,
                                             {{"auto", ExchangeChoice::kAuto},
                                              {"mpi", ExchangeChoice::kMpi},
-                                             {"nccl", ExchangeChoice::kNccl}});
+                                             {"nccl", ExchangeChoice::kNccl},
+                                             {"shm", ExchangeChoice::kShm}});
   if (o.device < 0) throw UsageError("--device must be 0 or more");
   c.device = o.device;
   if (!o.gpu_memory.empty()) {

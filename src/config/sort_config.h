@@ -15,7 +15,7 @@ enum class Mode { kSort, kMerge, kCheck };
 enum class BackendChoice { kAuto, kCpu, kGpu, kHybrid };
 enum class AlgorithmChoice { kAuto, kCub, kRadix, kMerge };  // the GPU's chunk sort
 enum class ProgressMode { kAuto, kOn, kOff };  // kAuto: when stderr is a terminal
-enum class ExchangeChoice { kAuto, kMpi, kNccl };  // the distributed sort's data plane
+enum class ExchangeChoice { kAuto, kMpi, kNccl, kShm };  // the distributed sort's data plane
 // --compress-temp: kAuto decides from measurements (src/pipeline/temp_compression.h).
 enum class TempCompression { kAuto, kOn, kOff };
 // --page-cache: kDrop (the default) drops the input pages gsort itself

@@ -99,7 +99,10 @@ class DistributedSort {
     const bool whole = all_fit == 1;
     const ShufflePlan plan =
         plan_shuffle(inputs_->total_records(), group_.size, config_.record_size, config_.memory_bytes);
-    const uint64_t round_records = whole ? whole_round_records(group_.size, config_.record_size) : plan.chunk_records;
+    // No pair trades more than the largest slice: small inputs get small
+    // staging buffers (device memory for NCCL, /dev/shm for shm).
+    const uint64_t round_records = std::max<uint64_t>(
+        1, std::min(largest_slice(), whole ? whole_round_records(group_.size, config_.record_size) : plan.chunk_records));
     std::unique_ptr<Exchange> exchange;
     std::string data_plane;
     const ShuffleInput in{*inputs_, slice_, layout_, *splitters_};
@@ -133,7 +136,7 @@ class DistributedSort {
     // Its own attempt: making an exchange is collective, so every rank must
     // reach it (make_exchange votes on failures inside).
     const Stopwatch starting;
-    fence_.attempt([&] { exchange = make_exchange(group_, config_, round_records, &data_plane); });
+    fence_.attempt([&] { exchange = make_exchange(group_, config_, round_records, pool_, &data_plane); });
     stats_.start_s = starting.seconds();
     if (reader.joinable()) reader.join();
     fence_.attempt([&] {
@@ -216,7 +219,7 @@ class DistributedSort {
       const Stopwatch allocating;
       if (preparation) {
         if (in_memory) {
-          preparation->exchange_started(send_records, incoming);
+          preparation->exchange_started(exchange.sends_from_pinned_memory() ? send_records : 0, incoming);
         } else {
           preparation->skip_backend();
         }

@@ -2,6 +2,7 @@
 
 #include "src/core/errors.h"
 #include "src/distributed/mpi_exchange.h"
+#include "src/distributed/shared_memory_exchange.h"
 #ifdef GSORT_HAVE_NCCL
 #include "src/distributed/nccl/nccl_exchange.h"
 #endif
@@ -16,8 +17,27 @@ bool nccl_exchange_built() {
 #endif
 }
 
+namespace {
+
+// Collective: whether every rank is on one host with room for the window.
+bool shared_memory_suits(const RankGroup& group, uint32_t record_size, uint64_t round_records) {
+  const bool here = group.size > 1 && group.local_size == group.size &&
+                    shared_slot_bytes(group.size, record_size, round_records, shared_memory_free()) > 0;
+  int mine = here ? 1 : 0, all = 0;
+  MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, group.comm);
+  return all == 1;
+}
+
+}  // namespace
+
 std::unique_ptr<Exchange> make_exchange(const RankGroup& group, const SortConfig& config, uint64_t round_records,
-                                        std::string* described) {
+                                        ThreadPool& pool, std::string* described) {
+  if (config.exchange == ExchangeChoice::kShm ||
+      (config.exchange == ExchangeChoice::kAuto && shared_memory_suits(group, config.record_size, round_records))) {
+    auto shm = std::make_unique<SharedMemoryExchange>(group, config.record_size, round_records, pool);
+    *described = shm->describe();
+    return shm;
+  }
   if (config.exchange == ExchangeChoice::kNccl) {
 #ifdef GSORT_HAVE_NCCL
     auto nccl = std::make_unique<NcclExchange>(group, config.record_size, round_records, config.device);

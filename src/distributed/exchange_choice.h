@@ -3,11 +3,16 @@
 //         everywhere, 2-3 GB/s per rank between two H200s;
 //   nccl  ncclSend/ncclRecv between the ranks' GPUs (nccl/nccl_exchange.h),
 //         in builds with CUDA, MPI and nccl.h, where libnccl.so.2 loads;
-//   auto  mpi. With pinned send and receive buffers (fifth session) NCCL
-//         spends 0.24 s in the collectives where MPI spends 1.7-1.9 s for
-//         6 GB per rank, but end to end NCCL won by only 3-5% (the rest is
-//         reading and writing), and it needs a GPU per rank: auto stays MPI
-//         until a run that needs no GPU can tell the two apart cheaply.
+//   shm   copies through an MPI shared window (shared_memory_exchange.h),
+//         for ranks that all share one host;
+//   auto  shm where every rank is on one host and /dev/shm has room for
+//         the window, else mpi. Ranks of one host hold their records in
+//         host memory: two copies through shared memory need no start-up,
+//         no pinning and no PCIe crossing, where NCCL spent 1.5-2.1 s
+//         starting and 0.7-1.2 s pinning before its 0.32 s trade of 6 GB
+//         per rank (nvidia-h200-x2, sixth session). Across hosts NCCL beats
+//         MPI in the collectives (0.24 s against 1.7-1.9 s for 6 GB per
+//         rank) but needs a GPU per rank, so it stays a choice, not auto.
 #pragma once
 
 #include <cstdint>
@@ -15,6 +20,7 @@
 #include <string>
 
 #include "src/config/sort_config.h"
+#include "src/core/thread_pool.h"
 #include "src/distributed/exchange.h"
 #include "src/distributed/rank_group.h"
 
@@ -22,10 +28,11 @@ namespace gsort {
 
 // Collective: every rank calls it with the same config (a failure is the
 // same on every rank, or caught by the caller's fence). `described` gets
-// "MPI" or "NCCL 2.28.9" for -v. Rounds send at most `round_records`
-// records to each rank.
+// "MPI", "NCCL 2.28.9" or "shared memory (...)" for -v. Rounds send at most
+// `round_records` records to each rank. The shared-memory exchange copies on
+// `pool`.
 std::unique_ptr<Exchange> make_exchange(const RankGroup& group, const SortConfig& config, uint64_t round_records,
-                                        std::string* described);
+                                        ThreadPool& pool, std::string* described);
 
 // Whether this build has the NCCL exchange.
 bool nccl_exchange_built();

@@ -5,7 +5,11 @@
 // by SIGTERM to itself, as mpirun sends), "sort" or "write". And
 // GSORT_TEST_RECEIVE_IN_FILES=1 makes whole-slice exchanges land what they
 // receive in files, as a partition too large for memory does.
+// GSORT_TEST_SHM_SLOT_RECORDS=N makes the shared-memory exchange's slots N
+// records, so that small inputs take many steps.
 #pragma once
+
+#include <cstdint>
 
 namespace gsort {
 
@@ -14,5 +18,8 @@ void test_fault_point(const char* phase, int rank);
 
 // Whether GSORT_TEST_RECEIVE_IN_FILES is set.
 bool test_receive_in_files();
+
+// GSORT_TEST_SHM_SLOT_RECORDS, or 0 where it is not set.
+uint64_t test_shared_slot_records();
 
 }  // namespace gsort

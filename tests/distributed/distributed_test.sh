@@ -29,6 +29,7 @@ mpi() {
   local n=$1 env=()
   shift
   [ -z "${GSORT_TEST_RECEIVE_IN_FILES:-}" ] || env=(-x GSORT_TEST_RECEIVE_IN_FILES)
+  [ -z "${GSORT_TEST_SHM_SLOT_RECORDS:-}" ] || env+=(-x GSORT_TEST_SHM_SLOT_RECORDS)
   "$mpirun_bin" "${mpi_flags[@]}" "${env[@]}" -np "$n" "$@"
 }
 gen() { "$gen_bin" "$@"; }
@@ -177,12 +178,24 @@ case_stats() {
   [ "$(grep -c '^gsort: rank 2: splitters' "$work/err")" = 1 ] || fail "-v printed more than once"
 }
 
-# --exchange: mpi writes what one process writes; nccl too where every rank
+# --exchange: mpi and shm write what one process writes (auto is shm on one
+# host); nccl too where every rank
 # has a GPU (GPU machines), and elsewhere (CI: no GPU, perhaps no libnccl)
 # every rank stops with one message naming what is missing, leaving nothing.
 case_exchange() {
   gen -n 200000 --record-size 16 --key 0:u64 -o "$work/big"
   np="2 3" same -S 1M --exchange mpi --record-size 16 --key 0:u64 "$work/big"
+  # shm: whole slices and streamed; slots of a few records make a round
+  # take many steps, each filling one half of the slots while the other
+  # half is emptied.
+  np="2 4" same --exchange shm --record-size 16 --key 0:u64 "$work/big"
+  GSORT_TEST_SHM_SLOT_RECORDS=997 np="2 3" same --exchange shm --record-size 16 --key 0:u64 "$work/big"
+  GSORT_TEST_SHM_SLOT_RECORDS=61 np=3 same -S 1M --exchange shm -u --record-size 16 --key 0:u64 "$work/big"
+  if [ -z "${GSORT_DIST_EXCHANGE:-}" ]; then
+    mpi 2 "$gsort" "${rank_opts[@]}" -v -T "$work/tmp" --record-size 16 --key 0:u64 "$work/big" \
+      -o "$work/out/sorted" 2>"$work/err" || fail "np 2 -v failed"
+    grep -q "through shared memory" "$work/err" || fail "auto on one host is not shm: $(cat "$work/err")"
+  fi
   local gpus
   gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU' || true)
   if [ "${gpus:-0}" -ge 2 ]; then
