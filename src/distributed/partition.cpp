@@ -43,8 +43,8 @@ void Partitioner::classify(const uint8_t* records, uint64_t count, uint64_t firs
     std::vector<uint64_t> mine(ranks_, 0);
     const uint64_t end = split_point(count, tasks_, t + 1);
     for (uint64_t i = split_point(count, tasks_, t); i < end; ++i) {
-      write_order_position(layout_, records + i * rs, first_index + i, position.data());
-      const auto d = static_cast<uint32_t>(splitters_.destination(position.data()));
+      const auto d =
+          static_cast<uint32_t>(splitters_.destination(layout_, records + i * rs, first_index + i, position.data()));
       destination[i] = d;
       ++mine[d];
     }

@@ -37,10 +37,33 @@ void write_order_position(const KeyLayout& layout, const uint8_t* record, uint64
 }
 
 Splitters::Splitters(uint32_t position_bytes, std::vector<uint8_t> positions)
-    : bytes_(position_bytes), positions_(std::move(positions)), count_(static_cast<int>(positions_.size() / bytes_)) {}
+    : bytes_(position_bytes), positions_(std::move(positions)), count_(static_cast<int>(positions_.size() / bytes_)) {
+  // A position is the key (bytes_ - 8 bytes), then the record number.
+  const uint32_t key_bytes = std::min<uint32_t>(bytes_ - 8, 8);
+  for (int i = 0; i < count_; ++i) {
+    uint64_t v = 0;
+    for (uint32_t b = 0; b < 8; ++b) v = (v << 8) | (b < key_bytes ? positions_[static_cast<size_t>(i) * bytes_ + b] : 0);
+    prefixes_.push_back(v);
+  }
+}
 
-int Splitters::destination(const uint8_t* position) const {
-  int lo = 0, hi = count_;  // the first splitter after `position`
+int Splitters::destination(const uint8_t* position) const { return search(position, 0, count_); }
+
+int Splitters::destination(const KeyLayout& layout, const uint8_t* record, uint64_t global_index,
+                           uint8_t* scratch) const {
+  // Splitters are in position order, so their prefixes are too: those below
+  // the record's are before it, those above after it; only equal prefixes
+  // need the whole position (the rest of the key, then the record number).
+  const uint64_t p = layout.prefix(record);
+  const auto below = std::lower_bound(prefixes_.begin(), prefixes_.end(), p);
+  const auto above = std::upper_bound(below, prefixes_.end(), p);
+  const int lo = static_cast<int>(below - prefixes_.begin()), hi = static_cast<int>(above - prefixes_.begin());
+  if (lo == hi) return lo;
+  write_order_position(layout, record, global_index, scratch);
+  return search(scratch, lo, hi);
+}
+
+int Splitters::search(const uint8_t* position, int lo, int hi) const {
   while (lo < hi) {
     const int mid = (lo + hi) / 2;
     if (std::memcmp(positions_.data() + static_cast<size_t>(mid) * bytes_, position, bytes_) <= 0) {

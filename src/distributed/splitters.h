@@ -27,12 +27,21 @@ class Splitters {
   // The rank whose range holds this position: the number of splitters at
   // or before it.
   int destination(const uint8_t* position) const;
+  // The same for `record`, global record `global_index`, found by the key's
+  // first 8 normalised bytes (layout.prefix) where they differ from every
+  // splitter's, else by the whole position, written to `scratch`
+  // (position_bytes()). `layout` is the one the positions were made with.
+  int destination(const KeyLayout& layout, const uint8_t* record, uint64_t global_index, uint8_t* scratch) const;
   uint32_t position_bytes() const { return bytes_; }
 
  private:
+  // The first rank among [lo, hi) splitters whose position is after `position`.
+  int search(const uint8_t* position, int lo, int hi) const;
+
   uint32_t bytes_;
   std::vector<uint8_t> positions_;
   int count_;
+  std::vector<uint64_t> prefixes_;  // each splitter's first 8 key bytes (zero past the key), big-endian
 };
 
 // The positions of records spread evenly over this rank's slice (reads

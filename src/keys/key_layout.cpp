@@ -129,6 +129,10 @@ KeyLayout::KeyLayout(std::vector<KeyField> fields, uint32_t record_size, bool re
   }
   const KeyField& first = fields_.front();
   leading_bytes8_ = first.kind == KeyKind::kBytes && !first.descending && first.length >= 8;
+  // A leading number that fills the first word, or is the whole key.
+  if (first.kind != KeyKind::kBytes && (first.length == 8 || fields_.size() == 1)) {
+    leading_number_shift_ = static_cast<int>(64 - 8 * first.length);
+  }
 }
 
 KeyLayout KeyLayout::whole_record(uint32_t record_size, bool reverse) {
@@ -149,6 +153,7 @@ uint64_t KeyLayout::prefix(const uint8_t* record) const {
     std::memcpy(&v, record + fields_.front().offset, 8);
     return __builtin_bswap64(v);
   }
+  if (leading_number_shift_ >= 0) return normalised_number(fields_.front(), record) << leading_number_shift_;
   return normalised_key_word(fields_.data(), static_cast<int>(fields_.size()), record, 0);
 }
 

@@ -49,6 +49,9 @@ class KeyLayout {
   uint32_t width_;
   // Fast path for prefix(): a leading ascending bytes field of >= 8 bytes.
   bool leading_bytes8_ = false;
+  // And for a leading numeric field of 8 bytes, or a numeric key of one
+  // field: prefix() is that number shifted to the top (-1: neither).
+  int leading_number_shift_ = -1;
 };
 
 // A human-readable form of a field, for messages and -v ("8:u64be:desc").
