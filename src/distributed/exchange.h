@@ -47,9 +47,10 @@ class Exchange {
   virtual void round(const std::vector<const uint8_t*>& sends, const std::vector<uint64_t>& counts,
                      ReceiveSink& sink) = 0;
   virtual const ExchangeTally& tally() const = 0;
-  // Whether the buckets it sends should be pinned (it copies them to a
-  // device); pinning costs about as long as faulting the memory in.
-  virtual bool sends_from_pinned_memory() const { return false; }
+  // Whether the buckets it sends and the places it lands records in should
+  // be pinned before a round (it copies them to and from a device). Others
+  // let the receive buffer be pinned for the local sort while they fill it.
+  virtual bool wants_pinned_buffers() const { return false; }
 };
 
 }  // namespace gsort

@@ -56,6 +56,9 @@ void ReceivePreparation::prepare(ThreadPool& pool) {
   receive_ = faulted_in(receive_capacity_ * record_size_, pool);
   {
     std::unique_lock<std::mutex> lock(mutex_);
+    receive_faulted_ = true;
+    receive_memory_ = receive_.data();
+    changed_.notify_all();
     changed_.wait(lock, [this] { return exchange_started_ || stopping_; });
     if (stopping_) return;
   }
@@ -88,6 +91,13 @@ uint8_t* ReceivePreparation::send_room(uint64_t records) {
   std::unique_lock<std::mutex> lock(mutex_);
   changed_.wait(lock, [this] { return send_settled_; });
   return send_room_;
+}
+
+uint8_t* ReceivePreparation::receive_room(uint64_t records) {
+  if (records > receive_capacity_) return nullptr;
+  std::unique_lock<std::mutex> lock(mutex_);
+  changed_.wait(lock, [this] { return receive_faulted_ || finished_; });
+  return receive_memory_;
 }
 
 HostBuffer ReceivePreparation::pinned(HostBuffer buffer, uint64_t records) const {

@@ -44,6 +44,11 @@ class ReceivePreparation {
   // preparation failed) null. Memory given out here is handed over by
   // take_send_buffer(records); until then this object owns it.
   uint8_t* send_room(uint64_t records);
+  // Waits until the receive buffer is faulted in and returns its memory
+  // where it has room for `records` records; else (or when the preparation
+  // failed) null. Records may land there while it is being pinned; the
+  // buffer is still handed over by take_receive_buffer after wait_for_buffers.
+  uint8_t* receive_room(uint64_t records);
   // The exchange has taken its device memory, and the counts are known:
   // this rank sends `send_records` and holds `receive_records`. The
   // buffers' parts that those fill are pinned now, and then the backend,
@@ -82,7 +87,9 @@ class ReceivePreparation {
   std::exception_ptr error_;
   std::mutex mutex_;
   std::condition_variable changed_;
-  bool send_settled_ = false;  // guarded by mutex_, as are the two below
+  bool send_settled_ = false;  // guarded by mutex_, as are the three below
+  bool receive_faulted_ = false;
+  uint8_t* receive_memory_ = nullptr;  // receive_'s memory once faulted in (pinning keeps it)
   uint8_t* send_room_ = nullptr;
   bool exchange_started_ = false, stopping_ = false, buffers_ready_ = false, finished_ = false;
   uint64_t pin_send_records_ = 0, pin_receive_records_ = 0;  // set with exchange_started_

@@ -35,7 +35,7 @@ class NcclExchange final : public Exchange {
   void round(const std::vector<const uint8_t*>& sends, const std::vector<uint64_t>& counts,
              ReceiveSink& sink) override;
   const ExchangeTally& tally() const override { return tally_; }
-  bool sends_from_pinned_memory() const override { return true; }
+  bool wants_pinned_buffers() const override { return true; }
 
   // "NCCL 2.28.9", for -v.
   std::string describe() const;
