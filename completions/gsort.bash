@@ -32,7 +32,7 @@ _gsort_option_values() {
     --format) printf '%s\n' gensort ;;
     --backend) printf '%s\n' auto gpu cpu hybrid ;;
     --algorithm) printf '%s\n' auto cub radix merge ;;
-    --exchange) printf '%s\n' auto mpi nccl ;;
+    --exchange) printf '%s\n' auto shm mpi nccl ;;
     --compress-temp) printf '%s\n' auto on off ;;
     --page-cache) printf '%s\n' keep drop ;;
   esac
