@@ -24,16 +24,26 @@ void Partitioner::run(const Task& task) const {
 }
 
 void Partitioner::classify(const uint8_t* records, uint64_t count, uint64_t first_index) {
+  if (ranks_ <= 256) {
+    classify_as<uint8_t>(records, count, first_index);
+  } else {
+    classify_as<uint32_t>(records, count, first_index);
+  }
+}
+
+template <class Destination>
+void Partitioner::classify_as(const uint8_t* records, uint64_t count, uint64_t first_index) {
   const size_t rs = layout_.record_size();
   const size_t most_tasks = pool_ ? pool_->balanced_task_count() : 1;
   count_ = count;
   tasks_ = static_cast<size_t>(std::clamp<uint64_t>(count / kMinTaskRecords, 1, most_tasks));
   // Fresh memory, not a zero-filled vector: its pages are then faulted in
   // by the tasks that write them, in parallel, instead of all by this thread.
-  if (destination_.size() < count * sizeof(uint32_t)) {
-    destination_ = HostBuffer::allocate_pageable(std::max<uint64_t>(count, 1) * sizeof(uint32_t));
+  // A byte per record where ranks allow: fresh pages cost their zeroing.
+  if (destination_.size() < count * sizeof(Destination)) {
+    destination_ = HostBuffer::allocate_pageable(std::max<uint64_t>(count, 1) * sizeof(Destination));
   }
-  auto* destination = reinterpret_cast<uint32_t*>(destination_.data());
+  auto* destination = reinterpret_cast<Destination*>(destination_.data());
   task_counts_.assign(tasks_ * ranks_, 0);
   run([&](size_t t) {
     std::vector<uint8_t> position(splitters_.position_bytes());
@@ -44,7 +54,7 @@ void Partitioner::classify(const uint8_t* records, uint64_t count, uint64_t firs
     const uint64_t end = split_point(count, tasks_, t + 1);
     for (uint64_t i = split_point(count, tasks_, t); i < end; ++i) {
       const auto d =
-          static_cast<uint32_t>(splitters_.destination(layout_, records + i * rs, first_index + i, position.data()));
+          static_cast<Destination>(splitters_.destination(layout_, records + i * rs, first_index + i, position.data()));
       destination[i] = d;
       ++mine[d];
     }
@@ -57,6 +67,15 @@ void Partitioner::classify(const uint8_t* records, uint64_t count, uint64_t firs
 }
 
 void Partitioner::scatter(const uint8_t* records, const std::vector<uint8_t*>& buckets) {
+  if (ranks_ <= 256) {
+    scatter_as<uint8_t>(records, buckets);
+  } else {
+    scatter_as<uint32_t>(records, buckets);
+  }
+}
+
+template <class Destination>
+void Partitioner::scatter_as(const uint8_t* records, const std::vector<uint8_t*>& buckets) {
   const size_t rs = layout_.record_size();
   // Bucket d holds task 0's records for d, then task 1's, ...: each task
   // starts writing where the tasks before it end.
@@ -68,7 +87,7 @@ void Partitioner::scatter(const uint8_t* records, const std::vector<uint8_t*>& b
       start += task_counts_[t * ranks_ + d];
     }
   }
-  const auto* destination = reinterpret_cast<const uint32_t*>(destination_.data());
+  const auto* destination = reinterpret_cast<const Destination*>(destination_.data());
   run([&](size_t t) {
     // Each task's own write pointers (not shared cache lines, as above).
     std::vector<uint8_t*> at(ranks_);

@@ -40,6 +40,12 @@ class Partitioner {
  private:
   template <class Task>
   void run(const Task& task) const;
+  // The passes with one Destination (uint8_t for up to 256 ranks, else
+  // uint32_t) per record.
+  template <class Destination>
+  void classify_as(const uint8_t* records, uint64_t count, uint64_t first_index);
+  template <class Destination>
+  void scatter_as(const uint8_t* records, const std::vector<uint8_t*>& buckets);
 
   const KeyLayout& layout_;
   const Splitters& splitters_;
@@ -48,7 +54,7 @@ class Partitioner {
   uint64_t count_ = 0;
   size_t tasks_ = 1;
   std::vector<uint64_t> counts_;
-  HostBuffer destination_;              // uint32_t per record classified: its bucket
+  HostBuffer destination_;              // per record classified, its bucket (uint8_t or uint32_t)
   std::vector<uint64_t> task_counts_;  // [task][rank]: records of each task for each rank
 };
 

@@ -17,7 +17,7 @@ constexpr uint64_t kRoundStagingBytes = 4ull << 30;
 }  // namespace
 
 bool whole_slice_fits(uint64_t slice_records, uint32_t record_size, uint64_t memory_bytes) {
-  // The slice, its buckets and a destination (4 bytes) per record while it
+  // The slice, its buckets and a destination (1 byte, 4 past 256 ranks) per record while it
   // is partitioned; then the buckets beside the received records (about a
   // slice, a quarter more for an uneven partition) and their sort order.
   const double slice = static_cast<double>(slice_records) * record_size;

@@ -30,16 +30,8 @@ struct KeyField {
   bool descending = false;  // after --reverse has been folded in
 };
 
-// The numeric field's value, mapped so that unsigned order is key order.
-// Only the low 8*length bits are meaningful.
-GSORT_HD uint64_t normalised_number(const KeyField& f, const uint8_t* record) {
-  const uint8_t* p = record + f.offset;
-  uint64_t v = 0;
-  if (f.big_endian) {
-    for (uint32_t i = 0; i < f.length; ++i) v = (v << 8) | p[i];
-  } else {
-    for (uint32_t i = f.length; i-- > 0;) v = (v << 8) | p[i];
-  }
+// The numeric field's value `v` (already loaded), mapped as normalised_number maps it.
+GSORT_HD uint64_t normalised_loaded_number(const KeyField& f, uint64_t v) {
   const unsigned bits = 8u * f.length;
   const uint64_t mask = bits == 64 ? ~uint64_t{0} : ((uint64_t{1} << bits) - 1);
   const uint64_t sign = uint64_t{1} << (bits - 1);
@@ -50,6 +42,19 @@ GSORT_HD uint64_t normalised_number(const KeyField& f, const uint8_t* record) {
   }
   if (f.descending) v = ~v & mask;
   return v;
+}
+
+// The numeric field's value, mapped so that unsigned order is key order.
+// Only the low 8*length bits are meaningful.
+GSORT_HD uint64_t normalised_number(const KeyField& f, const uint8_t* record) {
+  const uint8_t* p = record + f.offset;
+  uint64_t v = 0;
+  if (f.big_endian) {
+    for (uint32_t i = 0; i < f.length; ++i) v = (v << 8) | p[i];
+  } else {
+    for (uint32_t i = f.length; i-- > 0;) v = (v << 8) | p[i];
+  }
+  return normalised_loaded_number(f, v);
 }
 
 // Writes normalised key bytes [begin, end) of the whole key (all fields

@@ -138,3 +138,32 @@ TEST(PartitionerTest, PartitionPutsBucketsBackToBackInRankOrder) {
 }
 
 }  // namespace
+
+namespace {
+
+// Up to 256 ranks a record's destination is kept in a byte; beyond, in 4.
+class PartitionerRanksTest : public ::testing::TestWithParam<int> {};
+
+TEST_P(PartitionerRanksTest, EveryRankCountFindsTheReferenceBuckets) {
+  const int ranks = GetParam();
+  const gsort::KeyLayout layout = gsort::KeyLayout::whole_record(kRecordSize, false);
+  const uint64_t count = 20000;
+  const std::vector<uint8_t> records = make_records(count, 5000, 5);
+  std::vector<uint64_t> rows;
+  for (int s = 1; s < ranks; ++s) rows.push_back(count * static_cast<uint64_t>(s) / ranks);
+  const Reference ref = reference(layout, records, rows, ranks);
+  gsort::ThreadPool pool(2);
+  gsort::Partitioner partitioner(layout, ref.splitters, ranks, &pool);
+  std::vector<uint8_t> out(records.size());
+  partitioner.partition(records.data(), count, kFirstIndex, out.data());
+  std::vector<uint8_t> expected;
+  for (int d = 0; d < ranks; ++d) {
+    EXPECT_EQ(partitioner.counts()[d] * kRecordSize, ref.buckets[d].size()) << "bucket " << d;
+    expected.insert(expected.end(), ref.buckets[d].begin(), ref.buckets[d].end());
+  }
+  EXPECT_EQ(out, expected);
+}
+
+INSTANTIATE_TEST_SUITE_P(Ranks, PartitionerRanksTest, ::testing::Values(2, 256, 257, 300));
+
+}  // namespace
