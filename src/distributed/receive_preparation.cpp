@@ -1,6 +1,8 @@
 #include "src/distributed/receive_preparation.h"
 
 #include <algorithm>
+#include <memory>
+#include <new>
 
 #include "src/chunk_sort/backend_factory.h"
 #include "src/distributed/local_sort.h"
@@ -110,16 +112,26 @@ HostBuffer ReceivePreparation::pinned(HostBuffer buffer, uint64_t records) const
   // aligned, and its allocation ends on a page boundary).
   const size_t pages = std::min<uint64_t>((records * record_size_ + kPage - 1) / kPage * kPage,
                                           (bytes + kPage - 1) / kPage * kPage);
-  if (pages == 0 ||
-      !pin_for_backend(config_, record_size_, threads_, receive_capacity_ * record_size_, buffer.data(), pages)) {
+  if (pages == 0) return buffer;
+  // Nothing here may free the buffer: records may be landing in it already
+  // (receive_room). So what could throw comes first, and a failure leaves
+  // it unpinned, as a failed registration does.
+  std::shared_ptr<HostBuffer> memory;
+  HostBuffer::Release release;
+  try {
+    memory = std::make_shared<HostBuffer>();
+    const int device = config_.device;
+    release = [device, memory](void* p) mutable {
+      unpin_for_backend(device, p);
+      memory.reset();
+    };
+  } catch (const std::bad_alloc&) {
     return buffer;
   }
-  auto memory = std::make_shared<HostBuffer>(std::move(buffer));
-  const int device = config_.device;
-  return HostBuffer(memory->data(), bytes, [device, memory](void* p) mutable {
-    unpin_for_backend(device, p);
-    memory.reset();
-  });
+  uint8_t* data = buffer.data();
+  if (!pin_for_backend(config_, record_size_, threads_, receive_capacity_ * record_size_, data, pages)) return buffer;
+  *memory = std::move(buffer);
+  return HostBuffer(data, bytes, std::move(release));
 }
 
 void ReceivePreparation::exchange_started(uint64_t send_records, uint64_t receive_records) {
