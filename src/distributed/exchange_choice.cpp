@@ -32,11 +32,17 @@ bool shared_memory_suits(const RankGroup& group, uint32_t record_size, uint64_t 
 
 std::unique_ptr<Exchange> make_exchange(const RankGroup& group, const SortConfig& config, uint64_t round_records,
                                         ThreadPool& pool, std::string* described) {
+  const bool automatic = config.exchange == ExchangeChoice::kAuto;
   if (config.exchange == ExchangeChoice::kShm ||
-      (config.exchange == ExchangeChoice::kAuto && shared_memory_suits(group, config.record_size, round_records))) {
-    auto shm = std::make_unique<SharedMemoryExchange>(group, config.record_size, round_records, pool);
-    *described = shm->describe();
-    return shm;
+      (automatic && shared_memory_suits(group, config.record_size, round_records))) {
+    try {
+      auto shm = std::make_unique<SharedMemoryExchange>(group, config.record_size, round_records, pool);
+      *described = shm->describe();
+      return shm;
+    } catch (const Error&) {
+      // Every rank failed alike (the constructor votes), so all fall back together.
+      if (!automatic) throw;
+    }
   }
   if (config.exchange == ExchangeChoice::kNccl) {
 #ifdef GSORT_HAVE_NCCL

@@ -75,7 +75,8 @@ SharedMemoryExchange::SharedMemoryExchange(const RankGroup& group, uint32_t reco
                      std::to_string(group.size) + " here); use --exchange mpi or nccl");
   }
   uint64_t slot = shared_slot_bytes(group.size, record_size, round_records, shared_memory_free()), agreed = 0;
-  if (slot && test_shared_slot_records()) slot = test_shared_slot_records() * record_size;
+  // The test hook only makes slots smaller: the room must stay checked (below).
+  if (slot && test_shared_slot_records()) slot = std::min(slot, test_shared_slot_records() * record_size);
   MPI_Allreduce(&slot, &agreed, 1, MPI_UINT64_T, MPI_MIN, group.comm);
   if (agreed == 0) {
     MPI_Comm_free(&host_);
@@ -83,7 +84,11 @@ SharedMemoryExchange::SharedMemoryExchange(const RankGroup& group, uint32_t reco
   }
   slot_bytes_ = agreed;
   const uint64_t segment = group.size > 1 ? 2 * slot_bytes_ * static_cast<uint64_t>(group.size - 1) : 0;
-  // A failed allocation is reported here, not fatal, so that the ranks can vote.
+  // A failed allocation is reported here, not fatal, so that the ranks can
+  // vote. But Open MPI's osc/sm leaves the other ranks waiting inside the
+  // call when the rank that creates the segment fails (seen when it lacked
+  // room), which is why the room in /dev/shm is checked just above, with
+  // half of it to spare.
   MPI_Comm_set_errhandler(host_, MPI_ERRORS_RETURN);
   MPI_Info info;
   MPI_Info_create(&info);

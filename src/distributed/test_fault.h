@@ -5,7 +5,7 @@
 // by SIGTERM to itself, as mpirun sends), "sort" or "write". And
 // GSORT_TEST_RECEIVE_IN_FILES=1 makes whole-slice exchanges land what they
 // receive in files, as a partition too large for memory does.
-// GSORT_TEST_SHM_SLOT_RECORDS=N makes the shared-memory exchange's slots N
+// GSORT_TEST_SHM_SLOT_RECORDS=N makes the shared-memory exchange's slots at most N
 // records, so that small inputs take many steps.
 #pragma once
 
