@@ -94,9 +94,8 @@ class DistributedSort {
   void exchange_phase() {
     Stopwatch t;
     // Collective: every rank takes the same kind of exchange.
-    int fits = whole_slice_fits(largest_slice(), config_.record_size, config_.memory_bytes) ? 1 : 0, all_fit = 0;
-    MPI_Allreduce(&fits, &all_fit, 1, MPI_INT, MPI_MIN, group_.comm);
-    const bool whole = all_fit == 1;
+    const bool whole =
+        on_every_rank(group_, whole_slice_fits(largest_slice(), config_.record_size, config_.memory_bytes));
     const ShufflePlan plan =
         plan_shuffle(inputs_->total_records(), group_.size, config_.record_size, config_.memory_bytes);
     // No pair trades more than the largest slice: small inputs get small

@@ -21,11 +21,8 @@ namespace {
 
 // Collective: whether every rank is on one host with room for the window.
 bool shared_memory_suits(const RankGroup& group, uint32_t record_size, uint64_t round_records) {
-  const bool here = group.size > 1 && group.local_size == group.size &&
-                    shared_slot_bytes(group.size, record_size, round_records, shared_memory_free()) > 0;
-  int mine = here ? 1 : 0, all = 0;
-  MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, group.comm);
-  return all == 1;
+  return on_every_rank(group, group.size > 1 && group.local_size == group.size &&
+                                  shared_slot_bytes(group.size, record_size, round_records, shared_memory_free()) > 0);
 }
 
 }  // namespace

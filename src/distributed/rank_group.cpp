@@ -15,4 +15,10 @@ RankGroup describe_world() {
   return g;
 }
 
+bool on_every_rank(const RankGroup& group, bool holds) {
+  int mine = holds ? 1 : 0, all = 0;
+  MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, group.comm);
+  return all == 1;
+}
+
 }  // namespace gsort

@@ -18,4 +18,9 @@ struct RankGroup {
 // Collective over MPI_COMM_WORLD; MPI must be initialised.
 RankGroup describe_world();
 
+// Collective: whether `holds` is true on every rank of the group. Every rank
+// learns the same answer, so that none goes on into a collective that
+// another has given up on.
+bool on_every_rank(const RankGroup& group, bool holds);
+
 }  // namespace gsort

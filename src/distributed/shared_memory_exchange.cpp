@@ -31,12 +31,6 @@ struct Copy {
   uint64_t bytes;
 };
 
-bool all_ranks_ok(MPI_Comm comm, bool ok) {
-  int mine = ok ? 1 : 0, all = 0;
-  MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, comm);
-  return all == 1;
-}
-
 std::string mib(uint64_t bytes) { return std::to_string(bytes >> 20) + " MiB"; }
 
 }  // namespace
@@ -96,7 +90,7 @@ SharedMemoryExchange::SharedMemoryExchange(const RankGroup& group, uint32_t reco
   uint8_t* mine = nullptr;
   const int rc = MPI_Win_allocate_shared(static_cast<MPI_Aint>(segment), 1, info, host_, &mine, &window_);
   MPI_Info_free(&info);
-  if (!all_ranks_ok(group.comm, rc == MPI_SUCCESS)) {
+  if (!on_every_rank(group, rc == MPI_SUCCESS)) {
     if (rc == MPI_SUCCESS) MPI_Win_free(&window_);
     MPI_Comm_free(&host_);
     throw Error("--exchange shm: the shared window (" + mib(segment) + " per rank) could not be made");

@@ -21,14 +21,6 @@ const NcclLibrary& load_nccl() {
   return *lib;
 }
 
-// Every rank learns whether all ranks succeeded, so that none goes on into
-// a collective that another has given up on.
-bool all_ranks_ok(const RankGroup& group, bool ok) {
-  int mine = ok ? 1 : 0, all = 0;
-  MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, group.comm);
-  return all == 1;
-}
-
 }  // namespace
 
 std::string nccl_unavailable_reason() {
@@ -58,7 +50,7 @@ NcclExchange::NcclExchange(const RankGroup& group, uint32_t record_size, uint64_
   // Rank 0's id reaches everyone even when some rank failed, so that the
   // broadcast and the vote below match on every rank.
   MPI_Bcast(&id, sizeof id, MPI_BYTE, 0, group.comm);
-  if (!all_ranks_ok(group, failure.empty())) {
+  if (!on_every_rank(group, failure.empty())) {
     throw DeviceError(failure.empty() ? "the NCCL exchange could not start on another rank" : failure);
   }
   nccl_check(*nccl_, nccl_->comm_init_rank(&comm_, group.size, id, group.rank), "ncclCommInitRank");
