@@ -24,7 +24,7 @@ void Partitioner::run(const Task& task) const {
 }
 
 void Partitioner::classify(const uint8_t* records, uint64_t count, uint64_t first_index) {
-  if (ranks_ <= 256) {
+  if (byte_destinations()) {
     classify_as<uint8_t>(records, count, first_index);
   } else {
     classify_as<uint32_t>(records, count, first_index);
@@ -67,7 +67,7 @@ void Partitioner::classify_as(const uint8_t* records, uint64_t count, uint64_t f
 }
 
 void Partitioner::scatter(const uint8_t* records, const std::vector<uint8_t*>& buckets) {
-  if (ranks_ <= 256) {
+  if (byte_destinations()) {
     scatter_as<uint8_t>(records, buckets);
   } else {
     scatter_as<uint32_t>(records, buckets);

@@ -40,8 +40,10 @@ class Partitioner {
  private:
   template <class Task>
   void run(const Task& task) const;
-  // The passes with one Destination (uint8_t for up to 256 ranks, else
-  // uint32_t) per record.
+  // Whether a record's destination fits in a byte (up to 256 ranks).
+  bool byte_destinations() const { return ranks_ <= 256; }
+  // The passes with one Destination (uint8_t where byte_destinations(),
+  // else uint32_t) per record.
   template <class Destination>
   void classify_as(const uint8_t* records, uint64_t count, uint64_t first_index);
   template <class Destination>

@@ -62,7 +62,6 @@ void ReceivePreparation::prepare(ThreadPool& pool) {
   receive_ = faulted_in(receive_capacity_ * record_size_, pool);
   {
     std::unique_lock<std::mutex> lock(mutex_);
-    receive_faulted_ = true;
     receive_memory_ = receive_.data();
     changed_.notify_all();
     changed_.wait(lock, [this] { return exchange_started_ || stopping_; });
@@ -102,7 +101,7 @@ uint8_t* ReceivePreparation::send_room(uint64_t records) {
 uint8_t* ReceivePreparation::receive_room(uint64_t records) {
   if (records > receive_capacity_) return nullptr;
   std::unique_lock<std::mutex> lock(mutex_);
-  changed_.wait(lock, [this] { return receive_faulted_ || finished_; });
+  changed_.wait(lock, [this] { return receive_memory_ || finished_; });
   return receive_memory_;
 }
 

@@ -87,8 +87,7 @@ class ReceivePreparation {
   std::exception_ptr error_;
   std::mutex mutex_;
   std::condition_variable changed_;
-  bool send_settled_ = false;  // guarded by mutex_, as are the three below
-  bool receive_faulted_ = false;
+  bool send_settled_ = false;  // guarded by mutex_, as are the two below
   uint8_t* receive_memory_ = nullptr;  // receive_'s memory once faulted in (pinning keeps it)
   uint8_t* send_room_ = nullptr;
   bool exchange_started_ = false, stopping_ = false, buffers_ready_ = false, finished_ = false;
