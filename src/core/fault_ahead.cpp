@@ -28,7 +28,7 @@ void FaultAhead::filled(size_t filled) {
 
 void FaultAhead::wait_for_window() {
   std::unique_lock<std::mutex> lock(mutex_);
-  advanced_.wait(lock, [&] { return done_ >= std::min(bytes_, filled_ + kWindowBytes); });
+  advanced_.wait(lock, [&] { return done_ >= window_end(); });
 }
 
 size_t FaultAhead::window_end() const { return std::min(bytes_, filled_ + kWindowBytes); }
