@@ -9,7 +9,6 @@
 #include <vector>
 
 #include "io/input_set.h"
-#include "io/page_cache_room.h"
 #include "io/output_target.h"
 #include "io/stale_temp_dirs.h"
 #include "src/core/log.h"
@@ -20,7 +19,7 @@
 #include "src/pipeline/run_stack.h"
 #include "src/pipeline/sort_in_memory.h"
 #include "src/pipeline/sort_job.h"
-#include "src/pipeline/test_hooks.h"
+#include "src/pipeline/temp_compression.h"
 
 namespace gsort {
 namespace {
@@ -61,11 +60,7 @@ void log_threads(const SortJob& job) {
 // the disk's direct rate (docs/benchmarks.md).
 void decide_writeback_pacing(SortJob& job, const InputSet& inputs) {
   if (job.plan.in_memory || !inputs.size_known() || job.ctx.config.page_cache != PageCacheUse::kDrop) return;
-  uint64_t room = page_cache_room().bytes;
-  if (test_hooks::temp_device) {
-    double speed = -1;
-    test_hooks::temp_device(&room, &speed);
-  }
+  const uint64_t room = temp_room().page_cache_bytes;
   if (inputs.total_bytes() <= room) return;
   job.pace_writeback = true;
   job.report.temp.writeback_paced = true;

@@ -122,11 +122,11 @@ void decide_auto(SortJob& job, const uint8_t* records, const uint32_t* order, ui
     choice.reason = shrinks + ", less than " + ratio_text(kMinSampleRatio);
     return;
   }
-  uint64_t room = page_cache_room().bytes;
-  double device = -1;  // not measured yet
+  const TempRoom given = temp_room();
+  const uint64_t room = given.page_cache_bytes;
+  double device = given.device_bytes_per_s;
   std::string how;
   bool in_memory = false;
-  if (test_hooks::temp_device) test_hooks::temp_device(&room, &device);
   if (device >= 0) how = "given by the test";
   choice.page_cache_room = room;
   const uint64_t expected = choice.expected_bytes;
@@ -164,6 +164,12 @@ void decide_auto(SortJob& job, const uint8_t* records, const uint32_t* order, ui
 }
 
 }  // namespace
+
+TempRoom temp_room() {
+  TempRoom r{page_cache_room().bytes, -1};
+  if (test_hooks::temp_device) test_hooks::temp_device(&r.page_cache_bytes, &r.device_bytes_per_s);
+  return r;
+}
 
 void decide_run_compression(SortJob& job, const uint8_t* records, const uint32_t* order, uint64_t count) {
   TempChoice& choice = job.report.temp;

@@ -28,6 +28,15 @@ constexpr double kMinSampleRatio = 1.5;
 // Bytes the temp device probe writes.
 constexpr uint64_t kProbeBytes = 32 << 20;
 
+// What the page cache takes at memory speed (io/page_cache_room.h) and the
+// temp device's write speed (-1: not measured yet), as the test hook
+// (test_hooks::temp_device) may set them: what spilling decisions weigh.
+struct TempRoom {
+  uint64_t page_cache_bytes;
+  double device_bytes_per_s;
+};
+TempRoom temp_room();
+
 // Settles job.run_compression from --compress-temp and, for auto, the
 // sorted chunk records[order[0..count)] (count 0: nothing to sample, as for
 // --merge: plain runs). Does nothing after the first call.
