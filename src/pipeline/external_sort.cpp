@@ -62,7 +62,6 @@ void decide_writeback_pacing(SortJob& job, const InputSet& inputs) {
   if (job.plan.in_memory || !inputs.size_known() || job.ctx.config.page_cache != PageCacheUse::kDrop) return;
   const uint64_t room = temp_room().page_cache_bytes;
   if (inputs.total_bytes() <= room) return;
-  job.pace_writeback = true;
   job.report.temp.writeback_paced = true;
   job.ctx.log.info("writes paced: the runs and the output (" + std::to_string(inputs.total_bytes()) +
                    " bytes) exceed what the page cache takes at memory speed (" + std::to_string(room) +

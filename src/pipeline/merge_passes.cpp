@@ -130,7 +130,7 @@ void merge_all(SortJob& job, std::vector<PendingSource> pending, OutputTarget& o
   }
   const Stopwatch t;
   job.meter->phase(job.deepest_level > 0 ? "final merge" : "merging", job.progress_total, &job.merged_bytes);
-  if (job.pace_writeback) output.file().pace_writeback();  // does nothing for a pipe
+  if (job.report.temp.writeback_paced) output.file().pace_writeback();  // does nothing for a pipe
   std::unique_ptr<OutputWriter> out = job.destination_writer(output);
   merge_group(job, pending, *out);
   const Stopwatch flushing;

@@ -45,7 +45,7 @@ RunOutput::RunOutput(SortJob& job, const char* stem, PendingSource& run, unsigne
   for (unsigned s = 0; s < streams; ++s) {
     RunSegment& segment = run.segments[s];
     File file = new_segment_file(job, stem, segment);
-    if (job.pace_writeback) file.pace_writeback();
+    if (job.report.temp.writeback_paced) file.pace_writeback();
     streams_.push_back(std::make_unique<Stream>(std::move(file), job.rs, compression, segment.identity, block));
   }
 }

@@ -91,7 +91,6 @@ struct SortJob {
   int deepest_level = 0;  // of any run merged so far
   SortReport report;
   RunCompression run_compression;  // --compress-temp
-  bool pace_writeback = false;     // runs and a merged output handed to the disk as written (external_sort.cpp)
   RunDecoderPool decoders;         // shared by the readers of compressed runs
   std::unique_ptr<OutputEncoder> encoder;  // --compress-output
   OutputCheck* check = nullptr;               // --verify
