@@ -18,7 +18,7 @@ set(GSORT_LAYERS
   "src/merge:src/core src/cuda io src/keys src/config src/algo src/chunk_sort src/output src/verify"
   "src/report:src/core src/cuda io src/keys src/config src/chunk_sort src/verify"
   "src/pipeline:src/core src/cuda io src/keys src/config src/algo src/chunk_sort src/verify src/output src/merge src/report"
-  "src/distributed:src/core src/cuda io src/keys src/config src/algo src/chunk_sort src/verify src/output src/merge src/report src/pipeline"
+  "src/distributed:src/core src/cuda io src/keys src/config src/algo src/chunk_sort kernels src/verify src/output src/merge src/report src/pipeline"
   "src/cli:src/core src/cuda io src/keys src/config"
   "src/api:src/core src/cuda io src/keys src/config src/algo src/chunk_sort src/verify src/output src/merge src/report src/pipeline src/cli"
   "src/gen:src/core src/cuda io src/keys"

@@ -18,6 +18,7 @@
 #include "src/distributed/input_slice.h"
 #include "src/distributed/local_sort.h"
 #include "src/distributed/exchange_choice.h"
+#include "src/distributed/gpu_partition.h"
 #include "src/distributed/rank_boundaries.h"
 #include "src/distributed/rank_config.h"
 #include "src/distributed/rank_fence.h"
@@ -56,6 +57,9 @@ class DistributedSort {
         log_(config.verbose && group.rank == 0), output_(group, config_), pool_(config_.threads) {}
 
   void run() {
+    // The GPU's context is made beside the splitters, for the partition.
+    std::thread warming([this] { warm_up_gpu(config_); });
+    JoinOnExit join_warming(warming);
     prepare();
     choose_splitters_phase();
     exchange_phase();
@@ -118,13 +122,14 @@ class DistributedSort {
       reader = std::thread([&] {
         try {
           const Stopwatch reading;
-          slice = read_and_classify(in, group_, pool_);
+          slice = read_and_classify(in, group_, config_, pool_);
+          stats_.partitioned_on_gpu = slice.on_gpu ? 1 : 0;
           stats_.map_s = slice.map_s;
           stats_.classify_s = slice.classify_s;
           const Stopwatch placing;
           const uint64_t to_send = records_to_send(slice, group_.rank);
           uint8_t* room = preparation ? preparation->send_room(to_send) : nullptr;
-          sends = place_sends(slice, group_.rank, config_.record_size, room);
+          sends = place_sends(slice, group_.rank, config_.record_size, room, pool_);
           stats_.place_s = placing.seconds();
           stats_.read_s = reading.seconds();
         } catch (...) {
@@ -138,6 +143,10 @@ class DistributedSort {
     fence_.attempt([&] { exchange = make_exchange(group_, config_, round_records, pool_, &data_plane); });
     stats_.start_s = starting.seconds();
     if (reader.joinable()) reader.join();
+    if (whole && slice.partition) {
+      log_.info(slice.on_gpu ? "exchange: the slice is partitioned on the GPU (rank 0: " + slice.partition->describe() + ")"
+                             : "exchange: the slice is partitioned on the CPU (rank 0: " + slice.gpu_refusal + ")");
+    }
     fence_.attempt([&] {
       if (read_error) std::rethrow_exception(read_error);
     });

@@ -66,7 +66,7 @@ void Partitioner::classify_as(const uint8_t* records, uint64_t count, uint64_t f
   }
 }
 
-void Partitioner::scatter(const uint8_t* records, const std::vector<uint8_t*>& buckets) {
+void Partitioner::scatter_as_chosen(const uint8_t* records, const std::vector<uint8_t*>& buckets) {
   if (byte_destinations()) {
     scatter_as<uint8_t>(records, buckets);
   } else {

@@ -13,12 +13,13 @@
 
 #include "src/core/host_buffer.h"
 #include "src/core/thread_pool.h"
+#include "src/distributed/slice_partition.h"
 #include "src/distributed/splitters.h"
 #include "src/keys/key_layout.h"
 
 namespace gsort {
 
-class Partitioner {
+class Partitioner : public SlicePartition {
  public:
   // `pool` may be null (one thread).
   Partitioner(const KeyLayout& layout, const Splitters& splitters, int ranks, ThreadPool* pool);
@@ -30,16 +31,20 @@ class Partitioner {
   // bucket d starts at buckets[d] (room for counts()[d] records each). A
   // null buckets[d] skips bucket d, for a later call to fill: a bucket's
   // records are copied by one call, all of them.
-  void scatter(const uint8_t* records, const std::vector<uint8_t*>& buckets);
+  void scatter(const uint8_t* records, const std::vector<uint8_t*>& buckets) { scatter_as_chosen(records, buckets); }
+  void scatter(const uint8_t* records, const std::vector<uint8_t*>& buckets, BucketMemory) override {
+    scatter_as_chosen(records, buckets);
+  }
   // Both, into one buffer with room for `count` records: the buckets back
   // to back in rank order.
   void partition(const uint8_t* records, uint64_t count, uint64_t first_index, uint8_t* buckets);
 
-  const std::vector<uint64_t>& counts() const { return counts_; }
+  const std::vector<uint64_t>& counts() const override { return counts_; }
 
  private:
   template <class Task>
   void run(const Task& task) const;
+  void scatter_as_chosen(const uint8_t* records, const std::vector<uint8_t*>& buckets);
   // Whether a record's destination fits in a byte (up to 256 ranks).
   bool byte_destinations() const { return ranks_ <= 256; }
   // The passes with one Destination (uint8_t where byte_destinations(),

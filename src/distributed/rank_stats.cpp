@@ -39,9 +39,10 @@ std::vector<std::string> describe_rank_stats(const std::vector<RankStats>& all, 
     smallest = std::min(smallest, s.received_records);
     total += s.received_records;
     lines.push_back(format("rank %zu: %llu records in, %llu in its partition, %llu out; sent %llu bytes, received "
-                           "%llu in %llu rounds; %llu runs",
+                           "%llu in %llu rounds; %llu runs; partitioned on the %s",
                            r, ull(s.slice_records), ull(s.received_records), ull(s.output_records),
-                           ull(s.bytes_sent), ull(s.bytes_received), ull(s.rounds), ull(s.runs)));
+                           ull(s.bytes_sent), ull(s.bytes_received), ull(s.rounds), ull(s.runs),
+                           s.partitioned_on_gpu ? "GPU" : "CPU"));
     lines.push_back(format("rank %zu: splitters %.3f s, exchange %.3f s (read and partition %.3f s [map %.3f s, "
                            "classify %.3f s, place %.3f s], start %.3f s, allocate %.3f s, %.3f s in collectives), "
                            "local sort %.3f s (sort %.3f s, gather and write %.3f s, release %.3f s), write %.3f s, "
@@ -63,9 +64,10 @@ std::string rank_stats_json(const std::vector<RankStats>& all, uint32_t record_s
   for (size_t r = 0; r < all.size(); ++r) {
     const RankStats& s = all[r];
     json += format("%s{\"rank\":%zu,\"input_records\":%llu,\"partition_records\":%llu,\"output_records\":%llu,"
-                   "\"bytes_sent\":%llu,\"bytes_received\":%llu,\"rounds\":%llu,\"runs\":%llu,",
+                   "\"bytes_sent\":%llu,\"bytes_received\":%llu,\"rounds\":%llu,\"runs\":%llu,\"partitioned_on\":\"%s\",",
                    r == 0 ? "" : ",", r, ull(s.slice_records), ull(s.received_records), ull(s.output_records),
-                   ull(s.bytes_sent), ull(s.bytes_received), ull(s.rounds), ull(s.runs));
+                   ull(s.bytes_sent), ull(s.bytes_received), ull(s.rounds), ull(s.runs),
+                   s.partitioned_on_gpu ? "gpu" : "cpu");
     json += format("\"phases\":{\"splitters_s\":%.6f,\"exchange_s\":%.6f,\"read_s\":%.6f,\"map_s\":%.6f,"
                    "\"classify_s\":%.6f,\"place_s\":%.6f,\"start_s\":%.6f,"
                    "\"allocate_s\":%.6f,\"exchange_wait_s\":%.6f,\"sort_s\":%.6f,\"order_s\":%.6f,"

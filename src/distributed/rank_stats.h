@@ -21,6 +21,7 @@ struct RankStats {
   uint64_t bytes_received = 0;    // from other ranks
   uint64_t rounds = 0;
   uint64_t runs = 0;              // runs the local sort spilled
+  uint64_t partitioned_on_gpu = 0;  // 1 where the whole slice was partitioned on the rank's GPU
   double splitters_s = 0;         // sampling and choosing the splitters
   double exchange_s = 0;          // reading, partitioning, trading, writing received files
   double read_s = 0;              // of which reading and partitioning a whole slice (beside the start)

@@ -33,6 +33,9 @@ class Splitters {
   // (position_bytes()). `layout` is the one the positions were made with.
   int destination(const KeyLayout& layout, const uint8_t* record, uint64_t global_index, uint8_t* scratch) const;
   uint32_t position_bytes() const { return bytes_; }
+  int count() const { return count_; }
+  // The splitters' positions, back to back, in order.
+  const std::vector<uint8_t>& positions() const { return positions_; }
 
  private:
   // The first rank among [lo, hi) splitters whose position is after `position`.

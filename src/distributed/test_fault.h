@@ -7,6 +7,8 @@
 // receive in files, as a partition too large for memory does.
 // GSORT_TEST_SHM_SLOT_RECORDS=N makes the shared-memory exchange's slots at most N
 // records, so that small inputs take many steps.
+// GSORT_TEST_PARTITION_ON_CPU=1 keeps a whole slice's partition on the host
+// where a GPU could take it (to compare the two on one machine).
 #pragma once
 
 #include <cstdint>
@@ -18,6 +20,9 @@ void test_fault_point(const char* phase, int rank);
 
 // Whether GSORT_TEST_RECEIVE_IN_FILES is set.
 bool test_receive_in_files();
+
+// Whether GSORT_TEST_PARTITION_ON_CPU is set.
+bool test_partition_on_cpu();
 
 // GSORT_TEST_SHM_SLOT_RECORDS, or 0 where it is not set.
 uint64_t test_shared_slot_records();

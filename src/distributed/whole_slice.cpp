@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "src/core/stopwatch.h"
+#include "src/distributed/gpu_partition.h"
 #include "src/distributed/test_fault.h"
 
 namespace gsort {
@@ -35,7 +36,8 @@ const uint8_t* PartitionedSlice::bucket(int rank, uint32_t record_size) const {
   return base + starts[static_cast<size_t>(rank)] * record_size;
 }
 
-ClassifiedSlice read_and_classify(const ShuffleInput& in, const RankGroup& group, ThreadPool& pool) {
+ClassifiedSlice read_and_classify(const ShuffleInput& in, const RankGroup& group, const SortConfig& config,
+                                  ThreadPool& pool) {
   const uint32_t rs = in.layout.record_size();
   const uint64_t n = in.slice.size();
   ClassifiedSlice out;
@@ -60,8 +62,20 @@ ClassifiedSlice read_and_classify(const ShuffleInput& in, const RankGroup& group
   out.map_s = mapping.seconds();
   test_fault_point("exchange", group.rank);
   const Stopwatch classifying;
-  out.partitioner = std::make_unique<Partitioner>(in.layout, in.splitters, group.size, &pool);
-  out.partitioner->classify(out.records, n, in.slice.begin);
+  if (test_partition_on_cpu()) {
+    out.gpu_refusal = "test hook";
+  } else if (config.backend != BackendChoice::kCpu && !gpu_partition_pays(rs, pool.size(), group.local_size)) {
+    out.gpu_refusal = "its threads split " + std::to_string(rs) + "-byte records faster";
+  } else {
+    out.partition = partition_on_gpu(config, in.layout, in.splitters, group.size, out.records, n, in.slice.begin,
+                                     &out.gpu_refusal);
+  }
+  out.on_gpu = out.partition != nullptr;
+  if (!out.partition) {
+    auto on_host = std::make_unique<Partitioner>(in.layout, in.splitters, group.size, &pool);
+    on_host->classify(out.records, n, in.slice.begin);
+    out.partition = std::move(on_host);
+  }
   out.classify_s = classifying.seconds();
   return out;
 }
@@ -74,7 +88,8 @@ uint64_t records_to_send(const ClassifiedSlice& classified, int self) {
   return n;
 }
 
-PartitionedSlice place_sends(const ClassifiedSlice& classified, int self, uint32_t record_size, uint8_t* room) {
+PartitionedSlice place_sends(const ClassifiedSlice& classified, int self, uint32_t record_size, uint8_t* room,
+                             ThreadPool& pool) {
   PartitionedSlice out;
   out.counts = classified.counts();
   const size_t ranks = out.counts.size();
@@ -89,18 +104,23 @@ PartitionedSlice place_sends(const ClassifiedSlice& classified, int self, uint32
   } else {
     out.owned = HostBuffer::allocate_pageable(std::max<uint64_t>(in_buckets * record_size, 1));
     out.base = out.owned.data();
+    // The GPU's copies into fresh pages run at a quarter of their speed
+    // into faulted ones (docs/benchmarks.md): fault them in on the pool.
+    if (classified.on_gpu) fault_in_pages(out.base, in_buckets * record_size, pool);
   }
   std::vector<uint8_t*> places(ranks);
   for (size_t r = 0; r < ranks; ++r) places[r] = out.base + out.starts[r] * record_size;
   places[static_cast<size_t>(self)] = nullptr;
-  classified.partitioner->scatter(classified.records, places);
+  // Memory of its own where it was made here; the preparation's send
+  // buffer is pinned (for NCCL) only after this.
+  classified.partition->scatter(classified.records, places, BucketMemory::kPrivate);
   return out;
 }
 
 void place_own(const ClassifiedSlice& classified, int self, uint8_t* place) {
   std::vector<uint8_t*> places(classified.counts().size(), nullptr);
   places[static_cast<size_t>(self)] = place;
-  classified.partitioner->scatter(classified.records, places);
+  classified.partition->scatter(classified.records, places, BucketMemory::kShared);
 }
 
 std::vector<uint64_t> incoming_counts(const RankGroup& group, const std::vector<uint64_t>& counts) {

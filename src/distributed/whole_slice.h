@@ -12,12 +12,14 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "src/core/host_buffer.h"
 #include "src/core/thread_pool.h"
 #include "src/distributed/exchange.h"
 #include "src/distributed/input_slice.h"
+#include "src/config/sort_config.h"
 #include "src/distributed/partition.h"
 #include "src/distributed/rank_fence.h"
 #include "src/distributed/shuffle.h"
@@ -40,14 +42,18 @@ struct ClassifiedSlice {
   std::unique_ptr<MappedRecords> mapped;  // the slice, where it lies inside one input
   HostBuffer read;                        // or the slice read from several
   const uint8_t* records = nullptr;
-  std::unique_ptr<Partitioner> partitioner;
+  std::unique_ptr<SlicePartition> partition;  // on the rank's GPU (on_gpu) or the host
+  bool on_gpu = false;
+  std::string gpu_refusal;  // why not on the GPU
   double map_s = 0, classify_s = 0;  // how long mapping (or reading) and classifying took
-  const std::vector<uint64_t>& counts() const { return partitioner->counts(); }
+  const std::vector<uint64_t>& counts() const { return partition->counts(); }
 };
 
-// Reads the rank's slice and finds each record's destination (may throw;
-// not collective).
-ClassifiedSlice read_and_classify(const ShuffleInput& in, const RankGroup& group, ThreadPool& pool);
+// Reads the rank's slice and finds each record's destination: on the
+// rank's GPU where config allows one and it has the memory, else on the
+// pool (may throw; not collective).
+ClassifiedSlice read_and_classify(const ShuffleInput& in, const RankGroup& group, const SortConfig& config,
+                                  ThreadPool& pool);
 
 // The buckets bound for other ranks, back to back in rank order, at `base`
 // (memory `owned` holds, or the caller's until it hands it over there).
@@ -66,7 +72,8 @@ uint64_t records_to_send(const ClassifiedSlice& classified, int self);
 // where given (room for records_to_send records: a buffer made beforehand,
 // whose ownership the caller moves into `owned` later), else into fresh
 // memory. The rank's own bucket stays where it is, for place_own.
-PartitionedSlice place_sends(const ClassifiedSlice& classified, int self, uint32_t record_size, uint8_t* room);
+PartitionedSlice place_sends(const ClassifiedSlice& classified, int self, uint32_t record_size, uint8_t* room,
+                             ThreadPool& pool);
 
 // Moves the rank's own records to `place` (room for its count), straight
 // where the local sort wants them. Runs beside the trade of the others.

@@ -175,6 +175,7 @@ case_stats() {
   grep -q '"ranks":3' "$work/stats.json" || fail "stats: $(cat "$work/stats.json")"
   [ "$(grep -o '"rank":[0-9]' "$work/stats.json" | wc -l)" = 3 ] || fail "stats lack ranks: $(cat "$work/stats.json")"
   grep -q '^gsort: partitions: largest' "$work/err" || fail "-v: $(cat "$work/err")"
+  [ "$(grep -o '"partitioned_on":"cpu"' "$work/stats.json" | wc -l)" = 3 ] || fail "--backend cpu partitioned elsewhere"
   [ "$(grep -c '^gsort: rank 2: splitters' "$work/err")" = 1 ] || fail "-v printed more than once"
 }
 
@@ -191,6 +192,14 @@ case_exchange() {
   np="2 4" same --exchange shm --record-size 16 --key 0:u64 "$work/big"
   GSORT_TEST_SHM_SLOT_RECORDS=997 np="2 3" same --exchange shm --record-size 16 --key 0:u64 "$work/big"
   GSORT_TEST_SHM_SLOT_RECORDS=61 np=3 same -S 1M --exchange shm -u --record-size 16 --key 0:u64 "$work/big"
+  # Whole slices are partitioned on the ranks' GPUs where they have one.
+  if [ "${GSORT_DIST_BACKEND:-cpu}" = gpu ]; then
+    "$gsort" --backend cpu --record-size 16 --key 0:u64 "$work/big" -o "$work/ref"
+    mpi 3 "$gsort" "${rank_opts[@]}" -T "$work/tmp" --stats "$work/stats.json" --record-size 16 --key 0:u64 \
+      "$work/big" -o "$work/out/sorted" || fail "np 3 on GPUs failed"
+    cmp -s "$work/ref" "$work/out/sorted" || fail "np 3 partitioned on GPUs differs from one process"
+    [ "$(grep -o '"partitioned_on":"gpu"' "$work/stats.json" | wc -l)" = 3 ] || fail "not on the GPUs: $(cat "$work/stats.json")"
+  fi
   if [ -z "${GSORT_DIST_EXCHANGE:-}" ]; then
     mpi 2 "$gsort" "${rank_opts[@]}" -v -T "$work/tmp" --record-size 16 --key 0:u64 "$work/big" \
       -o "$work/out/sorted" 2>"$work/err" || fail "np 2 -v failed"
