@@ -144,8 +144,9 @@ class DistributedSort {
     stats_.start_s = starting.seconds();
     if (reader.joinable()) reader.join();
     if (whole && slice.partition) {
-      log_.info(slice.on_gpu ? "exchange: the slice is partitioned on the GPU (rank 0: " + slice.partition->describe() + ")"
-                             : "exchange: the slice is partitioned on the CPU (rank 0: " + slice.gpu_refusal + ")");
+      const std::string where = slice.on_gpu ? "GPU (rank 0: " + slice.partition->describe() + ")"
+                                             : "CPU (rank 0: " + slice.gpu_refusal + ")";
+      log_.info("exchange: the slice is partitioned on the " + where);
     }
     fence_.attempt([&] {
       if (read_error) std::rethrow_exception(read_error);

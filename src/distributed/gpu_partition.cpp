@@ -105,6 +105,13 @@ class GpuSlicePartition : public SlicePartition {
                     std::string upload)
       : device_(device), record_size_(record_size), buckets_(std::move(buckets)), counts_(std::move(counts)),
         copied_(counts_.size(), false), describe_(std::move(upload)) {}
+  // The members (stream, device memory) go on the rank's device, whichever
+  // thread lets this go.
+  ~GpuSlicePartition() override {
+    if (cudaSetDevice(device_) != cudaSuccess) (void)cudaGetLastError();
+  }
+  GpuSlicePartition(const GpuSlicePartition&) = delete;
+  GpuSlicePartition& operator=(const GpuSlicePartition&) = delete;
 
   const std::vector<uint64_t>& counts() const override { return counts_; }
 
@@ -254,24 +261,31 @@ std::unique_ptr<SlicePartition> partition_on_gpu(const SortConfig& config, const
     const uintptr_t begin = reinterpret_cast<uintptr_t>(records), end = begin + count * rs;
     std::vector<std::unique_ptr<Registration>> registered;
     uint64_t classified = 0;
-    for (uintptr_t a = begin / page * page; a < end; a += kPieceBytes) {
-      const uintptr_t b = std::min<uintptr_t>(a + kPieceBytes, (end + page - 1) / page * page);
-      // Read-only: the slice may be the page cache, mapped read-only.
-      registered.push_back(std::make_unique<Registration>(reinterpret_cast<void*>(a), b - a, cudaHostRegisterReadOnly));
-      const uintptr_t from = std::max(a, begin), to = std::min(b, end);
-      GSORT_CUDA_CHECK(cudaMemcpyAsync(slice.data() + (from - begin), reinterpret_cast<const void*>(from), to - from,
-                                       cudaMemcpyHostToDevice, stream.get()));
-      const uint64_t landed = (to - begin) / rs;
-      args.records = slice.data() + classified * rs;
-      args.count = landed - classified;
-      args.first_index = first_index + classified;
-      args.index_base = static_cast<uint32_t>(classified);
-      args.destinations = destinations + classified;
-      args.indices = indices + classified;
-      kernels::launch_destinations(args, stream.get());
-      classified = landed;
+    try {
+      for (uintptr_t a = begin / page * page; a < end; a += kPieceBytes) {
+        const uintptr_t b = std::min<uintptr_t>(a + kPieceBytes, (end + page - 1) / page * page);
+        // Read-only: the slice may be the page cache, mapped read-only.
+        registered.push_back(
+            std::make_unique<Registration>(reinterpret_cast<void*>(a), b - a, cudaHostRegisterReadOnly));
+        const uintptr_t from = std::max(a, begin), to = std::min(b, end);
+        GSORT_CUDA_CHECK(cudaMemcpyAsync(slice.data() + (from - begin), reinterpret_cast<const void*>(from), to - from,
+                                         cudaMemcpyHostToDevice, stream.get()));
+        const uint64_t landed = (to - begin) / rs;
+        args.records = slice.data() + classified * rs;
+        args.count = landed - classified;
+        args.first_index = first_index + classified;
+        args.index_base = static_cast<uint32_t>(classified);
+        args.destinations = destinations + classified;
+        args.indices = indices + classified;
+        kernels::launch_destinations(args, stream.get());
+        classified = landed;
+      }
+      stream.synchronize();
+    } catch (...) {
+      // No registration ends under a copy still in flight.
+      (void)cudaStreamSynchronize(stream.get());
+      throw;
     }
-    stream.synchronize();
   }
   const double upload_s = uploading.seconds();
 
@@ -292,8 +306,9 @@ std::unique_ptr<SlicePartition> partition_on_gpu(const SortConfig& config, const
   if (bounds.back() != count) throw Error("internal error: the GPU partition lost records");
 
   char text[160];
-  std::snprintf(text, sizeof text, "context %.3f s, buffers %.3f s; %.2f GB over in %.3f s; ordered by bucket in %.3f s",
-                context_s, setup_s, static_cast<double>(count * rs) / 1e9, upload_s, ordering.seconds());
+  std::snprintf(text, sizeof text,
+                "context %.3f s, buffers %.3f s; %.2f GB over in %.3f s; ordered by bucket in %.3f s", context_s,
+                setup_s, static_cast<double>(count * rs) / 1e9, upload_s, ordering.seconds());
   return std::make_unique<GpuSlicePartition>(config.device, rs, std::move(buckets), std::move(counts), text);
 }
 
