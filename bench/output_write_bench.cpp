@@ -9,6 +9,12 @@
 //   direct   fallocate, then THREADS threads pwrite() 64 MiB ranges with
 //            O_DIRECT (past the page cache, so past its per-inode lock)
 //   output_write_bench PATH [SIZE_MiB=2048] [THREADS=nproc] [REPS=3]
+// And, as each of N processes writing one shared file (the distributed
+// sort's ranks into one output; scripts/probe_shared_output.sh runs them):
+//   output_write_bench --part K N WAY PATH SIZE_MiB THREADS
+// writes part K of N (SIZE/N bytes, whole MiB, at offset K*SIZE/N) of an
+// existing file of SIZE bytes with WAY (pwrite, mmap or direct) on THREADS
+// threads and prints the seconds from open to close.
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -104,9 +110,49 @@ void direct_threads(const std::string& path, const uint8_t* src, size_t size, un
   if (::close(direct) != 0 || ::close(fd) != 0) die("close");
 }
 
+// Part K of N of the existing file at `path`, `size` bytes in all.
+int write_part(int k, int n, const std::string& way, const std::string& path, size_t size, unsigned threads) {
+  const size_t part = size / static_cast<size_t>(n) >> 20 << 20, off = part * static_cast<size_t>(k);
+  auto* src = static_cast<uint8_t*>(std::aligned_alloc(4096, part));
+  if (!src) die("aligned_alloc");
+  std::memset(src, k + 1, part);  // faulted in before the clock starts
+  const auto t0 = std::chrono::steady_clock::now();
+  const int fd = ::open(path.c_str(), way == "direct" ? (O_WRONLY | O_DIRECT) : O_RDWR);
+  if (fd < 0) die("open");
+  const size_t range = size_t{64} << 20;
+  const size_t ranges = (part + range - 1) / range;
+  if (way == "mmap") {
+    void* map = ::mmap(nullptr, part, PROT_WRITE, MAP_SHARED, fd, static_cast<off_t>(off));
+    if (map == MAP_FAILED) die("mmap");
+    auto* dst = static_cast<uint8_t*>(map);
+    parallel(threads, [&](unsigned t) {
+      for (size_t r = t; r < ranges; r += threads) {
+        std::memcpy(dst + r * range, src + r * range, std::min(range, part - r * range));
+      }
+    });
+    if (::munmap(map, part) != 0) die("munmap");
+  } else {
+    parallel(threads, [&](unsigned t) {
+      for (size_t r = t; r < ranges; r += threads) {
+        const size_t at = r * range, len = std::min(range, part - at);
+        if (::pwrite(fd, src + at, len, static_cast<off_t>(off + at)) != static_cast<ssize_t>(len)) die("pwrite");
+      }
+    });
+  }
+  if (::close(fd) != 0) die("close");
+  std::printf("part %d of %d, %s: %.3f s\n", k, n, way.c_str(),
+              std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  std::free(src);
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (argc == 8 && std::string(argv[1]) == "--part") {
+    return write_part(std::atoi(argv[2]), std::atoi(argv[3]), argv[4], argv[5], std::strtoull(argv[6], nullptr, 10) << 20,
+                      static_cast<unsigned>(std::atoi(argv[7])));
+  }
   if (argc < 2) {
     std::fprintf(stderr, "usage: output_write_bench PATH [SIZE_MiB] [THREADS] [REPS]\n");
     return 2;
