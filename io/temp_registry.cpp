@@ -73,23 +73,31 @@ extern "C" void cleanup_and_reraise(int sig) {
 constexpr int kMappedSlots = 256;
 struct MappedRange {
   std::atomic<uintptr_t> begin{0}, end{0};  // end 0: free
+  std::atomic<bool> output{false};          // an output's range (written), not an input's
 };
 MappedRange g_mapped[kMappedSlots];
 std::mutex g_mapped_mutex;
 
-bool in_mapped_input(uintptr_t address) {
+// The registered range holding `address`, or null.
+const MappedRange* mapped_range_of(uintptr_t address) {
   for (const MappedRange& r : g_mapped) {
     const uintptr_t end = r.end.load(std::memory_order_acquire);
-    if (end != 0 && address >= r.begin.load(std::memory_order_acquire) && address < end) return true;
+    if (end != 0 && address >= r.begin.load(std::memory_order_acquire) && address < end) return &r;
   }
-  return false;
+  return nullptr;
 }
 
 extern "C" void mapped_input_fault(int sig, siginfo_t* info, void*) {
-  if (info && in_mapped_input(reinterpret_cast<uintptr_t>(info->si_addr))) {
-    static const char kMessage[] =
+  const MappedRange* range = info ? mapped_range_of(reinterpret_cast<uintptr_t>(info->si_addr)) : nullptr;
+  if (range) {
+    static const char kInput[] =
         "gsort: an input file was cut short while gsort was reading it (it must not change during the sort)\n";
-    (void)!::write(2, kMessage, sizeof kMessage - 1);
+    static const char kOutput[] = "gsort: the output could not be written (an I/O error on its mapped pages)\n";
+    if (range->output.load(std::memory_order_acquire)) {
+      (void)!::write(2, kOutput, sizeof kOutput - 1);
+    } else {
+      (void)!::write(2, kInput, sizeof kInput - 1);
+    }
     g_signalled.store(true);
     remove_all(kFile);
     remove_all(kDirectory);
@@ -144,18 +152,27 @@ void install_cleanup_signal_handlers() {
   ::sigaction(SIGBUS, &bus, nullptr);
 }
 
-int register_mapped_input(const void* base, size_t length) {
+namespace {
+
+int register_mapped(const void* base, size_t length, bool output) {
   std::lock_guard<std::mutex> lock(g_mapped_mutex);
   for (int i = 0; i < kMappedSlots; ++i) {
     MappedRange& r = g_mapped[i];
     if (r.end.load(std::memory_order_relaxed) != 0) continue;
     const auto begin = reinterpret_cast<uintptr_t>(base);
+    r.output.store(output, std::memory_order_release);
     r.begin.store(begin, std::memory_order_release);
     r.end.store(begin + length, std::memory_order_release);
     return i;
   }
-  throw Error("too many mapped inputs (" + std::to_string(kMappedSlots) + ")");
+  throw Error("too many mapped files (" + std::to_string(kMappedSlots) + ")");
 }
+
+}  // namespace
+
+int register_mapped_input(const void* base, size_t length) { return register_mapped(base, length, false); }
+
+int register_mapped_output(const void* base, size_t length) { return register_mapped(base, length, true); }
 
 void unregister_mapped_input(int slot) {
   if (slot < 0 || slot >= kMappedSlots) return;

@@ -23,6 +23,10 @@ void install_cleanup_signal_handlers();
 // Register a range after mapping it and unregister it before unmapping.
 // Thread-safe. Throws Error when the table is full.
 int register_mapped_input(const void* base, size_t length);
+// The same for an output's range mapped for writing, whose SIGBUS is an I/O
+// error (its blocks reserved beforehand, so not a full disk).
+int register_mapped_output(const void* base, size_t length);
+// Either kind.
 void unregister_mapped_input(int slot);
 
 // Registers a path for removal on a fatal signal; returns a slot for

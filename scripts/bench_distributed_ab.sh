@@ -9,6 +9,7 @@
 #     cpu     np 2, parts, the slice partitioned on the host (GSORT_TEST_PARTITION_ON_CPU)
 #     parts   np 2, --output-parts
 #     file    np 2, one output file
+#     filepw  np 2, one output file, ranks writing with pwrite (GSORT_TEST_OUTPUT_PWRITE), not mapped
 #   BIN (default .devcarry): the build; RUNS (default 3); SETS (default "gensort u64").
 # Round 1 checks every output against one process's.
 set -u
@@ -38,6 +39,7 @@ for set in ${SETS:-gensort u64}; do
         cpu) GSORT_TEST_PARTITION_ON_CPU=1 np2 -x GSORT_TEST_PARTITION_ON_CPU $bin/gsort "${args[@]}" --exchange shm --stats $w/stats.json $w/in -o $w/parts --output-parts ;;
         parts) np2 $bin/gsort "${args[@]}" --exchange shm --stats $w/stats.json $w/in -o $w/parts --output-parts ;;
         file) np2 $bin/gsort "${args[@]}" --exchange shm --stats $w/stats.json $w/in -o $w/out ;;
+        filepw) GSORT_TEST_OUTPUT_PWRITE=1 np2 -x GSORT_TEST_OUTPUT_PWRITE $bin/gsort "${args[@]}" --exchange shm --stats $w/stats.json $w/in -o $w/out ;;
       esac 2>$w/err || { echo "  $v failed:"; cat $w/err; }
       e=$(date +%s.%N)
       awk -v v=$v -v r=$round -v s=$s -v e=$e 'BEGIN{printf "  round %d %-6s %.3f s\n", r, v, e-s}'

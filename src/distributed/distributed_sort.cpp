@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstring>
 #include <exception>
 #include <thread>
 #include <memory>
@@ -19,6 +20,7 @@
 #include "src/distributed/local_sort.h"
 #include "src/distributed/exchange_choice.h"
 #include "src/distributed/gpu_partition.h"
+#include "src/distributed/mapped_output_range.h"
 #include "src/distributed/rank_boundaries.h"
 #include "src/distributed/rank_config.h"
 #include "src/distributed/rank_fence.h"
@@ -360,6 +362,12 @@ class DistributedSort {
   // The received records sorted in memory and written straight into the
   // one output file at `offset`; the part's ends taken from the buffer.
   SortReport sort_in_memory_at(uint64_t offset) {
+    const uint64_t part_bytes = stats_.received_records * config_.record_size;
+    std::unique_ptr<MappedOutputRange> mapped;
+    if (!test_output_by_pwrite()) mapped = MappedOutputRange::map(output_.shared_path(), offset, part_bytes, pool_);
+    log_.info(std::string("write: rank 0 fills its range of the output ") +
+              (mapped ? "through a mapping (page faults, not the inode's lock)" : "with pwrite"));
+    if (mapped) return sort_in_memory_into(*mapped);
     File out = File::open_update(output_.shared_path());
     uint64_t at = offset;
     SortedBufferOutput to_file;
@@ -374,6 +382,23 @@ class DistributedSort {
       throw IoError("cannot flush output to disk: " + describe_errno(output_.shared_path(), errno));
     }
     out.close();
+    return report;
+  }
+
+  // The same into the rank's range mapped from the shared output file.
+  SortReport sort_in_memory_into(MappedOutputRange& range) {
+    uint64_t at = 0;
+    SortedBufferOutput to_range;
+    to_range.sink = [&](const uint8_t* data, size_t bytes) {
+      if (at + bytes > range.size()) throw Error("internal error: the sorted part outgrew its range of the output");
+      std::memcpy(range.data() + at, data, bytes);
+      at += bytes;
+    };
+    to_range.ends = [&](const uint8_t* first, const uint8_t* last) { ends_ = part_ends_of(first, last, layout_); };
+    SortReport report = sort_received_in_memory(config_, layout_, *backend_, pool_, received_buffer_.data(),
+                                                stats_.received_records, std::string(), to_range);
+    if (at != range.size()) throw Error("internal error: the sorted part is shorter than its range of the output");
+    range.finish(config_.fsync);
     return report;
   }
 

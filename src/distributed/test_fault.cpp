@@ -20,6 +20,8 @@ void test_fault_point(const char* phase, int rank) {
 
 bool test_receive_in_files() { return std::getenv("GSORT_TEST_RECEIVE_IN_FILES") != nullptr; }
 
+bool test_output_by_pwrite() { return std::getenv("GSORT_TEST_OUTPUT_PWRITE") != nullptr; }
+
 bool test_partition_on_cpu() { return std::getenv("GSORT_TEST_PARTITION_ON_CPU") != nullptr; }
 
 uint64_t test_shared_slot_records() {

@@ -9,6 +9,8 @@
 // records, so that small inputs take many steps.
 // GSORT_TEST_PARTITION_ON_CPU=1 keeps a whole slice's partition on the host
 // where a GPU could take it (to compare the two on one machine).
+// GSORT_TEST_OUTPUT_PWRITE=1 has ranks write their range of one output file
+// with pwrite where they would map it.
 #pragma once
 
 #include <cstdint>
@@ -20,6 +22,9 @@ void test_fault_point(const char* phase, int rank);
 
 // Whether GSORT_TEST_RECEIVE_IN_FILES is set.
 bool test_receive_in_files();
+
+// Whether GSORT_TEST_OUTPUT_PWRITE is set.
+bool test_output_by_pwrite();
 
 // Whether GSORT_TEST_PARTITION_ON_CPU is set.
 bool test_partition_on_cpu();

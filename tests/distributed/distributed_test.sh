@@ -30,6 +30,7 @@ mpi() {
   shift
   [ -z "${GSORT_TEST_RECEIVE_IN_FILES:-}" ] || env=(-x GSORT_TEST_RECEIVE_IN_FILES)
   [ -z "${GSORT_TEST_SHM_SLOT_RECORDS:-}" ] || env+=(-x GSORT_TEST_SHM_SLOT_RECORDS)
+  [ -z "${GSORT_TEST_OUTPUT_PWRITE:-}" ] || env+=(-x GSORT_TEST_OUTPUT_PWRITE)
   "$mpirun_bin" "${mpi_flags[@]}" "${env[@]}" -np "$n" "$@"
 }
 gen() { "$gen_bin" "$@"; }
@@ -192,6 +193,18 @@ case_exchange() {
   np="2 4" same --exchange shm --record-size 16 --key 0:u64 "$work/big"
   GSORT_TEST_SHM_SLOT_RECORDS=997 np="2 3" same --exchange shm --record-size 16 --key 0:u64 "$work/big"
   GSORT_TEST_SHM_SLOT_RECORDS=61 np=3 same -S 1M --exchange shm -u --record-size 16 --key 0:u64 "$work/big"
+  # One output file: each rank maps its range (reserved by fallocate), or
+  # writes it with pwrite where it cannot (forced by the hook).
+  GSORT_TEST_OUTPUT_PWRITE=1 np="2 3" same --record-size 16 --key 0:u64 "$work/big"
+  np=2 same --fsync --record-size 16 --key 0:u64 "$work/big"
+  GSORT_TEST_OUTPUT_PWRITE=1 np=2 same --fsync --record-size 16 --key 0:u64 "$work/big"
+  mpi 2 "$gsort" "${rank_opts[@]}" -v -T "$work/tmp" --record-size 16 --key 0:u64 "$work/big" \
+    -o "$work/out/sorted" 2>"$work/err" || fail "np 2 -v failed"
+  grep -qE "^gsort: write: rank 0 fills its range of the output (through a mapping|with pwrite)" "$work/err" ||
+    fail "-v does not say how the range is written: $(cat "$work/err")"
+  GSORT_TEST_OUTPUT_PWRITE=1 mpi 2 "$gsort" "${rank_opts[@]}" -v -T "$work/tmp" --record-size 16 --key 0:u64 \
+    "$work/big" -o "$work/out/sorted" 2>"$work/err" || fail "np 2 -v (pwrite) failed"
+  grep -q "^gsort: write: rank 0 fills its range of the output with pwrite" "$work/err" || fail "the hook: $(cat "$work/err")"
   # Whole slices are partitioned on the ranks' GPUs where they have one.
   if [ "${GSORT_DIST_BACKEND:-cpu}" = gpu ]; then
     "$gsort" --backend cpu --record-size 16 --key 0:u64 "$work/big" -o "$work/ref"
