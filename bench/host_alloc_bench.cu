@@ -6,23 +6,18 @@
 #include <cuda_runtime.h>
 #include <sys/mman.h>
 
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <thread>
 #include <vector>
 
+#include "bench/cuda_probe_support.h"
+
 namespace {
 
-double now() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
-
-void check(cudaError_t e, const char* what) {
-  if (e != cudaSuccess) {
-    std::fprintf(stderr, "%s: %s\n", what, cudaGetErrorString(e));
-    std::exit(1);
-  }
-}
+using probe::check;
+using probe::now;
 
 void touch(char* p, size_t bytes, unsigned threads) {
   std::vector<std::thread> ts;

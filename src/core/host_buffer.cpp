@@ -3,6 +3,7 @@
 #include <sys/mman.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdlib>
 #include <cstring>
 #include <new>
@@ -38,6 +39,22 @@ void populate_for_write(uint8_t* p, size_t bytes) {
 #else
   (void)p;
   (void)bytes;
+#endif
+}
+
+bool populate_on_pool(uint8_t* p, size_t bytes, PopulateFor use, ThreadPool& pool) {
+#if defined(MADV_POPULATE_READ) && defined(MADV_POPULATE_WRITE)
+  constexpr size_t kPiece = size_t{64} << 20;  // a multiple of any page size
+  const int advice = use == PopulateFor::kRead ? MADV_POPULATE_READ : MADV_POPULATE_WRITE;
+  std::atomic<bool> all{true};
+  pool.parallel_for((bytes + kPiece - 1) / kPiece, [&](size_t i) {
+    const size_t at = i * kPiece;
+    if (::madvise(p + at, std::min(kPiece, bytes - at), advice) != 0) all = false;
+  });
+  return all;
+#else
+  (void)p, (void)bytes, (void)use, (void)pool;
+  return false;
 #endif
 }
 

@@ -22,6 +22,13 @@ void fault_in_pages(uint8_t* p, size_t bytes, ThreadPool& pool);
 // fault in when first written.
 void populate_for_write(uint8_t* p, size_t bytes);
 
+// Makes the pages of a mapping [p, p + bytes) present, for reading or for
+// writing (MADV_POPULATE_READ / _WRITE), in 64 MiB pieces on the pool's
+// threads. False where any piece failed (an I/O error, no memory) or the
+// kernel lacks it (before Linux 5.14); the pages then fault in when touched.
+enum class PopulateFor { kRead, kWrite };
+bool populate_on_pool(uint8_t* p, size_t bytes, PopulateFor use, ThreadPool& pool);
+
 // Copies n bytes with the pool's threads (a large memcpy is bandwidth-bound
 // per thread).
 void parallel_copy(ThreadPool& pool, uint8_t* to, const uint8_t* from, uint64_t n);

@@ -8,6 +8,7 @@
 #include "io/input_set.h"
 #include "io/temp_registry.h"
 #include "src/core/errors.h"
+#include "src/core/host_buffer.h"
 
 namespace gsort {
 
@@ -69,18 +70,9 @@ MappedRecords::~MappedRecords() {
 }
 
 void MappedRecords::populate(ThreadPool& pool) const {
-#ifdef MADV_POPULATE_READ
-  constexpr size_t kPiece = size_t{64} << 20;  // a multiple of any page size
-  auto* base = static_cast<uint8_t*>(base_);
-  pool.parallel_for((length_ + kPiece - 1) / kPiece, [&](size_t i) {
-    const size_t at = i * kPiece;
-    // A failure (an I/O error, a file cut short) is left to the reads,
-    // which report it where it matters.
-    (void)::madvise(base + at, std::min(kPiece, length_ - at), MADV_POPULATE_READ);
-  });
-#else
-  (void)pool;
-#endif
+  // A failure (an I/O error, a file cut short) is left to the reads, which
+  // report it where it matters.
+  (void)populate_on_pool(static_cast<uint8_t*>(base_), length_, PopulateFor::kRead, pool);
 }
 
 std::unique_ptr<MappedRecords> ConcatenatedInputs::map(uint64_t first, uint64_t count) const {

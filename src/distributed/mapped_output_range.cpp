@@ -4,26 +4,17 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include <atomic>
 #include <cerrno>
 
 #include "io/file.h"
 #include "io/temp_registry.h"
 #include "src/core/errors.h"
+#include "src/core/host_buffer.h"
 
 namespace gsort {
-namespace {
-
-constexpr uint64_t kPopulatePiece = 64ull << 20;  // a multiple of any page size
-
-}  // namespace
 
 std::unique_ptr<MappedOutputRange> MappedOutputRange::map(const std::string& path, uint64_t offset, uint64_t bytes,
                                                           ThreadPool& pool) {
-#ifndef MADV_POPULATE_WRITE
-  (void)path, (void)offset, (void)bytes, (void)pool;
-  return nullptr;
-#else
   if (bytes == 0) return nullptr;
   const int fd = ::open(path.c_str(), O_RDWR | O_CLOEXEC);
   if (fd < 0) throw IoError("cannot open output for writing: " + describe_errno(path, errno));
@@ -55,15 +46,8 @@ std::unique_ptr<MappedOutputRange> MappedOutputRange::map(const std::string& pat
       path, fd, base, length, static_cast<uint8_t*>(base) + (offset - start), bytes, guard));
   // Every page present and writable before a byte is copied, on all
   // threads; any failure (an old kernel, no memory) falls back to pwrite.
-  std::atomic<bool> populated{true};
-  pool.parallel_for((length + kPopulatePiece - 1) / kPopulatePiece, [&](size_t i) {
-    const uint64_t at = i * kPopulatePiece;
-    const size_t n = static_cast<size_t>(std::min<uint64_t>(kPopulatePiece, length - at));
-    if (::madvise(static_cast<uint8_t*>(base) + at, n, MADV_POPULATE_WRITE) != 0) populated = false;
-  });
-  if (!populated) return nullptr;
+  if (!populate_on_pool(static_cast<uint8_t*>(base), length, PopulateFor::kWrite, pool)) return nullptr;
   return range;
-#endif
 }
 
 MappedOutputRange::MappedOutputRange(std::string path, int fd, void* base, size_t length, uint8_t* data,

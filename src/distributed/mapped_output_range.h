@@ -17,8 +17,8 @@ namespace gsort {
 class MappedOutputRange {
  public:
   // Null where the filesystem cannot reserve the range (fallocate is not
-  // supported) or the kernel cannot make the pages present up front
-  // (MADV_POPULATE_WRITE, Linux 5.14): the caller writes with pwrite then.
+  // supported) or its pages cannot be made present up front
+  // (populate_on_pool): the caller writes with pwrite then.
   // Throws IoError when the disk has no room or the file cannot be opened.
   static std::unique_ptr<MappedOutputRange> map(const std::string& path, uint64_t offset, uint64_t bytes,
                                                 ThreadPool& pool);
