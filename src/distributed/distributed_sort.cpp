@@ -367,38 +367,31 @@ class DistributedSort {
     if (!test_output_by_pwrite()) mapped = MappedOutputRange::map(output_.shared_path(), offset, part_bytes, pool_);
     log_.info(std::string("write: rank 0 fills its range of the output ") +
               (mapped ? "through a mapping (page faults, not the inode's lock)" : "with pwrite"));
-    if (mapped) return sort_in_memory_into(*mapped);
-    File out = File::open_update(output_.shared_path());
-    uint64_t at = offset;
-    SortedBufferOutput to_file;
-    to_file.sink = [&](const uint8_t* data, size_t bytes) {
-      out.pwrite_all(data, bytes, at);
-      at += bytes;
-    };
-    to_file.ends = [&](const uint8_t* first, const uint8_t* last) { ends_ = part_ends_of(first, last, layout_); };
-    SortReport report = sort_received_in_memory(config_, layout_, *backend_, pool_, received_buffer_.data(),
-                                                stats_.received_records, std::string(), to_file);
-    if (config_.fsync && ::fdatasync(out.fd()) != 0 && errno != EINVAL) {
-      throw IoError("cannot flush output to disk: " + describe_errno(output_.shared_path(), errno));
-    }
-    out.close();
-    return report;
-  }
-
-  // The same into the rank's range mapped from the shared output file.
-  SortReport sort_in_memory_into(MappedOutputRange& range) {
-    uint64_t at = 0;
+    File out;  // where it is not mapped
+    if (!mapped) out = File::open_update(output_.shared_path());
+    uint64_t at = 0;  // bytes of the range written
     SortedBufferOutput to_range;
     to_range.sink = [&](const uint8_t* data, size_t bytes) {
-      if (at + bytes > range.size()) throw Error("internal error: the sorted part outgrew its range of the output");
-      std::memcpy(range.data() + at, data, bytes);
+      if (at + bytes > part_bytes) throw Error("internal error: the sorted part outgrew its range of the output");
+      if (mapped) {
+        std::memcpy(mapped->data() + at, data, bytes);
+      } else {
+        out.pwrite_all(data, bytes, offset + at);
+      }
       at += bytes;
     };
     to_range.ends = [&](const uint8_t* first, const uint8_t* last) { ends_ = part_ends_of(first, last, layout_); };
     SortReport report = sort_received_in_memory(config_, layout_, *backend_, pool_, received_buffer_.data(),
                                                 stats_.received_records, std::string(), to_range);
-    if (at != range.size()) throw Error("internal error: the sorted part is shorter than its range of the output");
-    range.finish(config_.fsync);
+    if (at != part_bytes) throw Error("internal error: the sorted part is shorter than its range of the output");
+    if (mapped) {
+      mapped->finish(config_.fsync);
+      return report;
+    }
+    if (config_.fsync && ::fdatasync(out.fd()) != 0 && errno != EINVAL) {
+      throw IoError("cannot flush output to disk: " + describe_errno(output_.shared_path(), errno));
+    }
+    out.close();
     return report;
   }
 
