@@ -77,6 +77,24 @@ void InputFile::drop_read_pages() {
   if (size_known_ && !decoder_) cached_before_ = std::make_unique<PageCacheSnapshot>(file_.fd(), start_ + size_);
 }
 
+void InputFile::consume_as_read() {
+  if (!size_known_ || decoder_ || start_ != 0 || bytes_read_ != 0 || !peeked_.empty()) return;
+  file_ = File::open_update(file_.path());
+  file_.advise_sequential();
+  consume_ = true;
+}
+
+void InputFile::punch_read(uint64_t end) {
+  // Whole MiB at a time (each punch costs a journal entry), the tail once
+  // the file has been read to its end.
+  constexpr uint64_t kAlign = uint64_t{1} << 20;
+  const uint64_t upto = end >= size_ ? size_ : end & ~(kAlign - 1);
+  if (upto <= punched_) return;
+  // Refused (a file system without holes): the file is deleted whole later.
+  if (!file_.punch_hole(punched_, upto - punched_)) consume_ = false;
+  punched_ = upto;
+}
+
 size_t InputFile::read_bytes(uint8_t* buf, size_t n) {
   if (decoder_) {
     const size_t got = decoder_->read(buf, n);

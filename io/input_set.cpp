@@ -50,7 +50,11 @@ std::unique_ptr<InputFile> InputSet::open_input(size_t i) {
   Entry& e = entries_[i];
   if (e.open) return std::move(e.open);
   auto in = std::make_unique<InputFile>(e.name, record_size_, tally_);
-  if (drop_read_pages_) in->drop_read_pages();
+  if (consume_as_read_) {
+    in->consume_as_read();
+  } else if (drop_read_pages_) {
+    in->drop_read_pages();
+  }
   // Checked against what the plan was made from.
   if (in->stored_size() != e.stored_size) {
     throw DataError(in->name() + ": the file " + (in->stored_size() < e.stored_size ? "shrank" : "grew") +

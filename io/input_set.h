@@ -63,6 +63,11 @@ class InputFile final : public RecordSource {
   // From now on, pages of a plain regular file that were not in the page
   // cache before they were read are dropped from it after (io/cache_release.h).
   void drop_read_pages();
+  // From now on, a plain regular file read from its start is punched out
+  // as it is read (io/file.h punch_hole), through a descriptor of its own
+  // opened for writing: for a temporary file read once. Its pages leave
+  // the cache without being written back and its blocks are freed at once.
+  void consume_as_read();
 
  private:
   // Throws DataError unless the file still has the size it was opened with.
@@ -75,10 +80,16 @@ class InputFile final : public RecordSource {
   // Throws when the bytes read so far are not whole records.
   uint64_t whole_records(size_t got);
   // Drops what was just read, [offset, offset + bytes) of the file, from the
-  // page cache unless it was there before (drop_read_pages()).
-  void drop_read(uint64_t offset, uint64_t bytes) const {
-    if (cached_before_) cached_before_->drop_new_pages(offset, bytes);
+  // page cache unless it was there before (drop_read_pages()), or punches
+  // out everything read so far (consume_as_read()).
+  void drop_read(uint64_t offset, uint64_t bytes) {
+    if (consume_) {
+      punch_read(offset + bytes);
+    } else if (cached_before_) {
+      cached_before_->drop_new_pages(offset, bytes);
+    }
   }
+  void punch_read(uint64_t end);
 
   File file_;
   uint32_t record_size_;
@@ -95,6 +106,8 @@ class InputFile final : public RecordSource {
   std::vector<uint8_t> peeked_;      // first bytes of a plain pipe, read to look for the magic
   size_t peeked_pos_ = 0;
   std::unique_ptr<PageCacheSnapshot> cached_before_;  // drop_read_pages()
+  bool consume_ = false;   // consume_as_read(), while the file system allows punching
+  uint64_t punched_ = 0;   // bytes from the start already punched out
 };
 
 // The total size of the inputs' records when every input is a plain
@@ -127,6 +140,10 @@ class InputSet {
   using Opener = std::function<std::unique_ptr<RecordSource>()>;
   std::vector<Opener> lazy_sources();
 
+  // Each plain regular input is punched out as it is read
+  // (InputFile::consume_as_read): for temporary inputs read once.
+  void consume_as_read() { consume_as_read_ = true; }
+
  private:
   struct Entry {
     std::string name;
@@ -146,6 +163,7 @@ class InputSet {
   uint32_t record_size_;
   InputTally* tally_;
   bool drop_read_pages_;
+  bool consume_as_read_ = false;
 };
 
 }  // namespace gsort

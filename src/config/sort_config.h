@@ -50,6 +50,10 @@ struct SortConfig {
   int temp_level = 1;           // its zstd level
   unsigned spill_streams = 0;   // --spill-streams: files a run is written as at once; 0: the default
   PageCacheUse page_cache = PageCacheUse::kDrop;  // --page-cache
+  // Not an option: the inputs are temporary files that are read once and
+  // then deleted (a distributed rank's received records), so each range is
+  // punched out of them once read (InputSet::consume_as_read).
+  bool consume_inputs = false;
   bool compress_output = false; // --compress-output, or -o FILE.zst/.gz/.bz2/.xz
   CompressionFormat output_format = CompressionFormat::kZstd;  // by the output's suffix (zstd without one)
   int output_level = 3;         // its level, as that format counts them (io/compression.h)

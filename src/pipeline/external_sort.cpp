@@ -168,6 +168,7 @@ SortReport external_sort(const SortContext& ctx) {
   // Empty directories of gsorts killed by SIGKILL (io/stale_temp_dirs.h).
   remove_stale_temp_dirs(config.temp_dir);
   InputSet inputs(config.inputs, job.rs, &tally, config.page_cache == PageCacheUse::kDrop);
+  if (config.consume_inputs) inputs.consume_as_read();
   OutputTarget output(config.output);
   if (config.compress_output) {
     job.encoder = make_output_encoder(config.output_format, output.file(), config.output_level, config.threads,

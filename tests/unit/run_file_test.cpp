@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "src/core/errors.h"
+#include "src/core/thread_pool.h"
 #include "io/input_set.h"
 #include "io/output_target.h"
 #include "io/run_file.h"
@@ -219,6 +220,59 @@ TEST(RunFile, ReleasingConsumedDataFreesStorageAndKeepsTheRecords) {
     EXPECT_TRUE(got == records);
     EXPECT_EQ(fs::file_size(path), file_bytes) << "the size is kept";
   }
+}
+
+// Inputs that are temporary files read once (a distributed rank's received
+// records) are punched out as they are read, through the unlinked file's
+// /proc/self/fd name as the rank passes them; the records read are the
+// file's, whether one thread or the pool reads them, and the size stays.
+TEST(InputFiles, ConsumedAsReadFreesStorageAndKeepsTheRecords) {
+  Scratch dir;
+  {
+    File probe = File::create(dir.file("probe"));
+    std::vector<uint8_t> block(2 << 20, 1);
+    probe.write_all(block.data(), block.size());
+    if (!probe.punch_hole(0, 1 << 20)) GTEST_SKIP() << "no hole punching in " << dir.path();
+  }
+  const uint32_t rs = 100;
+  const uint64_t count = (uint64_t{48} << 20) / rs + 7;  // not a whole MiB: the tail is punched at the end
+  const std::vector<uint8_t> records = random_records(count, rs, 11);
+  ThreadPool pool(4);
+  for (const bool with_pool : {false, true}) {
+    SCOPED_TRACE(with_pool ? "read by the pool" : "read by one thread");
+    const std::string path = dir.file(with_pool ? "pool.bin" : "one.bin");
+    write_bytes(path, records);
+    File held = File::open_update(path);  // as the rank holds its received files
+    ASSERT_EQ(::unlink(path.c_str()), 0);
+    const std::string name = "/proc/self/fd/" + std::to_string(held.fd());
+    InputSet set({name}, rs);
+    set.consume_as_read();
+    std::vector<uint8_t> got(records.size());
+    const uint64_t batch = (uint64_t{8} << 20) / rs;
+    uint64_t done = 0;
+    while (done < count) {
+      const uint64_t n = set.read(got.data() + done * rs, std::min(batch, count - done), with_pool ? &pool : nullptr);
+      ASSERT_GT(n, 0u);
+      done += n;
+      if (done < count) {
+        EXPECT_LE(allocated_bytes(name), records.size() - done * rs + (uint64_t{2} << 20)) << "after " << done * rs;
+      }
+    }
+    EXPECT_EQ(set.read(got.data(), 1), 0u);
+    EXPECT_TRUE(got == records);
+    // All but a partly covered last block, which a punch zeroes and keeps.
+    EXPECT_LE(allocated_bytes(name), uint64_t{64} << 10) << "every byte read is punched out";
+    EXPECT_EQ(static_cast<uint64_t>(::lseek(held.fd(), 0, SEEK_END)), records.size()) << "the size is kept";
+  }
+  // Without it, nothing is punched.
+  const std::string path = dir.file("kept.bin");
+  write_bytes(path, records);
+  const uint64_t before = allocated_bytes(path);
+  InputSet set({path}, rs);
+  std::vector<uint8_t> got(records.size());
+  while (set.read(got.data(), count) > 0) {
+  }
+  EXPECT_EQ(allocated_bytes(path), before);
 }
 
 // Expects DataError from opening the run or, at the latest, from reading
