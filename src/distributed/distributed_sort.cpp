@@ -329,8 +329,12 @@ class DistributedSort {
     fence_.attempt([&] {
       SortReport report;
       if (received_) {
-        part_ = output_.make_part();
-        report = sort_received(config_, layout_, received_->paths(), part_->path(), pool_);
+        if (at_offsets) {
+          report = sort_received_at(offset);
+        } else {
+          part_ = output_.make_part();
+          report = sort_received(config_, layout_, received_->paths(), part_->path(), pool_);
+        }
         received_->remove();
       } else if (at_offsets) {
         report = sort_in_memory_at(offset);
@@ -357,6 +361,29 @@ class DistributedSort {
     });
     fence_.agree();
     stats_.sort_s = t.seconds();
+  }
+
+  // The received files' external sort merged straight into the one output
+  // file from `offset` on (through a descriptor standing there), instead
+  // of into a part that is copied there after: a streamed rank writes its
+  // records once, not twice.
+  SortReport sort_received_at(uint64_t offset) {
+    File out = File::open_update(output_.shared_path());
+    if (::lseek(out.fd(), static_cast<off_t>(offset), SEEK_SET) < 0) {
+      throw IoError("cannot seek in the output: " + describe_errno(output_.shared_path(), errno));
+    }
+    log_.info("write: rank 0 merges into its range of the output");
+    SortReport report =
+        sort_received(config_, layout_, received_->paths(), "/dev/fd/" + std::to_string(out.fd()), pool_);
+    if (report.output_records != stats_.received_records) {
+      throw Error("internal error: the sorted part does not fill its range of the output");
+    }
+    ends_ = read_part_ends(output_.shared_path(), report.output_records, layout_, offset);
+    if (config_.fsync && ::fdatasync(out.fd()) != 0 && errno != EINVAL) {
+      throw IoError("cannot flush output to disk: " + describe_errno(output_.shared_path(), errno));
+    }
+    out.close();
+    return report;
   }
 
   // The received records sorted in memory and written straight into the

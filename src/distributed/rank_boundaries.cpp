@@ -17,12 +17,12 @@ PartEnds part_ends_of(const uint8_t* first, const uint8_t* last, const KeyLayout
   return ends;
 }
 
-PartEnds read_part_ends(const std::string& part, uint64_t records, const KeyLayout& layout) {
+PartEnds read_part_ends(const std::string& part, uint64_t records, const KeyLayout& layout, uint64_t offset) {
   if (records == 0) return PartEnds();
   const uint32_t rs = layout.record_size();
   File f = File::open_read(part);
   std::vector<uint8_t> first(rs), last(rs);
-  if (f.pread_full(first.data(), rs, 0) != rs || f.pread_full(last.data(), rs, (records - 1) * rs) != rs) {
+  if (f.pread_full(first.data(), rs, offset) != rs || f.pread_full(last.data(), rs, offset + (records - 1) * rs) != rs) {
     throw IoError(part + ": the sorted part ended early");
   }
   return part_ends_of(first.data(), last.data(), layout);

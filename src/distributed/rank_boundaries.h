@@ -26,7 +26,7 @@ struct PartEnds {
 PartEnds part_ends_of(const uint8_t* first, const uint8_t* last, const KeyLayout& layout);
 
 // Reads the ends of a sorted part file holding `records` records.
-PartEnds read_part_ends(const std::string& part, uint64_t records, const KeyLayout& layout);
+PartEnds read_part_ends(const std::string& part, uint64_t records, const KeyLayout& layout, uint64_t offset = 0);
 
 // Collective, never throws: every rank gets every rank's ends, by rank.
 std::vector<PartEnds> gather_part_ends(const RankGroup& group, const PartEnds& mine, uint32_t key_width);

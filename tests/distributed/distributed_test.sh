@@ -152,6 +152,14 @@ case_spill() {
     -o "$work/out/sorted" --stats "$work/stats.json"
   grep -q '"rounds":[2-9]' "$work/stats.json" || fail "one exchange round only: $(cat "$work/stats.json")"
   grep -q '"runs":[1-9]' "$work/stats.json" || fail "no run spilled: $(cat "$work/stats.json")"
+  # Streamed into one file: each rank merges straight into its range (with
+  # --fsync too), and the output is still one process's.
+  "$gsort" --backend cpu --record-size 16 --key 0:u64 "$work/big" -o "$work/ref"
+  mpi 3 "$gsort" "${rank_opts[@]}" -S 1M -T "$work/tmp" --record-size 16 --key 0:u64 "$work/big" --fsync -v \
+    -o "$work/out/sorted" 2>"$work/err" || fail "np 3 --fsync -v failed: $(cat "$work/err")"
+  grep -q "^gsort: write: rank 0 merges into its range of the output" "$work/err" || fail "-v: $(cat "$work/err")"
+  cmp -s "$work/ref" "$work/out/sorted" || fail "np 3 --fsync: differs from one process"
+  no_leftovers
 }
 
 # Whole slices whose partitions land in files (a test hook forces what a
