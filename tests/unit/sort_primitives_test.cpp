@@ -67,6 +67,9 @@ std::vector<uint64_t> make_prefixes(Pattern p, size_t n, std::mt19937_64& rng) {
   return v;
 }
 
+// KeyEntry is packed: its fields are compared as copies (uint64_t{...}),
+// since the assertions bind references, which must not point at a
+// misaligned member (UBSan under clang reports them).
 TEST(RadixSortEntries, MatchesStableSortOnEveryPatternAndSize) {
   std::mt19937_64 rng(2024);
   const size_t sizes[] = {0, 1, 2, 3, 63, 64, 65, 1000, 100003};
@@ -87,8 +90,8 @@ TEST(RadixSortEntries, MatchesStableSortOnEveryPatternAndSize) {
                        [](const KeyEntry& a, const KeyEntry& b) { return a.prefix < b.prefix; });
       radix_sort_entries(entries.data(), scratch.data(), n);
       for (size_t i = 0; i < n; ++i) {
-        ASSERT_EQ(entries[i].prefix, expected[i].prefix) << "position " << i;
-        ASSERT_EQ(entries[i].index, expected[i].index) << "position " << i << " (stability)";
+        ASSERT_EQ(uint64_t{entries[i].prefix}, uint64_t{expected[i].prefix}) << "position " << i;
+        ASSERT_EQ(uint32_t{entries[i].index}, uint32_t{expected[i].index}) << "position " << i << " (stability)";
       }
     }
   }
@@ -106,9 +109,9 @@ TEST(RadixSortEntries, EqualPrefixesKeepAscendingIndexes) {
   }
   radix_sort_entries(entries.data(), scratch.data(), n);
   for (size_t i = 1; i < n; ++i) {
-    ASSERT_LE(entries[i - 1].prefix, entries[i].prefix);
+    ASSERT_LE(uint64_t{entries[i - 1].prefix}, uint64_t{entries[i].prefix});
     if (entries[i - 1].prefix == entries[i].prefix) {
-      ASSERT_GT(entries[i - 1].index, entries[i].index);
+      ASSERT_GT(uint32_t{entries[i - 1].index}, uint32_t{entries[i].index});
     }
   }
 }
