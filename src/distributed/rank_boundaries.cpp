@@ -22,7 +22,8 @@ PartEnds read_part_ends(const std::string& part, uint64_t records, const KeyLayo
   const uint32_t rs = layout.record_size();
   File f = File::open_read(part);
   std::vector<uint8_t> first(rs), last(rs);
-  if (f.pread_full(first.data(), rs, offset) != rs || f.pread_full(last.data(), rs, offset + (records - 1) * rs) != rs) {
+  const uint64_t last_at = offset + (records - 1) * rs;
+  if (f.pread_full(first.data(), rs, offset) != rs || f.pread_full(last.data(), rs, last_at) != rs) {
     throw IoError(part + ": the sorted part ended early");
   }
   return part_ends_of(first.data(), last.data(), layout);

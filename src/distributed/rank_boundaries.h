@@ -25,7 +25,8 @@ struct PartEnds {
 // The ends of a part whose first and last records are these.
 PartEnds part_ends_of(const uint8_t* first, const uint8_t* last, const KeyLayout& layout);
 
-// Reads the ends of a sorted part file holding `records` records.
+// Reads the ends of a sorted part holding `records` records from byte
+// `offset` of the file on (a rank's range of the one output file).
 PartEnds read_part_ends(const std::string& part, uint64_t records, const KeyLayout& layout, uint64_t offset = 0);
 
 // Collective, never throws: every rank gets every rank's ends, by rank.
