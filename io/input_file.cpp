@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <utility>
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -79,9 +80,14 @@ void InputFile::drop_read_pages() {
 
 void InputFile::consume_as_read() {
   if (!size_known_ || decoder_ || start_ != 0 || bytes_read_ != 0 || !peeked_.empty()) return;
-  file_ = File::open_update(file_.path());
-  file_.advise_sequential();
-  consume_ = true;
+  try {
+    File writable = File::open_update(file_.path());
+    writable.advise_sequential();
+    file_ = std::move(writable);
+    consume_ = true;
+  } catch (const IoError&) {
+    // Not writable by us: read as it is, and deleted whole later.
+  }
 }
 
 void InputFile::punch_read(uint64_t end) {
