@@ -175,6 +175,12 @@ case_receive() {
   mpi 2 "$gsort" "${rank_opts[@]}" -v -S 1M -T "$work/tmp" --record-size 16 --key 0:u64 "$work/in" \
     -o "$work/out/sorted" 2>"$work/err"
   grep -q "exchange: the slices are streamed" "$work/err" || fail "-v, -S 1M: $(cat "$work/err")"
+  # --verify receives in files and checks each rank's part against what it
+  # read (whole slices and streamed; into one file and into parts).
+  np="2 3" same --verify --record-size 16 --key 0:u64 "$work/in"
+  np="2 3" same --verify -S 1M --record-size 16 --key 0:u64 "$work/in"
+  np=3 same --verify -S 1M -u --record-size 16 --key 0:u64 "$work/in"
+  np=2 parts_same --verify -S 1M --record-size 16 --key 0:u64 "$work/in"
 }
 
 case_stats() {
