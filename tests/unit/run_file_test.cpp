@@ -177,6 +177,15 @@ TEST(RunFile, ReadingPastTheEndKeepsReturningZero) {
   EXPECT_EQ(r.read(buf.data(), 0), 0u);
 }
 
+// Whether the file system under `dir` punches holes (a 2 MiB file, its
+// first MiB punched out).
+bool can_punch_holes(const Scratch& dir) {
+  File probe = File::create(dir.file("probe"));
+  std::vector<uint8_t> block(2 << 20, 1);
+  probe.write_all(block.data(), block.size());
+  return probe.punch_hole(0, 1 << 20);
+}
+
 // Allocated bytes of a file (st_blocks), which punched holes reduce.
 uint64_t allocated_bytes(const std::string& path) {
   struct stat st;
@@ -188,13 +197,8 @@ uint64_t allocated_bytes(const std::string& path) {
 // merge goes, hands out the same records, and still checks the checksum.
 TEST(RunFile, ReleasingConsumedDataFreesStorageAndKeepsTheRecords) {
   Scratch dir;
-  {
-    // Where the file system cannot punch holes, there is nothing to see.
-    File probe = File::create(dir.file("probe"));
-    std::vector<uint8_t> block(2 << 20, 1);
-    probe.write_all(block.data(), block.size());
-    if (!probe.punch_hole(0, 1 << 20)) GTEST_SKIP() << "no hole punching in " << dir.path();
-  }
+  // Where the file system cannot punch holes, there is nothing to see.
+  if (!can_punch_holes(dir)) GTEST_SKIP() << "no hole punching in " << dir.path();
   const uint32_t rs = 64;
   const uint64_t count = (uint64_t{80} << 20) / rs;  // 80 MiB: two release steps and a rest
   // Random records: compressed frames stay as large as the records.
@@ -228,12 +232,8 @@ TEST(RunFile, ReleasingConsumedDataFreesStorageAndKeepsTheRecords) {
 // file's, whether one thread or the pool reads them, and the size stays.
 TEST(InputFiles, ConsumedAsReadFreesStorageAndKeepsTheRecords) {
   Scratch dir;
-  {
-    File probe = File::create(dir.file("probe"));
-    std::vector<uint8_t> block(2 << 20, 1);
-    probe.write_all(block.data(), block.size());
-    if (!probe.punch_hole(0, 1 << 20)) GTEST_SKIP() << "no hole punching in " << dir.path();
-  }
+  // Where the file system cannot punch holes, there is nothing to see.
+  if (!can_punch_holes(dir)) GTEST_SKIP() << "no hole punching in " << dir.path();
   const uint32_t rs = 100;
   const uint64_t count = (uint64_t{48} << 20) / rs + 7;  // not a whole MiB: the tail is punched at the end
   const std::vector<uint8_t> records = random_records(count, rs, 11);
