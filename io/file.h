@@ -67,6 +67,9 @@ class File {
   // Frees the storage and cached pages of [offset, offset+n), keeping the
   // size; false where the file system cannot punch holes.
   bool punch_hole(uint64_t offset, uint64_t n) const;
+  // Flushes the file's data to stable storage (fdatasync), where the
+  // descriptor supports it; IoError "cannot flush output to disk" if not.
+  void flush_data_to_disk() const;
   // From here on, write_all hands what it writes to the disk as it goes
   // and drops it from the page cache once written (io/writeback_pacer.h):
   // for large files written in order that the page cache cannot hold.

@@ -66,8 +66,8 @@ class InputFile final : public RecordSource {
   // From now on, a plain regular file read from its start is punched out
   // as it is read (io/file.h punch_hole), through a descriptor of its own
   // opened for writing (where it cannot be, nothing is punched): for a
-  // temporary file read once. Its pages leave
-  // the cache without being written back and its blocks are freed at once.
+  // temporary file read once. Its pages leave the cache without being
+  // written back and its blocks are freed at once.
   void consume_as_read();
 
  private:

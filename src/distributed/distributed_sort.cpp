@@ -379,9 +379,7 @@ class DistributedSort {
       throw Error("internal error: the sorted part does not fill its range of the output");
     }
     ends_ = read_part_ends(output_.shared_path(), report.output_records, layout_, offset);
-    if (config_.fsync && ::fdatasync(out.fd()) != 0 && errno != EINVAL) {
-      throw IoError("cannot flush output to disk: " + describe_errno(output_.shared_path(), errno));
-    }
+    if (config_.fsync) out.flush_data_to_disk();
     out.close();
     return report;
   }
@@ -415,9 +413,7 @@ class DistributedSort {
       mapped->finish(config_.fsync);
       return report;
     }
-    if (config_.fsync && ::fdatasync(out.fd()) != 0 && errno != EINVAL) {
-      throw IoError("cannot flush output to disk: " + describe_errno(output_.shared_path(), errno));
-    }
+    if (config_.fsync) out.flush_data_to_disk();
     out.close();
     return report;
   }

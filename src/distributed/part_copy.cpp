@@ -30,9 +30,7 @@ void copy_file_range_to(const std::string& from, uint64_t from_offset, uint64_t 
     out.pwrite_all(block.get(), n, to_offset + done);
     done += n;
   }
-  if (durable && ::fdatasync(out.fd()) != 0 && errno != EINVAL) {
-    throw IoError("cannot flush output to disk: " + describe_errno(to, errno));
-  }
+  if (durable) out.flush_data_to_disk();
   out.close();
 }
 
