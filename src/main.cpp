@@ -5,9 +5,9 @@
 #include <new>
 #include <string>
 
-#include "io/output_parts.h"
-#include "io/standard_streams.h"
-#include "io/temp_registry.h"
+#include "io/output/output_parts.h"
+#include "io/file/standard_streams.h"
+#include "io/temp/temp_registry.h"
 #include "src/api/run_config.h"
 #include "src/cli/distinct_files.h"
 #include "src/cli/options.h"

@@ -6,8 +6,8 @@
 #include <memory>
 #include <string>
 
-#include "io/input_set.h"
-#include "io/output_target.h"
+#include "io/input/input_set.h"
+#include "io/output/output_target.h"
 #include "src/chunk_sort/backend_factory.h"
 #include "src/chunk_sort/starting_backend.h"
 #include "src/config/config_layout.h"

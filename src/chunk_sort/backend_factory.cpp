@@ -75,7 +75,7 @@ std::unique_ptr<SortBackend> start_gpu_backend(const SortConfig& config, const K
     options.input_bytes_hint = size_known ? std::max<uint64_t>(input_bytes, 1) : 0;
     try {
       if (config.backend == BackendChoice::kHybrid) {
-        return make_hybrid_backend(layout, pool, [&](ThreadPool& gpu_pool) {
+        return make_hybrid_backend(layout, pool, make_cpu_backend(layout, pool), [&](ThreadPool& gpu_pool) {
           return make_gpu_backend(layout, options, gpu_pool);
         });
       }

@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "io/destination.h"
+#include "io/file/destination.h"
 #include "src/core/errors.h"
 
 namespace gsort {

@@ -15,9 +15,9 @@
 #include "src/cli/repeated_options.h"
 #include "src/cli/size_parse.h"
 #include "src/core/errors.h"
-#include "io/compression.h"
-#include "io/file.h"
-#include "io/zstd_stream.h"
+#include "io/codec/compression.h"
+#include "io/file/file.h"
+#include "io/codec/zstd_stream.h"
 #include "src/keys/key_layout.h"
 
 namespace po = boost::program_options;

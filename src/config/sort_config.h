@@ -19,7 +19,7 @@ enum class ExchangeChoice { kAuto, kMpi, kNccl, kShm };  // the distributed sort
 // --compress-temp: kAuto decides from measurements (src/pipeline/temp_compression.h).
 enum class TempCompression { kAuto, kOn, kOff };
 // --page-cache: kDrop (the default) drops the input pages gsort itself
-// brought into the page cache, once read (io/cache_release.h); kKeep
+// brought into the page cache, once read (io/cache/cache_release.h); kKeep
 // leaves them.
 enum class PageCacheUse { kKeep, kDrop };
 
@@ -56,14 +56,14 @@ struct SortConfig {
   bool consume_inputs = false;
   bool compress_output = false; // --compress-output, or -o FILE.zst/.gz/.bz2/.xz
   CompressionFormat output_format = CompressionFormat::kZstd;  // by the output's suffix (zstd without one)
-  int output_level = 3;         // its level, as that format counts them (io/compression.h)
+  int output_level = 3;         // its level, as that format counts them (io/codec/compression.h)
   bool verify = false;          // --verify (--no-verify): end-to-end check of the output
   bool fsync = false;           // --fsync: the output is on stable storage before exit 0
   ProgressMode progress = ProgressMode::kAuto;  // --progress / --no-progress
   std::string stats_path;       // --stats FILE ("-": stderr); empty: none
   std::string trace_path;       // --trace FILE (a Chrome trace of the phases); empty: none
   bool output_parts = false;    // --output-parts: -o is a directory of part-NNNNN files, one per rank
-  ExchangeChoice exchange = ExchangeChoice::kAuto;  // --exchange (src/distributed/exchange_choice.h)
+  ExchangeChoice exchange = ExchangeChoice::kAuto;  // --exchange (src/distributed/exchange/exchange_choice.h)
   bool to_terminal = false;     // --to-terminal: binary output to a terminal is wanted
   bool memory_is_default = true;  // no -S: ranks sharing a host share the default budget
 };

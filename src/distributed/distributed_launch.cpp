@@ -8,10 +8,10 @@
 #include <cstdlib>
 #include <new>
 
-#include "io/temp_registry.h"
+#include "io/temp/temp_registry.h"
 #include "src/core/exit_codes.h"
 #include "src/distributed/distributed_sort.h"
-#include "src/distributed/rank_fence.h"
+#include "src/distributed/ranks/rank_fence.h"
 
 namespace gsort {
 namespace {

@@ -12,7 +12,7 @@
 #pragma once
 
 #include "src/config/sort_config.h"
-#include "src/distributed/rank_group.h"
+#include "src/distributed/ranks/rank_group.h"
 
 namespace gsort {
 

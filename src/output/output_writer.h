@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "src/core/thread_pool.h"
-#include "io/write_behind.h"
+#include "io/output/write_behind.h"
 #include "src/keys/key_layout.h"
 #include "src/verify/output_check.h"
 

@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "io/input_set.h"
-#include "io/output_target.h"
-#include "io/stale_temp_dirs.h"
+#include "io/input/input_set.h"
+#include "io/output/output_target.h"
+#include "io/temp/stale_temp_dirs.h"
 #include "src/core/log.h"
 #include "src/core/stopwatch.h"
 #include "src/pipeline/form_runs.h"
@@ -53,7 +53,7 @@ void log_threads(const SortJob& job) {
 
 // --page-cache drop (the default): a spilled sort whose runs and output
 // outgrow what the page cache takes at memory speed hands them to the disk
-// as they are written and drops them once written (io/writeback_pacer.h),
+// as they are written and drops them once written (io/file/writeback_pacer.h),
 // rather than let the kernel's dirty limit stall the writers. In a 3 GiB
 // memory cgroup on the H100 host, buffered writes of 12 GB of runs stalled
 // their writer for 2.4 s at a time, and the merge wrote its output at half
@@ -165,7 +165,7 @@ SortReport external_sort(const SortContext& ctx) {
   ProgressMeter meter(ProgressMeter::wanted(config.progress));
   job.meter = &meter;
   meter.phase("reading", 0, &tally.stored_bytes);
-  // Empty directories of gsorts killed by SIGKILL (io/stale_temp_dirs.h).
+  // Empty directories of gsorts killed by SIGKILL (io/temp/stale_temp_dirs.h).
   remove_stale_temp_dirs(config.temp_dir);
   InputSet inputs(config.inputs, job.rs, &tally, config.page_cache == PageCacheUse::kDrop);
   if (config.consume_inputs) inputs.consume_as_read();

@@ -5,8 +5,8 @@
 
 #include <vector>
 
-#include "io/input_set.h"
-#include "io/output_target.h"
+#include "io/input/input_set.h"
+#include "io/output/output_target.h"
 #include "src/pipeline/sort_job.h"
 
 namespace gsort {

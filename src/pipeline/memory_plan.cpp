@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "io/write_behind.h"
+#include "io/output/write_behind.h"
 
 namespace gsort {
 namespace {

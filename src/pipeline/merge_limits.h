@@ -1,6 +1,6 @@
 // How wide a merge may be, and how many spilled runs may wait at once.
 // Every run waiting to be merged holds an open descriptor (its file has no
-// name, see io/temp_dir.h), and every source of a merge is open while it
+// name, see io/temp/temp_dir.h), and every source of a merge is open while it
 // runs, so both are bounded by the open-file limit (RLIMIT_NOFILE) less
 // what is already open and a margin; the fan-in also by memory (the plan's
 // fan-in) and by --batch-size. Past these, runs are merged early and in

@@ -4,9 +4,9 @@
 #include <memory>
 #include <string>
 
-#include "io/record_source.h"
-#include "io/run_file.h"
-#include "io/run_segments.h"
+#include "io/file/record_source.h"
+#include "io/run/run_file.h"
+#include "io/run/run_segments.h"
 #include "src/core/stopwatch.h"
 #include "src/merge/run_merger.h"
 #include "src/pipeline/run_output.h"

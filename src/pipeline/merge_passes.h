@@ -7,7 +7,7 @@
 
 #include <vector>
 
-#include "io/output_target.h"
+#include "io/output/output_target.h"
 #include "src/pipeline/sort_job.h"
 
 namespace gsort {

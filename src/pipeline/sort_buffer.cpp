@@ -4,7 +4,7 @@
 #include <memory>
 #include <optional>
 
-#include "io/output_target.h"
+#include "io/output/output_target.h"
 #include "src/core/stopwatch.h"
 #include "src/pipeline/memory_plan.h"
 #include "src/pipeline/sort_job.h"

@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <functional>
 
-#include "io/write_behind.h"
+#include "io/output/write_behind.h"
 #include "src/pipeline/external_sort.h"
 
 namespace gsort {

@@ -3,8 +3,8 @@
 // the destination. No temp files.
 #pragma once
 
-#include "io/input_set.h"
-#include "io/output_target.h"
+#include "io/input/input_set.h"
+#include "io/output/output_target.h"
 #include "src/pipeline/sort_job.h"
 
 namespace gsort {

@@ -1,6 +1,6 @@
 #include "src/pipeline/sort_job.h"
 
-#include "io/record_source.h"
+#include "io/file/record_source.h"
 #include "src/core/stopwatch.h"
 
 namespace gsort {

@@ -10,10 +10,10 @@
 #include <string>
 #include <vector>
 
-#include "io/output_encoder.h"
-#include "io/output_target.h"
-#include "io/run_file.h"
-#include "io/temp_dir.h"
+#include "io/codec/output_encoder.h"
+#include "io/output/output_target.h"
+#include "io/run/run_file.h"
+#include "io/temp/temp_dir.h"
 #include "src/output/output_writer.h"
 #include "src/chunk_sort/sort_backend.h"
 #include "src/pipeline/external_sort.h"

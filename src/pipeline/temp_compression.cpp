@@ -7,8 +7,8 @@
 #include <mutex>
 #include <vector>
 
-#include "io/page_cache_room.h"
-#include "io/write_probe.h"
+#include "io/cache/page_cache_room.h"
+#include "io/temp/write_probe.h"
 #include "src/pipeline/test_hooks.h"
 
 namespace gsort {

@@ -8,10 +8,10 @@
 //    The runs are compressed when all of these hold:
 //      the sample shrinks kMinSampleRatio times or more;
 //      the runs are larger than what the page cache takes at memory speed
-//      (io/page_cache_room.h), so that they are written at the pace of the
+//      (io/cache/page_cache_room.h), so that they are written at the pace of the
 //      temp device (never, for a temp directory on tmpfs);
 //      the compressor on all threads outpaces that device, measured by a
-//      short O_DIRECT write in the temp directory (io/write_probe.h).
+//      short O_DIRECT write in the temp directory (io/temp/write_probe.h).
 //    A measurement that fails (a probe's write refused) leaves runs plain.
 // The figures behind the choice go to report.temp.
 #pragma once
@@ -28,7 +28,7 @@ constexpr double kMinSampleRatio = 1.5;
 // Bytes the temp device probe writes.
 constexpr uint64_t kProbeBytes = 32 << 20;
 
-// What the page cache takes at memory speed (io/page_cache_room.h) and the
+// What the page cache takes at memory speed (io/cache/page_cache_room.h) and the
 // temp device's write speed (-1: not measured yet), as the test hook
 // (test_hooks::temp_device) may set them: what spilling decisions weigh.
 struct TempRoom {

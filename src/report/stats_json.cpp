@@ -4,7 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "io/checksum.h"
+#include "io/file/checksum.h"
 
 namespace gsort {
 

@@ -16,9 +16,9 @@
 #include <string>
 #include <vector>
 
-#include "io/stale_temp_dirs.h"
-#include "io/temp_dir.h"
-#include "io/temp_registry.h"
+#include "io/temp/stale_temp_dirs.h"
+#include "io/temp/temp_dir.h"
+#include "io/temp/temp_registry.h"
 #include "tests/support/temp_dir.h"
 
 namespace gsort {

@@ -5,8 +5,7 @@
 #include <thread>
 #include <vector>
 
-#include "src/chunk_sort/cpu/cpu_backend.h"
-#include "src/chunk_sort/cpu/entry_merge.h"
+#include "src/chunk_sort/entries/entry_merge.h"
 #include "src/core/stopwatch.h"
 
 namespace gsort {
@@ -14,10 +13,10 @@ namespace {
 
 class HybridBackend final : public SortBackend {
  public:
-  HybridBackend(const KeyLayout& layout, ThreadPool& pool, const MakeGpuSide& make_gpu)
+  HybridBackend(const KeyLayout& layout, ThreadPool& pool, std::unique_ptr<SortBackend> cpu, const MakeGpuSide& make_gpu)
       : gpu_pool_(pool.size()),
         gpu_(make_gpu(gpu_pool_)),
-        cpu_(make_cpu_backend(layout, pool)),
+        cpu_(std::move(cpu)),
         layout_(layout),
         pool_(pool) {}
 
@@ -137,8 +136,8 @@ class HybridBackend final : public SortBackend {
 }  // namespace
 
 std::unique_ptr<SortBackend> make_hybrid_backend(const KeyLayout& layout, ThreadPool& pool,
-                                                 const MakeGpuSide& make_gpu) {
-  return std::make_unique<HybridBackend>(layout, pool, make_gpu);
+                                                 std::unique_ptr<SortBackend> cpu, const MakeGpuSide& make_gpu) {
+  return std::make_unique<HybridBackend>(layout, pool, std::move(cpu), make_gpu);
 }
 
 }  // namespace gsort
