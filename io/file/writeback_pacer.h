@@ -3,8 +3,8 @@
 // (sync_file_range), and a step a window behind is waited for and dropped
 // from the page cache (POSIX_FADV_DONTNEED). The writer then goes at the
 // disk's pace in small, steady waits, instead of running at memory speed
-// until the kernel's dirty limit throttles it in long stalls (2.4 s stalls
-// of a run writer in a 3 GiB memory cgroup on the H100 host), and it leaves
+// until the kernel's dirty limit throttles it in long stalls (seconds long
+// in a memory cgroup: docs/benchmarks.md, "Page cache"), and it leaves
 // no pages of its own behind for others' cache to make room for.
 //
 //   WritebackPacer pacer(fd);   // from the file's current offset

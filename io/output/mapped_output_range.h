@@ -2,8 +2,7 @@
 // mapped for writing with its pages made present on the pool, so that the
 // ranks of one host fill one file without queueing on its inode: buffered
 // writes to one file take the inode's lock one writer at a time, page
-// faults do not (into one file, 4 processes reached 0.88x the rate of 4
-// separate files this way, 0.63x with pwrite; docs/benchmarks.md).
+// faults do not (docs/benchmarks.md, "Several ranks writing one output file").
 #pragma once
 
 #include <cstdint>

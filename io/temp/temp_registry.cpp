@@ -38,7 +38,7 @@ int g_next_free_hint = 0;  // under g_claim_mutex: slots below it were in use wh
 std::atomic<bool> g_signalled{false};
 std::atomic<int> g_creating{0};  // open TempCreation brackets
 // One past the highest slot ever used: the handler scans only that far.
-// Scanning all 1M slots took ~0.4 s on a loaded host, and mpirun sends
+// Scanning every slot is slow on a loaded host, and mpirun sends
 // SIGKILL soon after SIGTERM when it ends a job (distributed sort).
 std::atomic<int> g_slots_used{0};
 

@@ -111,10 +111,8 @@ void StartingBackend::pin_lazy_buffers(SortBackend& backend) {
     next->visited = true;
     if (!next->memory || !backend.pins_host()) continue;  // released meanwhile, or nothing to pin for
     // A stream's buffer stays pageable: populating and pinning a mostly
-    // empty multi-GB buffer beside the pipe's one reader slowed that read
-    // from 1.31 s to 1.55 s for 2 GB on the H100 host, and kept the start
-    // busy until 0.9-1.0 s, against 0.04 s more to copy 2 GB from pageable
-    // memory.
+    // empty multi-GB buffer beside the pipe's one reader slows that read
+    // more than copying from pageable memory costs (docs/benchmarks.md).
     if (!fault_in_buffers_) continue;
     populate(next->memory.data(), next->pinned_size());
     next->registered = backend.register_host(next->memory.data(), next->pinned_size());
