@@ -44,7 +44,55 @@ std::string follow_dangling(const std::string& path, const std::string& role) {
   fail(role, path, ELOOP);
 }
 
+bool all_digits(const std::string& s) {
+  if (s.empty() || s.size() > 9) return false;
+  for (const char c : s) {
+    if (c < '0' || c > '9') return false;
+  }
+  return true;
+}
+
+// Whether `path` names an entry of a /proc/<pid>/fd directory (its directory
+// resolved, so /dev/fd and /proc/self count), and which.
+DescriptorName match_descriptor(const std::string& path) {
+  DescriptorName d;
+  const size_t slash = path.rfind('/');
+  if (slash == std::string::npos || !all_digits(path.substr(slash + 1))) return d;
+  std::vector<char> dir(PATH_MAX + 1);
+  if (::realpath(directory_of(path).c_str(), dir.data()) == nullptr) return d;
+  const std::string resolved = dir.data();
+  static const std::string proc = "/proc/";
+  if (resolved.compare(0, proc.size(), proc) != 0) return d;
+  const size_t pid_end = resolved.find('/', proc.size());
+  if (pid_end == std::string::npos) return d;
+  const std::string pid = resolved.substr(proc.size(), pid_end - proc.size());
+  const std::string rest = resolved.substr(pid_end);
+  const bool fd_dir = rest == "/fd" || (rest.compare(0, 6, "/task/") == 0 && rest.size() > 9 &&
+                                         rest.compare(rest.size() - 3, 3, "/fd") == 0);
+  if (!all_digits(pid) || !fd_dir) return d;
+  d.found = true;
+  d.own = std::stol(pid) == static_cast<long>(::getpid());
+  d.fd = std::stoi(path.substr(slash + 1));
+  return d;
+}
+
 }  // namespace
+
+DescriptorName descriptor_behind(const std::string& path) {
+  std::string at = path;
+  for (int hop = 0; hop < kMaxLinkHops; ++hop) {
+    const DescriptorName d = match_descriptor(at);
+    if (d.found) return d;
+    struct stat st;
+    if (::lstat(at.c_str(), &st) != 0 || !S_ISLNK(st.st_mode)) return DescriptorName{};
+    std::vector<char> buf(PATH_MAX + 1);
+    const ssize_t n = ::readlink(at.c_str(), buf.data(), buf.size());
+    if (n < 0 || static_cast<size_t>(n) >= buf.size()) return DescriptorName{};
+    const std::string link(buf.data(), static_cast<size_t>(n));
+    at = !link.empty() && link[0] == '/' ? link : directory_of(at) + "/" + link;
+  }
+  return DescriptorName{};
+}
 
 std::string directory_of(const std::string& path) {
   const size_t slash = path.rfind('/');

@@ -19,6 +19,18 @@ struct Destination {
 // too deep, or cannot be read.
 Destination resolve_destination(const std::string& path, const std::string& role);
 
+// A destination that stands for an open descriptor: /dev/stdout,
+// /dev/fd/N, /proc/<pid>/fd/N (self, thread-self and task/<tid> too), or
+// a chain of links that reaches one. Such a name must be written through,
+// never renamed over: the rename would replace the link, not reach the
+// file behind the descriptor.
+struct DescriptorName {
+  bool found = false;
+  bool own = false;  // one of this process's descriptors: `fd`
+  int fd = -1;
+};
+DescriptorName descriptor_behind(const std::string& path);
+
 // The directory part of path ("." when there is none).
 std::string directory_of(const std::string& path);
 

@@ -43,6 +43,10 @@ OutputTarget::OutputTarget(const std::string& destination, const std::string& ro
     direct_.enlarge_pipe();  // gsort | consumer: large writes, fewer wake-ups
     return;
   }
+  if (const DescriptorName named = descriptor_behind(destination); named.found) {
+    open_descriptor(named);
+    return;
+  }
   const Destination d = resolve_destination(destination, role);
   if (d.exists && S_ISDIR(d.status.st_mode)) {
     throw IoError("cannot write " + role + " " + destination + ": Is a directory");
@@ -67,6 +71,23 @@ OutputTarget::OutputTarget(const std::string& destination, const std::string& ro
   } else {
     temp_ = std::make_unique<OutputTemp>(dir, destination, "cannot create " + role, destination, !shared);
   }
+}
+
+// One of our descriptors is written as it stands, from its offset (as
+// "-" is for standard output); another process's is opened through its
+// name, which reaches the file behind it. Neither is renamed over.
+void OutputTarget::open_descriptor(const DescriptorName& named) {
+  if (named.own) {
+    if (::fcntl(named.fd, F_GETFD) < 0) {
+      throw IoError("cannot write " + role_ + " " + describe_errno(destination_, errno));
+    }
+    direct_ = File(named.fd, destination_, false);
+    direct_.enlarge_pipe();
+    return;
+  }
+  const int fd = ::open(destination_.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC);
+  if (fd < 0) throw IoError("cannot open " + role_ + " " + describe_errno(destination_, errno));
+  direct_ = File(fd, destination_, true);
 }
 
 // The replaced file's owner and group where we may set them (root; the

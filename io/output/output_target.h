@@ -23,6 +23,8 @@
 
 namespace gsort {
 
+struct DescriptorName;
+
 class OutputTarget {
  public:
   // Creates the temporary file now, so that an unwritable destination fails
@@ -58,7 +60,7 @@ class OutputTarget {
   }
 
  private:
-  void open_direct(const std::string& why_prefix);
+  void open_descriptor(const DescriptorName& named);
   void set_final_mode_and_owner();
   std::string destination_;
   std::string role_;
