@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -140,6 +141,36 @@ void File::pwrite_all(const void* buf, size_t n, uint64_t offset) {
 bool File::is_regular() const {
   struct stat st;
   return ::fstat(fd_, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+bool File::has_real_size() const {
+  struct stat st;
+  if (::fstat(fd_, &st) != 0 || !S_ISREG(st.st_mode)) return false;
+  // The pseudo file systems report sizes their files do not have: 0 for
+  // most of /proc, a page for sysfs.
+  struct statfs fs;
+  if (::fstatfs(fd_, &fs) == 0) {
+    switch (static_cast<unsigned long>(fs.f_type)) {
+      case 0x9fa0:      // proc
+      case 0x62656572:  // sysfs
+      case 0x64626720:  // debugfs
+      case 0x74726163:  // tracefs
+      case 0x73636673:  // securityfs
+      case 0x62656570:  // configfs
+      case 0x27e0eb:    // cgroup
+      case 0x63677270:  // cgroup2
+      case 0xcafe4a11:  // bpf
+      case 0xde5e81e4:  // efivarfs
+        return false;
+      default:
+        break;
+    }
+  }
+  if (st.st_size != 0) return true;
+  // Empty, or a file elsewhere whose size reads 0 though it has content:
+  // only a read can tell.
+  char byte;
+  return ::pread(fd_, &byte, 1, 0) == 0;
 }
 
 uint64_t File::size() const {

@@ -55,6 +55,10 @@ class File {
   void pwrite_all(const void* buf, size_t n, uint64_t offset);
 
   bool is_regular() const;
+  // A regular file whose st_size is what a read finds: not one of /proc's
+  // or sysfs's, and not a zero-size file that has content. Such files are
+  // read to their end, as a pipe is, the way cat reads them.
+  bool has_real_size() const;
   uint64_t size() const;  // st_size
   // The current file offset (where a regular standard input starts when
   // something read part of it before gsort); 0 where it cannot seek.

@@ -29,6 +29,10 @@ constexpr size_t kPieceBytes = 256 << 10;
 // (the plan was made from it); one that ends early, or is longer at the
 // end, changed under gsort: an error on every path, in memory or spilled.
 [[noreturn]] void throw_changed(const std::string& name, uint64_t was, uint64_t now) {
+  if (now == was) {
+    throw DataError(name + ": ended before the " + std::to_string(was) +
+                    " bytes its size promised could be read; sort a copy of it");
+  }
   throw DataError(name + ": the file " + (now < was ? "shrank" : "grew") + " while it was being read (" +
                   std::to_string(was) + " bytes when gsort opened it, " + std::to_string(now) +
                   " now); sort a copy that does not change");
@@ -40,7 +44,7 @@ InputFile::InputFile(const std::string& name, uint32_t record_size, InputTally* 
     : file_(File::open_input(name)), record_size_(record_size), tally_(tally) {
   uint8_t magic[kMagicPeekBytes];
   size_t peeked = 0;  // bytes consumed from a pipe to look at them
-  regular_ = file_.is_regular();
+  regular_ = file_.has_real_size();
   if (regular_) {
     // A regular standard input (gsort < file) is read like a named file, from
     // wherever its offset stands: something may have read part of it first.
@@ -204,7 +208,7 @@ uint64_t plain_input_bytes(const std::vector<std::string>& names, bool* known) {
       if (fd < 0) return 0;  // the run itself reports it
       f = File(fd, name, true);
     }
-    if (!f.is_regular()) return 0;
+    if (!f.has_real_size()) return 0;
     const uint64_t size = f.size(), start = std::min(f.position(), size);
     uint8_t magic[kMagicPeekBytes];
     const size_t got = f.pread_full(magic, std::min<uint64_t>(sizeof magic, size - start), start);
