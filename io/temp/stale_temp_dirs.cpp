@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -29,9 +30,30 @@ pid_t owner_pid(const std::string& name) {
 
 bool process_gone(pid_t pid) { return pid != ::getpid() && ::kill(pid, 0) != 0 && errno == ESRCH; }
 
-// Removes the entries of the locked directory `dir` (open as dir_fd), then it.
-bool remove_locked(const std::string& dir, int dir_fd) {
-  std::vector<std::string> names;
+// "<stem>.<n>": the name a run file has for an instant where the file
+// system lacks O_TMPFILE (TempDir::create_file).
+bool is_run_file_name(const std::string& name) {
+  const size_t dot = name.rfind('.');
+  if (dot == std::string::npos || dot == 0 || dot + 1 == name.size()) return false;
+  for (size_t i = 0; i < dot; ++i) {
+    const char c = name[i];
+    if (!((c >= 'a' && c <= 'z') || c == '_' || c == '-')) return false;
+  }
+  for (size_t i = dot + 1; i < name.size(); ++i) {
+    if (name[i] < '0' || name[i] > '9') return false;
+  }
+  return true;
+}
+
+// A regular file (not a link) owned by us, in the directory open as dir_fd.
+bool is_our_file(int dir_fd, const std::string& name) {
+  struct stat st;
+  return ::fstatat(dir_fd, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode) &&
+         st.st_uid == ::geteuid();
+}
+
+// The entries of the directory open as dir_fd, and whether reading them worked.
+bool list_entries(int dir_fd, std::vector<std::string>* names) {
   const int list_fd = ::dup(dir_fd);
   if (list_fd < 0) return false;
   DIR* d = ::fdopendir(list_fd);
@@ -41,18 +63,38 @@ bool remove_locked(const std::string& dir, int dir_fd) {
   }
   while (dirent* e = ::readdir(d)) {
     const std::string name = e->d_name;
-    if (name != "." && name != "..") names.push_back(name);
+    if (name != "." && name != "..") names->push_back(name);
   }
   ::closedir(d);
-  // Only files: a directory inside is not gsort's, and rmdir then fails.
-  for (const std::string& name : names) ::unlinkat(dir_fd, name.c_str(), 0);
-  return ::rmdir(dir.c_str()) == 0;
+  return true;
+}
+
+// Whether the directory open as dir_fd is one gsort made for this user,
+// holding nothing but its marker and run files of ours; `names` gets its
+// entries.
+bool is_ours(int dir_fd, std::vector<std::string>* names) {
+  struct stat st;
+  if (::fstat(dir_fd, &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != ::geteuid() ||
+      (st.st_mode & 07777) != 0700) {
+    return false;
+  }
+  if (!list_entries(dir_fd, names)) return false;
+  bool marked = false;
+  for (const std::string& name : *names) {
+    if (name == kTempDirMarker) {
+      marked = is_our_file(dir_fd, name);
+    } else if (!is_run_file_name(name) || !is_our_file(dir_fd, name)) {
+      return false;
+    }
+  }
+  return marked;
 }
 
 }  // namespace
 
 int remove_stale_temp_dirs(const std::string& base) {
-  DIR* d = ::opendir(base.empty() ? "/tmp" : base.c_str());
+  const std::string dir_of = base.empty() ? std::string("/tmp") : base;
+  DIR* d = ::opendir(dir_of.c_str());
   if (d == nullptr) return 0;
   std::vector<std::string> candidates;
   while (dirent* e = ::readdir(d)) {
@@ -63,11 +105,15 @@ int remove_stale_temp_dirs(const std::string& base) {
   ::closedir(d);
   int removed = 0;
   for (const std::string& name : candidates) {
-    const std::string dir = (base.empty() ? std::string("/tmp") : base) + "/" + name;
+    const std::string dir = dir_of + "/" + name;
     const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     if (fd < 0) continue;
+    std::vector<std::string> names;
     // Held: a live owner (in another pid namespace, say). Never touch it.
-    if (::flock(fd, LOCK_EX | LOCK_NB) == 0 && remove_locked(dir, fd)) ++removed;
+    if (::flock(fd, LOCK_EX | LOCK_NB) == 0 && is_ours(fd, &names)) {
+      for (const std::string& entry : names) ::unlinkat(fd, entry.c_str(), 0);
+      if (::rmdir(dir.c_str()) == 0) ++removed;
+    }
     ::close(fd);
   }
   return removed;

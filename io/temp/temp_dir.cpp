@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <vector>
 
+#include "io/temp/stale_temp_dirs.h"
 #include "io/temp/temp_registry.h"
 #include "src/core/errors.h"
 
@@ -45,13 +46,28 @@ TempDir::TempDir(const std::string& base) {
   }
   path_ = buf.data();
   slot_ = register_temp_path(path_, true);
+  // The marker tells remove_stale_temp_dirs that gsort made this directory.
+  // Registered as a file, so that the signal handler removes it before it
+  // removes the directory.
+  const std::string marker = path_ + "/" + kTempDirMarker;
+  const int marker_fd = ::open(marker.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+  if (marker_fd < 0) {
+    const int err = errno;
+    ::rmdir(path_.c_str());
+    unregister_temp_path(slot_);
+    throw IoError("cannot create a temporary directory in " + describe_errno(base, err));
+  }
+  ::close(marker_fd);
+  marker_slot_ = register_temp_path(marker, false);
   // The lock says "alive" to remove_stale_temp_dirs; the kernel drops it
   // with the process, however it dies.
   lock_fd_ = ::open(path_.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (lock_fd_ < 0 || ::flock(lock_fd_, LOCK_EX | LOCK_NB) != 0) {
     const int err = errno;
     if (lock_fd_ >= 0) ::close(lock_fd_);
+    ::unlink(marker.c_str());
     ::rmdir(path_.c_str());
+    unregister_temp_path(marker_slot_);
     unregister_temp_path(slot_);
     throw IoError("cannot lock the temporary directory " + describe_errno(path_, err));
   }
@@ -68,6 +84,7 @@ TempDir::~TempDir() {
     ::closedir(d);
   }
   ::rmdir(path_.c_str());
+  unregister_temp_path(marker_slot_);
   unregister_temp_path(slot_);
   ::close(lock_fd_);
 }

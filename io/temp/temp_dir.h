@@ -2,7 +2,8 @@
 // directory as gsort.<pid>.XXXXXX and removed when the object goes away, or
 // by the signal handler when the process is interrupted.
 //
-// Run files have no name in it: each is an O_TMPFILE (or, where the file
+// It holds a marker file (io/temp/stale_temp_dirs.h). Run files have no
+// name in it: each is an O_TMPFILE (or, where the file
 // system lacks that, a file unlinked as soon as it is created), used
 // through its open descriptor. So the directory stays empty, and a gsort
 // killed by SIGKILL leaves nothing that takes space: the kernel frees the
@@ -48,6 +49,7 @@ class TempDir {
  private:
   std::string path_;
   int slot_ = -1;
+  int marker_slot_ = -1;  // the marker file's (stale_temp_dirs.h)
   int lock_fd_ = -1;  // the directory, flock()ed while this process lives
   uint64_t next_id_ = 0;
 };
