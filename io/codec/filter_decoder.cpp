@@ -2,10 +2,8 @@
 
 #include <bzlib.h>
 #include <lzma.h>
-#include <zlib.h>
 
 #include <boost/iostreams/filter/bzip2.hpp>
-#include <boost/iostreams/filter/gzip.hpp>
 #include <boost/iostreams/filter/lzma.hpp>
 #include <string>
 
@@ -26,25 +24,6 @@ struct Failure {
   bool truncated;
   std::string detail;  // for corrupted data
 };
-
-// `exhausted`: the filter asked for bytes past the end of the file.
-Failure explain_gzip(const bio::gzip_error& e, bool exhausted) {
-  switch (e.error()) {
-    case bio::gzip::zlib_error:
-      // Z_BUF_ERROR: inflate needed more input at the end of the file.
-      if (e.zlib_error_code() == Z_BUF_ERROR) return {true, ""};
-      return {false, "invalid deflate data"};
-    case bio::gzip::bad_footer: return {true, ""};  // the file ended inside a member's footer
-    case bio::gzip::bad_crc: return {false, "CRC-32 mismatch"};
-    case bio::gzip::bad_length: return {false, "length mismatch"};
-    case bio::gzip::bad_method: return {false, "unknown compression method"};
-    case bio::gzip::bad_header: break;
-  }
-  // Boost throws bad_header for a header cut short by the end of the file
-  // and for bytes that are no header (garbage after the last member).
-  if (exhausted) return {true, ""};
-  return {false, "no gzip member where the next one should start"};
-}
 
 Failure explain_bzip2(const bio::bzip2_error& e) {
   switch (e.error()) {
@@ -98,7 +77,6 @@ class FilterDecoder final : public InputDecoder {
 
  private:
   [[noreturn]] void fail(const std::ios_base::failure& e) const {
-    if (const auto* gz = dynamic_cast<const bio::gzip_error*>(&e)) fail_with(explain_gzip(*gz, source_.exhausted()));
     if (const auto* bz = dynamic_cast<const bio::bzip2_error*>(&e)) fail_with(explain_bzip2(*bz));
     if (const auto* xz = dynamic_cast<const bio::lzma_error*>(&e)) fail_with(explain_xz(*xz));
     fail_with({false, e.what()});
@@ -107,8 +85,7 @@ class FilterDecoder final : public InputDecoder {
   [[noreturn]] void fail_with(const Failure& f) const {
     const std::string format = format_name(format_);
     if (f.truncated) {
-      throw DataError(name_ + ": truncated " + format + " data (the input ends inside a " +
-                      (format_ == CompressionFormat::kGzip ? "member" : "stream") + ", after " +
+      throw DataError(name_ + ": truncated " + format + " data (the input ends inside a stream, after " +
                       std::to_string(source_.bytes()) + " compressed bytes)");
     }
     throw DataError(name_ + ": corrupted " + format + " data (" + f.detail + ", within the first " +
@@ -133,9 +110,6 @@ std::unique_ptr<InputDecoder> decoder(CompressionFormat format, File& file, cons
 std::unique_ptr<InputDecoder> make_filter_decoder(CompressionFormat format, File& file, const uint8_t* peeked,
                                                   size_t peeked_bytes) {
   switch (format) {
-    case CompressionFormat::kGzip:
-      return decoder(format, file, peeked, peeked_bytes,
-                     bio::gzip_decompressor(bio::gzip::default_window_bits, kInputBufferBytes));
     case CompressionFormat::kBzip2:
       return decoder(format, file, peeked, peeked_bytes,
                      bio::bzip2_decompressor(bio::bzip2::default_small, kInputBufferBytes));
