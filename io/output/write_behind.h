@@ -18,6 +18,7 @@
 #include <thread>
 #include <vector>
 
+#include "io/output/block_target.h"
 #include "src/core/host_buffer.h"
 
 namespace gsort {
@@ -26,22 +27,22 @@ namespace gsort {
 // one being written, one queued between them. The memory plan counts them.
 constexpr unsigned kWriteBehindBuffers = 3;
 
-class WriteBehind {
+class WriteBehind final : public BlockTarget {
  public:
   using Sink = std::function<void(const uint8_t* data, size_t bytes)>;
 
   WriteBehind(Sink sink, size_t buffer_bytes, unsigned buffers = kWriteBehindBuffers);
-  ~WriteBehind();  // stops the thread; never throws (call finish() first)
+  ~WriteBehind() override;  // stops the thread; never throws (call finish() first)
   WriteBehind(const WriteBehind&) = delete;
   WriteBehind& operator=(const WriteBehind&) = delete;
 
   // The buffer to fill now.
-  uint8_t* buffer() const { return current_; }
-  size_t capacity() const { return capacity_; }
+  uint8_t* buffer() const override { return current_; }
+  size_t capacity() const override { return capacity_; }
   // Queues the first `bytes` of buffer() and moves to a free buffer.
-  void submit(size_t bytes);
+  void submit(size_t bytes) override;
   // Writes everything queued and stops the thread.
-  void finish();
+  void finish() override;
 
  private:
   void writer_loop();
