@@ -54,7 +54,7 @@ void report_verbose(const Log& log, const SortReport& r, const SortBackend& back
   log.info("backend at the end: " + backend.describe());
   log.info("backend: extract " + format_seconds(t.extract_s) + ", sort " + format_seconds(t.sort_s) +
            ", merge " + format_seconds(t.merge_s) + ", copy in " + format_seconds(t.copy_in_s) + ", copy out " +
-           format_seconds(t.copy_out_s) + ", gather " + format_seconds(t.gather_s));
+           format_seconds(t.copy_out_s));
   const double mb = static_cast<double>(r.input_bytes) / 1e6;
   char line[96];
   std::snprintf(line, sizeof line, "total: %.3f s (%.1f MB/s)", total_s, total_s > 0 ? mb / total_s : 0.0);

@@ -77,8 +77,8 @@ std::string stats_json(const SortConfig& config, const SortReport& report, const
     timeline.push_back({{"phase", span.phase}, {"thread", span.thread}, {"start_s", span.start_s}, {"end_s", span.end_s}});
   }
   j["timeline"] = timeline;
-  j["backend_s"] = {{"extract", t.extract_s}, {"sort", t.sort_s},         {"merge", t.merge_s},
-                    {"copy_in", t.copy_in_s}, {"copy_out", t.copy_out_s}, {"gather", t.gather_s}};
+  j["backend_s"] = {{"extract", t.extract_s}, {"sort", t.sort_s}, {"merge", t.merge_s},
+                    {"copy_in", t.copy_in_s}, {"copy_out", t.copy_out_s}};
   j["backend_chunks"] = t.chunks;
   j["backend_pieces"] = t.pieces;
   j["total_s"] = total_seconds;
