@@ -71,11 +71,11 @@ for step in "${steps[@]}"; do
       # NCCL with up to 2 ranks (a GPU each); the MPI and shared-memory exchanges with 1 to 4 ranks sharing the GPUs
       for c in ${DIST_CASES:-keys reverse unique skew tiny inputs parts spill receive stats exchange faults}; do
         GSORT_DIST_BACKEND=gpu GSORT_DIST_EXCHANGE=nccl GSORT_DIST_MAX_RANKS=2 bash tests/distributed/distributed_test.sh \
-          .devcarry/gsort .devcarry/gsort-gen "$c" >"$out/dist_nccl_$c.log" 2>&1 &
+          .devcarry/gsort .devcarry/gsort-gen .devcarry/gsort-test-hooks "$c" >"$out/dist_nccl_$c.log" 2>&1 &
         GSORT_DIST_BACKEND=gpu GSORT_DIST_EXCHANGE=mpi bash tests/distributed/distributed_test.sh \
-          .devcarry/gsort .devcarry/gsort-gen "$c" >"$out/dist_mpi_$c.log" 2>&1 &
+          .devcarry/gsort .devcarry/gsort-gen .devcarry/gsort-test-hooks "$c" >"$out/dist_mpi_$c.log" 2>&1 &
         GSORT_DIST_BACKEND=gpu GSORT_DIST_EXCHANGE=shm bash tests/distributed/distributed_test.sh \
-          .devcarry/gsort .devcarry/gsort-gen "$c" >"$out/dist_shm_$c.log" 2>&1 &
+          .devcarry/gsort .devcarry/gsort-gen .devcarry/gsort-test-hooks "$c" >"$out/dist_shm_$c.log" 2>&1 &
       done
       wait
       for f in "$out"/dist_*.log; do echo "$(basename "$f" .log): $(tail -1 "$f")"; done

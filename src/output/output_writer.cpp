@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <cstring>
 
-#include "src/output/test_hooks.h"
 #include "src/algo/gather.h"
+#include "src/core/test_hooks.h"
 
 namespace gsort {
 

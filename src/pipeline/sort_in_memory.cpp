@@ -5,7 +5,7 @@
 
 #include "src/core/host_buffer.h"
 #include "src/core/stopwatch.h"
-#include "src/pipeline/test_hooks.h"
+#include "src/core/test_hooks.h"
 
 namespace gsort {
 namespace {

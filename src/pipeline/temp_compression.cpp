@@ -9,7 +9,7 @@
 
 #include "io/cache/page_cache_room.h"
 #include "io/temp/write_probe.h"
-#include "src/pipeline/test_hooks.h"
+#include "src/core/test_hooks.h"
 
 namespace gsort {
 namespace {
