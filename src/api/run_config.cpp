@@ -120,7 +120,7 @@ RunOutcome check(const SortConfig& config, const KeyLayout& layout, const Log& l
 
 }  // namespace
 
-RunOutcome run_config(const SortConfig& config) {
+RunOutcome run_config(const SortConfig& config, const RunOptions& run) {
   Stopwatch total;
   const Log log(config.verbose);
   const KeyLayout layout = layout_of(config);
@@ -158,13 +158,13 @@ RunOutcome run_config(const SortConfig& config) {
     const SortReport whole = with_backend_start(r, backend_span);
     if (trace_file) write_stats(chrome_trace_json(whole), trace_file.get());
     if (!config.stats_path.empty()) {
-      write_stats(stats_json(config, whole, *backend, total.seconds()), stats_file.get());
+      write_stats(stats_json(config, run.output, whole, *backend, total.seconds()), stats_file.get());
     }
   };
   RunOutcome out;
-  out.report = with_backend_start(external_sort(ctx), backend_span);
-  publish_stats(trace_file.get(), config.output, "--trace file");
-  publish_stats(stats_file.get(), config.output, "--stats file");
+  out.report = with_backend_start(external_sort(ctx, run), backend_span);
+  publish_stats(trace_file.get(), run.output, "--trace file");
+  publish_stats(stats_file.get(), run.output, "--stats file");
   out.seconds = total.seconds();
   out.backend = backend->describe();
   report_verbose(log, out.report, *backend, out.seconds);

@@ -28,6 +28,7 @@ namespace {
 constexpr uint32_t kMaxRecordSize = 64u << 20;
 constexpr unsigned kThreadsPerCore = 4;  // --parallel is capped at this many per hardware thread
 constexpr long long kMostSpillStreams = 64;
+constexpr uint64_t kLeastRankMemoryBytes = 64ull << 20;  // a rank's share of the default -S
 
 struct RawOptions {
   std::vector<std::string> inputs;
@@ -263,14 +264,16 @@ void set_mode(const RawOptions& o, SortConfig& c) {
   if (std::count(c.inputs.begin(), c.inputs.end(), "-") > 1) throw UsageError("standard input given twice as an input");
 }
 
-// The host's share: memory budget, temp directory, threads.
-void set_host_resources(const RawOptions& o, SortConfig& c) {
+// The host's share: memory budget, temp directory, threads (options.h
+// says how ranks share the defaults).
+void set_host_resources(const RawOptions& o, unsigned ranks_on_host, SortConfig& c) {
   if (o.memory_given) {  // -S '' is an invalid size, not the default
     c.memory_bytes = parse_size(o.memory, "--memory");
     if (c.memory_bytes == 0) throw UsageError("--memory must be more than 0");
   } else {
     const uint64_t ram = physical_memory_bytes();
     c.memory_bytes = ram ? ram / 2 : (1ull << 30);
+    if (ranks_on_host > 0) c.memory_bytes = std::max(c.memory_bytes / ranks_on_host, kLeastRankMemoryBytes);
   }
   c.temp_dir = o.temp_dir.empty() ? default_temp_dir() : o.temp_dir;
   if (o.parallel < 0 || o.parallel > 4096) {
@@ -280,6 +283,10 @@ void set_host_resources(const RawOptions& o, SortConfig& c) {
   // The pool does data-parallel work: past a few threads per core they
   // only contend (4096 threads on 2 cores took 40 times as long).
   c.threads = std::min(c.threads_requested, kThreadsPerCore * default_threads());
+  // All cores, whether given so or not, are the host's to share.
+  if (ranks_on_host > 0 && c.threads == default_threads()) {
+    c.threads = c.threads_requested = std::max(1u, c.threads / ranks_on_host);
+  }
   if (o.batch_size_given && o.batch_size < 2) {
     throw UsageError("--batch-size " + std::to_string(o.batch_size) + " is too small (at least 2)");
   }
@@ -370,17 +377,16 @@ void set_reporting(const RawOptions& o, SortConfig& c) {
 }
 
 // The options, checked in this order (the first error is the one reported).
-SortConfig to_config(const RawOptions& o) {
+SortConfig to_config(const RawOptions& o, unsigned ranks_on_host) {
   SortConfig c;
   c.inputs = o.inputs.empty() ? std::vector<std::string>{"-"} : o.inputs;
   c.output = o.output.empty() ? throw UsageError("--output needs a file name") : o.output;
   c.output_parts = o.output_parts;
   c.to_terminal = o.to_terminal;
   if (c.output_parts && c.output == "-") throw UsageError("--output-parts needs -o DIR");
-  c.memory_is_default = o.memory.empty();
   set_record_layout(o, c);
   set_mode(o, c);
-  set_host_resources(o, c);
+  set_host_resources(o, ranks_on_host, c);
   c.verbose = o.verbose;
   set_backend(o, c);
   set_spilling(o, c);
@@ -420,7 +426,7 @@ void refuse_message_placeholders(int argc, const char* const* argv) {
   }
 }
 
-ParsedCommand parse_command_line(int argc, const char* const* argv) {
+ParsedCommand parse_command_line(int argc, const char* const* argv, unsigned ranks_on_host) {
   refuse_message_placeholders(argc, argv);
   RawOptions o;
   po::options_description all = visible_options(o);
@@ -456,7 +462,7 @@ ParsedCommand parse_command_line(int argc, const char* const* argv) {
     cmd.done = true;
     return cmd;
   }
-  cmd.config = to_config(o);
+  cmd.config = to_config(o, ranks_on_host);
   return cmd;
 }
 

@@ -154,7 +154,7 @@ void finish(SortJob& job, const InputTally& tally, OutputCheck* check, ProgressM
 
 }  // namespace
 
-SortReport external_sort(const SortContext& ctx) {
+SortReport external_sort(const SortContext& ctx, const RunOptions& run) {
   // Outlives the locals below: the temp directory goes last.
   SortJob job(ctx);
   const SortConfig& config = ctx.config;
@@ -168,8 +168,8 @@ SortReport external_sort(const SortContext& ctx) {
   // Empty directories of gsorts killed by SIGKILL (io/temp/stale_temp_dirs.h).
   remove_stale_temp_dirs(config.temp_dir);
   InputSet inputs(config.inputs, job.rs, &tally, config.page_cache == PageCacheUse::kDrop);
-  if (config.consume_inputs) inputs.consume_as_read();
-  OutputTarget output(config.output);
+  if (run.consume_inputs) inputs.consume_as_read();
+  OutputTarget output(run.output);
   if (config.compress_output) {
     job.encoder = make_output_encoder(config.output_format, output.file(), config.output_level, config.threads,
                                       ctx.pool);

@@ -25,7 +25,7 @@ SortReport sort_filled_buffer(const SortContext& ctx, uint8_t* records, uint64_t
   // Made first, as external_sort does: an unwritable destination fails
   // before the sort.
   std::optional<OutputTarget> output;
-  if (!out.sink) output.emplace(ctx.config.output);
+  if (!out.sink) output.emplace(out.path);
   const Stopwatch t;
   std::unique_ptr<ChunkSortSession> session = ctx.backend.begin_chunk(records);
   session->records_ready(count);

@@ -14,8 +14,8 @@ uint64_t peak_host_bytes() {
   return static_cast<uint64_t>(u.ru_maxrss) * 1024;  // Linux reports KiB
 }
 
-std::string stats_json(const SortConfig& config, const SortReport& report, const SortBackend& backend,
-                       double total_seconds) {
+std::string stats_json(const SortConfig& config, const std::string& output, const SortReport& report,
+                       const SortBackend& backend, double total_seconds) {
   using Json = nlohmann::ordered_json;
   const BackendTimings t = backend.timings();
   Json j;
@@ -28,7 +28,7 @@ std::string stats_json(const SortConfig& config, const SortReport& report, const
                 {"records", report.input_records},
                 {"bytes", report.input_bytes},
                 {"stored_bytes", report.input_stored_bytes}};
-  j["output"] = {{"destination", config.output == "-" ? "standard output" : config.output},
+  j["output"] = {{"destination", output == "-" ? "standard output" : output},
                  {"records", report.output_records},
                  {"bytes", report.output_bytes},
                  {"stored_bytes", report.output_stored_bytes},

@@ -289,6 +289,8 @@ case_refusals() {
   zstd -q -f "$work/in" -o "$work/in.zst" 2>/dev/null && \
     refuse "uncompressed" --record-size 16 --key 0:u32 "$work/in.zst" -o "$work/out/sorted"
   refuse "not a multiple" --record-size 15 "$work/in" -o "$work/out/sorted"
+  # main's checks hold for ranks too.
+  refuse "is also an input" --record-size 16 --key 0:u32 "$work/in" -o "$work/out/sorted" --stats "$work/in"
 }
 
 # fault N PHASE [ARGS...]: rank 1 fails at PHASE; every rank must stop with
