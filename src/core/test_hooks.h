@@ -59,6 +59,8 @@ inline void test_fault_point(const char* phase, int rank) {
 inline bool test_receive_in_files() { return test_hooks::receive_in_files && test_hooks::receive_in_files(); }
 inline bool test_output_by_pwrite() { return test_hooks::output_by_pwrite && test_hooks::output_by_pwrite(); }
 inline bool test_partition_on_cpu() { return test_hooks::partition_on_cpu && test_hooks::partition_on_cpu(); }
-inline uint64_t test_shared_slot_records() { return test_hooks::shared_slot_records ? test_hooks::shared_slot_records() : 0; }
+inline uint64_t test_shared_slot_records() {
+  return test_hooks::shared_slot_records ? test_hooks::shared_slot_records() : 0;
+}
 
 }  // namespace gsort

@@ -46,7 +46,6 @@ class RunMerges {
 
   const MergeLimits& limits() const { return setup_.limits; }
   const Log& log() const { return setup_.log; }
-  TempRuns& runs() { return runs_; }
 
   // Merges `group` (consecutive sources, in order) into a new run, one level
   // above the deepest of them; closes and frees their files.

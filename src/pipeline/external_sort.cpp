@@ -61,16 +61,10 @@ void report_plan(const SortPlan& plan, const InputSet& inputs, SortReport& repor
 // What every merge of this sort takes. A merge that writes a run settles
 // --compress-temp first where no spill did (--merge: nothing to sample).
 MergeSetup merge_setup(const SortContext& ctx, const SortPlan& plan, TempRuns& runs, SortReport& report) {
-  return MergeSetup{ctx.layout, ctx.backend, ctx.pool, ctx.log, plan.limits, plan.windows, [&ctx, &plan, &runs, &report] {
-                      decide_run_compression(ctx, plan.memory.source_records, RunSample{}, runs, report.temp);
-                    }};
-}
-
-// The last merges, into the destination (its file paced as planned).
-void merge_into_destination(RunMerges& merges, std::vector<PendingSource> pending, const SortPlan& plan,
-                            SortOutput& out, FinalOutput& destination, ProgressMeter& meter, uint64_t progress_total) {
-  if (plan.writeback_paced) out.target.file().pace_writeback();  // does nothing for a pipe
-  merges.merge_all(std::move(pending), destination, meter, progress_total);
+  const auto settle_runs = [&ctx, &plan, &runs, &report] {
+    decide_run_compression(ctx, plan.memory.source_records, RunSample{}, runs, report.temp);
+  };
+  return MergeSetup{ctx.layout, ctx.backend, ctx.pool, ctx.log, plan.limits, plan.windows, settle_runs};
 }
 
 // --verify's verdict, the end of a compressed output, and the output put in place.
@@ -125,6 +119,10 @@ SortReport external_sort(const SortContext& ctx, const RunOptions& run) {
                           config.unique ? &ctx.layout : nullptr, out.check.get());
   DirectWrite direct(destination, ctx.pool, meter, report);
   const ReadProgress progress{meter, tally.stored_bytes, inputs.stored_bytes()};
+  // Paced as the runs are, once a merge will write it (does nothing for a pipe).
+  const auto pace_output = [&] {
+    if (plan.writeback_paced) out.target.file().pace_writeback();
+  };
   if (config.mode == Mode::kMerge) {
     RunMerges merges(merge_setup(ctx, plan, runs, report), runs, report);
     // More inputs than one merge takes are merged in groups, early.
@@ -134,16 +132,18 @@ SortReport external_sort(const SortContext& ctx, const RunOptions& run) {
       input.open_input = std::move(open);
       pending.push(std::move(input));
     }
-    merge_into_destination(merges, pending.take(), plan, out, destination, meter,
-                           inputs.size_known() ? inputs.total_bytes() : 0);
+    pace_output();
+    merges.merge_all(pending.take(), destination, meter, inputs.size_known() ? inputs.total_bytes() : 0);
     report.input_bytes = report.input_records * rs;
   } else if (plan.memory.in_memory) {
     sort_in_memory(ctx, plan.memory.chunk_records, inputs, progress, direct, report);
   } else {
     RunMerges merges(merge_setup(ctx, plan, runs, report), runs, report);
-    std::vector<PendingSource> formed = form_runs(RunFormation{ctx, plan.memory, inputs, progress, merges, direct}, report);
+    const RunFormation formation{ctx, plan.memory, inputs, progress, runs, merges, direct};
+    std::vector<PendingSource> formed = form_runs(formation, report);
     if (!formed.empty()) {
-      merge_into_destination(merges, std::move(formed), plan, out, destination, meter, report.input_records * rs);
+      pace_output();
+      merges.merge_all(std::move(formed), destination, meter, report.input_records * rs);
     }
   }
   finish(ctx, tally, out, meter, report);

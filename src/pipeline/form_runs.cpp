@@ -57,19 +57,19 @@ std::vector<PendingSource> form_runs(const RunFormation& f, SortReport& report) 
   const SortContext& ctx = f.ctx;
   const uint32_t rs = ctx.layout.record_size();
   InputSet& inputs = f.inputs;
-  RunStack runs(f.merges, report);
+  RunStack waiting(f.merges, report);  // the runs formed, merged early as needed
   const uint64_t chunk = f.plan.chunk_records;
   const size_t files_per_run = f.plan.spill_streams;
   ChunkReader chunks(inputs, ctx.backend, chunk, rs);
   ChunkOrders orders(chunk);
   // After the buffers it reads: a spill in flight ends before they go.
-  BackgroundSpill spill(f.merges.runs(), ctx.pool, f.plan.spill_streams, report);
+  BackgroundSpill spill(f.runs, ctx.pool, f.plan.spill_streams, report);
   f.progress.phase("forming runs");
   chunks.read_first();
   bool more = true;
   while (more) {
     report.input_records += chunks.count();
-    if (runs.empty() && !spill.busy() && whole_input_in_hand(inputs, chunks, chunk, rs)) {
+    if (waiting.empty() && !spill.busy() && whole_input_in_hand(inputs, chunks, chunk, rs)) {
       // No temp files needed: written while it is sorted, as the in-memory sort does.
       report.in_memory = true;
       const uint8_t* records = chunks.records();
@@ -82,34 +82,34 @@ std::vector<PendingSource> form_runs(const RunFormation& f, SortReport& report) 
     }
     // A spill that has ended gives its buffer back now, so that the next
     // chunk is read while this one is sorted.
-    if (spill.busy() && spill.ended()) runs.push(spill.finish());
+    if (spill.busy() && spill.ended()) waiting.push(spill.finish());
     const size_t in_flight = spill.busy() ? 1 : 0;
     // A spill that makes the runs merge early is written before the merge,
     // with no read-ahead, so that both chunk buffers (and the orders) are
     // free while the merge runs, and it has the whole budget.
-    const bool merges_next = runs.push_would_merge(true, in_flight, files_per_run);
+    const bool merges_next = waiting.push_would_merge(true, in_flight, files_per_run);
     if (!merges_next && !spill.busy()) chunks.read_ahead();
     const Stopwatch t;
     ctx.backend.sort_order(chunks.records(), chunks.count(), orders.current());
     report.add_phase("sort", t.seconds());
     if (spill.busy()) {
       // It did not merge when it was started, and does not now.
-      runs.push(spill.finish());
+      waiting.push(spill.finish());
       if (!merges_next) chunks.read_ahead();
     }
-    if (runs.empty() && only_chunk(inputs, chunks, chunk, rs)) {  // no temp files needed
+    if (waiting.empty() && only_chunk(inputs, chunks, chunk, rs)) {  // no temp files needed
       report.in_memory = true;
       f.direct.write(chunks.records(), orders.current(), chunks.count());
       break;
     }
     decide_run_compression(ctx, f.plan.source_records, RunSample{chunks.records(), orders.current(), chunks.count()},
-                           f.merges.runs(), report.temp);
+                           f.runs, report.temp);
     spill.start(chunks.records(), orders.current(), chunks.count());
     if (merges_next) {
       PendingSource run = spill.finish();
       chunks.release();
       orders.release();
-      runs.push(std::move(run));
+      waiting.push(std::move(run));
       orders.allocate();
       more = chunks.read_after_release();
     } else {
@@ -117,14 +117,14 @@ std::vector<PendingSource> form_runs(const RunFormation& f, SortReport& report) 
       orders.advance();
     }
   }
-  if (spill.busy()) runs.push(spill.finish());
+  if (spill.busy()) waiting.push(spill.finish());
   report.input_bytes = report.input_records * rs;
   for (const PhaseSpan& span : chunks.read_spans()) report.add_span(span);
   if (report.runs > 0) {
     ctx.log.info("formed " + plural(report.runs, "run") + " of up to " + plural(chunk, "record") + ", " +
                  plural(f.plan.spill_streams, "stream") + " each");
   }
-  return runs.take();
+  return waiting.take();
 }
 
 }  // namespace gsort

@@ -8,6 +8,7 @@
 #include "io/input/input_set.h"
 #include "src/merge/merge_passes.h"
 #include "src/merge/pending_source.h"
+#include "src/merge/temp_runs.h"
 #include "src/pipeline/direct_write.h"
 #include "src/pipeline/external_sort.h"
 #include "src/pipeline/memory_plan.h"
@@ -22,7 +23,8 @@ struct RunFormation {
   const MemoryPlan& plan;  // the chunk, the spill streams, the merges' source windows (run frames)
   InputSet& inputs;
   ReadProgress progress;
-  RunMerges& merges;  // merges runs early; its runs() are where runs are written
+  TempRuns& runs;       // where the runs are written
+  RunMerges& merges;    // merges waiting runs early
   DirectWrite& direct;  // where an input of one chunk goes
 };
 
