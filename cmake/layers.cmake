@@ -6,7 +6,7 @@
 # any other project include, so a dependency that runs upward, or sideways
 # between rooms that must not know each other, cannot land.
 set(GSORT_BELOW_DISTRIBUTED
-    "src/core src/cuda io src/keys src/config src/algo src/merge/primitives src/chunk_sort kernels src/verify src/output src/merge src/report src/pipeline")
+    "src/core src/cuda io src/keys src/config src/algo src/merge/primitives src/chunk_sort kernels src/verify src/output src/report src/merge src/pipeline")
 set(GSORT_LAYERS
   "include/gsort:"
   "src/core:"
@@ -36,8 +36,10 @@ set(GSORT_LAYERS
   "src/chunk_sort:src/core src/cuda src/keys src/config src/algo src/merge/primitives kernels"
   "src/verify:src/core src/cuda io src/keys src/config"
   "src/output:src/core src/cuda io src/keys src/config src/algo src/verify"
-  "src/merge:src/core src/cuda io src/keys src/config src/algo src/chunk_sort src/output src/verify"
   "src/report:src/core src/cuda io src/keys src/config src/chunk_sort src/verify"
+  # The merge in one room: the run merger, the passes and the early merges
+  # of waiting runs, their limits, and the run files they write and read.
+  "src/merge:src/core src/cuda io src/keys src/config src/algo src/chunk_sort src/output src/verify src/report"
   "src/pipeline:src/core src/cuda io src/keys src/config src/algo src/chunk_sort src/verify src/output src/merge src/report"
   # The distributed sort's rooms run one way: ranks, then partition and
   # local, then exchange; output knows only ranks; distributed_sort.cpp at

@@ -75,7 +75,9 @@ for step in "${steps[@]}"; do
       done ;;
     distributed)  # issue 13's tests with every rank on a GPU and NCCL between them (2+ GPUs), and memcheck of 2 ranks
       export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 NCCL_NVLS_ENABLE=0
-      dist_test() { bash "$repo/tests/distributed/distributed_test.sh" "$carry/gsort" "$carry/gsort-gen" "$@"; }
+      dist_test() {
+        bash "$repo/tests/distributed/distributed_test.sh" "$carry/gsort" "$carry/gsort-gen" "$carry/gsort-test-hooks" "$@"
+      }
       # NCCL with up to 2 ranks (a GPU each); the MPI and shared-memory exchanges with 1 to 4 ranks sharing the GPUs
       for c in ${DIST_CASES:-keys reverse unique skew tiny inputs parts spill receive stats exchange faults}; do
         GSORT_DIST_BACKEND=gpu GSORT_DIST_EXCHANGE=nccl GSORT_DIST_MAX_RANKS=2 dist_test "$c" >"$out/dist_nccl_$c.log" 2>&1 &

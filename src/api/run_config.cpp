@@ -14,8 +14,8 @@
 #include "src/core/errors.h"
 #include "src/core/process_clock.h"
 #include "src/core/stopwatch.h"
+#include "src/core/test_hooks.h"
 #include "src/core/thread_pool.h"
-#include "src/output/test_hooks.h"
 #include "src/pipeline/external_sort.h"
 #include "src/report/progress.h"
 #include "src/report/stats_json.h"
@@ -54,7 +54,7 @@ void report_verbose(const Log& log, const SortReport& r, const SortBackend& back
   log.info("backend at the end: " + backend.describe());
   log.info("backend: extract " + format_seconds(t.extract_s) + ", sort " + format_seconds(t.sort_s) +
            ", merge " + format_seconds(t.merge_s) + ", copy in " + format_seconds(t.copy_in_s) + ", copy out " +
-           format_seconds(t.copy_out_s) + ", gather " + format_seconds(t.gather_s));
+           format_seconds(t.copy_out_s));
   const double mb = static_cast<double>(r.input_bytes) / 1e6;
   char line[96];
   std::snprintf(line, sizeof line, "total: %.3f s (%.1f MB/s)", total_s, total_s > 0 ? mb / total_s : 0.0);
@@ -120,7 +120,7 @@ RunOutcome check(const SortConfig& config, const KeyLayout& layout, const Log& l
 
 }  // namespace
 
-RunOutcome run_config(const SortConfig& config) {
+RunOutcome run_config(const SortConfig& config, const RunOptions& run) {
   Stopwatch total;
   const Log log(config.verbose);
   const KeyLayout layout = layout_of(config);
@@ -158,13 +158,13 @@ RunOutcome run_config(const SortConfig& config) {
     const SortReport whole = with_backend_start(r, backend_span);
     if (trace_file) write_stats(chrome_trace_json(whole), trace_file.get());
     if (!config.stats_path.empty()) {
-      write_stats(stats_json(config, whole, *backend, total.seconds()), stats_file.get());
+      write_stats(stats_json(config, run.output, whole, *backend, total.seconds()), stats_file.get());
     }
   };
   RunOutcome out;
-  out.report = with_backend_start(external_sort(ctx), backend_span);
-  publish_stats(trace_file.get(), config.output, "--trace file");
-  publish_stats(stats_file.get(), config.output, "--stats file");
+  out.report = with_backend_start(external_sort(ctx, run), backend_span);
+  publish_stats(trace_file.get(), run.output, "--trace file");
+  publish_stats(stats_file.get(), run.output, "--stats file");
   out.seconds = total.seconds();
   out.backend = backend->describe();
   report_verbose(log, out.report, *backend, out.seconds);

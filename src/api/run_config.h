@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "src/config/run_options.h"
 #include "src/config/sort_config.h"
 #include "src/report/sort_report.h"
 #include "src/verify/sorted_check.h"
@@ -22,6 +23,6 @@ struct RunOutcome {
 // --trace files) are left as they were and temp files are removed. A check
 // that finds disorder returns normally, check.sorted false, and prints
 // nothing about it (the caller decides).
-RunOutcome run_config(const SortConfig& config);
+RunOutcome run_config(const SortConfig& config, const RunOptions& run);
 
 }  // namespace gsort

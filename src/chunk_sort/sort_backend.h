@@ -20,8 +20,6 @@ struct BackendTimings {
   double copy_in_s = 0;   // host-to-device copies (GPU)
   double copy_out_s = 0;  // device-to-host copies (GPU)
   double merge_s = 0;     // merging sorted pieces of a chunk
-  double gather_s = 0;    // putting records in order: no backend does now (the
-                          // output writer gathers); kept for --stats' "gather"
   uint64_t chunks = 0;    // chunks sorted
   uint64_t pieces = 0;    // device-sized pieces sorted (GPU)
 };

@@ -28,7 +28,7 @@
 #include "src/distributed/local/receive_preparation.h"
 #include "src/distributed/refusals.h"
 #include "src/distributed/exchange/shuffle.h"
-#include "src/distributed/ranks/test_fault.h"
+#include "src/core/test_hooks.h"
 #include "src/distributed/exchange/receive_sinks.h"
 #include "src/distributed/exchange/whole_slice.h"
 #include "src/core/stopwatch.h"

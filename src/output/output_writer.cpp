@@ -4,8 +4,8 @@
 #include <cstring>
 
 #include "src/core/errors.h"
-#include "src/output/test_hooks.h"
 #include "src/algo/gather.h"
+#include "src/core/test_hooks.h"
 
 namespace gsort {
 

@@ -18,7 +18,9 @@
 
 #include <cstdint>
 
-#include "src/pipeline/sort_job.h"
+#include "src/merge/temp_runs.h"
+#include "src/pipeline/external_sort.h"
+#include "src/report/sort_report.h"
 
 namespace gsort {
 
@@ -37,9 +39,20 @@ struct TempRoom {
 };
 TempRoom temp_room();
 
-// Settles job.run_compression from --compress-temp and, for auto, the
-// sorted chunk records[order[0..count)] (count 0: nothing to sample, as for
-// --merge: plain runs). Does nothing after the first call.
-void decide_run_compression(SortJob& job, const uint8_t* records, const uint32_t* order, uint64_t count);
+// A sorted chunk, records[order[0..count)], as its run will hold it; none
+// (count 0) for --merge.
+struct RunSample {
+  const uint8_t* records = nullptr;
+  const uint32_t* order = nullptr;
+  uint64_t count = 0;
+};
+
+// Settles how `runs` are compressed (TempRuns::compress) from
+// --compress-temp and, for auto, `sample` (none: plain runs), and says why
+// in `choice` (the report's) and under -v. Run frames are a quarter of a
+// merge window of `source_records` (the plan's), within bounds. Does
+// nothing once the choice is made.
+void decide_run_compression(const SortContext& ctx, uint64_t source_records, const RunSample& sample,
+                            TempRuns& runs, TempChoice& choice);
 
 }  // namespace gsort

@@ -37,7 +37,7 @@ struct TempChoice {
   uint64_t expected_bytes = 0;     // what the runs were expected to hold (0: unknown)
   unsigned streams = 1;            // spill streams: files a run is written as at once
   bool writeback_paced = false;    // runs and output handed to the disk as written, and dropped from the cache
-                                   // (decided in external_sort.cpp; run_output and merge_passes act on it)
+                                   // (decided by the plan, src/pipeline/sort_plan.cpp)
 };
 
 struct SortReport {

@@ -12,10 +12,10 @@
 
 namespace gsort {
 
-// The JSON text (one line, ending in a newline). total_seconds: the wall
-// time of the whole run.
-std::string stats_json(const SortConfig& config, const SortReport& report, const SortBackend& backend,
-                       double total_seconds);
+// The JSON text (one line, ending in a newline). output: the file written
+// (RunOptions::output). total_seconds: the wall time of the whole run.
+std::string stats_json(const SortConfig& config, const std::string& output, const SortReport& report,
+                       const SortBackend& backend, double total_seconds);
 
 // The same for -c / -C: what was checked and what was found.
 std::string check_stats_json(const SortConfig& config, const CheckResult& result, double total_seconds);

@@ -1,16 +1,18 @@
 #!/usr/bin/env bash
-# The distributed sort's tests: distributed_test.sh GSORT GSORT_GEN CASE.
-# Each case runs `mpirun -np N gsort` for N = 1..4 on the CPU backend and
-# compares with single-process gsort (the same binary, no mpirun, CPU
-# backend) byte for byte, or checks a refusal or a failure; after every
-# run, no temporary file may be left in -T's directory or next to the output.
+# The distributed sort's tests: distributed_test.sh GSORT GSORT_GEN
+# GSORT_TEST_HOOKS CASE. Each case runs `mpirun -np N gsort` for N = 1..4 on
+# the CPU backend and compares with single-process gsort (the same binary,
+# no mpirun, CPU backend) byte for byte, or checks a refusal or a failure;
+# after every run, no temporary file may be left in -T's directory or next
+# to the output. Where a case injects a fault (GSORT_TEST_* variables), the
+# ranks run GSORT_TEST_HOOKS (tests/support/fault_hooks.h): gsort reads none.
 # On GPU machines GSORT_DIST_BACKEND=gpu and GSORT_DIST_EXCHANGE=nccl run
 # the comparisons' ranks with those instead (ranks share GPUs in turn), and
 # GSORT_DIST_MAX_RANKS (at least 2) caps every case's rank counts (NCCL wants
 # a GPU per rank): larger counts of a list are left out, and a check that
 # needs several ranks runs with min(N, GSORT_DIST_MAX_RANKS).
 set -euo pipefail
-gsort=$1 gen_bin=$2 case=$3
+gsort=$1 gen_bin=$2 hooks=$3 case=$4
 mpirun_bin=${GSORT_MPIRUN:-mpirun}
 rank_opts=(--backend "${GSORT_DIST_BACKEND:-cpu}")
 [ -z "${GSORT_DIST_EXCHANGE:-}" ] || rank_opts+=(--exchange "$GSORT_DIST_EXCHANGE")
@@ -38,6 +40,14 @@ mpi() {
   "$mpirun_bin" "${mpi_flags[@]}" "${env[@]}" -np "$n" "$@"
 }
 gen() { "$gen_bin" "$@"; }
+# The binary the ranks of a comparison run: the hooks' where a variable asks for one.
+ranks_gsort() {
+  if [ -n "${GSORT_TEST_RECEIVE_IN_FILES:-}${GSORT_TEST_SHM_SLOT_RECORDS:-}${GSORT_TEST_OUTPUT_PWRITE:-}" ]; then
+    echo "$hooks"
+  else
+    echo "$gsort"
+  fi
+}
 
 no_leftovers() {
   local left
@@ -50,7 +60,7 @@ same() {
   "$gsort" --backend cpu -T "$work/tmp" "$@" -o "$work/ref"
   for n in ${np:-1 2 3 4}; do
     [ "$n" -le "$max_ranks" ] || continue
-    mpi "$n" "$gsort" "${rank_opts[@]}" -T "$work/tmp" "$@" -o "$work/out/sorted" || fail "np $n failed: $*"
+    mpi "$n" "$(ranks_gsort)" "${rank_opts[@]}" -T "$work/tmp" "$@" -o "$work/out/sorted" || fail "np $n failed: $*"
     cmp -s "$work/ref" "$work/out/sorted" || fail "np $n differs from one process: $*"
     no_leftovers
   done
@@ -128,7 +138,7 @@ parts_same() {
   "$gsort" --backend cpu -T "$work/tmp" "$@" -o "$work/ref"
   for n in ${np:-1 2 3 4}; do
     [ "$n" -le "$max_ranks" ] || continue
-    mpi "$n" "$gsort" "${rank_opts[@]}" -T "$work/tmp" "$@" --output-parts -o "$work/out/parts" || fail "np $n failed"
+    mpi "$n" "$(ranks_gsort)" "${rank_opts[@]}" -T "$work/tmp" "$@" --output-parts -o "$work/out/parts" || fail "np $n failed"
     [ "$(ls "$work/out/parts" | wc -l)" = "$n" ] || fail "np $n: $(ls "$work/out/parts" | wc -l) parts"
     cat "$work/out/parts"/part-* | cmp -s "$work/ref" - || fail "np $n: parts differ from one process: $*"
     [ -z "$(find "$work/out/parts" -name '.*')" ] || fail "np $n: hidden files left in the parts directory"
@@ -224,7 +234,7 @@ case_exchange() {
     -o "$work/out/sorted" 2>"$work/err" || fail "np 2 -v failed"
   grep -qE "^gsort: write: rank 0 fills its range of the output (through a mapping|with pwrite)" "$work/err" ||
     fail "-v does not say how the range is written: $(cat "$work/err")"
-  GSORT_TEST_OUTPUT_PWRITE=1 mpi 2 "$gsort" "${rank_opts[@]}" -v -T "$work/tmp" --record-size 16 --key 0:u64 \
+  GSORT_TEST_OUTPUT_PWRITE=1 mpi 2 "$hooks" "${rank_opts[@]}" -v -T "$work/tmp" --record-size 16 --key 0:u64 \
     "$work/big" -o "$work/out/sorted" 2>"$work/err" || fail "np 2 -v (pwrite) failed"
   grep -q "^gsort: write: rank 0 fills its range of the output with pwrite" "$work/err" || fail "the hook: $(cat "$work/err")"
   # Whole slices are partitioned on the ranks' GPUs where they have one.
@@ -289,6 +299,8 @@ case_refusals() {
   zstd -q -f "$work/in" -o "$work/in.zst" 2>/dev/null && \
     refuse "uncompressed" --record-size 16 --key 0:u32 "$work/in.zst" -o "$work/out/sorted"
   refuse "not a multiple" --record-size 15 "$work/in" -o "$work/out/sorted"
+  # main's checks hold for ranks too.
+  refuse "is also an input" --record-size 16 --key 0:u32 "$work/in" -o "$work/out/sorted" --stats "$work/in"
 }
 
 # fault N PHASE [ARGS...]: rank 1 fails at PHASE; every rank must stop with
@@ -297,7 +309,7 @@ fault() {
   local n=$1 phase=$2 rc=0; shift 2
   n=$(ranks "$n")
   GSORT_TEST_FAIL_RANK=1 GSORT_TEST_FAIL_AT=$phase mpi "$n" -x GSORT_TEST_FAIL_RANK -x GSORT_TEST_FAIL_AT \
-    "$gsort" "${rank_opts[@]}" -S 1M -T "$work/tmp" --record-size 16 --key 0:u64 "$work/big" "$@" \
+    "$hooks" "${rank_opts[@]}" -S 1M -T "$work/tmp" --record-size 16 --key 0:u64 "$work/big" "$@" \
     >/dev/null 2>"$work/err" || rc=$?
   [ "$rc" != 0 ] || fail "np $n, $phase: exit 0"
   [ ! -e "$work/out/sorted" ] && [ ! -e "$work/out/parts/part-00000" ] || fail "np $n, $phase: output appeared"

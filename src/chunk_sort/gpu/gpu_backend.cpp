@@ -107,7 +107,6 @@ void GpuBackend::add_timings(const BackendTimings& t) {
   timings_.copy_in_s += t.copy_in_s;
   timings_.copy_out_s += t.copy_out_s;
   timings_.merge_s += t.merge_s;
-  timings_.gather_s += t.gather_s;
   timings_.chunks += t.chunks;
   timings_.pieces += t.pieces;
 }

@@ -53,7 +53,6 @@ class HybridBackend final : public SortBackend {
     const BackendTimings c = cpu_->timings();
     t.extract_s += c.extract_s;
     t.merge_s += c.merge_s + merge_s_;
-    t.gather_s += c.gather_s;
     t.chunks += c.chunks;
     return t;
   }

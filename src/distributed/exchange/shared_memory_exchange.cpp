@@ -9,7 +9,7 @@
 #include "src/core/errors.h"
 #include "src/core/host_buffer.h"
 #include "src/core/stopwatch.h"
-#include "src/distributed/ranks/test_fault.h"
+#include "src/core/test_hooks.h"
 
 namespace gsort {
 namespace {

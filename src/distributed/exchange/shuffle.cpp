@@ -7,7 +7,7 @@
 
 #include "src/distributed/partition/partition.h"
 #include "src/distributed/exchange/receive_sinks.h"
-#include "src/distributed/ranks/test_fault.h"
+#include "src/core/test_hooks.h"
 
 namespace gsort {
 namespace {

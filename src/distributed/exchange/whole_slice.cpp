@@ -4,7 +4,7 @@
 
 #include "src/core/stopwatch.h"
 #include "src/distributed/partition/gpu_partition.h"
-#include "src/distributed/ranks/test_fault.h"
+#include "src/core/test_hooks.h"
 
 namespace gsort {
 namespace {

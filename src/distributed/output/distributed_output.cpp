@@ -10,7 +10,7 @@
 #include "io/output/output_parts.h"
 #include "src/core/errors.h"
 #include "src/distributed/output/part_copy.h"
-#include "src/distributed/ranks/test_fault.h"
+#include "src/core/test_hooks.h"
 
 namespace gsort {
 namespace {

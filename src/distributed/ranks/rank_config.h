@@ -8,14 +8,14 @@ namespace gsort {
 
 // Per rank: --device counts from the rank's place on its host (rank k of a
 // host takes device D+k, in turn when the host has fewer GPUs than ranks;
-// the auto backend falls back to the CPU where that GPU is missing). The defaults of -S and --parallel (50% of memory, all
-// cores) are shared by the ranks of a host; given values apply per rank.
+// the auto backend falls back to the CPU where that GPU is missing). The
+// shares of -S and --parallel were settled by parsing (src/cli/options.h).
 SortConfig config_for_rank(SortConfig config, const RankGroup& group);
 
 // What the rank's ordinary external sort of its received records runs
-// with: those files in, its part out, no progress line, no --stats, no
-// compression or fsync of the part (the final output gets those).
-SortConfig local_sort_config(const SortConfig& rank_config, const std::vector<std::string>& inputs,
-                             const std::string& part);
+// with: those files in, no progress line, no --stats, no compression or
+// fsync of the part (the final output gets those). Where it writes is the
+// RunOptions' (local_sort.h).
+SortConfig local_sort_config(const SortConfig& rank_config, const std::vector<std::string>& inputs);
 
 }  // namespace gsort

@@ -8,22 +8,10 @@
 #include <string>
 #include <utility>
 
-#include "src/core/errors.h"
 #include "src/distributed/ranks/rank_group.h"
+#include "src/distributed/ranks/ranks_failed.h"
 
 namespace gsort {
-
-// Thrown by agree() on every rank when some rank failed. Only one rank (the
-// lowest that failed) prints its line, so a refusal that every rank makes
-// is printed once.
-class RanksFailed : public Error {
- public:
-  RanksFailed(const std::string& line, bool print) : Error(line), print_(print) {}
-  bool should_print() const { return print_; }
-
- private:
-  bool print_;
-};
 
 class RankFence {
  public:

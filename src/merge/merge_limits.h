@@ -1,4 +1,5 @@
-// How wide a merge may be, and how many spilled runs may wait at once.
+// How wide a merge may be, how many spilled runs may wait at once, and how
+// many records each source of a merge holds in memory.
 // Every run waiting to be merged holds an open descriptor (its file has no
 // name, see io/temp/temp_dir.h), and every source of a merge is open while it
 // runs, so both are bounded by the open-file limit (RLIMIT_NOFILE) less
@@ -11,9 +12,14 @@
 #include <cstdint>
 #include <string>
 
-#include "src/pipeline/sort_job.h"
-
 namespace gsort {
+
+// How many sources one merge takes, and how many spilled runs may exist
+// (each holds a descriptor) before they are merged early.
+struct MergeLimits {
+  size_t fan_in = 2;
+  size_t max_open_runs = 2;
+};
 
 // Descriptors kept free for everything else gsort may open meanwhile (the
 // current input, the output, --stats, a GPU's device files).
@@ -30,5 +36,16 @@ size_t free_descriptors();
 // `explain` receives the -v line.
 MergeLimits merge_limits(uint64_t memory_fan_in, uint64_t batch_size, bool merging_inputs, size_t descriptors,
                          std::string* explain);
+
+// Records each of a merge's sources holds: what the budget gives the
+// merge's windows (src/pipeline/memory_plan.h), between the least and the
+// most. Larger windows mean fewer, larger merge batches.
+struct MergeWindows {
+  uint64_t usable_bytes = 0;      // the budget less the output's buffers
+  uint64_t bytes_per_record = 1;  // a window's record, with its share of the batch buffers, the order and the backend's space
+  uint64_t least_records = 1;
+  uint64_t most_records = 1;
+  uint64_t records_per_source(uint64_t sources) const;
+};
 
 }  // namespace gsort

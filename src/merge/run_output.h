@@ -10,19 +10,22 @@
 // The segment files are made by the constructor, on the calling thread;
 // what follows (append_gathered, finish) may run on another thread, as
 // long as one thread at a time uses the object: it touches nothing of the
-// job but its plan, temp directory's files and compression settings.
+// TempRuns but the files it made.
 #pragma once
 
 #include <cstdint>
 #include <memory>
 #include <vector>
 
+#include "src/core/thread_pool.h"
+#include "src/merge/pending_source.h"
+#include "src/merge/temp_runs.h"
 #include "src/output/output_writer.h"
-#include "src/pipeline/sort_job.h"
+#include "src/report/sort_report.h"
 
 namespace gsort {
 
-// What a finished run wrote, for the job's report.
+// What a finished run wrote, for the report.
 struct RunFigures {
   uint64_t file_bytes = 0;    // as stored (compressed with --compress-temp)
   uint64_t record_bytes = 0;  // records, before compression
@@ -30,10 +33,10 @@ struct RunFigures {
 
 class RunOutput {
  public:
-  // Makes `streams` segment files called after `stem` in the job's temp
+  // Makes `streams` segment files called after `stem` in the temporary
   // directory; their identities go to `run` now, their open files at
   // finish(). streams: at least 1; the plan's block is shared between them.
-  RunOutput(SortJob& job, const char* stem, PendingSource& run, unsigned streams = 1);
+  RunOutput(TempRuns& runs, const char* stem, PendingSource& run, unsigned streams = 1);
   ~RunOutput();
   RunOutput(const RunOutput&) = delete;
   RunOutput& operator=(const RunOutput&) = delete;
@@ -54,7 +57,7 @@ class RunOutput {
   std::vector<std::unique_ptr<Stream>> streams_;
 };
 
-// Adds a finished run's figures to the job's report (on the main thread).
-void count_run(SortJob& job, const RunFigures& figures);
+// Adds a finished run's figures to the report (on the main thread).
+void count_run(const RunFigures& figures, SortReport& report);
 
 }  // namespace gsort

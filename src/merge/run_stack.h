@@ -12,15 +12,18 @@
 // source order, so the sort stays stable.
 #pragma once
 
+#include <cstddef>
 #include <vector>
 
-#include "src/pipeline/sort_job.h"
+#include "src/merge/merge_passes.h"
+#include "src/merge/pending_source.h"
 
 namespace gsort {
 
 class RunStack {
  public:
-  explicit RunStack(SortJob& job) : job_(job) {}
+  // Merges early through `merges`, and counts those merges in `report`.
+  RunStack(RunMerges& merges, SortReport& report) : merges_(merges), report_(report) {}
 
   // Whether pushing one more level-0 run (or input) of files_per_run files
   // would merge, after runs_before such runs were pushed without merging
@@ -42,7 +45,8 @@ class RunStack {
   // Merges the last `count` waiting sources into one run.
   void merge_last(size_t count);
 
-  SortJob& job_;
+  RunMerges& merges_;
+  SortReport& report_;
   std::vector<PendingSource> waiting_;
 };
 

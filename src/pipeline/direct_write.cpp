@@ -1,8 +1,11 @@
-// SortJob::sort_and_write: the sort on a thread of its own hands the order
-// over prefix by prefix; this thread gathers and writes each prefix while
-// the sort goes on. With the CPU backend the first prefix is final after a
-// pool's worth of its 256 buckets, so the write (the page cache's rate for
-// one file, the slowest stage of an in-memory sort) starts almost at once.
+// DirectWrite::sort_and_write: the sort on a thread of its own hands the
+// order over prefix by prefix; this thread gathers and writes each prefix
+// while the sort goes on. With the CPU backend the first prefix is final
+// after a pool's worth of its 256 buckets, so the write (the page cache's
+// rate for one file, the slowest stage of an in-memory sort) starts almost
+// at once.
+#include "src/pipeline/direct_write.h"
+
 #include <condition_variable>
 #include <exception>
 #include <memory>
@@ -12,7 +15,7 @@
 #include <thread>
 
 #include "src/core/process_clock.h"
-#include "src/pipeline/sort_job.h"
+#include "src/core/stopwatch.h"
 
 namespace gsort {
 namespace {
@@ -61,10 +64,24 @@ class OrderPrefix {
 
 }  // namespace
 
-void SortJob::sort_and_write(const uint8_t* records, uint64_t count, uint32_t* order, const SortInParts& sort,
-                             OutputTarget& output) {
+WriteBehind::Sink destination_sink(OutputTarget& output, OutputEncoder* encoder) {
+  if (encoder) return [encoder](const uint8_t* data, size_t bytes) { encoder->write(data, bytes); };
+  return [&file = output.file()](const uint8_t* data, size_t bytes) { file.write_all(data, bytes); };
+}
+
+void DirectWrite::write(const uint8_t* records, const uint32_t* order, uint64_t count) {
+  std::unique_ptr<OutputWriter> out = out_.writer();
+  const Stopwatch t;
+  meter_.phase("writing", count * out_.record_size(), &out_.written_bytes());
+  out->append_gathered(pool_, records, order, count);
+  out->finish();
+  report_.output_records += out->records_written();
+  report_.add_phase("gather+write", t.seconds());
+}
+
+void DirectWrite::sort_and_write(const uint8_t* records, uint64_t count, uint32_t* order, const SortInParts& sort) {
   // Made first: an unwritable destination (or encoder) fails before the sort starts.
-  std::unique_ptr<OutputWriter> out = destination_writer(output);
+  std::unique_ptr<OutputWriter> out = out_.writer();
   OrderPrefix prefix;
   PhaseSpan sort_span{"sort", "sort", process_seconds(), 0};
   std::thread sorter([&] {
@@ -84,7 +101,7 @@ void SortJob::sort_and_write(const uint8_t* records, uint64_t count, uint32_t* o
     }
   } join{sorter};
 
-  meter->phase("sorting", 0, nullptr);
+  meter_.phase("sorting", 0, nullptr);
   uint64_t written = 0;
   double write_start = 0;
   if (count == 0) prefix.wait_beyond(0);  // nothing to write: wait for the sort (and its error) only
@@ -94,17 +111,17 @@ void SortJob::sort_and_write(const uint8_t* records, uint64_t count, uint32_t* o
                                                      std::to_string(count) + " records ordered");
     if (written == 0) {
       write_start = process_seconds();
-      meter->phase("writing", count * rs, &written_bytes);
+      meter_.phase("writing", count * out_.record_size(), &out_.written_bytes());
     }
-    out->append_gathered(ctx.pool, records, order + written, final_now - written);
+    out->append_gathered(pool_, records, order + written, final_now - written);
     written = final_now;
   }
   out->finish();
   const double write_end = process_seconds();
-  report.output_records += out->records_written();
+  report_.output_records += out->records_written();
   sorter.join();
-  report.add_span(sort_span);
-  if (count > 0) report.add_span(PhaseSpan{"gather+write", "main", write_start, write_end});
+  report_.add_span(sort_span);
+  if (count > 0) report_.add_span(PhaseSpan{"gather+write", "main", write_start, write_end});
 }
 
 }  // namespace gsort

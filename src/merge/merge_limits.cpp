@@ -1,4 +1,4 @@
-#include "src/pipeline/merge_limits.h"
+#include "src/merge/merge_limits.h"
 
 #include <dirent.h>
 #include <sys/resource.h>
@@ -45,6 +45,11 @@ MergeLimits merge_limits(uint64_t memory_fan_in, uint64_t batch_size, bool mergi
              (batch_size != 0 ? ", --batch-size " + std::to_string(batch_size) : std::string()) + "), at most " +
              std::to_string(limits.max_open_runs) + " runs waiting";
   return limits;
+}
+
+uint64_t MergeWindows::records_per_source(uint64_t sources) const {
+  const uint64_t fit = usable_bytes / (std::max<uint64_t>(sources, 1) * bytes_per_record);
+  return std::clamp(fit, least_records, most_records);
 }
 
 }  // namespace gsort

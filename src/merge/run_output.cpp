@@ -1,4 +1,4 @@
-#include "src/pipeline/run_output.h"
+#include "src/merge/run_output.h"
 
 #include <algorithm>
 
@@ -17,12 +17,12 @@ struct RunOutput::Stream {
 
 namespace {
 
-// A segment file in the job's temp directory; its identity and cleanup
+// A segment file in the temporary directory; its identity and cleanup
 // state go to `segment`.
-File new_segment_file(SortJob& job, const char* stem, RunSegment& segment) {
+File new_segment_file(TempRuns& runs, const char* stem, RunSegment& segment) {
   uint64_t number = 0;
-  TempFile made = job.temp_dir().create_file(stem, &number);
-  segment.identity = RunIdentity{job.job_id, number};
+  TempFile made = runs.dir().create_file(stem, &number);
+  segment.identity = RunIdentity{runs.job_id(), number};
   segment.file.named = made.named;
   segment.file.slot = made.slot;
   return std::move(made.file);
@@ -30,12 +30,14 @@ File new_segment_file(SortJob& job, const char* stem, RunSegment& segment) {
 
 }  // namespace
 
-RunOutput::RunOutput(SortJob& job, const char* stem, PendingSource& run, unsigned streams) : run_(run) {
+RunOutput::RunOutput(TempRuns& runs, const char* stem, PendingSource& run, unsigned streams) : run_(run) {
   streams = std::max(1u, streams);
+  const uint32_t rs = runs.record_size();
+  const RunStorage& storage = runs.storage();
   // The plan's block (its write-behind buffers) is shared by the streams,
   // so that memory stays what the plan counted.
-  const uint64_t block = std::max<uint64_t>(job.rs, job.plan.block_bytes / streams / job.rs * job.rs);
-  RunCompression compression = job.run_compression;
+  const uint64_t block = std::max<uint64_t>(rs, storage.block_bytes / streams / rs * rs);
+  RunCompression compression = storage.compression;
   if (compression.pool) {
     // The pool's threads are shared too: together the streams compress
     // about as many frames at once as there are threads.
@@ -44,9 +46,9 @@ RunOutput::RunOutput(SortJob& job, const char* stem, PendingSource& run, unsigne
   run.segments.resize(streams);
   for (unsigned s = 0; s < streams; ++s) {
     RunSegment& segment = run.segments[s];
-    File file = new_segment_file(job, stem, segment);
-    if (job.report.temp.writeback_paced) file.pace_writeback();
-    streams_.push_back(std::make_unique<Stream>(std::move(file), job.rs, compression, segment.identity, block));
+    File file = new_segment_file(runs, stem, segment);
+    if (storage.paced) file.pace_writeback();
+    streams_.push_back(std::make_unique<Stream>(std::move(file), rs, compression, segment.identity, block));
   }
 }
 
@@ -86,9 +88,9 @@ RunFigures RunOutput::finish() {
   return figures;
 }
 
-void count_run(SortJob& job, const RunFigures& figures) {
-  job.report.temp_bytes += figures.file_bytes;
-  job.report.temp_record_bytes += figures.record_bytes;
+void count_run(const RunFigures& figures, SortReport& report) {
+  report.temp_bytes += figures.file_bytes;
+  report.temp_record_bytes += figures.record_bytes;
 }
 
 }  // namespace gsort
