@@ -31,26 +31,13 @@
 #include "src/distributed/ranks/test_fault.h"
 #include "src/distributed/exchange/receive_sinks.h"
 #include "src/distributed/exchange/whole_slice.h"
+#include "src/core/scoped_join.h"
 #include "src/core/stopwatch.h"
 #include "src/core/thread_pool.h"
 #include "src/report/sort_report.h"
 
 namespace gsort {
 namespace {
-
-// Joins a thread on the way out of a scope that may throw.
-class JoinOnExit {
- public:
-  explicit JoinOnExit(std::thread& thread) : thread_(thread) {}
-  ~JoinOnExit() {
-    if (thread_.joinable()) thread_.join();
-  }
-  JoinOnExit(const JoinOnExit&) = delete;
-  JoinOnExit& operator=(const JoinOnExit&) = delete;
-
- private:
-  std::thread& thread_;
-};
 
 class DistributedSort {
  public:
@@ -61,7 +48,7 @@ class DistributedSort {
   void run() {
     // The GPU's context is made beside the splitters, for the partition.
     std::thread warming([this] { warm_up_gpu(config_); });
-    JoinOnExit join_warming(warming);
+    ScopedJoin join_warming(warming);
     prepare();
     choose_splitters_phase();
     exchange_phase();
@@ -119,6 +106,7 @@ class DistributedSort {
     std::exception_ptr read_error;
     std::thread reader;
     std::optional<ReceivePreparation> preparation;
+    ScopedJoin join_reader(reader);  // before the preparation goes: the reader uses it
     if (whole && may_receive_in_memory()) prepare_receive(preparation);
     if (whole) {
       reader = std::thread([&] {
@@ -144,7 +132,7 @@ class DistributedSort {
     const Stopwatch starting;
     fence_.attempt([&] { exchange = make_exchange(group_, config_, round_records, pool_, &data_plane); });
     stats_.start_s = starting.seconds();
-    if (reader.joinable()) reader.join();
+    join_reader.join();
     if (whole && slice.partition) {
       const std::string where = slice.on_gpu ? "GPU (rank 0: " + slice.partition->describe() + ")"
                                              : "CPU (rank 0: " + slice.gpu_refusal + ")";
@@ -289,9 +277,9 @@ class DistributedSort {
         own_error = std::current_exception();
       }
     });
-    JoinOnExit join_placing(placing_own);
+    ScopedJoin join_placing(placing_own);
     trade_buckets(group_, fence_, sends, config_.record_size, round_records, exchange, *sink);
-    placing_own.join();
+    join_placing.join();
     stats_.place_s += own_s;
     sends.owned = HostBuffer();
     classified = ClassifiedSlice();  // the slice and its destinations
