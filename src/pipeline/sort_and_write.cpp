@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "src/core/process_clock.h"
+#include "src/core/scoped_join.h"
 #include "src/pipeline/sort_job.h"
 
 namespace gsort {
@@ -77,12 +78,7 @@ void SortJob::sort_and_write(const uint8_t* records, uint64_t count, uint32_t* o
     }
   });
   // Joined on every way out: the sort reads `records` and writes `order`.
-  struct Join {
-    std::thread& t;
-    ~Join() {
-      if (t.joinable()) t.join();
-    }
-  } join{sorter};
+  ScopedJoin join_sorter(sorter);
 
   meter->phase("sorting", 0, nullptr);
   uint64_t written = 0;
@@ -102,7 +98,7 @@ void SortJob::sort_and_write(const uint8_t* records, uint64_t count, uint32_t* o
   out->finish();
   const double write_end = process_seconds();
   report.output_records += out->records_written();
-  sorter.join();
+  join_sorter.join();
   report.add_span(sort_span);
   if (count > 0) report.add_span(PhaseSpan{"gather+write", "main", write_start, write_end});
 }
