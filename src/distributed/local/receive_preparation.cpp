@@ -115,21 +115,22 @@ HostBuffer ReceivePreparation::pinned(HostBuffer buffer, uint64_t records) const
   // Nothing here may free the buffer: records may be landing in it already
   // (receive_room). So what could throw comes first, and a failure leaves
   // it unpinned, as a failed registration does.
-  std::shared_ptr<HostBuffer> memory;
+  struct Pinned {
+    HostBuffer memory;
+    std::unique_ptr<HostPin> pin;  // after `memory`: goes first
+  };
+  uint8_t* data = buffer.data();
+  std::shared_ptr<Pinned> held;
   HostBuffer::Release release;
   try {
-    memory = std::make_shared<HostBuffer>();
-    const int device = config_.device;
-    release = [device, memory](void* p) mutable {
-      unpin_for_backend(device, p);
-      memory.reset();
-    };
+    held = std::make_shared<Pinned>();
+    release = [held](void*) mutable { held.reset(); };
+    held->pin = pin_for_backend(config_, record_size_, threads_, receive_capacity_ * record_size_, data, pages);
   } catch (const std::bad_alloc&) {
     return buffer;
   }
-  uint8_t* data = buffer.data();
-  if (!pin_for_backend(config_, record_size_, threads_, receive_capacity_ * record_size_, data, pages)) return buffer;
-  *memory = std::move(buffer);
+  if (!held->pin) return buffer;
+  held->memory = std::move(buffer);
   return HostBuffer(data, bytes, std::move(release));
 }
 
