@@ -5,8 +5,12 @@
 # gsort_layer_check target (cmake/check_layers.cmake) fails the build on
 # any other project include, so a dependency that runs upward, or sideways
 # between rooms that must not know each other, cannot land.
+# What the distributed sort's rooms may include below them: neither kernels
+# nor src/cuda (GPU work is behind src/chunk_sort/gpu's functions, declared
+# without CUDA types); only the NCCL exchange, which moves records through
+# the GPUs, sees src/cuda.
 set(GSORT_BELOW_DISTRIBUTED
-    "src/core src/cuda io src/keys src/config src/algo src/merge/primitives src/chunk_sort kernels src/verify src/output src/merge src/report src/pipeline")
+    "src/core io src/keys src/config src/algo src/merge/primitives src/chunk_sort src/verify src/output src/merge src/report src/pipeline")
 set(GSORT_LAYERS
   "include/gsort:"
   "src/core:"
@@ -46,6 +50,7 @@ set(GSORT_LAYERS
   "src/distributed/partition:${GSORT_BELOW_DISTRIBUTED} src/distributed/ranks"
   "src/distributed/local:${GSORT_BELOW_DISTRIBUTED} src/distributed/ranks"
   "src/distributed/exchange:${GSORT_BELOW_DISTRIBUTED} src/distributed/ranks src/distributed/partition src/distributed/local"
+  "src/distributed/exchange/nccl:${GSORT_BELOW_DISTRIBUTED} src/cuda src/distributed/ranks src/distributed/exchange"
   "src/distributed/output:${GSORT_BELOW_DISTRIBUTED} src/distributed/ranks"
   "src/distributed:${GSORT_BELOW_DISTRIBUTED}"
   "src/cli:src/core src/cuda io src/keys src/config"
