@@ -43,15 +43,16 @@ set(GSORT_LAYERS
   "src/merge:src/core src/cuda io src/keys src/config src/algo src/chunk_sort src/output src/verify"
   "src/report:src/core src/cuda io src/keys src/config src/chunk_sort src/verify"
   "src/pipeline:src/core src/cuda io src/keys src/config src/algo src/chunk_sort src/verify src/output src/merge src/report"
-  # The distributed sort's rooms run one way: ranks, then partition and
-  # local, then exchange; output knows only ranks; distributed_sort.cpp at
-  # the top sequences them.
+  # The distributed sort's rooms run one way: ranks; then output (which
+  # knows only ranks) and partition; local, which sorts into the output;
+  # then exchange, which fills local's buffers with partition's buckets.
+  # distributed_sort.cpp at the top sequences them.
   "src/distributed/ranks:${GSORT_BELOW_DISTRIBUTED}"
+  "src/distributed/output:${GSORT_BELOW_DISTRIBUTED} src/distributed/ranks"
   "src/distributed/partition:${GSORT_BELOW_DISTRIBUTED} src/distributed/ranks"
-  "src/distributed/local:${GSORT_BELOW_DISTRIBUTED} src/distributed/ranks"
+  "src/distributed/local:${GSORT_BELOW_DISTRIBUTED} src/distributed/ranks src/distributed/output"
   "src/distributed/exchange:${GSORT_BELOW_DISTRIBUTED} src/distributed/ranks src/distributed/partition src/distributed/local"
   "src/distributed/exchange/nccl:${GSORT_BELOW_DISTRIBUTED} src/cuda src/distributed/ranks src/distributed/exchange"
-  "src/distributed/output:${GSORT_BELOW_DISTRIBUTED} src/distributed/ranks"
   "src/distributed:${GSORT_BELOW_DISTRIBUTED}"
   "src/cli:src/core src/cuda io src/keys src/config"
   "src/api:src/core src/cuda io src/keys src/config src/algo src/chunk_sort src/verify src/output src/merge src/report src/pipeline src/cli"
