@@ -121,8 +121,7 @@ std::unique_ptr<SortBackend> make_backend(const SortConfig& config, const KeyLay
     };
     // A stream that ends within its first chunk is weighed as a file of its
     // size would have been: the GPU's start is hidden behind the pipe's read,
-    // but not its copies from pageable memory (2 GB through a pipe on the
-    // H100 host: 1.74 s on the CPU backend, 1.94 s on the GPU).
+    // but not its copies from pageable memory (docs/benchmarks.md).
     StartingBackend::WholeInputChoice whole_input;
     if (config.backend == BackendChoice::kAuto && !size_known) {
       whole_input = [&layout, &pool, &log](uint64_t count) -> std::unique_ptr<SortBackend> {

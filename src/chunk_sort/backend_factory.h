@@ -18,9 +18,8 @@ namespace gsort {
 // size_known/input_bytes: the input's size, when known. With auto, an input
 // known to be small for this machine is sorted on the CPU: below
 // kGpuMinInputBytes, or below kGpuMinRecordsPerThread records per CPU
-// thread. On the H100 host (16 threads) the CPU backend sorts 20M 100-byte
-// records in 0.12 s, the GPU in 0.02 s after ~0.3 s of CUDA start-up and
-// pinning, so the GPU pays off from about 60M records (docs/benchmarks.md).
+// thread: below that the GPU's start-up and pinning cost more than its
+// faster sort saves (docs/benchmarks.md).
 constexpr uint64_t kGpuMinInputBytes = uint64_t{32} << 20;
 constexpr uint64_t kGpuMinRecordsPerThread = uint64_t{4} << 20;
 
