@@ -60,23 +60,14 @@ TEST(GpuResources, AllocateHostGivesPinnedMemory) {
 }
 
 // The plan's regions lie inside the arena and do not overlap.
-bool registered(const void* p) {
-  cudaPointerAttributes attributes{};
-  if (cudaPointerGetAttributes(&attributes, p) != cudaSuccess) {
-    (void)cudaGetLastError();
-    return false;
-  }
-  return attributes.type == cudaMemoryTypeHost;
-}
-
 TEST(HostRegistration, PinsUntilItGoesAndMovesWithItsOwner) {
   GSORT_REQUIRE_GPU();
   HostBuffer memory = HostBuffer::allocate_pageable(size_t{2} << 20);
-  EXPECT_FALSE(registered(memory.data()));
+  EXPECT_FALSE(is_pinned(memory.data()));
   {
     cuda::HostRegistration first(0, memory.data(), memory.size(), cudaHostRegisterPortable);
     ASSERT_TRUE(first);
-    EXPECT_TRUE(registered(memory.data()));
+    EXPECT_TRUE(is_pinned(memory.data()));
     // A second registration of the same pages fails quietly, leaving no error behind.
     cuda::HostRegistration again(0, memory.data(), memory.size(), cudaHostRegisterPortable);
     EXPECT_FALSE(again);
@@ -84,14 +75,14 @@ TEST(HostRegistration, PinsUntilItGoesAndMovesWithItsOwner) {
     cuda::HostRegistration moved(std::move(first));
     EXPECT_FALSE(first);  // NOLINT(bugprone-use-after-move): moved-from is empty
     EXPECT_TRUE(moved);
-    EXPECT_TRUE(registered(memory.data()));
+    EXPECT_TRUE(is_pinned(memory.data()));
   }
-  EXPECT_FALSE(registered(memory.data()));
+  EXPECT_FALSE(is_pinned(memory.data()));
   cuda::HostRegistration reset(0, memory.data(), memory.size(), cudaHostRegisterPortable);
   ASSERT_TRUE(reset);
   reset.reset();
   EXPECT_FALSE(reset);
-  EXPECT_FALSE(registered(memory.data()));
+  EXPECT_FALSE(is_pinned(memory.data()));
   EXPECT_FALSE(cuda::HostRegistration(0, memory.data(), 0, cudaHostRegisterPortable));
 }
 
@@ -102,13 +93,13 @@ TEST(GpuResources, LargeHostBuffersAndPinHostAreRegistered) {
   const KeyLayout layout({field("0:4")}, 4, false);
   auto backend = make_gpu_backend(layout, test::options_with_cap(16 << 20), test::test_pool());
   HostBuffer large = backend->allocate_host(size_t{64} << 20);
-  EXPECT_TRUE(registered(large.data()));
+  EXPECT_TRUE(is_pinned(large.data()));
   HostBuffer mine = HostBuffer::allocate_pageable(size_t{4} << 20);
   std::unique_ptr<HostPin> pin = backend->pin_host(mine.data(), mine.size());
   ASSERT_NE(pin, nullptr);
-  EXPECT_TRUE(registered(mine.data()));
+  EXPECT_TRUE(is_pinned(mine.data()));
   pin.reset();
-  EXPECT_FALSE(registered(mine.data()));
+  EXPECT_FALSE(is_pinned(mine.data()));
 }
 
 TEST(DevicePlan, RegionsFitAndDoNotOverlap) {
