@@ -5,8 +5,12 @@
 # gsort_layer_check target (cmake/check_layers.cmake) fails the build on
 # any other project include, so a dependency that runs upward, or sideways
 # between rooms that must not know each other, cannot land.
+# What the distributed sort's rooms may include below them: neither kernels
+# nor src/cuda (GPU work is behind src/chunk_sort/gpu's functions, declared
+# without CUDA types); only the NCCL exchange, which moves records through
+# the GPUs, sees src/cuda.
 set(GSORT_BELOW_DISTRIBUTED
-    "src/core src/cuda io src/keys src/config src/algo src/merge/primitives src/chunk_sort kernels src/verify src/output src/report src/merge src/pipeline")
+    "src/core io src/keys src/config src/algo src/merge/primitives src/chunk_sort src/verify src/output src/merge src/report src/pipeline")
 set(GSORT_LAYERS
   "include/gsort:"
   "src/core:"
@@ -41,14 +45,16 @@ set(GSORT_LAYERS
   # of waiting runs, their limits, and the run files they write and read.
   "src/merge:src/core src/cuda io src/keys src/config src/algo src/chunk_sort src/output src/verify src/report"
   "src/pipeline:src/core src/cuda io src/keys src/config src/algo src/chunk_sort src/verify src/output src/merge src/report"
-  # The distributed sort's rooms run one way: ranks, then partition and
-  # local, then exchange; output knows only ranks; distributed_sort.cpp at
-  # the top sequences them.
+  # The distributed sort's rooms run one way: ranks; then output (which
+  # knows only ranks) and partition; local, which sorts into the output;
+  # then exchange, which fills local's buffers with partition's buckets.
+  # distributed_sort.cpp at the top sequences them.
   "src/distributed/ranks:${GSORT_BELOW_DISTRIBUTED}"
-  "src/distributed/partition:${GSORT_BELOW_DISTRIBUTED} src/distributed/ranks"
-  "src/distributed/local:${GSORT_BELOW_DISTRIBUTED} src/distributed/ranks"
-  "src/distributed/exchange:${GSORT_BELOW_DISTRIBUTED} src/distributed/ranks src/distributed/partition src/distributed/local"
   "src/distributed/output:${GSORT_BELOW_DISTRIBUTED} src/distributed/ranks"
+  "src/distributed/partition:${GSORT_BELOW_DISTRIBUTED} src/distributed/ranks"
+  "src/distributed/local:${GSORT_BELOW_DISTRIBUTED} src/distributed/ranks src/distributed/output"
+  "src/distributed/exchange:${GSORT_BELOW_DISTRIBUTED} src/distributed/ranks src/distributed/partition src/distributed/local"
+  "src/distributed/exchange/nccl:${GSORT_BELOW_DISTRIBUTED} src/cuda src/distributed/ranks src/distributed/exchange"
   "src/distributed:${GSORT_BELOW_DISTRIBUTED}"
   "src/cli:src/core src/cuda io src/keys src/config"
   "src/api:src/core src/cuda io src/keys src/config src/algo src/chunk_sort src/verify src/output src/merge src/report src/pipeline src/cli"

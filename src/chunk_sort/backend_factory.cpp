@@ -39,23 +39,15 @@ bool cpu_is_faster_for(uint64_t input_bytes, uint32_t record_size, unsigned thre
   return input_bytes < kGpuMinInputBytes || input_bytes / record_size < kGpuMinRecordsPerThread * threads;
 }
 
-bool pin_for_backend(const SortConfig& config, uint32_t record_size, unsigned threads, uint64_t input_bytes, void* p,
-                     size_t bytes) {
+std::unique_ptr<HostPin> pin_for_backend(const SortConfig& config, uint32_t record_size, unsigned threads,
+                                         uint64_t input_bytes, void* p, size_t bytes) {
 #if GSORT_HAVE_CUDA
-  if (config.backend == BackendChoice::kCpu) return false;
-  if (config.backend == BackendChoice::kAuto && cpu_is_faster_for(input_bytes, record_size, threads)) return false;
+  if (config.backend == BackendChoice::kCpu) return nullptr;
+  if (config.backend == BackendChoice::kAuto && cpu_is_faster_for(input_bytes, record_size, threads)) return nullptr;
   return pin_host_for_device(config.device, p, bytes);
 #else
   (void)config, (void)record_size, (void)threads, (void)input_bytes, (void)p, (void)bytes;
-  return false;
-#endif
-}
-
-void unpin_for_backend(int device, void* p) {
-#if GSORT_HAVE_CUDA
-  unpin_host_for_device(device, p);
-#else
-  (void)device, (void)p;
+  return nullptr;
 #endif
 }
 

@@ -28,12 +28,10 @@ bool cpu_is_faster_for(uint64_t input_bytes, uint32_t record_size, unsigned thre
 
 // Host memory pinned ahead of the backend that make_backend would make for
 // an input of `input_bytes` (known size): pin_for_backend pins it for that
-// backend's GPU and returns true, or returns false where that backend would
-// not pin (the CPU backend, a build without CUDA, no usable GPU). A true
-// result is undone with unpin_for_backend(config.device, p).
-bool pin_for_backend(const SortConfig& config, uint32_t record_size, unsigned threads, uint64_t input_bytes, void* p,
-                     size_t bytes);
-void unpin_for_backend(int device, void* p);
+// backend's GPU while the result lives, or returns null where that backend
+// would not pin (the CPU backend, a build without CUDA, no usable GPU).
+std::unique_ptr<HostPin> pin_for_backend(const SortConfig& config, uint32_t record_size, unsigned threads,
+                                         uint64_t input_bytes, void* p, size_t bytes);
 
 // kInBackground: a GPU backend starts on its own thread (starting_backend.h)
 // while the caller goes on to read; config, layout, pool and log must

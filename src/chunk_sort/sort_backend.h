@@ -24,6 +24,13 @@ struct BackendTimings {
   uint64_t pieces = 0;    // device-sized pieces sorted (GPU)
 };
 
+// Host memory pinned for a backend's device for as long as this lives
+// (SortBackend::pin_host); it unpins in its destructor.
+class HostPin {
+ public:
+  virtual ~HostPin() = default;
+};
+
 // Told how much of a sorted order is final: order[0, n) will not change
 // again. Called with growing n; the last call has the whole count.
 using OrderProgress = std::function<void(uint64_t n)>;
@@ -96,15 +103,14 @@ class SortBackend {
   virtual HostBuffer allocate_host(size_t bytes) { return HostBuffer::allocate_pageable(bytes); }
 
   // Pins [p, p + bytes) of ordinary host memory (page aligned) for copies
-  // at full speed, until unregister_host(p). False where the backend has no
+  // at full speed while the result lives. Null where the backend has no
   // use for pinned memory, or pinning failed (the memory serves unpinned).
-  virtual bool register_host(void* p, size_t bytes) {
+  virtual std::unique_ptr<HostPin> pin_host(void* p, size_t bytes) {
     (void)p;
     (void)bytes;
-    return false;
+    return nullptr;
   }
-  virtual void unregister_host(void* p) { (void)p; }
-  // Whether register_host pins (and so is worth faulting memory in for).
+  // Whether pin_host pins (and so is worth faulting memory in for).
   virtual bool pins_host() const { return false; }
 
   // Host memory the backend needs per record of a chunk, beyond the chunk

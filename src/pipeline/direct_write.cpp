@@ -15,6 +15,7 @@
 #include <thread>
 
 #include "src/core/process_clock.h"
+#include "src/core/scoped_join.h"
 #include "src/core/stopwatch.h"
 
 namespace gsort {
@@ -94,12 +95,7 @@ void DirectWrite::sort_and_write(const uint8_t* records, uint64_t count, uint32_
     }
   });
   // Joined on every way out: the sort reads `records` and writes `order`.
-  struct Join {
-    std::thread& t;
-    ~Join() {
-      if (t.joinable()) t.join();
-    }
-  } join{sorter};
+  ScopedJoin join_sorter(sorter);
 
   meter_.phase("sorting", 0, nullptr);
   uint64_t written = 0;
@@ -119,7 +115,7 @@ void DirectWrite::sort_and_write(const uint8_t* records, uint64_t count, uint32_
   out->finish();
   const double write_end = process_seconds();
   report_.output_records += out->records_written();
-  sorter.join();
+  join_sorter.join();
   report_.add_span(sort_span);
   if (count > 0) report_.add_span(PhaseSpan{"gather+write", "main", write_start, write_end});
 }

@@ -197,6 +197,16 @@ case_receive() {
   np="2 3" same --verify -S 1M --record-size 16 --key 0:u64 "$work/in"
   np=3 same --verify -S 1M -u --record-size 16 --key 0:u64 "$work/in"
   np=2 parts_same --verify -S 1M --record-size 16 --key 0:u64 "$work/in"
+  # Ranks that land differently (rank 0 in files, the others in memory) take
+  # the same collectives: this hung while only the ranks with files fenced
+  # their finish.
+  local args=(--record-size 16 --key 0:u64 "$work/in")
+  "$gsort" --backend cpu -T "$work/tmp" "${args[@]}" -o "$work/ref"
+  timeout 120 "$mpirun_bin" "${mpi_flags[@]}" -np 1 -x GSORT_TEST_RECEIVE_IN_FILES=1 "$gsort" "${rank_opts[@]}" \
+    -T "$work/tmp" "${args[@]}" -o "$work/out/sorted" : -np 2 "$gsort" "${rank_opts[@]}" -T "$work/tmp" \
+    "${args[@]}" -o "$work/out/sorted" || fail "files on rank 0, memory on the others: failed"
+  cmp -s "$work/ref" "$work/out/sorted" || fail "files on rank 0, memory on the others: differs"
+  no_leftovers
 }
 
 case_stats() {

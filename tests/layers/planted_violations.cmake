@@ -26,11 +26,13 @@ if(NOT check_rc EQUAL 0)
 endif()
 
 # Planted: an io room below another, a backend including a backend, a
-# distributed room including one above it, and a layer including upward.
+# distributed room including one above it, a layer including upward, and a
+# distributed room including the kernels.
 plant(io/file/bad_io.cpp "#include \"io/temp/b.h\"")
 plant(src/chunk_sort/hybrid/bad_backend.h "#include \"src/chunk_sort/cpu/c.h\"")
 plant(src/distributed/output/bad_room.h "#include \"src/distributed/exchange/e.h\"")
 plant(src/core/bad_up.h "#include \"src/pipeline/x.h\"")
+plant(src/distributed/partition/bad_cuda.cpp "#include \"kernels/k.h\"")
 check_tree()
 if(check_rc EQUAL 0)
   message(FATAL_ERROR "the planted violations passed the layer check")
@@ -38,7 +40,8 @@ endif()
 foreach(expected IN ITEMS "io/file/bad_io.cpp (io/file) includes io/temp/b.h"
         "src/chunk_sort/hybrid/bad_backend.h (src/chunk_sort/hybrid) includes src/chunk_sort/cpu/c.h"
         "src/distributed/output/bad_room.h (src/distributed/output) includes src/distributed/exchange/e.h"
-        "src/core/bad_up.h (src/core) includes src/pipeline/x.h")
+        "src/core/bad_up.h (src/core) includes src/pipeline/x.h"
+        "src/distributed/partition/bad_cuda.cpp (src/distributed/partition) includes kernels/k.h")
   string(FIND "${check_err}" "${expected}" at)
   if(at EQUAL -1)
     message(FATAL_ERROR "the layer check missed: ${expected}\nit said:\n${check_err}")

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "src/chunk_sort/entries/entry_merge.h"
+#include "src/core/scoped_join.h"
 #include "src/core/stopwatch.h"
 
 namespace gsort {
@@ -85,14 +86,9 @@ class HybridBackend final : public SortBackend {
         next.store(kPieces);  // stop the CPU side too
       }
     });
-    try {
-      work(*cpu_, cpu_pieces_);
-    } catch (...) {
-      next.store(kPieces);
-      gpu_thread.join();
-      throw;
-    }
-    gpu_thread.join();
+    ScopedJoin join_gpu(gpu_thread, [&] { next.store(kPieces); });  // on a CPU failure: stop the GPU side too
+    work(*cpu_, cpu_pieces_);
+    join_gpu.join();
     if (gpu_error) std::rethrow_exception(gpu_error);
   }
 

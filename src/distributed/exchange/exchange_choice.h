@@ -1,6 +1,6 @@
 // Which data plane moves the records between ranks (--exchange):
 //   mpi   point-to-point MPI between host buffers (mpi_exchange.h): works
-//         everywhere, 2-3 GB/s per rank between two H200s;
+//         everywhere, at a few GB/s per rank;
 //   nccl  ncclSend/ncclRecv between the ranks' GPUs (nccl/nccl_exchange.h),
 //         in builds with CUDA, MPI and nccl.h, where libnccl.so.2 loads;
 //   shm   copies through an MPI shared window (shared_memory_exchange.h),
@@ -8,11 +8,10 @@
 //   auto  shm where every rank is on one host and /dev/shm has room for
 //         the window, else mpi. Ranks of one host hold their records in
 //         host memory: two copies through shared memory need no start-up,
-//         no pinning and no PCIe crossing, where NCCL spent 1.5-2.1 s
-//         starting and 0.7-1.2 s pinning before its 0.32 s trade of 6 GB
-//         per rank (nvidia-h200-x2, sixth session). Across hosts NCCL beats
-//         MPI in the collectives (0.24 s against 1.7-1.9 s for 6 GB per
-//         rank) but needs a GPU per rank, so it stays a choice, not auto.
+//         no pinning and no PCIe crossing, where NCCL's start and pinning
+//         took several times its trade. Across hosts NCCL beats MPI in the
+//         collectives several times over but needs a GPU per rank, so it
+//         stays a choice, not auto (figures: docs/benchmarks.md).
 #pragma once
 
 #include <cstdint>

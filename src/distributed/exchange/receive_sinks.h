@@ -14,7 +14,7 @@
 
 #include "src/core/host_buffer.h"
 #include "src/distributed/exchange/exchange.h"
-#include "src/distributed/exchange/received_files.h"
+#include "src/distributed/local/received_files.h"
 
 namespace gsort {
 

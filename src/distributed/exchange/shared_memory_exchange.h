@@ -8,10 +8,10 @@
 // on the rank's thread pool.
 //
 // Why: ranks of one host hold their records in host memory. MPI's own
-// transport moved them at 2-3 GB/s per rank between two H200s (no single-copy
-// mechanism in those containers), and NCCL needs a second or two to start,
-// the buffers pinned, and two PCIe crossings per byte (25 GB/s measured);
-// two memory copies need none of that. Only for ranks that all share a host.
+// transport moves them at a few GB/s per rank where it has no single-copy
+// mechanism, and NCCL needs a second or two to start, the buffers pinned,
+// and two PCIe crossings per byte (docs/benchmarks.md); two memory copies
+// need none of that. Only for ranks that all share a host.
 #pragma once
 
 #include <cstdint>

@@ -5,6 +5,7 @@
 #include <memory>
 #include <thread>
 
+#include "src/core/scoped_join.h"
 #include "src/distributed/partition/partition.h"
 #include "src/distributed/exchange/receive_sinks.h"
 #include "src/core/test_hooks.h"
@@ -71,6 +72,7 @@ void shuffle_slice(const RankGroup& group, RankFence& fence, const ShuffleInput&
     fence.agree();  // every rank has this round's buckets: trade them
     std::exception_ptr prepare_error;
     std::thread reader;
+    ScopedJoin join_reader(reader);
     if (round + 1 < plan.rounds && !fence.failed()) {
       reader = std::thread([&, round] {
         try {
@@ -92,7 +94,7 @@ void shuffle_slice(const RankGroup& group, RankFence& fence, const ShuffleInput&
       counts[static_cast<size_t>(group.rank)] = 0;
     });
     fence.attempt([&] { exchange.round(sends, counts, sink); });
-    if (reader.joinable()) reader.join();
+    join_reader.join();
     fence.attempt([&] {
       if (prepare_error) std::rethrow_exception(prepare_error);
     });

@@ -10,7 +10,7 @@
 #include "src/distributed/exchange/exchange.h"
 #include "src/distributed/partition/input_slice.h"
 #include "src/distributed/ranks/rank_fence.h"
-#include "src/distributed/exchange/received_files.h"
+#include "src/distributed/local/received_files.h"
 #include "src/distributed/partition/splitters.h"
 #include "src/keys/key_layout.h"
 

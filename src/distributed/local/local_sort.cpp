@@ -25,7 +25,7 @@ SortReport sort_received(const SortConfig& rank_config, const KeyLayout& layout,
   // Read once and deleted after: punched out as read, so that the received
   // records leave the page cache as the runs made of them enter it,
   // instead of being written back to the disk under the runs' pressure
-  // (docs/benchmarks.md, the streamed exchange on one H100 host).
+  // (docs/benchmarks.md, the streamed exchange).
   run.consume_inputs = true;
   bool size_known = false;
   const uint64_t input_bytes = plain_input_bytes(config.inputs, &size_known);

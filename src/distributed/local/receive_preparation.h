@@ -3,21 +3,33 @@
 // in a partition's worth of fresh memory costs most of a second, pinning it
 // for a GPU about half as much, and a GPU backend's start more; none needs
 // the partition's exact size, only a bound, so none need wait for the
-// counts. In order: the send buffer is faulted in and offered to the reader
-// (send_room), which moves the other ranks' buckets there as soon as it has
-// classified; then the receive buffer; once the exchange has started (and
-// holds its device memory) and the counts are known, the parts of both that
-// will be filled are pinned for the GPU the local sort will use (pinned, they also let the NCCL exchange copy at the link's speed
-// rather than through the driver's pageable staging), and the backend
-// starts, beside the trade.
+// counts.
+//
+// Each state is a type, and each step consumes one and returns the next,
+// so the steps cannot come out of order:
+//
+//   ReceivePreparation  faulting in the send buffer (offered to the reader
+//                       by send_room, which moves the other ranks' buckets
+//                       there as soon as it has classified), then the
+//                       receive buffer
+//     .exchange_started(send, receive) -> ReceivePinning
+//     .for_files()                     -> PreparedBuffers (no pinning, no backend)
+//   ReceivePinning      the exchange holds its device memory and the counts
+//                       are known: the parts of both buffers that will be
+//                       filled are pinned for the local sort's GPU (pinned,
+//                       they also let NCCL copy at the link's speed), then
+//                       the backend starts, beside the trade
+//     .receive_room(n)  where records may land while it is pinned
+//     .buffers()                       -> PreparedBuffers (once pinned)
+//   PreparedBuffers     the buffers may be taken
+//     .take_send_buffer(n), .take_receive_buffer(n)
+//     .backend()                       -> the backend, once started; the rest is freed
+//
+// Letting any of them go stops the thread (where it still waits) and joins it.
 #pragma once
 
-#include <condition_variable>
 #include <cstdint>
-#include <exception>
 #include <memory>
-#include <mutex>
-#include <thread>
 
 #include "src/chunk_sort/sort_backend.h"
 #include "src/config/sort_config.h"
@@ -27,6 +39,50 @@
 
 namespace gsort {
 
+class PreparationThread;  // receive_preparation.cpp
+
+class PreparedBuffers {
+ public:
+  PreparedBuffers(PreparedBuffers&&) noexcept;
+  PreparedBuffers& operator=(PreparedBuffers&&) noexcept;
+  ~PreparedBuffers();
+
+  // The buffer, where it has room for `records` records; else empty.
+  // Pinned buffers unpin themselves when released.
+  HostBuffer take_receive_buffer(uint64_t records);
+  HostBuffer take_send_buffer(uint64_t records);
+  // Waits for the thread and returns the backend (null after for_files);
+  // rethrows what the thread threw. What was not taken is freed.
+  std::unique_ptr<SortBackend> backend() &&;
+
+ private:
+  friend class ReceivePreparation;
+  friend class ReceivePinning;
+  explicit PreparedBuffers(std::unique_ptr<PreparationThread> thread);
+  std::unique_ptr<PreparationThread> thread_;
+};
+
+class ReceivePinning {
+ public:
+  ReceivePinning(ReceivePinning&&) noexcept;
+  ReceivePinning& operator=(ReceivePinning&&) noexcept;
+  ~ReceivePinning();
+
+  // Waits until the receive buffer is faulted in and returns its memory
+  // where it has room for `records` records; else (or when the preparation
+  // failed) null. Records may land there while it is being pinned; the
+  // buffer itself is taken from the PreparedBuffers.
+  uint8_t* receive_room(uint64_t records);
+  // Waits until the buffers are pinned (where the backend pins), or the
+  // thread has ended; rethrows what it threw.
+  PreparedBuffers buffers() &&;
+
+ private:
+  friend class ReceivePreparation;
+  explicit ReceivePinning(std::unique_ptr<PreparationThread> thread);
+  std::unique_ptr<PreparationThread> thread_;
+};
+
 class ReceivePreparation {
  public:
   // Starts at once with the host buffers. receive_records: a bound on the
@@ -35,64 +91,26 @@ class ReceivePreparation {
   // outlive it.
   ReceivePreparation(const SortConfig& rank_config, const KeyLayout& layout, ThreadPool& pool,
                      uint64_t receive_records, uint64_t send_records);
-  ~ReceivePreparation();  // stops waiting, and waits for the thread
-  ReceivePreparation(const ReceivePreparation&) = delete;
-  ReceivePreparation& operator=(const ReceivePreparation&) = delete;
+  ReceivePreparation(ReceivePreparation&&) noexcept;
+  ReceivePreparation& operator=(ReceivePreparation&&) noexcept;
+  ~ReceivePreparation();
 
   // Waits until the send buffer is faulted in (not yet pinned) and returns
   // its memory where it has room for `records` records; else (or when the
-  // preparation failed) null. Memory given out here is handed over by
-  // take_send_buffer(records); until then this object owns it.
+  // preparation failed) null. Called from the thread that places the
+  // sends; memory given out here is handed over by take_send_buffer.
   uint8_t* send_room(uint64_t records);
-  // Waits until the receive buffer is faulted in and returns its memory
-  // where it has room for `records` records; else (or when the preparation
-  // failed) null. Records may land there while it is being pinned; the
-  // buffer is still handed over by take_receive_buffer after wait_for_buffers.
-  uint8_t* receive_room(uint64_t records);
-  // The exchange has taken its device memory, and the counts are known:
-  // this rank sends `send_records` and holds `receive_records`. The
-  // buffers' parts that those fill are pinned now, and then the backend,
-  // which takes most of what is left on a GPU, starts.
-  void exchange_started(uint64_t send_records, uint64_t receive_records);
-  // The partition goes to files: the backend is not needed, nor pinning
-  // where it has not begun.
-  void skip_backend();
-  // Waits until the buffers are ready for take_*_buffer (pinned, where the
-  // backend pins), or the thread has ended; rethrows what it threw.
-  void wait_for_buffers();
-  // Waits for the thread (the backend); rethrows what it threw.
-  void wait();
-  // After wait(): the backend (null after skip_backend).
-  std::unique_ptr<SortBackend> take_backend() { return std::move(backend_); }
-  // After wait_for_buffers(): the buffer, where it has room for `records` records; else
-  // empty. Pinned buffers unpin themselves when released.
-  HostBuffer take_receive_buffer(uint64_t records) { return take(receive_, receive_capacity_, records); }
-  HostBuffer take_send_buffer(uint64_t records) { return take(send_, send_capacity_, records); }
+  // The counts are known and the exchange has taken its device memory:
+  // the first `send_records` records of the send buffer and the first
+  // `receive_records` of the receive buffer are pinned now (nothing of a
+  // buffer too small for its records), then the backend starts.
+  ReceivePinning exchange_started(uint64_t send_records, uint64_t receive_records) &&;
+  // The partition goes to files: neither the backend nor pinning is
+  // needed. Waits for the thread.
+  PreparedBuffers for_files() &&;
 
  private:
-  void prepare(ThreadPool& pool);
-  // Pins the first `records` records of `buffer` for the backend the local
-  // sort will have, where that one pins; its release then unpins them.
-  HostBuffer pinned(HostBuffer buffer, uint64_t records) const;
-  HostBuffer take(HostBuffer& buffer, uint64_t capacity, uint64_t records);
-  void send_settled(uint8_t* room);
-
-  const SortConfig& config_;
-  const KeyLayout& layout_;
-  const unsigned threads_;
-  const uint32_t record_size_;
-  const uint64_t receive_capacity_, send_capacity_;
-  std::unique_ptr<SortBackend> backend_;
-  HostBuffer receive_, send_;  // the thread's until buffers_ready_ (or finished_)
-  std::exception_ptr error_;
-  std::mutex mutex_;
-  std::condition_variable changed_;
-  bool send_settled_ = false;  // guarded by mutex_, as are the two below
-  uint8_t* receive_memory_ = nullptr;  // receive_'s memory once faulted in (pinning keeps it)
-  uint8_t* send_room_ = nullptr;
-  bool exchange_started_ = false, stopping_ = false, buffers_ready_ = false, finished_ = false;
-  uint64_t pin_send_records_ = 0, pin_receive_records_ = 0;  // set with exchange_started_
-  std::thread thread_;  // last: starts once the members above exist
+  std::unique_ptr<PreparationThread> thread_;
 };
 
 }  // namespace gsort

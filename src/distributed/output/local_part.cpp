@@ -27,7 +27,7 @@ LocalPart::LocalPart(const std::string& directory, const std::string& stem) {
   // The name is ours now; the file goes again, so that the local sort's
   // output is renamed to a free name. Renamed over an existing file, even
   // an empty one, ext4 (auto_da_alloc) starts writing the new file's data
-  // back at the rename: 4 s for a 6 GB part on nvidia-h200-x2.
+  // back at the rename, seconds for a part of a few GB (docs/benchmarks.md).
   if (::unlink(path_.c_str()) != 0) throw IoError("cannot remove " + describe_errno(path_, errno));
 }
 

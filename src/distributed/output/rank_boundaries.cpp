@@ -67,4 +67,20 @@ bool drops_first_record(const std::vector<PartEnds>& ends, int rank, bool unique
   return false;
 }
 
+bool settle_boundaries(RankContext& rank, const PartEnds& ends, uint64_t received_records, uint64_t total_records) {
+  const std::vector<PartEnds> all = gather_part_ends(rank.group, ends, rank.layout.width());
+  uint64_t received_total = 0;
+  MPI_Allreduce(&received_records, &received_total, 1, MPI_UINT64_T, MPI_SUM, rank.group.comm);
+  bool drop_first = false;
+  rank.fence.attempt([&] {
+    if (received_total != total_records) {
+      throw Error("internal error: the exchange delivered " + std::to_string(received_total) + " of " +
+                  std::to_string(total_records) + " records");
+    }
+    drop_first = drops_first_record(all, rank.group.rank, rank.config.unique);
+  });
+  rank.fence.agree();
+  return drop_first;
+}
+
 }  // namespace gsort

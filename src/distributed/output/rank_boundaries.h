@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "src/distributed/ranks/rank_context.h"
 #include "src/distributed/ranks/rank_group.h"
 #include "src/keys/key_layout.h"
 
@@ -35,5 +36,11 @@ std::vector<PartEnds> gather_part_ends(const RankGroup& group, const PartEnds& m
 // Whether `rank` drops its first record (-u). Throws Error when the parts
 // are out of order at its lower boundary.
 bool drops_first_record(const std::vector<PartEnds>& ends, int rank, bool unique);
+
+// Step 5 of the distributed sort, collective: every rank learns every
+// part's ends, checks that the ranks received `total_records` between them
+// (`received_records` here), and whether this rank drops its first record
+// (-u). Failures end every rank's sort together.
+bool settle_boundaries(RankContext& rank, const PartEnds& ends, uint64_t received_records, uint64_t total_records);
 
 }  // namespace gsort

@@ -1,11 +1,10 @@
-// Partitioning a rank's whole slice on its GPU: the slice crosses PCIe once
-// (the page cache's pages registered for DMA, not copied), the GPU finds
-// every destination and orders the records by bucket (kernels/
-// bucket_partition.h), and scatter() copies the buckets back to where the
-// exchange wants them. On the host it costs a registration and the copies
-// back; the host's Partitioner reads every record twice and writes it once
-// (classify, then scatter), which for small records costs more than the
-// bytes (docs/benchmarks.md, issue 13).
+// Partitioning a rank's whole slice on its GPU (src/chunk_sort/gpu/
+// bucket_split.h does the CUDA work): the slice crosses PCIe once, the GPU
+// finds every destination and orders the records by bucket, and scatter()
+// copies the buckets back to where the exchange wants them. On the host it
+// costs a registration and the copies back; the host's Partitioner reads
+// every record twice and writes it once (classify, then scatter), which for
+// small records costs more than the bytes (docs/benchmarks.md, issue 13).
 #pragma once
 
 #include <cstdint>
@@ -26,7 +25,7 @@ bool gpu_partition_built();
 // for records of this size, with `local_ranks` ranks on the host sharing
 // its GPUs: the host pays per record, the GPU per byte (the slice crosses
 // the link and its buckets come back), so small records go to the GPU and
-// large ones stay (measured figures in the source).
+// large ones stay (the cost model is in the source).
 bool gpu_partition_pays(uint32_t record_size, unsigned threads, int local_ranks);
 
 // Makes the CUDA context on the rank's GPU (about 0.3 s) where the GPU may

@@ -48,8 +48,8 @@ void Partitioner::classify_as(const uint8_t* records, uint64_t count, uint64_t f
   run([&](size_t t) {
     std::vector<uint8_t> position(splitters_.position_bytes());
     // Counted in the task's own vector: neighbouring tasks' counts share
-    // cache lines, and incrementing those per record made this pass take
-    // 17-23 s for 10^9 records on a rank's 16 threads (nvidia-h200-x2).
+    // cache lines, and incrementing those per record made this pass several
+    // times slower (docs/benchmarks.md).
     std::vector<uint64_t> mine(ranks_, 0);
     const uint64_t end = split_point(count, tasks_, t + 1);
     for (uint64_t i = split_point(count, tasks_, t); i < end; ++i) {

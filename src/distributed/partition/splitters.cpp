@@ -4,6 +4,8 @@
 #include <cstring>
 #include <numeric>
 
+#include "src/core/stopwatch.h"
+
 namespace gsort {
 namespace {
 
@@ -104,6 +106,17 @@ Splitters choose_splitters(const RankGroup& group, const std::vector<uint8_t>& s
     splitters.insert(splitters.end(), s, s + bytes);
   }
   return Splitters(bytes, std::move(splitters));
+}
+
+Splitters agree_on_splitters(RankContext& rank, const ConcatenatedInputs& inputs, RecordRange slice,
+                             RankStats& stats) {
+  const Stopwatch t;
+  std::vector<uint8_t> samples;
+  rank.fence.attempt([&] { samples = sample_slice(inputs, slice, rank.layout, rank.group.size); });
+  rank.fence.agree();
+  Splitters splitters = choose_splitters(rank.group, samples, rank.layout.width() + 8);
+  stats.splitters_s = t.seconds();
+  return splitters;
 }
 
 }  // namespace gsort

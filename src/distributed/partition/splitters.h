@@ -11,7 +11,9 @@
 #include <vector>
 
 #include "src/distributed/partition/input_slice.h"
+#include "src/distributed/ranks/rank_context.h"
 #include "src/distributed/ranks/rank_group.h"
+#include "src/distributed/ranks/rank_stats.h"
 #include "src/keys/key_layout.h"
 
 namespace gsort {
@@ -55,5 +57,11 @@ std::vector<uint8_t> sample_slice(const ConcatenatedInputs& inputs, RecordRange 
 // Collective, never throws: every rank's samples are gathered by all, and
 // every rank sorts them alike and takes N-1 evenly spaced ones.
 Splitters choose_splitters(const RankGroup& group, const std::vector<uint8_t>& samples, uint32_t position_bytes);
+
+// Step 2 of the distributed sort, collective: samples of every rank's
+// slice give the splitters. Failures end every rank's sort together.
+// Fills stats.splitters_s.
+Splitters agree_on_splitters(RankContext& rank, const ConcatenatedInputs& inputs, RecordRange slice,
+                             RankStats& stats);
 
 }  // namespace gsort

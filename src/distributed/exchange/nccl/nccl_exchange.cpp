@@ -63,9 +63,10 @@ NcclExchange::NcclExchange(const RankGroup& group, uint32_t record_size, uint64_
   connect_peers();
 }
 
-// NCCL connects a pair of ranks at their first send/recv (1.2 s between
-// two H200s, docs/benchmarks.md): one byte to and from every other rank
-// now, while the caller's reading goes on, keeps that out of the first round.
+// NCCL connects a pair of ranks at their first send/recv, which takes
+// about a second (docs/benchmarks.md): one byte to and from every other
+// rank now, while the caller's reading goes on, keeps that out of the
+// first round.
 void NcclExchange::connect_peers() {
   try {
     const cudaStream_t s = stream_->get();

@@ -3,10 +3,10 @@
 // ncclSend/ncclRecv inside one group (NVLink or the network, whatever NCCL
 // finds), and what arrived is copied from the device straight into the
 // places the sink gives (pinned memory there makes that copy run at full
-// speed). The counts still travel by MPI (a few bytes). Between two H200s
-// NCCL moves about 336 GB/s per rank where MPI between host buffers moves
-// 2-3 GB/s, so even with the copies to and from the device this is the
-// faster data plane wherever every rank has a GPU.
+// speed). The counts still travel by MPI (a few bytes). NCCL moves two
+// orders of magnitude more per rank than MPI between host buffers
+// (docs/benchmarks.md), so even with the copies to and from the device
+// this is the faster data plane wherever every rank has a GPU.
 //
 // The communicator is made from an ncclUniqueId that rank 0 broadcasts over
 // MPI. NVLink multicast (NVLS) is switched off unless the user set

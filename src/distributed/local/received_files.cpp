@@ -1,4 +1,4 @@
-#include "src/distributed/exchange/received_files.h"
+#include "src/distributed/local/received_files.h"
 
 #include <cstdio>
 
