@@ -11,5 +11,6 @@ ChoiceHook receive_in_files = nullptr;
 ChoiceHook output_by_pwrite = nullptr;
 ChoiceHook partition_on_cpu = nullptr;
 CountHook shared_slot_records = nullptr;
+WayHook output_way = nullptr;
 
 }  // namespace gsort::test_hooks

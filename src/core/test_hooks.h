@@ -43,6 +43,11 @@ extern ChoiceHook receive_in_files;   // whole slices land what they receive in 
 extern ChoiceHook output_by_pwrite;   // ranks write their range of one output file with pwrite where they would map it
 extern ChoiceHook partition_on_cpu;   // a whole slice is partitioned on the host where a GPU could take it
 
+// How the destination is written, forced by a test: 1 through one write()
+// stream, 2 through a mapping where it can be; 0 (or null): as gsort decides.
+using WayHook = int (*)();
+extern WayHook output_way;
+
 // The most records a slot of the shared-memory exchange holds, so that small
 // inputs take many steps; 0: no limit.
 using CountHook = uint64_t (*)();

@@ -107,7 +107,7 @@ void RunMerges::merge_all(std::vector<PendingSource> pending, FinalOutput& out, 
   }
   const Stopwatch t;
   meter.phase(deepest_level_ > 0 ? "final merge" : "merging", progress_total, &merged_bytes_);
-  std::unique_ptr<OutputWriter> writer = out.writer();
+  std::unique_ptr<OutputWriter> writer = out.writer(progress_total);
   merge_group(pending, *writer);
   const Stopwatch flushing;
   writer->finish();

@@ -55,7 +55,8 @@ class RunMerges {
   // --merge; at most limits().max_open_runs of them runs. Merged in passes
   // into runs while more than the fan-in are left, then into a writer of
   // `out` (made when the final merge begins). progress_total: the record
-  // bytes every pass reads, for the progress line (0: unknown).
+  // bytes every pass reads, for the progress line and the size of the
+  // output's writer (0: unknown).
   void merge_all(std::vector<PendingSource> pending, FinalOutput& out, ProgressMeter& meter,
                  uint64_t progress_total);
 

@@ -71,7 +71,7 @@ WriteBehind::Sink destination_sink(OutputTarget& output, OutputEncoder* encoder)
 }
 
 void DirectWrite::write(const uint8_t* records, const uint32_t* order, uint64_t count) {
-  std::unique_ptr<OutputWriter> out = out_.writer();
+  std::unique_ptr<OutputWriter> out = out_.writer(count * out_.record_size());
   const Stopwatch t;
   meter_.phase("writing", count * out_.record_size(), &out_.written_bytes());
   out->append_gathered(pool_, records, order, count);
@@ -81,8 +81,9 @@ void DirectWrite::write(const uint8_t* records, const uint32_t* order, uint64_t 
 }
 
 void DirectWrite::sort_and_write(const uint8_t* records, uint64_t count, uint32_t* order, const SortInParts& sort) {
-  // Made first: an unwritable destination (or encoder) fails before the sort starts.
-  std::unique_ptr<OutputWriter> out = out_.writer();
+  // Made first: an unwritable destination (or encoder, or a disk without
+  // room for a mapped output) fails before the sort starts.
+  std::unique_ptr<OutputWriter> out = out_.writer(count * out_.record_size());
   OrderPrefix prefix;
   PhaseSpan sort_span{"sort", "sort", process_seconds(), 0};
   std::thread sorter([&] {

@@ -4,6 +4,7 @@
 #include <memory>
 #include <optional>
 
+#include "io/output/mapped_destination.h"
 #include "io/output/output_target.h"
 #include "src/core/stopwatch.h"
 #include "src/output/final_output.h"
@@ -36,8 +37,17 @@ SortReport sort_filled_buffer(const SortContext& ctx, uint8_t* records, uint64_t
   }
   FinalOutput destination(output ? destination_sink(*output, nullptr) : out.sink, rs, plan.block_bytes,
                           ctx.config.unique ? &ctx.layout : nullptr, nullptr);
+  std::optional<MappedDestination> mapped;
+  if (out.map) {
+    destination.allow_mapping(out.map);
+  } else if (output && !output->is_direct()) {
+    mapped.emplace(output->file());
+    destination.allow_mapping([&mapped](uint64_t bytes, uint64_t block) { return mapped->map(bytes, block); });
+  }
   ProgressMeter meter(false);
   DirectWrite(destination, ctx.pool, meter, report).write(records, order.get(), count);
+  if (mapped) mapped->finish(report.output_records * rs, ctx.config.fsync);
+  report.output_way = output_way_name(destination.way());
   if (output) output->commit(ctx.config.fsync);
   return report;
 }

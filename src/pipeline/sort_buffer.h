@@ -11,13 +11,17 @@
 #include <string>
 
 #include "io/output/write_behind.h"
+#include "src/output/final_output.h"
 #include "src/pipeline/external_sort.h"
 
 namespace gsort {
 
 struct SortedBufferOutput {
-  // Where the sorted records go, in order; empty: into the file `path`,
-  // committed when all is written.
+  // Where the sorted records go, in order: the blocks `map` gives (a mapped
+  // range of an output, filled by all threads), or where it gives none,
+  // `sink`; with neither, the file `path`, committed when all is written
+  // (through a mapping where its file system can reserve one).
+  FinalOutput::MapRange map;
   WriteBehind::Sink sink;
   std::string path;
   // Called, when there are records, with the first and the last of the

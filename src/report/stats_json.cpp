@@ -32,6 +32,7 @@ std::string stats_json(const SortConfig& config, const std::string& output, cons
                  {"records", report.output_records},
                  {"bytes", report.output_bytes},
                  {"stored_bytes", report.output_stored_bytes},
+                 {"way", report.output_way},
                  {"compressed", config.compress_output},
                  {"format", config.compress_output ? Json(format_name(config.output_format)) : Json(nullptr)},
                  {"level", config.compress_output ? Json(config.output_level) : Json(nullptr)},

@@ -71,6 +71,14 @@ uint64_t shm_slot_records() {
   return n ? std::strtoull(n, nullptr, 10) : 0;
 }
 
+// GSORT_TEST_OUTPUT_WAY=stream|mapped
+int forced_output_way() {
+  const char* way = std::getenv("GSORT_TEST_OUTPUT_WAY");
+  if (way == nullptr) return 0;
+  if (std::string(way) == "stream") return 1;
+  return std::string(way) == "mapped" ? 2 : 0;
+}
+
 }  // namespace
 
 void install_fault_hooks() {
@@ -83,6 +91,7 @@ void install_fault_hooks() {
   output_by_pwrite = &output_pwrite_set;
   partition_on_cpu = &partition_on_cpu_set;
   shared_slot_records = &shm_slot_records;
+  output_way = &forced_output_way;
 }
 
 }  // namespace gsort::test_hooks

@@ -6,7 +6,7 @@
 
 #include "src/core/scoped_join.h"
 #include "src/core/stopwatch.h"
-#include "src/distributed/ranks/test_fault.h"
+#include "src/core/test_hooks.h"
 
 namespace gsort {
 namespace {

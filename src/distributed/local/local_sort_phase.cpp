@@ -8,9 +8,10 @@
 
 #include "io/file/file.h"
 #include "io/output/mapped_output_range.h"
+#include "io/output/mapped_window.h"
 #include "src/core/stopwatch.h"
 #include "src/distributed/local/local_sort.h"
-#include "src/distributed/ranks/test_fault.h"
+#include "src/core/test_hooks.h"
 
 namespace gsort {
 namespace {
@@ -38,7 +39,10 @@ SortReport sort_files_at(RankContext& rank, const ReceivedFiles& files, uint64_t
 }
 
 // The received records sorted in memory and written straight into the one
-// output file at `offset`; the part's ends taken from the buffer.
+// output file at `offset`, by all threads through a mapping of the range
+// (the writer every sort uses, io/output/mapped_window.h), or with pwrite
+// where the file system cannot reserve it; the part's ends taken from the
+// buffer.
 SortReport sort_memory_at(RankContext& rank, ReceivedInMemory& memory, uint64_t count, const std::string& output,
                           uint64_t offset, PartEnds* ends) {
   const uint64_t part_bytes = count * rank.config.record_size;
@@ -48,21 +52,25 @@ SortReport sort_memory_at(RankContext& rank, ReceivedInMemory& memory, uint64_t 
                 (mapped ? "through a mapping (page faults, not the inode's lock)" : "with pwrite"));
   File out;  // where it is not mapped
   if (!mapped) out = File::open_update(output);
-  uint64_t at = 0;  // bytes of the range written
+  uint64_t at = 0;  // bytes of the range written with pwrite
   SortedBufferOutput to_range;
+  if (mapped) {
+    to_range.map = [&mapped](uint64_t bytes, uint64_t block) -> std::unique_ptr<BlockTarget> {
+      if (bytes > mapped->size()) throw Error("internal error: the sorted part outgrew its range of the output");
+      return std::make_unique<MappedWindow>(mapped->data(), bytes, block);
+    };
+  }
   to_range.sink = [&](const uint8_t* data, size_t bytes) {
     if (at + bytes > part_bytes) throw Error("internal error: the sorted part outgrew its range of the output");
-    if (mapped) {
-      std::memcpy(mapped->data() + at, data, bytes);
-    } else {
-      out.pwrite_all(data, bytes, offset + at);
-    }
+    out.pwrite_all(data, bytes, offset + at);
     at += bytes;
   };
   to_range.ends = [&](const uint8_t* first, const uint8_t* last) { *ends = part_ends_of(first, last, rank.layout); };
   SortReport report = sort_received_in_memory(rank.config, rank.layout, *memory.backend, rank.pool,
                                               memory.buffer.data(), count, std::string(), to_range);
-  if (at != part_bytes) throw Error("internal error: the sorted part is shorter than its range of the output");
+  if (report.output_records != count) {
+    throw Error("internal error: the sorted part is shorter than its range of the output");
+  }
   if (mapped) {
     mapped->finish(rank.config.fsync);
     return report;
