@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # check_library_install.sh PREFIX_OR_BUILD CMAKE [--installed]: builds the
 # examples/ programs against an installed gsort, with CMake's
-# find_package(gsort) and with pkg-config, and runs them on sample data.
+# find_package(gsort) and with pkg-config, and runs them on sample data;
+# then the example in the comments of each installed header (its indented
+# lines, in a main()), built with pkg-config and run.
 # Given a build folder, `cmake --install`s it into an empty prefix first;
 # with --installed, PREFIX_OR_BUILD is the prefix (/usr after dpkg -i).
 set -euo pipefail
@@ -42,6 +44,26 @@ if command -v pkg-config >/dev/null; then
   c++ -std=c++17 -O1 "$root/examples/sort_file.cpp" -o "$work/sort_file_pc" $flags
   "$work/sort_file_pc" "$work/in.bin" "$work/out2.bin"
   cmp "$work/out.bin" "$work/out2.bin"
+
+  # A header's example is its comment lines indented by three spaces
+  # ("//   code"), run in that order in main(), in a directory with in.bin.
+  for header in "$prefix"/include/gsort/*.h; do
+    name=$(basename "$header" .h)
+    sed -n 's|^//   ||p' "$header" > "$work/$name.example"
+    [ -s "$work/$name.example" ] || continue
+    {
+      grep '^#include' "$work/$name.example"
+      echo 'int main() {'
+      grep -v '^#include' "$work/$name.example"
+      echo '  return 0;'
+      echo '}'
+    } > "$work/$name-example.cpp"
+    c++ -std=c++17 -O1 -Wall -Werror -Wno-unused-variable "$work/$name-example.cpp" -o "$work/$name-example" $flags \
+      || { cat -n "$work/$name-example.cpp" >&2; echo "FAIL: the example of $header does not build" >&2; exit 1; }
+    (cd "$work" && "./$name-example" && cmp <("$gsort" --record-size 16 --key 0:u64 in.bin) out.bin) \
+      || { echo "FAIL: the example of $header did not sort in.bin into out.bin" >&2; exit 1; }
+    echo "the example of include/gsort/$name.h builds and runs"
+  done
 else
   echo "pkg-config not installed: skipped"
 fi
