@@ -10,6 +10,9 @@
 #                                                  (the block at the end)
 
 install(TARGETS gsort gsort-gen RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+if(GSORT_HAVE_MPI)
+  install(TARGETS gsort-mpi RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+endif()
 
 if(GSORT_MAN_PAGES)
   install(FILES ${GSORT_MAN_PAGES} DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)

@@ -36,3 +36,10 @@ add_test(NAME packaging.library_examples
 set_tests_properties(packaging.library_examples packaging.gsort_options_documented packaging.bash_completion
                      packaging.fish_completion packaging.zsh_completion_parses packaging.install_tree
                      PROPERTIES LABELS packaging SKIP_RETURN_CODE 77)
+
+# gsort loads no MPI; gsort-mpi has the distributed driver (CMakeLists.txt).
+if(GSORT_HAVE_MPI)
+  add_test(NAME packaging.gsort_without_mpi
+           COMMAND ${gsort_pkg_tests}/check_mpi_split.sh $<TARGET_FILE:gsort> $<TARGET_FILE:gsort-mpi>)
+  set_tests_properties(packaging.gsort_without_mpi PROPERTIES LABELS packaging)
+endif()
