@@ -14,7 +14,12 @@
 # copy of them. libgsort-dev names the -dev packages that linking
 # libgsort.a needs. Each package ships its copyright (DEP-5), its changelogs
 # and its lintian overrides, whose comments say why each one is there;
-# scripts/ci_package.sh runs lintian over the packages.
+# scripts/ci_package.sh runs lintian over the packages and fails on any
+# error or warning. What lintian still reports is information (I:), and
+# stays: hardening-no-fortify-functions and .comment sections, because the
+# installed build compiles exactly as the test build does, so that ccache
+# gives it the test build's objects (only link flags differ: -z now);
+# spelling-error-in-binary, in NVIDIA's static CUDA runtime.
 #
 # Only a build to install makes packages (GSORT_NOT_INSTALLABLE, in
 # cmake/install.cmake): elsewhere CPackConfig.cmake is a file that fails
@@ -54,8 +59,9 @@ string(TIMESTAMP gsort_changelog_date "%a, %d %b %Y %H:%M:%S +0000" UTC)
 
 set(GSORT_COPYRIGHT_CUDA "")
 if(GSORT_HAVE_CUDA)
-  set(GSORT_COPYRIGHT_CUDA "\n The GPU code is linked with NVIDIA's static CUDA runtime (cudart_static),\n\
- which NVIDIA's CUDA Toolkit End User License Agreement lets applications\n redistribute.")
+  set(GSORT_COPYRIGHT_CUDA "\n The GPU code holds code compiled from CUB and Thrust (NVIDIA CCCL,\n\
+ Apache-2.0 WITH LLVM-exception) and is linked with NVIDIA's static CUDA\n\
+ runtime (cudart_static), which NVIDIA's CUDA Toolkit End User License\n Agreement lets applications redistribute.")
 endif()
 configure_file(${gsort_debian}/copyright.in ${gsort_debian_out}/copyright @ONLY)
 add_custom_command(

@@ -27,6 +27,9 @@ packages=(gsort gsort-mpi libgsort-dev)
 if [ "$mode" = --uninstall ]; then
   if [ -f "$build/install_manifest.txt" ]; then
     xargs -d '\n' $sudo rm -f -- < "$build/install_manifest.txt"
+    # and the folders of gsort's own that are left empty (libexec/gsort, include/gsort, ...)
+    xargs -d '\n' -n1 dirname < "$build/install_manifest.txt" | grep '/gsort$' | sort -u \
+      | xargs -r -d '\n' $sudo rmdir --ignore-fail-on-non-empty --
     echo "install.sh: removed the $(wc -l < "$build/install_manifest.txt") files of $build/install_manifest.txt"
     $sudo rm -f "$build/install_manifest.txt"
   fi
