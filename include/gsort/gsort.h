@@ -44,7 +44,8 @@ struct Options {
                               // `arguments` holds --format
   std::vector<std::string> keys;  // --key fields in gsort's key syntax, most
                                   // significant first ("0:u64", "8:i32be:desc",
-                                  // "16:bytes:10"); empty: the whole record as bytes
+                                  // "16:10": 10 bytes at offset 16); empty: the
+                                  // whole record as bytes
   bool reverse = false;   // -r: descending; equal keys still keep their input order
   bool unique = false;    // -u: keep only the first record of each run of equal keys
   Backend backend = Backend::kAuto;  // --backend
