@@ -4,7 +4,6 @@
 // sort, and map errors to exit codes. This is the only place that decides
 // the exit status, for one process and for ranks; everything below throws.
 #include <cstdio>
-#include <new>
 #include <optional>
 #include <string>
 
@@ -18,6 +17,8 @@
 #include "src/config/run_options.h"
 #include "src/core/errors.h"
 #include "src/core/exit_codes.h"
+#include "src/core/failure_text.h"
+#include "src/core/mpi_launcher.h"
 #include "src/core/process_clock.h"
 #include "src/keys/key_layout.h"
 #include "src/verify/disorder_text.h"
@@ -34,6 +35,8 @@ namespace gsort {
 namespace {
 
 void print_error(const std::string& line) { std::fprintf(stderr, "gsort: %s\n", line.c_str()); }
+
+
 
 // What main checks before any work, for one process and for every rank:
 // standard streams the request cannot use, and files written beside the
@@ -80,15 +83,24 @@ int run_alone(int argc, char** argv, const StandardStreams& streams) {
     const ParsedCommand cmd = parse_command_line(argc, argv);
     if (cmd.done) return kExitOk;
     return run(cmd.config, prepare_run(cmd.config, streams, true));
-  } catch (const Error& e) {
-    print_error(e.what());
-  } catch (const std::bad_alloc&) {
-    print_error("out of memory (try a smaller --memory)");
   } catch (const std::exception& e) {
-    print_error(e.what());
+    print_error(failure_text(e));
   }
   return kExitError;
 }
+
+#ifndef GSORT_DISTRIBUTED_DRIVER
+// A build without the distributed sort, started as one of several ranks,
+// would sort the whole input once per rank, all into one output: refused,
+// by every rank, the first saying why.
+int refuse_ranks(const LaunchedRanks& ranks) {
+  if (ranks.rank == 0) {
+    print_error("this gsort runs as one process, and mpirun started " + std::to_string(ranks.size) +
+                " of it: run gsort-mpi (the package gsort-mpi installs it as gsort), or run gsort once");
+  }
+  return kExitError;
+}
+#endif
 
 #ifdef GSORT_DISTRIBUTED_DRIVER
 // One of several ranks (mpirun -np N): parsed and checked as one process
@@ -112,7 +124,7 @@ int run_as_rank(DistributedLaunch& mpi, int argc, char** argv, const StandardStr
     // Outside a collective step (a bug, or rank 0's --stats file after the
     // output is in place): the other ranks may be waiting in a collective,
     // so the job is ended. Temporary files are gone: the stack has unwound.
-    print_error("rank " + std::to_string(mpi.rank()) + ": " + e.what());
+    print_error("rank " + std::to_string(mpi.rank()) + ": " + failure_text(e));
     mpi.abort(kExitError);
   }
 }
@@ -132,6 +144,8 @@ int main(int argc, char** argv) {
   // Under mpirun with several ranks, the distributed sort takes over.
   gsort::DistributedLaunch mpi(&argc, &argv);
   if (mpi.several_ranks()) return gsort::run_as_rank(mpi, argc, argv, streams);
+#else
+  if (const gsort::LaunchedRanks ranks = gsort::launched_ranks(); ranks.size > 1) return gsort::refuse_ranks(ranks);
 #endif
   return gsort::run_alone(argc, argv, streams);
 }

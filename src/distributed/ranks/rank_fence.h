@@ -8,6 +8,7 @@
 #include <string>
 #include <utility>
 
+#include "src/core/failure_text.h"
 #include "src/distributed/ranks/rank_group.h"
 #include "src/distributed/ranks/ranks_failed.h"
 
@@ -23,10 +24,8 @@ class RankFence {
     if (failed_) return;
     try {
       std::forward<Step>(step)();
-    } catch (const std::bad_alloc&) {
-      fail("out of memory (try a smaller --memory)");
     } catch (const std::exception& e) {
-      fail(e.what());
+      fail(failure_text(e));
     }
   }
   // Collective. Returns when no rank has failed; else throws RanksFailed.
