@@ -46,7 +46,11 @@ void print_error(const std::string& line) { std::fprintf(stderr, "gsort: %s\n", 
 // distributed sort).
 RunOptions prepare_run(const SortConfig& config, const StandardStreams& streams, bool one_process) {
   RunOptions run;
-  run.output = one_process && config.output_parts ? prepare_single_part(config.output) : config.output;
+  run.output = config.output;
+  if (one_process && config.output_parts) {
+    run.output = part_file_name(config.output, 0);
+    run.parts_directory = config.output;
+  }
   const bool writes_stdout = run.output == "-" && config.mode != Mode::kCheck;
   if (streams.stdout_was_closed && writes_stdout) throw IoError("standard output is closed (give -o FILE)");
   // As zstd does: records on a terminal are noise, and the "> FILE" was
@@ -82,7 +86,13 @@ int run_alone(int argc, char** argv, const StandardStreams& streams) {
   try {
     const ParsedCommand cmd = parse_command_line(argc, argv);
     if (cmd.done) return kExitOk;
-    return run(cmd.config, prepare_run(cmd.config, streams, true));
+    // --output-parts: the directory, made where missing, goes again unless
+    // the sort succeeds.
+    std::optional<OutputDirectory> parts;
+    if (cmd.config.output_parts) parts.emplace(cmd.config.output);
+    const int status = run(cmd.config, prepare_run(cmd.config, streams, true));
+    if (parts) parts->keep();
+    return status;
   } catch (const std::exception& e) {
     print_error(failure_text(e));
   }

@@ -5,6 +5,7 @@
 #include "src/pipeline/external_sort.h"
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -13,6 +14,7 @@
 #include "io/cache/page_cache_room.h"
 #include "io/input/input_set.h"
 #include "io/output/mapped_destination.h"
+#include "io/output/output_parts.h"
 #include "io/output/output_target.h"
 #include "io/temp/stale_temp_dirs.h"
 #include "src/core/log.h"
@@ -107,8 +109,8 @@ MergeSetup merge_setup(const SortContext& ctx, const SortPlan& plan, TempRuns& r
 }
 
 // --verify's verdict, the end of a compressed output, and the output put in place.
-void finish(const SortContext& ctx, const InputTally& tally, SortOutput& out, ProgressMeter& meter,
-            SortReport& report) {
+void finish(const SortContext& ctx, const RunOptions& run, const InputTally& tally, SortOutput& out,
+            ProgressMeter& meter, SortReport& report) {
   report.input_stored_bytes = tally.stored_bytes.load();
   report.output_bytes = report.output_records * ctx.layout.record_size();
   if (out.check) {
@@ -127,7 +129,11 @@ void finish(const SortContext& ctx, const InputTally& tally, SortOutput& out, Pr
   meter.stop();
   out.target.prepare_commit(ctx.config.fsync);
   if (ctx.before_commit) ctx.before_commit(report);
+  // --output-parts in one process: the other parts go with the commit.
+  std::optional<StaleParts> stale;
+  if (!run.parts_directory.empty()) stale.emplace(run.parts_directory, 1);
   out.target.publish();
+  if (stale) stale->commit();
   report.add_phase("commit", commit_time.seconds());
   ctx.log.info("runs: " + std::to_string(report.runs));
   ctx.log.info("merge passes: " + std::to_string(report.merge_passes));
@@ -192,7 +198,7 @@ SortReport external_sort(const SortContext& ctx, const RunOptions& run) {
   }
   mapped.finish(report.output_records * rs, config.fsync);
   report_output_way(ctx, destination, refusal, report);
-  finish(ctx, tally, out, meter, report);
+  finish(ctx, run, tally, out, meter, report);
   return report;
 }
 

@@ -155,6 +155,32 @@ case_parts() {
   # One process writes part-00000 too.
   "$gsort" --record-size 16 --key 0:u32 "$work/few" --output-parts -o "$work/out/single"
   cmp -s "$work/ref" "$work/out/single/part-00000" || fail "one process: part-00000 differs"
+  # All parts or none: a rank that cannot place its part (a directory in
+  # the way) leaves the old set whole, stale parts and modes included; the
+  # next run replaces it, keeping a replaced part's mode, and removes every
+  # other part, past a gap too.
+  local dir=$work/out/set n
+  n=$(ranks 2)
+  mkdir -p "$dir"
+  echo old0 >"$dir/part-00000" && chmod 640 "$dir/part-00000"
+  mkdir "$dir/part-00001"
+  echo stale >"$dir/part-00009"
+  if mpi "$n" "$gsort" "${rank_opts[@]}" -T "$work/tmp" --record-size 16 --key 0:u32 "$work/few" --output-parts \
+    -o "$dir" 2>"$work/err"; then fail "a part that cannot be placed: exit 0"; fi
+  [ "$(cat "$dir/part-00000")" = old0 ] || fail "the old part-00000 was not kept"
+  [ -f "$dir/part-00009" ] && [ -d "$dir/part-00001" ] || fail "the old set changed: $(ls "$dir")"
+  rmdir "$dir/part-00001"
+  mpi "$n" "$gsort" "${rank_opts[@]}" -T "$work/tmp" --record-size 16 --key 0:u32 "$work/few" --output-parts \
+    -o "$dir" || fail "np $n into the old set failed"
+  [ "$(ls "$dir" | tr '\n' ' ')" = "$(for ((i = 0; i < n; ++i)); do printf 'part-%05d ' "$i"; done)" ] ||
+    fail "stale parts left: $(ls -a "$dir")"
+  [ "$(stat -c %a "$dir/part-00000")" = 640 ] || fail "the replaced part's mode was not kept"
+  cat "$dir"/part-* | cmp -s "$work/ref" - || fail "the new set differs from one process"
+  # A failed run makes no new directory.
+  mpi "$n" "$gsort" "${rank_opts[@]}" -T "$work/tmp" --record-size 16 "$work/missing" --output-parts \
+    -o "$work/out/new" 2>/dev/null && fail "a missing input: exit 0"
+  [ ! -e "$work/out/new" ] || fail "a failed run left a new directory"
+  no_leftovers
 }
 
 # A small -S: several exchange rounds and several spilled runs per rank.
