@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 
+#include "io/file/destination.h"
 #include "io/file/standard_streams.h"
 #include "io/output/output_parts.h"
 #include "io/temp/temp_registry.h"
@@ -38,20 +39,24 @@ void print_error(const std::string& line) { std::fprintf(stderr, "gsort: %s\n", 
 
 
 
+// Whether the records go to standard output: "-", or a name that stands
+// for our descriptor 1 (/dev/stdout and the like, io/file/destination.h).
+bool names_stdout(const std::string& output) {
+  if (output == "-") return true;
+  const DescriptorName named = descriptor_behind(output);
+  return named.found && named.own && named.fd == 1;
+}
+
 // What main checks before any work, for one process and for every rank:
-// standard streams the request cannot use, and files written beside the
-// output that are also an input or the output. Returns where the records
+// standard streams the request cannot use (and, for ranks, files written
+// beside the output that are also an input or the output; one process has
+// run_config check those, as the library does). Returns where the records
 // go: the config's -o, or, for one process with --output-parts, the part it
-// writes there (the directory made ready; ranks leave parts to the
-// distributed sort).
+// writes there (ranks leave parts to the distributed sort).
 RunOptions prepare_run(const SortConfig& config, const StandardStreams& streams, bool one_process) {
-  RunOptions run;
-  run.output = config.output;
-  if (one_process && config.output_parts) {
-    run.output = part_file_name(config.output, 0);
-    run.parts_directory = config.output;
-  }
-  const bool writes_stdout = run.output == "-" && config.mode != Mode::kCheck;
+  RunOptions run = one_process ? one_process_run(config) : RunOptions{};
+  if (!one_process) run.output = config.output;
+  const bool writes_stdout = names_stdout(run.output) && config.mode != Mode::kCheck;
   if (streams.stdout_was_closed && writes_stdout) throw IoError("standard output is closed (give -o FILE)");
   // As zstd does: records on a terminal are noise, and the "> FILE" was
   // most likely forgotten. -c and -C write nothing.
@@ -63,7 +68,7 @@ RunOptions prepare_run(const SortConfig& config, const StandardStreams& streams,
   for (const std::string& input : config.inputs) {
     if (streams.stdin_was_closed && input == "-") throw IoError("standard input is closed");
   }
-  refuse_overlapping_files(config, run.output);
+  if (!one_process) refuse_overlapping_files(config, run.output);
   return run;
 }
 
@@ -86,13 +91,7 @@ int run_alone(int argc, char** argv, const StandardStreams& streams) {
   try {
     const ParsedCommand cmd = parse_command_line(argc, argv);
     if (cmd.done) return kExitOk;
-    // --output-parts: the directory, made where missing, goes again unless
-    // the sort succeeds.
-    std::optional<OutputDirectory> parts;
-    if (cmd.config.output_parts) parts.emplace(cmd.config.output);
-    const int status = run(cmd.config, prepare_run(cmd.config, streams, true));
-    if (parts) parts->keep();
-    return status;
+    return run(cmd.config, prepare_run(cmd.config, streams, true));
   } catch (const std::exception& e) {
     print_error(failure_text(e));
   }

@@ -4,10 +4,13 @@
 #include <atomic>
 #include <cstdio>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "io/input/input_set.h"
+#include "io/output/output_parts.h"
 #include "io/output/output_target.h"
+#include "src/cli/distinct_files.h"
 #include "src/chunk_sort/backend_factory.h"
 #include "src/chunk_sort/starting_backend.h"
 #include "src/config/config_layout.h"
@@ -118,10 +121,8 @@ RunOutcome check(const SortConfig& config, const KeyLayout& layout, const Log& l
   return out;
 }
 
-}  // namespace
-
-RunOutcome run_config(const SortConfig& config, const RunOptions& run) {
-  Stopwatch total;
+// The run, once its files are checked.
+RunOutcome run_checked(const SortConfig& config, const RunOptions& run, Stopwatch& total) {
   const Log log(config.verbose);
   const KeyLayout layout = layout_of(config);
   // --stats FILE is made now (an unwritable place fails before any work)
@@ -169,6 +170,28 @@ RunOutcome run_config(const SortConfig& config, const RunOptions& run) {
   out.backend = backend->describe();
   report_verbose(log, out.report, *backend, out.seconds);
   return out;
+}
+
+}  // namespace
+
+RunOptions one_process_run(const SortConfig& config) {
+  RunOptions run;
+  run.output = config.output;
+  if (config.output_parts) {
+    run.output = part_file_name(config.output, 0);
+    run.parts_directory = config.output;
+  }
+  return run;
+}
+
+RunOutcome run_config(const SortConfig& config, const RunOptions& run) {
+  Stopwatch total;
+  refuse_overlapping_files(config, run.output);
+  std::optional<OutputDirectory> parts;
+  if (!run.parts_directory.empty()) parts.emplace(run.parts_directory);
+  RunOutcome outcome = run_checked(config, run, total);
+  if (parts) parts->keep();
+  return outcome;
 }
 
 }  // namespace gsort
