@@ -29,7 +29,8 @@ void require_writable(const std::string& path, const std::string& role) {
 
 }  // namespace
 
-OutputTarget::OutputTarget(const std::string& destination, const std::string& role, bool shared)
+OutputTarget::OutputTarget(const std::string& destination, const std::string& role, bool shared,
+                           const std::string& shown_as)
     : destination_(destination), role_(role) {
   if (is_stdout()) {
     direct_ = File::standard_output();
@@ -38,8 +39,9 @@ OutputTarget::OutputTarget(const std::string& destination, const std::string& ro
   }
   if (const int fd = descriptor_of_name(destination, 1); fd >= 0) {
     // An open descriptor (the library's sort_fd): written as it stands.
-    if (::fcntl(fd, F_GETFD) < 0) throw IoError("cannot write " + role + " " + describe_errno(destination, errno));
-    direct_ = File(fd, destination, false);
+    const std::string& name = shown_as.empty() ? destination : shown_as;
+    if (::fcntl(fd, F_GETFD) < 0) throw IoError("cannot write " + role + " " + describe_errno(name, errno));
+    direct_ = File(fd, name, false);
     direct_.enlarge_pipe();  // gsort | consumer: large writes, fewer wake-ups
     return;
   }

@@ -20,4 +20,11 @@ const std::string& process_tag();
 // how many were removed.
 int remove_stale_files(const std::string& directory, const std::string& prefix);
 
+// Where the distributed sort's shared-memory exchange makes its segment,
+// and the start of the segment's name; every gsort removes such segments
+// that killed ranks left (remove_stale_files), since the next gsort on a
+// host need not be a distributed one.
+inline constexpr const char* kSharedSegmentDir = "/dev/shm";
+inline constexpr const char* kSharedSegmentPrefix = "gsort-shm.";
+
 }  // namespace gsort

@@ -16,6 +16,7 @@
 #include "io/output/mapped_destination.h"
 #include "io/output/output_parts.h"
 #include "io/output/output_target.h"
+#include "io/temp/stale_files.h"
 #include "io/temp/stale_temp_dirs.h"
 #include "src/core/log.h"
 #include "src/core/stopwatch.h"
@@ -38,7 +39,7 @@ namespace {
 // The destination's file, made first (an unwritable destination fails
 // before any work), its encoder with --compress-output, and --verify's check.
 struct SortOutput {
-  SortOutput(const SortContext& ctx, const std::string& path) : target(path) {
+  SortOutput(const SortContext& ctx, const RunOptions& run) : target(run.output, "output", false, run.output_shown_as) {
     const SortConfig& config = ctx.config;
     if (config.compress_output) {
       encoder = make_output_encoder(config.output_format, target.file(), config.output_level, config.threads,
@@ -152,11 +153,13 @@ SortReport external_sort(const SortContext& ctx, const RunOptions& run) {
   // First, so that waiting for a slow producer on a pipe shows too.
   ProgressMeter meter(ProgressMeter::wanted(config.progress));
   meter.phase("reading", 0, &tally.stored_bytes);
-  // Empty directories of gsorts killed by SIGKILL (io/temp/stale_temp_dirs.h).
+  // What gsorts killed by SIGKILL left: their temp directories
+  // (io/temp/stale_temp_dirs.h), and ranks' shared segments (stale_files.h).
   remove_stale_temp_dirs(config.temp_dir);
+  remove_stale_files(kSharedSegmentDir, kSharedSegmentPrefix);
   InputSet inputs(config.inputs, rs, &tally, config.page_cache == PageCacheUse::kDrop);
   if (run.consume_inputs) inputs.consume_as_read();
-  SortOutput out(ctx, run.output);
+  SortOutput out(ctx, run);
   const SortPlan plan = plan_sort(ctx, inputs);
   report_plan(plan, inputs, report);
   runs.plan_writes(plan.memory.block_bytes, plan.writeback_paced);

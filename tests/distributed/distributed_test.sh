@@ -364,6 +364,97 @@ case_faults() {
   done
 }
 
+# Ranks that differ in -S, --parallel and (on a GPU machine) backend agree
+# on everything they must share: no hang, no crash, the output of one
+# process. Each rank runs through a wrapper that gives it its own options.
+per_rank() {
+  local wrapper=$work/per_rank.sh
+  cat >"$wrapper" <<'WRAP'
+#!/usr/bin/env bash
+r=${OMPI_COMM_WORLD_RANK:-${PMI_RANK:-0}}
+eval "extra=(\${RANK${r}_ARGS:-})"
+exec "$GSORT_RANK_BIN" "${extra[@]}" "$@"
+WRAP
+  chmod +x "$wrapper"
+  echo "$wrapper"
+}
+case_differ() {
+  gen -n 300000 --format gensort -o "$work/g"
+  "$gsort" --backend cpu --format gensort "$work/g" -o "$work/ref"
+  local wrapper n
+  wrapper=$(per_rank)
+  n=$(ranks 2)
+  for pair in "-S 32M|-S 40M" "-S 1M|-S 4G" "-S 300M|-S 16M" "-S 64M|-S 2G" "--parallel 1|--parallel 4"; do
+    for ex in shm mpi; do
+      [ -z "${GSORT_DIST_EXCHANGE:-}" ] || ex=$GSORT_DIST_EXCHANGE
+      rm -f "$work/out/sorted"
+      GSORT_RANK_BIN=$gsort RANK0_ARGS=${pair%|*} RANK1_ARGS=${pair#*|} timeout 120 \
+        "$mpirun_bin" "${mpi_flags[@]}" -x GSORT_RANK_BIN -x RANK0_ARGS -x RANK1_ARGS -np "$n" "$wrapper" \
+        "${rank_opts[@]}" --exchange "$ex" -T "$work/tmp" --format gensort "$work/g" -o "$work/out/sorted" \
+        2>"$work/err" || fail "ranks with $pair, $ex: exit $? $(head -c 600 "$work/err")"
+      cmp -s "$work/ref" "$work/out/sorted" || fail "ranks with $pair, $ex: differs from one process"
+      no_leftovers
+      [ -z "$(ls /dev/shm | grep '^gsort-shm\.')" ] || fail "left in /dev/shm: $(ls /dev/shm)"
+    done
+  done
+}
+
+# One rank that cannot have the memory it needs fails every rank: exit 2
+# within a bound, one line, the old output kept, nothing left.
+case_memlimit() {
+  gen -n 300000 --format gensort -o "$work/g"
+  local wrapper=$work/limited.sh n
+  n=$(ranks 2)
+  cat >"$wrapper" <<WRAP
+#!/usr/bin/env bash
+[ "\${OMPI_COMM_WORLD_RANK:-0}" = 1 ] && ulimit -v 262144
+exec "$gsort" "\$@"
+WRAP
+  chmod +x "$wrapper"
+  echo old >"$work/out/sorted"
+  local rc=0
+  timeout 120 "$mpirun_bin" "${mpi_flags[@]}" -np "$n" "$wrapper" "${rank_opts[@]}" -S 1G -T "$work/tmp" \
+    --format gensort "$work/g" -o "$work/out/sorted" 2>"$work/err" || rc=$?
+  [ "$rc" != 124 ] || fail "a rank under a memory limit: timed out (a hang)"
+  [ "$rc" != 0 ] || fail "a rank under a memory limit: exit 0"
+  [ "$(grep -c '^gsort: ' "$work/err")" = 1 ] || fail "not one message: $(cat "$work/err")"
+  grep -q "^gsort: rank 1: .*give a smaller" "$work/err" || fail "message: $(cat "$work/err")"
+  [ "$(cat "$work/out/sorted")" = old ] || fail "the old output changed"
+  rm "$work/out/sorted"
+  no_leftovers
+}
+
+# kill -9 of each rank at each phase: the job ends within a bound, the old
+# output is kept, and once the next gsort has run in the same places
+# nothing is left: not in -T, not beside the output, not in /dev/shm.
+case_kill() {
+  gen -n 200000 --record-size 16 --key 0:u64 -o "$work/big"
+  local n rank phase rc
+  n=$(ranks 2)
+  for rank in 0 1; do
+    for phase in exchange sort write; do
+      for where in "-o $work/out/sorted" "--output-parts -o $work/out/parts"; do
+        echo old >"$work/out/sorted"
+        rc=0
+        # shellcheck disable=SC2086  # $where: two or three words
+        GSORT_TEST_FAIL_RANK=$rank GSORT_TEST_FAIL_AT=$phase-kill timeout 120 "$mpirun_bin" "${mpi_flags[@]}" \
+          -x GSORT_TEST_FAIL_RANK -x GSORT_TEST_FAIL_AT -np "$n" "$hooks" "${rank_opts[@]}" -S 8M -T "$work/tmp" \
+          --record-size 16 --key 0:u64 "$work/big" $where >/dev/null 2>&1 || rc=$?
+        [ "$rc" != 124 ] || fail "rank $rank killed at $phase: timed out"
+        [ "$rc" != 0 ] || fail "rank $rank killed at $phase: exit 0"
+        [ "$(cat "$work/out/sorted")" = old ] || fail "rank $rank killed at $phase: the old output changed"
+        [ ! -e "$work/out/parts/part-00000" ] || fail "rank $rank killed at $phase: a part appeared"
+        # The next gsort into the same place cleans what the killed one could not.
+        # shellcheck disable=SC2086
+        "$gsort" --backend cpu -T "$work/tmp" --record-size 16 --key 0:u64 "$work/big" $where
+        rm -rf "$work/out/sorted" "$work/out/parts"
+        no_leftovers
+        [ -z "$(ls /dev/shm | grep '^gsort-shm\.')" ] || fail "left in /dev/shm: $(ls /dev/shm)"
+      done
+    done
+  done
+}
+
 # A rank killed by SIGTERM mid-exchange (what mpirun sends when it ends a
 # job): the handlers remove every rank's temporary files.
 case_signal() {

@@ -10,6 +10,7 @@
 
 #include "io/file/file.h"
 #include "io/temp/stale_files.h"
+#include "io/temp/temp_registry.h"
 #include "src/core/errors.h"
 
 namespace gsort {
@@ -26,7 +27,7 @@ std::string mib(uint64_t bytes) { return std::to_string(bytes >> 20) + " MiB"; }
 
 // The host's first rank: a new file of `bytes` in /dev/shm, reserved; its
 // name, and its descriptor (-1 with why set, where it cannot).
-int make_file(uint64_t bytes, std::string* name, std::string* why) {
+int make_file(uint64_t bytes, std::string* name, std::string* why, int* slot) {
   remove_stale_files(kSharedSegmentDir, kSharedSegmentPrefix);
   std::string templ = std::string(kSharedSegmentDir) + "/" + kSharedSegmentPrefix + process_tag() + ".XXXXXX";
   std::vector<char> buf(templ.begin(), templ.end());
@@ -44,6 +45,7 @@ int make_file(uint64_t bytes, std::string* name, std::string* why) {
     ::close(fd);
     return -1;
   }
+  *slot = register_temp_path(*name, false);  // a signal removes it until every rank has it mapped
   return fd;
 }
 
@@ -60,7 +62,8 @@ SharedSegment::SharedSegment(MPI_Comm host, int rank, int ranks, uint64_t segmen
     : segment_bytes_(segment_bytes) {
   const uint64_t total = segment_bytes * static_cast<uint64_t>(ranks);
   std::string name, why;
-  int fd = rank == 0 && total > 0 ? make_file(total, &name, &why) : -1;
+  int slot = -1;
+  int fd = rank == 0 && total > 0 ? make_file(total, &name, &why, &slot) : -1;
   if (!everyone(host, rank != 0 || total == 0 || fd >= 0)) {
     throw Error("--exchange shm: cannot make the shared segment (" + mib(total) + ")" +
                 (why.empty() ? std::string() : ": " + why));
@@ -77,7 +80,10 @@ SharedSegment::SharedSegment(MPI_Comm host, int rank, int ranks, uint64_t segmen
   const int map_errno = mapped ? 0 : errno;
   // Everyone has it mapped, or has given up on it: its name can go.
   const bool all_mapped = everyone(host, mapped);
-  if (rank == 0) ::unlink(name.c_str());
+  if (rank == 0) {
+    ::unlink(name.c_str());
+    unregister_temp_path(slot);
+  }
   if (!all_mapped) {
     if (mapped) ::munmap(base, static_cast<size_t>(total));
     throw Error("--exchange shm: cannot map the shared segment (" + mib(total) + " on every rank)" +

@@ -36,8 +36,4 @@ class SharedSegment {
   size_t length_ = 0;
 };
 
-// The folder the segments are made in.
-inline constexpr const char* kSharedSegmentDir = "/dev/shm";
-inline constexpr const char* kSharedSegmentPrefix = "gsort-shm.";
-
 }  // namespace gsort
