@@ -39,6 +39,7 @@ struct RawOptions {
   std::string page_cache = "drop";
   bool spill_streams_given = false;
   bool verify = false, no_verify = false, fsync = false;
+  bool no_space_check = false;
   bool progress = false, no_progress = false;
   std::string stats;
   std::string trace;

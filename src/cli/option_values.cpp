@@ -207,6 +207,7 @@ void set_compression(const RawOptions& o, SortConfig& c) {
 void set_reporting(const RawOptions& o, SortConfig& c) {
   c.verify = o.verify;
   c.fsync = o.fsync;
+  c.space_check = !o.no_space_check;
   c.progress = o.progress ? ProgressMode::kOn : o.no_progress ? ProgressMode::kOff : ProgressMode::kAuto;
   if (o.stats.empty() && o.stats_given) throw UsageError("--stats needs a file name (or - for standard error)");
   c.stats_path = o.stats;

@@ -28,6 +28,7 @@
 #include "src/pipeline/direct_write.h"
 #include "src/pipeline/form_runs.h"
 #include "src/pipeline/read_progress.h"
+#include "src/pipeline/room_check.h"
 #include "src/pipeline/sort_in_memory.h"
 #include "src/pipeline/sort_plan.h"
 #include "src/pipeline/temp_compression.h"
@@ -86,6 +87,23 @@ void report_output_way(const SortContext& ctx, const FinalOutput& destination, c
                                             : refusal;
     ctx.log.info("output: one write() stream (" + report.output_way_why + ")");
   }
+}
+
+// What the sort will write, where its size is known: the output (not
+// encoded, not a stream), and the runs (spilled, not compressed).
+RoomNeed room_need(const SortContext& ctx, const SortPlan& plan, const InputSet& inputs, SortOutput& out) {
+  RoomNeed need;
+  if (!inputs.size_known()) return need;
+  if (!out.encoder && !out.target.is_direct()) {
+    need.output_bytes = inputs.total_bytes();
+    need.output_fd = out.target.file().fd();
+    need.output_name = out.target.destination();
+  }
+  if (!plan.memory.in_memory && ctx.config.mode == Mode::kSort && ctx.config.compress_temp == TempCompression::kOff) {
+    need.run_bytes = inputs.total_bytes();
+    need.temp_dir = ctx.config.temp_dir;
+  }
+  return need;
 }
 
 // What the plan says in the report.
@@ -161,6 +179,7 @@ SortReport external_sort(const SortContext& ctx, const RunOptions& run) {
   if (run.consume_inputs) inputs.consume_as_read();
   SortOutput out(ctx, run);
   const SortPlan plan = plan_sort(ctx, inputs);
+  if (config.space_check) check_room(room_need(ctx, plan, inputs, out));
   report_plan(plan, inputs, report);
   runs.plan_writes(plan.memory.block_bytes, plan.writeback_paced);
   MappedDestination mapped(out.target.file());
