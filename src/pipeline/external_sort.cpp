@@ -187,7 +187,13 @@ SortReport external_sort(const SortContext& ctx, const RunOptions& run) {
                           config.unique ? &ctx.layout : nullptr, out.check.get());
   const std::string refusal = mapping_refusal(out, plan, inputs);
   if (refusal.empty()) {
-    destination.allow_mapping([&mapped](uint64_t bytes, uint64_t block) { return mapped.map(bytes, block); });
+    // An in-memory sort knows its output's size before it reads: the
+    // mapping's pages are made present while it reads and sorts.
+    if (plan.memory.in_memory && config.mode == Mode::kSort && inputs.size_known() && inputs.total_bytes() > 0) {
+      mapped.prepare(inputs.total_bytes(), ctx.pool);
+    }
+    destination.allow_mapping(
+        [&mapped, &ctx](uint64_t bytes, uint64_t block) { return mapped.map(bytes, block, ctx.pool); });
   }
   DirectWrite direct(destination, ctx.pool, meter, report);
   const ReadProgress progress{meter, tally.stored_bytes, inputs.stored_bytes()};
