@@ -81,7 +81,7 @@ void write_stats(const std::string& json, OutputTarget* file) {
     file->file().write_all(json.data(), json.size());
     file->prepare_commit();
   } else {
-    std::fputs(json.c_str(), stderr);
+    std::fputs(stats_for_stderr(json).c_str(), stderr);
   }
 }
 
@@ -147,6 +147,7 @@ RunOutcome run_checked(const SortConfig& config, const RunOptions& run, Stopwatc
              format_seconds(backend_span.end_s - backend_span.start_s));
   }
   SortContext ctx{config, layout, *backend, pool, log};
+  std::string stats_to_stderr;  // --stats -
   // --stats' and --trace's times end just before the output's commit (its
   // rename); both files are written then, and renamed after it.
   ctx.before_commit = [&](const SortReport& r) {
@@ -158,8 +159,10 @@ RunOutcome run_checked(const SortConfig& config, const RunOptions& run, Stopwatc
     }
     const SortReport whole = with_backend_start(r, backend_span);
     if (trace_file) write_stats(chrome_trace_json(whole), trace_file.get());
-    if (!config.stats_path.empty()) {
+    if (stats_file) {
       write_stats(stats_json(config, run.output, whole, *backend, total.seconds()), stats_file.get());
+    } else if (!config.stats_path.empty()) {
+      stats_to_stderr = stats_json(config, run.output, whole, *backend, total.seconds());
     }
   };
   RunOutcome out;
@@ -169,6 +172,8 @@ RunOutcome run_checked(const SortConfig& config, const RunOptions& run, Stopwatc
   out.seconds = total.seconds();
   out.backend = backend->describe();
   report_verbose(log, out.report, *backend, out.seconds);
+  // --stats -: after -v's lines, not in the middle of them.
+  if (!stats_to_stderr.empty()) write_stats(stats_to_stderr, nullptr);
   return out;
 }
 

@@ -23,6 +23,7 @@ struct RawOptions {
   std::string memory;
   std::string temp_dir;
   long long parallel = 0;  // signed, so that "-1" is rejected rather than wrapped
+  bool parallel_given = false;
   long long batch_size = 0;  // signed, likewise
   bool batch_size_given = false;
   bool verbose = false;

@@ -114,8 +114,8 @@ void set_host_resources(const RawOptions& o, unsigned ranks_on_host, SortConfig&
     if (ranks_on_host > 0) c.memory_bytes = std::max(c.memory_bytes / ranks_on_host, kLeastRankMemoryBytes);
   }
   c.temp_dir = o.temp_dir.empty() ? default_temp_dir() : o.temp_dir;
-  if (o.parallel < 0 || o.parallel > 4096) {
-    throw UsageError("--parallel " + std::to_string(o.parallel) + " is out of range (0 to 4096; 0 = all cores)");
+  if (o.parallel_given && (o.parallel < 1 || o.parallel > 4096)) {
+    throw UsageError("--parallel " + std::to_string(o.parallel) + " is out of range (1 to 4096; without it, all cores)");
   }
   c.threads_requested = o.parallel ? static_cast<unsigned>(o.parallel) : default_threads();
   // The pool does data-parallel work: past a few threads per core they

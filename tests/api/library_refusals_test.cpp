@@ -37,4 +37,16 @@ TEST(LibraryRefusals, StatsOrTraceOnAnInputOrTheOutputIsRefused) {
   }
 }
 
+// An option the call's own parameters say is refused however it is
+// spelled, an unambiguous prefix included (--outp is --output).
+TEST(LibraryRefusals, ReservedOptionsByAnyPrefix) {
+  gsort_test::TempDir dir;
+  gsort_test::write_file(dir.file("in"), kInput);
+  for (const char* a : {"--output=x", "--outp=x", "--output-p", "--vers", "--che"}) {
+    SCOPED_TRACE(a);
+    EXPECT_THROW(gsort::sort_files({dir.file("in")}, dir.file("out"), three_byte_records({a})), gsort::UsageError);
+  }
+  EXPECT_EQ(gsort_test::entry_names(dir.path()), std::vector<std::string>{"in"});
+}
+
 }  // namespace

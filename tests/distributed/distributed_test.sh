@@ -242,6 +242,9 @@ case_stats() {
   mpi "$n" "$gsort" --backend cpu -T "$work/tmp" --record-size 16 --key 0:u32 "$work/in" -o "$work/out/sorted" \
     --stats "$work/stats.json" -v 2>"$work/err"
   grep -q "\"ranks\":$n" "$work/stats.json" || fail "stats: $(cat "$work/stats.json")"
+  # The layout of one process's --stats where the keys mean the same, and valid JSON.
+  python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); assert j["gsort_version"] and j["mode"] == "sort" and j["input"]["records"] == 20000' \
+    "$work/stats.json" || fail "stats: not one process's layout: $(cat "$work/stats.json")"
   [ "$(grep -o '"rank":[0-9]' "$work/stats.json" | wc -l)" = "$n" ] || fail "stats lack ranks: $(cat "$work/stats.json")"
   grep -q '^gsort: partitions: largest' "$work/err" || fail "-v: $(cat "$work/err")"
   [ "$(grep -o '"partitioned_on":"cpu"' "$work/stats.json" | wc -l)" = "$n" ] || fail "--backend cpu partitioned elsewhere"

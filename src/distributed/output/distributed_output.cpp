@@ -10,6 +10,7 @@
 #include "io/output/output_parts.h"
 #include "io/temp/temp_registry.h"
 #include "src/core/errors.h"
+#include "src/report/stats_json.h"
 #include "src/distributed/output/part_copy.h"
 #include "src/core/test_hooks.h"
 
@@ -158,7 +159,7 @@ void DistributedOutput::write_parts(RankFence& fence, LocalPart& part, uint64_t 
 void DistributedOutput::write_stats(const std::string& json) {
   if (config_.stats_path.empty()) return;
   if (!stats_) {
-    std::fputs(json.c_str(), stderr);
+    std::fputs(stats_for_stderr(json).c_str(), stderr);
     return;
   }
   stats_->file().write_all(json.data(), json.size());
