@@ -15,7 +15,6 @@
 namespace gsort {
 namespace {
 
-constexpr uint32_t kMaxRecordSize = 64u << 20;
 constexpr unsigned kThreadsPerCore = 4;  // --parallel is capped at this many per hardware thread
 constexpr long long kMostSpillStreams = 64;
 constexpr uint64_t kLeastRankMemoryBytes = 64ull << 20;  // a rank's share of the default -S
