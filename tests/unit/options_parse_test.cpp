@@ -39,7 +39,7 @@ TEST(ParseSize, SuffixesAndBareNumbers) {
       {"16777215T", 16777215ull * kTiB},                   // the largest TiB count
       {"1P", kPiB},      {"16383P", 16383 * kPiB},  // GNU sort's P and E
       {"1E", kEiB},      {"15E", 15 * kEiB},        // the largest EiB count
-      {"0Z", 0},         {"0Q", 0},                 // GNU's larger suffixes: only 0 fits
+      {"0Z", 0},  // GNU's larger suffixes: only 0 fits
   };
   for (const Case& c : cases) {
     uint64_t got = 0;
@@ -62,6 +62,25 @@ TEST(ParseSize, PercentOfPhysicalMemory) {
   EXPECT_THROW(parse_size("99999999999999999%", "-S"), UsageError);  // past 2^64 bytes
   EXPECT_THROW(parse_size("%", "-S"), UsageError);
   EXPECT_THROW(parse_size("50%%", "-S"), UsageError);
+}
+
+// GNU sort (coreutils 9.1) says "invalid suffix" for a letter it does not
+// know, and "too large" only for a size that does not fit.
+TEST(ParseSize, AnUnknownSuffixIsCalledInvalidNotTooLarge) {
+  for (const char* text : {"10Q", "1R", "12X"}) {
+    try {
+      parse_size(text, "-S");
+      ADD_FAILURE() << text << " accepted";
+    } catch (const UsageError& e) {
+      EXPECT_NE(std::string(e.what()).find("invalid suffix in -S argument"), std::string::npos) << e.what();
+    }
+  }
+  try {
+    parse_size("1Z", "-S");
+    ADD_FAILURE() << "1Z accepted";
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("too large"), std::string::npos) << e.what();
+  }
 }
 
 TEST(ParseSize, OverflowAndGarbageAreUsageErrors) {
@@ -306,18 +325,19 @@ TEST(CommandLine, PositionalInputsAndOutput) {
   EXPECT_THROW(config({"--record-size", "4", "-o"}), UsageError);
 }
 
-TEST(CommandLine, UnknownAndAbbreviatedOptionsAreUsageErrors) {
+TEST(CommandLine, UnknownOptionsAreUsageErrorsAndUnambiguousPrefixesAreTaken) {
   EXPECT_THROW(config({"--record-size", "4", "--frobnicate"}), UsageError);
   EXPECT_THROW(config({"--record-size", "4", "-Z"}), UsageError);
-  EXPECT_THROW(config({"--record-size", "4", "--rev"}), UsageError);  // no guessing of long names
-  EXPECT_THROW(config({"--record", "4"}), UsageError);
+  // As every GNU tool: an unambiguous prefix of a long name is that name.
+  EXPECT_TRUE(config({"--record-size", "4", "--rev"}).reverse);
+  EXPECT_EQ(config({"--record-s", "4"}).record_size, 4u);
+  EXPECT_THROW(config({"--record-size", "4", "--s"}), UsageError);  // --stable, --stats, --sequential...
 }
 
 TEST(CommandLine, Threads) {
   EXPECT_EQ(config({"--record-size", "4", "--parallel", "3"}).threads, 3u);
   EXPECT_GE(config({"--record-size", "4"}).threads, 1u);
-  EXPECT_EQ(config({"--record-size", "4", "--parallel", "0"}).threads, config({"--record-size", "4"}).threads)
-      << "0 means the default (all cores)";
+  EXPECT_THROW(config({"--record-size", "4", "--parallel", "0"}), UsageError) << "GNU sort refuses 0 too";
   EXPECT_THROW(config({"--record-size", "4", "--parallel", "many"}), UsageError);
   EXPECT_THROW(config({"--record-size", "4", "--parallel", "99999999999"}), UsageError);
 }
