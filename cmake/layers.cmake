@@ -18,11 +18,12 @@ set(GSORT_LAYERS
   "src/merge:src/core src/cuda io src/keys src/config src/algo src/chunk_sort src/output src/verify"
   "src/report:src/core src/cuda io src/keys src/config src/chunk_sort src/verify"
   "src/pipeline:src/core src/cuda io src/keys src/config src/algo src/chunk_sort src/verify src/output src/merge src/report"
+  "src/lines:src/core src/cuda io src/keys src/config src/algo src/chunk_sort kernels src/verify src/output src/report src/pipeline"
   "src/distributed:src/core src/cuda io src/keys src/config src/algo src/chunk_sort kernels src/verify src/output src/merge src/report src/pipeline"
-  "src/cli:src/core src/cuda io src/keys src/config"
-  "src/api:src/core src/cuda io src/keys src/config src/algo src/chunk_sort src/verify src/output src/merge src/report src/pipeline src/cli"
+  "src/cli:src/core src/cuda io src/keys src/config src/lines/line_key_spec.h"
+  "src/api:src/core src/cuda io src/keys src/config src/algo src/chunk_sort src/verify src/output src/merge src/report src/pipeline src/lines src/cli"
   "src/gen:src/core src/cuda io src/keys"
-  "src/main.cpp:src/core src/cuda io src/keys src/config src/chunk_sort src/verify src/output src/merge src/report src/pipeline src/distributed src/cli src/api tests/support/fault_hooks.h"
+  "src/main.cpp:src/core src/cuda io src/keys src/config src/chunk_sort src/verify src/output src/merge src/report src/pipeline src/lines src/distributed src/cli src/api tests/support/fault_hooks.h"
 )
 
 add_custom_target(gsort_layer_check ALL

@@ -16,6 +16,7 @@
 #include "src/core/exit_codes.h"
 #include "src/core/process_clock.h"
 #include "src/keys/key_layout.h"
+#include "src/lines/line_check.h"
 #include "src/verify/disorder_text.h"
 
 #ifdef GSORT_TEST_HOOKS
@@ -35,7 +36,9 @@ int run(const SortConfig& config) {
   if (config.mode != Mode::kCheck) return kExitOk;
   const CheckResult& r = outcome.check;
   if (r.sorted) return kExitOk;
-  if (!config.check_quiet) {
+  if (!config.check_quiet && config.lines.enabled) {  // GNU sort's words: "-:2: disorder: b"
+    std::fprintf(stderr, "gsort: %s\n", describe_line_disorder(config.inputs.front(), r).c_str());
+  } else if (!config.check_quiet) {
     const std::string name = config.inputs.front() == "-" ? "standard input" : config.inputs.front();
     std::fprintf(stderr, "gsort: %s: %s\n", name.c_str(), describe_disorder(r, layout_of(config), config.unique).c_str());
   }
@@ -58,6 +61,10 @@ int main(int argc, char** argv) {
   if (mpi.several_ranks()) {
     return mpi.run([&]() -> std::optional<gsort::SortConfig> {
       gsort::ParsedCommand cmd = gsort::parse_command_line(argc, argv);
+      if (!cmd.done && cmd.config.lines.enabled) {
+        throw gsort::UsageError("mpirun -np N sorts records only: sort text lines with one gsort, without mpirun "
+                                "(or give --record-size or --format for records)");
+      }
       return cmd.done ? std::nullopt : std::optional<gsort::SortConfig>(cmd.config);
     });
   }
@@ -72,7 +79,7 @@ int main(int argc, char** argv) {
     // As zstd does: records on a terminal are noise, and the "> FILE" was
     // most likely forgotten. -c and -C write nothing.
     if (streams.stdout_is_terminal && cmd.config.output == "-" && cmd.config.mode != gsort::Mode::kCheck &&
-        !cmd.config.to_terminal) {
+        !cmd.config.to_terminal && !cmd.config.lines.enabled) {
       throw gsort::UsageError("standard output is a terminal: give -o FILE, redirect it, or --to-terminal to write "
                               "the binary records there anyway");
     }

@@ -1,4 +1,5 @@
 #include "src/api/run_config.h"
+#include "src/api/run_lines.h"
 
 #include <algorithm>
 #include <atomic>
@@ -121,6 +122,7 @@ RunOutcome check(const SortConfig& config, const KeyLayout& layout, const Log& l
 }  // namespace
 
 RunOutcome run_config(const SortConfig& config) {
+  if (config.lines.enabled) return run_lines_config(config);
   Stopwatch total;
   const Log log(config.verbose);
   const KeyLayout layout = layout_of(config);

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <boost/program_options.hpp>
 #include <cerrno>
+#include <cctype>
 #include <cstdio>
 #include <initializer_list>
 #include <cstdlib>
@@ -12,6 +13,7 @@
 
 #include "src/cli/build_info.h"
 #include "src/cli/help_text.h"
+#include "src/cli/line_command.h"
 #include "src/cli/repeated_options.h"
 #include "src/cli/size_parse.h"
 #include "src/core/errors.h"
@@ -63,6 +65,7 @@ struct RawOptions {
   bool trace_given = false;
   bool stats_given = false, compress_temp_given = false, compress_output_given = false;
   bool output_parts = false;
+  RawLineOptions lines;  // text lines' options, and GNU sort's refused ones (line_command.h)
 };
 
 constexpr const char* kImplicit = "default";
@@ -74,15 +77,17 @@ po::options_description visible_options(RawOptions& o) {
        "write the result to FILE (default: standard output); FILE may be one of the inputs")
       ("record-size", po::value(&o.record_size)->value_name("N"), "records are N bytes long")
       ("key,k", po::value(&o.keys)->value_name("SPEC")->composing(),
-       "sort by this key (gsort's syntax, not GNU sort's fields); repeat for tie-breaking keys. "
-       "SPEC is OFFSET:LENGTH (bytes, "
+       "sort by this key; repeat for tie-breaking keys. Lines: GNU sort's POS1[,POS2], POS is F[.C][OPTS] "
+       "(field F, character C, from 1; OPTS of b f n r), default the whole line. Records: "
+       "OFFSET:LENGTH (bytes, "
        "compared unsigned) or OFFSET:TYPE[:desc] with TYPE u8 u16 u32 u64 i8 i16 i32 i64 f32 f64, "
        "little-endian, or with a 'be' suffix big-endian (default key: the whole record)")
       ("format", po::value(&o.format)->value_name("NAME"),
        "a known record layout: 'gensort' (100-byte records, 10-byte key at offset 0)")
       ("reverse,r", po::bool_switch(&o.reverse), "reverse the order (equal keys still keep input order)")
       ("unique,u", po::bool_switch(&o.unique), "keep only the first record of each run of equal keys")
-      ("stable,s", po::bool_switch(&o.stable), "accepted for GNU sort's sake: gsort's sort is always stable")
+      ("stable,s", po::bool_switch(&o.stable), "lines: when the keys tie, keep input order (no comparison of whole lines); records: "
+       "accepted for GNU sort's sake, the sort is always stable")
       ("check,c", po::bool_switch(&o.check), "check whether the input is sorted; exit 1 if not")
       (",C", po::bool_switch(&o.check_quiet), "like -c, but report nothing")
       ("merge,m", po::bool_switch(&o.merge), "merge inputs that are already sorted")
@@ -146,6 +151,7 @@ po::options_description visible_options(RawOptions& o) {
       ("verbose,v", po::bool_switch(&o.verbose), "report sizes and phase timings on standard error")
       ("help,h", po::bool_switch(&o.help), "show this help and exit")
       ("version", po::bool_switch(&o.version), "show the version and exit");
+  add_line_options(d, o.lines);
   return d;
 }
 
@@ -239,7 +245,12 @@ void set_record_layout(const RawOptions& o, SortConfig& c) {
                      std::to_string(kMaxRecordSize));
   }
   c.record_size = static_cast<uint32_t>(record_size);
-  for (const std::string& spec : o.keys) c.keys.push_back(parse_key_spec(spec));
+  for (const std::string& spec : o.keys) {
+    if (!spec.empty() && std::isdigit(static_cast<unsigned char>(spec[0])) && spec.find(':') == std::string::npos) {
+      throw UsageError(gnu_key_in_record_mode(spec));
+    }
+    c.keys.push_back(parse_key_spec(spec));
+  }
   if (c.keys.empty() && o.format == "gensort") c.keys.push_back(parse_key_spec("0:10"));
   // Validates the key against the record now, so the error comes first.
   if (!c.keys.empty()) KeyLayout(c.keys, c.record_size, false);
@@ -378,8 +389,15 @@ SortConfig to_config(const RawOptions& o) {
   c.to_terminal = o.to_terminal;
   if (c.output_parts && c.output == "-") throw UsageError("--output-parts needs -o DIR");
   c.memory_is_default = o.memory.empty();
-  set_record_layout(o, c);
-  set_mode(o, c);
+  refuse_unsupported_gnu_options(o.lines);
+  if (!o.record_size_given && o.format.empty()) {  // text lines, the default
+    set_mode(o, c);
+    set_line_options(o.lines, o.keys, o.stable, c);
+  } else {
+    refuse_line_options_for_records(o.lines);
+    set_record_layout(o, c);
+    set_mode(o, c);
+  }
   set_host_resources(o, c);
   c.verbose = o.verbose;
   set_backend(o, c);
@@ -425,6 +443,7 @@ ParsedCommand parse_command_line(int argc, const char* const* argv) {
   RawOptions o;
   po::options_description all = visible_options(o);
   all.add_options()("input", po::value(&o.inputs)->composing(), "");
+  add_refused_gnu_options(all, o.lines);
   po::positional_options_description positional;
   positional.add("input", -1);
   po::variables_map vm;
@@ -450,6 +469,7 @@ ParsedCommand parse_command_line(int argc, const char* const* argv) {
   o.compress_temp_given = vm.count("compress-temp") > 0;
   o.spill_streams_given = vm.count("spill-streams") > 0;
   o.compress_output_given = vm.count("compress-output") > 0;
+  note_given(vm, o.lines);
   ParsedCommand cmd;
   if (o.help || o.version) {
     print_to_stdout(o.help ? help_text() : std::string("gsort ") + GSORT_VERSION + "\n" + build_info_text());

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "src/config/line_options.h"
 #include "src/core/compression_format.h"
 #include "src/keys/key_field.h"
 
@@ -33,6 +34,7 @@ struct SortConfig {
   bool reverse = false;
   bool unique = false;
   bool check_quiet = false;  // -C
+  LineOptions lines;         // text lines (lines.enabled): keys and options; record_size and keys unused
 
   uint64_t memory_bytes = 0;  // -S, resolved to bytes
   std::string temp_dir;       // -T, resolved ($TMPDIR, else /tmp)

@@ -12,9 +12,18 @@
 
 namespace gsort {
 
+// What --stats says of the backend (or, for lines, of the sorter).
+struct BackendSummary {
+  std::string description;
+  BackendTimings timings;
+  uint64_t peak_device_bytes = 0;
+};
+
 // The JSON text (one line, ending in a newline). total_seconds: the wall
 // time of the whole run.
 std::string stats_json(const SortConfig& config, const SortReport& report, const SortBackend& backend,
+                       double total_seconds);
+std::string stats_json(const SortConfig& config, const SortReport& report, const BackendSummary& backend,
                        double total_seconds);
 
 // The same for -c / -C: what was checked and what was found.

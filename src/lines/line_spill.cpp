@@ -1,0 +1,92 @@
+// Reading the inputs chunk by chunk, sorting each, and writing it to the
+// destination (the whole input in one chunk) or spilling it as a run.
+#include <algorithm>
+
+#include "src/core/errors.h"
+#include "src/core/host_buffer.h"
+#include "src/core/stopwatch.h"
+#include "src/lines/line_index.h"
+#include "src/lines/line_job.h"
+#include "src/lines/line_reader.h"
+#include "src/lines/line_sorter.h"
+#include "src/pipeline/merge_limits.h"
+
+namespace gsort {
+namespace {
+
+struct ChunkBuffers {
+  HostBuffer text, starts, order;
+  uint64_t* start() const { return reinterpret_cast<uint64_t*>(starts.data()); }
+  uint32_t* sorted() const { return reinterpret_cast<uint32_t*>(order.data()); }
+};
+
+ChunkBuffers allocate_chunk(const LinePlan& plan) {
+  ChunkBuffers b;
+  b.text = HostBuffer::allocate_pageable(plan.chunk_bytes);
+  b.starts = HostBuffer::allocate_pageable((plan.chunk_lines + 1) * sizeof(uint64_t));
+  b.order = HostBuffer::allocate_pageable(plan.chunk_lines * sizeof(uint32_t));
+  return b;
+}
+
+// Indexes the chunk just read; lines past the plan's count go back to the reader.
+LineSpan index_chunk(LineJob& job, LineReader& reader, const ChunkBuffers& b, uint64_t bytes) {
+  const IndexResult ix = index_lines(job.pool, b.text.data(), bytes, job.spec.eol, b.start(), job.plan.chunk_lines);
+  if (ix.longest > job.plan.max_line) {
+    throw DataError("a line is longer than " + std::to_string(job.plan.max_line) +
+                    " bytes, a quarter of the memory budget (-S); give a larger -S");
+  }
+  if (ix.bytes < bytes) reader.unread(b.text.data() + ix.bytes, bytes - ix.bytes);
+  job.report.input_records += ix.lines;
+  job.report.input_bytes += ix.bytes;
+  return LineSpan{b.text.data(), b.start(), ix.lines};
+}
+
+}  // namespace
+
+bool sort_line_chunks(LineJob& job, std::deque<LineRun>& runs, OutputTarget& output) {
+  const SortConfig& config = job.config;
+  LineReader reader(config.inputs, job.spec.eol, job.plan.max_line, job.pool, &job.tally,
+                    config.page_cache == PageCacheUse::kDrop);
+  std::unique_ptr<LineSorter> sorter = make_line_sorter(config, job.spec, job.pool, job.log);
+  job.plan = plan_lines(config.memory_bytes, sorter->bytes_per_line(), reader.known_bytes(), config.inputs.size(),
+                        config.batch_size, free_descriptors() / 2);
+  job.sorter = sorter->describe();
+  job.report.memory_budget = job.plan.budget;
+  job.report.chunk_records = job.plan.chunk_lines;
+  job.log.info("lines: sorter " + sorter->describe() + ", chunks of " + std::to_string(job.plan.chunk_bytes) +
+               " bytes or " + std::to_string(job.plan.chunk_lines) + " lines, lines up to " +
+               std::to_string(job.plan.max_line) + " bytes");
+  const ChunkBuffers b = allocate_chunk(job.plan);
+  for (;;) {
+    Stopwatch t;
+    job.meter->phase("reading", reader.known_bytes(), &job.tally.stored_bytes);
+    const uint64_t bytes = reader.read_chunk(b.text.data(), job.plan.chunk_bytes);
+    if (bytes == 0) return false;
+    const LineSpan span = index_chunk(job, reader, b, bytes);
+    job.report.add_phase("read", t.lap());
+    job.meter->phase("sorting", 0, nullptr);
+    sorter->sort(span, b.sorted());
+    job.report.add_phase("sort", t.lap());
+    if (runs.empty() && reader.done()) {  // the whole input: straight to the destination
+      job.report.in_memory = true;
+      job.meter->phase("writing", span.bytes(), &job.written);
+      std::unique_ptr<LineWriter> out = job.destination_writer(output);
+      out->append_sorted(job.pool, span, b.sorted(), span.count);
+      out->finish();
+      job.report.output_records += out->lines_written();
+      job.report.output_bytes += out->bytes_written();
+      job.report.add_phase("gather+write", t.lap());
+      return true;
+    }
+    job.meter->phase("spilling", span.bytes(), nullptr);
+    runs.push_back(job.runs().write([&](LineWriter& w) { w.append_sorted(job.pool, span, b.sorted(), span.count); }));
+    ++job.report.runs;
+    // Each waiting run holds a descriptor: too many are merged early.
+    if (runs.size() >= std::max<uint64_t>(free_descriptors() / 2, job.plan.fan_in)) merge_last_runs(job, runs);
+    job.report.temp_record_bytes += runs.back().bytes;
+    job.report.add_phase("spill", t.lap());
+    if (reader.done()) return false;
+  }
+}
+
+}  // namespace gsort

@@ -1,0 +1,158 @@
+#include "src/lines/line_writer.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace gsort {
+namespace {
+
+constexpr uint64_t kBatchLines = 1 << 18;  // lines whose sizes are summed at once
+constexpr uint64_t kParallelGatherBytes = 1 << 20;  // less than this is copied by one thread
+
+}  // namespace
+
+LineWriter::LineWriter(WriteBehind::Sink sink, uint64_t block_bytes, uint8_t eol, const LineComparator* unique_by)
+    : writer_(std::move(sink), std::max<uint64_t>(block_bytes, 4096)), eol_(eol), unique_by_(unique_by) {}
+
+void LineWriter::flush() {
+  if (used_ == 0) return;
+  if (has_last_ && last_ != carried_.data()) {
+    carried_.assign(last_, last_ + last_len_);
+    last_ = carried_.data();
+  }
+  if (bytes_counter_) bytes_counter_->fetch_add(used_, std::memory_order_relaxed);
+  writer_.submit(used_);
+  used_ = 0;
+}
+
+void LineWriter::put(const uint8_t* p, uint64_t n) {
+  while (n > 0) {
+    const uint64_t k = std::min<uint64_t>(n, writer_.capacity() - used_);
+    std::memcpy(writer_.buffer() + used_, p, k);
+    used_ += k;
+    p += k;
+    n -= k;
+    if (used_ == writer_.capacity()) flush();
+  }
+}
+
+bool LineWriter::duplicate(const uint8_t* line, uint64_t len) const {
+  return unique_by_ && has_last_ && unique_by_->compare(last_, last_len_, line, len) == 0;
+}
+
+void LineWriter::keep_last(const uint8_t* line, uint64_t len, bool in_buffer) {
+  if (!unique_by_) return;
+  has_last_ = true;
+  last_len_ = len;
+  if (in_buffer) {
+    last_ = line;
+  } else {
+    carried_.assign(line, line + len);
+    last_ = carried_.data();
+  }
+}
+
+void LineWriter::append(const uint8_t* line, uint64_t len) {
+  if (duplicate(line, len)) return;
+  ++lines_;
+  bytes_ += len + 1;
+  if (len + 1 <= writer_.capacity() - used_) {
+    uint8_t* at = writer_.buffer() + used_;
+    std::memcpy(at, line, len);
+    at[len] = eol_;
+    used_ += len + 1;
+    keep_last(at, len, true);
+    if (used_ == writer_.capacity()) flush();
+    return;
+  }
+  keep_last(line, len, false);  // before put() may flush the buffer it would point into
+  put(line, len);
+  put(&eol_, 1);
+}
+
+void LineWriter::gather(ThreadPool& pool, const LineSpan& lines, const uint32_t* order,
+                        const std::vector<uint64_t>& offset, uint64_t first, uint64_t n) {
+  uint8_t* base = writer_.buffer() + used_;
+  const auto copy = [&](uint64_t b, uint64_t e) {
+    for (uint64_t j = b; j < e; ++j) {
+      const uint64_t size = offset[j + 1] - offset[j];
+      if (size == 0) continue;  // dropped by -u
+      const uint32_t line = order[first + j];
+      std::memcpy(base + offset[j], lines.line(line), size);  // the line and its terminator
+    }
+  };
+  const uint64_t bytes = offset[n] - offset[0];
+  if (bytes < kParallelGatherBytes || pool.size() == 1) {
+    copy(0, n);
+    return;
+  }
+  const size_t tasks = pool.balanced_task_count();
+  pool.parallel_for(tasks, [&](size_t t) { copy(split_point(n, tasks, t), split_point(n, tasks, t + 1)); }, true);
+}
+
+void LineWriter::batch_offsets(ThreadPool& pool, const LineSpan& lines, const uint32_t* order, uint64_t n,
+                               std::vector<uint64_t>& offset) const {
+  offset.assign(n + 1, 0);
+  // offset[j + 1] first holds line j's size: the line and its terminator,
+  // or 0 for a line that -u drops.
+  const auto sizes = [&](uint64_t b, uint64_t e) {
+    for (uint64_t j = b; j < e; ++j) {
+      const uint32_t line = order[j];
+      const uint64_t len = lines.length(line);
+      bool dup = false;
+      if (unique_by_) {
+        dup = j == 0 ? duplicate(lines.line(line), len)
+                     : unique_by_->compare(lines.line(order[j - 1]), lines.length(order[j - 1]), lines.line(line), len) == 0;
+      }
+      offset[j + 1] = dup ? 0 : len + 1;
+    }
+  };
+  if (n < 4096 || pool.size() == 1) {
+    sizes(0, n);
+  } else {
+    const size_t tasks = pool.balanced_task_count();
+    pool.parallel_for(tasks, [&](size_t t) { sizes(split_point(n, tasks, t), split_point(n, tasks, t + 1)); }, true);
+  }
+  for (uint64_t j = 0; j < n; ++j) offset[j + 1] += offset[j];
+}
+
+void LineWriter::append_sorted(ThreadPool& pool, const LineSpan& lines, const uint32_t* order, uint64_t count) {
+  std::vector<uint64_t> offset;
+  for (uint64_t done = 0; done < count;) {
+    const uint64_t n = std::min(kBatchLines, count - done);
+    batch_offsets(pool, lines, order + done, n, offset);
+    // As many as fit the buffer; a first line that does not fit goes alone.
+    const uint64_t room = writer_.capacity() - used_;
+    const uint64_t fit = static_cast<uint64_t>(std::upper_bound(offset.begin() + 1, offset.end(), room) - offset.begin()) - 1;
+    if (fit == 0) {
+      if (used_ != 0 && offset[1] <= writer_.capacity()) {
+        flush();
+        continue;
+      }
+      const uint32_t line = order[done];
+      if (offset[1] != 0) append(lines.line(line), lines.length(line));
+      done += 1;
+      continue;
+    }
+    gather(pool, lines, order, offset, done, fit);
+    uint64_t kept = 0;
+    for (uint64_t j = 0; j < fit; ++j) kept += offset[j + 1] != offset[j];
+    for (uint64_t j = fit; unique_by_ && j-- > 0;) {
+      if (offset[j + 1] == offset[j]) continue;
+      keep_last(writer_.buffer() + used_ + offset[j], lines.length(order[done + j]), true);
+      break;
+    }
+    lines_ += kept;
+    bytes_ += offset[fit];
+    used_ += offset[fit];
+    done += fit;
+    if (writer_.capacity() - used_ < 4096) flush();
+  }
+}
+
+void LineWriter::finish() {
+  flush();
+  writer_.finish();
+}
+
+}  // namespace gsort

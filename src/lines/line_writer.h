@@ -1,0 +1,68 @@
+// The end of every sorted stream of lines: lines appended in order, each
+// written with its terminator into write-behind buffers (io/write_behind.h)
+// and on to a sink (the output, its encoder, or a run file). With -u
+// (unique_by), a line whose keys equal the last kept line's is dropped, so
+// the first of each group of equal lines survives.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <vector>
+
+#include "io/write_behind.h"
+#include "src/core/thread_pool.h"
+#include "src/lines/line_compare.h"
+#include "src/lines/line_index.h"
+
+namespace gsort {
+
+class LineWriter {
+ public:
+  // unique_by: null keeps every line.
+  LineWriter(WriteBehind::Sink sink, uint64_t block_bytes, uint8_t eol, const LineComparator* unique_by);
+
+  // A counter advanced by the bytes of each block handed to the sink.
+  void count_bytes(std::atomic<uint64_t>* counter) { bytes_counter_ = counter; }
+
+  // One line (no terminator): the merge's path.
+  void append(const uint8_t* line, uint64_t len);
+  // lines[order[0, count)] in that order, gathered into the write buffers
+  // by the pool's threads.
+  void append_sorted(ThreadPool& pool, const LineSpan& lines, const uint32_t* order, uint64_t count);
+
+  // Writes what is buffered and waits for the sink.
+  void finish();
+  uint64_t lines_written() const { return lines_; }
+  uint64_t bytes_written() const { return bytes_; }
+
+ private:
+  // Copies bytes into the buffers, flushing full ones (a line may span several).
+  void put(const uint8_t* p, uint64_t n);
+  void flush();
+  bool duplicate(const uint8_t* line, uint64_t len) const;
+  // Remembers the line just kept (written at `at` of the buffer, or copied).
+  void keep_last(const uint8_t* line, uint64_t len, bool in_buffer);
+  // offset[0, n]: where each of lines[order[0, n)] goes in the buffer,
+  // from its fill on (a line -u drops takes no room).
+  void batch_offsets(ThreadPool& pool, const LineSpan& lines, const uint32_t* order, uint64_t n,
+                     std::vector<uint64_t>& offset) const;
+  // Copies the lines of order[first, first + n) (kept[] says which) into
+  // the buffer from used_ on, all of which fit; `offset` their positions.
+  void gather(ThreadPool& pool, const LineSpan& lines, const uint32_t* order, const std::vector<uint64_t>& offset,
+              uint64_t first, uint64_t n);
+
+  WriteBehind writer_;
+  uint8_t eol_;
+  const LineComparator* unique_by_;
+  uint64_t used_ = 0;
+  uint64_t lines_ = 0;
+  uint64_t bytes_ = 0;
+  // -u: the last kept line, in the current buffer or copied to carried_.
+  const uint8_t* last_ = nullptr;
+  uint64_t last_len_ = 0;
+  bool has_last_ = false;
+  std::vector<uint8_t> carried_;
+  std::atomic<uint64_t>* bytes_counter_ = nullptr;
+};
+
+}  // namespace gsort

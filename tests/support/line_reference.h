@@ -1,0 +1,38 @@
+// An independent reference for the line tests: lines split the plain way,
+// sorted with std::stable_sort and the comparison alone, -u applied by
+// hand; and a chunk laid out as the line sorters take it.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "src/lines/line_compare.h"
+#include "src/lines/line_index.h"
+#include "src/lines/line_key_spec.h"
+
+namespace gsort_test {
+
+// The lines of `input` (a last line without its terminator included).
+std::vector<std::string> split_lines(const std::string& input, char eol);
+
+// The order (indices) of `lines` by the comparison, equal ones in input order.
+std::vector<uint32_t> reference_order(const gsort::LineSpec& spec, const std::vector<std::string>& lines);
+
+// The output GNU sort gives: lines in order, -u applied, each terminated.
+std::string reference_output(const gsort::LineSpec& spec, const std::vector<std::string>& lines);
+
+// The lines laid out as a chunk: text with terminators, and starts.
+struct LineChunk {
+  std::string text;
+  std::vector<uint64_t> starts;
+  gsort::LineSpan span() const {
+    return gsort::LineSpan{reinterpret_cast<const uint8_t*>(text.data()), starts.data(), starts.size() - 1};
+  }
+};
+LineChunk make_chunk(const std::vector<std::string>& lines, char eol);
+
+// The spec of GNU-style arguments as random_line_options makes them.
+gsort::LineSpec spec_of_args(const std::vector<std::string>& args);
+
+}  // namespace gsort_test
