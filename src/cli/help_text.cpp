@@ -32,10 +32,10 @@ const Group kGroups[] = {
 
 const char* const kIntro =
     "Usage: gsort [OPTION]... [INPUT]...\n"
-    "Sort text lines (the default), byte for byte as LC_ALL=C sort does, or files of\n"
-    "fixed-size binary records (--record-size, --format) by a key inside each record,\n"
-    "using the GPU when one is present. INPUT is a file or - for standard input (the\n"
-    "default); several inputs are sorted together.\n\n"
+    "Sort text lines (the default), byte for byte as LC_ALL=C sort does, or files\n"
+    "of fixed-size binary records (--record-size, --format) by a key inside each\n"
+    "record, using the GPU when one is present. INPUT is a file or - for standard\n"
+    "input (the default); several inputs are sorted together.\n\n"
     "Lines are compared in the C locale's order: bytes as they are (\\r, NUL and\n"
     "invalid UTF-8 included); a last line without its newline gets one.\n"
     "Records sort stably: records with equal keys keep their input order, always.\n"

@@ -23,7 +23,8 @@ LinePlan plan_lines(uint64_t budget, uint64_t bytes_per_line, uint64_t known_byt
   p.fan_in = std::clamp<uint64_t>(p.budget / (4 * p.block_bytes), 2, 256);
   if (batch_size != 0) p.fan_in = std::min(p.fan_in, batch_size);
   p.fan_in = std::max<uint64_t>(2, std::min(p.fan_in, descriptors));
-  p.source_bytes = std::max<uint64_t>(p.budget / 2 / p.fan_in, 64 << 10);
+  // Past a few MiB a larger read buffer buys nothing (it grows for a longer line).
+  p.source_bytes = std::clamp<uint64_t>(p.budget / 2 / p.fan_in, 64 << 10, 4 << 20);
   return p;
 }
 

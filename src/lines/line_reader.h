@@ -25,9 +25,13 @@ class LineReader {
   // Fills buf[0, capacity) with whole lines; returns their bytes, 0 at the
   // end of the last input. capacity must exceed max_line.
   uint64_t read_chunk(uint8_t* buf, uint64_t capacity);
-  // Puts the last `bytes` of the chunk just read back in front of what
+  // Puts chunk[from, end) of the chunk just read back in front of what
   // comes next (the chunk had more lines than the sorter takes).
-  void unread(const uint8_t* bytes, uint64_t n);
+  void unread(const uint8_t* chunk, uint64_t from, uint64_t end);
+  // The input that byte `offset` of the chunk just read came from (for messages).
+  std::string source_of(uint64_t offset) const;
+  // The DataError for a line longer than max_line() from `source`.
+  [[noreturn]] void too_long(const std::string& source) const;
   // Whether nothing is left to read.
   bool done() const { return inputs_done_ && carry_.empty(); }
   // Bytes of the inputs when every one is a plain regular file, else 0.
@@ -37,7 +41,8 @@ class LineReader {
  private:
   // Reads more of the inputs into buf[fill, room); returns the new fill.
   uint64_t fill_from_inputs(uint8_t* buf, uint64_t fill, uint64_t room);
-  [[noreturn]] void too_long() const;
+  // Notes that the chunk's bytes from `offset` on come from `name`.
+  void note_source(uint64_t offset, const std::string& name);
 
   InputSet set_;
   std::vector<InputSet::Opener> openers_;
@@ -48,6 +53,8 @@ class LineReader {
   uint8_t last_byte_ = 0;
   bool inputs_done_ = false;
   std::vector<uint8_t> carry_;
+  std::string carry_source_;
+  std::vector<std::pair<uint64_t, std::string>> sources_;  // where each input's bytes begin in the chunk
   uint8_t eol_;
   uint64_t max_line_;
   ThreadPool& pool_;

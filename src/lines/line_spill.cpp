@@ -2,7 +2,6 @@
 // destination (the whole input in one chunk) or spilling it as a run.
 #include <algorithm>
 
-#include "src/core/errors.h"
 #include "src/core/host_buffer.h"
 #include "src/core/stopwatch.h"
 #include "src/lines/line_index.h"
@@ -32,10 +31,11 @@ ChunkBuffers allocate_chunk(const LinePlan& plan) {
 LineSpan index_chunk(LineJob& job, LineReader& reader, const ChunkBuffers& b, uint64_t bytes) {
   const IndexResult ix = index_lines(job.pool, b.text.data(), bytes, job.spec.eol, b.start(), job.plan.chunk_lines);
   if (ix.longest > job.plan.max_line) {
-    throw DataError("a line is longer than " + std::to_string(job.plan.max_line) +
-                    " bytes, a quarter of the memory budget (-S); give a larger -S");
+    uint64_t i = 0;
+    while (b.start()[i + 1] - b.start()[i] != ix.longest) ++i;
+    reader.too_long(reader.source_of(b.start()[i]));
   }
-  if (ix.bytes < bytes) reader.unread(b.text.data() + ix.bytes, bytes - ix.bytes);
+  if (ix.bytes < bytes) reader.unread(b.text.data(), ix.bytes, bytes);
   job.report.input_records += ix.lines;
   job.report.input_bytes += ix.bytes;
   return LineSpan{b.text.data(), b.start(), ix.lines};
