@@ -38,14 +38,19 @@ struct LineImageView {
   LineNumber number;  // numeric keys only
 };
 
+// The view of a key already found: its bytes key[0, len).
+GSORT_HD LineImageView view_line_key(const LineImageSpec& spec, const uint8_t* key, uint64_t len) {
+  LineImageView v;
+  v.key = key;
+  v.len = len;
+  if (spec.key.numeric) v.number = parse_line_number(key, len);
+  return v;
+}
+
 GSORT_HD LineImageView view_line_image(const LineImageSpec& spec, const uint8_t* line, uint64_t len) {
   uint64_t begin = 0, end = 0;
   line_key_extent(line, len, spec.key, spec.separator, &begin, &end);
-  LineImageView v;
-  v.key = line + begin;
-  v.len = end - begin;
-  if (spec.key.numeric) v.number = parse_line_number(v.key, v.len);
-  return v;
+  return view_line_key(spec, line + begin, end - begin);
 }
 
 // Bytes of the image before its padding.

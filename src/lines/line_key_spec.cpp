@@ -90,15 +90,17 @@ ParsedLineKey parse_line_key(const std::string& spec) {
 
 bool looks_like_record_key(const std::string& spec) { return spec.find(':') != std::string::npos; }
 
-LineImageSpec LineSpec::image() const {
-  LineImageSpec s;
-  s.separator = separator;
-  if (keys.empty()) {
-    s.key.reverse = reverse;  // the whole line, bytewise: the last-resort comparison
-  } else {
-    s.key = keys.front();
+LineImageSpec LineSpec::image() const { return images().front(); }
+
+std::vector<LineImageSpec> LineSpec::images() const {
+  std::vector<LineImageSpec> all;
+  for (const LineKey& key : keys) all.push_back(LineImageSpec{key, separator});
+  if (last_resort()) {
+    LineImageSpec whole;  // the whole line, bytewise
+    whole.key.reverse = reverse;
+    all.push_back(whole);
   }
-  return s;
+  return all;
 }
 
 LineSpec make_line_spec(const LineOptions& options, bool reverse, bool unique) {

@@ -47,6 +47,9 @@ struct LineSpec {
   bool last_resort() const { return keys.empty() || !(stable || unique); }
   // The image's key (line_image.h): the first key, else the whole line.
   LineImageSpec image() const;
+  // The images in the order the comparison goes: each key's, then, with
+  // the last-resort comparison, the whole line's (reversed by -r).
+  std::vector<LineImageSpec> images() const;
 };
 
 // The spec of a line sort from its options and the global -r and -u.

@@ -1,6 +1,7 @@
 #include "src/lines/tie_refine.h"
 
 #include <algorithm>
+#include <atomic>
 
 #include "src/chunk_sort/cpu/radix_sort.h"
 #include "src/keys/line_image.h"
@@ -15,9 +16,21 @@ size_t tasks_for(ThreadPool& pool, uint64_t n) {
   return static_cast<size_t>(std::max<uint64_t>(1, std::min<uint64_t>(pool.balanced_task_count(), n >> 12)));
 }
 
+// Runs `body(task, begin, end)` over [0, n) in `tasks` ranges: on the
+// pool's threads, or (tasks 1) on this one.
+template <typename Body>
+void for_range(ThreadPool& pool, size_t tasks, uint64_t n, Body body) {
+  if (tasks == 1) {
+    body(size_t{0}, uint64_t{0}, n);
+    return;
+  }
+  pool.parallel_for(tasks, [&](size_t t) { body(t, split_point(n, tasks, t), split_point(n, tasks, t + 1)); });
+}
+
 }  // namespace
 
-std::vector<TieSegment> tied_runs(ThreadPool& pool, const KeyEntry* e, uint64_t n, uint64_t depth, uint64_t base) {
+std::vector<TieSegment> tied_runs(ThreadPool& pool, const KeyEntry* e, uint64_t n, uint64_t depth, uint64_t base,
+                                  uint32_t level) {
   const size_t tasks = tasks_for(pool, n);
   std::vector<std::vector<TieSegment>> found(tasks);
   pool.parallel_for(tasks, [&](size_t t) {
@@ -28,7 +41,7 @@ std::vector<TieSegment> tied_runs(ThreadPool& pool, const KeyEntry* e, uint64_t 
     while (i < end) {
       uint64_t j = i + 1;
       while (j < n && e[j].prefix == e[i].prefix) ++j;
-      if (j - i > 1) found[t].push_back({base + i, j - i, depth});
+      if (j - i > 1) found[t].push_back({base + i, j - i, depth, level});
       i = j;
     }
   });
@@ -37,28 +50,32 @@ std::vector<TieSegment> tied_runs(ThreadPool& pool, const KeyEntry* e, uint64_t 
   return all;
 }
 
-TieRefiner::TieRefiner(const LineSpec& spec, const LineSpan& lines, ThreadPool& pool)
-    : compare_(spec), image_(spec.image()), lines_(lines), pool_(pool) {}
+TieRefiner::TieRefiner(const LineSpec& spec, const LineSpan& lines, ThreadPool& pool, const LineImageCache* cache)
+    : compare_(spec), images_(spec.images()), lines_(lines), pool_(pool), cache_(cache) {}
 
-uint64_t TieRefiner::load_words(KeyEntry* e, uint64_t n, uint64_t depth) const {
+uint64_t TieRefiner::load_words(KeyEntry* e, uint64_t n, uint32_t level, uint64_t depth) const {
+  const LineImageSpec& image = images_[level];
   uint64_t longest = 0;
+  if (!cache_ || level != 0) {
+    for (uint64_t i = 0; i < n; ++i) {
+      const uint32_t line = e[i].index;
+      const LineImageView v = view_line_image(image, lines_.line(line), lines_.length(line));
+      longest = std::max(longest, line_image_length(image, v));
+      e[i].prefix = line_image_word(image, v, depth);
+    }
+    return longest;
+  }
   for (uint64_t i = 0; i < n; ++i) {
     const uint32_t line = e[i].index;
-    const LineImageView v = view_line_image(image_, lines_.line(line), lines_.length(line));
-    longest = std::max(longest, line_image_length(image_, v));
-    e[i].prefix = line_image_word(image_, v, depth);
+    longest = std::max<uint64_t>(longest, cache_->image_length[line]);
+    if (depth == 1) {
+      e[i].prefix = cache_->word1[line];
+    } else {
+      const uint8_t* key = lines_.line(line) + cache_->key_start[line];
+      e[i].prefix = line_image_word(image, view_line_key(image, key, cache_->key_length[line]), depth);
+    }
   }
   return longest;
-}
-
-uint64_t TieRefiner::load_words_parallel(KeyEntry* e, uint64_t n, uint64_t depth) {
-  const size_t tasks = tasks_for(pool_, n);
-  std::vector<uint64_t> longest(tasks, 0);
-  pool_.parallel_for(tasks, [&](size_t t) {
-    const uint64_t b = split_point(n, tasks, t);
-    longest[t] = load_words(e + b, split_point(n, tasks, t + 1) - b, depth);
-  });
-  return *std::max_element(longest.begin(), longest.end());
 }
 
 void TieRefiner::sort_by_comparator(KeyEntry* e, uint64_t n) const {
@@ -66,47 +83,80 @@ void TieRefiner::sort_by_comparator(KeyEntry* e, uint64_t n) const {
     return compare_.compare(lines_.line(x.index), lines_.length(x.index), lines_.line(y.index),
                             lines_.length(y.index)) < 0;
   };
-  // Often all equal (repeated lines): one pass tells.
   if (std::is_sorted(e, e + n, less)) return;
   std::stable_sort(e, e + n, less);
 }
 
-void TieRefiner::refine_one(KeyEntry* e, KeyEntry* tmp, const TieSegment& segment) const {
+template <typename Push>
+void TieRefiner::settle_spent(KeyEntry* e, KeyEntry* tmp, const TieSegment& s, bool parallel, Push push) {
+  const LineImageSpec& image = images_[s.level];
+  std::atomic<bool> capped{false};
+  // Text keys: by length (longer first under 'r'). Numbers: all equal,
+  // unless one is too long for the image.
+  for_range(pool_, parallel ? tasks_for(pool_, s.size) : 1, s.size, [&](size_t, uint64_t b, uint64_t end) {
+    for (uint64_t i = b; i < end; ++i) {
+      const uint32_t line = e[i].index;
+      const LineImageView v = view_line_image(image, lines_.line(line), lines_.length(line));
+      if (image.key.numeric && v.number.int_digits > kImageCountCap) capped.store(true, std::memory_order_relaxed);
+      e[i].prefix = image.key.numeric ? 0 : (image.key.reverse ? ~v.len : v.len);
+    }
+  });
+  if (capped.load()) {
+    sort_by_comparator(e, s.size);
+    return;
+  }
+  if (!image.key.numeric) parallel ? sort_pairs(pool_, e, tmp, s.size) : radix_sort_entries(e, tmp, s.size);
+  if (s.level + 1 == images_.size()) return;  // equal in every key: input order
+  for (uint64_t i = 0; i < s.size;) {
+    uint64_t j = i + 1;
+    while (j < s.size && e[j].prefix == e[i].prefix) ++j;
+    if (j - i > 1) push(TieSegment{s.begin + i, j - i, 0, s.level + 1});
+    i = j;
+  }
+}
+
+template <typename Push>
+void TieRefiner::step(KeyEntry* e, KeyEntry* tmp, const TieSegment& s, bool parallel, Push push) {
+  KeyEntry* members = e + s.begin;
+  std::vector<uint64_t> most(parallel ? tasks_for(pool_, s.size) : 1, 0);
+  for_range(pool_, most.size(), s.size, [&](size_t t, uint64_t b, uint64_t end) {
+    most[t] = load_words(members + b, end - b, s.level, s.depth);
+  });
+  if (*std::max_element(most.begin(), most.end()) <= 8 * s.depth) {
+    settle_spent(members, tmp + s.begin, s, parallel, push);
+    return;
+  }
+  if (parallel) {
+    sort_pairs(pool_, members, tmp + s.begin, s.size);
+    for (const TieSegment& r : tied_runs(pool_, members, s.size, s.depth + 1, s.begin, s.level)) push(r);
+    return;
+  }
+  radix_sort_entries(members, tmp + s.begin, s.size);
+  for (uint64_t i = 0; i < s.size;) {
+    uint64_t j = i + 1;
+    while (j < s.size && members[j].prefix == members[i].prefix) ++j;
+    if (j - i > 1) push(TieSegment{s.begin + i, j - i, s.depth + 1, s.level});
+    i = j;
+  }
+}
+
+void TieRefiner::refine_one(KeyEntry* e, KeyEntry* tmp, const TieSegment& segment) {
   std::vector<TieSegment> stack{segment};
   while (!stack.empty()) {
     const TieSegment s = stack.back();
     stack.pop_back();
-    KeyEntry* members = e + s.begin;
-    if (load_words(members, s.size, s.depth) <= 8 * s.depth) {
-      sort_by_comparator(members, s.size);
-      continue;
-    }
-    radix_sort_entries(members, tmp + s.begin, s.size);
-    for (uint64_t i = 0; i < s.size;) {
-      uint64_t j = i + 1;
-      while (j < s.size && members[j].prefix == members[i].prefix) ++j;
-      if (j - i > 1) stack.push_back({s.begin + i, j - i, s.depth + 1});
-      i = j;
-    }
+    step(e, tmp, s, false, [&](const TieSegment& r) { stack.push_back(r); });
   }
 }
 
-// One step of a large segment with all threads; what it splits into goes
-// back to the large ones or into `small`.
+// A large segment a step at a time with all threads; what it splits into
+// goes back to the large ones or into `small`.
 void TieRefiner::refine_large(KeyEntry* e, KeyEntry* tmp, TieSegment s, std::vector<TieSegment>& small) {
   std::vector<TieSegment> large{s};
   while (!large.empty()) {
     s = large.back();
     large.pop_back();
-    KeyEntry* members = e + s.begin;
-    if (load_words_parallel(members, s.size, s.depth) <= 8 * s.depth) {
-      sort_by_comparator(members, s.size);
-      continue;
-    }
-    sort_pairs(pool_, members, tmp + s.begin, s.size);
-    for (const TieSegment& r : tied_runs(pool_, members, s.size, s.depth + 1, s.begin)) {
-      (r.size >= kLargeSegment ? large : small).push_back(r);
-    }
+    step(e, tmp, s, true, [&](const TieSegment& r) { (r.size >= kLargeSegment ? large : small).push_back(r); });
   }
 }
 
