@@ -19,6 +19,7 @@
 #include "src/lines/line_plan.h"
 #include "src/lines/line_runs.h"
 #include "src/lines/line_source.h"
+#include "src/lines/line_verify.h"
 #include "src/report/progress.h"
 #include "src/report/sort_report.h"
 
@@ -40,6 +41,7 @@ struct LineJob {
   std::atomic<uint64_t> written{0};        // bytes handed to the destination
   std::atomic<uint64_t> merged{0};         // bytes read by merges
   std::string sorter;                      // what sorted the chunks (for -v and --stats)
+  std::unique_ptr<LineVerify> verify;      // --verify
 
   // -u's comparison, or null.
   const LineComparator* unique_by() const { return config.unique ? &compare : nullptr; }

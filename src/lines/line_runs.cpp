@@ -3,13 +3,14 @@
 namespace gsort {
 
 LineRunStore::LineRunStore(TempDir& dir, const RunCompression& compression, uint64_t job_id, uint64_t block_bytes,
-                           uint8_t eol, const LineComparator* unique_by)
+                           uint8_t eol, const LineComparator* unique_by, LineVerify* verify)
     : dir_(dir),
       compression_(compression),
       job_id_(job_id),
       block_bytes_(block_bytes),
       eol_(eol),
-      unique_by_(unique_by) {}
+      unique_by_(unique_by),
+      verify_(verify) {}
 
 LineRun LineRunStore::write(const std::function<void(LineWriter&)>& fill) {
   LineRun run;
@@ -19,6 +20,7 @@ LineRun LineRunStore::write(const std::function<void(LineWriter&)>& fill) {
   RunWriter writer(std::move(run.file.file), 1, compression_, run.identity);
   LineWriter lines([&writer](const uint8_t* data, size_t n) { writer.append(data, n); }, block_bytes_, eol_,
                    unique_by_);
+  lines.verify_with(verify_, false);
   fill(lines);
   lines.finish();
   writer.finish(true);

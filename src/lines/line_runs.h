@@ -26,8 +26,9 @@ struct LineRun {
 
 class LineRunStore {
  public:
+  // verify: --verify's, told of the lines -u drops from runs (or null).
   LineRunStore(TempDir& dir, const RunCompression& compression, uint64_t job_id, uint64_t block_bytes, uint8_t eol,
-               const LineComparator* unique_by);
+               const LineComparator* unique_by, LineVerify* verify);
 
   // Writes one run through a LineWriter that `fill` appends lines to.
   LineRun write(const std::function<void(LineWriter&)>& fill);
@@ -45,6 +46,7 @@ class LineRunStore {
   uint64_t block_bytes_;
   uint8_t eol_;
   const LineComparator* unique_by_;
+  LineVerify* verify_;
   RunDecoderPool decoders_;
   uint64_t stored_ = 0;
 };

@@ -35,6 +35,14 @@ bool LineSource::refill() {
   return true;
 }
 
+bool LineSource::found() {
+  if (verify_) {
+    ++lines_;
+    hash_sum_ += hash_line(line(), len_);
+  }
+  return true;
+}
+
 bool LineSource::advance() {
   uint64_t searched = pos_;
   for (;;) {
@@ -45,19 +53,23 @@ bool LineSource::advance() {
       len_ = end - pos_;
       consumed_ += len_ + 1;
       pos_ = end + 1;
-      return true;
+      return found();
     }
     const uint64_t seen = fill_ - pos_;  // no terminator among them
     if (!refill()) break;
     searched = pos_ + seen;
   }
-  if (pos_ == fill_) return false;
+  if (pos_ == fill_) {
+    if (verify_) verify_->input(lines_, hash_sum_);
+    verify_ = nullptr;
+    return false;
+  }
   // The last line lacks its terminator.
   line_ = pos_;
   len_ = fill_ - pos_;
   consumed_ += len_ + 1;
   pos_ = fill_;
-  return true;
+  return found();
 }
 
 }  // namespace gsort

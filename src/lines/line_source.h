@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "io/record_source.h"
+#include "src/lines/line_verify.h"
 
 namespace gsort {
 
@@ -25,6 +26,9 @@ class LineSource {
   // Bytes consumed so far (lines with terminators).
   uint64_t bytes() const { return consumed_; }
   std::string name() const { return source_->name(); }
+  // --verify: the lines read are the input's; their count and hashes go to
+  // `verify` at the end.
+  void count_into(LineVerify* verify) { verify_ = verify; }
 
  private:
   // Reads more after the bytes not yet consumed (moved to the front);
@@ -39,6 +43,10 @@ class LineSource {
   uint64_t line_ = 0, len_ = 0;
   uint64_t consumed_ = 0;
   bool ended_ = false;
+  LineVerify* verify_ = nullptr;
+  uint64_t lines_ = 0, hash_sum_ = 0;
+  // The line just found is [line_, line_ + len_); counted for --verify.
+  bool found();
 };
 
 }  // namespace gsort

@@ -38,7 +38,9 @@ LineSpan index_chunk(LineJob& job, LineReader& reader, const ChunkBuffers& b, ui
   if (ix.bytes < bytes) reader.unread(b.text.data(), ix.bytes, bytes);
   job.report.input_records += ix.lines;
   job.report.input_bytes += ix.bytes;
-  return LineSpan{b.text.data(), b.start(), ix.lines};
+  const LineSpan span{b.text.data(), b.start(), ix.lines};
+  if (job.verify) job.verify->input(span.count, hash_lines(job.pool, span));
+  return span;
 }
 
 }  // namespace

@@ -36,12 +36,8 @@ void LineWriter::put(const uint8_t* p, uint64_t n) {
   }
 }
 
-bool LineWriter::duplicate(const uint8_t* line, uint64_t len) const {
-  return unique_by_ && has_last_ && unique_by_->compare(last_, last_len_, line, len) == 0;
-}
-
 void LineWriter::keep_last(const uint8_t* line, uint64_t len, bool in_buffer) {
-  if (!unique_by_) return;
+  if (!comparison()) return;
   has_last_ = true;
   last_len_ = len;
   if (in_buffer) {
@@ -53,7 +49,16 @@ void LineWriter::keep_last(const uint8_t* line, uint64_t len, bool in_buffer) {
 }
 
 void LineWriter::append(const uint8_t* line, uint64_t len) {
-  if (duplicate(line, len)) return;
+  if (comparison()) {
+    const int d = against_last(line, len);
+    if (verify_ && d > 0) verify_->disorder(lines_ + dropped_ + 1);
+    if (unique_by_ && d == 0) {
+      ++dropped_;
+      if (verify_) dropped_sum_ += hash_line(line, len);
+      return;
+    }
+    if (verify_) kept_sum_ += hash_line(line, len);
+  }
   ++lines_;
   bytes_ += len + 1;
   if (len + 1 <= writer_.capacity() - used_) {
@@ -73,45 +78,55 @@ void LineWriter::append(const uint8_t* line, uint64_t len) {
 void LineWriter::gather(ThreadPool& pool, const LineSpan& lines, const uint32_t* order,
                         const std::vector<uint64_t>& offset, uint64_t first, uint64_t n) {
   uint8_t* base = writer_.buffer() + used_;
-  const auto copy = [&](uint64_t b, uint64_t e) {
+  const uint64_t bytes = offset[n] - offset[0];
+  const size_t tasks = bytes < kParallelGatherBytes || pool.size() == 1 ? 1 : pool.balanced_task_count();
+  std::vector<uint64_t> kept(tasks, 0), dropped(tasks, 0);  // --verify's hash sums
+  const auto copy = [&](size_t t, uint64_t b, uint64_t e) {
     for (uint64_t j = b; j < e; ++j) {
       const uint64_t size = offset[j + 1] - offset[j];
-      if (size == 0) continue;  // dropped by -u
       const uint32_t line = order[first + j];
-      std::memcpy(base + offset[j], lines.line(line), size);  // the line and its terminator
+      if (verify_) (size == 0 ? dropped[t] : kept[t]) += hash_line(lines.line(line), lines.length(line));
+      if (size != 0) std::memcpy(base + offset[j], lines.line(line), size);  // the line and its terminator
     }
   };
-  const uint64_t bytes = offset[n] - offset[0];
-  if (bytes < kParallelGatherBytes || pool.size() == 1) {
-    copy(0, n);
-    return;
+  if (tasks == 1) {
+    copy(0, 0, n);
+  } else {
+    pool.parallel_for(tasks, [&](size_t t) { copy(t, split_point(n, tasks, t), split_point(n, tasks, t + 1)); }, true);
   }
-  const size_t tasks = pool.balanced_task_count();
-  pool.parallel_for(tasks, [&](size_t t) { copy(split_point(n, tasks, t), split_point(n, tasks, t + 1)); }, true);
+  for (size_t t = 0; t < tasks; ++t) {
+    kept_sum_ += kept[t];
+    dropped_sum_ += dropped[t];
+  }
 }
 
 void LineWriter::batch_offsets(ThreadPool& pool, const LineSpan& lines, const uint32_t* order, uint64_t n,
-                               std::vector<uint64_t>& offset) const {
+                               std::vector<uint64_t>& offset) {
   offset.assign(n + 1, 0);
+  const size_t tasks = n < 4096 || pool.size() == 1 ? 1 : pool.balanced_task_count();
+  std::vector<uint64_t> disorder(tasks, 0);  // --verify: the first line out of order, from 1
   // offset[j + 1] first holds line j's size: the line and its terminator,
   // or 0 for a line that -u drops.
-  const auto sizes = [&](uint64_t b, uint64_t e) {
+  const auto sizes = [&](size_t t, uint64_t b, uint64_t e) {
     for (uint64_t j = b; j < e; ++j) {
       const uint32_t line = order[j];
       const uint64_t len = lines.length(line);
-      bool dup = false;
-      if (unique_by_) {
-        dup = j == 0 ? duplicate(lines.line(line), len)
-                     : unique_by_->compare(lines.line(order[j - 1]), lines.length(order[j - 1]), lines.line(line), len) == 0;
+      int d = -1;
+      if (comparison()) {
+        d = j == 0 ? against_last(lines.line(line), len)
+                   : comparison()->compare(lines.line(order[j - 1]), lines.length(order[j - 1]), lines.line(line), len);
       }
-      offset[j + 1] = dup ? 0 : len + 1;
+      if (d > 0 && disorder[t] == 0) disorder[t] = j + 1;
+      offset[j + 1] = unique_by_ && d == 0 ? 0 : len + 1;
     }
   };
-  if (n < 4096 || pool.size() == 1) {
-    sizes(0, n);
+  if (tasks == 1) {
+    sizes(0, 0, n);
   } else {
-    const size_t tasks = pool.balanced_task_count();
-    pool.parallel_for(tasks, [&](size_t t) { sizes(split_point(n, tasks, t), split_point(n, tasks, t + 1)); }, true);
+    pool.parallel_for(tasks, [&](size_t t) { sizes(t, split_point(n, tasks, t), split_point(n, tasks, t + 1)); }, true);
+  }
+  for (uint64_t at : disorder) {
+    if (at != 0 && verify_) verify_->disorder(lines_ + dropped_ + at);
   }
   for (uint64_t j = 0; j < n; ++j) offset[j + 1] += offset[j];
 }
@@ -130,14 +145,15 @@ void LineWriter::append_sorted(ThreadPool& pool, const LineSpan& lines, const ui
         continue;
       }
       const uint32_t line = order[done];
-      if (offset[1] != 0) append(lines.line(line), lines.length(line));
+      append(lines.line(line), lines.length(line));  // kept or dropped, it tells
       done += 1;
       continue;
     }
     gather(pool, lines, order, offset, done, fit);
     uint64_t kept = 0;
     for (uint64_t j = 0; j < fit; ++j) kept += offset[j + 1] != offset[j];
-    for (uint64_t j = fit; unique_by_ && j-- > 0;) {
+    dropped_ += fit - kept;
+    for (uint64_t j = fit; comparison() && j-- > 0;) {
       if (offset[j + 1] == offset[j]) continue;
       keep_last(writer_.buffer() + used_ + offset[j], lines.length(order[done + j]), true);
       break;
@@ -153,6 +169,11 @@ void LineWriter::append_sorted(ThreadPool& pool, const LineSpan& lines, const ui
 void LineWriter::finish() {
   flush();
   writer_.finish();
+  if (verify_) {
+    if (final_) verify_->written(lines_, kept_sum_);
+    verify_->dropped(dropped_, dropped_sum_);
+    kept_sum_ = dropped_sum_ = 0;
+  }
 }
 
 }  // namespace gsort

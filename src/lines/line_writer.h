@@ -13,6 +13,7 @@
 #include "src/core/thread_pool.h"
 #include "src/lines/line_compare.h"
 #include "src/lines/line_index.h"
+#include "src/lines/line_verify.h"
 
 namespace gsort {
 
@@ -23,6 +24,13 @@ class LineWriter {
 
   // A counter advanced by the bytes of each block handed to the sink.
   void count_bytes(std::atomic<uint64_t>* counter) { bytes_counter_ = counter; }
+  // --verify: every line written (when this is the final output), or
+  // dropped by -u, is shown to `verify`. A run's writer tells only the
+  // lines it drops; its lines are told when the merge writes them.
+  void verify_with(LineVerify* verify, bool final_output = true) {
+    verify_ = verify;
+    final_ = final_output;
+  }
 
   // One line (no terminator): the merge's path.
   void append(const uint8_t* line, uint64_t len);
@@ -39,13 +47,18 @@ class LineWriter {
   // Copies bytes into the buffers, flushing full ones (a line may span several).
   void put(const uint8_t* p, uint64_t n);
   void flush();
-  bool duplicate(const uint8_t* line, uint64_t len) const;
+  // The comparison adjacent lines go through: -u's, or --verify's.
+  const LineComparator* comparison() const { return unique_by_ ? unique_by_ : verify_ ? &verify_->comparison() : nullptr; }
+  // How line compares with the last one kept (-1 when none is).
+  int against_last(const uint8_t* line, uint64_t len) const {
+    return has_last_ ? comparison()->compare(last_, last_len_, line, len) : -1;
+  }
   // Remembers the line just kept (written at `at` of the buffer, or copied).
   void keep_last(const uint8_t* line, uint64_t len, bool in_buffer);
   // offset[0, n]: where each of lines[order[0, n)] goes in the buffer,
   // from its fill on (a line -u drops takes no room).
   void batch_offsets(ThreadPool& pool, const LineSpan& lines, const uint32_t* order, uint64_t n,
-                     std::vector<uint64_t>& offset) const;
+                     std::vector<uint64_t>& offset);
   // Copies the lines of order[first, first + n) (kept[] says which) into
   // the buffer from used_ on, all of which fit; `offset` their positions.
   void gather(ThreadPool& pool, const LineSpan& lines, const uint32_t* order, const std::vector<uint64_t>& offset,
@@ -63,6 +76,9 @@ class LineWriter {
   bool has_last_ = false;
   std::vector<uint8_t> carried_;
   std::atomic<uint64_t>* bytes_counter_ = nullptr;
+  LineVerify* verify_ = nullptr;
+  bool final_ = true;
+  uint64_t kept_sum_ = 0, dropped_sum_ = 0, dropped_ = 0;  // --verify's, handed over at finish()
 };
 
 }  // namespace gsort

@@ -27,7 +27,8 @@ LineRunStore& LineJob::runs() {
     compression.enabled = config.compress_temp == TempCompression::kOn;
     compression.level = config.temp_level;
     compression.pool = &pool;
-    runs_ = std::make_unique<LineRunStore>(*temp_, compression, new_job_id(), plan.block_bytes, spec.eol, unique_by());
+    runs_ = std::make_unique<LineRunStore>(*temp_, compression, new_job_id(), plan.block_bytes, spec.eol, unique_by(),
+                                           verify.get());
   }
   return *runs_;
 }
@@ -40,6 +41,7 @@ std::unique_ptr<LineWriter> LineJob::destination_writer(OutputTarget& output) {
   }
   auto out = std::make_unique<LineWriter>(std::move(sink), plan.block_bytes, spec.eol, unique_by());
   out->count_bytes(&written);
+  out->verify_with(verify.get());
   return out;
 }
 
@@ -51,7 +53,9 @@ void merge_inputs(LineJob& job, std::deque<LineRun>& runs, OutputTarget& output)
   std::vector<LineOpener> sources;
   for (InputSet::Opener& open : set->lazy_sources()) {
     sources.push_back([&job, set, open] {
-      return std::make_unique<LineSource>(open(), job.spec.eol, job.plan.source_bytes, job.plan.max_line);
+      auto source = std::make_unique<LineSource>(open(), job.spec.eol, job.plan.source_bytes, job.plan.max_line);
+      source->count_into(job.verify.get());
+      return source;
     });
   }
   merge_line_sources(job, std::move(sources), runs, output);
@@ -62,6 +66,13 @@ void merge_inputs(LineJob& job, std::deque<LineRun>& runs, OutputTarget& output)
 void commit(LineJob& job, OutputTarget& output, const LinesBeforeCommit& before_commit) {
   const Stopwatch t;
   job.report.input_stored_bytes = job.tally.stored_bytes.load();
+  if (job.verify) {
+    job.meter->phase("verifying", 0, nullptr);
+    job.verify->finish();
+    job.report.verified = true;
+    job.report.verify_hash_sum = job.verify->input_hash_sum();
+    job.log.info("verified: " + std::to_string(job.report.output_records) + " lines in order, matching the input");
+  }
   job.report.output_stored_bytes = job.report.output_bytes;
   if (job.encoder) {
     job.encoder->finish();
@@ -90,6 +101,7 @@ LineSortOutcome sort_lines(const SortConfig& config, ThreadPool& pool, const Log
     return outcome;
   }
   remove_stale_temp_dirs(config.temp_dir);
+  if (config.verify) job.verify = std::make_unique<LineVerify>(job.spec);
   OutputTarget output(config.output);
   if (config.compress_output) {
     job.encoder = make_output_encoder(config.output_format, output.file(), config.output_level, config.threads, pool);

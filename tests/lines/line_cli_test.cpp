@@ -191,6 +191,31 @@ TEST_F(LineCli, ZeroTerminatedLinesHoldNewlines) {
   EXPECT_EQ(ours.out, gnu({"-z", "-k2,2"}, c_locale(data)).out);
 }
 
+TEST_F(LineCli, VerifyChecksOrderCountAndLines) {
+  const std::string data = log_lines(rng, 3 << 20);
+  write_file(dir.file("in"), data);
+  for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{
+           {}, {"-u", "-k4,4"}, {"-S", "1M", "-u", "-k3,3"}, {"-S", "1M", "-r"}}) {
+    std::vector<std::string> ours_args = args;
+    ours_args.insert(ours_args.end(), {"--verify", "-v", "-T", dir.path(), dir.file("in")});
+    const ProcessResult ours = gsort(ours_args);
+    ASSERT_EQ(ours.exit_code, 0) << ours.err;
+    EXPECT_NE(ours.err.find("lines in order, matching the input"), std::string::npos) << ours.err;
+    std::vector<std::string> gnu_args = args;
+    if (gnu_args.size() > 1 && gnu_args[0] == "-S") gnu_args.erase(gnu_args.begin(), gnu_args.begin() + 2);
+    gnu_args.push_back(dir.file("in"));
+    EXPECT_TRUE(ours.out == gnu(gnu_args).out) << join_args(args);
+  }
+  // -m trusts its inputs; with --verify, one out of order fails the run.
+  write_file(dir.file("a"), "b\na\n");
+  write_file(dir.file("b"), "c\n");
+  const ProcessResult bad = gsort({"-m", "--verify", dir.file("a"), dir.file("b"), "-o", dir.file("out")});
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_EQ(bad.err, "gsort: --verify: the output is out of order at line 2\n");
+  EXPECT_FALSE(path_exists(dir.file("out")));
+  EXPECT_EQ(gsort({"-m", "--verify", dir.file("b"), dir.file("b")}).out, "c\nc\n");
+}
+
 TEST_F(LineCli, StatsSayLines) {
   write_file(dir.file("in"), "b\na\n");
   ASSERT_EQ(gsort({dir.file("in"), "-o", dir.file("out"), "--stats", dir.file("stats.json")}).exit_code, 0);
