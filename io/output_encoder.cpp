@@ -26,4 +26,9 @@ std::unique_ptr<OutputEncoder> make_output_encoder(CompressionFormat format, Fil
   throw Error("no encoder for plain output");
 }
 
+std::function<void(const uint8_t* data, size_t bytes)> output_sink(File& file, OutputEncoder* encoder) {
+  if (encoder) return [encoder](const uint8_t* data, size_t bytes) { encoder->write(data, bytes); };
+  return [&file](const uint8_t* data, size_t bytes) { file.write_all(data, bytes); };
+}
+
 }  // namespace gsort

@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 
 #include "io/file.h"
@@ -27,6 +28,10 @@ class OutputEncoder {
 // An encoder of `format` (not kNone) at `level` (checked: io/compression.h)
 // writing `file`, compressing on up to `threads` threads: gzip and bzip2 on
 // the pool's (which must outlive it), xz and zstd on their libraries' own.
+// Where an output's bytes go: through `encoder` when there is one (it
+// must outlive the sink), else straight into `file`.
+std::function<void(const uint8_t* data, size_t bytes)> output_sink(File& file, OutputEncoder* encoder);
+
 std::unique_ptr<OutputEncoder> make_output_encoder(CompressionFormat format, File& file, int level, unsigned threads,
                                                    ThreadPool& pool);
 

@@ -70,19 +70,6 @@ SortReport with_backend_start(SortReport r, const PhaseSpan& backend_span) {
   return r;
 }
 
-// --stats or --trace: into its file's temporary (made before the work began) and
-// prepared for its rename, or to stderr. Runs before the output is committed,
-// so that a failure here (a full disk, --stats /dev/full) leaves the
-// destination as it was.
-void write_stats(const std::string& json, OutputTarget* file) {
-  if (file) {
-    file->file().write_all(json.data(), json.size());
-    file->prepare_commit();
-  } else {
-    std::fputs(json.c_str(), stderr);
-  }
-}
-
 // The stats (or trace) file's rename, after the output's commit: the one
 // failure that comes after the destination changed, and the message says so.
 void publish_stats(OutputTarget* file, const std::string& output, const std::string& role) {
@@ -120,6 +107,15 @@ RunOutcome check(const SortConfig& config, const KeyLayout& layout, const Log& l
 }
 
 }  // namespace
+
+void write_stats(const std::string& json, OutputTarget* file) {
+  if (file) {
+    file->file().write_all(json.data(), json.size());
+    file->prepare_commit();
+  } else {
+    std::fputs(json.c_str(), stderr);
+  }
+}
 
 RunOutcome run_config(const SortConfig& config) {
   if (config.lines.enabled) return run_lines_config(config);

@@ -11,6 +11,8 @@
 
 namespace gsort {
 
+class OutputTarget;
+
 struct RunOutcome {
   SortReport report;     // of a sort or merge
   CheckResult check;     // of a check (Mode::kCheck)
@@ -23,5 +25,11 @@ struct RunOutcome {
 // that finds disorder returns normally, check.sorted false, and prints
 // nothing about it (the caller decides).
 RunOutcome run_config(const SortConfig& config);
+
+// --stats or --trace: `json` into its file's temporary (made before the
+// work began), prepared for its rename; with no file, to stderr. Runs
+// before the output is committed, so that a failure here (a full disk,
+// --stats /dev/full) leaves the destination as it was.
+void write_stats(const std::string& json, OutputTarget* file);
 
 }  // namespace gsort

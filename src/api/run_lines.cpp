@@ -13,16 +13,6 @@
 namespace gsort {
 namespace {
 
-// Into the file's temporary, prepared for its rename; or to stderr.
-void write_report(const std::string& json, OutputTarget* file) {
-  if (file) {
-    file->file().write_all(json.data(), json.size());
-    file->prepare_commit();
-  } else {
-    std::fputs(json.c_str(), stderr);
-  }
-}
-
 void report_verbose(const Log& log, const RunOutcome& out) {
   if (!log.verbose()) return;
   const SortReport& r = out.report;
@@ -45,9 +35,9 @@ RunOutcome run_lines_config(const SortConfig& config) {
   ThreadPool pool(config.threads);
   RunOutcome out;
   const auto before_commit = [&](const SortReport& r, const std::string& sorter) {
-    if (trace_file) write_report(chrome_trace_json(r), trace_file.get());
+    if (trace_file) write_stats(chrome_trace_json(r), trace_file.get());
     if (!config.stats_path.empty()) {
-      write_report(stats_json(config, r, BackendSummary{sorter, {}, 0}, total.seconds()), stats_file.get());
+      write_stats(stats_json(config, r, BackendSummary{sorter, {}, 0}, total.seconds()), stats_file.get());
     }
   };
   LineSortOutcome lines = sort_lines(config, pool, log, before_commit);
@@ -56,7 +46,7 @@ RunOutcome run_lines_config(const SortConfig& config) {
   out.backend = lines.sorter;
   out.seconds = total.seconds();
   if (config.mode == Mode::kCheck) {
-    if (!config.stats_path.empty()) write_report(check_stats_json(config, out.check, out.seconds), stats_file.get());
+    if (!config.stats_path.empty()) write_stats(check_stats_json(config, out.check, out.seconds), stats_file.get());
     if (stats_file) stats_file->publish();
     return out;
   }

@@ -34,12 +34,8 @@ LineRunStore& LineJob::runs() {
 }
 
 std::unique_ptr<LineWriter> LineJob::destination_writer(OutputTarget& output) {
-  WriteBehind::Sink sink = [&file = output.file()](const uint8_t* data, size_t n) { file.write_all(data, n); };
-  if (encoder) {
-    OutputEncoder* encode = encoder.get();
-    sink = [encode](const uint8_t* data, size_t n) { encode->write(data, n); };
-  }
-  auto out = std::make_unique<LineWriter>(std::move(sink), plan.block_bytes, spec.eol, unique_by());
+  auto out = std::make_unique<LineWriter>(output_sink(output.file(), encoder.get()), plan.block_bytes, spec.eol,
+                                          unique_by());
   out->count_bytes(&written);
   out->verify_with(verify.get());
   return out;

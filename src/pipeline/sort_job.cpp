@@ -21,12 +21,7 @@ TempDir& SortJob::temp_dir() {
 }
 
 std::unique_ptr<OutputWriter> SortJob::destination_writer(OutputTarget& output) {
-  WriteBehind::Sink sink = [&file = output.file()](const uint8_t* data, size_t bytes) { file.write_all(data, bytes); };
-  if (encoder) {
-    OutputEncoder* encode = encoder.get();
-    sink = [encode](const uint8_t* data, size_t bytes) { encode->write(data, bytes); };
-  }
-  return destination_writer(std::move(sink));
+  return destination_writer(output_sink(output.file(), encoder.get()));
 }
 
 std::unique_ptr<OutputWriter> SortJob::destination_writer(WriteBehind::Sink sink) {

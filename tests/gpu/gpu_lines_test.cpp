@@ -21,26 +21,12 @@ namespace {
 
 using gsort_test::Rng;
 
-std::vector<uint32_t> gpu_order(const LineSpec& spec, const std::vector<std::string>& lines, ThreadPool& pool) {
-  const gsort_test::LineChunk chunk = gsort_test::make_chunk(lines, static_cast<char>(spec.eol));
-  std::vector<uint32_t> order(lines.size());
-  make_gpu_line_sorter(spec, pool, 0, 0, 0)->sort(chunk.span(), order.data());
-  return order;
-}
-
 TEST(GpuLines, MatchesTheReferenceUnderRandomOptions) {
   GSORT_REQUIRE_GPU();
-  Rng rng(4242);
   ThreadPool pool(4);
-  for (int round = 0; round < 500; ++round) {
-    const gsort_test::LineOptionsCase o = gsort_test::random_line_options(rng);
-    const LineSpec spec = gsort_test::spec_of_args(o.args);
-    const std::vector<std::string> lines =
-        gsort_test::split_lines(gsort_test::random_line_input(rng, o, 400), o.zero_terminated ? '\0' : '\n');
-    if (lines.empty()) continue;
-    ASSERT_EQ(gpu_order(spec, lines, pool), gsort_test::reference_order(spec, lines))
-        << "round " << round << ": " << gsort_test::join_args(o.args);
-  }
+  EXPECT_EQ(gsort_test::random_rounds_against_reference(
+                4242, 500, 400, [&](const LineSpec& spec) { return make_gpu_line_sorter(spec, pool, 0, 0, 0); }),
+            "");
 }
 
 TEST(GpuLines, AdversarialTies) {
@@ -61,13 +47,9 @@ TEST(GpuLines, AdversarialTies) {
   for (int i = 0; i < 50000; ++i) cases[5].push_back(std::string(rng.range(0, 70), 'q') + std::string(1, '\0') + "t");
   const std::vector<std::vector<std::string>> arg_sets = {{}, {"-r"}, {"-s", "-k1,1.5"}, {"-u"}, {"-n"}, {"-k1,1n", "-k2,2r"},
                                                           {"-f", "-b"}};
-  for (size_t c = 0; c < cases.size(); ++c) {
-    for (const auto& args : arg_sets) {
-      const LineSpec spec = gsort_test::spec_of_args(args);
-      ASSERT_EQ(gpu_order(spec, cases[c], pool), gsort_test::reference_order(spec, cases[c]))
-          << "case " << c << ": " << gsort_test::join_args(args);
-    }
-  }
+  EXPECT_EQ(gsort_test::differences_from_reference(
+                cases, arg_sets, [&](const LineSpec& spec) { return make_gpu_line_sorter(spec, pool, 0, 0, 0); }),
+            "");
 }
 
 TEST(GpuLines, DifferentialAgainstGnuSort) {

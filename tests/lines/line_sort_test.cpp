@@ -18,13 +18,6 @@ namespace {
 
 using gsort_test::Rng;
 
-std::vector<uint32_t> cpu_order(const LineSpec& spec, const std::vector<std::string>& lines, ThreadPool& pool) {
-  const gsort_test::LineChunk chunk = gsort_test::make_chunk(lines, static_cast<char>(spec.eol));
-  std::vector<uint32_t> order(lines.size());
-  make_cpu_line_sorter(spec, pool)->sort(chunk.span(), order.data());
-  return order;
-}
-
 TEST(LineIndex, FindsEveryLineOnAllThreads) {
   ThreadPool pool(4);
   Rng rng(7);
@@ -62,16 +55,10 @@ TEST(LineIndex, StopsAtTheLineLimit) {
 }
 
 TEST(LineSortCpu, MatchesTheReferenceUnderRandomOptions) {
-  Rng rng(2024);
   ThreadPool pool(3);
-  for (int round = 0; round < 600; ++round) {
-    const gsort_test::LineOptionsCase o = gsort_test::random_line_options(rng);
-    const LineSpec spec = gsort_test::spec_of_args(o.args);
-    const std::vector<std::string> lines =
-        gsort_test::split_lines(gsort_test::random_line_input(rng, o, 200), o.zero_terminated ? '\0' : '\n');
-    ASSERT_EQ(cpu_order(spec, lines, pool), gsort_test::reference_order(spec, lines))
-        << "round " << round << ": " << gsort_test::join_args(o.args);
-  }
+  EXPECT_EQ(gsort_test::random_rounds_against_reference(
+                2024, 600, 200, [&](const LineSpec& spec) { return make_cpu_line_sorter(spec, pool); }),
+            "");
 }
 
 // Ties the image cannot settle, in chunks past every parallel threshold.
@@ -87,13 +74,9 @@ TEST(LineSortCpu, AdversarialTies) {
   cases[2][777] = std::string(1 << 20, 'z');  // one very long line among short ones
   for (int i = 0; i < 70000; ++i) cases[3].push_back(prefix + (rng.chance(50) ? std::string("a") : std::string("a\0", 2)));
   const std::vector<std::vector<std::string>> arg_sets = {{}, {"-r"}, {"-s", "-k1,1.5"}, {"-u", "-n"}};
-  for (size_t c = 0; c < cases.size(); ++c) {
-    for (const auto& args : arg_sets) {
-      const LineSpec spec = gsort_test::spec_of_args(args);
-      ASSERT_EQ(cpu_order(spec, cases[c], pool), gsort_test::reference_order(spec, cases[c]))
-          << "case " << c << ": " << gsort_test::join_args(args);
-    }
-  }
+  EXPECT_EQ(gsort_test::differences_from_reference(
+                cases, arg_sets, [&](const LineSpec& spec) { return make_cpu_line_sorter(spec, pool); }),
+            "");
 }
 
 TEST(LineSortCpu, LargeRandomChunkOnOneAndManyThreads) {
@@ -107,7 +90,7 @@ TEST(LineSortCpu, LargeRandomChunkOnOneAndManyThreads) {
     const std::vector<uint32_t> expected = gsort_test::reference_order(spec, lines);
     for (unsigned threads : {1u, 4u}) {
       ThreadPool pool(threads);
-      ASSERT_EQ(cpu_order(spec, lines, pool), expected) << gsort_test::join_args(args) << ", " << threads << " threads";
+      ASSERT_EQ(gsort_test::order_by(*make_cpu_line_sorter(spec, pool), spec, lines), expected) << gsort_test::join_args(args) << ", " << threads << " threads";
     }
   }
 }

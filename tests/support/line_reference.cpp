@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <numeric>
 
+#include "tests/support/line_gen.h"
+
 namespace gsort_test {
 
 std::vector<std::string> split_lines(const std::string& input, char eol) {
@@ -56,6 +58,44 @@ LineChunk make_chunk(const std::vector<std::string>& lines, char eol) {
     c.starts.push_back(c.text.size());
   }
   return c;
+}
+
+std::string differences_from_reference(const std::vector<std::vector<std::string>>& cases,
+                                       const std::vector<std::vector<std::string>>& arg_sets,
+                                       const MakeSorter& make) {
+  for (size_t c = 0; c < cases.size(); ++c) {
+    for (const std::vector<std::string>& args : arg_sets) {
+      const gsort::LineSpec spec = spec_of_args(args);
+      if (order_by(*make(spec), spec, cases[c]) != reference_order(spec, cases[c])) {
+        std::string joined;
+        for (const std::string& a : args) joined += " " + a;
+        return "case " + std::to_string(c) + ":" + joined;
+      }
+    }
+  }
+  return "";
+}
+
+std::string random_rounds_against_reference(uint64_t seed, int rounds, size_t max_lines, const MakeSorter& make) {
+  Rng rng(seed);
+  for (int round = 0; round < rounds; ++round) {
+    const LineOptionsCase o = random_line_options(rng);
+    const gsort::LineSpec spec = spec_of_args(o.args);
+    const std::vector<std::string> lines =
+        split_lines(random_line_input(rng, o, max_lines), o.zero_terminated ? '\0' : '\n');
+    if (order_by(*make(spec), spec, lines) != reference_order(spec, lines)) {
+      return "round " + std::to_string(round) + ": " + join_args(o.args);
+    }
+  }
+  return "";
+}
+
+std::vector<uint32_t> order_by(gsort::LineSorter& sorter, const gsort::LineSpec& spec,
+                               const std::vector<std::string>& lines) {
+  const LineChunk chunk = make_chunk(lines, static_cast<char>(spec.eol));
+  std::vector<uint32_t> order(lines.size());
+  sorter.sort(chunk.span(), order.data());
+  return order;
 }
 
 gsort::LineSpec spec_of_args(const std::vector<std::string>& args) {

@@ -4,12 +4,15 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "src/lines/line_compare.h"
 #include "src/lines/line_index.h"
 #include "src/lines/line_key_spec.h"
+#include "src/lines/line_sorter.h"
 
 namespace gsort_test {
 
@@ -31,6 +34,22 @@ struct LineChunk {
   }
 };
 LineChunk make_chunk(const std::vector<std::string>& lines, char eol);
+
+// The order `sorter` gives `lines` laid out as a chunk.
+std::vector<uint32_t> order_by(gsort::LineSorter& sorter, const gsort::LineSpec& spec,
+                               const std::vector<std::string>& lines);
+
+// Sorts every case under every argument set with a sorter from `make` and compares
+// with reference_order: "" when all agree, else which case and arguments.
+using MakeSorter = std::function<std::unique_ptr<gsort::LineSorter>(const gsort::LineSpec&)>;
+std::string differences_from_reference(const std::vector<std::vector<std::string>>& cases,
+                                       const std::vector<std::vector<std::string>>& arg_sets,
+                                       const MakeSorter& make);
+
+// `rounds` random option sets and inputs (line_gen.h) from `seed`, each
+// sorted with a sorter from `make` and compared with reference_order: "" when all
+// agree, else the round and its arguments.
+std::string random_rounds_against_reference(uint64_t seed, int rounds, size_t max_lines, const MakeSorter& make);
 
 // The spec of GNU-style arguments as random_line_options makes them.
 gsort::LineSpec spec_of_args(const std::vector<std::string>& args);

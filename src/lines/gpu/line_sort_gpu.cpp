@@ -65,6 +65,7 @@ class GpuLineSorter final : public LineSorter {
   uint64_t bytes_per_line() const override { return 2 * sizeof(KeyEntry) + sizeof(uint32_t); }
 
   void sort(const LineSpan& lines, uint32_t* order) override {
+    if (lines.count == 0) return;
     if (lines.count < min_lines_ || !fits(lines)) {
       cpu_->sort(lines, order);
       return;
