@@ -5,8 +5,14 @@
 
 namespace gsort {
 
+namespace {
+
+constexpr size_t kMergeBatch = 1 << 16;  // most lines picked before they are copied
+
+}  // namespace
+
 MergeCount merge_lines(std::vector<std::unique_ptr<LineSource>>& sources, const LineComparator& compare,
-                       LineWriter& out) {
+                       LineWriter& out, ThreadPool& pool) {
   const LineImageSpec image = compare.spec().image();
   // The sources that have a line, and each one's cached word.
   std::vector<size_t> live;
@@ -24,16 +30,28 @@ MergeCount merge_lines(std::vector<std::unique_ptr<LineSource>>& sources, const 
   };
   LoserTree<decltype(less)> tree(live.size(), less);
   MergeCount count;
+  std::vector<LineRef> batch;
+  batch.reserve(kMergeBatch);
+  const auto flush = [&] {
+    out.append_lines(pool, batch.data(), batch.size());
+    batch.clear();
+  };
   while (!tree.empty()) {
     const size_t s = live[tree.winner()];
     LineSource& src = *sources[s];
-    out.append(src.line(), src.length());
+    batch.push_back(LineRef{src.line(), src.length()});
     ++count.lines;
     count.bytes += src.length() + 1;
-    const bool more = src.advance();
+    bool more = src.advance_in_buffer();
+    if (!more) {  // it must read: the lines picked from its buffer go first
+      flush();
+      more = src.advance();
+    }
+    if (batch.size() == kMergeBatch) flush();
     if (more) load(s);
     tree.advance(more);
   }
+  flush();
   return count;
 }
 

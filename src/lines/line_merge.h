@@ -21,8 +21,10 @@ struct MergeCount {
 };
 
 // Merges every line of `sources` (in their order) into `out`. Like GNU
-// sort -m, it trusts the sources to be sorted.
+// sort -m, it trusts the sources to be sorted. This thread picks the lines;
+// they are copied into the write buffers in batches by the pool's threads
+// (a batch ends where a source must read more).
 MergeCount merge_lines(std::vector<std::unique_ptr<LineSource>>& sources, const LineComparator& compare,
-                       LineWriter& out);
+                       LineWriter& out, ThreadPool& pool);
 
 }  // namespace gsort

@@ -28,7 +28,7 @@ std::vector<LineOpener> merge_pass(LineJob& job, const std::vector<LineOpener>& 
     const std::vector<LineOpener> group(sources.begin() + first, sources.begin() + last);
     runs.push_back(job.runs().write([&](LineWriter& out) {
       std::vector<std::unique_ptr<LineSource>> open = open_all(group);
-      merge_lines(open, job.compare, out);
+      merge_lines(open, job.compare, out, job.pool);
     }));
     LineRun* run = &runs.back();
     next.push_back([&job, run] {
@@ -51,7 +51,7 @@ void merge_last_runs(LineJob& job, std::deque<LineRun>& runs) {
   const std::vector<LineOpener> group = openers_of(job, last);
   runs.push_back(job.runs().write([&](LineWriter& out) {
     std::vector<std::unique_ptr<LineSource>> open = open_all(group);
-    merge_lines(open, job.compare, out);
+    merge_lines(open, job.compare, out, job.pool);
   }));
   ++job.report.early_merges;
 }
@@ -77,7 +77,7 @@ void merge_line_sources(LineJob& job, std::vector<LineOpener> sources, std::dequ
   }
   std::vector<std::unique_ptr<LineSource>> open = open_all(sources);
   std::unique_ptr<LineWriter> out = job.destination_writer(output);
-  merge_lines(open, job.compare, *out);
+  merge_lines(open, job.compare, *out, job.pool);
   out->finish();
   ++job.report.merge_passes;
   job.report.output_records += out->lines_written();

@@ -43,6 +43,17 @@ bool LineSource::found() {
   return true;
 }
 
+bool LineSource::advance_in_buffer() {
+  const void* hit = std::memchr(buf_.data() + pos_, eol_, fill_ - pos_);
+  if (!hit) return false;
+  const uint64_t end = static_cast<uint64_t>(static_cast<const uint8_t*>(hit) - buf_.data());
+  line_ = pos_;
+  len_ = end - pos_;
+  consumed_ += len_ + 1;
+  pos_ = end + 1;
+  return found();
+}
+
 bool LineSource::advance() {
   uint64_t searched = pos_;
   for (;;) {

@@ -21,6 +21,10 @@ class LineSource {
 
   // Moves to the next line; false at the end.
   bool advance();
+  // Moves to the next line only when it is whole in the buffer, so that the
+  // lines handed out before stay where they are; false (and nothing moves)
+  // when advance() must read.
+  bool advance_in_buffer();
   const uint8_t* line() const { return buf_.data() + line_; }
   uint64_t length() const { return len_; }
   // Bytes consumed so far (lines with terminators).

@@ -75,67 +75,97 @@ void LineWriter::append(const uint8_t* line, uint64_t len) {
   put(&eol_, 1);
 }
 
-void LineWriter::gather(ThreadPool& pool, const LineSpan& lines, const uint32_t* order,
-                        const std::vector<uint64_t>& offset, uint64_t first, uint64_t n) {
+namespace {
+
+// The lines of a chunk in sorted order.
+struct OrderedLines {
+  const LineSpan& span;
+  const uint32_t* order;
+  const uint8_t* line(uint64_t j) const { return span.line(order[j]); }
+  uint64_t length(uint64_t j) const { return span.length(order[j]); }
+};
+
+// Lines given by where they are.
+struct RefLines {
+  const LineRef* refs;
+  const uint8_t* line(uint64_t j) const { return refs[j].line; }
+  uint64_t length(uint64_t j) const { return refs[j].length; }
+};
+
+// Runs body(task, begin, end) over [0, n) on the pool's threads (one
+// task, on this thread, when `parallel` is false).
+template <typename Body>
+void in_tasks(ThreadPool& pool, bool parallel, uint64_t n, Body body) {
+  const size_t tasks = parallel && pool.size() > 1 ? pool.balanced_task_count() : 1;
+  if (tasks == 1) {
+    body(size_t{0}, uint64_t{0}, n);
+    return;
+  }
+  pool.parallel_for(tasks, [&](size_t t) { body(t, split_point(n, tasks, t), split_point(n, tasks, t + 1)); }, true);
+}
+
+size_t tasks_of(ThreadPool& pool, bool parallel) { return parallel && pool.size() > 1 ? pool.balanced_task_count() : 1; }
+
+}  // namespace
+
+void LineWriter::gather(ThreadPool& pool, const LineRef* refs, const std::vector<uint64_t>& offset, uint64_t n) {
   uint8_t* base = writer_.buffer() + used_;
-  const uint64_t bytes = offset[n] - offset[0];
-  const size_t tasks = bytes < kParallelGatherBytes || pool.size() == 1 ? 1 : pool.balanced_task_count();
-  std::vector<uint64_t> kept(tasks, 0), dropped(tasks, 0);  // --verify's hash sums
-  const auto copy = [&](size_t t, uint64_t b, uint64_t e) {
+  const bool parallel = offset[n] - offset[0] >= kParallelGatherBytes;
+  std::vector<uint64_t> kept(tasks_of(pool, parallel), 0), dropped(kept.size(), 0);  // --verify's hash sums
+  in_tasks(pool, parallel, n, [&](size_t t, uint64_t b, uint64_t e) {
     for (uint64_t j = b; j < e; ++j) {
       const uint64_t size = offset[j + 1] - offset[j];
-      const uint32_t line = order[first + j];
-      if (verify_) (size == 0 ? dropped[t] : kept[t]) += hash_line(lines.line(line), lines.length(line));
-      if (size != 0) std::memcpy(base + offset[j], lines.line(line), size);  // the line and its terminator
+      if (verify_) (size == 0 ? dropped[t] : kept[t]) += hash_line(refs[j].line, refs[j].length);
+      if (size == 0) continue;
+      std::memcpy(base + offset[j], refs[j].line, refs[j].length);
+      base[offset[j] + refs[j].length] = eol_;
     }
-  };
-  if (tasks == 1) {
-    copy(0, 0, n);
-  } else {
-    pool.parallel_for(tasks, [&](size_t t) { copy(t, split_point(n, tasks, t), split_point(n, tasks, t + 1)); }, true);
-  }
-  for (size_t t = 0; t < tasks; ++t) {
+  });
+  for (size_t t = 0; t < kept.size(); ++t) {
     kept_sum_ += kept[t];
     dropped_sum_ += dropped[t];
   }
 }
 
-void LineWriter::batch_offsets(ThreadPool& pool, const LineSpan& lines, const uint32_t* order, uint64_t n,
-                               std::vector<uint64_t>& offset) {
+template <typename Lines>
+void LineWriter::batch_offsets(ThreadPool& pool, const Lines& lines, uint64_t first, uint64_t n,
+                               std::vector<uint64_t>& offset, std::vector<LineRef>& refs) {
   offset.assign(n + 1, 0);
-  const size_t tasks = n < 4096 || pool.size() == 1 ? 1 : pool.balanced_task_count();
-  std::vector<uint64_t> disorder(tasks, 0);  // --verify: the first line out of order, from 1
+  refs.resize(n);
+  const bool parallel = n >= 4096;
+  std::vector<uint64_t> disorder(tasks_of(pool, parallel), 0);  // --verify: the first line out of order, from 1
   // offset[j + 1] first holds line j's size: the line and its terminator,
   // or 0 for a line that -u drops.
-  const auto sizes = [&](size_t t, uint64_t b, uint64_t e) {
+  in_tasks(pool, parallel, n, [&](size_t t, uint64_t b, uint64_t e) {
     for (uint64_t j = b; j < e; ++j) {
-      const uint32_t line = order[j];
-      const uint64_t len = lines.length(line);
+      const uint8_t* line = lines.line(first + j);
+      const uint64_t len = lines.length(first + j);
+      refs[j] = LineRef{line, len};
       int d = -1;
       if (comparison()) {
-        d = j == 0 ? against_last(lines.line(line), len)
-                   : comparison()->compare(lines.line(order[j - 1]), lines.length(order[j - 1]), lines.line(line), len);
+        d = j == 0 ? against_last(line, len)
+                   : comparison()->compare(lines.line(first + j - 1), lines.length(first + j - 1), line, len);
       }
       if (d > 0 && disorder[t] == 0) disorder[t] = j + 1;
       offset[j + 1] = unique_by_ && d == 0 ? 0 : len + 1;
     }
-  };
-  if (tasks == 1) {
-    sizes(0, 0, n);
-  } else {
-    pool.parallel_for(tasks, [&](size_t t) { sizes(t, split_point(n, tasks, t), split_point(n, tasks, t + 1)); }, true);
-  }
+  });
   for (uint64_t at : disorder) {
     if (at != 0 && verify_) verify_->disorder(lines_ + dropped_ + at);
   }
   for (uint64_t j = 0; j < n; ++j) offset[j + 1] += offset[j];
 }
 
-void LineWriter::append_sorted(ThreadPool& pool, const LineSpan& lines, const uint32_t* order, uint64_t count) {
+template <typename Lines>
+void LineWriter::append_batch(ThreadPool& pool, const Lines& lines, uint64_t count) {
   std::vector<uint64_t> offset;
+  std::vector<LineRef> refs;
   for (uint64_t done = 0; done < count;) {
-    const uint64_t n = std::min(kBatchLines, count - done);
-    batch_offsets(pool, lines, order + done, n, offset);
+    // About as many lines as the buffer has room for, by the mean size so far.
+    const uint64_t mean = lines_ + dropped_ == 0 ? 64 : std::max<uint64_t>(1, bytes_ / (lines_ + dropped_));
+    const uint64_t room_for = (writer_.capacity() - used_) / mean + 64;
+    const uint64_t n = std::min({kBatchLines, count - done, room_for});
+    batch_offsets(pool, lines, done, n, offset, refs);
     // As many as fit the buffer; a first line that does not fit goes alone.
     const uint64_t room = writer_.capacity() - used_;
     const uint64_t fit = static_cast<uint64_t>(std::upper_bound(offset.begin() + 1, offset.end(), room) - offset.begin()) - 1;
@@ -144,18 +174,17 @@ void LineWriter::append_sorted(ThreadPool& pool, const LineSpan& lines, const ui
         flush();
         continue;
       }
-      const uint32_t line = order[done];
-      append(lines.line(line), lines.length(line));  // kept or dropped, it tells
+      append(lines.line(done), lines.length(done));  // kept or dropped, it tells
       done += 1;
       continue;
     }
-    gather(pool, lines, order, offset, done, fit);
+    gather(pool, refs.data(), offset, fit);
     uint64_t kept = 0;
     for (uint64_t j = 0; j < fit; ++j) kept += offset[j + 1] != offset[j];
     dropped_ += fit - kept;
     for (uint64_t j = fit; comparison() && j-- > 0;) {
       if (offset[j + 1] == offset[j]) continue;
-      keep_last(writer_.buffer() + used_ + offset[j], lines.length(order[done + j]), true);
+      keep_last(writer_.buffer() + used_ + offset[j], refs[j].length, true);
       break;
     }
     lines_ += kept;
@@ -164,6 +193,14 @@ void LineWriter::append_sorted(ThreadPool& pool, const LineSpan& lines, const ui
     done += fit;
     if (writer_.capacity() - used_ < 4096) flush();
   }
+}
+
+void LineWriter::append_sorted(ThreadPool& pool, const LineSpan& lines, const uint32_t* order, uint64_t count) {
+  append_batch(pool, OrderedLines{lines, order}, count);
+}
+
+void LineWriter::append_lines(ThreadPool& pool, const LineRef* lines, uint64_t count) {
+  append_batch(pool, RefLines{lines}, count);
 }
 
 void LineWriter::finish() {

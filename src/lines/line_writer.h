@@ -17,6 +17,12 @@
 
 namespace gsort {
 
+// A line where it lies (no terminator).
+struct LineRef {
+  const uint8_t* line;
+  uint64_t length;
+};
+
 class LineWriter {
  public:
   // unique_by: null keeps every line.
@@ -37,6 +43,8 @@ class LineWriter {
   // lines[order[0, count)] in that order, gathered into the write buffers
   // by the pool's threads.
   void append_sorted(ThreadPool& pool, const LineSpan& lines, const uint32_t* order, uint64_t count);
+  // The same for lines given by where they are (the merge's batches).
+  void append_lines(ThreadPool& pool, const LineRef* lines, uint64_t count);
 
   // Writes what is buffered and waits for the sink.
   void finish();
@@ -55,14 +63,16 @@ class LineWriter {
   }
   // Remembers the line just kept (written at `at` of the buffer, or copied).
   void keep_last(const uint8_t* line, uint64_t len, bool in_buffer);
-  // offset[0, n]: where each of lines[order[0, n)] goes in the buffer,
-  // from its fill on (a line -u drops takes no room).
-  void batch_offsets(ThreadPool& pool, const LineSpan& lines, const uint32_t* order, uint64_t n,
-                     std::vector<uint64_t>& offset);
-  // Copies the lines of order[first, first + n) (kept[] says which) into
-  // the buffer from used_ on, all of which fit; `offset` their positions.
-  void gather(ThreadPool& pool, const LineSpan& lines, const uint32_t* order, const std::vector<uint64_t>& offset,
-              uint64_t first, uint64_t n);
+  // The batch path over any sequence of lines (line(j), length(j)):
+  // offset[0, n] is where lines first .. first+n-1 go in the buffer, from
+  // its fill on (a line -u drops takes no room); gather copies those that fit.
+  template <typename Lines>
+  void append_batch(ThreadPool& pool, const Lines& lines, uint64_t count);
+  // refs receives where each of those lines is.
+  template <typename Lines>
+  void batch_offsets(ThreadPool& pool, const Lines& lines, uint64_t first, uint64_t n, std::vector<uint64_t>& offset,
+                     std::vector<LineRef>& refs);
+  void gather(ThreadPool& pool, const LineRef* refs, const std::vector<uint64_t>& offset, uint64_t n);
 
   WriteBehind writer_;
   uint8_t eol_;
