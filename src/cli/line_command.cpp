@@ -35,6 +35,15 @@ void add_refused_gnu_options(po::options_description& d, RawLineOptions& o) {
       ("compress-program", po::value(&o.compress_program), "");
 }
 
+void refuse_incompatible_tabs(const std::vector<po::option>& parsed) {
+  const std::vector<std::string>* first = nullptr;
+  for (const po::option& o : parsed) {
+    if (o.string_key != "field-separator") continue;
+    if (first && o.value != *first) throw UsageError("incompatible tabs");
+    first = &o.value;
+  }
+}
+
 void note_given(const po::variables_map& vm, RawLineOptions& o) {
   o.separator_given = vm.count("field-separator") > 0;
   if (o.sort_word == "numeric") {  // --sort=numeric is -n

@@ -26,6 +26,9 @@ struct RawLineOptions {
 void add_line_options(boost::program_options::options_description& d, RawLineOptions& o);
 // GNU sort's options gsort refuses: parsed only to be refused.
 void add_refused_gnu_options(boost::program_options::options_description& d, RawLineOptions& o);
+// GNU sort refuses -t given twice with different separators ("incompatible
+// tabs"); so does gsort (other options given twice take the last value).
+void refuse_incompatible_tabs(const std::vector<boost::program_options::option>& parsed);
 // Notes which value options were given (vm is the parse's).
 void note_given(const boost::program_options::variables_map& vm, RawLineOptions& o);
 

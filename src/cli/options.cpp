@@ -454,6 +454,7 @@ ParsedCommand parse_command_line(int argc, const char* const* argv) {
                                     .positional(positional)
                                     .style(style)
                                     .run();
+    refuse_incompatible_tabs(parsed.options);
     keep_last_occurrences(parsed.options, {"key", "input"});
     po::store(parsed, vm);
     po::notify(vm);

@@ -37,6 +37,8 @@ TEST(LineOptions, GnuOptions) {
 TEST(LineOptions, TabErrorsAsGnuWordsThem) {
   EXPECT_EQ(usage_error_of({"-t", ""}), "empty tab");
   EXPECT_EQ(usage_error_of({"-t", "ab"}), "multi-character tab 'ab'");
+  EXPECT_EQ(usage_error_of({"-t", ",", "-t:"}), "incompatible tabs");
+  EXPECT_EQ(config_of({"-t", ",", "-t,"}).lines.separator, ',') << "the same one twice is fine";
 }
 
 TEST(LineOptions, BadKeysFailAtParse) {
