@@ -53,27 +53,28 @@ std::vector<TieSegment> tied_runs(ThreadPool& pool, const KeyEntry* e, uint64_t 
 TieRefiner::TieRefiner(const LineSpec& spec, const LineSpan& lines, ThreadPool& pool, const LineImageCache* cache)
     : compare_(spec), images_(spec.images()), lines_(lines), pool_(pool), cache_(cache) {}
 
+LineImageView TieRefiner::view_of(uint32_t level, uint32_t line) const {
+  const LineImageSpec& image = images_[level];
+  if (cache_ && level == 0) {
+    return view_line_key(image, lines_.line(line) + cache_->key_start[line], cache_->key_length[line]);
+  }
+  return view_line_image(image, lines_.line(line), lines_.length(line));
+}
+
 uint64_t TieRefiner::load_words(KeyEntry* e, uint64_t n, uint32_t level, uint64_t depth) const {
   const LineImageSpec& image = images_[level];
   uint64_t longest = 0;
-  if (!cache_ || level != 0) {
-    for (uint64_t i = 0; i < n; ++i) {
-      const uint32_t line = e[i].index;
-      const LineImageView v = view_line_image(image, lines_.line(line), lines_.length(line));
-      longest = std::max(longest, line_image_length(image, v));
-      e[i].prefix = line_image_word(image, v, depth);
-    }
-    return longest;
-  }
+  const bool cached = cache_ && level == 0;
   for (uint64_t i = 0; i < n; ++i) {
     const uint32_t line = e[i].index;
-    longest = std::max<uint64_t>(longest, cache_->image_length[line]);
-    if (depth == 1) {
+    if (cached && depth == 1) {  // the first pass kept word 1 and the image's length
+      longest = std::max<uint64_t>(longest, cache_->image_length[line]);
       e[i].prefix = cache_->word1[line];
-    } else {
-      const uint8_t* key = lines_.line(line) + cache_->key_start[line];
-      e[i].prefix = line_image_word(image, view_line_key(image, key, cache_->key_length[line]), depth);
+      continue;
     }
+    const LineImageView v = view_of(level, line);
+    longest = std::max(longest, line_image_length(image, v));
+    e[i].prefix = line_image_word(image, v, depth);
   }
   return longest;
 }
@@ -96,9 +97,16 @@ void TieRefiner::settle_spent(KeyEntry* e, KeyEntry* tmp, const TieSegment& s, b
   for_range(pool_, parallel ? tasks_for(pool_, s.size) : 1, s.size, [&](size_t, uint64_t b, uint64_t end) {
     for (uint64_t i = b; i < end; ++i) {
       const uint32_t line = e[i].index;
-      const LineImageView v = view_line_image(image, lines_.line(line), lines_.length(line));
-      if (image.key.numeric && v.number.int_digits > kImageCountCap) capped.store(true, std::memory_order_relaxed);
-      e[i].prefix = image.key.numeric ? 0 : (image.key.reverse ? ~v.len : v.len);
+      uint64_t len = 0;
+      if (image.key.numeric) {
+        // A capped count carries no digits: the image is its header alone.
+        const bool too_long = cache_ && s.level == 0 ? cache_->image_length[line] == kImageNumberHeader
+                                                     : view_of(s.level, line).number.int_digits > kImageCountCap;
+        if (too_long) capped.store(true, std::memory_order_relaxed);
+      } else {
+        len = cache_ && s.level == 0 ? cache_->key_length[line] : view_of(s.level, line).len;
+      }
+      e[i].prefix = image.key.reverse ? ~len : len;
     }
   });
   if (capped.load()) {

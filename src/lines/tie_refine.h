@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "src/chunk_sort/cpu/key_entry.h"
+#include "src/keys/line_image.h"
 #include "src/core/thread_pool.h"
 #include "src/lines/line_compare.h"
 #include "src/lines/line_index.h"
@@ -56,6 +57,8 @@ class TieRefiner {
   void refine(KeyEntry* e, KeyEntry* tmp, std::vector<TieSegment> segments);
 
  private:
+  // The image at `level` of line `line` (found through the cache where it can).
+  LineImageView view_of(uint32_t level, uint32_t line) const;
   // Loads word `depth` of each member's image at `level` into its prefix;
   // returns the longest image among them.
   uint64_t load_words(KeyEntry* e, uint64_t n, uint32_t level, uint64_t depth) const;

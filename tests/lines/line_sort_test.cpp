@@ -79,6 +79,18 @@ TEST(LineSortCpu, AdversarialTies) {
             "");
 }
 
+// Integer parts longer than the image's digit count (kImageCountCap, 16M
+// digits): their images hold no digits, so the comparison settles them.
+TEST(LineSortCpu, NumbersTooLongForTheImage) {
+  ThreadPool pool(2);
+  const std::string many(17u << 20, '5');
+  std::vector<std::vector<std::string>> cases = {
+      {"9" + many, "1" + many, "-1" + many, "7", "1" + many + ".5", "-2" + many, "1" + many}};
+  EXPECT_EQ(gsort_test::differences_from_reference(cases, {{"-n", "-r"}, {"-k1,1n", "-s"}},
+                                                   [&](const LineSpec& spec) { return make_cpu_line_sorter(spec, pool); }),
+            "");
+}
+
 TEST(LineSortCpu, LargeRandomChunkOnOneAndManyThreads) {
   Rng rng(99);
   gsort_test::LineOptionsCase o;
