@@ -1,6 +1,9 @@
 // How a line sort uses its memory budget (-S): half of it holds the text
-// of a chunk, the rest the chunk's line index and the sorter's pairs; a
-// line may take a quarter. The merge gives each source an equal share.
+// of the chunks, the rest their line indexes and the sorter's pairs; a line
+// may take a quarter. Inputs known to fit one chunk are read into one
+// buffer; others into two, of a quarter each, so that the next chunk is
+// read while one is sorted and spilled. The merge gives each source an
+// equal share.
 #pragma once
 
 #include <cstdint>
@@ -10,7 +13,8 @@ namespace gsort {
 struct LinePlan {
   uint64_t budget = 0;         // -S, raised to kMinLineBudget
   uint64_t max_line = 0;       // the longest line, terminator included
-  uint64_t chunk_bytes = 0;    // the chunk's text buffer
+  uint64_t chunk_bytes = 0;    // a chunk's text buffer
+  bool double_buffered = false;  // two chunk buffers: one read while the other is sorted
   uint64_t chunk_lines = 0;    // the most lines a chunk holds
   uint64_t block_bytes = 0;    // one write-behind buffer
   uint64_t fan_in = 2;         // sources merged at once
