@@ -43,29 +43,25 @@ bool LineSource::found() {
   return true;
 }
 
-bool LineSource::advance_in_buffer() {
-  const void* hit = std::memchr(buf_.data() + pos_, eol_, fill_ - pos_);
-  if (!hit) return false;
-  const uint64_t end = static_cast<uint64_t>(static_cast<const uint8_t*>(hit) - buf_.data());
+bool LineSource::take(uint64_t end) {
   line_ = pos_;
   len_ = end - pos_;
   consumed_ += len_ + 1;
-  pos_ = end + 1;
+  pos_ = end < fill_ ? end + 1 : end;
   return found();
+}
+
+bool LineSource::advance_in_buffer() {
+  const void* hit = std::memchr(buf_.data() + pos_, eol_, fill_ - pos_);
+  if (!hit) return false;
+  return take(static_cast<uint64_t>(static_cast<const uint8_t*>(hit) - buf_.data()));
 }
 
 bool LineSource::advance() {
   uint64_t searched = pos_;
   for (;;) {
     const void* hit = std::memchr(buf_.data() + searched, eol_, fill_ - searched);
-    if (hit) {
-      const uint64_t end = static_cast<uint64_t>(static_cast<const uint8_t*>(hit) - buf_.data());
-      line_ = pos_;
-      len_ = end - pos_;
-      consumed_ += len_ + 1;
-      pos_ = end + 1;
-      return found();
-    }
+    if (hit) return take(static_cast<uint64_t>(static_cast<const uint8_t*>(hit) - buf_.data()));
     const uint64_t seen = fill_ - pos_;  // no terminator among them
     if (!refill()) break;
     searched = pos_ + seen;
@@ -75,12 +71,7 @@ bool LineSource::advance() {
     verify_ = nullptr;
     return false;
   }
-  // The last line lacks its terminator.
-  line_ = pos_;
-  len_ = fill_ - pos_;
-  consumed_ += len_ + 1;
-  pos_ = fill_;
-  return found();
+  return take(fill_);  // the last line lacks its terminator
 }
 
 }  // namespace gsort

@@ -51,6 +51,8 @@ class LineSource {
   uint64_t lines_ = 0, hash_sum_ = 0;
   // The line just found is [line_, line_ + len_); counted for --verify.
   bool found();
+  // Takes the line from pos_ to `end` (its terminator, or fill_ at the end).
+  bool take(uint64_t end);
 };
 
 }  // namespace gsort

@@ -79,6 +79,10 @@ void plan_chunks(LineJob& job, const LineReader& reader, const LineSorter& sorte
   job.plan = plan_lines(config.memory_bytes, sorter.bytes_per_line(), reader.known_bytes(), config.inputs.size(),
                         config.batch_size, free_descriptors() / 2);
   job.sorter = sorter.describe();
+  if (job.plan.budget > config.memory_bytes) {
+    job.log.info("memory: -S " + std::to_string(config.memory_bytes) + " bytes raised to the least a line sort takes, " +
+                 std::to_string(job.plan.budget) + " bytes");
+  }
   job.report.memory_budget = job.plan.budget;
   job.report.chunk_records = job.plan.chunk_lines;
   job.log.info("lines: sorter " + sorter.describe() + ", chunks of " + std::to_string(job.plan.chunk_bytes) +
