@@ -10,7 +10,8 @@
 //            O_DIRECT (past the page cache, so past its per-inode lock)
 //   output_write_bench PATH [SIZE_MiB=2048] [THREADS=nproc] [REPS=3]
 // And, as each of N processes writing one shared file (the distributed
-// sort's ranks into one output; scripts/probe_shared_output.sh runs them):
+// sort's ranks into one output; start N at once, K = 0..N-1, after
+// fallocate -l SIZE_MiBM PATH):
 //   output_write_bench --part K N WAY PATH SIZE_MiB THREADS
 // writes part K of N (SIZE/N bytes, whole MiB, at offset K*SIZE/N) of an
 // existing file of SIZE bytes with WAY (pwrite, mmap or direct) on THREADS

@@ -1,8 +1,13 @@
 # Fails when a source file includes a project header from a layer above its
-# own (see cmake/layers.cmake). Run as: cmake -DROOT=... -DLAYERS=... -P this.
+# own (see cmake/layers.cmake). Run as: cmake -DROOT=<tree> -P this; the
+# layers are cmake/layers.cmake's unless -DLAYERS=... names others.
 # Tests and benchmarks may include anything; they are not layers. The
 # public headers (include/gsort/, included as "gsort/...") are the lowest
 # layer: any file may include them, and they include only each other.
+if(NOT DEFINED LAYERS)
+  include(${CMAKE_CURRENT_LIST_DIR}/layers.cmake)
+  set(LAYERS ${GSORT_LAYERS})
+endif()
 set(violations "")
 file(GLOB_RECURSE sources RELATIVE ${ROOT}
   ${ROOT}/include/*.h ${ROOT}/src/*.h ${ROOT}/src/*.cpp ${ROOT}/io/*.h ${ROOT}/io/*.cpp

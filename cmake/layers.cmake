@@ -1,33 +1,70 @@
 # The layers of gsort, lowest first, and what each may include. A layer is
-# a folder (by path prefix from the project root); a file may include its
-# own layer's headers and those of the layers named after it. The
+# a folder or a file (by path prefix from the project root; the longest
+# prefix that matches a file is its layer); a file may include its own
+# layer's headers and those of the layers named after it. The
 # gsort_layer_check target (cmake/check_layers.cmake) fails the build on
-# any other project include, so a dependency that runs upward cannot land.
+# any other project include, so a dependency that runs upward, or sideways
+# between rooms that must not know each other, cannot land.
+# What the distributed sort's rooms may include below them: neither kernels
+# nor src/cuda (GPU work is behind src/chunk_sort/gpu's functions, declared
+# without CUDA types); only the NCCL exchange, which moves records through
+# the GPUs, sees src/cuda.
+set(GSORT_BELOW_DISTRIBUTED
+    "src/core io src/keys src/config src/algo src/merge/primitives src/chunk_sort src/verify src/output src/merge src/report src/pipeline")
 set(GSORT_LAYERS
   "include/gsort:"
   "src/core:"
   "src/cuda:src/core"
-  "io:src/core"
+  # io/, by job: the file wrapper first; the rooms above it know only what
+  # they name.
+  "io/file:src/core"
+  "io/temp:src/core io/file"
+  "io/cache:src/core io/file"
+  "io/codec:src/core io/file"
+  "io/input:src/core io/file io/cache io/codec"
+  "io/run:src/core io/file io/codec"
+  "io/output:src/core io/file io/temp io/codec"
   "src/keys:src/core src/cuda"
   "src/config:src/core src/cuda src/keys"
   "src/algo:src/core src/cuda"
-  "kernels:src/core src/cuda src/keys src/algo"
-  "src/chunk_sort:src/core src/cuda src/keys src/config src/algo kernels"
+  # The merge's building blocks, shared by the backends' merge kernels and
+  # the run merger above them.
+  "src/merge/primitives:src/core src/cuda"
+  "kernels:src/core src/cuda src/keys src/algo src/merge/primitives"
+  # The backends know the interface and the shared entries, never each
+  # other; only the factory at the top of src/chunk_sort sees them all.
+  "src/chunk_sort/entries:src/core src/cuda src/keys src/merge/primitives"
+  "src/chunk_sort/cpu:src/core src/cuda src/keys src/config src/algo src/merge/primitives src/chunk_sort/sort_backend.h src/chunk_sort/entries"
+  "src/chunk_sort/gpu:src/core src/cuda src/keys src/config src/algo src/merge/primitives kernels src/chunk_sort/sort_backend.h"
+  "src/chunk_sort/hybrid:src/core src/cuda src/keys src/config src/algo src/chunk_sort/sort_backend.h src/chunk_sort/entries"
+  "src/chunk_sort:src/core src/cuda src/keys src/config src/algo src/merge/primitives kernels"
   "src/verify:src/core src/cuda io src/keys src/config"
   "src/output:src/core src/cuda io src/keys src/config src/algo src/verify"
-  "src/merge:src/core src/cuda io src/keys src/config src/algo src/chunk_sort src/output src/verify"
   "src/report:src/core src/cuda io src/keys src/config src/chunk_sort src/verify"
+  # The merge in one room: the run merger, the passes and the early merges
+  # of waiting runs, their limits, and the run files they write and read.
+  "src/merge:src/core src/cuda io src/keys src/config src/algo src/chunk_sort src/output src/verify src/report"
   "src/pipeline:src/core src/cuda io src/keys src/config src/algo src/chunk_sort src/verify src/output src/merge src/report"
-  "src/lines:src/core src/cuda io src/keys src/config src/algo src/chunk_sort kernels src/verify src/output src/report src/pipeline"
-  "src/distributed:src/core src/cuda io src/keys src/config src/algo src/chunk_sort kernels src/verify src/output src/merge src/report src/pipeline"
-  "src/cli:src/core src/cuda io src/keys src/config src/lines/line_key_spec.h"
+  # Text lines: GNU sort's key model and the reference comparison (keys,
+  # which the command line parses with); the sorters of a chunk (sort; its
+  # gpu/ room alone sees kernels and src/cuda); the pipeline above them.
+  "src/lines/keys:src/core src/keys src/config"
+  "src/lines/sort:src/core src/keys src/config src/algo src/chunk_sort src/lines/keys"
+  "src/lines/sort/gpu:src/core src/cuda src/keys src/config src/algo kernels src/chunk_sort src/lines/keys src/lines/sort"
+  "src/lines:src/core io src/keys src/config src/algo src/chunk_sort src/verify src/output src/merge src/report src/pipeline"
+  # The distributed sort's rooms run one way: ranks; then output (which
+  # knows only ranks) and partition; local, which sorts into the output;
+  # then exchange, which fills local's buffers with partition's buckets.
+  # distributed_sort.cpp at the top sequences them.
+  "src/distributed/ranks:${GSORT_BELOW_DISTRIBUTED}"
+  "src/distributed/output:${GSORT_BELOW_DISTRIBUTED} src/distributed/ranks"
+  "src/distributed/partition:${GSORT_BELOW_DISTRIBUTED} src/distributed/ranks"
+  "src/distributed/local:${GSORT_BELOW_DISTRIBUTED} src/distributed/ranks src/distributed/output"
+  "src/distributed/exchange:${GSORT_BELOW_DISTRIBUTED} src/distributed/ranks src/distributed/partition src/distributed/local"
+  "src/distributed/exchange/nccl:${GSORT_BELOW_DISTRIBUTED} src/cuda src/distributed/ranks src/distributed/exchange"
+  "src/distributed:${GSORT_BELOW_DISTRIBUTED}"
+  "src/cli:src/core src/cuda io src/keys src/config src/lines/keys"
   "src/api:src/core src/cuda io src/keys src/config src/algo src/chunk_sort src/verify src/output src/merge src/report src/pipeline src/lines src/cli"
   "src/gen:src/core src/cuda io src/keys"
   "src/main.cpp:src/core src/cuda io src/keys src/config src/chunk_sort src/verify src/output src/merge src/report src/pipeline src/lines src/distributed src/cli src/api tests/support/fault_hooks.h"
 )
-
-add_custom_target(gsort_layer_check ALL
-  COMMAND ${CMAKE_COMMAND} -DROOT=${PROJECT_SOURCE_DIR} "-DLAYERS=${GSORT_LAYERS}"
-          -P ${PROJECT_SOURCE_DIR}/cmake/check_layers.cmake
-  COMMENT "Checking that includes run down the layers (cmake/layers.cmake)"
-  VERBATIM)

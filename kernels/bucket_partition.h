@@ -3,7 +3,7 @@
 // splitters' positions (key words, then the global record number), a
 // stable radix sort of (destination, record number in the slice) pairs,
 // then a gather of the whole records into bucket order. The same order as
-// the host's Partitioner (src/distributed/partition.h).
+// the host's Partitioner (src/distributed/partition/partition.h).
 #pragma once
 
 #include <cuda_runtime_api.h>

@@ -1,102 +1,106 @@
 #!/usr/bin/env bash
-# On a GPU machine, from the repository root, with a packed build in
-# .devcarry (scripts/device_pack.sh): runs the GPU and host test suites, the
-# CUDA sanitizers on small cases, and the chosen benchmarks, writing logs to
-# ${OUT:-/tmp/gsort-device}. The host tests look for the binaries where they
-# were built (/work/main/build), so they are copied there first.
-#   scripts/device_check.sh [tests] [gpu-tests] [sanitize] [bench-2g] [bench-12g] [kernels]
-#                           [spill-streams] [io-targets] [cgroup] [page-cache]   (issue 12; the last two as root)
+# On a GPU machine, in a copy of the repository with a packed build
+# (scripts/device_pack.sh; CARRY, default the repository's .devcarry): runs
+# the GPU and host test suites, the CUDA sanitizers on small cases, the
+# distributed tests and the chosen benchmarks, from any directory, writing
+# logs to ${OUT:-/tmp/gsort-device} (the tables of scripts/bench.sh under
+# OUT/bench).
+#   scripts/device_check.sh [tests] [gpu-tests] [sanitize] [kernels] [distributed]
+#                           [bench:CASE[,CASE...]] [page-cache]     (default: tests sanitize bench:gensort-2g)
+# bench:CASE runs scripts/bench.sh CASE... (scripts/bench.sh list; e.g.
+# bench:targets, bench:dist, bench:cgroup as root) with BIN=CARRY; its
+# variables (ROUNDS, SIZE_GB, OLD, ...) pass through. page-cache (root): what
+# a 12 GB spilled sort leaves of a 4 GB victim's page cache, in cgroups of
+# 16G and 100G, the victim read twice and once.
 # HOST_FILTER narrows the host suites (unit, conformance, cli: a gtest filter;
-# default: all of them). The CLI cases are read from tests/cli/cases here.
+# default: all of them). The CLI cases are read from this copy's tests/cli/cases.
 set -uo pipefail
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+carry=$(cd "${CARRY:-$repo/.devcarry}" && pwd) || { echo "device_check.sh: no packed build (CARRY)" >&2; exit 2; }
 out=${OUT:-/tmp/gsort-device}
-mkdir -p "$out" /work/main/build/tests
-cp .devcarry/gsort .devcarry/gsort-gen /work/main/build/
-cp .devcarry/gsort-test-hooks /work/main/build/tests/
+tmp=${TMPDIR:-/tmp}
+mkdir -p "$out"
+# The host suites run the binaries where they were built (paths compiled in).
+if [[ -f $carry/build_dir ]]; then
+  built=$(cat "$carry/build_dir")
+  mkdir -p "$built/tests"
+  cp "$carry/gsort" "$carry/gsort-gen" "$built/"
+  cp "$carry/gsort-test-hooks" "$built/tests/"
+else
+  echo "device_check.sh: $carry/build_dir missing (packed before it was written): pack again" >&2
+fi
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader | tee "$out/gpu.txt"
+bench() { BIN=$carry RESULTS=${RESULTS:-$out/bench} "$repo/scripts/bench.sh" "$@"; }
 steps=("$@")
-[[ ${#steps[@]} -gt 0 ]] || steps=(tests sanitize bench-2g)
+[[ ${#steps[@]} -gt 0 ]] || steps=(tests sanitize bench:gensort-2g)
 for step in "${steps[@]}"; do
   case $step in
     tests)
-      .devcarry/gsort_gpu_tests >"$out/gpu_tests.log" 2>&1; echo "gsort_gpu_tests rc=$?"; tail -4 "$out/gpu_tests.log"
+      "$carry/gsort_gpu_tests" >"$out/gpu_tests.log" 2>&1; echo "gsort_gpu_tests rc=$?"; tail -4 "$out/gpu_tests.log"
       : >"$out/host_tests.log"
       for suite in gsort_unit_tests gsort_conformance_tests gsort_cli_tests; do
-        GSORT_CLI_CASES_DIR=$PWD/tests/cli/cases .devcarry/$suite --gtest_filter="${HOST_FILTER:-*}" >"$out/$suite.log" 2>&1
+        GSORT_CLI_CASES_DIR=$repo/tests/cli/cases "$carry/$suite" --gtest_filter="${HOST_FILTER:-*}" >"$out/$suite.log" 2>&1
         echo "$suite rc=$?"; tail -4 "$out/$suite.log"; cat "$out/$suite.log" >>"$out/host_tests.log"
       done
       grep -E "^\[  FAILED|SKIPPED \]" "$out/host_tests.log" "$out/gpu_tests.log" | head -20
       ;;
     gpu-tests)  # the suites that use the GPU in-process: the GPU tests and the library's
       for suite in gsort_gpu_tests gsort_api_tests; do
-        .devcarry/$suite >"$out/$suite.log" 2>&1; echo "$suite rc=$?"; tail -3 "$out/$suite.log"
+        "$carry/$suite" >"$out/$suite.log" 2>&1; echo "$suite rc=$?"; tail -3 "$out/$suite.log"
         grep -E "^\[  FAILED|SKIPPED \]" "$out/$suite.log" | head -10
       done ;;
     sanitize)
-      /work/main/build/gsort-gen --format gensort --records 50000 -o /tmp/small.bin
+      "$carry/gsort-gen" --format gensort --records 50000 -o "$tmp/small.bin"
       for tool in memcheck racecheck; do
         filter='GpuSortOrder.*:GpuSession.*'
         [[ $tool == racecheck ]] && filter='GpuSession.*:GpuPieces.*'  # racecheck is slow: the smaller cases
-        compute-sanitizer --tool $tool --error-exitcode 9 .devcarry/gsort_gpu_tests \
+        compute-sanitizer --tool $tool --error-exitcode 9 "$carry/gsort_gpu_tests" \
           --gtest_filter="$filter" >"$out/san_$tool.log" 2>&1
         echo "$tool gpu tests rc=$?"; grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$out/san_$tool.log" | tail -1
-        compute-sanitizer --tool $tool --error-exitcode 9 /work/main/build/gsort --backend gpu --format gensort --gpu-memory 8M \
-          /tmp/small.bin -o /tmp/small.out >"$out/san_cli_$tool.log" 2>&1
+        compute-sanitizer --tool $tool --error-exitcode 9 "$carry/gsort" --backend gpu --format gensort --gpu-memory 8M \
+          "$tmp/small.bin" -o "$tmp/small.out" >"$out/san_cli_$tool.log" 2>&1
         echo "$tool gsort cli rc=$?"; grep -E "SUMMARY" "$out/san_cli_$tool.log" | tail -1
       done
-      /work/main/build/gsort -c --format gensort /tmp/small.out && echo "sanitized run output sorted"
+      "$carry/gsort" -c --format gensort "$tmp/small.out" && echo "sanitized run output sorted"
       ;;
-    bench-2g) RUNS=${RUNS:-3} .devcarry/bench_gpu.sh .devcarry /tmp/gsort-bench 2g 2>&1 | tee "$out/bench_2g.log" ;;
-    bench-12g) RUNS=${RUNS:-3} .devcarry/bench_gpu.sh .devcarry /tmp/gsort-bench 12g-gpu 12g-disk 2>&1 | tee "$out/bench_12g.log" ;;
-    spill-streams)  # 12 GB gensort with -S 2G: the stream count that pays, against cp
-      STREAMS=${STREAMS:-1 2 4 8 16} RUNS=${RUNS:-3} scripts/bench_spill_streams.sh .devcarry /tmp 120000000 2G 2>&1 |
-        tee "$out/bench_spill_streams.log" ;;
-    cgroup)  # bigger than RAM: memory.max 3G, caches dropped, against the two-pass floor (~50 GB of disk)
-      CASES=${CASES:-random ascii} RUNS=${RUNS:-3} CSV="$out/bench_cgroup.csv" scripts/bench_cgroup.sh .devcarry \
-        /tmp/gsort-cg 12 3G 2>&1 | tee "$out/bench_cgroup.log" ;;
-    page-cache)  # what a 12 GB spilled sort leaves of a 4 GB victim's page cache, under 16G and without pressure
+    bench:*)
+      IFS=, read -r -a cases <<<"${step#bench:}"
+      bench "${cases[@]}" 2>&1 | tee "$out/bench_${step#bench:}.log" ;;
+    page-cache)
       for limit in 16G 100G; do
         for reads in 2 1; do
-          VICTIM_READS=$reads MEM=2G RUNS=${RUNS:-3} UNCACHE=all scripts/bench_page_cache.sh .devcarry /tmp/gsort-pc 12 \
-            "$limit" 4 2>&1 | tee -a "$out/bench_page_cache.log"
+          LIMIT=$limit VICTIM_READS=$reads VICTIM_GB=4 SIZE_GB=12 MEM=2G UNCACHE=all \
+            RESULTS="$out/bench/page-cache-$limit-$reads" bench page-cache 2>&1 | tee -a "$out/bench_page_cache.log"
         done
       done ;;
-    io-targets)  # issue 12's targets against cp and cat|dd (with BASE_DIR=an earlier build beside); traces tarred
-      mkdir -p /tmp/gsort-traces
-      RUNS=${RUNS:-3} TRACE_DIR=/tmp/gsort-traces CSV="$out/io_targets.csv" scripts/bench_io_targets.sh .devcarry \
-        /tmp/gsort-io 2>&1 | tee "$out/io_targets.log"
-      tar czf "$out/traces.tgz" -C /tmp gsort-traces ;;
     distributed)  # issue 13's tests with every rank on a GPU and NCCL between them (2+ GPUs), and memcheck of 2 ranks
       export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 NCCL_NVLS_ENABLE=0
+      dist_test() {
+        bash "$repo/tests/distributed/distributed_test.sh" "$carry/gsort" "$carry/gsort-gen" "$carry/gsort-test-hooks" "$@"
+      }
       # NCCL with up to 2 ranks (a GPU each); the MPI and shared-memory exchanges with 1 to 4 ranks sharing the GPUs
       for c in ${DIST_CASES:-keys reverse unique skew tiny inputs parts spill receive stats exchange faults}; do
-        GSORT_DIST_BACKEND=gpu GSORT_DIST_EXCHANGE=nccl GSORT_DIST_MAX_RANKS=2 bash tests/distributed/distributed_test.sh \
-          .devcarry/gsort .devcarry/gsort-gen "$c" >"$out/dist_nccl_$c.log" 2>&1 &
-        GSORT_DIST_BACKEND=gpu GSORT_DIST_EXCHANGE=mpi bash tests/distributed/distributed_test.sh \
-          .devcarry/gsort .devcarry/gsort-gen "$c" >"$out/dist_mpi_$c.log" 2>&1 &
-        GSORT_DIST_BACKEND=gpu GSORT_DIST_EXCHANGE=shm bash tests/distributed/distributed_test.sh \
-          .devcarry/gsort .devcarry/gsort-gen "$c" >"$out/dist_shm_$c.log" 2>&1 &
+        GSORT_DIST_BACKEND=gpu GSORT_DIST_EXCHANGE=nccl GSORT_DIST_MAX_RANKS=2 dist_test "$c" >"$out/dist_nccl_$c.log" 2>&1 &
+        GSORT_DIST_BACKEND=gpu GSORT_DIST_EXCHANGE=mpi dist_test "$c" >"$out/dist_mpi_$c.log" 2>&1 &
+        GSORT_DIST_BACKEND=gpu GSORT_DIST_EXCHANGE=shm dist_test "$c" >"$out/dist_shm_$c.log" 2>&1 &
       done
       wait
       for f in "$out"/dist_*.log; do echo "$(basename "$f" .log): $(tail -1 "$f")"; done
-      tar czf "$out/dist_logs.tgz" -C "$out" $(cd "$out" && ls dist_*.log) && rm "$out"/dist_*.log
-      .devcarry/gsort-gen -n 300000 --record-size 16 --key 0:u64 -o /tmp/dist_small.bin
-      .devcarry/gsort --backend cpu --record-size 16 --key 0:u64 /tmp/dist_small.bin -o /tmp/dist_small.ref
-      mpirun --allow-run-as-root -np 2 -x NCCL_NVLS_ENABLE compute-sanitizer --tool memcheck --report-api-errors no --error-exitcode 9 \
-        .devcarry/gsort --backend gpu --exchange nccl -S 2M --record-size 16 --key 0:u64 /tmp/dist_small.bin \
-        -o /tmp/dist_small.out >"$out/san_dist.log" 2>&1
-      echo "memcheck mpirun -np 2 (streamed) rc=$?"; grep -E "ERROR SUMMARY" "$out/san_dist.log"
-      cmp /tmp/dist_small.ref /tmp/dist_small.out && echo "memcheck run output identical"
-      # The whole-slice exchange: buffers prepared beside the read, pinned for the GPU backend
-      mpirun --allow-run-as-root -np 2 -x NCCL_NVLS_ENABLE compute-sanitizer --tool memcheck --report-api-errors no --error-exitcode 9 \
-        .devcarry/gsort --backend gpu --exchange nccl --record-size 16 --key 0:u64 /tmp/dist_small.bin \
-        -o /tmp/dist_small.out >"$out/san_dist_whole.log" 2>&1
-      echo "memcheck mpirun -np 2 (whole slices) rc=$?"; grep -E "ERROR SUMMARY" "$out/san_dist_whole.log"
-      cmp /tmp/dist_small.ref /tmp/dist_small.out && echo "memcheck whole-slice output identical" ;;
-    bench-distributed)  # issue 13's benchmark (SIZE_GB per data set; 24 and 32 for the issue's figures)
-      RANKS=${RANKS:-1 2} EXCHANGES=${EXCHANGES:-shm mpi nccl} RUNS=${RUNS:-3} CSV="$out/bench_distributed.csv" \
-        scripts/bench_distributed.sh .devcarry /tmp/gsort-dist 2>&1 | tee "$out/bench_distributed.log" ;;
-    kernels) .devcarry/gpu_sort_bench 2>&1 | tee "$out/gpu_sort_bench.log"; .devcarry/kernel_sort_bench 2>&1 | tee "$out/kernel_sort_bench.log" | tail -30 ;;
+      (cd "$out" && tar czf dist_logs.tgz dist_*.log && rm dist_*.log)
+      small=$tmp/dist_small
+      "$carry/gsort-gen" -n 300000 --record-size 16 --key 0:u64 -o "$small.bin"
+      "$carry/gsort" --backend cpu --record-size 16 --key 0:u64 "$small.bin" -o "$small.ref"
+      for streamed in yes no; do  # -S 2M: the streamed exchange; else whole slices, pinned for the GPU backend
+        mem=(); [[ $streamed == yes ]] && mem=(-S 2M)
+        mpirun --allow-run-as-root -np 2 -x NCCL_NVLS_ENABLE compute-sanitizer --tool memcheck --report-api-errors no \
+          --error-exitcode 9 "$carry/gsort" --backend gpu --exchange nccl "${mem[@]}" --record-size 16 --key 0:u64 \
+          "$small.bin" -o "$small.out" >"$out/san_dist_$streamed.log" 2>&1
+        echo "memcheck mpirun -np 2 (streamed: $streamed) rc=$?"; grep -E "ERROR SUMMARY" "$out/san_dist_$streamed.log"
+        cmp "$small.ref" "$small.out" && echo "memcheck run output identical"
+      done ;;
+    kernels)
+      "$carry/gpu_sort_bench" 2>&1 | tee "$out/gpu_sort_bench.log"
+      "$carry/kernel_sort_bench" 2>&1 | tee "$out/kernel_sort_bench.log" | tail -30 ;;
     *) echo "unknown step $step" ;;
   esac
 done

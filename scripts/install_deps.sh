@@ -8,7 +8,7 @@ set -euo pipefail
 # which check gsort's compressed inputs and outputs against them.
 packages=(cmake ninja-build g++ libboost-program-options-dev libboost-iostreams-dev
           libzstd-dev zlib1g-dev libbz2-dev liblzma-dev zstd gzip bzip2 xz-utils
-          libxxhash-dev nlohmann-json3-dev libgtest-dev)
+          libxxhash-dev nlohmann-json3-dev libgtest-dev universal-ctags)
 # GSORT_WITH_MPI=1: also Open MPI, for the distributed sort (mpirun -np N
 # gsort) and its tests; a build without it sorts on one process.
 if [ "${GSORT_WITH_MPI:-0}" = 1 ]; then packages+=(libopenmpi-dev openmpi-bin); fi

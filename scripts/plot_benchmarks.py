@@ -5,8 +5,9 @@
         [--throughput CSV...] [--kernels CSV] [--stats JSON...]
 
   throughput.svg      MB/s of cp, GNU sort and gsort's variants, per input
-                      size, from CSVs in the benchmark scripts' format
-                      (scripts/bench_csv.sh; medians are taken per case and tool)
+                      size, from CSVs in the benchmark driver's format
+                      (scripts/bench.sh's RESULTS/*.runs.csv; medians are
+                      taken per case and tool, over the runs that succeeded)
   kernels.svg         gsort's GPU sorts against CUB (and Thrust) by number of
                       keys (columns keys, n, algorithm, gkeys_per_s, median_us)
   phase_timeline.svg  the phases of runs as they ran, from their --stats JSON
@@ -81,8 +82,13 @@ def read_throughput(paths):
     for path in paths:
         with open(path, newline="") as f:
             for row in csv.DictReader(f):
+                if row.get("status", "ok") != "ok":
+                    continue
                 key = (row["host"], row["case"])
-                seconds.setdefault(key, defaultdict(list))[tool_label(row["tool"])].append(float(row["seconds"]))
+                tool = tool_label(row["tool"])
+                if row.get("label", "").endswith("(old build)"):
+                    tool += " (old build)"
+                seconds.setdefault(key, defaultdict(list))[tool].append(float(row["seconds"]))
                 sizes[key] = int(row["bytes"])
     return OrderedDict(
         (key, {tool: sizes[key] / 1e6 / statistics.median(times) for tool, times in tools.items()})

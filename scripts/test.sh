@@ -9,4 +9,12 @@ scripts/install_deps.sh
 # of the installable default list (cmake/cuda_architectures.cmake).
 # GSORT_TEST_CUDA_ARCHITECTURES changes it.
 scripts/build.sh -DCMAKE_CUDA_ARCHITECTURES="${GSORT_TEST_CUDA_ARCHITECTURES:-90}"
+# GSORT_WITH_MPI=1 (CI) promises the distributed tests: a build that found
+# no MPI would leave them out without a word.
+if [ "${GSORT_WITH_MPI:-0}" = 1 ] &&
+   ! ctest --test-dir "${BUILD_DIR:-build}" -N -L distributed | grep ' distributed\.' >/dev/null; then
+  echo "test.sh: GSORT_WITH_MPI=1, but ${BUILD_DIR:-build} has no distributed tests (configured before Open MPI" \
+       "was installed? remove it and run again)" >&2
+  exit 1
+fi
 ctest --test-dir "${BUILD_DIR:-build}" --output-on-failure --parallel "$(nproc)" "$@"

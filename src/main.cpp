@@ -1,17 +1,21 @@
-// gsort: parse the command line, run it through the library's runner
-// (src/api/run_config.h), and map errors to exit codes. This is the only
-// place that decides the exit status; everything below throws.
+// gsort: parse the command line, check it against the process's standard
+// streams and files, run it through the library's runner
+// (src/api/run_config.h) or, as one of several MPI ranks, the distributed
+// sort, and map errors to exit codes. This is the only place that decides
+// the exit status, for one process and for ranks; everything below throws.
 #include <cstdio>
 #include <new>
+#include <optional>
 #include <string>
 
-#include "io/output_parts.h"
-#include "io/standard_streams.h"
-#include "io/temp_registry.h"
+#include "io/file/standard_streams.h"
+#include "io/output/output_parts.h"
+#include "io/temp/temp_registry.h"
 #include "src/api/run_config.h"
 #include "src/cli/distinct_files.h"
 #include "src/cli/options.h"
 #include "src/config/config_layout.h"
+#include "src/config/run_options.h"
 #include "src/core/errors.h"
 #include "src/core/exit_codes.h"
 #include "src/core/process_clock.h"
@@ -24,15 +28,43 @@
 #endif
 #ifdef GSORT_DISTRIBUTED_DRIVER
 #include "src/distributed/distributed_launch.h"
+#include "src/distributed/ranks/ranks_failed.h"
 #endif
 
 namespace gsort {
 namespace {
 
+void print_error(const std::string& line) { std::fprintf(stderr, "gsort: %s\n", line.c_str()); }
+
+// What main checks before any work, for one process and for every rank:
+// standard streams the request cannot use, and files written beside the
+// output that are also an input or the output. Returns where the records
+// go: the config's -o, or, for one process with --output-parts, the part it
+// writes there (the directory made ready; ranks leave parts to the
+// distributed sort).
+RunOptions prepare_run(const SortConfig& config, const StandardStreams& streams, bool one_process) {
+  RunOptions run;
+  run.output = one_process && config.output_parts ? prepare_single_part(config.output) : config.output;
+  const bool writes_stdout = run.output == "-" && config.mode != Mode::kCheck;
+  if (streams.stdout_was_closed && writes_stdout) throw IoError("standard output is closed (give -o FILE)");
+  // As zstd does: records on a terminal are noise, and the "> FILE" was
+  // most likely forgotten. -c and -C write nothing.
+  if (streams.stdout_is_terminal && writes_stdout && !config.to_terminal && !config.lines.enabled) {
+    throw UsageError("standard output is a terminal: give -o FILE, redirect it, or --to-terminal to write "
+                     "the binary records there anyway");
+  }
+  // The guard put /dev/null there: reading it would sort nothing and succeed.
+  for (const std::string& input : config.inputs) {
+    if (streams.stdin_was_closed && input == "-") throw IoError("standard input is closed");
+  }
+  refuse_overlapping_files(config, run.output);
+  return run;
+}
+
 // A sort's exit status is 0 (failures throw); a check's says whether the
 // input was in order, and -c says where it was not.
-int run(const SortConfig& config) {
-  const RunOutcome outcome = run_config(config);
+int run(const SortConfig& config, const RunOptions& options) {
+  const RunOutcome outcome = run_config(config, options);
   if (config.mode != Mode::kCheck) return kExitOk;
   const CheckResult& r = outcome.check;
   if (r.sorted) return kExitOk;
@@ -44,6 +76,54 @@ int run(const SortConfig& config) {
   }
   return kExitDisorder;
 }
+
+// One process.
+int run_alone(int argc, char** argv, const StandardStreams& streams) {
+  try {
+    const ParsedCommand cmd = parse_command_line(argc, argv);
+    if (cmd.done) return kExitOk;
+    return run(cmd.config, prepare_run(cmd.config, streams, true));
+  } catch (const Error& e) {
+    print_error(e.what());
+  } catch (const std::bad_alloc&) {
+    print_error("out of memory (try a smaller --memory)");
+  } catch (const std::exception& e) {
+    print_error(e.what());
+  }
+  return kExitError;
+}
+
+#ifdef GSORT_DISTRIBUTED_DRIVER
+// One of several ranks (mpirun -np N): parsed and checked as one process
+// is, every rank alike; a failure anywhere makes every rank exit 2, with
+// one line from the first rank that failed.
+int run_as_rank(DistributedLaunch& mpi, int argc, char** argv, const StandardStreams& streams) {
+  try {
+    std::optional<SortConfig> config;  // none: --help or --version was printed
+    mpi.agree_on([&] {
+      const ParsedCommand cmd = parse_command_line(argc, argv, mpi.ranks_on_host());
+      if (cmd.done) return;
+      if (cmd.config.lines.enabled) {
+        throw UsageError("mpirun -np N sorts records only: sort text lines with one gsort, without mpirun "
+                         "(or give --record-size or --format for records)");
+      }
+      prepare_run(cmd.config, streams, false);
+      config = cmd.config;
+    });
+    if (config) mpi.sort(*config);
+    return kExitOk;
+  } catch (const RanksFailed& e) {
+    if (e.should_print()) print_error(e.what());
+    return kExitError;
+  } catch (const std::exception& e) {
+    // Outside a collective step (a bug, or rank 0's --stats file after the
+    // output is in place): the other ranks may be waiting in a collective,
+    // so the job is ended. Temporary files are gone: the stack has unwound.
+    print_error("rank " + std::to_string(mpi.rank()) + ": " + e.what());
+    mpi.abort(kExitError);
+  }
+}
+#endif
 
 }  // namespace
 }  // namespace gsort
@@ -58,43 +138,7 @@ int main(int argc, char** argv) {
 #ifdef GSORT_DISTRIBUTED_DRIVER
   // Under mpirun with several ranks, the distributed sort takes over.
   gsort::DistributedLaunch mpi(&argc, &argv);
-  if (mpi.several_ranks()) {
-    return mpi.run([&]() -> std::optional<gsort::SortConfig> {
-      gsort::ParsedCommand cmd = gsort::parse_command_line(argc, argv);
-      if (!cmd.done && cmd.config.lines.enabled) {
-        throw gsort::UsageError("mpirun -np N sorts records only: sort text lines with one gsort, without mpirun "
-                                "(or give --record-size or --format for records)");
-      }
-      return cmd.done ? std::nullopt : std::optional<gsort::SortConfig>(cmd.config);
-    });
-  }
+  if (mpi.several_ranks()) return gsort::run_as_rank(mpi, argc, argv, streams);
 #endif
-  try {
-    gsort::ParsedCommand cmd = gsort::parse_command_line(argc, argv);
-    if (cmd.done) return gsort::kExitOk;
-    if (cmd.config.output_parts) cmd.config.output = gsort::prepare_single_part(cmd.config.output);
-    if (streams.stdout_was_closed && cmd.config.output == "-" && cmd.config.mode != gsort::Mode::kCheck) {
-      throw gsort::IoError("standard output is closed (give -o FILE)");
-    }
-    // As zstd does: records on a terminal are noise, and the "> FILE" was
-    // most likely forgotten. -c and -C write nothing.
-    if (streams.stdout_is_terminal && cmd.config.output == "-" && cmd.config.mode != gsort::Mode::kCheck &&
-        !cmd.config.to_terminal && !cmd.config.lines.enabled) {
-      throw gsort::UsageError("standard output is a terminal: give -o FILE, redirect it, or --to-terminal to write "
-                              "the binary records there anyway");
-    }
-    // The guard put /dev/null there: reading it would sort nothing and succeed.
-    for (const std::string& input : cmd.config.inputs) {
-      if (streams.stdin_was_closed && input == "-") throw gsort::IoError("standard input is closed");
-    }
-    gsort::refuse_overlapping_files(cmd.config);
-    return gsort::run(cmd.config);
-  } catch (const gsort::Error& e) {
-    std::fprintf(stderr, "gsort: %s\n", e.what());
-  } catch (const std::bad_alloc&) {
-    std::fprintf(stderr, "gsort: out of memory (try a smaller --memory)\n");
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "gsort: %s\n", e.what());
-  }
-  return gsort::kExitError;
+  return gsort::run_alone(argc, argv, streams);
 }

@@ -2,7 +2,10 @@
 //   cta_radix_histogram  - counts digits of a contiguous key range
 //   cta_radix_scatter_tile - ranks one tile of keys by digit in shared memory
 //                          (stable) and writes keys and values to their global
-//                          places, digit runs contiguous so stores coalesce.
+//                          places, digit runs contiguous so stores coalesce;
+//                          its steps are radix_load_tile, radix_rank_in_warp,
+//                          radix_tile_offsets, radix_exchange_in_tile and
+//                          radix_store_runs.
 //
 // Tile layout is "warp-striped": warp w owns tile elements
 // [w*ITEMS*32, (w+1)*ITEMS*32) and lane l's item i is element
@@ -124,20 +127,18 @@ struct RadixScatterSmem {
   uint32_t scan_tmp[P::WARPS + 1];
 };
 
-// Sorts tile elements [0, valid) of keys_in/values_in (tile-relative
-// pointers, valid <= TILE) by digit into keys_out/values_out at
-// s.chunk_offset[digit] onward, and advances s.chunk_offset. With `local`,
-// the tile is written sorted to keys_out[0, valid) instead (chunk_offset is
-// not used). All threads call it. Consecutive calls need no barrier in
-// between; reading keys_out after it needs one.
+// The steps of cta_radix_scatter_tile, in order; each is called by all
+// threads of the block.
+
+// 0. Starts copying this thread's values of the tile straight to shared
+// memory (no registers held while ranking; each thread later reads back
+// the slots it copied itself), and loads its keys. Missing elements act as
+// keys of the largest digit after all real ones, so they rank last in the
+// tile and are never stored.
 template <class P, typename K, typename O>
-__device__ void cta_radix_scatter_tile(const K* keys_in, const uint32_t* values_in, uint32_t valid,
-                                       K* keys_out, uint32_t* values_out, int shift, uint32_t mask,
-                                       RadixScatterSmem<P, K, O>& s, bool local = false) {
-  const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
-  const uint32_t warp_first = uint32_t(warp) * P::ITEMS * 32 + lane;
-  // Values travel straight to shared memory (no registers held while
-  // ranking); each thread later reads back the slots it copied itself.
+__device__ __forceinline__ void radix_load_tile(const K* keys_in, const uint32_t* values_in, uint32_t valid,
+                                                uint32_t warp_first, RadixScatterSmem<P, K, O>& s,
+                                                K (&key)[P::ITEMS]) {
   if (valid == uint32_t(P::TILE)) {
 #pragma unroll
     for (int i = 0; i < P::ITEMS; ++i)
@@ -150,26 +151,27 @@ __device__ void cta_radix_scatter_tile(const K* keys_in, const uint32_t* values_
     }
   }
   __pipeline_commit();
-  K key[P::ITEMS];
   if (valid == uint32_t(P::TILE)) {
 #pragma unroll
     for (int i = 0; i < P::ITEMS; ++i) key[i] = keys_in[warp_first + i * 32];
   } else {
-    // Missing elements act as keys of the largest digit after all real ones,
-    // so they rank last in the tile and are never stored.
 #pragma unroll
     for (int i = 0; i < P::ITEMS; ++i) {
       const uint32_t e = warp_first + i * 32;
       key[i] = e < valid ? keys_in[e] : ~K(0);
     }
   }
+}
 
-  // 1. Per warp, stable rank of each item among the warp's items of its digit.
-  //    The previous tile read warp_offset only before its last barrier.
-  uint32_t* my_counts = s.warp_offset[warp];
+// 1. Per warp, the stable rank of each item among the warp's items of its
+// digit, counting the warp's digits in `my_counts`. The previous tile read
+// warp_offset only before its last barrier.
+template <class P, typename K>
+__device__ __forceinline__ void radix_rank_in_warp(const K (&key)[P::ITEMS], int shift, uint32_t mask,
+                                                   uint32_t* my_counts, uint32_t (&rank)[P::ITEMS]) {
+  const int lane = threadIdx.x & 31;
   for (int d = lane; d < P::RADIX; d += 32) my_counts[d] = 0;
   __syncwarp();
-  uint32_t rank[P::ITEMS];
   const uint32_t lt = lanemask_lt();
 #pragma unroll
   for (int i = 0; i < P::ITEMS; ++i) {
@@ -186,9 +188,12 @@ __device__ void cta_radix_scatter_tile(const K* keys_in, const uint32_t* values_
     __syncwarp();
   }
   __syncthreads();
+}
 
-  // 2. Per digit (one thread each): offsets of each warp's run inside the
-  //    tile, the digit's global base, and the chunk's next offset.
+// 2. Per digit (one thread each): offsets of each warp's run inside the
+// tile, the digit's global base, and the chunk's next offset.
+template <class P, typename K, typename O>
+__device__ __forceinline__ void radix_tile_offsets(int tid, RadixScatterSmem<P, K, O>& s, bool local) {
   uint32_t total = 0;
   if (tid < P::RADIX) {
 #pragma unroll
@@ -212,8 +217,13 @@ __device__ void cta_radix_scatter_tile(const K* keys_in, const uint32_t* values_
     }
   }
   __syncthreads();
+}
 
-  // 3. Exchange through shared memory into digit order.
+// 3. Exchange through shared memory into digit order.
+template <class P, typename K, typename O>
+__device__ __forceinline__ void radix_exchange_in_tile(const K (&key)[P::ITEMS], const uint32_t (&rank)[P::ITEMS],
+                                                       int shift, uint32_t mask, uint32_t warp_first,
+                                                       const uint32_t* my_counts, RadixScatterSmem<P, K, O>& s) {
   __pipeline_wait_prior(0);
 #pragma unroll
   for (int i = 0; i < P::ITEMS; ++i) {
@@ -222,8 +232,12 @@ __device__ void cta_radix_scatter_tile(const K* keys_in, const uint32_t* values_
     s.values[place] = s.values_in[warp_first + i * 32];  // unset for missing elements: never stored
   }
   __syncthreads();
+}
 
-  // 4. Consecutive threads store consecutive places of each digit run.
+// 4. Consecutive threads store consecutive places of each digit run.
+template <class P, typename K, typename O>
+__device__ __forceinline__ void radix_store_runs(int tid, uint32_t valid, K* keys_out, uint32_t* values_out,
+                                                 int shift, uint32_t mask, const RadixScatterSmem<P, K, O>& s) {
 #pragma unroll
   for (int i = 0; i < P::ITEMS; ++i) {
     const uint32_t j = uint32_t(i) * P::BLOCK + tid;
@@ -234,6 +248,28 @@ __device__ void cta_radix_scatter_tile(const K* keys_in, const uint32_t* values_
       values_out[dst] = s.values[j];
     }
   }
+}
+
+// Sorts tile elements [0, valid) of keys_in/values_in (tile-relative
+// pointers, valid <= TILE) by digit into keys_out/values_out at
+// s.chunk_offset[digit] onward, and advances s.chunk_offset. With `local`,
+// the tile is written sorted to keys_out[0, valid) instead (chunk_offset is
+// not used). All threads call it. Consecutive calls need no barrier in
+// between; reading keys_out after it needs one.
+template <class P, typename K, typename O>
+__device__ void cta_radix_scatter_tile(const K* keys_in, const uint32_t* values_in, uint32_t valid,
+                                       K* keys_out, uint32_t* values_out, int shift, uint32_t mask,
+                                       RadixScatterSmem<P, K, O>& s, bool local = false) {
+  const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
+  const uint32_t warp_first = uint32_t(warp) * P::ITEMS * 32 + lane;
+  K key[P::ITEMS];
+  radix_load_tile(keys_in, values_in, valid, warp_first, s, key);
+  uint32_t* my_counts = s.warp_offset[warp];
+  uint32_t rank[P::ITEMS];
+  radix_rank_in_warp<P>(key, shift, mask, my_counts, rank);
+  radix_tile_offsets(tid, s, local);
+  radix_exchange_in_tile(key, rank, shift, mask, warp_first, my_counts, s);
+  radix_store_runs(tid, valid, keys_out, values_out, shift, mask, s);
 }
 
 }  // namespace gsort::kernels

@@ -20,7 +20,7 @@
 #include "kernels/block/merge.cuh"
 #include "src/cuda/check.h"
 #include "src/cuda/shared_memory_limit.h"
-#include "src/algo/merge_path.h"
+#include "src/merge/primitives/merge_path.h"
 
 namespace gsort::kernels {
 
@@ -173,9 +173,9 @@ void merge_sort_pairs(uint64_t* keys, uint32_t* values, uint64_t n, void* temp, 
   }
 }
 
-// Tuned on an H200 (64M pairs): 5 items 5.51 Gkeys/s, 7: 5.22, 9: 4.91,
-// 11: 4.68, 15: 3.84 (smaller tiles, more passes, but shorter serial merges
-// and more resident blocks).
+// Tuned with bench/kernel_sort_bench (docs/benchmarks.md): few items per
+// thread win (smaller tiles and more passes, but shorter serial merges and
+// more resident blocks).
 using MergePolicyDefault = MergePolicy<256, 5>;
 
 }  // namespace gsort::kernels

@@ -10,8 +10,7 @@
 // One tile per chunk makes the blocks that run at the same time work on
 // neighbouring tiles, so their stores into each digit's range land side by
 // side and fill whole sectors in L2 (larger chunks scatter each digit's
-// stores over G places at once, and partial sectors get evicted: on an H200,
-// 256M u32 pairs, 4 tiles per chunk took 17.8 ms against 11.9 for 1).
+// stores over G places at once, and partial sectors get evicted).
 // Table entries are 32-bit while n < 2^32, else 64-bit.
 // Arrays of at most one tile are sorted by a single block in one launch.
 // Passes ping-pong between the caller's arrays and the alternate arrays in
@@ -215,11 +214,9 @@ void radix_sort_pairs(K* keys, uint32_t* values, uint64_t n, int begin_bit, int 
                                  static_cast<uint32_t*>(table), p, scan_bytes, opt, stream);
 }
 
-// The tuned defaults (bench/kernel_sort_bench --tune on an H200, 256M pairs:
-// u32 256x24 28.0-28.5 Gkeys/s vs 256x16 22.5-24.4, 256x28 28.5, 256x32
-// 27.5; u64 384x12 9.3-9.4 vs 256x16 9.2-9.3, 512x8 9.37). Two resident
-// blocks per SM: 128 registers. A later sweep found u64 256x20 (9.83) and
-// 384x16 (9.85, small spill) ~6% faster: not yet run through the GPU tests.
+// The tuned defaults (bench/kernel_sort_bench --tune; the sweeps are in
+// docs/benchmarks.md, "gsort's GPU kernels"). Two resident blocks per SM:
+// 128 registers.
 using RadixPolicyU32 = RadixPolicy<256, 24, 8, 2>;
 using RadixPolicyU64 = RadixPolicy<384, 12, 8, 2>;
 

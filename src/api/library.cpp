@@ -37,6 +37,13 @@ SortResult result_of(const RunOutcome& o) {
   return r;
 }
 
+// A call's config, run into the output the call names (its -o).
+RunOutcome run_call(const SortConfig& config) {
+  RunOptions run;
+  run.output = config.output;
+  return run_config(config, run);
+}
+
 std::string descriptor_name(int fd, const char* role) {
   if (fd < 0) throw UsageError(std::string("sort_fd: the ") + role + " descriptor " + std::to_string(fd) + " is not valid");
   return "/dev/fd/" + std::to_string(fd);
@@ -51,21 +58,21 @@ std::string build_info() { return build_info_text(); }
 SortResult sort_files(const std::vector<std::string>& inputs, const std::string& output, const Options& options) {
   return translate_errors([&] {
     if (inputs.empty()) throw UsageError("sort_files: no inputs (name \"-\" for standard input)");
-    return result_of(run_config(config_from_options(options, Mode::kSort, inputs, output)));
+    return result_of(run_call(config_from_options(options, Mode::kSort, inputs, output)));
   });
 }
 
 SortResult merge_files(const std::vector<std::string>& inputs, const std::string& output, const Options& options) {
   return translate_errors([&] {
     if (inputs.empty()) throw UsageError("merge_files: no inputs (name \"-\" for standard input)");
-    return result_of(run_config(config_from_options(options, Mode::kMerge, inputs, output)));
+    return result_of(run_call(config_from_options(options, Mode::kMerge, inputs, output)));
   });
 }
 
 SortResult sort_fd(int input_fd, int output_fd, const Options& options) {
   return translate_errors([&] {
     const std::string in = descriptor_name(input_fd, "input"), out = descriptor_name(output_fd, "output");
-    return result_of(run_config(config_from_options(options, Mode::kSort, {in}, out)));
+    return result_of(run_call(config_from_options(options, Mode::kSort, {in}, out)));
   });
 }
 
@@ -83,7 +90,7 @@ uint64_t sort_records(void* records, uint64_t count, const Options& options) {
 
 CheckReport check_file(const std::string& input, const Options& options) {
   return translate_errors([&] {
-    const RunOutcome o = run_config(config_from_options(options, Mode::kCheck, {input}, "-"));
+    const RunOutcome o = run_call(config_from_options(options, Mode::kCheck, {input}, "-"));
     CheckReport r;
     r.sorted = o.check.sorted;
     r.records = o.check.records;

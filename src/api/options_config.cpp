@@ -56,6 +56,7 @@ SortConfig config_from_options(const Options& options, Mode mode, const std::vec
   if (options.threads != 0) args.insert(args.end(), {"--parallel", std::to_string(options.threads)});
   if (options.verify) args.push_back("--verify");
   if (options.verbose) args.push_back("-v");
+  args.push_back("--no-progress");  // unless the arguments ask for --progress: the later wins
   args.insert(args.end(), options.arguments.begin(), options.arguments.end());
   if (mode == Mode::kMerge) args.push_back("--merge");
   if (mode == Mode::kCheck) args.push_back("-C");  // the caller reports the disorder
@@ -65,12 +66,11 @@ SortConfig config_from_options(const Options& options, Mode mode, const std::vec
 
   std::vector<const char*> argv;
   for (const std::string& a : args) argv.push_back(a.c_str());
-  ParsedCommand cmd = parse_command_line(static_cast<int>(argv.size()), argv.data());
+  const ParsedCommand cmd = parse_command_line(static_cast<int>(argv.size()), argv.data());
   if (cmd.done || cmd.config.inputs != inputs) {
     // Only an argument that is not an option (a file name) gets here.
     throw UsageError("Options::arguments: only options belong there; name inputs in the call");
   }
-  if (cmd.config.progress == ProgressMode::kAuto) cmd.config.progress = ProgressMode::kOff;
   return cmd.config;
 }
 

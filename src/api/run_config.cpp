@@ -1,5 +1,4 @@
 #include "src/api/run_config.h"
-#include "src/api/run_lines.h"
 
 #include <algorithm>
 #include <atomic>
@@ -7,8 +6,9 @@
 #include <memory>
 #include <string>
 
-#include "io/input_set.h"
-#include "io/output_target.h"
+#include "io/input/input_set.h"
+#include "src/api/report_files.h"
+#include "src/api/run_lines.h"
 #include "src/chunk_sort/backend_factory.h"
 #include "src/chunk_sort/starting_backend.h"
 #include "src/config/config_layout.h"
@@ -16,7 +16,6 @@
 #include "src/core/process_clock.h"
 #include "src/core/stopwatch.h"
 #include "src/core/thread_pool.h"
-#include "src/output/test_hooks.h"
 #include "src/pipeline/external_sort.h"
 #include "src/report/progress.h"
 #include "src/report/stats_json.h"
@@ -55,7 +54,7 @@ void report_verbose(const Log& log, const SortReport& r, const SortBackend& back
   log.info("backend at the end: " + backend.describe());
   log.info("backend: extract " + format_seconds(t.extract_s) + ", sort " + format_seconds(t.sort_s) +
            ", merge " + format_seconds(t.merge_s) + ", copy in " + format_seconds(t.copy_in_s) + ", copy out " +
-           format_seconds(t.copy_out_s) + ", gather " + format_seconds(t.gather_s));
+           format_seconds(t.copy_out_s));
   const double mb = static_cast<double>(r.input_bytes) / 1e6;
   char line[96];
   std::snprintf(line, sizeof line, "total: %.3f s (%.1f MB/s)", total_s, total_s > 0 ? mb / total_s : 0.0);
@@ -70,23 +69,10 @@ SortReport with_backend_start(SortReport r, const PhaseSpan& backend_span) {
   return r;
 }
 
-// The stats (or trace) file's rename, after the output's commit: the one
-// failure that comes after the destination changed, and the message says so.
-void publish_stats(OutputTarget* file, const std::string& output, const std::string& role) {
-  if (!file) return;
-  if (test_hooks::before_stats_rename) test_hooks::before_stats_rename(file->destination().c_str());
-  try {
-    file->publish();
-  } catch (const IoError& e) {
-    throw IoError("output " + (output == "-" ? std::string("(standard output)") : output) +
-                  " was written, but not the " + role + ": " + e.what());
-  }
-}
-
 // -c / -C. The progress line and --stats work as for a sort; -C shows no
 // progress unless --progress asks.
 RunOutcome check(const SortConfig& config, const KeyLayout& layout, const Log& log, const Stopwatch& total,
-                 OutputTarget* stats_file) {
+                 ReportFiles& files) {
   bool size_known = false;
   const uint64_t input_bytes = plain_input_bytes(config.inputs, &size_known);
   std::atomic<uint64_t> checked_bytes{0};
@@ -101,36 +87,20 @@ RunOutcome check(const SortConfig& config, const KeyLayout& layout, const Log& l
   const CheckResult& r = out.check;
   log.info("checked " + std::to_string(r.records) + " records in " + format_seconds(out.seconds) +
            (r.sorted ? ": sorted" : ": disorder at record " + std::to_string(r.bad_record)));
-  if (!config.stats_path.empty()) write_stats(check_stats_json(config, r, out.seconds), stats_file);
-  if (stats_file) stats_file->publish();
+  files.write_stats(check_stats_json(config, r, out.seconds));
+  files.publish_check();
   return out;
 }
 
 }  // namespace
 
-void write_stats(const std::string& json, OutputTarget* file) {
-  if (file) {
-    file->file().write_all(json.data(), json.size());
-    file->prepare_commit();
-  } else {
-    std::fputs(json.c_str(), stderr);
-  }
-}
-
-RunOutcome run_config(const SortConfig& config) {
-  if (config.lines.enabled) return run_lines_config(config);
+RunOutcome run_config(const SortConfig& config, const RunOptions& run) {
+  if (config.lines.enabled) return run_lines_config(config, run);
   Stopwatch total;
   const Log log(config.verbose);
   const KeyLayout layout = layout_of(config);
-  // --stats FILE is made now (an unwritable place fails before any work)
-  // and put in place only when the run succeeded.
-  std::unique_ptr<OutputTarget> stats_file;
-  if (!config.stats_path.empty() && config.stats_path != "-") {
-    stats_file = std::make_unique<OutputTarget>(config.stats_path, "--stats file");
-  }
-  std::unique_ptr<OutputTarget> trace_file;
-  if (!config.trace_path.empty()) trace_file = std::make_unique<OutputTarget>(config.trace_path, "--trace file");
-  if (config.mode == Mode::kCheck) return check(config, layout, log, total, stats_file.get());
+  ReportFiles files(config);
+  if (config.mode == Mode::kCheck) return check(config, layout, log, total, files);
   ThreadPool pool(config.threads);
   bool size_known = false;
   const uint64_t input_bytes = plain_input_bytes(config.inputs, &size_known);
@@ -154,15 +124,12 @@ RunOutcome run_config(const SortConfig& config) {
       backend_span = PhaseSpan{"start backend", "backend start", starting->started_at(), starting->ended_at()};
     }
     const SortReport whole = with_backend_start(r, backend_span);
-    if (trace_file) write_stats(chrome_trace_json(whole), trace_file.get());
-    if (!config.stats_path.empty()) {
-      write_stats(stats_json(config, whole, *backend, total.seconds()), stats_file.get());
-    }
+    if (files.trace_wanted()) files.write_trace(chrome_trace_json(whole));
+    if (files.stats_wanted()) files.write_stats(stats_json(config, run.output, whole, *backend, total.seconds()));
   };
   RunOutcome out;
-  out.report = with_backend_start(external_sort(ctx), backend_span);
-  publish_stats(trace_file.get(), config.output, "--trace file");
-  publish_stats(stats_file.get(), config.output, "--stats file");
+  out.report = with_backend_start(external_sort(ctx, run), backend_span);
+  files.publish(run.output);
   out.seconds = total.seconds();
   out.backend = backend->describe();
   report_verbose(log, out.report, *backend, out.seconds);

@@ -5,13 +5,12 @@
 
 #include <string>
 
+#include "src/config/run_options.h"
 #include "src/config/sort_config.h"
 #include "src/report/sort_report.h"
 #include "src/verify/sorted_check.h"
 
 namespace gsort {
-
-class OutputTarget;
 
 struct RunOutcome {
   SortReport report;     // of a sort or merge
@@ -24,12 +23,6 @@ struct RunOutcome {
 // --trace files) are left as they were and temp files are removed. A check
 // that finds disorder returns normally, check.sorted false, and prints
 // nothing about it (the caller decides).
-RunOutcome run_config(const SortConfig& config);
-
-// --stats or --trace: `json` into its file's temporary (made before the
-// work began), prepared for its rename; with no file, to stderr. Runs
-// before the output is committed, so that a failure here (a full disk,
-// --stats /dev/full) leaves the destination as it was.
-void write_stats(const std::string& json, OutputTarget* file);
+RunOutcome run_config(const SortConfig& config, const RunOptions& run);
 
 }  // namespace gsort

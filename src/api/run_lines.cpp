@@ -1,9 +1,8 @@
 #include "src/api/run_lines.h"
 
-#include <cstdio>
-#include <memory>
+#include <string>
 
-#include "io/output_target.h"
+#include "src/api/report_files.h"
 #include "src/core/stopwatch.h"
 #include "src/core/thread_pool.h"
 #include "src/lines/sort_lines.h"
@@ -24,34 +23,29 @@ void report_verbose(const Log& log, const RunOutcome& out) {
 
 }  // namespace
 
-RunOutcome run_lines_config(const SortConfig& config) {
+RunOutcome run_lines_config(const SortConfig& config, const RunOptions& run) {
   Stopwatch total;
   const Log log(config.verbose);
-  std::unique_ptr<OutputTarget> stats_file, trace_file;
-  if (!config.stats_path.empty() && config.stats_path != "-") {
-    stats_file = std::make_unique<OutputTarget>(config.stats_path, "--stats file");
-  }
-  if (!config.trace_path.empty()) trace_file = std::make_unique<OutputTarget>(config.trace_path, "--trace file");
+  ReportFiles files(config);
   ThreadPool pool(config.threads);
   RunOutcome out;
   const auto before_commit = [&](const SortReport& r, const std::string& sorter) {
-    if (trace_file) write_stats(chrome_trace_json(r), trace_file.get());
-    if (!config.stats_path.empty()) {
-      write_stats(stats_json(config, r, BackendSummary{sorter, {}, 0}, total.seconds()), stats_file.get());
+    if (files.trace_wanted()) files.write_trace(chrome_trace_json(r));
+    if (files.stats_wanted()) {
+      files.write_stats(stats_json(config, run.output, r, BackendSummary{sorter, {}, 0}, total.seconds()));
     }
   };
-  LineSortOutcome lines = sort_lines(config, pool, log, before_commit);
+  LineSortOutcome lines = sort_lines(config, run, pool, log, before_commit);
   out.report = lines.report;
   out.check = lines.check;
   out.backend = lines.sorter;
   out.seconds = total.seconds();
   if (config.mode == Mode::kCheck) {
-    if (!config.stats_path.empty()) write_stats(check_stats_json(config, out.check, out.seconds), stats_file.get());
-    if (stats_file) stats_file->publish();
+    files.write_stats(check_stats_json(config, out.check, out.seconds));
+    files.publish_check();
     return out;
   }
-  if (trace_file) trace_file->publish();
-  if (stats_file) stats_file->publish();
+  files.publish(run.output);
   report_verbose(log, out);
   return out;
 }

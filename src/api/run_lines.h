@@ -6,6 +6,6 @@
 
 namespace gsort {
 
-RunOutcome run_lines_config(const SortConfig& config);
+RunOutcome run_lines_config(const SortConfig& config, const RunOptions& run);
 
 }  // namespace gsort

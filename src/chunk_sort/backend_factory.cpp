@@ -39,23 +39,15 @@ bool cpu_is_faster_for(uint64_t input_bytes, uint32_t record_size, unsigned thre
   return input_bytes < kGpuMinInputBytes || input_bytes / record_size < kGpuMinRecordsPerThread * threads;
 }
 
-bool pin_for_backend(const SortConfig& config, uint32_t record_size, unsigned threads, uint64_t input_bytes, void* p,
-                     size_t bytes) {
+std::unique_ptr<HostPin> pin_for_backend(const SortConfig& config, uint32_t record_size, unsigned threads,
+                                         uint64_t input_bytes, void* p, size_t bytes) {
 #if GSORT_HAVE_CUDA
-  if (config.backend == BackendChoice::kCpu) return false;
-  if (config.backend == BackendChoice::kAuto && cpu_is_faster_for(input_bytes, record_size, threads)) return false;
+  if (config.backend == BackendChoice::kCpu) return nullptr;
+  if (config.backend == BackendChoice::kAuto && cpu_is_faster_for(input_bytes, record_size, threads)) return nullptr;
   return pin_host_for_device(config.device, p, bytes);
 #else
   (void)config, (void)record_size, (void)threads, (void)input_bytes, (void)p, (void)bytes;
-  return false;
-#endif
-}
-
-void unpin_for_backend(int device, void* p) {
-#if GSORT_HAVE_CUDA
-  unpin_host_for_device(device, p);
-#else
-  (void)device, (void)p;
+  return nullptr;
 #endif
 }
 
@@ -75,7 +67,7 @@ std::unique_ptr<SortBackend> start_gpu_backend(const SortConfig& config, const K
     options.input_bytes_hint = size_known ? std::max<uint64_t>(input_bytes, 1) : 0;
     try {
       if (config.backend == BackendChoice::kHybrid) {
-        return make_hybrid_backend(layout, pool, [&](ThreadPool& gpu_pool) {
+        return make_hybrid_backend(layout, pool, make_cpu_backend(layout, pool), [&](ThreadPool& gpu_pool) {
           return make_gpu_backend(layout, options, gpu_pool);
         });
       }
@@ -129,8 +121,7 @@ std::unique_ptr<SortBackend> make_backend(const SortConfig& config, const KeyLay
     };
     // A stream that ends within its first chunk is weighed as a file of its
     // size would have been: the GPU's start is hidden behind the pipe's read,
-    // but not its copies from pageable memory (2 GB through a pipe on the
-    // H100 host: 1.74 s on the CPU backend, 1.94 s on the GPU).
+    // but not its copies from pageable memory.
     StartingBackend::WholeInputChoice whole_input;
     if (config.backend == BackendChoice::kAuto && !size_known) {
       whole_input = [&layout, &pool, &log](uint64_t count) -> std::unique_ptr<SortBackend> {

@@ -18,9 +18,8 @@ namespace gsort {
 // size_known/input_bytes: the input's size, when known. With auto, an input
 // known to be small for this machine is sorted on the CPU: below
 // kGpuMinInputBytes, or below kGpuMinRecordsPerThread records per CPU
-// thread. On the H100 host (16 threads) the CPU backend sorts 20M 100-byte
-// records in 0.12 s, the GPU in 0.02 s after ~0.3 s of CUDA start-up and
-// pinning, so the GPU pays off from about 60M records (docs/benchmarks.md).
+// thread: below that, the CPU backend finishes before the GPU's CUDA
+// start-up and pinning would (docs/benchmarks.md, "Start-up costs").
 constexpr uint64_t kGpuMinInputBytes = uint64_t{32} << 20;
 constexpr uint64_t kGpuMinRecordsPerThread = uint64_t{4} << 20;
 
@@ -29,12 +28,10 @@ bool cpu_is_faster_for(uint64_t input_bytes, uint32_t record_size, unsigned thre
 
 // Host memory pinned ahead of the backend that make_backend would make for
 // an input of `input_bytes` (known size): pin_for_backend pins it for that
-// backend's GPU and returns true, or returns false where that backend would
-// not pin (the CPU backend, a build without CUDA, no usable GPU). A true
-// result is undone with unpin_for_backend(config.device, p).
-bool pin_for_backend(const SortConfig& config, uint32_t record_size, unsigned threads, uint64_t input_bytes, void* p,
-                     size_t bytes);
-void unpin_for_backend(int device, void* p);
+// backend's GPU while the result lives, or returns null where that backend
+// would not pin (the CPU backend, a build without CUDA, no usable GPU).
+std::unique_ptr<HostPin> pin_for_backend(const SortConfig& config, uint32_t record_size, unsigned threads,
+                                         uint64_t input_bytes, void* p, size_t bytes);
 
 // kInBackground: a GPU backend starts on its own thread (starting_backend.h)
 // while the caller goes on to read; config, layout, pool and log must

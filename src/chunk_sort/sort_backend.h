@@ -20,10 +20,15 @@ struct BackendTimings {
   double copy_in_s = 0;   // host-to-device copies (GPU)
   double copy_out_s = 0;  // device-to-host copies (GPU)
   double merge_s = 0;     // merging sorted pieces of a chunk
-  double gather_s = 0;    // putting records in order: no backend does now (the
-                          // output writer gathers); kept for --stats' "gather"
   uint64_t chunks = 0;    // chunks sorted
   uint64_t pieces = 0;    // device-sized pieces sorted (GPU)
+};
+
+// Host memory pinned for a backend's device for as long as this lives
+// (SortBackend::pin_host); it unpins in its destructor.
+class HostPin {
+ public:
+  virtual ~HostPin() = default;
 };
 
 // Told how much of a sorted order is final: order[0, n) will not change
@@ -98,15 +103,14 @@ class SortBackend {
   virtual HostBuffer allocate_host(size_t bytes) { return HostBuffer::allocate_pageable(bytes); }
 
   // Pins [p, p + bytes) of ordinary host memory (page aligned) for copies
-  // at full speed, until unregister_host(p). False where the backend has no
+  // at full speed while the result lives. Null where the backend has no
   // use for pinned memory, or pinning failed (the memory serves unpinned).
-  virtual bool register_host(void* p, size_t bytes) {
+  virtual std::unique_ptr<HostPin> pin_host(void* p, size_t bytes) {
     (void)p;
     (void)bytes;
-    return false;
+    return nullptr;
   }
-  virtual void unregister_host(void* p) { (void)p; }
-  // Whether register_host pins (and so is worth faulting memory in for).
+  // Whether pin_host pins (and so is worth faulting memory in for).
   virtual bool pins_host() const { return false; }
 
   // Host memory the backend needs per record of a chunk, beyond the chunk

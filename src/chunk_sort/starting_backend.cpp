@@ -47,8 +47,8 @@ void populate(uint8_t* p, uint64_t bytes) {
 // registered whole at the end of the start.
 struct StartingBackend::LazyBuffer {
   HostBuffer memory;
+  std::unique_ptr<HostPin> pin;  // after `memory`: goes first
   std::mutex mutex;
-  bool registered = false;
   bool visited = false;  // the start has dealt with it
 
   // The registration takes the last page whole: the memory is page aligned
@@ -111,14 +111,12 @@ void StartingBackend::pin_lazy_buffers(SortBackend& backend) {
     next->visited = true;
     if (!next->memory || !backend.pins_host()) continue;  // released meanwhile, or nothing to pin for
     // A stream's buffer stays pageable: populating and pinning a mostly
-    // empty multi-GB buffer beside the pipe's one reader slowed that read
-    // from 1.31 s to 1.55 s for 2 GB on the H100 host, and kept the start
-    // busy until 0.9-1.0 s, against 0.04 s more to copy 2 GB from pageable
-    // memory.
+    // empty multi-GB buffer beside the pipe's one reader slows that read
+    // more than copying from pageable memory costs (docs/benchmarks.md).
     if (!fault_in_buffers_) continue;
     populate(next->memory.data(), next->pinned_size());
-    next->registered = backend.register_host(next->memory.data(), next->pinned_size());
-    if (next->registered) ++pinned_buffers_;
+    next->pin = backend.pin_host(next->memory.data(), next->pinned_size());
+    if (next->pin) ++pinned_buffers_;
   }
 }
 
@@ -164,8 +162,7 @@ BackendTimings StartingBackend::timings() const {
   return whole_input_backend_ ? whole_input_backend_->timings() : started().timings();
 }
 uint64_t StartingBackend::peak_device_bytes() const { return started().peak_device_bytes(); }
-bool StartingBackend::register_host(void* p, size_t bytes) { return backend().register_host(p, bytes); }
-void StartingBackend::unregister_host(void* p) { backend().unregister_host(p); }
+std::unique_ptr<HostPin> StartingBackend::pin_host(void* p, size_t bytes) { return backend().pin_host(p, bytes); }
 
 HostBuffer StartingBackend::allocate_host(size_t bytes) {
   auto lazy = std::make_shared<LazyBuffer>();
@@ -191,8 +188,7 @@ HostBuffer StartingBackend::lazy_handle(const std::shared_ptr<LazyBuffer>& lazy,
     std::lock_guard<std::mutex> buffers_lock(buffers_mutex_);
     {
       std::lock_guard<std::mutex> lock(lazy->mutex);
-      if (lazy->registered) backend_->unregister_host(lazy->memory.data());  // registered: backend_ exists
-      lazy->registered = false;
+      lazy->pin.reset();
       lazy->memory = HostBuffer();
     }
     buffers_.erase(std::find(buffers_.begin(), buffers_.end(), lazy));

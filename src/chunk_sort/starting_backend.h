@@ -65,8 +65,7 @@ class StartingBackend final : public SortBackend {
   uint64_t host_bytes_per_record() const override { return host_bytes_per_record_; }
   BackendTimings timings() const override;
   uint64_t peak_device_bytes() const override;
-  bool register_host(void* p, size_t bytes) override;
-  void unregister_host(void* p) override;
+  std::unique_ptr<HostPin> pin_host(void* p, size_t bytes) override;
 
   // How many of the buffers allocate_host gave out before the start ended
   // were registered with the backend (valid once ready()).

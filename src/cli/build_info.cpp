@@ -3,7 +3,7 @@
 #include <boost/version.hpp>
 #include <string>
 
-#include "io/compression.h"
+#include "io/codec/compression.h"
 #include "src/core/build_features.h"
 
 #ifdef GSORT_HAVE_CUDA

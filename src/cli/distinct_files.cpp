@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "io/destination.h"
+#include "io/file/destination.h"
 #include "src/core/errors.h"
 
 namespace gsort {
@@ -47,24 +47,25 @@ FileKey key_of(const std::string& path, int std_fd) {
 }
 
 // Refuses `path`, a file gsort writes as `role` ("--stats file"), when it is
-// an input or the output, or the same file as `other` (another such file).
-void refuse_overlap(const SortConfig& config, const std::string& role, const std::string& path) {
+// an input or the output.
+void refuse_overlap(const SortConfig& config, const std::string& output, const std::string& role,
+                    const std::string& path) {
   const FileKey written = key_of(path, -1);
   for (const std::string& input : config.inputs) {
     if (key_of(input, 0) == written) throw UsageError(role + " " + path + " is also an input");
   }
-  if (config.mode != Mode::kCheck && key_of(config.output, 1) == written) {
+  if (config.mode != Mode::kCheck && key_of(output, 1) == written) {
     throw UsageError(role + " " + path + " is also the output");
   }
 }
 
 }  // namespace
 
-void refuse_overlapping_files(const SortConfig& config) {
+void refuse_overlapping_files(const SortConfig& config, const std::string& output) {
   const bool stats = !config.stats_path.empty() && config.stats_path != "-";
-  if (stats) refuse_overlap(config, "--stats file", config.stats_path);
+  if (stats) refuse_overlap(config, output, "--stats file", config.stats_path);
   if (config.trace_path.empty()) return;
-  refuse_overlap(config, "--trace file", config.trace_path);
+  refuse_overlap(config, output, "--trace file", config.trace_path);
   if (stats && key_of(config.trace_path, -1) == key_of(config.stats_path, -1)) {
     throw UsageError("--trace file " + config.trace_path + " is also the --stats file");
   }

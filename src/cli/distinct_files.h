@@ -3,12 +3,15 @@
 // and inode, through links, before anything is read or created.
 #pragma once
 
+#include <string>
+
 #include "src/config/sort_config.h"
 
 namespace gsort {
 
-// Throws UsageError "--stats file F is also an input" (or "... the output";
-// likewise for --trace, which may not be the --stats file either).
-void refuse_overlapping_files(const SortConfig& config);
+// Throws UsageError "--stats file F is also an input" (or "... the output",
+// the file written: RunOptions::output; likewise for --trace, which may not
+// be the --stats file either).
+void refuse_overlapping_files(const SortConfig& config, const std::string& output);
 
 }  // namespace gsort

@@ -1,5 +1,6 @@
 // What the user asked for, parsed from the command line: plain data, no
-// run state. The pipeline reads it; nothing writes it after parsing.
+// run state (that is RunOptions', src/config/run_options.h). The pipeline
+// reads it; nothing writes it after parsing.
 #pragma once
 
 #include <cstdint>
@@ -20,7 +21,7 @@ enum class ExchangeChoice { kAuto, kMpi, kNccl, kShm };  // the distributed sort
 // --compress-temp: kAuto decides from measurements (src/pipeline/temp_compression.h).
 enum class TempCompression { kAuto, kOn, kOff };
 // --page-cache: kDrop (the default) drops the input pages gsort itself
-// brought into the page cache, once read (io/cache_release.h); kKeep
+// brought into the page cache, once read (io/cache/cache_release.h); kKeep
 // leaves them.
 enum class PageCacheUse { kKeep, kDrop };
 
@@ -36,10 +37,12 @@ struct SortConfig {
   bool check_quiet = false;  // -C
   LineOptions lines;         // text lines (lines.enabled): keys and options; record_size and keys unused
 
+  // -S and --parallel resolved for this process: their defaults are shares
+  // of the host, divided between the ranks on it (options.h).
   uint64_t memory_bytes = 0;  // -S, resolved to bytes
   std::string temp_dir;       // -T, resolved ($TMPDIR, else /tmp)
   unsigned threads = 1;       // --parallel, resolved and capped (options.cpp)
-  unsigned threads_requested = 1;  // --parallel as given (or the default)
+  unsigned threads_requested = 1;  // --parallel as given (or the default), for -v's "capped at"
   uint64_t batch_size = 0;    // --batch-size: most sources merged at once; 0: from limits
   bool verbose = false;
 
@@ -52,22 +55,17 @@ struct SortConfig {
   int temp_level = 1;           // its zstd level
   unsigned spill_streams = 0;   // --spill-streams: files a run is written as at once; 0: the default
   PageCacheUse page_cache = PageCacheUse::kDrop;  // --page-cache
-  // Not an option: the inputs are temporary files that are read once and
-  // then deleted (a distributed rank's received records), so each range is
-  // punched out of them once read (InputSet::consume_as_read).
-  bool consume_inputs = false;
   bool compress_output = false; // --compress-output, or -o FILE.zst/.gz/.bz2/.xz
   CompressionFormat output_format = CompressionFormat::kZstd;  // by the output's suffix (zstd without one)
-  int output_level = 3;         // its level, as that format counts them (io/compression.h)
+  int output_level = 3;         // its level, as that format counts them (io/codec/compression.h)
   bool verify = false;          // --verify (--no-verify): end-to-end check of the output
   bool fsync = false;           // --fsync: the output is on stable storage before exit 0
   ProgressMode progress = ProgressMode::kAuto;  // --progress / --no-progress
   std::string stats_path;       // --stats FILE ("-": stderr); empty: none
   std::string trace_path;       // --trace FILE (a Chrome trace of the phases); empty: none
   bool output_parts = false;    // --output-parts: -o is a directory of part-NNNNN files, one per rank
-  ExchangeChoice exchange = ExchangeChoice::kAuto;  // --exchange (src/distributed/exchange_choice.h)
+  ExchangeChoice exchange = ExchangeChoice::kAuto;  // --exchange (src/distributed/exchange/exchange_choice.h)
   bool to_terminal = false;     // --to-terminal: binary output to a terminal is wanted
-  bool memory_is_default = true;  // no -S: ranks sharing a host share the default budget
 };
 
 }  // namespace gsort

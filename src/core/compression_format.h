@@ -1,5 +1,5 @@
 // The compressed formats gsort reads and writes, by name. The facts about
-// each (magic, suffixes, levels, codecs) are in io/compression.h; this enum
+// each (magic, suffixes, levels, codecs) are in io/codec/compression.h; this enum
 // sits in core so that the configuration (src/config) can name one too.
 #pragma once
 

@@ -13,6 +13,10 @@ std::function<void()> g_clear_line;
 
 }  // namespace
 
+std::string plural(uint64_t n, const char* word) {
+  return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
+}
+
 std::mutex& stderr_mutex() {
   static std::mutex m;
   return m;

@@ -3,6 +3,7 @@
 // progress meter, src/report/progress.h).
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <mutex>
 #include <string>
@@ -24,6 +25,9 @@ class Log {
  private:
   bool verbose_;
 };
+
+// "1 record", "3 runs": for -v's lines.
+std::string plural(uint64_t n, const char* word);
 
 // Held by whoever writes to stderr, so that lines never interleave.
 std::mutex& stderr_mutex();

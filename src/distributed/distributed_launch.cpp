@@ -6,19 +6,17 @@
 
 #include <cstdio>
 #include <cstdlib>
-#include <new>
 
-#include "io/temp_registry.h"
-#include "src/core/exit_codes.h"
+#include "io/temp/temp_registry.h"
 #include "src/distributed/distributed_sort.h"
-#include "src/distributed/rank_fence.h"
+#include "src/distributed/ranks/rank_fence.h"
 
 namespace gsort {
 namespace {
 
-// Runs `parse` with standard output sent to /dev/null: ranks other than 0
+// Runs `step` with standard output sent to /dev/null: ranks other than 0
 // must not print --help or --version again.
-std::optional<SortConfig> parse_silently(const std::function<std::optional<SortConfig>()>& parse) {
+void run_silently(const std::function<void()>& step) {
   std::fflush(stdout);
   const int saved = ::dup(1);
   const int null = ::open("/dev/null", O_WRONLY | O_CLOEXEC);
@@ -31,7 +29,7 @@ std::optional<SortConfig> parse_silently(const std::function<std::optional<SortC
       if (fd >= 0) ::dup2(fd, 1), ::close(fd);
     }
   } restore{saved};
-  return parse();
+  step();
 }
 
 }  // namespace
@@ -49,32 +47,28 @@ DistributedLaunch::DistributedLaunch(int* argc, char*** argv) {
   initialised_ = true;
   MPI_Comm_size(MPI_COMM_WORLD, &ranks_);
   install_cleanup_signal_handlers();
+  if (ranks_ > 1) group_ = std::make_unique<RankGroup>(describe_world());
 }
 
 DistributedLaunch::~DistributedLaunch() {
   if (initialised_) MPI_Finalize();
 }
 
-int DistributedLaunch::run(const std::function<std::optional<SortConfig>()>& parse) {
-  const RankGroup group = describe_world();
-  RankFence fence(group);
-  try {
-    std::optional<SortConfig> config;
-    fence.attempt([&] { config = group.rank == 0 ? parse() : parse_silently(parse); });
-    fence.agree();
-    if (config) distributed_sort(group, *config);
-    return kExitOk;
-  } catch (const RanksFailed& e) {
-    if (e.should_print()) std::fprintf(stderr, "gsort: %s\n", e.what());
-    return kExitError;
-  } catch (const std::exception& e) {
-    // Outside a fence (a bug, or rank 0's --stats file after the output is
-    // in place): the other ranks may be waiting in a collective, so the
-    // job is ended. Temporary files are gone: the stack has unwound.
-    std::fprintf(stderr, "gsort: rank %d: %s\n", group.rank, e.what());
-    MPI_Abort(group.comm, kExitError);
-  }
-  return kExitError;
+int DistributedLaunch::rank() const { return group_ ? group_->rank : 0; }
+
+unsigned DistributedLaunch::ranks_on_host() const { return group_ ? static_cast<unsigned>(group_->local_size) : 1; }
+
+void DistributedLaunch::agree_on(const std::function<void()>& step) {
+  RankFence fence(*group_);
+  fence.attempt([&] { group_->rank == 0 ? step() : run_silently(step); });
+  fence.agree();
+}
+
+void DistributedLaunch::sort(const SortConfig& config) { distributed_sort(*group_, config); }
+
+void DistributedLaunch::abort(int exit_code) {
+  MPI_Abort(group_ ? group_->comm : MPI_COMM_WORLD, exit_code);
+  std::_Exit(exit_code);  // MPI_Abort does not return; this says so to the compiler
 }
 
 }  // namespace gsort

@@ -1,18 +1,22 @@
 // The sort as one of several MPI ranks (mpirun -np N gsort, N > 1): a
-// sample sort with bounded memory per rank.
-//   1. each rank takes a contiguous slice of the concatenated inputs;
-//   2. samples of all slices give N-1 splitters (splitters.h);
-//   3. the ranks trade records in rounds (shuffle.h, exchange.h) into one
-//      temporary file per source rank;
-//   4. each rank sorts what it received with the ordinary external sort;
-//   5. -u drops duplicates across rank boundaries (rank_boundaries.h);
+// sample sort with bounded memory per rank. Its phases, each in its room:
+//   1. each rank takes a contiguous slice of the concatenated inputs
+//      (partition/input_slice.h);
+//   2. samples of all slices give N-1 splitters (partition/splitters.h);
+//   3. the ranks trade records so that each holds its range of the total
+//      order, in memory or in files (exchange/exchange_phase.h);
+//   4. each rank sorts what it received with the ordinary sort
+//      (local/local_sort_phase.h);
+//   5. -u drops duplicates across rank boundaries
+//      (output/rank_boundaries.h);
 //   6. each rank writes its range of the output file at its offset (or its
 //      part file with --output-parts); the output appears only when every
-//      rank succeeded.
+//      rank succeeded (output/distributed_output.h);
+//   7. rank 0 reports for all (ranks/rank_stats.h).
 #pragma once
 
 #include "src/config/sort_config.h"
-#include "src/distributed/rank_group.h"
+#include "src/distributed/ranks/rank_group.h"
 
 namespace gsort {
 

@@ -20,16 +20,19 @@ constexpr TypeName kTypeNames[] = {
     {"f64", KeyKind::kFloat, 8},
 };
 
-bool parse_u32(const std::string& s, uint32_t& out) {
-  if (s.empty() || s.size() > 10) return false;
+enum class Parsed { kOk, kNotANumber, kTooLarge };
+
+// A decimal number of at most 32 bits.
+Parsed parse_u32(const std::string& s, uint32_t& out) {
+  if (s.empty()) return Parsed::kNotANumber;
   uint64_t v = 0;
   for (char c : s) {
-    if (c < '0' || c > '9') return false;
-    v = v * 10 + static_cast<uint64_t>(c - '0');
+    if (c < '0' || c > '9') return Parsed::kNotANumber;
+    if (v <= 0xFFFFFFFFull) v = v * 10 + static_cast<uint64_t>(c - '0');
   }
-  if (v > 0xFFFFFFFFull) return false;
+  if (v > 0xFFFFFFFFull) return Parsed::kTooLarge;
   out = static_cast<uint32_t>(v);
-  return true;
+  return Parsed::kOk;
 }
 
 std::vector<std::string> split(const std::string& s, char sep) {
@@ -86,14 +89,20 @@ KeyField parse_key_spec(const std::string& spec) {
               (gnu_like ? " (byte offsets, not GNU sort's FIELD[,FIELD])" : ""));
   }
   KeyField f;
-  if (!parse_u32(parts[0], f.offset)) throw bad("offset '" + parts[0] + "' is not a number");
+  switch (parse_u32(parts[0], f.offset)) {
+    case Parsed::kOk: break;
+    case Parsed::kNotANumber: throw bad("offset '" + parts[0] + "' is not a number");
+    case Parsed::kTooLarge: throw bad("offset '" + parts[0] + "' is too large (at most 4294967295)");
+  }
   if (parts.size() == 3) {
     if (parts[2] != "desc") throw bad("unknown modifier '" + parts[2] + "' (only 'desc' is known)");
     f.descending = true;
   }
   const std::string& type = parts[1];
   if (!type.empty() && type[0] >= '0' && type[0] <= '9') {
-    if (!parse_u32(type, f.length) || f.length == 0) throw bad("length '" + type + "' must be a positive number");
+    const Parsed length = parse_u32(type, f.length);
+    if (length == Parsed::kTooLarge) throw bad("length '" + type + "' is too large (at most 4294967295)");
+    if (length != Parsed::kOk || f.length == 0) throw bad("length '" + type + "' must be a positive number");
     f.kind = KeyKind::kBytes;
     return f;
   }

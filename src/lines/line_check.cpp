@@ -2,7 +2,7 @@
 
 #include <vector>
 
-#include "io/input_set.h"
+#include "io/input/input_set.h"
 #include "src/lines/line_source.h"
 
 namespace gsort {

@@ -8,14 +8,14 @@
 #include <functional>
 #include <memory>
 
-#include "io/input_set.h"
-#include "io/output_encoder.h"
-#include "io/output_target.h"
-#include "io/temp_dir.h"
+#include "io/input/input_set.h"
+#include "io/codec/output_encoder.h"
+#include "io/output/output_target.h"
+#include "io/temp/temp_dir.h"
 #include "src/config/sort_config.h"
 #include "src/core/log.h"
 #include "src/core/thread_pool.h"
-#include "src/lines/line_compare.h"
+#include "src/lines/keys/line_compare.h"
 #include "src/lines/line_plan.h"
 #include "src/lines/line_runs.h"
 #include "src/lines/line_source.h"

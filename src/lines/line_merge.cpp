@@ -1,6 +1,6 @@
 #include "src/lines/line_merge.h"
 
-#include "src/algo/loser_tree.h"
+#include "src/merge/primitives/loser_tree.h"
 #include "src/keys/line_image.h"
 
 namespace gsort {

@@ -9,7 +9,7 @@
 #include <memory>
 #include <vector>
 
-#include "src/lines/line_compare.h"
+#include "src/lines/keys/line_compare.h"
 #include "src/lines/line_source.h"
 #include "src/lines/line_writer.h"
 

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "io/input_set.h"
+#include "io/input/input_set.h"
 #include "src/core/thread_pool.h"
 
 namespace gsort {

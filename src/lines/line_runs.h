@@ -10,8 +10,8 @@
 #include <functional>
 #include <memory>
 
-#include "io/run_file.h"
-#include "io/temp_dir.h"
+#include "io/run/run_file.h"
+#include "io/temp/temp_dir.h"
 #include "src/lines/line_writer.h"
 
 namespace gsort {

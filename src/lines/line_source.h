@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "io/record_source.h"
+#include "io/file/record_source.h"
 #include "src/lines/line_verify.h"
 
 namespace gsort {

@@ -6,11 +6,11 @@
 #include "src/core/host_buffer.h"
 #include "src/core/log.h"
 #include "src/core/stopwatch.h"
-#include "src/lines/line_index.h"
+#include "src/lines/sort/line_index.h"
 #include "src/lines/line_job.h"
 #include "src/lines/line_reader.h"
-#include "src/lines/line_sorter.h"
-#include "src/pipeline/merge_limits.h"
+#include "src/lines/sort/line_sorter.h"
+#include "src/merge/merge_limits.h"
 
 namespace gsort {
 namespace {

@@ -2,7 +2,7 @@
 
 #include <vector>
 
-#include "io/checksum.h"
+#include "io/file/checksum.h"
 #include "src/core/errors.h"
 
 namespace gsort {

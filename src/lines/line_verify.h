@@ -10,8 +10,8 @@
 #include <cstdint>
 
 #include "src/core/thread_pool.h"
-#include "src/lines/line_compare.h"
-#include "src/lines/line_index.h"
+#include "src/lines/keys/line_compare.h"
+#include "src/lines/sort/line_index.h"
 
 namespace gsort {
 

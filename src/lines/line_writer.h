@@ -9,10 +9,10 @@
 #include <cstdint>
 #include <vector>
 
-#include "io/write_behind.h"
+#include "io/output/write_behind.h"
 #include "src/core/thread_pool.h"
-#include "src/lines/line_compare.h"
-#include "src/lines/line_index.h"
+#include "src/lines/keys/line_compare.h"
+#include "src/lines/sort/line_index.h"
 #include "src/lines/line_verify.h"
 
 namespace gsort {

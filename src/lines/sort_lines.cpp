@@ -2,12 +2,13 @@
 
 #include <deque>
 
-#include "io/stale_temp_dirs.h"
+#include "io/temp/stale_temp_dirs.h"
 #include "src/core/stopwatch.h"
 #include "src/lines/line_check.h"
+#include "src/pipeline/direct_write.h"
 #include "src/lines/line_job.h"
-#include "src/lines/line_sorter.h"
-#include "src/pipeline/merge_limits.h"
+#include "src/lines/sort/line_sorter.h"
+#include "src/merge/merge_limits.h"
 
 namespace gsort {
 
@@ -34,7 +35,7 @@ LineRunStore& LineJob::runs() {
 }
 
 std::unique_ptr<LineWriter> LineJob::destination_writer(OutputTarget& output) {
-  auto out = std::make_unique<LineWriter>(output_sink(output.file(), encoder.get()), plan.block_bytes, spec.eol,
+  auto out = std::make_unique<LineWriter>(destination_sink(output, encoder.get()), plan.block_bytes, spec.eol,
                                           unique_by());
   out->count_bytes(&written);
   out->verify_with(verify.get());
@@ -84,7 +85,7 @@ void commit(LineJob& job, OutputTarget& output, const LinesBeforeCommit& before_
 
 }  // namespace
 
-LineSortOutcome sort_lines(const SortConfig& config, ThreadPool& pool, const Log& log,
+LineSortOutcome sort_lines(const SortConfig& config, const RunOptions& run, ThreadPool& pool, const Log& log,
                            const LinesBeforeCommit& before_commit) {
   LineJob job(config, pool, log);
   LineSortOutcome outcome;
@@ -98,7 +99,7 @@ LineSortOutcome sort_lines(const SortConfig& config, ThreadPool& pool, const Log
   }
   remove_stale_temp_dirs(config.temp_dir);
   if (config.verify) job.verify = std::make_unique<LineVerify>(job.spec);
-  OutputTarget output(config.output);
+  OutputTarget output(run.output);
   if (config.compress_output) {
     job.encoder = make_output_encoder(config.output_format, output.file(), config.output_level, config.threads, pool);
   }

@@ -8,6 +8,7 @@
 #include <functional>
 #include <string>
 
+#include "src/config/run_options.h"
 #include "src/config/sort_config.h"
 #include "src/core/log.h"
 #include "src/core/thread_pool.h"
@@ -22,12 +23,13 @@ struct LineSortOutcome {
   std::string sorter; // what sorted the chunks
 };
 
-// Sorts, merges or checks config.inputs as lines (config.lines.enabled).
+// Sorts, merges or checks config.inputs as lines (config.lines.enabled)
+// into run.output.
 // Throws gsort::Error; the destination is left as it was on failure.
 // before_commit runs with the report and the sorter's description just
 // before the output is put in place.
 using LinesBeforeCommit = std::function<void(const SortReport&, const std::string& sorter)>;
-LineSortOutcome sort_lines(const SortConfig& config, ThreadPool& pool, const Log& log,
+LineSortOutcome sort_lines(const SortConfig& config, const RunOptions& run, ThreadPool& pool, const Log& log,
                            const LinesBeforeCommit& before_commit = {});
 
 }  // namespace gsort

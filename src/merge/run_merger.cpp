@@ -9,6 +9,7 @@
 
 #include "src/core/errors.h"
 #include "src/core/host_buffer.h"
+#include "src/core/scoped_join.h"
 #include "src/core/stopwatch.h"
 
 namespace gsort {
@@ -91,28 +92,23 @@ class RunMerger {
     // A pipeline stage of its own: batch k+1 is prepared while batch k is
     // ordered and written.
     std::thread producer([&] { produce(t); });
+    ScopedJoin join_producer(producer, [this] { stop(); });
     uint64_t merged = 0;
-    try {
-      for (size_t k = 0;; k ^= 1) {
-        Stopwatch step;
-        Batch& b = wait_for(k, true);
-        t.wait_s += step.lap();
-        if (b.end) break;
-        t.largest_batch = std::max(t.largest_batch, b.count);
-        backend_.merge_order(b.records.data(), b.starts.data(), windows_.size(), order_.get());
-        t.order_s += step.lap();
-        out.append_gathered(pool_, b.records.data(), order_.get(), b.count);
-        t.output_s += step.seconds();
-        merged += b.count;
-        ++t.batches;
-        release(k);
-      }
-    } catch (...) {
-      stop();
-      producer.join();
-      throw;
+    for (size_t k = 0;; k ^= 1) {
+      Stopwatch step;
+      Batch& b = wait_for(k, true);
+      t.wait_s += step.lap();
+      if (b.end) break;
+      t.largest_batch = std::max(t.largest_batch, b.count);
+      backend_.merge_order(b.records.data(), b.starts.data(), windows_.size(), order_.get());
+      t.order_s += step.lap();
+      out.append_gathered(pool_, b.records.data(), order_.get(), b.count);
+      t.output_s += step.seconds();
+      merged += b.count;
+      ++t.batches;
+      release(k);
     }
-    producer.join();
+    join_producer.join();
     if (error_) std::rethrow_exception(error_);
     return merged;
   }

@@ -21,7 +21,7 @@
 
 #include "src/chunk_sort/sort_backend.h"
 #include "src/core/thread_pool.h"
-#include "io/record_source.h"
+#include "io/file/record_source.h"
 #include "src/keys/key_layout.h"
 #include "src/output/output_writer.h"
 

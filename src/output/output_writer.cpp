@@ -3,17 +3,29 @@
 #include <algorithm>
 #include <cstring>
 
-#include "src/output/test_hooks.h"
+#include "src/core/errors.h"
 #include "src/algo/gather.h"
+#include "src/core/test_hooks.h"
 
 namespace gsort {
 
 OutputWriter::OutputWriter(WriteBehind::Sink sink, uint32_t record_size, uint64_t block_bytes,
                            const KeyLayout* unique_by)
+    : OutputWriter(std::make_unique<WriteBehind>(std::move(sink),
+                                                 std::max<uint64_t>(block_bytes / record_size, 1) * record_size),
+                   record_size, unique_by) {}
+
+OutputWriter::OutputWriter(std::unique_ptr<BlockTarget> target, uint32_t record_size, const KeyLayout* unique_by)
     : record_size_(record_size),
       unique_by_(unique_by),
-      writer_(std::move(sink), std::max<uint64_t>(block_bytes / record_size, 1) * record_size),
+      target_(std::move(target)),
+      buffer_(target_->buffer()),
+      capacity_(target_->capacity()),
       carried_(record_size) {}
+
+void OutputWriter::throw_full() const {
+  throw Error("internal error: the output outgrew the range reserved for it");
+}
 
 void OutputWriter::flush() {
   if (used_ == 0) return;
@@ -24,13 +36,15 @@ void OutputWriter::flush() {
   const uint64_t records = used_ / record_size_;
   if (final_) {
     if (test_hooks::before_final_write) {
-      test_hooks::before_final_write(writer_.buffer(), records, record_size_, flushed_records_);
+      test_hooks::before_final_write(buffer_, records, record_size_, flushed_records_);
     }
-    if (check_) check_->observe(writer_.buffer(), records);
+    if (check_) check_->observe(buffer_, records);
   }
   flushed_records_ += records;
   if (bytes_counter_) bytes_counter_->fetch_add(used_, std::memory_order_relaxed);
-  writer_.submit(used_);
+  target_->submit(used_);
+  buffer_ = target_->buffer();
+  capacity_ = target_->capacity();
   used_ = 0;
 }
 
@@ -53,14 +67,15 @@ uint64_t OutputWriter::drop_duplicates(uint8_t* first, uint64_t count) {
 
 uint64_t OutputWriter::append_gathered_block(ThreadPool& pool, const uint8_t* records, const uint32_t* order,
                                              uint64_t count) {
-  const uint64_t room = (writer_.capacity() - used_) / record_size_;
+  const uint64_t room = (capacity_ - used_) / record_size_;
+  if (room == 0 && count > 0) throw_full();
   const uint64_t n = std::min(room, count);
-  uint8_t* dst = writer_.buffer() + used_;
+  uint8_t* dst = buffer_ + used_;
   gather_records(pool, records, record_size_, order, n, dst);
   const uint64_t kept = unique_by_ ? drop_duplicates(dst, n) : n;
   used_ += kept * record_size_;
   records_ += kept;
-  if (used_ + record_size_ > writer_.capacity()) flush();
+  if (used_ + record_size_ > capacity_) flush();
   return n;
 }
 
@@ -71,7 +86,7 @@ void OutputWriter::append_gathered(ThreadPool& pool, const uint8_t* records, con
 
 void OutputWriter::finish() {
   flush();
-  writer_.finish();
+  target_->finish();
 }
 
 }  // namespace gsort

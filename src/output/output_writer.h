@@ -1,6 +1,7 @@
 // The output writer, the end of every sorted stream: records appended in
-// order go into write-behind buffers and on to a sink (the output file or a
-// run file).
+// order go into blocks of a BlockTarget: write-behind buffers on their way
+// to a sink (the output file, an encoder, a run file), or the output file
+// itself, mapped (io/output/mapped_window.h).
 // With a unique layout (-u), a record whose key equals the previous kept
 // record's key is dropped, so the first record of each group survives.
 // The final output may carry an OutputCheck (--verify), which sees every
@@ -14,7 +15,8 @@
 #include <vector>
 
 #include "src/core/thread_pool.h"
-#include "io/write_behind.h"
+#include "io/output/block_target.h"
+#include "io/output/write_behind.h"
 #include "src/keys/key_layout.h"
 #include "src/verify/output_check.h"
 
@@ -22,8 +24,11 @@ namespace gsort {
 
 class OutputWriter {
  public:
-  // unique_by: null keeps every record.
+  // unique_by: null keeps every record. Blocks of block_bytes go to `sink`
+  // through write-behind buffers.
   OutputWriter(WriteBehind::Sink sink, uint32_t record_size, uint64_t block_bytes, const KeyLayout* unique_by);
+  // The blocks are `target`'s (a whole number of records each).
+  OutputWriter(std::unique_ptr<BlockTarget> target, uint32_t record_size, const KeyLayout* unique_by);
 
   // Marks this as the destination's stream (not a run); check: null, or
   // the --verify check to show every block and every dropped record.
@@ -41,13 +46,14 @@ class OutputWriter {
       if (check_) check_->dropped(record);
       return;
     }
-    uint8_t* dst = writer_.buffer() + used_;
+    if (used_ + record_size_ > capacity_) throw_full();
+    uint8_t* dst = buffer_ + used_;
     std::memcpy(dst, record, record_size_);
     last_kept_ = dst;
     has_last_ = true;
     used_ += record_size_;
     ++records_;
-    if (used_ + record_size_ > writer_.capacity()) flush();
+    if (used_ + record_size_ > capacity_) flush();
   }
 
   // records[order[0..count)] in that order, gathered by the pool's threads
@@ -64,13 +70,16 @@ class OutputWriter {
 
  private:
   void flush();
+  [[noreturn]] void throw_full() const;
   // Drops duplicates from the `count` records that start at `first`, in place;
   // returns how many remain.
   uint64_t drop_duplicates(uint8_t* first, uint64_t count);
 
   uint32_t record_size_;
   const KeyLayout* unique_by_;
-  WriteBehind writer_;
+  std::unique_ptr<BlockTarget> target_;
+  uint8_t* buffer_ = nullptr;  // target_'s current block and its size
+  uint64_t capacity_ = 0;
   uint64_t used_ = 0;
   uint64_t records_ = 0;
   // The last kept record; when a buffer is handed off it is copied to

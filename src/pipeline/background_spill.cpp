@@ -21,10 +21,10 @@ bool BackgroundSpill::ended() const {
 
 void BackgroundSpill::start(const uint8_t* records, const uint32_t* order, uint64_t count) {
   run_ = PendingSource();
-  const unsigned streams = static_cast<unsigned>(std::clamp<uint64_t>(count, 1, job_.plan.spill_streams));
-  out_ = std::make_unique<RunOutput>(job_, "run", run_, streams);
+  const unsigned streams = static_cast<unsigned>(std::clamp<uint64_t>(count, 1, streams_));
+  out_ = std::make_unique<RunOutput>(runs_, "run", run_, streams);
   started_s_ = process_seconds();
-  ThreadPool& pool = job_.ctx.pool;
+  ThreadPool& pool = pool_;
   RunOutput* out = out_.get();
   done_ = std::async(std::launch::async, [out, &pool, records, order, count] {
     out->append_gathered(pool, records, order, count);
@@ -38,9 +38,9 @@ void BackgroundSpill::start(const uint8_t* records, const uint32_t* order, uint6
 PendingSource BackgroundSpill::finish() {
   const Ended ended = done_.get();  // leaves done_ invalid, also when it throws
   out_.reset();
-  count_run(job_, ended.figures);
-  ++job_.report.runs;
-  job_.report.add_span(PhaseSpan{"write runs", "spill", started_s_, ended.at_s});
+  count_run(ended.figures, report_);
+  ++report_.runs;
+  report_.add_span(PhaseSpan{"write runs", "spill", started_s_, ended.at_s});
   return std::move(run_);
 }
 

@@ -3,7 +3,7 @@
 // by start(), on the calling thread; the chunk's records and order must
 // stay untouched until finish() returns. One spill at a time.
 //
-//   BackgroundSpill spill(job);
+//   BackgroundSpill spill(runs, pool, streams, report);
 //   spill.start(records, order, count);   ... sort the next chunk ...
 //   runs.push(spill.finish());
 #pragma once
@@ -12,14 +12,20 @@
 #include <future>
 #include <memory>
 
-#include "src/pipeline/run_output.h"
-#include "src/pipeline/sort_job.h"
+#include "src/core/thread_pool.h"
+#include "src/merge/pending_source.h"
+#include "src/merge/run_output.h"
+#include "src/merge/temp_runs.h"
+#include "src/report/sort_report.h"
 
 namespace gsort {
 
 class BackgroundSpill {
  public:
-  explicit BackgroundSpill(SortJob& job) : job_(job) {}
+  // Runs of up to `streams` segments in `runs`, gathered by `pool`; each
+  // run's figures and span go to `report`.
+  BackgroundSpill(TempRuns& runs, ThreadPool& pool, unsigned streams, SortReport& report)
+      : runs_(runs), pool_(pool), streams_(streams), report_(report) {}
   // Waits for a spill still in flight (after an error elsewhere) and drops
   // its own error: the first error is the one reported.
   ~BackgroundSpill();
@@ -30,11 +36,10 @@ class BackgroundSpill {
   bool busy() const { return done_.valid(); }
   // Whether the spill in flight has ended (never waits).
   bool ended() const;
-  // Starts writing records[order[0..count)] as a run of up to the plan's
-  // spill streams.
+  // Starts writing records[order[0..count)] as a run.
   void start(const uint8_t* records, const uint32_t* order, uint64_t count);
   // Waits for the spill; its figures and its span ("write runs" on the
-  // "spill" thread) go to the job's report. Rethrows its error.
+  // "spill" thread) go to the report. Rethrows its error.
   PendingSource finish();
 
  private:
@@ -42,7 +47,10 @@ class BackgroundSpill {
     RunFigures figures;
     double at_s = 0;  // process_seconds() when the run was complete
   };
-  SortJob& job_;
+  TempRuns& runs_;
+  ThreadPool& pool_;
+  const unsigned streams_;
+  SortReport& report_;
   PendingSource run_;
   std::unique_ptr<RunOutput> out_;
   std::future<Ended> done_;  // declared last: a spill in flight ends before the rest goes

@@ -4,7 +4,7 @@
 
 #include "src/core/fault_ahead.h"
 #include "src/core/process_clock.h"
-#include "src/pipeline/test_hooks.h"
+#include "src/core/test_hooks.h"
 
 namespace gsort {
 namespace {

@@ -11,7 +11,7 @@
 #include <future>
 #include <vector>
 
-#include "io/input_set.h"
+#include "io/input/input_set.h"
 #include "src/chunk_sort/sort_backend.h"
 #include "src/report/sort_report.h"
 #include "src/core/host_buffer.h"

@@ -1,186 +1,199 @@
-// The stages in order: set-up and the memory plan, then one of three paths
-// (sort_in_memory.cpp; form_runs.cpp then merge_passes.cpp; or, for
-// --merge, merge_passes.cpp alone), then verification and the commit.
+// The stages in order: set-up and the plan (sort_plan.cpp), then one of
+// three paths (sort_in_memory.cpp; form_runs.cpp, then the merges of
+// src/merge/merge_passes.cpp; or, for --merge, the merges alone), then
+// verification and the commit.
 #include "src/pipeline/external_sort.h"
 
-#include <algorithm>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
-#include "io/input_set.h"
-#include "io/output_target.h"
-#include "io/stale_temp_dirs.h"
+#include "io/codec/output_encoder.h"
+#include "io/cache/page_cache_room.h"
+#include "io/input/input_set.h"
+#include "io/output/mapped_destination.h"
+#include "io/output/output_target.h"
+#include "io/temp/stale_temp_dirs.h"
 #include "src/core/log.h"
 #include "src/core/stopwatch.h"
+#include "src/core/test_hooks.h"
+#include "src/merge/merge_passes.h"
+#include "src/merge/run_stack.h"
+#include "src/merge/temp_runs.h"
+#include "src/output/final_output.h"
+#include "src/pipeline/direct_write.h"
 #include "src/pipeline/form_runs.h"
-#include "src/pipeline/merge_limits.h"
-#include "src/pipeline/merge_passes.h"
-#include "src/pipeline/run_stack.h"
+#include "src/pipeline/read_progress.h"
 #include "src/pipeline/sort_in_memory.h"
-#include "src/pipeline/sort_job.h"
+#include "src/pipeline/sort_plan.h"
 #include "src/pipeline/temp_compression.h"
+#include "src/verify/output_check.h"
 
 namespace gsort {
 namespace {
 
-// -S, raised to the least budget a sort runs under (memory_plan.h): said
-// under -v, or, where the records alone need more, in a warning.
-uint64_t budget_to_use(const SortJob& job) {
-  const uint64_t asked = job.ctx.config.memory_bytes;
-  const uint64_t backend_bytes = job.ctx.backend.host_bytes_per_record();
-  const uint64_t least = minimum_budget(job.rs, backend_bytes);
-  if (asked >= least) return asked;
-  const std::string line = "-S " + std::to_string(asked) + " bytes raised to the minimum of " +
-                           std::to_string(least) + " bytes";
-  if (working_set_bytes(job.rs, backend_bytes) > asked && least > kMinBudgetBytes) {
-    print_diagnostic("gsort: warning: " + line + " (what " + std::to_string(job.rs) +
-                     "-byte records need: two chunk buffers and a two-way merge)");
-  } else {
-    job.ctx.log.info("memory: " + line);
+// The destination's file, made first (an unwritable destination fails
+// before any work), its encoder with --compress-output, and --verify's check.
+struct SortOutput {
+  SortOutput(const SortContext& ctx, const std::string& path) : target(path) {
+    const SortConfig& config = ctx.config;
+    if (config.compress_output) {
+      encoder = make_output_encoder(config.output_format, target.file(), config.output_level, config.threads,
+                                    ctx.pool);
+    }
+    if (config.verify) check = std::make_unique<OutputCheck>(ctx.layout, config.unique, ctx.pool);
   }
-  return least;
-}
+  OutputTarget target;
+  std::unique_ptr<OutputEncoder> encoder;
+  std::unique_ptr<OutputCheck> check;
+};
 
-// The threads asked for, where --parallel was capped (options.cpp).
-void log_threads(const SortJob& job) {
-  const SortConfig& config = job.ctx.config;
-  if (config.threads_requested > config.threads) {
-    job.ctx.log.info("threads: --parallel " + std::to_string(config.threads_requested) + " capped at " +
-                     std::to_string(config.threads) + " (4 per hardware thread)");
+// Why the destination is not written through a mapping (empty: it may be):
+// a mapping writes a new regular file of known size, unencoded, whose bytes
+// the page cache takes at memory speed (dirty mapped pages count against a
+// memory cgroup as written ones do; where they do not fit, the paced
+// stream keeps the cache clean).
+std::string mapping_refusal(const SortOutput& out, const SortPlan& plan, const InputSet& inputs) {
+  if (test_hooks::output_way) {
+    const int forced = test_hooks::output_way();
+    if (forced == 1) return "a test asked for the stream";
+    if (forced == 2) return "";
   }
-}
-
-// --page-cache drop (the default): a spilled sort whose runs and output
-// outgrow what the page cache takes at memory speed hands them to the disk
-// as they are written and drops them once written (io/writeback_pacer.h),
-// rather than let the kernel's dirty limit stall the writers. In a 3 GiB
-// memory cgroup on the H100 host, buffered writes of 12 GB of runs stalled
-// their writer for 2.4 s at a time, and the merge wrote its output at half
-// the disk's direct rate (docs/benchmarks.md).
-void decide_writeback_pacing(SortJob& job, const InputSet& inputs) {
-  if (job.plan.in_memory || !inputs.size_known() || job.ctx.config.page_cache != PageCacheUse::kDrop) return;
-  const uint64_t room = temp_room().page_cache_bytes;
-  if (inputs.total_bytes() <= room) return;
-  job.report.temp.writeback_paced = true;
-  job.ctx.log.info("writes paced: the runs and the output (" + std::to_string(inputs.total_bytes()) +
-                   " bytes) exceed what the page cache takes at memory speed (" + std::to_string(room) +
-                   " bytes); each is handed to the disk as it is written and dropped from the cache once written");
-}
-
-// The memory plan and what follows from it, logged under -v.
-void plan_sort(SortJob& job, const InputSet& inputs) {
-  const SortConfig& config = job.ctx.config;
-  log_threads(job);
-  job.stored_total = inputs.stored_bytes();
-  job.budget = budget_to_use(job);
-  job.report.memory_budget = job.budget;
-  const unsigned streams = config.spill_streams != 0 ? config.spill_streams : kDefaultSpillStreams;
-  job.plan = plan_memory(job.budget, job.rs, job.ctx.backend.host_bytes_per_record(), inputs.size_known(),
-                         inputs.total_bytes() / job.rs, streams);
-  std::string limits_line;
-  job.limits = merge_limits(job.plan.fan_in, config.batch_size, config.mode == Mode::kMerge, free_descriptors(),
-                            &limits_line);
-  // Each segment of a waiting run holds a descriptor: a run takes at most a
-  // quarter of those the runs may hold.
-  job.plan.spill_streams = static_cast<unsigned>(
-      std::clamp<uint64_t>(job.limits.max_open_runs / 4, 1, job.plan.spill_streams));
-  job.report.temp.streams = job.plan.spill_streams;
-  if (!job.plan.in_memory && job.plan.spill_streams != streams) {
-    job.ctx.log.info("spill streams: " + std::to_string(job.plan.spill_streams) + " instead of " +
-                     std::to_string(streams) + " (each needs a write buffer of at least " +
-                     std::to_string(kMinStreamBlockBytes) + " bytes, and a descriptor while its run waits)");
-  }
+  if (out.target.is_direct()) return out.target.is_stdout() ? "standard output" : "not a regular file";
+  if (out.encoder) return "compressed";
+  if (plan.writeback_paced) return "larger than the page cache takes; paced";
   if (inputs.size_known()) {
-    job.report.temp.expected_bytes = inputs.total_bytes();
-    job.report.input_bytes = inputs.total_bytes();
-    job.ctx.log.info("input: " + std::to_string(job.report.input_bytes) + " bytes, " +
-                     plural(job.report.input_bytes / job.rs, "record"));
+    const uint64_t room = page_cache_room().bytes;
+    if (room > 0 && inputs.total_bytes() > room) {
+      return "larger than the page cache takes at memory speed (" + std::to_string(room) + " bytes)";
+    }
   }
-  job.ctx.log.info("memory: " + std::to_string(job.budget) + " bytes budget, chunks of " +
-                   plural(job.plan.chunk_records, "record"));
-  job.ctx.log.info(limits_line);
-  decide_writeback_pacing(job, inputs);
+  return "";
 }
 
-// --merge, the in-memory sort, or runs then their merge.
-void sort_or_merge(SortJob& job, InputSet& inputs, OutputTarget& output) {
-  if (job.ctx.config.mode == Mode::kMerge) {
-    if (inputs.size_known()) job.progress_total = inputs.total_bytes();
+// The way the destination was written, in the report and under -v.
+void report_output_way(const SortContext& ctx, const FinalOutput& destination, const std::string& refusal,
+                       SortReport& report) {
+  report.output_way = output_way_name(destination.way());
+  if (destination.way() == OutputWay::kMapped) {
+    ctx.log.info("output: filled through a mapping by " + std::to_string(ctx.pool.size()) + " threads");
+  } else if (destination.way() == OutputWay::kStream) {
+    report.output_way_why = refusal.empty() ? "the file system cannot reserve or map it, or its size was unknown"
+                                            : refusal;
+    ctx.log.info("output: one write() stream (" + report.output_way_why + ")");
+  }
+}
+
+// What the plan says in the report.
+void report_plan(const SortPlan& plan, const InputSet& inputs, SortReport& report) {
+  report.memory_budget = plan.budget;
+  report.chunk_records = plan.memory.chunk_records;
+  report.temp.streams = plan.memory.spill_streams;
+  report.temp.writeback_paced = plan.writeback_paced;
+  if (inputs.size_known()) {
+    report.temp.expected_bytes = inputs.total_bytes();
+    report.input_bytes = inputs.total_bytes();
+  }
+}
+
+// What every merge of this sort takes. A merge that writes a run settles
+// --compress-temp first where no spill did (--merge: nothing to sample).
+MergeSetup merge_setup(const SortContext& ctx, const SortPlan& plan, TempRuns& runs, SortReport& report) {
+  const auto settle_runs = [&ctx, &plan, &runs, &report] {
+    decide_run_compression(ctx, plan.memory.source_records, RunSample{}, runs, report.temp);
+  };
+  return MergeSetup{ctx.layout, ctx.backend, ctx.pool, ctx.log, plan.limits, plan.windows, settle_runs};
+}
+
+// --verify's verdict, the end of a compressed output, and the output put in place.
+void finish(const SortContext& ctx, const InputTally& tally, SortOutput& out, ProgressMeter& meter,
+            SortReport& report) {
+  report.input_stored_bytes = tally.stored_bytes.load();
+  report.output_bytes = report.output_records * ctx.layout.record_size();
+  if (out.check) {
+    meter.phase("verifying", 0, nullptr);
+    out.check->finish(tally.records.load(), tally.hash_sum.load());
+    report.verified = true;
+    report.verify_hash_sum = tally.hash_sum.load();
+    ctx.log.info("verified: " + plural(report.output_records, "record") + " in order, matching the input");
+  }
+  const Stopwatch commit_time;
+  report.output_stored_bytes = report.output_bytes;
+  if (out.encoder) {
+    out.encoder->finish();
+    report.output_stored_bytes = out.encoder->bytes_out();
+  }
+  meter.stop();
+  out.target.prepare_commit(ctx.config.fsync);
+  if (ctx.before_commit) ctx.before_commit(report);
+  out.target.publish();
+  report.add_phase("commit", commit_time.seconds());
+  ctx.log.info("runs: " + std::to_string(report.runs));
+  ctx.log.info("merge passes: " + std::to_string(report.merge_passes));
+}
+
+}  // namespace
+
+SortReport external_sort(const SortContext& ctx, const RunOptions& run) {
+  const SortConfig& config = ctx.config;
+  const uint32_t rs = ctx.layout.record_size();
+  // Outlives the locals below: the temp directory goes last.
+  TempRuns runs(config.temp_dir, ctx.log, rs);
+  SortReport report;
+  InputTally tally;
+  tally.hash_records = config.verify;
+  // First, so that waiting for a slow producer on a pipe shows too.
+  ProgressMeter meter(ProgressMeter::wanted(config.progress));
+  meter.phase("reading", 0, &tally.stored_bytes);
+  // Empty directories of gsorts killed by SIGKILL (io/temp/stale_temp_dirs.h).
+  remove_stale_temp_dirs(config.temp_dir);
+  InputSet inputs(config.inputs, rs, &tally, config.page_cache == PageCacheUse::kDrop);
+  if (run.consume_inputs) inputs.consume_as_read();
+  SortOutput out(ctx, run.output);
+  const SortPlan plan = plan_sort(ctx, inputs);
+  report_plan(plan, inputs, report);
+  runs.plan_writes(plan.memory.block_bytes, plan.writeback_paced);
+  MappedDestination mapped(out.target.file());
+  FinalOutput destination(destination_sink(out.target, out.encoder.get()), rs, plan.memory.block_bytes,
+                          config.unique ? &ctx.layout : nullptr, out.check.get());
+  const std::string refusal = mapping_refusal(out, plan, inputs);
+  if (refusal.empty()) {
+    destination.allow_mapping([&mapped](uint64_t bytes, uint64_t block) { return mapped.map(bytes, block); });
+  }
+  DirectWrite direct(destination, ctx.pool, meter, report);
+  const ReadProgress progress{meter, tally.stored_bytes, inputs.stored_bytes()};
+  // Paced as the runs are, once a merge will write it (does nothing for a pipe).
+  const auto pace_output = [&] {
+    if (plan.writeback_paced) out.target.file().pace_writeback();
+  };
+  if (config.mode == Mode::kMerge) {
+    RunMerges merges(merge_setup(ctx, plan, runs, report), runs, report);
     // More inputs than one merge takes are merged in groups, early.
-    RunStack pending(job);
+    RunStack pending(merges, report);
     for (InputSet::Opener& open : inputs.lazy_sources()) {
       PendingSource input;
       input.open_input = std::move(open);
       pending.push(std::move(input));
     }
-    merge_all(job, pending.take(), output);
-    job.report.input_bytes = job.report.input_records * job.rs;
-  } else if (job.plan.in_memory) {
-    sort_in_memory(job, inputs, output);
+    pace_output();
+    merges.merge_all(pending.take(), destination, meter, inputs.size_known() ? inputs.total_bytes() : 0);
+    report.input_bytes = report.input_records * rs;
+  } else if (plan.memory.in_memory) {
+    sort_in_memory(ctx, plan.memory.chunk_records, inputs, progress, direct, report);
   } else {
-    std::vector<PendingSource> runs = form_runs(job, inputs, output);
-    if (!runs.empty()) merge_all(job, std::move(runs), output);
+    RunMerges merges(merge_setup(ctx, plan, runs, report), runs, report);
+    const RunFormation formation{ctx, plan.memory, inputs, progress, runs, merges, direct};
+    std::vector<PendingSource> formed = form_runs(formation, report);
+    if (!formed.empty()) {
+      pace_output();
+      merges.merge_all(std::move(formed), destination, meter, report.input_records * rs);
+    }
   }
-}
-
-// --verify's verdict, the end of a compressed output, and the output put in place.
-void finish(SortJob& job, const InputTally& tally, OutputCheck* check, ProgressMeter& meter, OutputTarget& output) {
-  SortReport& report = job.report;
-  report.input_stored_bytes = tally.stored_bytes.load();
-  report.output_bytes = report.output_records * job.rs;
-  if (check) {
-    meter.phase("verifying", 0, nullptr);
-    check->finish(tally.records.load(), tally.hash_sum.load());
-    report.verified = true;
-    report.verify_hash_sum = tally.hash_sum.load();
-    job.ctx.log.info("verified: " + plural(report.output_records, "record") + " in order, matching the input");
-  }
-  const Stopwatch commit_time;
-  report.output_stored_bytes = report.output_bytes;
-  if (job.encoder) {
-    job.encoder->finish();
-    report.output_stored_bytes = job.encoder->bytes_out();
-  }
-  meter.stop();
-  report.chunk_records = job.plan.chunk_records;
-  output.prepare_commit(job.ctx.config.fsync);
-  if (job.ctx.before_commit) job.ctx.before_commit(report);
-  output.publish();
-  report.add_phase("commit", commit_time.seconds());
-  job.ctx.log.info("runs: " + std::to_string(report.runs));
-  job.ctx.log.info("merge passes: " + std::to_string(report.merge_passes));
-}
-
-}  // namespace
-
-SortReport external_sort(const SortContext& ctx) {
-  // Outlives the locals below: the temp directory goes last.
-  SortJob job(ctx);
-  const SortConfig& config = ctx.config;
-  InputTally tally;
-  tally.hash_records = config.verify;
-  job.tally = &tally;
-  // First, so that waiting for a slow producer on a pipe shows too.
-  ProgressMeter meter(ProgressMeter::wanted(config.progress));
-  job.meter = &meter;
-  meter.phase("reading", 0, &tally.stored_bytes);
-  // Empty directories of gsorts killed by SIGKILL (io/stale_temp_dirs.h).
-  remove_stale_temp_dirs(config.temp_dir);
-  InputSet inputs(config.inputs, job.rs, &tally, config.page_cache == PageCacheUse::kDrop);
-  if (config.consume_inputs) inputs.consume_as_read();
-  OutputTarget output(config.output);
-  if (config.compress_output) {
-    job.encoder = make_output_encoder(config.output_format, output.file(), config.output_level, config.threads,
-                                      ctx.pool);
-  }
-  std::unique_ptr<OutputCheck> check;
-  if (config.verify) check = std::make_unique<OutputCheck>(ctx.layout, config.unique, ctx.pool);
-  job.check = check.get();
-  plan_sort(job, inputs);
-  sort_or_merge(job, inputs, output);
-  finish(job, tally, check.get(), meter, output);
-  return job.report;
+  mapped.finish(report.output_records * rs, config.fsync);
+  report_output_way(ctx, destination, refusal, report);
+  finish(ctx, tally, out, meter, report);
+  return report;
 }
 
 }  // namespace gsort

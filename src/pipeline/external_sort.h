@@ -7,6 +7,7 @@
 #include <functional>
 
 #include "src/chunk_sort/sort_backend.h"
+#include "src/config/run_options.h"
 #include "src/config/sort_config.h"
 #include "src/core/thread_pool.h"
 #include "src/keys/key_layout.h"
@@ -28,8 +29,8 @@ struct SortContext {
 };
 
 // Sorts (Mode::kSort) or merges (Mode::kMerge) config.inputs into
-// config.output. Throws gsort::Error; on any failure the destination is left
+// run.output. Throws gsort::Error; on any failure the destination is left
 // as it was and temp files are removed.
-SortReport external_sort(const SortContext& ctx);
+SortReport external_sort(const SortContext& ctx, const RunOptions& run);
 
 }  // namespace gsort

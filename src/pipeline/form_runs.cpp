@@ -4,9 +4,9 @@
 
 #include "src/core/host_buffer.h"
 #include "src/core/stopwatch.h"
+#include "src/merge/run_stack.h"
 #include "src/pipeline/background_spill.h"
 #include "src/pipeline/chunk_reader.h"
-#include "src/pipeline/run_stack.h"
 #include "src/pipeline/temp_compression.h"
 
 namespace gsort {
@@ -53,61 +53,63 @@ bool only_chunk(const InputSet& inputs, ChunkReader& chunks, uint64_t chunk_reco
 
 }  // namespace
 
-std::vector<PendingSource> form_runs(SortJob& job, InputSet& inputs, OutputTarget& output) {
-  RunStack runs(job);
-  SortReport& report = job.report;
-  const uint64_t chunk = job.plan.chunk_records;
-  const size_t files_per_run = job.plan.spill_streams;
-  ChunkReader chunks(inputs, job.ctx.backend, chunk, job.rs);
+std::vector<PendingSource> form_runs(const RunFormation& f, SortReport& report) {
+  const SortContext& ctx = f.ctx;
+  const uint32_t rs = ctx.layout.record_size();
+  InputSet& inputs = f.inputs;
+  RunStack waiting(f.merges, report);  // the runs formed, merged early as needed
+  const uint64_t chunk = f.plan.chunk_records;
+  const size_t files_per_run = f.plan.spill_streams;
+  ChunkReader chunks(inputs, ctx.backend, chunk, rs);
   ChunkOrders orders(chunk);
-  BackgroundSpill spill(job);  // after the buffers it reads: a spill in flight ends before they go
-  job.meter->phase("forming runs", job.stored_total, &job.tally->stored_bytes);
+  // After the buffers it reads: a spill in flight ends before they go.
+  BackgroundSpill spill(f.runs, ctx.pool, f.plan.spill_streams, report);
+  f.progress.phase("forming runs");
   chunks.read_first();
   bool more = true;
   while (more) {
     report.input_records += chunks.count();
-    if (runs.empty() && !spill.busy() && whole_input_in_hand(inputs, chunks, chunk, job.rs)) {
+    if (waiting.empty() && !spill.busy() && whole_input_in_hand(inputs, chunks, chunk, rs)) {
       // No temp files needed: written while it is sorted, as the in-memory sort does.
       report.in_memory = true;
       const uint8_t* records = chunks.records();
       const uint64_t count = chunks.count();
-      SortBackend& backend = job.ctx.backend.backend_for_whole_input(count);
-      job.sort_and_write(records, count, orders.current(),
-                         [&](uint32_t* order, const OrderProgress& ready) {
-                           backend.sort_order_in_parts(records, count, order, ready);
-                         },
-                         output);
+      SortBackend& backend = ctx.backend.backend_for_whole_input(count);
+      f.direct.sort_and_write(records, count, orders.current(), [&](uint32_t* order, const OrderProgress& ready) {
+        backend.sort_order_in_parts(records, count, order, ready);
+      });
       break;
     }
     // A spill that has ended gives its buffer back now, so that the next
     // chunk is read while this one is sorted.
-    if (spill.busy() && spill.ended()) runs.push(spill.finish());
+    if (spill.busy() && spill.ended()) waiting.push(spill.finish());
     const size_t in_flight = spill.busy() ? 1 : 0;
     // A spill that makes the runs merge early is written before the merge,
     // with no read-ahead, so that both chunk buffers (and the orders) are
     // free while the merge runs, and it has the whole budget.
-    const bool merges_next = runs.push_would_merge(true, in_flight, files_per_run);
+    const bool merges_next = waiting.push_would_merge(true, in_flight, files_per_run);
     if (!merges_next && !spill.busy()) chunks.read_ahead();
     const Stopwatch t;
-    job.ctx.backend.sort_order(chunks.records(), chunks.count(), orders.current());
+    ctx.backend.sort_order(chunks.records(), chunks.count(), orders.current());
     report.add_phase("sort", t.seconds());
     if (spill.busy()) {
       // It did not merge when it was started, and does not now.
-      runs.push(spill.finish());
+      waiting.push(spill.finish());
       if (!merges_next) chunks.read_ahead();
     }
-    if (runs.empty() && only_chunk(inputs, chunks, chunk, job.rs)) {  // no temp files needed
+    if (waiting.empty() && only_chunk(inputs, chunks, chunk, rs)) {  // no temp files needed
       report.in_memory = true;
-      job.write_sorted_output(chunks.records(), orders.current(), chunks.count(), output);
+      f.direct.write(chunks.records(), orders.current(), chunks.count());
       break;
     }
-    decide_run_compression(job, chunks.records(), orders.current(), chunks.count());
+    decide_run_compression(ctx, f.plan.source_records, RunSample{chunks.records(), orders.current(), chunks.count()},
+                           f.runs, report.temp);
     spill.start(chunks.records(), orders.current(), chunks.count());
     if (merges_next) {
       PendingSource run = spill.finish();
       chunks.release();
       orders.release();
-      runs.push(std::move(run));
+      waiting.push(std::move(run));
       orders.allocate();
       more = chunks.read_after_release();
     } else {
@@ -115,14 +117,14 @@ std::vector<PendingSource> form_runs(SortJob& job, InputSet& inputs, OutputTarge
       orders.advance();
     }
   }
-  if (spill.busy()) runs.push(spill.finish());
-  report.input_bytes = report.input_records * job.rs;
+  if (spill.busy()) waiting.push(spill.finish());
+  report.input_bytes = report.input_records * rs;
   for (const PhaseSpan& span : chunks.read_spans()) report.add_span(span);
   if (report.runs > 0) {
-    job.ctx.log.info("formed " + plural(report.runs, "run") + " of up to " + plural(chunk, "record") + ", " +
-                     plural(job.plan.spill_streams, "stream") + " each");
+    ctx.log.info("formed " + plural(report.runs, "run") + " of up to " + plural(chunk, "record") + ", " +
+                 plural(f.plan.spill_streams, "stream") + " each");
   }
-  return runs.take();
+  return waiting.take();
 }
 
 }  // namespace gsort

@@ -5,14 +5,32 @@
 
 #include <vector>
 
-#include "io/input_set.h"
-#include "io/output_target.h"
-#include "src/pipeline/sort_job.h"
+#include "io/input/input_set.h"
+#include "src/merge/merge_passes.h"
+#include "src/merge/pending_source.h"
+#include "src/merge/temp_runs.h"
+#include "src/pipeline/direct_write.h"
+#include "src/pipeline/external_sort.h"
+#include "src/pipeline/memory_plan.h"
+#include "src/pipeline/read_progress.h"
+#include "src/report/sort_report.h"
 
 namespace gsort {
 
+// What run formation takes.
+struct RunFormation {
+  const SortContext& ctx;
+  const MemoryPlan& plan;  // the chunk, the spill streams, the merges' source windows (run frames)
+  InputSet& inputs;
+  ReadProgress progress;
+  TempRuns& runs;       // where the runs are written
+  RunMerges& merges;    // merges waiting runs early
+  DirectWrite& direct;  // where an input of one chunk goes
+};
+
 // Returns the runs in the order they were formed (empty when the input was
-// one chunk and has been written to `output`).
-std::vector<PendingSource> form_runs(SortJob& job, InputSet& inputs, OutputTarget& output);
+// one chunk and has been written to the destination). Spills, sorts, reads
+// and --compress-temp's choice go to `report`.
+std::vector<PendingSource> form_runs(const RunFormation& f, SortReport& report);
 
 }  // namespace gsort

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "io/write_behind.h"
+#include "io/output/write_behind.h"
 
 namespace gsort {
 namespace {
@@ -35,12 +35,13 @@ uint64_t usable_bytes(uint64_t budget, uint64_t block_bytes) {
 
 }  // namespace
 
-uint64_t merge_window_records(const MemoryPlan& plan, uint64_t budget, uint32_t record_size, uint64_t backend_bytes,
-                              uint64_t sources) {
-  const uint64_t usable = usable_bytes(budget, plan.block_bytes);
-  const uint64_t fit = usable / (std::max<uint64_t>(sources, 1) * merge_bytes_per_record(record_size, backend_bytes));
-  const uint64_t most = std::max(plan.source_records, (uint64_t{64} << 20) / record_size);
-  return std::clamp(fit, plan.source_records, most);
+MergeWindows merge_windows(const MemoryPlan& plan, uint64_t budget, uint32_t record_size, uint64_t backend_bytes) {
+  MergeWindows w;
+  w.usable_bytes = usable_bytes(budget, plan.block_bytes);
+  w.bytes_per_record = merge_bytes_per_record(record_size, backend_bytes);
+  w.least_records = plan.source_records;
+  w.most_records = std::max(plan.source_records, (uint64_t{64} << 20) / record_size);
+  return w;
 }
 
 MemoryPlan plan_memory(uint64_t budget, uint32_t record_size, uint64_t backend_bytes, bool size_known,

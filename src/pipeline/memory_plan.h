@@ -5,6 +5,8 @@
 
 #include <cstdint>
 
+#include "src/merge/merge_limits.h"
+
 namespace gsort {
 
 struct MemoryPlan {
@@ -35,12 +37,10 @@ constexpr uint64_t kMinStreamBlockBytes = 64 << 10;
 MemoryPlan plan_memory(uint64_t budget, uint32_t record_size, uint64_t backend_bytes, bool size_known,
                        uint64_t total_records, unsigned streams = 1);
 
-// Records each of `sources` merge sources may hold in memory: what the
-// budget gives them (a window, its share of the two batch buffers, order and
-// backend space), between plan.source_records and 64 MiB of records. Larger
-// windows mean fewer, larger merge batches.
-uint64_t merge_window_records(const MemoryPlan& plan, uint64_t budget, uint32_t record_size, uint64_t backend_bytes,
-                              uint64_t sources);
+// What the budget gives each merge's windows (a window, its share of the
+// two batch buffers, order and backend space): between plan.source_records
+// and 64 MiB of records a source.
+MergeWindows merge_windows(const MemoryPlan& plan, uint64_t budget, uint32_t record_size, uint64_t backend_bytes);
 
 // The least -S a sort runs under. Below kMinBudgetBytes runs get so small
 // (a few hundred records) that a large input makes thousands of them and

@@ -3,12 +3,18 @@
 // the destination. No temp files.
 #pragma once
 
-#include "io/input_set.h"
-#include "io/output_target.h"
-#include "src/pipeline/sort_job.h"
+#include <cstdint>
+
+#include "io/input/input_set.h"
+#include "src/pipeline/direct_write.h"
+#include "src/pipeline/external_sort.h"
+#include "src/pipeline/read_progress.h"
+#include "src/report/sort_report.h"
 
 namespace gsort {
 
-void sort_in_memory(SortJob& job, InputSet& inputs, OutputTarget& output);
+// capacity: the records the buffer holds (the plan's chunk, the whole input).
+void sort_in_memory(const SortContext& ctx, uint64_t capacity, InputSet& inputs, const ReadProgress& progress,
+                    DirectWrite& out, SortReport& report);
 
 }  // namespace gsort

@@ -7,9 +7,9 @@
 #include <mutex>
 #include <vector>
 
-#include "io/page_cache_room.h"
-#include "io/write_probe.h"
-#include "src/pipeline/test_hooks.h"
+#include "io/cache/page_cache_room.h"
+#include "io/temp/write_probe.h"
+#include "src/core/test_hooks.h"
 
 namespace gsort {
 namespace {
@@ -36,16 +36,26 @@ std::string ratio_text(double r) {
   return text;
 }
 
-void compress_runs(SortJob& job, int level) {
-  RunCompression& c = job.run_compression;
+// What a decision reads and where it goes.
+struct Decision {
+  const SortContext& ctx;
+  uint32_t rs;
+  uint64_t frame_bytes;  // a run frame's
+  TempRuns& runs;
+  TempChoice& choice;
+};
+
+void compress_runs(const Decision& d, int level) {
+  RunCompression c;
   c.enabled = true;
   c.level = level;
-  c.frame_bytes = std::clamp<uint64_t>(job.plan.source_records * job.rs / 4, kMinRunFrameBytes, kMaxRunFrameBytes);
+  c.frame_bytes = d.frame_bytes;
   // Compression was the bottleneck of spilling on one core (~350 MB/s):
   // the frames of each block are compressed by all threads at once.
-  c.pool = &job.ctx.pool;
-  job.report.temp.compressed = true;
-  job.report.temp.level = level;
+  c.pool = &d.ctx.pool;
+  d.runs.compress(c);
+  d.choice.compressed = true;
+  d.choice.level = level;
 }
 
 struct Sample {
@@ -55,11 +65,11 @@ struct Sample {
 
 // Frames of the sorted chunk, evenly spread over it, compressed as a run's
 // frames are, side by side on the pool's threads.
-Sample sample_compression(SortJob& job, int level, const uint8_t* records, const uint32_t* order, uint64_t count) {
-  const uint64_t frame_bytes =
-      std::clamp<uint64_t>(job.plan.source_records * job.rs / 4, kMinRunFrameBytes, kMaxRunFrameBytes);
-  const uint64_t frame = std::clamp<uint64_t>(frame_bytes / job.rs, 1, count);
-  ThreadPool& pool = job.ctx.pool;
+Sample sample_compression(const Decision& d, int level, const RunSample& chunk) {
+  const uint32_t rs = d.rs;
+  const uint64_t count = chunk.count;
+  const uint64_t frame = std::clamp<uint64_t>(d.frame_bytes / rs, 1, count);
+  ThreadPool& pool = d.ctx.pool;
   // At most an eighth of the chunk, at least one frame.
   const uint64_t frames = std::clamp<uint64_t>(count / (8 * frame), 1, std::min<uint64_t>(kMostSampleFrames, 2 * pool.size()));
   std::mutex mutex;
@@ -67,9 +77,9 @@ Sample sample_compression(SortJob& job, int level, const uint8_t* records, const
   double seconds = 0;
   pool.parallel_for(frames, [&](size_t f) {
     const uint64_t first = split_point(count - frame, frames > 1 ? frames - 1 : 1, f);
-    std::vector<uint8_t> raw(frame * job.rs), packed(ZstdCompressor::bound(frame * job.rs));
+    std::vector<uint8_t> raw(frame * rs), packed(ZstdCompressor::bound(frame * rs));
     for (uint64_t i = 0; i < frame; ++i) {
-      std::memcpy(raw.data() + i * job.rs, records + uint64_t{order[first + i]} * job.rs, job.rs);
+      std::memcpy(raw.data() + i * rs, chunk.records + uint64_t{chunk.order[first + i]} * rs, rs);
     }
     ZstdCompressor zstd(level);
     // Once to size the context's tables (a run's writer does that once),
@@ -90,8 +100,8 @@ Sample sample_compression(SortJob& job, int level, const uint8_t* records, const
 }
 
 // The temp device's write speed, by the probe; in_memory for tmpfs.
-WriteSpeed probe_temp_device(SortJob& job) {
-  TempDir& dir = job.temp_dir();
+WriteSpeed probe_temp_device(TempRuns& runs) {
+  TempDir& dir = runs.dir();
   if (directory_in_memory(dir.path())) {
     WriteSpeed memory;
     memory.in_memory = true;
@@ -106,15 +116,15 @@ WriteSpeed probe_temp_device(SortJob& job) {
 }
 
 // --compress-temp=auto: the choice and its reason in report.temp.
-void decide_auto(SortJob& job, const uint8_t* records, const uint32_t* order, uint64_t count) {
-  TempChoice& choice = job.report.temp;
-  const int level = job.ctx.config.temp_level;
+void decide_auto(const Decision& d, const RunSample& chunk) {
+  TempChoice& choice = d.choice;
+  const int level = d.ctx.config.temp_level;
   const std::string zstd = "zstd level " + std::to_string(level);
-  if (count == 0) {
+  if (chunk.count == 0) {
     choice.reason = "no chunk to sample (--merge): runs are written plain";
     return;
   }
-  const Sample sample = sample_compression(job, level, records, order, count);
+  const Sample sample = sample_compression(d, level, chunk);
   choice.sample_ratio = sample.ratio;
   choice.compress_bytes_per_s = sample.bytes_per_s;
   const std::string shrinks = "a sample of the first chunk shrinks " + ratio_text(sample.ratio) + " (" + zstd + ")";
@@ -136,7 +146,7 @@ void decide_auto(SortJob& job, const uint8_t* records, const uint32_t* order, ui
     return;
   }
   if (device < 0) {
-    const WriteSpeed speed = probe_temp_device(job);
+    const WriteSpeed speed = probe_temp_device(d.runs);
     in_memory = speed.in_memory;
     device = speed.measured ? speed.bytes_per_s : 0;
     how = speed.how;
@@ -150,7 +160,7 @@ void decide_auto(SortJob& job, const uint8_t* records, const uint32_t* order, ui
     choice.reason = shrinks + ", but the temp device's speed is unknown (" + how + ")";
     return;
   }
-  const std::string speeds = zstd + " on " + std::to_string(job.ctx.pool.size()) + " threads compresses " +
+  const std::string speeds = zstd + " on " + std::to_string(d.ctx.pool.size()) + " threads compresses " +
                              mb_s(sample.bytes_per_s) + ", the temp device writes " + mb_s(device) + " (" + how + ")";
   const std::string beyond = expected != 0 ? "the runs (" + mb(static_cast<double>(expected)) + ") exceed"
                                            : "runs of unknown size may exceed";
@@ -160,7 +170,7 @@ void decide_auto(SortJob& job, const uint8_t* records, const uint32_t* order, ui
   }
   choice.reason = shrinks + ", " + speeds + ", and " + beyond + " what the page cache takes at memory speed (" +
                   mb(static_cast<double>(room)) + ")";
-  compress_runs(job, level);
+  compress_runs(d, level);
 }
 
 }  // namespace
@@ -171,15 +181,18 @@ TempRoom temp_room() {
   return r;
 }
 
-void decide_run_compression(SortJob& job, const uint8_t* records, const uint32_t* order, uint64_t count) {
-  TempChoice& choice = job.report.temp;
+void decide_run_compression(const SortContext& ctx, uint64_t source_records, const RunSample& sample,
+                            TempRuns& runs, TempChoice& choice) {
   if (choice.decided) return;
   choice.decided = true;
-  switch (job.ctx.config.compress_temp) {
+  const uint32_t rs = ctx.layout.record_size();
+  const Decision d{ctx, rs, std::clamp<uint64_t>(source_records * rs / 4, kMinRunFrameBytes, kMaxRunFrameBytes),
+                   runs, choice};
+  switch (ctx.config.compress_temp) {
     case TempCompression::kOn:
       choice.mode = "on";
       choice.reason = "--compress-temp";
-      compress_runs(job, job.ctx.config.temp_level);
+      compress_runs(d, ctx.config.temp_level);
       break;
     case TempCompression::kOff:
       choice.mode = "off";
@@ -187,10 +200,10 @@ void decide_run_compression(SortJob& job, const uint8_t* records, const uint32_t
       break;
     case TempCompression::kAuto:
       choice.mode = "auto";
-      decide_auto(job, records, order, count);
+      decide_auto(d, sample);
       break;
   }
-  job.ctx.log.info(std::string("temp compression: ") + (choice.compressed ? "on" : "off") + " (" + choice.mode +
+  ctx.log.info(std::string("temp compression: ") + (choice.compressed ? "on" : "off") + " (" + choice.mode +
                    "): " + choice.reason);
 }
 

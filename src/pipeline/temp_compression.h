@@ -8,17 +8,19 @@
 //    The runs are compressed when all of these hold:
 //      the sample shrinks kMinSampleRatio times or more;
 //      the runs are larger than what the page cache takes at memory speed
-//      (io/page_cache_room.h), so that they are written at the pace of the
+//      (io/cache/page_cache_room.h), so that they are written at the pace of the
 //      temp device (never, for a temp directory on tmpfs);
 //      the compressor on all threads outpaces that device, measured by a
-//      short O_DIRECT write in the temp directory (io/write_probe.h).
+//      short O_DIRECT write in the temp directory (io/temp/write_probe.h).
 //    A measurement that fails (a probe's write refused) leaves runs plain.
 // The figures behind the choice go to report.temp.
 #pragma once
 
 #include <cstdint>
 
-#include "src/pipeline/sort_job.h"
+#include "src/merge/temp_runs.h"
+#include "src/pipeline/external_sort.h"
+#include "src/report/sort_report.h"
 
 namespace gsort {
 
@@ -28,7 +30,7 @@ constexpr double kMinSampleRatio = 1.5;
 // Bytes the temp device probe writes.
 constexpr uint64_t kProbeBytes = 32 << 20;
 
-// What the page cache takes at memory speed (io/page_cache_room.h) and the
+// What the page cache takes at memory speed (io/cache/page_cache_room.h) and the
 // temp device's write speed (-1: not measured yet), as the test hook
 // (test_hooks::temp_device) may set them: what spilling decisions weigh.
 struct TempRoom {
@@ -37,9 +39,20 @@ struct TempRoom {
 };
 TempRoom temp_room();
 
-// Settles job.run_compression from --compress-temp and, for auto, the
-// sorted chunk records[order[0..count)] (count 0: nothing to sample, as for
-// --merge: plain runs). Does nothing after the first call.
-void decide_run_compression(SortJob& job, const uint8_t* records, const uint32_t* order, uint64_t count);
+// A sorted chunk, records[order[0..count)], as its run will hold it; none
+// (count 0) for --merge.
+struct RunSample {
+  const uint8_t* records = nullptr;
+  const uint32_t* order = nullptr;
+  uint64_t count = 0;
+};
+
+// Settles how `runs` are compressed (TempRuns::compress) from
+// --compress-temp and, for auto, `sample` (none: plain runs), and says why
+// in `choice` (the report's) and under -v. Run frames are a quarter of a
+// merge window of `source_records` (the plan's), within bounds. Does
+// nothing once the choice is made.
+void decide_run_compression(const SortContext& ctx, uint64_t source_records, const RunSample& sample,
+                            TempRuns& runs, TempChoice& choice);
 
 }  // namespace gsort

@@ -37,7 +37,7 @@ struct TempChoice {
   uint64_t expected_bytes = 0;     // what the runs were expected to hold (0: unknown)
   unsigned streams = 1;            // spill streams: files a run is written as at once
   bool writeback_paced = false;    // runs and output handed to the disk as written, and dropped from the cache
-                                   // (decided in external_sort.cpp; run_output and merge_passes act on it)
+                                   // (decided by the plan, src/pipeline/sort_plan.cpp)
 };
 
 struct SortReport {
@@ -54,6 +54,8 @@ struct SortReport {
   uint64_t input_stored_bytes = 0;   // bytes read from the input files (compressed size for zstd inputs)
   uint64_t output_bytes = 0;         // record bytes written to the destination (before compression)
   uint64_t output_stored_bytes = 0;  // bytes written to the destination (after compression)
+  std::string output_way;            // "mapped" (threads fill the file through a mapping) or "stream"
+  std::string output_way_why;        // why not mapped, where it was not
   bool verified = false;             // --verify ran and the output matched the input
   uint64_t verify_hash_sum = 0;      // the input's order-independent checksum (--verify)
   uint64_t chunk_records = 0;

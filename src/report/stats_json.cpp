@@ -4,7 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "io/checksum.h"
+#include "io/file/checksum.h"
 
 namespace gsort {
 
@@ -14,14 +14,14 @@ uint64_t peak_host_bytes() {
   return static_cast<uint64_t>(u.ru_maxrss) * 1024;  // Linux reports KiB
 }
 
-std::string stats_json(const SortConfig& config, const SortReport& report, const SortBackend& backend,
-                       double total_seconds) {
-  return stats_json(config, report, BackendSummary{backend.describe(), backend.timings(), backend.peak_device_bytes()},
-                    total_seconds);
+std::string stats_json(const SortConfig& config, const std::string& output, const SortReport& report,
+                       const SortBackend& backend, double total_seconds) {
+  return stats_json(config, output, report,
+                    BackendSummary{backend.describe(), backend.timings(), backend.peak_device_bytes()}, total_seconds);
 }
 
-std::string stats_json(const SortConfig& config, const SortReport& report, const BackendSummary& backend,
-                       double total_seconds) {
+std::string stats_json(const SortConfig& config, const std::string& output, const SortReport& report,
+                       const BackendSummary& backend, double total_seconds) {
   using Json = nlohmann::ordered_json;
   const BackendTimings t = backend.timings;
   Json j;
@@ -35,10 +35,11 @@ std::string stats_json(const SortConfig& config, const SortReport& report, const
                 {"records", report.input_records},
                 {"bytes", report.input_bytes},
                 {"stored_bytes", report.input_stored_bytes}};
-  j["output"] = {{"destination", config.output == "-" ? "standard output" : config.output},
+  j["output"] = {{"destination", output == "-" ? "standard output" : output},
                  {"records", report.output_records},
                  {"bytes", report.output_bytes},
                  {"stored_bytes", report.output_stored_bytes},
+                 {"way", report.output_way},
                  {"compressed", config.compress_output},
                  {"format", config.compress_output ? Json(format_name(config.output_format)) : Json(nullptr)},
                  {"level", config.compress_output ? Json(config.output_level) : Json(nullptr)},
@@ -84,8 +85,8 @@ std::string stats_json(const SortConfig& config, const SortReport& report, const
     timeline.push_back({{"phase", span.phase}, {"thread", span.thread}, {"start_s", span.start_s}, {"end_s", span.end_s}});
   }
   j["timeline"] = timeline;
-  j["backend_s"] = {{"extract", t.extract_s}, {"sort", t.sort_s},         {"merge", t.merge_s},
-                    {"copy_in", t.copy_in_s}, {"copy_out", t.copy_out_s}, {"gather", t.gather_s}};
+  j["backend_s"] = {{"extract", t.extract_s}, {"sort", t.sort_s}, {"merge", t.merge_s},
+                    {"copy_in", t.copy_in_s}, {"copy_out", t.copy_out_s}};
   j["backend_chunks"] = t.chunks;
   j["backend_pieces"] = t.pieces;
   j["total_s"] = total_seconds;

@@ -4,7 +4,7 @@
 #include <cstring>
 
 #include "src/core/errors.h"
-#include "io/checksum.h"
+#include "io/file/checksum.h"
 
 namespace gsort {
 namespace {

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "src/core/host_buffer.h"
-#include "io/input_set.h"
+#include "io/input/input_set.h"
 
 namespace gsort {
 namespace {

@@ -164,7 +164,7 @@ TEST(CliInterrupt, OutputIsPrivateUntilCommitted) {
 // SIGQUIT after runs were spilled: nothing left in -T or beside the output.
 TEST(CliInterrupt, SigquitCleansUpAndDiesBySignal) {
   BlockedSort s({"-S", "1M"}, records(1600000, 10));
-  // Run files have no names (io/temp_dir.h): they show as gsort's open descriptors.
+  // Run files have no names (io/temp/temp_dir.h): they show as gsort's open descriptors.
   ASSERT_TRUE(poll_until([&] { return unnamed_files_under(s.child.pid, s.tmp) > 0; })) << "gsort spilled no run";
   ASSERT_EQ(kill(s.child.pid, SIGQUIT), 0);
   const int status = wait_for(s.child.pid);

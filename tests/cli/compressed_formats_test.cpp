@@ -229,6 +229,33 @@ TEST_P(CompressedFormat, CorruptedInputFailsCleanly) {
   }
 }
 
+// A gzip member's trailer holds the CRC-32 and the length (ISIZE) of its
+// data: either wrong is corrupted data, as gzip -t says, in the last
+// member and in one before it.
+TEST(CompressedGzip, WrongTrailerIsCorrupted) {
+  const std::string gzip = find_tool("gzip");
+  ASSERT_FALSE(gzip.empty());
+  TempDir dir;
+  ProcessOptions in;
+  in.stdin_kind = StdinKind::kPipe;
+  in.stdin_data = records(20000, 9);
+  const std::string good = run_process({gzip, "-c"}, in).out;
+  ASSERT_GT(good.size(), 8u);
+  for (const size_t from_end : {size_t{1}, size_t{5}}) {  // ISIZE's top byte, the CRC's
+    std::string bad = good;
+    bad[bad.size() - from_end] ^= 0x01;
+    for (const std::string& data : {bad, bad + good}) {
+      SCOPED_TRACE(std::to_string(from_end) + (data.size() > bad.size() ? ", then a good member" : ""));
+      write_file(dir.file("bad.gz"), data);
+      write_file(dir.file("out"), "old content");
+      const ProcessResult r = run_gsort(with_spec({dir.file("bad.gz"), "-o", dir.file("out")}));
+      expect_clean_error(r, {"bad.gz", "corrupted gzip data", from_end == 1 ? "length mismatch" : "CRC-32 mismatch"});
+      EXPECT_EQ(read_file(dir.file("out")), "old content");
+      EXPECT_NE(run_process({gzip, "-t", dir.file("bad.gz")}).exit_code, 0) << "gzip -t accepts it";
+    }
+  }
+}
+
 TEST_P(CompressedFormat, StatsAndVerifyCountTheDecodedRecords) {
   TempDir dir;
   const std::string data = records(20000, 9, true);

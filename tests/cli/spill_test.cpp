@@ -101,7 +101,7 @@ TEST(SpillStreams, ASmallBudgetSpillsFewerStreams) {
 
 // A spilled sort whose input outgrows the page cache's room (faked by
 // gsort-test-hooks) hands its runs and output to the disk as it writes them
-// (several steps of io/writeback_pacer.h each) and keeps every record;
+// (several steps of io/file/writeback_pacer.h each) and keeps every record;
 // --page-cache keep, or room to spare, leaves writes to the kernel.
 TEST(WritebackPacing, ASortOutgrowingThePageCacheIsPacedAndKeepsEveryRecord) {
   TempDir dir;

@@ -95,7 +95,7 @@ class BackendConformance : public testing::TestWithParam<BackendParam> {
                         : p.algorithm == 2 ? GpuSortAlgorithm::kMerge
                                            : GpuSortAlgorithm::kCub;
     if (p.hybrid) {
-      return make_hybrid_backend(layout, *pool_,
+      return make_hybrid_backend(layout, *pool_, make_cpu_backend(layout, *pool_),
                                  [&](ThreadPool& gpu_pool) { return make_gpu_backend(layout, options, gpu_pool); });
     }
     return make_gpu_backend(layout, options, *pool_);

@@ -1,19 +1,23 @@
 #!/usr/bin/env bash
-# The distributed sort's tests: distributed_test.sh GSORT GSORT_GEN CASE.
-# Each case runs `mpirun -np N gsort` for N = 1..4 on the CPU backend and
-# compares with single-process gsort (the same binary, no mpirun, CPU
-# backend) byte for byte, or checks a refusal or a failure; after every
-# run, no temporary file may be left in -T's directory or next to the output.
+# The distributed sort's tests: distributed_test.sh GSORT GSORT_GEN
+# GSORT_TEST_HOOKS CASE. Each case runs `mpirun -np N gsort` for N = 1..4 on
+# the CPU backend and compares with single-process gsort (the same binary,
+# no mpirun, CPU backend) byte for byte, or checks a refusal or a failure;
+# after every run, no temporary file may be left in -T's directory or next
+# to the output. Where a case injects a fault (GSORT_TEST_* variables), the
+# ranks run GSORT_TEST_HOOKS (tests/support/fault_hooks.h): gsort reads none.
 # On GPU machines GSORT_DIST_BACKEND=gpu and GSORT_DIST_EXCHANGE=nccl run
 # the comparisons' ranks with those instead (ranks share GPUs in turn), and
-# GSORT_DIST_MAX_RANKS leaves out larger rank counts (NCCL wants a GPU per
-# rank).
+# GSORT_DIST_MAX_RANKS (at least 2) caps every case's rank counts (NCCL wants
+# a GPU per rank): larger counts of a list are left out, and a check that
+# needs several ranks runs with min(N, GSORT_DIST_MAX_RANKS).
 set -euo pipefail
-gsort=$1 gen_bin=$2 case=$3
+gsort=$1 gen_bin=$2 hooks=$3 case=$4
 mpirun_bin=${GSORT_MPIRUN:-mpirun}
 rank_opts=(--backend "${GSORT_DIST_BACKEND:-cpu}")
 [ -z "${GSORT_DIST_EXCHANGE:-}" ] || rank_opts+=(--exchange "$GSORT_DIST_EXCHANGE")
 max_ranks=${GSORT_DIST_MAX_RANKS:-4}
+[ "$max_ranks" -ge 2 ] || { echo "GSORT_DIST_MAX_RANKS must be at least 2" >&2; exit 2; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 mkdir "$work/tmp" "$work/out"
@@ -25,6 +29,8 @@ mpi_flags=(--oversubscribe --allow-run-as-root --mca btl self,vader --mca btl_va
 # Each mpirun costs about a second here, so cases pick a few.
 
 fail() { echo "FAIL ($case): $*" >&2; exit 1; }
+# ranks N: N, or GSORT_DIST_MAX_RANKS where that is smaller.
+ranks() { if [ "$1" -gt "$max_ranks" ]; then echo "$max_ranks"; else echo "$1"; fi; }
 mpi() {
   local n=$1 env=()
   shift
@@ -34,6 +40,14 @@ mpi() {
   "$mpirun_bin" "${mpi_flags[@]}" "${env[@]}" -np "$n" "$@"
 }
 gen() { "$gen_bin" "$@"; }
+# The binary the ranks of a comparison run: the hooks' where a variable asks for one.
+ranks_gsort() {
+  if [ -n "${GSORT_TEST_RECEIVE_IN_FILES:-}${GSORT_TEST_SHM_SLOT_RECORDS:-}${GSORT_TEST_OUTPUT_PWRITE:-}" ]; then
+    echo "$hooks"
+  else
+    echo "$gsort"
+  fi
+}
 
 no_leftovers() {
   local left
@@ -46,7 +60,7 @@ same() {
   "$gsort" --backend cpu -T "$work/tmp" "$@" -o "$work/ref"
   for n in ${np:-1 2 3 4}; do
     [ "$n" -le "$max_ranks" ] || continue
-    mpi "$n" "$gsort" "${rank_opts[@]}" -T "$work/tmp" "$@" -o "$work/out/sorted" || fail "np $n failed: $*"
+    mpi "$n" "$(ranks_gsort)" "${rank_opts[@]}" -T "$work/tmp" "$@" -o "$work/out/sorted" || fail "np $n failed: $*"
     cmp -s "$work/ref" "$work/out/sorted" || fail "np $n differs from one process: $*"
     no_leftovers
   done
@@ -124,7 +138,7 @@ parts_same() {
   "$gsort" --backend cpu -T "$work/tmp" "$@" -o "$work/ref"
   for n in ${np:-1 2 3 4}; do
     [ "$n" -le "$max_ranks" ] || continue
-    mpi "$n" "$gsort" "${rank_opts[@]}" -T "$work/tmp" "$@" --output-parts -o "$work/out/parts" || fail "np $n failed"
+    mpi "$n" "$(ranks_gsort)" "${rank_opts[@]}" -T "$work/tmp" "$@" --output-parts -o "$work/out/parts" || fail "np $n failed"
     [ "$(ls "$work/out/parts" | wc -l)" = "$n" ] || fail "np $n: $(ls "$work/out/parts" | wc -l) parts"
     cat "$work/out/parts"/part-* | cmp -s "$work/ref" - || fail "np $n: parts differ from one process: $*"
     [ -z "$(find "$work/out/parts" -name '.*')" ] || fail "np $n: hidden files left in the parts directory"
@@ -148,17 +162,19 @@ case_spill() {
   gen -n 200000 --record-size 16 --key 0:u64 -o "$work/big"  # 3.2 MB
   np="2 4" same -S 1M --record-size 16 --key 0:u64 "$work/big"
   np=3 same -S 1M -u --record-size 16 --key 0:u64 "$work/big"
-  mpi 3 "$gsort" --backend cpu -S 1M -T "$work/tmp" --record-size 16 --key 0:u64 "$work/big" \
+  local n
+  n=$(ranks 3)
+  mpi "$n" "$gsort" --backend cpu -S 1M -T "$work/tmp" --record-size 16 --key 0:u64 "$work/big" \
     -o "$work/out/sorted" --stats "$work/stats.json"
-  grep -q '"rounds":[2-9]' "$work/stats.json" || fail "one exchange round only: $(cat "$work/stats.json")"
+  grep -qE '"rounds":([2-9]|[1-9][0-9]+)' "$work/stats.json" || fail "one exchange round only: $(cat "$work/stats.json")"
   grep -q '"runs":[1-9]' "$work/stats.json" || fail "no run spilled: $(cat "$work/stats.json")"
   # Streamed into one file: each rank merges straight into its range (with
   # --fsync too), and the output is still one process's.
   "$gsort" --backend cpu --record-size 16 --key 0:u64 "$work/big" -o "$work/ref"
-  mpi 3 "$gsort" "${rank_opts[@]}" -S 1M -T "$work/tmp" --record-size 16 --key 0:u64 "$work/big" --fsync -v \
-    -o "$work/out/sorted" 2>"$work/err" || fail "np 3 --fsync -v failed: $(cat "$work/err")"
+  mpi "$n" "$gsort" "${rank_opts[@]}" -S 1M -T "$work/tmp" --record-size 16 --key 0:u64 "$work/big" --fsync -v \
+    -o "$work/out/sorted" 2>"$work/err" || fail "np $n --fsync -v failed: $(cat "$work/err")"
   grep -q "^gsort: write: rank 0 merges into its range of the output" "$work/err" || fail "-v: $(cat "$work/err")"
-  cmp -s "$work/ref" "$work/out/sorted" || fail "np 3 --fsync: differs from one process"
+  cmp -s "$work/ref" "$work/out/sorted" || fail "np $n --fsync: differs from one process"
   no_leftovers
 }
 
@@ -181,17 +197,29 @@ case_receive() {
   np="2 3" same --verify -S 1M --record-size 16 --key 0:u64 "$work/in"
   np=3 same --verify -S 1M -u --record-size 16 --key 0:u64 "$work/in"
   np=2 parts_same --verify -S 1M --record-size 16 --key 0:u64 "$work/in"
+  # Ranks that land differently (rank 0 in files, the others in memory) take
+  # the same collectives: this hung while only the ranks with files fenced
+  # their finish.
+  local args=(--record-size 16 --key 0:u64 "$work/in")
+  "$gsort" --backend cpu -T "$work/tmp" "${args[@]}" -o "$work/ref"
+  timeout 120 "$mpirun_bin" "${mpi_flags[@]}" -np 1 -x GSORT_TEST_RECEIVE_IN_FILES=1 "$gsort" "${rank_opts[@]}" \
+    -T "$work/tmp" "${args[@]}" -o "$work/out/sorted" : -np 2 "$gsort" "${rank_opts[@]}" -T "$work/tmp" \
+    "${args[@]}" -o "$work/out/sorted" || fail "files on rank 0, memory on the others: failed"
+  cmp -s "$work/ref" "$work/out/sorted" || fail "files on rank 0, memory on the others: differs"
+  no_leftovers
 }
 
 case_stats() {
   gen -n 20000 --record-size 16 --key 0:u32 -o "$work/in"
-  mpi 3 "$gsort" --backend cpu -T "$work/tmp" --record-size 16 --key 0:u32 "$work/in" -o "$work/out/sorted" \
+  local n
+  n=$(ranks 3)
+  mpi "$n" "$gsort" --backend cpu -T "$work/tmp" --record-size 16 --key 0:u32 "$work/in" -o "$work/out/sorted" \
     --stats "$work/stats.json" -v 2>"$work/err"
-  grep -q '"ranks":3' "$work/stats.json" || fail "stats: $(cat "$work/stats.json")"
-  [ "$(grep -o '"rank":[0-9]' "$work/stats.json" | wc -l)" = 3 ] || fail "stats lack ranks: $(cat "$work/stats.json")"
+  grep -q "\"ranks\":$n" "$work/stats.json" || fail "stats: $(cat "$work/stats.json")"
+  [ "$(grep -o '"rank":[0-9]' "$work/stats.json" | wc -l)" = "$n" ] || fail "stats lack ranks: $(cat "$work/stats.json")"
   grep -q '^gsort: partitions: largest' "$work/err" || fail "-v: $(cat "$work/err")"
-  [ "$(grep -o '"partitioned_on":"cpu"' "$work/stats.json" | wc -l)" = 3 ] || fail "--backend cpu partitioned elsewhere"
-  [ "$(grep -c '^gsort: rank 2: splitters' "$work/err")" = 1 ] || fail "-v printed more than once"
+  [ "$(grep -o '"partitioned_on":"cpu"' "$work/stats.json" | wc -l)" = "$n" ] || fail "--backend cpu partitioned elsewhere"
+  [ "$(grep -c "^gsort: rank $((n - 1)): splitters" "$work/err")" = 1 ] || fail "-v printed more than once"
 }
 
 # --exchange: mpi and shm write what one process writes (auto is shm on one
@@ -216,16 +244,18 @@ case_exchange() {
     -o "$work/out/sorted" 2>"$work/err" || fail "np 2 -v failed"
   grep -qE "^gsort: write: rank 0 fills its range of the output (through a mapping|with pwrite)" "$work/err" ||
     fail "-v does not say how the range is written: $(cat "$work/err")"
-  GSORT_TEST_OUTPUT_PWRITE=1 mpi 2 "$gsort" "${rank_opts[@]}" -v -T "$work/tmp" --record-size 16 --key 0:u64 \
+  GSORT_TEST_OUTPUT_PWRITE=1 mpi 2 "$hooks" "${rank_opts[@]}" -v -T "$work/tmp" --record-size 16 --key 0:u64 \
     "$work/big" -o "$work/out/sorted" 2>"$work/err" || fail "np 2 -v (pwrite) failed"
   grep -q "^gsort: write: rank 0 fills its range of the output with pwrite" "$work/err" || fail "the hook: $(cat "$work/err")"
   # Whole slices are partitioned on the ranks' GPUs where they have one.
   if [ "${GSORT_DIST_BACKEND:-cpu}" = gpu ]; then
     "$gsort" --backend cpu --record-size 16 --key 0:u64 "$work/big" -o "$work/ref"
-    mpi 3 "$gsort" "${rank_opts[@]}" -T "$work/tmp" --stats "$work/stats.json" --record-size 16 --key 0:u64 \
-      "$work/big" -o "$work/out/sorted" || fail "np 3 on GPUs failed"
-    cmp -s "$work/ref" "$work/out/sorted" || fail "np 3 partitioned on GPUs differs from one process"
-    [ "$(grep -o '"partitioned_on":"gpu"' "$work/stats.json" | wc -l)" = 3 ] || fail "not on the GPUs: $(cat "$work/stats.json")"
+    local n
+    n=$(ranks 3)
+    mpi "$n" "$gsort" "${rank_opts[@]}" -T "$work/tmp" --stats "$work/stats.json" --record-size 16 --key 0:u64 \
+      "$work/big" -o "$work/out/sorted" || fail "np $n on GPUs failed"
+    cmp -s "$work/ref" "$work/out/sorted" || fail "np $n partitioned on GPUs differs from one process"
+    [ "$(grep -o '"partitioned_on":"gpu"' "$work/stats.json" | wc -l)" = "$n" ] || fail "not on the GPUs: $(cat "$work/stats.json")"
   fi
   if [ -z "${GSORT_DIST_EXCHANGE:-}" ]; then
     mpi 2 "$gsort" "${rank_opts[@]}" -v -T "$work/tmp" --record-size 16 --key 0:u64 "$work/big" \
@@ -236,7 +266,7 @@ case_exchange() {
   gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU' || true)
   if [ "${gpus:-0}" -ge 2 ]; then
     "$gsort" -S 1M --record-size 16 --key 0:u64 "$work/big" -o "$work/ref"
-    for ((n = 2; n <= gpus && n <= 4; n++)); do
+    for ((n = 2; n <= gpus && n <= max_ranks; n++)); do
       mpi "$n" -x NCCL_DEBUG "$gsort" -S 1M -T "$work/tmp" --exchange nccl --record-size 16 --key 0:u64 "$work/big" \
         -o "$work/out/sorted" || fail "np $n --exchange nccl failed"
       cmp -s "$work/ref" "$work/out/sorted" || fail "np $n --exchange nccl differs from one process"
@@ -279,15 +309,17 @@ case_refusals() {
   zstd -q -f "$work/in" -o "$work/in.zst" 2>/dev/null && \
     refuse "uncompressed" --record-size 16 --key 0:u32 "$work/in.zst" -o "$work/out/sorted"
   refuse "not a multiple" --record-size 15 "$work/in" -o "$work/out/sorted"
+  # main's checks hold for ranks too.
+  refuse "is also an input" --record-size 16 --key 0:u32 "$work/in" -o "$work/out/sorted" --stats "$work/in"
 }
 
 # fault N PHASE [ARGS...]: rank 1 fails at PHASE; every rank must stop with
 # a non-zero status, the destination must not appear, nothing may be left.
 fault() {
   local n=$1 phase=$2 rc=0; shift 2
-  if [ "$n" -gt "$max_ranks" ]; then n=$max_ranks; fi
+  n=$(ranks "$n")
   GSORT_TEST_FAIL_RANK=1 GSORT_TEST_FAIL_AT=$phase mpi "$n" -x GSORT_TEST_FAIL_RANK -x GSORT_TEST_FAIL_AT \
-    "$gsort" "${rank_opts[@]}" -S 1M -T "$work/tmp" --record-size 16 --key 0:u64 "$work/big" "$@" \
+    "$hooks" "${rank_opts[@]}" -S 1M -T "$work/tmp" --record-size 16 --key 0:u64 "$work/big" "$@" \
     >/dev/null 2>"$work/err" || rc=$?
   [ "$rc" != 0 ] || fail "np $n, $phase: exit 0"
   [ ! -e "$work/out/sorted" ] && [ ! -e "$work/out/parts/part-00000" ] || fail "np $n, $phase: output appeared"

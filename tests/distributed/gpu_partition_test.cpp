@@ -1,4 +1,4 @@
-// The GPU partition (src/distributed/gpu_partition.h) against the host's
+// The GPU partition (src/distributed/partition/gpu_partition.h) against the host's
 // Partitioner, which partition_test.cpp checks against a reference: the
 // same bucket sizes and the same bytes in every bucket, for every key kind,
 // -r, wide keys that tie on their first word, heavy duplicates, record
@@ -14,9 +14,9 @@
 #include <vector>
 
 #include "src/core/thread_pool.h"
-#include "src/distributed/gpu_partition.h"
-#include "src/distributed/partition.h"
-#include "src/distributed/splitters.h"
+#include "src/distributed/partition/gpu_partition.h"
+#include "src/distributed/partition/partition.h"
+#include "src/distributed/partition/splitters.h"
 #include "src/keys/key_layout.h"
 #if GSORT_HAVE_CUDA
 #include "src/chunk_sort/gpu/make_gpu_backend.h"

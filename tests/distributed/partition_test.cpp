@@ -1,4 +1,4 @@
-// Partitioner (src/distributed/partition.h): each record goes to the rank
+// Partitioner (src/distributed/partition/partition.h): each record goes to the rank
 // whose range holds its (key, global record number), buckets keep input
 // order, and a scatter split over two calls (the other ranks' buckets, then
 // the rank's own, as the whole-slice exchange does) gives the same bytes as
@@ -13,8 +13,8 @@
 #include <vector>
 
 #include "src/core/thread_pool.h"
-#include "src/distributed/partition.h"
-#include "src/distributed/splitters.h"
+#include "src/distributed/partition/partition.h"
+#include "src/distributed/partition/splitters.h"
 #include "src/keys/key_layout.h"
 
 namespace {

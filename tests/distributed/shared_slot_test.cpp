@@ -1,10 +1,10 @@
-// shared_slot_bytes (src/distributed/shared_memory_exchange.h): the slot of
+// shared_slot_bytes (src/distributed/exchange/shared_memory_exchange.h): the slot of
 // the shared-memory exchange holds whole records, shrinks to what a round
 // needs and to what /dev/shm has room for, and is refused (0) where even
 // the smallest does not fit.
 #include <gtest/gtest.h>
 
-#include "src/distributed/shared_memory_exchange.h"
+#include "src/distributed/exchange/shared_memory_exchange.h"
 
 namespace {
 

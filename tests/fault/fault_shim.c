@@ -5,8 +5,10 @@
 //   OP:WHAT[:after=N][:every=K][:path=SUBSTRING]
 //
 //   OP      read (read, pread), write (write, pwrite), fsync (fsync,
-//           fdatasync), rename (rename; path matches the new name)
-//   WHAT    ENOSPC, EIO, EINTR, EDQUOT, EFBIG: fail with that errno;
+//           fdatasync), rename (rename; path matches the new name),
+//           fallocate (fallocate: the reservation of a mapped output)
+//   WHAT    ENOSPC, EIO, EINTR, EDQUOT, EFBIG, EOPNOTSUPP (a file system
+//           without the call): fail with that errno;
 //           short: do the call with half the bytes (at least one)
 //   after   the first N matching calls go through untouched (default 0)
 //   every   after that, every K-th matching call is hit (default 1: all)
@@ -31,8 +33,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-enum op { OP_READ, OP_WRITE, OP_FSYNC, OP_RENAME };
-static const char* const kOpNames[] = {"read", "write", "fsync", "rename"};
+enum op { OP_READ, OP_WRITE, OP_FSYNC, OP_RENAME, OP_FALLOCATE, OP_COUNT };
+static const char* const kOpNames[] = {"read", "write", "fsync", "rename", "fallocate"};
 
 struct rule {
   enum op op;
@@ -54,6 +56,7 @@ static ssize_t (*real_pwrite)(int, const void*, size_t, off_t);
 static int (*real_fsync)(int);
 static int (*real_fdatasync)(int);
 static int (*real_rename)(const char*, const char*);
+static int (*real_fallocate)(int, int, off_t, off_t);
 
 static void die(const char* what, const char* text) {
   fprintf(stderr, "fault shim: %s '%s'\n", what, text);
@@ -62,7 +65,8 @@ static void die(const char* what, const char* text) {
 
 static int parse_errno(const char* s) {
   static const struct { const char* name; int value; } known[] = {
-      {"ENOSPC", ENOSPC}, {"EIO", EIO}, {"EINTR", EINTR}, {"EDQUOT", EDQUOT}, {"EFBIG", EFBIG}, {"short", 0}};
+      {"ENOSPC", ENOSPC}, {"EIO", EIO}, {"EINTR", EINTR}, {"EDQUOT", EDQUOT}, {"EFBIG", EFBIG},
+      {"EOPNOTSUPP", EOPNOTSUPP}, {"short", 0}};
   for (size_t i = 0; i < sizeof known / sizeof known[0]; ++i) {
     if (strcmp(s, known[i].name) == 0) return known[i].value;
   }
@@ -79,7 +83,7 @@ static void parse_rule(char* text) {
   const char* what = op ? strtok_r(NULL, ":", &save) : NULL;
   if (op == NULL || what == NULL) die("a rule needs OP:WHAT, not", text);
   int found = 0;
-  for (int i = 0; i < 4; ++i) {
+  for (int i = 0; i < OP_COUNT; ++i) {
     if (strcmp(op, kOpNames[i]) == 0) r->op = (enum op)i, found = 1;
   }
   if (!found) die("unknown operation", op);
@@ -106,6 +110,7 @@ static void parse_rules(void) {
   real_fsync = dlsym(RTLD_NEXT, "fsync");
   real_fdatasync = dlsym(RTLD_NEXT, "fdatasync");
   real_rename = dlsym(RTLD_NEXT, "rename");
+  real_fallocate = dlsym(RTLD_NEXT, "fallocate");
   const char* env = getenv("GSORT_FAULT");
   if (env == NULL) return;
   char* copy = strdup(env);
@@ -209,3 +214,10 @@ int rename(const char* from, const char* to) {
   if (r) return errno = r->err ? r->err : EIO, -1;
   return real_rename(from, to);
 }
+
+int fallocate(int fd, int mode, off_t offset, off_t len) {
+  const struct rule* r = hit_fd(OP_FALLOCATE, fd);
+  if (r) return errno = r->err ? r->err : EIO, -1;
+  return real_fallocate(fd, mode, offset, len);
+}
+int fallocate64(int fd, int mode, off_t offset, off_t len) __attribute__((alias("fallocate")));

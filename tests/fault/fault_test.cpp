@@ -108,6 +108,7 @@ class FaultTest : public ::testing::Test {
 
   // gsort with `extra` options under the fault rule(s) `fault`.
   RunResult sort_under(const std::string& fault, std::vector<std::string> extra) {
+    fs::remove(root_ / "faults.log");  // each run proves its own fault fired
     // ASan wants to be the first library; the shim must be, to be reached.
     const char* asan = std::getenv("ASAN_OPTIONS");
     const std::string asan_options =
@@ -181,14 +182,29 @@ TEST_F(FaultTest, EnospcOnCompressedRunOfSeveralStreams) {
   expect_clean_failure(r, {dir("tmp"), "no space left on device"});
 }
 
+// A mapped output is reserved first: a full disk fails there, before any
+// byte; where the file system cannot reserve, the output is one write()
+// stream, which fails at its first write.
 TEST_F(FaultTest, EnospcOnOutputInMemory) {
-  const RunResult r = sort_under("write:ENOSPC:path=" + dir("out"), {});
+  RunResult r = sort_under("fallocate:ENOSPC:path=" + dir("out"), {});
+  expect_clean_failure(r, {"dest.bin", "no space left on device"});
+  r = sort_under("fallocate:EOPNOTSUPP:path=" + dir("out") + ";write:ENOSPC:path=" + dir("out"), {});
   expect_clean_failure(r, {"dest.bin", "no space left on device"});
 }
 
 TEST_F(FaultTest, EnospcOnOutputOfMerge) {
-  const RunResult r = sort_under("write:ENOSPC:after=1:path=" + dir("out"), {"-S", "1M"});
+  RunResult r = sort_under("fallocate:ENOSPC:path=" + dir("out"), {"-S", "1M"});
   expect_clean_failure(r, {"dest.bin", "no space left on device"});
+  r = sort_under("fallocate:EOPNOTSUPP:path=" + dir("out") + ";write:ENOSPC:after=1:path=" + dir("out"), {"-S", "1M"});
+  expect_clean_failure(r, {"dest.bin", "no space left on device"});
+}
+
+// Without fallocate the output is written as a stream, and comes out the same.
+TEST_F(FaultTest, OutputWithoutFallocateIsAStream) {
+  for (const char* memory : {"64M", "1M"}) {
+    const RunResult r = sort_under("fallocate:EOPNOTSUPP:path=" + dir("out"), {"-S", memory});
+    expect_correct_output(r);
+  }
 }
 
 TEST_F(FaultTest, EioReadingInput) {

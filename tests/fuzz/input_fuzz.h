@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "io/input_set.h"
+#include "io/input/input_set.h"
 #include "src/core/errors.h"
 #include "tests/fuzz/memory_file.h"
 

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "io/run_file.h"
+#include "io/run/run_file.h"
 
 namespace {
 

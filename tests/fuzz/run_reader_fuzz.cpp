@@ -1,4 +1,4 @@
-// libFuzzer target: RunReader (io/run_file.h) on an arbitrary file: header,
+// libFuzzer target: RunReader (io/run/run_file.h) on an arbitrary file: header,
 // sizes, frame headers, zstd frames, checksums. The file is read to its end
 // as a run of several record sizes, in small and large reads (small reads
 // split compressed frames). Every failure must be a gsort::Error.
@@ -7,7 +7,7 @@
 #include <cstring>
 #include <vector>
 
-#include "io/run_file.h"
+#include "io/run/run_file.h"
 #include "src/core/errors.h"
 #include "tests/fuzz/memory_file.h"
 

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "src/core/thread_pool.h"
-#include "src/lines/gpu/line_sort_gpu.h"
+#include "src/lines/sort/gpu/line_sort_gpu.h"
 #include "tests/gpu/require_gpu.h"
 #include "tests/lines/gnu_diff.h"
 #include "tests/support/line_gen.h"

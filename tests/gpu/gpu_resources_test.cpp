@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "src/cuda/check.h"
+#include "src/cuda/host_registration.h"
 #include "src/chunk_sort/gpu/device_plan.h"
 #include "src/chunk_sort/gpu/gpu_backend.h"
 #include "tests/gpu/gpu_test_support.h"
@@ -59,6 +60,48 @@ TEST(GpuResources, AllocateHostGivesPinnedMemory) {
 }
 
 // The plan's regions lie inside the arena and do not overlap.
+TEST(HostRegistration, PinsUntilItGoesAndMovesWithItsOwner) {
+  GSORT_REQUIRE_GPU();
+  HostBuffer memory = HostBuffer::allocate_pageable(size_t{2} << 20);
+  EXPECT_FALSE(is_pinned(memory.data()));
+  {
+    cuda::HostRegistration first(0, memory.data(), memory.size(), cudaHostRegisterPortable);
+    ASSERT_TRUE(first);
+    EXPECT_TRUE(is_pinned(memory.data()));
+    // A second registration of the same pages fails quietly, leaving no error behind.
+    cuda::HostRegistration again(0, memory.data(), memory.size(), cudaHostRegisterPortable);
+    EXPECT_FALSE(again);
+    EXPECT_EQ(cudaGetLastError(), cudaSuccess);
+    cuda::HostRegistration moved(std::move(first));
+    EXPECT_FALSE(first);  // NOLINT(bugprone-use-after-move): moved-from is empty
+    EXPECT_TRUE(moved);
+    EXPECT_TRUE(is_pinned(memory.data()));
+  }
+  EXPECT_FALSE(is_pinned(memory.data()));
+  cuda::HostRegistration reset(0, memory.data(), memory.size(), cudaHostRegisterPortable);
+  ASSERT_TRUE(reset);
+  reset.reset();
+  EXPECT_FALSE(reset);
+  EXPECT_FALSE(is_pinned(memory.data()));
+  EXPECT_FALSE(cuda::HostRegistration(0, memory.data(), 0, cudaHostRegisterPortable));
+}
+
+// Large buffers are registered pageable memory; pin_host pins the caller's
+// memory while its HostPin lives.
+TEST(GpuResources, LargeHostBuffersAndPinHostAreRegistered) {
+  GSORT_REQUIRE_GPU();
+  const KeyLayout layout({field("0:4")}, 4, false);
+  auto backend = make_gpu_backend(layout, test::options_with_cap(16 << 20), test::test_pool());
+  HostBuffer large = backend->allocate_host(size_t{64} << 20);
+  EXPECT_TRUE(is_pinned(large.data()));
+  HostBuffer mine = HostBuffer::allocate_pageable(size_t{4} << 20);
+  std::unique_ptr<HostPin> pin = backend->pin_host(mine.data(), mine.size());
+  ASSERT_NE(pin, nullptr);
+  EXPECT_TRUE(is_pinned(mine.data()));
+  pin.reset();
+  EXPECT_FALSE(is_pinned(mine.data()));
+}
+
 TEST(DevicePlan, RegionsFitAndDoNotOverlap) {
   GSORT_REQUIRE_GPU();
   const std::vector<KeyLayout> layouts = {

@@ -37,7 +37,10 @@ std::string gsort_in_process(const std::vector<std::string>& args, const std::st
   argv.push_back(out.c_str());
   argv.push_back(input.c_str());
   try {
-    gsort::run_config(config_of(argv));
+    const gsort::SortConfig config = config_of(argv);
+    gsort::RunOptions run;
+    run.output = config.output;
+    gsort::run_config(config, run);
   } catch (const gsort::Error& e) {
     return std::string("gsort failed: ") + e.what();
   }

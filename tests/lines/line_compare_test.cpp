@@ -5,8 +5,8 @@
 #include <string>
 
 #include "src/keys/line_fields.h"
-#include "src/lines/line_compare.h"
-#include "src/lines/line_numeric.h"
+#include "src/lines/keys/line_compare.h"
+#include "src/lines/keys/line_numeric.h"
 
 namespace gsort {
 namespace {

@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "src/core/errors.h"
-#include "src/lines/line_key_spec.h"
+#include "src/lines/keys/line_key_spec.h"
 
 namespace gsort {
 namespace {

@@ -1,4 +1,4 @@
-// The command line in line mode (src/cli/line_command.h): lines are the
+// The command line in line mode (src/cli/line_values.h): lines are the
 // default; GNU sort's options map onto LineOptions; what gsort lacks is
 // refused with the closest option; GNU keys and record keys each get a
 // clear message in the other mode.

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "src/core/thread_pool.h"
-#include "src/lines/line_sorter.h"
+#include "src/lines/sort/line_sorter.h"
 #include "tests/support/line_gen.h"
 #include "tests/support/line_reference.h"
 

@@ -1,5 +1,6 @@
 #include "tests/support/fault_hooks.h"
 
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -7,8 +8,8 @@
 #include <cstdlib>
 #include <string>
 
-#include "src/output/test_hooks.h"
-#include "src/pipeline/test_hooks.h"
+#include "src/core/errors.h"
+#include "src/core/test_hooks.h"
 
 namespace gsort::test_hooks {
 namespace {
@@ -51,6 +52,33 @@ void fake_temp_device(uint64_t* page_cache_room, double* write_bytes_per_s) {
   if (*end == ':') *write_bytes_per_s = std::strtod(end + 1, nullptr) * 1e6;
 }
 
+// GSORT_TEST_FAIL_RANK=R, GSORT_TEST_FAIL_AT=PHASE (or PHASE-signal).
+void fail_rank(const char* phase, int rank) {
+  const char* at = std::getenv("GSORT_TEST_FAIL_AT");
+  const char* who = std::getenv("GSORT_TEST_FAIL_RANK");
+  if (!at || !who || std::atoi(who) != rank) return;
+  const std::string wanted = at;
+  if (wanted == std::string(phase) + "-signal") ::raise(SIGTERM);
+  if (wanted == phase) throw Error("test hook: rank " + std::to_string(rank) + " fails in the " + phase + " phase");
+}
+
+bool receive_in_files_set() { return std::getenv("GSORT_TEST_RECEIVE_IN_FILES") != nullptr; }
+bool output_pwrite_set() { return std::getenv("GSORT_TEST_OUTPUT_PWRITE") != nullptr; }
+bool partition_on_cpu_set() { return std::getenv("GSORT_TEST_PARTITION_ON_CPU") != nullptr; }
+
+uint64_t shm_slot_records() {
+  const char* n = std::getenv("GSORT_TEST_SHM_SLOT_RECORDS");
+  return n ? std::strtoull(n, nullptr, 10) : 0;
+}
+
+// GSORT_TEST_OUTPUT_WAY=stream|mapped
+int forced_output_way() {
+  const char* way = std::getenv("GSORT_TEST_OUTPUT_WAY");
+  if (way == nullptr) return 0;
+  if (std::string(way) == "stream") return 1;
+  return std::string(way) == "mapped" ? 2 : 0;
+}
+
 }  // namespace
 
 void install_fault_hooks() {
@@ -58,6 +86,12 @@ void install_fault_hooks() {
   before_stats_rename = &block_stats_rename;
   before_chunk_read = &truncate_input;
   temp_device = &fake_temp_device;
+  rank_phase = &fail_rank;
+  receive_in_files = &receive_in_files_set;
+  output_by_pwrite = &output_pwrite_set;
+  partition_on_cpu = &partition_on_cpu_set;
+  shared_slot_records = &shm_slot_records;
+  output_way = &forced_output_way;
 }
 
 }  // namespace gsort::test_hooks

@@ -11,11 +11,24 @@
 //   takes for the page cache's room and (when given) the temp device's
 //   write speed, instead of measuring them (WRITE_MB_S 0: could not be
 //   measured).
+// And in the distributed sort (tests/distributed/distributed_test.sh):
+//   GSORT_TEST_FAIL_RANK=R and GSORT_TEST_FAIL_AT=PHASE  rank R fails at
+//   PHASE: "exchange" (in the middle of the exchange, as an error),
+//   "exchange-signal" (there, by SIGTERM to itself, as mpirun sends),
+//   "sort" or "write".
+//   GSORT_TEST_RECEIVE_IN_FILES=1  whole-slice exchanges land what they
+//   receive in files, as a partition too large for memory does.
+//   GSORT_TEST_SHM_SLOT_RECORDS=N  the shared-memory exchange's slots hold
+//   at most N records, so that small inputs take many steps.
+//   GSORT_TEST_PARTITION_ON_CPU=1  a whole slice is partitioned on the host
+//   where a GPU could take it (to compare the two on one machine).
+//   GSORT_TEST_OUTPUT_PWRITE=1  ranks write their range of one output file
+//   with pwrite where they would map it.
 #pragma once
 
 namespace gsort::test_hooks {
 
-// Installs the hooks into src/output/test_hooks.h. Called by main() in the
+// Installs the hooks of src/core/test_hooks.h. Called by main() in the
 // gsort-test-hooks build only.
 void install_fault_hooks();
 

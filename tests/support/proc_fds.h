@@ -1,5 +1,5 @@
 // What a running process holds open, from /proc/PID/fd: gsort's run files
-// have no name (io/temp_dir.h), so a test sees them only this way.
+// have no name (io/temp/temp_dir.h), so a test sees them only this way.
 #pragma once
 
 #include <sys/types.h>

@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "io/compression.h"
-#include "io/input_set.h"
-#include "io/output_encoder.h"
+#include "io/codec/compression.h"
+#include "io/input/input_set.h"
+#include "io/codec/output_encoder.h"
 #include "src/core/errors.h"
 #include "tests/support/record_gen.h"
 #include "tests/support/temp_dir.h"

@@ -1,4 +1,4 @@
-// The mapped-input guard (io/temp_registry.h): a file cut short while it is
+// The mapped-input guard (io/temp/temp_registry.h): a file cut short while it is
 // mapped makes the next access fault (SIGBUS). Inside a registered range
 // gsort prints one line, removes its registered temporary paths and exits 2;
 // outside one, SIGBUS keeps its default action (the process dies by it).
@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "io/temp_registry.h"
+#include "io/temp/temp_registry.h"
 #include "tests/support/temp_dir.h"
 
 namespace gsort {

@@ -7,7 +7,7 @@
 #include <cstring>
 #include <string>
 
-#include "io/checksum.h"
+#include "io/file/checksum.h"
 #include "src/core/errors.h"
 #include "src/core/thread_pool.h"
 #include "src/keys/key_layout.h"

@@ -1,6 +1,6 @@
 // io/output_temp: the output's temporary file, unnamed (O_TMPFILE) where the
 // file system allows, else a short private named file.
-#include "io/output_temp.h"
+#include "io/output/output_temp.h"
 
 #include <dirent.h>
 #include <sys/stat.h>

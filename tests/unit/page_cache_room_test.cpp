@@ -6,7 +6,7 @@
 #include <map>
 #include <string>
 
-#include "io/page_cache_room.h"
+#include "io/cache/page_cache_room.h"
 
 namespace gsort {
 namespace {

@@ -23,10 +23,10 @@
 
 #include "src/core/errors.h"
 #include "src/core/thread_pool.h"
-#include "io/input_set.h"
-#include "io/output_target.h"
-#include "io/run_file.h"
-#include "io/temp_dir.h"
+#include "io/input/input_set.h"
+#include "io/output/output_target.h"
+#include "io/run/run_file.h"
+#include "io/temp/temp_dir.h"
 
 namespace gsort {
 namespace {

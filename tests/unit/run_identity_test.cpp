@@ -1,4 +1,4 @@
-// Run identity (io/run_file.h): a run file carries the job id and the run
+// Run identity (io/run/run_file.h): a run file carries the job id and the run
 // number it was written with; a reader expecting another job or another
 // run refuses it with DataError, plain and compressed alike. This is what
 // catches a run file swapped for another valid one.
@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "io/run_file.h"
+#include "io/run/run_file.h"
 #include "src/core/errors.h"
 
 namespace gsort {

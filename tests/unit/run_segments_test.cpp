@@ -1,5 +1,5 @@
 // A run spilled as several segment files reads back as one source
-// (io/run_segments.h): the segments' records in order, in any window size,
+// (io/run/run_segments.h): the segments' records in order, in any window size,
 // plain and compressed; a damaged segment is a DataError naming it.
 #include <gtest/gtest.h>
 
@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "io/run_file.h"
-#include "io/run_segments.h"
+#include "io/run/run_file.h"
+#include "io/run/run_segments.h"
 #include "src/core/errors.h"
 #include "tests/support/record_gen.h"
 #include "tests/support/temp_dir.h"

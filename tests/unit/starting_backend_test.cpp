@@ -39,19 +39,25 @@ class PinningBackend final : public gsort::SortBackend {
     sorted_unpinned_bytes += count * 8 - std::min<uint64_t>(count * 8, pinned_bytes_from(records));
     cpu_->sort_order(records, count, order);
   }
-  bool register_host(void* p, size_t bytes) override {
+  std::unique_ptr<gsort::HostPin> pin_host(void* p, size_t bytes) override {
     std::lock_guard<std::mutex> lock(mutex);
     const auto* b = static_cast<const uint8_t*>(p);
     for (const auto& [q, n] : pinned) EXPECT_TRUE(b + bytes <= q || q + n <= b) << "registrations overlap";
     EXPECT_EQ(reinterpret_cast<uintptr_t>(p) % 4096, 0u);
     pinned[b] = bytes;
     ++registrations;
-    return true;
+    return std::make_unique<Pin>(*this, b);
   }
-  void unregister_host(void* p) override {
-    std::lock_guard<std::mutex> lock(mutex);
-    EXPECT_EQ(pinned.erase(static_cast<const uint8_t*>(p)), 1u) << "unregistered what was not registered";
-  }
+  // Undoes its registration when it goes.
+  struct Pin final : gsort::HostPin {
+    Pin(PinningBackend& owner, const uint8_t* p) : owner(owner), p(p) {}
+    ~Pin() override {
+      std::lock_guard<std::mutex> lock(owner.mutex);
+      EXPECT_EQ(owner.pinned.erase(p), 1u) << "unregistered what was not registered";
+    }
+    PinningBackend& owner;
+    const uint8_t* p;
+  };
   // Bytes pinned contiguously from `from` on.
   uint64_t pinned_bytes_from(const uint8_t* from) const {
     uint64_t covered = 0;

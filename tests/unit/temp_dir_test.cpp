@@ -4,6 +4,7 @@
 // is removed by the next one, while a live one's is never touched.
 #include <fcntl.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -16,9 +17,9 @@
 #include <string>
 #include <vector>
 
-#include "io/stale_temp_dirs.h"
-#include "io/temp_dir.h"
-#include "io/temp_registry.h"
+#include "io/temp/stale_temp_dirs.h"
+#include "io/temp/temp_dir.h"
+#include "io/temp/temp_registry.h"
 #include "tests/support/temp_dir.h"
 
 namespace gsort {
@@ -49,7 +50,8 @@ TEST(TempDirTest, RunFilesHaveNoNameAndTheDirectoryGoesAway) {
     EXPECT_NE(n1, n2);
     EXPECT_EQ(f1.file.path(), path + "/run." + std::to_string(n1)) << "the name messages use";
     EXPECT_FALSE(f1.named) << "O_TMPFILE or unlink-at-once works on this file system";
-    EXPECT_TRUE(gsort_test::entry_names(path).empty()) << "run files take no name in the directory";
+    EXPECT_EQ(gsort_test::entry_names(path), std::vector<std::string>{kTempDirMarker})
+        << "run files take no name in the directory; only gsort's marker is there";
     // Written and read back through the descriptor.
     f1.file.write_all("abc", 3);
     char got[3] = {};
@@ -67,15 +69,23 @@ TEST(TempDirTest, RunFilesHaveNoNameAndTheDirectoryGoesAway) {
   EXPECT_TRUE(gsort_test::entry_names(base.path()).empty());
 }
 
+// A directory a dead gsort left: mode 0700, its marker, and `files` (names
+// of run files left on a file system without O_TMPFILE, or anything else).
+std::string make_left_dir(const std::string& base, const std::string& suffix,
+                          const std::vector<std::string>& files = {}) {
+  const std::string dir = base + "/gsort." + std::to_string(dead_pid()) + "." + suffix;
+  EXPECT_EQ(::mkdir(dir.c_str(), 0700), 0) << dir;
+  { std::ofstream(dir + "/" + kTempDirMarker); }
+  for (const std::string& f : files) std::ofstream(dir + "/" + f) << "x";
+  return dir;
+}
+
 TEST(StaleTempDirs, RemovesTheDirectoriesOfDeadProcessesOnly) {
   gsort_test::TempDir base;
-  const std::string dead = base.path() + "/gsort." + std::to_string(dead_pid()) + ".AbC123";
-  ASSERT_TRUE(fs::create_directory(dead));
   // A named run left by a gsort on a file system without O_TMPFILE.
-  { std::ofstream(dead + "/run.7") << "x"; }
+  const std::string dead = make_left_dir(base.path(), "AbC123", {"run.7"});
   // Dead too, but its lock is held (a live owner in another pid namespace).
-  const std::string locked = base.path() + "/gsort." + std::to_string(dead_pid()) + ".LoCk3d";
-  ASSERT_TRUE(fs::create_directory(locked));
+  const std::string locked = make_left_dir(base.path(), "LoCk3d");
   const int lock = ::open(locked.c_str(), O_RDONLY | O_DIRECTORY);
   ASSERT_GE(lock, 0);
   ASSERT_EQ(::flock(lock, LOCK_EX), 0);
@@ -95,6 +105,51 @@ TEST(StaleTempDirs, RemovesTheDirectoriesOfDeadProcessesOnly) {
   EXPECT_EQ(remove_stale_temp_dirs(base.path()), 1);
   EXPECT_FALSE(fs::exists(locked));
   EXPECT_EQ(remove_stale_temp_dirs(base.path() + "/missing"), 0);
+}
+
+// Anyone may make a directory with a gsort-like name in a shared -T: only
+// one with every sign that gsort made it for this user is removed, and
+// nothing inside one that holds anything else is touched.
+TEST(StaleTempDirs, LeavesWhatGsortDidNotMake) {
+  gsort_test::TempDir base;
+  const std::string unmarked = base.path() + "/gsort." + std::to_string(dead_pid()) + ".NoMark";
+  ASSERT_EQ(::mkdir(unmarked.c_str(), 0700), 0);
+  { std::ofstream(unmarked + "/mine") << "someone's data"; }
+  const std::string foreign = make_left_dir(base.path(), "Other1", {"mine", "run.3"});
+  const std::string open_mode = make_left_dir(base.path(), "Mode77");
+  ASSERT_EQ(::chmod(open_mode.c_str(), 0777), 0);
+  const std::string with_link = make_left_dir(base.path(), "Link01");
+  ASSERT_EQ(::symlink("/etc/passwd", (with_link + "/run.1").c_str()), 0);
+  const std::string with_subdir = make_left_dir(base.path(), "Subdir");
+  ASSERT_EQ(::mkdir((with_subdir + "/run.2").c_str(), 0700), 0);
+  const std::string link_to_dir = base.path() + "/gsort." + std::to_string(dead_pid()) + ".LinkTo";
+  const std::string elsewhere = base.path() + "/elsewhere";
+  ASSERT_EQ(::mkdir(elsewhere.c_str(), 0700), 0);
+  const std::string target = make_left_dir(elsewhere, "Target");
+  ASSERT_EQ(::symlink(target.c_str(), link_to_dir.c_str()), 0);
+
+  EXPECT_EQ(remove_stale_temp_dirs(base.path()), 0);
+  EXPECT_EQ(gsort_test::entry_names(unmarked), std::vector<std::string>{"mine"});
+  EXPECT_EQ(gsort_test::entry_names(foreign).size(), 3u);
+  EXPECT_TRUE(fs::exists(open_mode + "/" + kTempDirMarker));
+  EXPECT_TRUE(fs::is_symlink(with_link + "/run.1"));
+  EXPECT_TRUE(fs::is_directory(with_subdir + "/run.2"));
+  EXPECT_TRUE(fs::is_symlink(link_to_dir));
+  EXPECT_TRUE(fs::exists(target + "/" + kTempDirMarker)) << "a link to a directory is not followed";
+}
+
+// As root, a directory that another user owns (their marker and all) is
+// theirs to clean, never ours.
+TEST(StaleTempDirs, RootLeavesOtherUsersDirectories) {
+  if (::geteuid() != 0) GTEST_SKIP() << "needs root to make a directory another user owns";
+  gsort_test::TempDir base;
+  const std::string theirs = make_left_dir(base.path(), "Theirs", {"run.1"});
+  ASSERT_EQ(::chown(theirs.c_str(), 65534, 65534), 0);
+  for (const std::string f : {std::string(kTempDirMarker), std::string("run.1")}) {
+    ASSERT_EQ(::chown((theirs + "/" + f).c_str(), 65534, 65534), 0);
+  }
+  EXPECT_EQ(remove_stale_temp_dirs(base.path()), 0);
+  EXPECT_EQ(gsort_test::entry_names(theirs).size(), 2u);
 }
 
 // Signal cleanup's table: tens of thousands of paths at once, slots reused.

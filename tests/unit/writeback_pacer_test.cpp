@@ -11,7 +11,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "io/file.h"
+#include "io/file/file.h"
 #include "tests/support/resident_pages.h"
 #include "tests/support/temp_dir.h"
 

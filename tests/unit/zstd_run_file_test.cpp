@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "io/run_file.h"
+#include "io/run/run_file.h"
 #include "src/core/errors.h"
 #include "tests/support/record_gen.h"
 #include "tests/support/temp_dir.h"

@@ -5,11 +5,11 @@
 #include <memory>
 #include <vector>
 
-#include "src/chunk_sort/cpu/key_entry.h"
-#include "src/algo/loser_tree.h"
+#include "src/chunk_sort/entries/key_entry.h"
+#include "src/merge/primitives/loser_tree.h"
 #include "src/core/host_buffer.h"
 #include "src/core/stopwatch.h"
-#include "src/chunk_sort/cpu/entry_merge.h"
+#include "src/chunk_sort/entries/entry_merge.h"
 #include "src/chunk_sort/cpu/radix_sort.h"
 
 namespace gsort {
@@ -255,8 +255,7 @@ class CpuBackend final : public SortBackend {
 
   // Grows the entry buffers without initialising them (a pass over memory
   // that would cost as much as a radix pass). Large ones ask for huge pages:
-  // first-touch faults of 4 KiB pages took 60-90 ms of a 2 GB sort's
-  // 20M-entry split on the H100 host.
+  // first-touch faults of 4 KiB pages are a visible part of a split.
   void reserve(size_t n) {
     if (n <= capacity_) return;
     entries_buf_ = HostBuffer();  // freed first: the old and new buffers are never held at once

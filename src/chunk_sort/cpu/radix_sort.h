@@ -5,7 +5,7 @@
 
 #include <cstddef>
 
-#include "src/chunk_sort/cpu/key_entry.h"
+#include "src/chunk_sort/entries/key_entry.h"
 
 namespace gsort {
 

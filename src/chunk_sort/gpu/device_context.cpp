@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <memory>
 
+#include "src/cuda/host_registration.h"
+
 namespace gsort::gpu {
 namespace {
 
@@ -66,23 +68,24 @@ cuda::DeviceBuffer acquire_arena(const kernels::KeyFormat& format, uint32_t reco
 
 }  // namespace
 
-HostBuffer allocate_pinned_host(size_t bytes, ThreadPool& pool) {
+HostBuffer allocate_pinned_host(int device, size_t bytes, ThreadPool& pool) {
   // Large buffers: page-aligned memory with transparent huge pages, faulted
   // in by many threads, then registered. cudaHostAlloc zeroes and pins
   // 4 KiB pages one thread at a time, which costs more than the whole sort
   // of a chunk in the page cache (bench/host_alloc_bench).
   constexpr size_t kRegisterMin = size_t{64} << 20;
   if (bytes >= kRegisterMin) {
-    auto memory = std::make_shared<HostBuffer>(HostBuffer::allocate_pageable(bytes));
-    fault_in_pages(memory->data(), bytes, pool);
-    if (cudaHostRegister(memory->data(), bytes, cudaHostRegisterPortable) == cudaSuccess) {
-      return HostBuffer(memory->data(), bytes, [memory](void* q) mutable {
-        GSORT_CUDA_REPORT(cudaHostUnregister(q));
-        memory.reset();
-      });
-    }
-    (void)cudaGetLastError();  // registering failed: the pageable memory serves too
-    return std::move(*memory);
+    struct Registered {
+      HostBuffer memory;
+      cuda::HostRegistration registration;  // after `memory`: goes first
+    };
+    auto held = std::make_shared<Registered>();
+    held->memory = HostBuffer::allocate_pageable(bytes);
+    uint8_t* data = held->memory.data();
+    fault_in_pages(data, bytes, pool);
+    held->registration = cuda::HostRegistration(device, data, bytes, cudaHostRegisterPortable);
+    if (!held->registration) return std::move(held->memory);  // the pageable memory serves too
+    return HostBuffer(data, bytes, [held](void*) mutable { held.reset(); });
   }
   void* p = nullptr;
   if (cudaHostAlloc(&p, bytes == 0 ? 1 : bytes, cudaHostAllocPortable) == cudaSuccess) {
@@ -155,7 +158,7 @@ bool is_pinned(const void* p) {
 
 uint8_t* DeviceContext::bounce_buffer(ThreadPool& pool) {
   if (!bounce_) {
-    bounce_ = allocate_pinned_host(2 * kBounceBytes, pool);
+    bounce_ = allocate_pinned_host(device_, 2 * kBounceBytes, pool);
     bounce_pinned_ = is_pinned(bounce_.data());
   }
   return bounce_pinned_ ? bounce_.data() : nullptr;
@@ -163,7 +166,7 @@ uint8_t* DeviceContext::bounce_buffer(ThreadPool& pool) {
 
 uint8_t* DeviceContext::result_block(size_t g, ThreadPool& pool) {
   const size_t bytes = result_keys_offset() + plan_.streaming.capacity * format_.sort_key_bytes();
-  while (result_blocks_.size() <= g) result_blocks_.push_back(allocate_pinned_host(bytes, pool));
+  while (result_blocks_.size() <= g) result_blocks_.push_back(allocate_pinned_host(device_, bytes, pool));
   return result_blocks_[g].data();
 }
 

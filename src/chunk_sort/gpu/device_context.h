@@ -20,9 +20,9 @@
 
 namespace gsort::gpu {
 
-// Pinned host memory, or pageable memory if pinning fails (no error). The
-// pool faults in the pages of large buffers.
-HostBuffer allocate_pinned_host(size_t bytes, ThreadPool& pool);
+// Host memory pinned for `device`, or pageable memory if pinning fails (no
+// error). The pool faults in the pages of large buffers.
+HostBuffer allocate_pinned_host(int device, size_t bytes, ThreadPool& pool);
 
 class DeviceContext {
   int device_;  // first: the device is selected before the streams and events are made

@@ -82,17 +82,11 @@ std::unique_ptr<ChunkSortSession> GpuBackend::begin_chunk(const uint8_t* records
 
 HostBuffer GpuBackend::allocate_host(size_t bytes) {
   device_.make_current();
-  return allocate_pinned_host(bytes, pool_);
+  return allocate_pinned_host(device_.device(), bytes, pool_);
 }
 
-bool GpuBackend::register_host(void* p, size_t bytes) {
-  device_.make_current();
+std::unique_ptr<HostPin> GpuBackend::pin_host(void* p, size_t bytes) {
   return pin_host_for_device(device_.device(), p, bytes);
-}
-
-void GpuBackend::unregister_host(void* p) {
-  device_.make_current();
-  unpin_host_for_device(device_.device(), p);
 }
 
 BackendTimings GpuBackend::timings() const {
@@ -107,7 +101,6 @@ void GpuBackend::add_timings(const BackendTimings& t) {
   timings_.copy_in_s += t.copy_in_s;
   timings_.copy_out_s += t.copy_out_s;
   timings_.merge_s += t.merge_s;
-  timings_.gather_s += t.gather_s;
   timings_.chunks += t.chunks;
   timings_.pieces += t.pieces;
 }

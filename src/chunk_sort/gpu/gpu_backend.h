@@ -30,8 +30,7 @@ class GpuBackend final : public SortBackend {
   void sort_order(const uint8_t* records, uint64_t count, uint32_t* order) override;
   std::unique_ptr<ChunkSortSession> begin_chunk(const uint8_t* records) override;
   HostBuffer allocate_host(size_t bytes) override;
-  bool register_host(void* p, size_t bytes) override;
-  void unregister_host(void* p) override;
+  std::unique_ptr<HostPin> pin_host(void* p, size_t bytes) override;
   bool pins_host() const override { return true; }
   BackendTimings timings() const override;
   uint64_t peak_device_bytes() const override { return device_.peak_arena_bytes(); }

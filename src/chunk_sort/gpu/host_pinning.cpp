@@ -2,21 +2,25 @@
 #include <cuda_runtime_api.h>
 
 #include "src/chunk_sort/gpu/make_gpu_backend.h"
-#include "src/cuda/check.h"
+#include "src/cuda/host_registration.h"
 
 namespace gsort {
+namespace {
 
-bool pin_host_for_device(int device, void* p, size_t bytes) {
-  if (cudaSetDevice(device) == cudaSuccess && cudaHostRegister(p, bytes, cudaHostRegisterPortable) == cudaSuccess) {
-    return true;
-  }
-  (void)cudaGetLastError();  // not pinned: copies from it run slower, not wrong
-  return false;
-}
+class RegisteredHost final : public HostPin {
+ public:
+  explicit RegisteredHost(cuda::HostRegistration registration) : registration_(std::move(registration)) {}
 
-void unpin_host_for_device(int device, void* p) {
-  GSORT_CUDA_REPORT(cudaSetDevice(device));
-  GSORT_CUDA_REPORT(cudaHostUnregister(p));
+ private:
+  cuda::HostRegistration registration_;
+};
+
+}  // namespace
+
+std::unique_ptr<HostPin> pin_host_for_device(int device, void* p, size_t bytes) {
+  cuda::HostRegistration registration(device, p, bytes, cudaHostRegisterPortable);
+  if (!registration) return nullptr;
+  return std::make_unique<RegisteredHost>(std::move(registration));
 }
 
 }  // namespace gsort

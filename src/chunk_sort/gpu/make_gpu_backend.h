@@ -40,10 +40,9 @@ int cuda_device_count();
 
 // Pins `bytes` of page-aligned host memory at `p` for copies to and from
 // CUDA device `device` (making its context if need be), before any backend
-// exists there; false where it cannot (the memory then serves unpinned).
-// A pinned range is released with unpin_host_for_device.
-bool pin_host_for_device(int device, void* p, size_t bytes);
-void unpin_host_for_device(int device, void* p);
+// exists there, while the result lives; null where it cannot (the memory
+// then serves unpinned).
+std::unique_ptr<HostPin> pin_host_for_device(int device, void* p, size_t bytes);
 
 // Throws gsort::Error when the device cannot be used. The backend does its
 // host-side work (merging device groups, copying orders to pageable memory,

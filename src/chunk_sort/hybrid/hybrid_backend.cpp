@@ -5,8 +5,8 @@
 #include <thread>
 #include <vector>
 
-#include "src/chunk_sort/cpu/cpu_backend.h"
-#include "src/chunk_sort/cpu/entry_merge.h"
+#include "src/chunk_sort/entries/entry_merge.h"
+#include "src/core/scoped_join.h"
 #include "src/core/stopwatch.h"
 
 namespace gsort {
@@ -14,10 +14,10 @@ namespace {
 
 class HybridBackend final : public SortBackend {
  public:
-  HybridBackend(const KeyLayout& layout, ThreadPool& pool, const MakeGpuSide& make_gpu)
+  HybridBackend(const KeyLayout& layout, ThreadPool& pool, std::unique_ptr<SortBackend> cpu, const MakeGpuSide& make_gpu)
       : gpu_pool_(pool.size()),
         gpu_(make_gpu(gpu_pool_)),
-        cpu_(make_cpu_backend(layout, pool)),
+        cpu_(std::move(cpu)),
         layout_(layout),
         pool_(pool) {}
 
@@ -54,7 +54,6 @@ class HybridBackend final : public SortBackend {
     const BackendTimings c = cpu_->timings();
     t.extract_s += c.extract_s;
     t.merge_s += c.merge_s + merge_s_;
-    t.gather_s += c.gather_s;
     t.chunks += c.chunks;
     return t;
   }
@@ -87,14 +86,9 @@ class HybridBackend final : public SortBackend {
         next.store(kPieces);  // stop the CPU side too
       }
     });
-    try {
-      work(*cpu_, cpu_pieces_);
-    } catch (...) {
-      next.store(kPieces);
-      gpu_thread.join();
-      throw;
-    }
-    gpu_thread.join();
+    ScopedJoin join_gpu(gpu_thread, [&] { next.store(kPieces); });  // on a CPU failure: stop the GPU side too
+    work(*cpu_, cpu_pieces_);
+    join_gpu.join();
     if (gpu_error) std::rethrow_exception(gpu_error);
   }
 
@@ -137,8 +131,8 @@ class HybridBackend final : public SortBackend {
 }  // namespace
 
 std::unique_ptr<SortBackend> make_hybrid_backend(const KeyLayout& layout, ThreadPool& pool,
-                                                 const MakeGpuSide& make_gpu) {
-  return std::make_unique<HybridBackend>(layout, pool, make_gpu);
+                                                 std::unique_ptr<SortBackend> cpu, const MakeGpuSide& make_gpu) {
+  return std::make_unique<HybridBackend>(layout, pool, std::move(cpu), make_gpu);
 }
 
 }  // namespace gsort

@@ -17,9 +17,10 @@ namespace gsort {
 // Makes the GPU side, given the pool it is to use for its host work.
 using MakeGpuSide = std::function<std::unique_ptr<SortBackend>(ThreadPool& gpu_pool)>;
 
-// The CPU side sorts on `pool`; the GPU side, made by make_gpu, gets a pool
-// of the same size owned by the hybrid backend (the two sides run at once).
+// The CPU side (`cpu`, sorting on `pool`) is given; the GPU side, made by
+// make_gpu, gets a pool of the same size owned by the hybrid backend (the
+// two sides run at once).
 std::unique_ptr<SortBackend> make_hybrid_backend(const KeyLayout& layout, ThreadPool& pool,
-                                                 const MakeGpuSide& make_gpu);
+                                                 std::unique_ptr<SortBackend> cpu, const MakeGpuSide& make_gpu);
 
 }  // namespace gsort

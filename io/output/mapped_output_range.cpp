@@ -1,0 +1,102 @@
+#include "io/output/mapped_output_range.h"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cerrno>
+
+#include "io/file/file.h"
+#include "io/temp/temp_registry.h"
+#include "src/core/errors.h"
+#include "src/core/host_buffer.h"
+
+namespace gsort {
+
+std::unique_ptr<MappedOutputRange> MappedOutputRange::reserve_and_map(const std::string& path, int fd, bool owns_fd,
+                                                                      uint64_t offset, uint64_t bytes) {
+  const auto give_up = [&] {
+    if (owns_fd) ::close(fd);
+  };
+  if (::fallocate(fd, 0, static_cast<off_t>(offset), static_cast<off_t>(bytes)) != 0) {
+    const int err = errno;
+    give_up();
+    if (err == EOPNOTSUPP || err == ENOSYS) return nullptr;
+    throw IoError("cannot write output: " + describe_errno(path, err));
+  }
+  const uint64_t page = static_cast<uint64_t>(::sysconf(_SC_PAGESIZE));
+  const uint64_t start = offset / page * page;
+  const size_t length = static_cast<size_t>(offset + bytes - start);
+  void* base = ::mmap(nullptr, length, PROT_READ | PROT_WRITE, MAP_SHARED, fd, static_cast<off_t>(start));
+  if (base == MAP_FAILED) {
+    give_up();
+    return nullptr;
+  }
+  int guard = -1;
+  try {
+    guard = register_mapped_output(base, length);
+  } catch (...) {
+    ::munmap(base, length);
+    give_up();
+    throw;
+  }
+  return std::unique_ptr<MappedOutputRange>(new MappedOutputRange(
+      path, fd, owns_fd, base, length, static_cast<uint8_t*>(base) + (offset - start), bytes, guard));
+}
+
+std::unique_ptr<MappedOutputRange> MappedOutputRange::map(const std::string& path, uint64_t offset, uint64_t bytes,
+                                                          ThreadPool& pool) {
+  if (bytes == 0) return nullptr;
+  const int fd = ::open(path.c_str(), O_RDWR | O_CLOEXEC);
+  if (fd < 0) throw IoError("cannot open output for writing: " + describe_errno(path, errno));
+  std::unique_ptr<MappedOutputRange> range = reserve_and_map(path, fd, true, offset, bytes);
+  // Every page present and writable before a byte is copied, on all
+  // threads; any failure (an old kernel, no memory) falls back.
+  if (range && !populate_on_pool(static_cast<uint8_t*>(range->base_), range->length_, PopulateFor::kWrite, pool)) {
+    return nullptr;
+  }
+  return range;
+}
+
+std::unique_ptr<MappedOutputRange> MappedOutputRange::map(const File& file, uint64_t offset, uint64_t bytes) {
+  if (bytes == 0) return nullptr;
+  return reserve_and_map(file.display_name(), file.fd(), false, offset, bytes);
+}
+
+MappedOutputRange::MappedOutputRange(std::string path, int fd, bool owns_fd, void* base, size_t length, uint8_t* data,
+                                     uint64_t bytes, int guard)
+    : path_(std::move(path)),
+      fd_(fd),
+      owns_fd_(owns_fd),
+      base_(base),
+      length_(length),
+      data_(data),
+      bytes_(bytes),
+      guard_(guard) {}
+
+MappedOutputRange::~MappedOutputRange() { release(); }
+
+void MappedOutputRange::finish(bool fsync) {
+  if (fsync && (::msync(base_, length_, MS_SYNC) != 0 || (::fdatasync(fd_) != 0 && errno != EINVAL))) {
+    const int err = errno;
+    release();
+    throw IoError("cannot flush output to disk: " + describe_errno(path_, err));
+  }
+  const int fd = fd_;
+  const bool owned = owns_fd_;
+  fd_ = -1;
+  release();
+  if (owned && fd >= 0 && ::close(fd) != 0) throw IoError("cannot write output: " + describe_errno(path_, errno));
+}
+
+void MappedOutputRange::release() noexcept {
+  if (base_) {
+    unregister_mapped_input(guard_);
+    ::munmap(base_, length_);
+    base_ = nullptr;
+  }
+  if (fd_ >= 0 && owns_fd_) ::close(fd_);
+  fd_ = -1;
+}
+
+}  // namespace gsort

@@ -1,0 +1,65 @@
+// A range of an output file reserved (fallocate) and mapped for writing, so
+// that many threads, or the ranks of one host, fill one file at once
+// without queueing on its inode: buffered writes to one file take the
+// inode's lock one writer at a time, page faults do not
+// (docs/benchmarks.md, "Several ranks writing one output file"). The
+// reservation comes first, so a full disk is an error before any byte is
+// written, not a SIGBUS; a SIGBUS that still comes (the file cut short
+// underneath, an I/O error) is one error line and exit 2, through the
+// range registered with io/temp/temp_registry.h.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "src/core/thread_pool.h"
+
+namespace gsort {
+
+class File;
+
+class MappedOutputRange {
+ public:
+  // The range [offset, offset + bytes) of the file at `path`, its pages made
+  // present on the pool's threads. Null where the file system cannot
+  // reserve it (fallocate is not supported) or its pages cannot be made
+  // present (populate_on_pool): the caller writes another way then.
+  // Throws IoError when the disk has no room or the file cannot be opened.
+  static std::unique_ptr<MappedOutputRange> map(const std::string& path, uint64_t offset, uint64_t bytes,
+                                                ThreadPool& pool);
+  // The same through an open descriptor (kept open: it stays the file's),
+  // its pages faulted in by whoever writes them. Null where it cannot be
+  // reserved or mapped.
+  static std::unique_ptr<MappedOutputRange> map(const File& file, uint64_t offset, uint64_t bytes);
+  ~MappedOutputRange();
+  MappedOutputRange(const MappedOutputRange&) = delete;
+  MappedOutputRange& operator=(const MappedOutputRange&) = delete;
+
+  // The range's first byte (the file's byte `offset`).
+  uint8_t* data() const { return data_; }
+  uint64_t size() const { return bytes_; }
+  // Unmaps it; with `fsync`, its bytes are on stable storage first (msync,
+  // then fdatasync).
+  void finish(bool fsync);
+
+ private:
+  MappedOutputRange(std::string path, int fd, bool owns_fd, void* base, size_t length, uint8_t* data, uint64_t bytes,
+                    int guard);
+  // Reserves and maps [offset, +bytes) of fd; null where the file system
+  // cannot. Closes an owned fd on every way out but success.
+  static std::unique_ptr<MappedOutputRange> reserve_and_map(const std::string& path, int fd, bool owns_fd,
+                                                            uint64_t offset, uint64_t bytes);
+  void release() noexcept;
+
+  std::string path_;
+  int fd_;
+  bool owns_fd_;
+  void* base_;     // the mapping, from the page holding `offset`
+  size_t length_;
+  uint8_t* data_;
+  uint64_t bytes_;
+  int guard_;      // the SIGBUS table's slot
+};
+
+}  // namespace gsort

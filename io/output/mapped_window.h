@@ -1,0 +1,39 @@
+// Blocks straight into a mapped range of the output (MappedOutputRange):
+// buffer() is the next unwritten part of the range, at most a block long,
+// and submit() moves past what was filled. Whoever fills a block (the
+// pool's threads gathering records into it) writes the output itself: no
+// copy, no write(), no writer thread; page faults take the place of the
+// inode's write lock, so threads fill the range at once.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+
+#include "io/output/block_target.h"
+#include "src/core/errors.h"
+
+namespace gsort {
+
+class MappedWindow final : public BlockTarget {
+ public:
+  MappedWindow(uint8_t* base, uint64_t bytes, size_t block_bytes) : base_(base), bytes_(bytes), block_(block_bytes) {}
+
+  uint8_t* buffer() const override { return base_ + done_; }
+  size_t capacity() const override { return static_cast<size_t>(std::min<uint64_t>(block_, bytes_ - done_)); }
+  void submit(size_t bytes) override {
+    if (bytes > capacity()) throw Error("internal error: the output outgrew the range reserved for it");
+    done_ += bytes;
+  }
+  void finish() override {}
+  // Bytes of the range filled so far.
+  uint64_t filled() const { return done_; }
+
+ private:
+  uint8_t* base_;
+  uint64_t bytes_;
+  size_t block_;
+  uint64_t done_ = 0;
+};
+
+}  // namespace gsort

@@ -1,0 +1,148 @@
+#include "io/output/output_target.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+
+#include "io/file/destination.h"
+#include "io/file/new_file_mode.h"
+#include "src/core/errors.h"
+
+namespace gsort {
+namespace {
+
+// fsync, where the descriptor supports it (pipes and some devices do not).
+void flush_to_disk(int fd, const std::string& name) {
+  if (::fsync(fd) == 0 || errno == EINVAL || errno == EROFS) return;
+  throw IoError("cannot flush output to disk: " + describe_errno(name, errno));
+}
+
+// Opening an existing file for writing (without truncating it) is the one
+// true test of write permission: it honours ACLs, root and read-only mounts.
+void require_writable(const std::string& path, const std::string& role) {
+  const int fd = ::open(path.c_str(), O_WRONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) throw IoError("cannot write " + role + " " + describe_errno(path, errno));
+  ::close(fd);
+}
+
+}  // namespace
+
+OutputTarget::OutputTarget(const std::string& destination, const std::string& role, bool shared)
+    : destination_(destination), role_(role) {
+  if (is_stdout()) {
+    direct_ = File::standard_output();
+    direct_.enlarge_pipe();  // gsort | consumer: large writes, fewer wake-ups
+    return;
+  }
+  if (const int fd = descriptor_of_name(destination, 1); fd >= 0) {
+    // An open descriptor (the library's sort_fd): written as it stands.
+    if (::fcntl(fd, F_GETFD) < 0) throw IoError("cannot write " + role + " " + describe_errno(destination, errno));
+    direct_ = File(fd, destination, false);
+    direct_.enlarge_pipe();  // gsort | consumer: large writes, fewer wake-ups
+    return;
+  }
+  if (const DescriptorName named = descriptor_behind(destination); named.found) {
+    open_descriptor(named);
+    return;
+  }
+  const Destination d = resolve_destination(destination, role);
+  if (d.exists && S_ISDIR(d.status.st_mode)) {
+    throw IoError("cannot write " + role + " " + destination + ": Is a directory");
+  }
+  if (d.exists && !S_ISREG(d.status.st_mode)) {
+    const int fd = ::open(destination.c_str(), O_WRONLY | O_CLOEXEC);
+    if (fd < 0) throw IoError("cannot open " + role + " " + describe_errno(destination, errno));
+    direct_ = File(fd, destination, true);
+    return;
+  }
+  if (d.exists) {
+    require_writable(d.target, role);
+    existed_ = true;
+    old_uid_ = d.status.st_uid;
+    old_gid_ = d.status.st_gid;
+    old_mode_ = d.status.st_mode & 07777;
+  }
+  target_ = d.target;
+  const std::string dir = directory_of(d.target);
+  if (role == "output") {
+    temp_ = std::make_unique<OutputTemp>(dir, destination, "cannot create output in", dir, !shared);
+  } else {
+    temp_ = std::make_unique<OutputTemp>(dir, destination, "cannot create " + role, destination, !shared);
+  }
+}
+
+// One of our descriptors is written as it stands, from its offset (as
+// "-" is for standard output); another process's is opened through its
+// name, which reaches the file behind it. Neither is renamed over.
+void OutputTarget::open_descriptor(const DescriptorName& named) {
+  if (named.own) {
+    if (::fcntl(named.fd, F_GETFD) < 0) {
+      throw IoError("cannot write " + role_ + " " + describe_errno(destination_, errno));
+    }
+    direct_ = File(named.fd, destination_, false);
+    direct_.enlarge_pipe();
+    return;
+  }
+  const int fd = ::open(destination_.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC);
+  if (fd < 0) throw IoError("cannot open " + role_ + " " + describe_errno(destination_, errno));
+  direct_ = File(fd, destination_, true);
+}
+
+// The replaced file's owner and group where we may set them (root; the
+// group where we are a member), and its mode; a new file's mode otherwise.
+// Bits that would grant more than before are dropped: set-user-ID when the
+// owner changed, group and set-group-ID bits when the group did.
+void OutputTarget::set_final_mode_and_owner() {
+  const int fd = temp_->file().fd();
+  mode_t mode = existed_ ? old_mode_ : new_file_mode();
+  if (existed_) {
+    struct stat now;
+    if (::fstat(fd, &now) != 0) throw IoError("cannot stat " + describe_errno(temp_->file().path(), errno));
+    bool uid_kept = now.st_uid == old_uid_, gid_kept = now.st_gid == old_gid_;
+    if ((!uid_kept || !gid_kept) && ::fchown(fd, old_uid_, old_gid_) == 0) {
+      uid_kept = gid_kept = true;
+    } else if (!gid_kept && ::fchown(fd, static_cast<uid_t>(-1), old_gid_) == 0) {
+      gid_kept = true;
+    }
+    if (!uid_kept) mode &= ~S_ISUID;
+    if (!gid_kept) mode &= ~(S_ISGID | S_IRWXG);
+  }
+  if (::fchmod(fd, mode) != 0) {
+    throw IoError("cannot set the mode of " + role_ + " " + describe_errno(destination_, errno));
+  }
+}
+
+void OutputTarget::prepare_commit(bool durable) {
+  durable_ = durable;
+  const std::string name = is_stdout() ? std::string("standard output") : destination_;
+  if (is_stdout() || is_direct()) {
+    if (durable) flush_to_disk(direct_.fd(), name);
+    if (!is_stdout()) direct_.close();
+    prepared_ = true;
+    return;
+  }
+  if (durable) flush_to_disk(temp_->file().fd(), name);
+  set_final_mode_and_owner();
+  temp_->name_and_close();
+  prepared_ = true;
+}
+
+void OutputTarget::publish() {
+  if (!prepared_) throw Error("internal error: output published before it was prepared");
+  if (is_direct()) return;
+  temp_->rename_onto(target_, role_, destination_);
+  if (!durable_) return;
+  const std::string dir = directory_of(target_);
+  const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  const int rc = fd < 0 ? -1 : ::fsync(fd);
+  const int err = errno;
+  if (fd >= 0) ::close(fd);
+  if (rc != 0 && err != EINVAL) {
+    throw IoError(role_ + " " + destination_ +
+                  " was written, but its directory could not be flushed to disk: " + describe_errno(dir, err));
+  }
+}
+
+}  // namespace gsort

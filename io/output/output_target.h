@@ -1,0 +1,78 @@
+// Where the sorted records (or --stats) go. For a regular file, or a new
+// one, they are written to a private temporary file in the destination's
+// directory (io/output/output_temp.h) and renamed into place at commit, so the
+// destination never holds a partial result and `-o` may name an input. The
+// new file replaces the destination's inode: it gets the old file's mode,
+// owner and group (as far as gsort may set them), but other hard links to
+// the old file keep the old bytes. Symbolic links are followed, dangling
+// ones too (io/file/destination.h); the link itself is kept. An existing
+// destination must be writable by us, as for open(2) for writing. Without
+// commit the temporary file is removed. "-" is standard output; a
+// destination that exists and is not a regular file (a device such as
+// /dev/null, a FIFO) is written directly: renaming over it would replace
+// the device with a file.
+#pragma once
+
+#include <sys/types.h>
+
+#include <memory>
+#include <string>
+
+#include "io/file/file.h"
+#include "io/output/output_temp.h"
+
+namespace gsort {
+
+struct DescriptorName;
+
+class OutputTarget {
+ public:
+  // Creates the temporary file now, so that an unwritable destination fails
+  // before any work is done. `role` names it in messages: "output" or
+  // "--stats file".
+  // `shared`: the temporary file gets a name from the start (never an
+  // unnamed O_TMPFILE), so that other processes can open it by
+  // temporary_path() and write into it (the ranks of a distributed sort).
+  explicit OutputTarget(const std::string& destination, const std::string& role = "output", bool shared = false);
+  OutputTarget(const OutputTarget&) = delete;
+  OutputTarget& operator=(const OutputTarget&) = delete;
+
+  File& file() { return temp_ ? temp_->file() : direct_; }
+  // Where other processes can open what is being written: the named
+  // temporary (with `shared`), or the destination itself when written directly.
+  std::string temporary_path() const { return temp_ ? temp_->path() : destination_; }
+  bool is_stdout() const { return destination_ == "-"; }
+  // Writing straight into the destination (stdout, a device, a FIFO).
+  bool is_direct() const { return target_.empty(); }
+  const std::string& destination() const { return destination_; }
+
+  // Everything that can fail before the destination changes: with
+  // `durable`, flushes the file to stable storage; sets its final mode and
+  // owner, names it beside the destination and closes it.
+  void prepare_commit(bool durable = false);
+  // Renames the prepared file over the destination (then, when durable,
+  // flushes the directory: an error there is reported as such, the output
+  // having been written). Standard output and devices: nothing to do.
+  void publish();
+  void commit(bool durable = false) {
+    prepare_commit(durable);
+    publish();
+  }
+
+ private:
+  void open_descriptor(const DescriptorName& named);
+  void set_final_mode_and_owner();
+  std::string destination_;
+  std::string role_;
+  std::string target_;  // the file the temporary is renamed onto; empty when direct
+  bool existed_ = false;
+  uid_t old_uid_ = 0;
+  gid_t old_gid_ = 0;
+  mode_t old_mode_ = 0;
+  bool durable_ = false;
+  bool prepared_ = false;
+  File direct_;
+  std::unique_ptr<OutputTemp> temp_;  // null when direct
+};
+
+}  // namespace gsort

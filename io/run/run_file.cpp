@@ -1,0 +1,332 @@
+#include "io/run/run_file.h"
+
+#include <sys/random.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+
+#include "src/core/errors.h"
+
+namespace gsort {
+namespace {
+
+constexpr char kMagic[8] = {'G', 'S', 'O', 'R', 'T', 'R', 'U', 'N'};
+
+}  // namespace
+
+uint64_t new_job_id() {
+  uint64_t id = 0;
+  while (id == 0) {
+    const ssize_t got = ::getrandom(&id, sizeof id, 0);
+    if (got < 0 && errno != EINTR) throw IoError("cannot get random bytes: " + std::string(std::strerror(errno)));
+  }
+  return id;
+}
+
+RunWriter::RunWriter(const std::string& path, uint32_t record_size, const RunCompression& compression,
+                     const RunIdentity& identity)
+    : RunWriter(File::create(path), record_size, compression, identity) {}
+
+RunWriter::RunWriter(File file, uint32_t record_size, const RunCompression& compression, const RunIdentity& identity)
+    : file_(std::move(file)), record_size_(record_size), identity_(identity) {
+  if (compression.enabled) {
+    frame_records_ = std::max<uint64_t>(1, compression.frame_bytes / record_size);
+    unsigned threads = compression.pool ? compression.pool->size() : 1;
+    if (compression.frames_at_once != 0) threads = std::min(threads, compression.frames_at_once);
+    slots_.resize(threads);
+    for (FrameSlot& slot : slots_) {
+      slot.zstd = std::make_unique<ZstdCompressor>(compression.level);
+      slot.staging.resize(sizeof(RunFrameHeader) + ZstdCompressor::bound(frame_records_ * record_size));
+    }
+    if (threads > 1) pool_ = compression.pool;
+  }
+  RunHeader blank;
+  std::memset(&blank, 0, sizeof blank);  // no magic until finish()
+  file_.write_all(&blank, sizeof blank);
+}
+
+void RunWriter::append(const uint8_t* records, uint64_t count) {
+  if (!slots_.empty()) {
+    // Groups of up to slots_.size() frames: compressed at once, written in order.
+    const uint64_t frames = (count + frame_records_ - 1) / frame_records_;
+    for (uint64_t first = 0; first < frames; first += slots_.size()) {
+      const size_t group = static_cast<size_t>(std::min<uint64_t>(slots_.size(), frames - first));
+      const auto frame = [&](size_t slot, uint64_t* n) {
+        const uint64_t begin = (first + slot) * frame_records_;
+        *n = std::min(frame_records_, count - begin);
+        return records + begin * record_size_;
+      };
+      const auto compress = [&](size_t slot) {
+        uint64_t n;
+        const uint8_t* at = frame(slot, &n);
+        compress_frame(slot, at, n);
+      };
+      if (pool_ && group > 1) {
+        pool_->parallel_for(group, compress);
+      } else {
+        for (size_t slot = 0; slot < group; ++slot) compress(slot);
+      }
+      for (size_t slot = 0; slot < group; ++slot) {
+        uint64_t n;
+        const uint8_t* at = frame(slot, &n);
+        write_frame(slot, at, n);
+      }
+    }
+    return;
+  }
+  const size_t bytes = static_cast<size_t>(count * record_size_);
+  file_.write_all(records, bytes);
+  hash_.update(records, bytes);
+  count_ += count;
+  stored_ += bytes;
+}
+
+void RunWriter::compress_frame(size_t slot, const uint8_t* records, uint64_t count) {
+  FrameSlot& s = slots_[slot];
+  const size_t bytes = static_cast<size_t>(count * record_size_);
+  RunFrameHeader h;
+  h.record_bytes = static_cast<uint32_t>(bytes);
+  h.checksum = StreamHash::of(records, bytes);
+  const size_t stored = s.zstd->compress(s.staging.data() + sizeof h, s.staging.size() - sizeof h, records, bytes);
+  h.stored_bytes = static_cast<uint32_t>(stored);
+  std::memcpy(s.staging.data(), &h, sizeof h);
+}
+
+void RunWriter::write_frame(size_t slot, const uint8_t* records, uint64_t count) {
+  const std::vector<uint8_t>& staging = slots_[slot].staging;
+  RunFrameHeader h;
+  std::memcpy(&h, staging.data(), sizeof h);
+  file_.write_all(staging.data(), sizeof h + h.stored_bytes);
+  hash_.update(records, static_cast<size_t>(count * record_size_));
+  count_ += count;
+  stored_ += sizeof h + h.stored_bytes;
+}
+
+void RunWriter::finish(bool keep_open) {
+  RunHeader h;
+  std::memset(&h, 0, sizeof h);
+  std::memcpy(h.magic, kMagic, sizeof kMagic);
+  h.version = kRunFormatVersion;
+  h.record_size = record_size_;
+  h.record_count = count_;
+  h.payload_bytes = stored_;
+  h.checksum = hash_.digest();
+  h.job_id = identity_.job_id;
+  h.run_index = identity_.run_index;
+  if (!slots_.empty()) {
+    h.flags = kRunZstdFrames;
+    h.frame_bytes = static_cast<uint32_t>(frame_records_ * record_size_);
+  }
+  file_.pwrite_all(&h, sizeof h, 0);
+  if (!keep_open) file_.close();
+}
+
+std::unique_ptr<RunDecoderPool::Decoder> RunDecoderPool::acquire() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!free_.empty()) {
+      std::unique_ptr<Decoder> d = std::move(free_.back());
+      free_.pop_back();
+      return d;
+    }
+  }
+  return std::make_unique<Decoder>();
+}
+
+void RunDecoderPool::release(std::unique_ptr<Decoder> decoder) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  free_.push_back(std::move(decoder));
+}
+
+RunReader::RunReader(const std::string& path, uint32_t record_size, RunDecoderPool* decoders,
+                     bool release_consumed, const RunIdentity& expected)
+    : file_(release_consumed ? File::open_update(path) : File::open_read(path)), release_(release_consumed) {
+  open(expected, record_size, decoders);
+}
+
+RunReader::RunReader(File file, uint32_t record_size, const RunIdentity& expected, RunDecoderPool* decoders,
+                     bool release_consumed)
+    : file_(std::move(file)), release_(release_consumed) {
+  open(expected, record_size, decoders);
+}
+
+void RunReader::open(const RunIdentity& expected, uint32_t record_size, RunDecoderPool* decoders) {
+  const std::string& path = file_.path();
+  const uint64_t size = file_.size();
+  if (size < sizeof(RunHeader) || file_.pread_full(&header_, sizeof header_, 0) != sizeof header_) {
+    throw DataError("run file " + path + " is truncated (no header)");
+  }
+  if (std::memcmp(header_.magic, kMagic, sizeof kMagic) != 0) {
+    throw DataError("run file " + path + " is not a complete gsort run (bad magic)");
+  }
+  if (header_.version != kRunFormatVersion) {
+    throw DataError("run file " + path + " has unsupported version " + std::to_string(header_.version));
+  }
+  if (header_.record_size != record_size) {
+    throw DataError("run file " + path + " holds " + std::to_string(header_.record_size) +
+                    "-byte records, expected " + std::to_string(record_size));
+  }
+  if (header_.job_id != expected.job_id || header_.run_index != expected.run_index) {
+    throw DataError("run file " + path + " belongs to another run or job (corrupted temporary directory?)");
+  }
+  if ((header_.flags & ~kRunZstdFrames) != 0) {
+    throw DataError("run file " + path + " has unknown flags " + std::to_string(header_.flags));
+  }
+  if (compressed()) {
+    if (header_.frame_bytes == 0 || header_.frame_bytes % record_size != 0) {
+      throw DataError("run file " + path + " is damaged (frame size " + std::to_string(header_.frame_bytes) + ")");
+    }
+  } else if (header_.frame_bytes != 0 || header_.payload_bytes / record_size != header_.record_count ||
+             header_.payload_bytes % record_size != 0) {
+    throw DataError("run file " + path + " is damaged: " + std::to_string(header_.payload_bytes) +
+                    " payload bytes for " + std::to_string(header_.record_count) + " records");
+  }
+  if (size != sizeof(RunHeader) + header_.payload_bytes || header_.payload_bytes > size) {
+    throw DataError("run file " + path + " is truncated or damaged: " + std::to_string(size) +
+                    " bytes on disk, header promises " + std::to_string(sizeof(RunHeader) + header_.payload_bytes));
+  }
+  records_left_ = header_.record_count;
+  if (compressed()) {
+    // An empty run has no frames; a non-empty one at least one.
+    if ((header_.record_count == 0) != (header_.payload_bytes == 0) ||
+        (header_.record_count == 0 && header_.checksum != StreamHash().digest())) {
+      throw DataError("run file " + path + " is damaged: " + std::to_string(header_.payload_bytes) +
+                      " payload bytes for " + std::to_string(header_.record_count) + " records");
+    }
+    stored_left_ = header_.payload_bytes;
+    records_undecoded_ = header_.record_count;
+    if (decoders == nullptr) {
+      owned_decoders_ = std::make_unique<RunDecoderPool>();
+      decoders = owned_decoders_.get();
+    }
+    decoders_ = decoders;
+  }
+  // The file offset is still 0 after pread; skip the header.
+  if (::lseek(file_.fd(), sizeof(RunHeader), SEEK_SET) < 0) throw IoError("cannot seek in " + path);
+  file_.advise_sequential();
+}
+
+uint64_t RunReader::read(uint8_t* buf, uint64_t max_records) {
+  if (compressed()) return read_frames(buf, max_records);
+  const uint64_t want = max_records < records_left_ ? max_records : records_left_;
+  if (want == 0) return 0;
+  const size_t bytes = static_cast<size_t>(want * header_.record_size);
+  if (file_.read_full(buf, bytes) != bytes) {
+    throw DataError("run file " + file_.path() + " is truncated");
+  }
+  hash_.update(buf, bytes);
+  records_left_ -= want;
+  if (records_left_ == 0 && hash_.digest() != header_.checksum) {
+    throw DataError("run file " + file_.path() + " is corrupted (checksum mismatch)");
+  }
+  release_up_to(sizeof(RunHeader) + (header_.record_count - records_left_) * header_.record_size);
+  return want;
+}
+
+void RunReader::release_up_to(uint64_t offset) {
+  // Large steps on 1 MiB boundaries: each punch costs a journal entry.
+  constexpr uint64_t kStep = uint64_t{32} << 20;
+  constexpr uint64_t kAlign = uint64_t{1} << 20;
+  if (!release_ || offset < released_ + kStep) return;
+  const uint64_t upto = offset & ~(kAlign - 1);
+  // Unsupported (or refused): the run is simply deleted whole at the end.
+  if (!file_.punch_hole(released_, upto - released_)) release_ = false;
+  released_ = upto;
+}
+
+void RunReader::damaged(const std::string& what) const {
+  throw DataError("run file " + file_.path() + " is corrupted (frame " + std::to_string(frames_ + 1) + ": " + what +
+                  ")");
+}
+
+void RunReader::read_frame_header() {
+  if (stored_left_ < sizeof frame_) damaged("the payload ends early");
+  if (file_.read_full(&frame_, sizeof frame_) != sizeof frame_) damaged("truncated");
+  stored_left_ -= sizeof frame_;
+  const uint32_t rs = header_.record_size;
+  if (frame_.record_bytes == 0 || frame_.record_bytes % rs != 0 || frame_.record_bytes > header_.frame_bytes) {
+    damaged("bad record size " + std::to_string(frame_.record_bytes));
+  }
+  if (frame_.record_bytes / rs > records_undecoded_) damaged("more records than the header counts");
+  if (frame_.stored_bytes > stored_left_ || frame_.stored_bytes > ZstdCompressor::bound(header_.frame_bytes)) {
+    damaged("bad stored size " + std::to_string(frame_.stored_bytes));
+  }
+  // The zstd frame must declare the size the frame header gives before that
+  // size is trusted: a read smaller than the frame allocates that much.
+  uint8_t head[kZstdFrameHeaderMaxBytes];
+  const uint64_t at = sizeof(RunHeader) + header_.payload_bytes - stored_left_;
+  const size_t got = file_.pread_full(head, std::min<size_t>(sizeof head, frame_.stored_bytes), at);
+  uint64_t declared = 0;
+  if (!zstd_frame_content_size(head, got, &declared) || declared != frame_.record_bytes) {
+    damaged("the zstd frame does not hold the " + std::to_string(frame_.record_bytes) + " bytes its header gives");
+  }
+  have_frame_header_ = true;
+}
+
+void RunReader::decode_frame(RunDecoderPool::Decoder& decoder, uint8_t* dst) {
+  if (decoder.staging.size() < frame_.stored_bytes) decoder.staging.resize(frame_.stored_bytes);
+  uint8_t* src = decoder.staging.data();
+  if (file_.read_full(src, frame_.stored_bytes) != frame_.stored_bytes) damaged("truncated");
+  stored_left_ -= frame_.stored_bytes;
+  std::string error;
+  if (!decoder.zstd.decompress(dst, frame_.record_bytes, src, frame_.stored_bytes, &error)) damaged(error);
+  if (StreamHash::of(dst, frame_.record_bytes) != frame_.checksum) damaged("checksum mismatch");
+  hash_.update(dst, frame_.record_bytes);
+  records_undecoded_ -= frame_.record_bytes / header_.record_size;
+  have_frame_header_ = false;
+  ++frames_;
+  if (records_undecoded_ == 0) {
+    // Everything is decoded: the run must end here and match its header,
+    // before the last frame's records are handed out.
+    if (stored_left_ != 0) {
+      throw DataError("run file " + file_.path() + " is corrupted (" + std::to_string(stored_left_) +
+                      " bytes after the last frame)");
+    }
+    if (hash_.digest() != header_.checksum) {
+      throw DataError("run file " + file_.path() + " is corrupted (checksum mismatch)");
+    }
+  }
+}
+
+uint64_t RunReader::read_frames(uint8_t* buf, uint64_t max_records) {
+  const uint32_t rs = header_.record_size;
+  uint64_t done = 0;
+  // First what is left of a frame that did not fit the last request.
+  if (spill_pos_ < spill_end_) {
+    done = std::min(max_records, spill_end_ - spill_pos_);
+    std::memcpy(buf, spill_.data() + spill_pos_ * rs, static_cast<size_t>(done * rs));
+    spill_pos_ += done;
+  }
+  if (done < max_records && records_undecoded_ > 0) {
+    // Borrow a decoder for this call; it goes back even on an error.
+    struct Lease {
+      RunDecoderPool& pool;
+      std::unique_ptr<RunDecoderPool::Decoder> decoder;
+      ~Lease() { pool.release(std::move(decoder)); }
+    } lease{*decoders_, decoders_->acquire()};
+    while (done < max_records && records_undecoded_ > 0) {
+      if (!have_frame_header_) read_frame_header();
+      const uint64_t frame_records = frame_.record_bytes / rs;
+      if (frame_records <= max_records - done) {
+        decode_frame(*lease.decoder, buf + done * rs);
+        done += frame_records;
+        continue;
+      }
+      if (done > 0) break;  // the next call takes this frame
+      // Less room than one frame: decode it aside and hand it out in parts.
+      spill_.resize(frame_.record_bytes);
+      decode_frame(*lease.decoder, spill_.data());
+      spill_pos_ = max_records;
+      spill_end_ = frame_records;
+      std::memcpy(buf, spill_.data(), static_cast<size_t>(max_records * rs));
+      done = max_records;
+    }
+  }
+  records_left_ -= done;
+  release_up_to(sizeof(RunHeader) + header_.payload_bytes - stored_left_);
+  return done;
+}
+
+}  // namespace gsort

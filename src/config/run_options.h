@@ -1,0 +1,21 @@
+// What a run of a SortConfig takes beside what the user asked for, decided
+// by whoever runs it (main, the library, a distributed rank's local sort),
+// never by parsing.
+#pragma once
+
+#include <string>
+
+namespace gsort {
+
+struct RunOptions {
+  // The file the records are written to ("-": standard output): the
+  // config's -o, or, for one process with --output-parts, the part it
+  // writes in that directory (made ready by main).
+  std::string output = "-";
+  // The inputs are temporary files read once and then deleted (a rank's
+  // received records): each range is punched out of them once read
+  // (InputSet::consume_as_read).
+  bool consume_inputs = false;
+};
+
+}  // namespace gsort

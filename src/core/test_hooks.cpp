@@ -1,0 +1,16 @@
+#include "src/core/test_hooks.h"
+
+namespace gsort::test_hooks {
+
+FinalWriteHook before_final_write = nullptr;
+PathHook before_stats_rename = nullptr;
+ChunkReadHook before_chunk_read = nullptr;
+TempDeviceHook temp_device = nullptr;
+RankPhaseHook rank_phase = nullptr;
+ChoiceHook receive_in_files = nullptr;
+ChoiceHook output_by_pwrite = nullptr;
+ChoiceHook partition_on_cpu = nullptr;
+CountHook shared_slot_records = nullptr;
+WayHook output_way = nullptr;
+
+}  // namespace gsort::test_hooks

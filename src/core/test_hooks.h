@@ -1,0 +1,71 @@
+// Where tests may inject faults: hooks gsort calls through pointers that
+// it leaves null. Only the test binary gsort-test-hooks (src/main.cpp built
+// with GSORT_TEST_HOOKS) sets them, at start, from its environment
+// (tests/support/fault_hooks.cpp); gsort itself reads no test variable.
+#pragma once
+
+#include <cstdint>
+
+namespace gsort::test_hooks {
+
+// Called with each block of the final output after its records are sorted
+// and before they are checked (--verify) and written. `first` is the number
+// of the first record in `records`.
+using FinalWriteHook = void (*)(uint8_t* records, uint64_t count, uint32_t record_size, uint64_t first);
+extern FinalWriteHook before_final_write;
+
+// Called with the --stats file's path after the output was committed and
+// before the stats file is renamed into place.
+using PathHook = void (*)(const char* path);
+extern PathHook before_stats_rename;
+
+// Called before chunk `chunk` (0-based) of the input is read, by run
+// formation and by the in-memory sort (its one chunk), on the reading thread.
+using ChunkReadHook = void (*)(uint64_t chunk);
+extern ChunkReadHook before_chunk_read;
+
+// Called by --compress-temp=auto after it measured the page cache's room
+// (bytes), with the temp device's write speed at -1 (bytes per second): the
+// hook may replace the room, and set the speed (0: "could not be
+// measured"); a speed left at -1 is measured.
+using TempDeviceHook = void (*)(uint64_t* page_cache_room, double* write_bytes_per_s);
+extern TempDeviceHook temp_device;
+
+// Called by every rank of a distributed sort at its phases ("exchange",
+// "sort", "write"): may throw an Error there, or raise a signal, as a rank
+// that fails there would.
+using RankPhaseHook = void (*)(const char* phase, int rank);
+extern RankPhaseHook rank_phase;
+
+// A path of the distributed sort that a test forces: taken where it returns true.
+using ChoiceHook = bool (*)();
+extern ChoiceHook receive_in_files;   // whole slices land what they receive in files, as too large a partition does
+extern ChoiceHook output_by_pwrite;   // ranks write their range of one output file with pwrite where they would map it
+extern ChoiceHook partition_on_cpu;   // a whole slice is partitioned on the host where a GPU could take it
+
+// How the destination is written, forced by a test: 1 through one write()
+// stream, 2 through a mapping where it can be; 0 (or null): as gsort decides.
+using WayHook = int (*)();
+extern WayHook output_way;
+
+// The most records a slot of the shared-memory exchange holds, so that small
+// inputs take many steps; 0: no limit.
+using CountHook = uint64_t (*)();
+extern CountHook shared_slot_records;
+
+}  // namespace gsort::test_hooks
+
+namespace gsort {
+
+// The distributed sort's calls, each doing nothing where its hook is null.
+inline void test_fault_point(const char* phase, int rank) {
+  if (test_hooks::rank_phase) test_hooks::rank_phase(phase, rank);
+}
+inline bool test_receive_in_files() { return test_hooks::receive_in_files && test_hooks::receive_in_files(); }
+inline bool test_output_by_pwrite() { return test_hooks::output_by_pwrite && test_hooks::output_by_pwrite(); }
+inline bool test_partition_on_cpu() { return test_hooks::partition_on_cpu && test_hooks::partition_on_cpu(); }
+inline uint64_t test_shared_slot_records() {
+  return test_hooks::shared_slot_records ? test_hooks::shared_slot_records() : 0;
+}
+
+}  // namespace gsort

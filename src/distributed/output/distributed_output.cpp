@@ -1,0 +1,154 @@
+#include "src/distributed/output/distributed_output.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <vector>
+
+#include "io/output/output_parts.h"
+#include "src/core/errors.h"
+#include "src/distributed/output/part_copy.h"
+#include "src/core/test_hooks.h"
+
+namespace gsort {
+namespace {
+
+std::string directory_of(const std::string& path) {
+  const size_t slash = path.rfind('/');
+  if (slash == std::string::npos) return ".";
+  return slash == 0 ? "/" : path.substr(0, slash);
+}
+
+std::string base_name(const std::string& path) {
+  const size_t slash = path.rfind('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+void broadcast_string(const RankGroup& group, std::string& s) {
+  uint64_t size = s.size();
+  MPI_Bcast(&size, 1, MPI_UINT64_T, 0, group.comm);
+  s.resize(size);
+  MPI_Bcast(s.data(), static_cast<int>(size), MPI_CHAR, 0, group.comm);
+}
+
+void flush_directory(const std::string& dir) {
+  const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) throw IoError("cannot open the output directory to flush it: " + describe_errno(dir, errno));
+  const int rc = ::fsync(fd);
+  const int err = errno;
+  ::close(fd);
+  if (rc != 0 && err != EINVAL) throw IoError("cannot flush the output directory: " + describe_errno(dir, err));
+}
+
+}  // namespace
+
+void DistributedOutput::prepare() {
+  if (group_.rank != 0) return;
+  if (config_.output_parts) {
+    make_output_directory(config_.output);
+  } else {
+    target_ = std::make_unique<OutputTarget>(config_.output, "output", /*shared=*/true);
+    shared_path_ = target_->temporary_path();
+  }
+  if (!config_.stats_path.empty() && config_.stats_path != "-") {
+    stats_ = std::make_unique<OutputTarget>(config_.stats_path, "--stats file");
+  }
+}
+
+void DistributedOutput::share_destination() {
+  if (!config_.output_parts) broadcast_string(group_, shared_path_);
+}
+
+std::string DistributedOutput::part_directory() const {
+  return config_.output_parts ? config_.output : directory_of(config_.output);
+}
+
+std::unique_ptr<LocalPart> DistributedOutput::make_part() const {
+  char stem[64];
+  std::snprintf(stem, sizeof stem, "rank-%05d", group_.rank);
+  const std::string prefix = config_.output_parts ? "" : base_name(config_.output) + ".";
+  return std::make_unique<LocalPart>(part_directory(), prefix + stem);
+}
+
+uint64_t DistributedOutput::offset_of(uint64_t bytes) const {
+  uint64_t offset = 0;
+  MPI_Exscan(&bytes, &offset, 1, MPI_UINT64_T, MPI_SUM, group_.comm);
+  return group_.rank == 0 ? 0 : offset;  // MPI_Exscan leaves rank 0's undefined
+}
+
+void DistributedOutput::write(RankFence& fence, LocalPart* part, uint64_t skip_bytes, uint64_t records) {
+  const uint64_t bytes = records * config_.record_size;
+  if (config_.output_parts) {
+    write_parts(fence, *part, skip_bytes, bytes);
+  } else {
+    write_single_file(fence, part, skip_bytes, bytes);
+  }
+}
+
+void DistributedOutput::write_single_file(RankFence& fence, LocalPart* part, uint64_t skip_bytes, uint64_t bytes) {
+  const uint64_t offset = offset_of(bytes);
+  uint64_t total = 0;
+  MPI_Allreduce(&bytes, &total, 1, MPI_UINT64_T, MPI_SUM, group_.comm);
+  fence.attempt([&] {
+    if (group_.rank != 0 || target_->is_direct()) return;
+    if (::ftruncate(target_->file().fd(), static_cast<off_t>(total)) != 0) {
+      throw IoError("cannot size the output: " + describe_errno(config_.output, errno));
+    }
+  });
+  fence.agree();
+  fence.attempt([&] {
+    test_fault_point("write", group_.rank);
+    if (part) copy_file_range_to(part->path(), skip_bytes, bytes, shared_path_, offset, config_.fsync);
+  });
+  fence.agree();
+  fence.attempt([&] {
+    if (group_.rank == 0) target_->commit(config_.fsync);
+  });
+  fence.agree();
+}
+
+void DistributedOutput::write_parts(RankFence& fence, LocalPart& part, uint64_t skip_bytes, uint64_t bytes) {
+  std::unique_ptr<LocalPart> trimmed;  // the part without its first record (-u)
+  fence.attempt([&] {
+    test_fault_point("write", group_.rank);
+    if (skip_bytes > 0) {
+      trimmed = make_part();
+      trimmed->create_empty();
+      copy_file_range_to(part.path(), skip_bytes, bytes, trimmed->path(), 0, config_.fsync);
+    } else if (config_.fsync) {
+      copy_file_range_to(part.path(), 0, 0, part.path(), 0, true);  // just the flush
+    }
+  });
+  fence.agree();
+  const std::string name = part_file_name(config_.output, group_.rank);
+  bool placed = false;
+  fence.attempt([&] {
+    if (group_.rank == 0) remove_parts_from(config_.output, group_.size);
+    (trimmed ? *trimmed : part).put_in_place(name);
+    placed = true;
+  });
+  try {
+    fence.agree();
+    fence.attempt([&] {
+      if (config_.fsync && group_.rank == 0) flush_directory(config_.output);
+    });
+    fence.agree();
+  } catch (const RanksFailed&) {
+    if (placed) ::unlink(name.c_str());  // not every part made it: take ours back
+    throw;
+  }
+}
+
+void DistributedOutput::write_stats(const std::string& json) {
+  if (config_.stats_path.empty()) return;
+  if (!stats_) {
+    std::fputs(json.c_str(), stderr);
+    return;
+  }
+  stats_->file().write_all(json.data(), json.size());
+  stats_->commit();
+}
+
+}  // namespace gsort

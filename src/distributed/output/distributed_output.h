@@ -1,0 +1,58 @@
+// Where the ranks' sorted parts go, and the commit. Into one file: rank 0
+// makes a temporary file next to the destination; each rank writes its
+// range at its offset (a prefix sum of the parts' sizes); rank 0 renames it
+// into place once every rank succeeded. With --output-parts: each rank puts
+// its part in place as DIR/part-NNNNN (its rank) once every rank succeeded.
+// A failure anywhere leaves the destination as it was.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "io/output/output_target.h"
+#include "src/config/sort_config.h"
+#include "src/distributed/output/local_part.h"
+#include "src/distributed/ranks/rank_fence.h"
+#include "src/distributed/ranks/rank_group.h"
+
+namespace gsort {
+
+class DistributedOutput {
+ public:
+  DistributedOutput(const RankGroup& group, const SortConfig& config) : group_(group), config_(config) {}
+
+  // Rank 0: makes the output's temporary file (or the --output-parts
+  // directory) and the --stats file now, so that an unwritable destination
+  // fails before any work.
+  void prepare();
+  // Collective, never throws: every rank learns rank 0's temporary file.
+  void share_destination();
+  // A new hidden part file in the output's directory.
+  std::unique_ptr<LocalPart> make_part() const;
+  // Collective: puts `records` records of the part, from byte skip_bytes
+  // on, into the output, and commits when every rank succeeded. A null
+  // part: this rank already wrote its records at its offset (one output
+  // file only; see offset_of).
+  void write(RankFence& fence, LocalPart* part, uint64_t skip_bytes, uint64_t records);
+  // Collective, never throws: where a rank's `bytes` of output begin in
+  // the one output file (a prefix sum over the ranks).
+  uint64_t offset_of(uint64_t bytes) const;
+  // The file every rank writes into (one output file).
+  const std::string& shared_path() const { return shared_path_; }
+  // Rank 0: --stats, into its file or onto standard error.
+  void write_stats(const std::string& json);
+
+ private:
+  void write_single_file(RankFence& fence, LocalPart* part, uint64_t skip_bytes, uint64_t bytes);
+  void write_parts(RankFence& fence, LocalPart& part, uint64_t skip_bytes, uint64_t bytes);
+  std::string part_directory() const;
+
+  const RankGroup& group_;
+  const SortConfig& config_;
+  std::unique_ptr<OutputTarget> target_;  // rank 0, one output file
+  std::unique_ptr<OutputTarget> stats_;   // rank 0, --stats FILE
+  std::string shared_path_;               // the file every rank writes into
+};
+
+}  // namespace gsort

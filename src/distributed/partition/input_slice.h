@@ -1,0 +1,75 @@
+// The inputs as one array of records (the files concatenated in the order
+// given), and the contiguous, record-aligned slice of it that one rank
+// reads. Every rank opens every input, so the inputs must be regular,
+// uncompressed files that every rank can read.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "io/file/file.h"
+#include "src/core/thread_pool.h"
+
+namespace gsort {
+
+// Records [begin, end) of the concatenated inputs (global record numbers).
+struct RecordRange {
+  uint64_t begin = 0;
+  uint64_t end = 0;
+  uint64_t size() const { return end - begin; }
+};
+
+// Rank `rank` of `ranks` takes an equal share, the first ranks none extra:
+// [rank * total / ranks, (rank + 1) * total / ranks).
+RecordRange rank_slice(uint64_t total_records, int rank, int ranks);
+
+// Records of one input mapped into memory (read-only): the page cache's own
+// pages, so no fresh memory is zeroed and nothing copied.
+class MappedRecords {
+ public:
+  // Takes over the mapping; a SIGBUS inside it (the file cut short) ends
+  // gsort with one line and exit 2 (io/temp/temp_registry.h).
+  MappedRecords(void* base, size_t length, const uint8_t* records);
+  ~MappedRecords();
+  MappedRecords(const MappedRecords&) = delete;
+  MappedRecords& operator=(const MappedRecords&) = delete;
+  const uint8_t* records() const { return records_; }
+  // Maps every page now, in pieces on the pool's threads (one thread
+  // populating a 12 GB mapping page by page takes seconds). Where the
+  // kernel cannot (before Linux 5.14), the pages are mapped as they are read.
+  void populate(ThreadPool& pool) const;
+
+ private:
+  void* base_;
+  size_t length_;
+  const uint8_t* records_;
+  int guard_ = -1;  // its slot in the mapped-input table
+};
+
+class ConcatenatedInputs {
+ public:
+  // Opens every input. Throws UsageError for standard input, a pipe or a
+  // zstd-compressed file (which cannot be sliced), DataError for a size
+  // that is not whole records, IoError when one cannot be opened.
+  ConcatenatedInputs(const std::vector<std::string>& names, uint32_t record_size);
+
+  uint64_t total_records() const { return starts_.back(); }
+  uint32_t record_size() const { return record_size_; }
+  // Reads `count` records starting at global record `first` into buf.
+  void read(uint64_t first, uint64_t count, uint8_t* buf) const;
+  // `count` records from global record `first` mapped into memory, when
+  // they lie in one input and it can be mapped; else null (read them).
+  // A file cut short while mapped faults (SIGBUS) where read() reports that
+  // it shrank; MappedRecords turns that into gsort's error exit.
+  std::unique_ptr<MappedRecords> map(uint64_t first, uint64_t count) const;
+
+ private:
+  mutable std::vector<File> files_;  // File's reads are not const; reading changes no state here
+  std::vector<uint64_t> starts_;  // global record number of each file's first record; one more at the end
+  uint32_t record_size_;
+};
+
+}  // namespace gsort

@@ -1,0 +1,122 @@
+#include "src/merge/merge_passes.h"
+
+#include <algorithm>
+#include <memory>
+#include <string>
+#include <utility>
+
+#include "io/file/record_source.h"
+#include "src/core/stopwatch.h"
+#include "src/merge/run_merger.h"
+#include "src/merge/run_output.h"
+
+namespace gsort {
+namespace {
+
+void report_merge(const Log& log, const MergeTimings& timings, size_t sources, uint64_t window_records,
+                  SortReport& report) {
+  report.add_duration("merge: prepare batches", timings.prepare_s);
+  report.add_duration("merge: order", timings.order_s);
+  report.add_duration("merge: gather+write", timings.output_s);
+  report.add_duration("merge: waiting for batches", timings.wait_s);
+  report.add_duration("merge: setting up", timings.setup_s);
+  report.merge_batches += timings.batches;
+  log.info("merged " + plural(sources, "source") + " in " + std::to_string(timings.batches) +
+           (timings.batches == 1 ? " batch" : " batches") + " of up to " + plural(timings.largest_batch, "record") +
+           " (windows of " + plural(window_records, "record") + ")");
+}
+
+}  // namespace
+
+RunMerges::RunMerges(MergeSetup setup, TempRuns& runs, SortReport& report)
+    : setup_(std::move(setup)), runs_(runs), report_(report) {}
+
+// Merges the sources of one group into `out`, then closes (and so frees)
+// their run files. Inputs of --merge are opened here, and only here.
+void RunMerges::merge_group(std::vector<PendingSource>& group, OutputWriter& out) {
+  std::vector<std::unique_ptr<RecordSource>> sources;
+  bool reads_inputs = false;
+  for (PendingSource& p : group) {
+    reads_inputs |= p.is_input();
+    sources.push_back(p.is_input() ? p.open_input() : runs_.open(p));
+  }
+  MergeOptions options;
+  options.bytes_read = &merged_bytes_;
+  options.window_records = setup_.windows.records_per_source(sources.size());
+  // The inputs of --merge are checked; runs gsort wrote itself need not be.
+  options.verify_sources_sorted = reads_inputs;
+  MergeTimings timings;
+  const uint64_t merged = merge_runs(sources, setup_.layout, setup_.backend, setup_.pool, options, out, &timings);
+  report_merge(setup_.log, timings, sources.size(), options.window_records, report_);
+  // --merge: every input record passes through exactly one merge that
+  // reads inputs, so this counts each once.
+  if (reads_inputs) report_.input_records += merged;
+  const Stopwatch removing;
+  sources.clear();
+  for (PendingSource& p : group) runs_.remove(p);
+  report_.add_phase("merge: removing runs", removing.seconds());
+}
+
+PendingSource RunMerges::merge_to_run(std::vector<PendingSource> group) {
+  int level = 0;
+  for (const PendingSource& p : group) level = std::max(level, p.level);
+  PendingSource merged;
+  if (setup_.before_run) setup_.before_run();
+  RunOutput out(runs_, "merged", merged);
+  merge_group(group, out.records());
+  count_run(out.finish(), report_);
+  merged.level = level + 1;
+  deepest_level_ = std::max(deepest_level_, merged.level);
+  return merged;
+}
+
+// One pass that leaves at most fan-in runs. When fewer than 2 x fan-in runs
+// are left, merging just enough of the first runs into one leaves fan-in
+// runs for the final pass, and the rest are not rewritten. Otherwise every
+// group of fan-in runs merges.
+std::vector<PendingSource> RunMerges::merge_pass(std::vector<PendingSource> pending) {
+  std::vector<PendingSource> next;
+  const size_t fan_in = setup_.limits.fan_in;
+  const bool last_but_one = pending.size() < 2 * fan_in;
+  const size_t first_group = last_but_one ? pending.size() - fan_in + 1 : fan_in;
+  for (size_t begin = 0; begin < pending.size();) {
+    const size_t width = begin == 0 ? first_group : (last_but_one ? 1 : fan_in);
+    const size_t end = std::min<size_t>(pending.size(), begin + width);
+    if (end - begin == 1) {
+      next.push_back(std::move(pending[begin]));
+      begin = end;
+      continue;
+    }
+    std::vector<PendingSource> group;
+    for (size_t i = begin; i < end; ++i) group.push_back(std::move(pending[i]));
+    begin = end;
+    next.push_back(merge_to_run(std::move(group)));
+  }
+  return next;
+}
+
+void RunMerges::merge_all(std::vector<PendingSource> pending, FinalOutput& out, ProgressMeter& meter,
+                          uint64_t progress_total) {
+  int passes = 0;
+  while (pending.size() > setup_.limits.fan_in) {
+    const Stopwatch t;
+    meter.phase("merge pass " + std::to_string(++passes), progress_total, &merged_bytes_);
+    pending = merge_pass(std::move(pending));
+    report_.add_phase("merge passes", t.seconds());
+    setup_.log.info("merge pass " + std::to_string(passes) + ": " + plural(pending.size(), "run") + " left");
+  }
+  const Stopwatch t;
+  meter.phase(deepest_level_ > 0 ? "final merge" : "merging", progress_total, &merged_bytes_);
+  std::unique_ptr<OutputWriter> writer = out.writer(progress_total);
+  merge_group(pending, *writer);
+  const Stopwatch flushing;
+  writer->finish();
+  report_.add_phase("merge: flushing output", flushing.seconds());
+  report_.output_records += writer->records_written();
+  // The most merges a record went through: early ones (run_stack.h), the
+  // passes above, and this one.
+  report_.merge_passes = static_cast<uint64_t>(deepest_level_) + 1;
+  report_.add_phase("final merge", t.seconds());
+}
+
+}  // namespace gsort

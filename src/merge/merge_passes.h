@@ -1,0 +1,74 @@
+// Run merging: as many passes as the fan-in needs. While more runs are
+// pending than one merge can take, groups of them are merged into new
+// runs; the last pass merges what is left into the destination. Each merge
+// is the run merger's (run_merger.h); its run files are deleted as soon as
+// it is done.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "src/chunk_sort/sort_backend.h"
+#include "src/core/log.h"
+#include "src/core/thread_pool.h"
+#include "src/keys/key_layout.h"
+#include "src/merge/merge_limits.h"
+#include "src/merge/pending_source.h"
+#include "src/merge/temp_runs.h"
+#include "src/output/final_output.h"
+#include "src/report/progress.h"
+#include "src/report/sort_report.h"
+
+namespace gsort {
+
+// What the merges of one sort take.
+struct MergeSetup {
+  const KeyLayout& layout;
+  SortBackend& backend;  // orders each batch
+  ThreadPool& pool;
+  const Log& log;
+  MergeLimits limits;
+  MergeWindows windows;
+  // Called before a merge writes a run: settles how runs are written where
+  // nothing did before (--merge, whose runs have no chunk to sample).
+  std::function<void()> before_run;
+};
+
+// The merges of one sort: into runs (early, run_stack.h, or in passes) and
+// into the destination. Their times and counts go to `report`.
+class RunMerges {
+ public:
+  RunMerges(MergeSetup setup, TempRuns& runs, SortReport& report);
+  RunMerges(const RunMerges&) = delete;
+  RunMerges& operator=(const RunMerges&) = delete;
+
+  const MergeLimits& limits() const { return setup_.limits; }
+  const Log& log() const { return setup_.log; }
+
+  // Merges `group` (consecutive sources, in order) into a new run, one level
+  // above the deepest of them; closes and frees their files.
+  PendingSource merge_to_run(std::vector<PendingSource> group);
+
+  // pending: spilled runs in the order they were formed, or the inputs of
+  // --merge; at most limits().max_open_runs of them runs. Merged in passes
+  // into runs while more than the fan-in are left, then into a writer of
+  // `out` (made when the final merge begins). progress_total: the record
+  // bytes every pass reads, for the progress line and the size of the
+  // output's writer (0: unknown).
+  void merge_all(std::vector<PendingSource> pending, FinalOutput& out, ProgressMeter& meter,
+                 uint64_t progress_total);
+
+ private:
+  void merge_group(std::vector<PendingSource>& group, OutputWriter& out);
+  std::vector<PendingSource> merge_pass(std::vector<PendingSource> pending);
+
+  const MergeSetup setup_;
+  TempRuns& runs_;
+  SortReport& report_;
+  int deepest_level_ = 0;  // of any run merged so far
+  std::atomic<uint64_t> merged_bytes_{0};  // read by the merges
+};
+
+}  // namespace gsort

@@ -1,0 +1,96 @@
+#include "src/merge/run_output.h"
+
+#include <algorithm>
+
+namespace gsort {
+
+// One segment: its run writer, and the write-behind writer that feeds it.
+struct RunOutput::Stream {
+  Stream(File file, uint32_t rs, const RunCompression& compression, const RunIdentity& identity,
+         uint64_t block_bytes)
+      : writer(std::move(file), rs, compression, identity),
+        out([this, rs](const uint8_t* data, size_t bytes) { writer.append(data, bytes / rs); }, rs, block_bytes,
+            nullptr) {}
+  RunWriter writer;
+  OutputWriter out;  // after writer: its write-behind thread stops first
+};
+
+namespace {
+
+// A segment file in the temporary directory; its identity and cleanup
+// state go to `segment`.
+File new_segment_file(TempRuns& runs, const char* stem, RunSegment& segment) {
+  uint64_t number = 0;
+  TempFile made = runs.dir().create_file(stem, &number);
+  segment.identity = RunIdentity{runs.job_id(), number};
+  segment.file.named = made.named;
+  segment.file.slot = made.slot;
+  return std::move(made.file);
+}
+
+}  // namespace
+
+RunOutput::RunOutput(TempRuns& runs, const char* stem, PendingSource& run, unsigned streams) : run_(run) {
+  streams = std::max(1u, streams);
+  const uint32_t rs = runs.record_size();
+  const RunStorage& storage = runs.storage();
+  // The plan's block (its write-behind buffers) is shared by the streams,
+  // so that memory stays what the plan counted.
+  const uint64_t block = std::max<uint64_t>(rs, storage.block_bytes / streams / rs * rs);
+  RunCompression compression = storage.compression;
+  if (compression.pool) {
+    // The pool's threads are shared too: together the streams compress
+    // about as many frames at once as there are threads.
+    compression.frames_at_once = std::max(1u, (compression.pool->size() + streams - 1) / streams);
+  }
+  run.segments.resize(streams);
+  for (unsigned s = 0; s < streams; ++s) {
+    RunSegment& segment = run.segments[s];
+    File file = new_segment_file(runs, stem, segment);
+    if (storage.paced) file.pace_writeback();
+    streams_.push_back(std::make_unique<Stream>(std::move(file), rs, compression, segment.identity, block));
+  }
+}
+
+RunOutput::~RunOutput() = default;
+
+OutputWriter& RunOutput::records() { return streams_.front()->out; }
+
+void RunOutput::append_gathered(ThreadPool& pool, const uint8_t* records, const uint32_t* order, uint64_t count) {
+  const size_t n = streams_.size();
+  std::vector<uint64_t> next(n), end(n);
+  for (size_t s = 0; s < n; ++s) {
+    next[s] = split_point(count, n, s);
+    end[s] = split_point(count, n, s + 1);
+  }
+  // A block of each slice in turn: every stream's thread has a buffer to
+  // write while the next ones are gathered.
+  for (bool more = true; more;) {
+    more = false;
+    for (size_t s = 0; s < n; ++s) {
+      if (next[s] == end[s]) continue;
+      next[s] += streams_[s]->out.append_gathered_block(pool, records, order + next[s], end[s] - next[s]);
+      more |= next[s] < end[s];
+    }
+  }
+}
+
+RunFigures RunOutput::finish() {
+  RunFigures figures;
+  for (auto& s : streams_) s->out.finish();
+  for (size_t i = 0; i < streams_.size(); ++i) {
+    RunWriter& writer = streams_[i]->writer;
+    writer.finish(true);
+    run_.segments[i].file.file = writer.take_file();
+    figures.file_bytes += writer.file_bytes();
+    figures.record_bytes += writer.record_count() * writer.record_size();
+  }
+  return figures;
+}
+
+void count_run(const RunFigures& figures, SortReport& report) {
+  report.temp_bytes += figures.file_bytes;
+  report.temp_record_bytes += figures.record_bytes;
+}
+
+}  // namespace gsort

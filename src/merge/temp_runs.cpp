@@ -1,0 +1,40 @@
+#include "src/merge/temp_runs.h"
+
+#include <utility>
+#include <vector>
+
+#include "io/run/run_segments.h"
+
+namespace gsort {
+
+TempRuns::TempRuns(std::string directory, const Log& log, uint32_t record_size)
+    : directory_(std::move(directory)), log_(log), rs_(record_size), job_id_(new_job_id()) {}
+
+TempDir& TempRuns::dir() {
+  if (!dir_) {
+    dir_ = std::make_unique<TempDir>(directory_);
+    log_.info("temporary directory: " + dir_->path());
+  }
+  return *dir_;
+}
+
+void TempRuns::plan_writes(uint64_t block_bytes, bool paced) {
+  storage_.block_bytes = block_bytes;
+  storage_.paced = paced;
+}
+
+std::unique_ptr<RecordSource> TempRuns::open(PendingSource& run) {
+  std::vector<std::unique_ptr<RunReader>> readers;
+  for (RunSegment& segment : run.segments) {
+    readers.push_back(
+        std::make_unique<RunReader>(std::move(segment.file.file), rs_, segment.identity, &decoders_, true));
+  }
+  if (readers.size() == 1) return std::move(readers.front());
+  return std::make_unique<RunSegmentsReader>(std::move(readers));
+}
+
+void TempRuns::remove(PendingSource& run) {
+  for (RunSegment& segment : run.segments) dir().remove(segment.file);
+}
+
+}  // namespace gsort

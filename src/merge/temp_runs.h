@@ -1,0 +1,59 @@
+// The runs of one sort in the temporary directory: the directory (made, and
+// said under -v, when the first file needs it), the identity in every run's
+// header, how runs are written (the plan's block, writeback pacing,
+// --compress-temp), and how they are read back and removed. Spills and
+// merges write runs through RunOutput (run_output.h).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "io/file/record_source.h"
+#include "io/run/run_file.h"
+#include "io/temp/temp_dir.h"
+#include "src/core/log.h"
+#include "src/merge/pending_source.h"
+
+namespace gsort {
+
+struct RunStorage {
+  uint64_t block_bytes = 0;    // the plan's write block, shared by a run's segments
+  bool paced = false;          // handed to the disk as written, and dropped from the cache
+  RunCompression compression;  // --compress-temp
+};
+
+class TempRuns {
+ public:
+  // directory: -T, where the temporary directory is made.
+  TempRuns(std::string directory, const Log& log, uint32_t record_size);
+  TempRuns(const TempRuns&) = delete;
+  TempRuns& operator=(const TempRuns&) = delete;
+
+  TempDir& dir();
+  uint32_t record_size() const { return rs_; }
+  uint64_t job_id() const { return job_id_; }
+
+  // How runs are written: the plan's part (before any run), then, before
+  // the first run, --compress-temp's choice (src/pipeline/temp_compression.h).
+  const RunStorage& storage() const { return storage_; }
+  void plan_writes(uint64_t block_bytes, bool paced);
+  void compress(const RunCompression& compression) { storage_.compression = compression; }
+
+  // A spilled run as a merge source: its one segment, or its segments read
+  // one after another; each is punched out as it is read.
+  std::unique_ptr<RecordSource> open(PendingSource& run);
+  // Closes the run's files, and so frees them.
+  void remove(PendingSource& run);
+
+ private:
+  const std::string directory_;
+  const Log& log_;
+  const uint32_t rs_;
+  const uint64_t job_id_;
+  RunStorage storage_;
+  RunDecoderPool decoders_;  // shared by the readers of compressed runs
+  std::unique_ptr<TempDir> dir_;
+};
+
+}  // namespace gsort

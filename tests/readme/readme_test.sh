@@ -1,0 +1,156 @@
+#!/usr/bin/env bash
+# Runs the shell blocks of README.md as a user would, so that every command
+# the README shows works as shown (issue 28).
+#
+#   readme_test.sh README BUILD_DIR CMAKE     (README_TEST_SHOW=1: print each block's output)
+#
+# BUILD_DIR is installed (`cmake --install`) into a scratch prefix first; its
+# bin/ comes first on PATH, and CMAKE_PREFIX_PATH and PKG_CONFIG_PATH name
+# it, as after the README's "Install".
+#
+# The convention, for whoever edits the README:
+# - Every ```sh block runs, in order, each in a fresh empty directory, under
+#   `bash -euo pipefail`: any command that fails fails the test (write
+#   `cmd || echo "exit $?"` for a command that is meant to fail).
+# - An HTML comment on the line right before a block's opening fence says
+#   something about that block:
+#     <!-- readme-test: setup -->         runs before every later ```sh block,
+#                                         in its directory (the sample files)
+#     <!-- readme-test: skip (REASON) --> not run; the reason is required
+#     <!-- readme-test: needs mpi -->     runs where mpirun is installed and
+#                                         gsort was built with MPI, else skipped
+#     <!-- readme-test: needs gpu -->     runs where gsort has GPU support and
+#                                         nvidia-smi lists a GPU, else skipped
+#     <!-- readme-test: file NAME -->     any language: the block's text is
+#                                         written as NAME into the directory of
+#                                         the next ```sh block
+#   Any other readme-test comment, or one not followed by a fence, is an error.
+# - Blocks in other languages (cpp, cmake, text) are not run; ```bash,
+#   ```shell and ```console are refused, so nothing that looks runnable is
+#   passed over silently.
+# - The README has at most 300 lines (issue 28).
+# Under Open MPI as root (CI), the environment allows root and
+# oversubscription, as tests/distributed does; the commands stay as shown.
+set -euo pipefail
+readme=${1:?usage: readme_test.sh README BUILD_DIR CMAKE}
+build=${2:?usage: readme_test.sh README BUILD_DIR CMAKE}
+cmake_bin=${3:?usage: readme_test.sh README BUILD_DIR CMAKE}
+max_lines=300
+
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+lines=$(wc -l < "$readme")
+[ "$lines" -le "$max_lines" ] || fail "$readme has $lines lines (at most $max_lines)"
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/gsort-readme.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+prefix=$work/prefix
+"$cmake_bin" --install "$build" --prefix "$prefix" > "$work/install.log" || { cat "$work/install.log"; fail "cmake --install $build"; }
+export PATH="$prefix/bin:$(dirname "$cmake_bin"):$PATH"
+export CMAKE_PREFIX_PATH="$prefix" PKG_CONFIG_PATH="$prefix/lib/pkgconfig"
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+export OMPI_MCA_btl=self,vader OMPI_MCA_btl_vader_single_copy_mechanism=none
+mkdir "$work/tmp"
+export TMPDIR=$work/tmp
+
+version=$(gsort --version)
+have_mpi=no have_gpu=no
+if grep -q '^MPI: yes' <<< "$version" && command -v mpirun > /dev/null; then have_mpi=yes; fi
+if grep -q '^GPU support: yes' <<< "$version" && nvidia-smi -L 2> /dev/null | grep -q '^GPU'; then have_gpu=yes; fi
+
+# Splits the README into blocks: blocks/N.txt (the text), blocks/N.meta
+# (line, language, marker), in order.
+mkdir "$work/blocks"
+awk -v dir="$work/blocks" '
+  function bad(msg) { printf "README line %d: %s\n", NR, msg > "/dev/stderr"; failed = 1 }
+  BEGIN { n = 0; inside = 0; marker = ""; marker_line = 0 }
+  inside {
+    if ($0 ~ /^```[ \t]*$/) { inside = 0; close(file); next }
+    print > file; next
+  }
+  /^<!-- readme-test:.*-->[ \t]*$/ {
+    if (marker != "") bad("two readme-test comments in a row")
+    marker = $0; sub(/^<!-- readme-test:[ \t]*/, "", marker); sub(/[ \t]*-->[ \t]*$/, "", marker)
+    marker_line = NR; next
+  }
+  /readme-test/ { bad("a readme-test comment must be alone on its line: <!-- readme-test: ... -->") }
+  /^```/ {
+    lang = substr($0, 4); gsub(/[ \t]/, "", lang)
+    n++; file = sprintf("%s/%03d.txt", dir, n); printf "" > file
+    printf "%d\t%s\t%s\n", NR, lang, marker > sprintf("%s/%03d.meta", dir, n)
+    close(sprintf("%s/%03d.meta", dir, n))
+    marker = ""; inside = 1; next
+  }
+  {
+    if (marker != "") { bad("the readme-test comment of line " marker_line " is not followed by a code block"); marker = "" }
+  }
+  END {
+    if (inside) bad("a code block is not closed")
+    if (marker != "") bad("the last readme-test comment is not followed by a code block")
+    exit failed
+  }
+' "$readme" || fail "$readme does not follow the convention (see $0)"
+
+ran=0 skipped=0
+setup=()           # the setup blocks seen so far
+declare -A files=()  # NAME -> block file, for the next sh block
+for meta in "$work"/blocks/*.meta; do
+  IFS=$'\t' read -r line lang marker < "$meta"
+  text=${meta%.meta}.txt
+  where="README line $line"
+  case $marker in
+    '' | setup | 'needs mpi' | 'needs gpu') ;;
+    skip\ \(*\)) ;;
+    skip*) fail "$where: a skip needs its reason: <!-- readme-test: skip (why) -->" ;;
+    file\ *)
+      name=${marker#file }
+      [[ $name =~ ^[A-Za-z0-9._-]+$ ]] || fail "$where: bad file name '$name'"
+      files[$name]=$text
+      continue ;;
+    *) fail "$where: unknown readme-test comment '$marker'" ;;
+  esac
+  case $lang in
+    sh) ;;
+    bash | shell | console | zsh) fail "$where: a \`\`\`$lang block; write \`\`\`sh (run by this test) or mark it" ;;
+    *)
+      [ -z "$marker" ] || fail "$where: '$marker' on a \`\`\`$lang block (only \`\`\`sh blocks run)"
+      continue ;;
+  esac
+  reason=""
+  case $marker in
+    skip*) reason=${marker#skip } ;;
+    'needs mpi') [ "$have_mpi" = yes ] || reason="(needs mpirun and a gsort built with MPI)" ;;
+    'needs gpu') [ "$have_gpu" = yes ] || reason="(needs a GPU and a gsort built with CUDA)" ;;
+  esac
+  if [ -n "$reason" ]; then
+    echo "SKIP $where $reason"
+    skipped=$((skipped + 1))
+    files=()
+    continue
+  fi
+  dir=$work/run-$line
+  mkdir "$dir"
+  for name in "${!files[@]}"; do cp "${files[$name]}" "$dir/$name"; done
+  files=()
+  script=$work/run-$line.sh
+  {
+    echo 'set -euo pipefail'
+    for s in "${setup[@]}"; do cat "$s"; done
+    cat "$text"
+  } > "$script"
+  start=$(date +%s.%N)
+  if ! (cd "$dir" && timeout 300 bash "$script" > "$work/out" 2>&1 < /dev/null); then
+    echo "--- $where, the block:" >&2
+    cat "$text" >&2
+    echo "--- its output:" >&2
+    cat "$work/out" >&2
+    fail "$where: the block failed"
+  fi
+  printf 'ok   %s (%.1f s)\n' "$where" "$(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { print e - s }')"
+  [ -z "${README_TEST_SHOW:-}" ] || sed 's/^/     | /' "$work/out"
+  ran=$((ran + 1))
+  rm -rf "$dir"
+  if [ "$marker" = setup ]; then setup+=("$text"); fi
+done
+[ "$ran" -gt 0 ] || fail "no block of $readme ran"
+echo "readme_test: $ran blocks ran, $skipped skipped"
