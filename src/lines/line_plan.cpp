@@ -2,10 +2,17 @@
 
 #include <algorithm>
 
+#include "src/pipeline/memory_plan.h"
+
 namespace gsort {
 
+uint64_t LinePlan::window_bytes(uint64_t sources) const {
+  // A quarter of the budget's share each: the buffer, its index, its picks.
+  return std::clamp<uint64_t>(budget / 4 / std::max<uint64_t>(sources, 1), 64 << 10, uint64_t{64} << 20);
+}
+
 LinePlan plan_lines(uint64_t budget, uint64_t bytes_per_line, uint64_t known_bytes, uint64_t inputs,
-                    uint64_t batch_size, uint64_t descriptors) {
+                    uint64_t batch_size, uint64_t descriptors, unsigned streams) {
   LinePlan p;
   p.budget = std::max(budget, kMinLineBudget);
   p.max_line = p.budget / 4;
@@ -22,8 +29,9 @@ LinePlan plan_lines(uint64_t budget, uint64_t bytes_per_line, uint64_t known_byt
   p.fan_in = std::clamp<uint64_t>(p.budget / (4 * p.block_bytes), 2, 256);
   if (batch_size != 0) p.fan_in = std::min(p.fan_in, batch_size);
   p.fan_in = std::max<uint64_t>(2, std::min(p.fan_in, descriptors));
-  // Past a few MiB a larger read buffer buys nothing (it grows for a longer line).
-  p.source_bytes = std::clamp<uint64_t>(p.budget / 2 / p.fan_in, 64 << 10, 4 << 20);
+  // As records do: the streams share the block, each keeping a useful part.
+  const uint64_t room = std::max<uint64_t>(1, p.block_bytes / kMinStreamBlockBytes);
+  p.spill_streams = static_cast<unsigned>(std::clamp<uint64_t>(streams != 0 ? streams : kDefaultSpillStreams, 1, room));
   return p;
 }
 

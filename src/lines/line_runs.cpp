@@ -1,39 +1,67 @@
 #include "src/lines/line_runs.h"
 
+#include "src/merge/run_output.h"
+
+#include <algorithm>
+
 namespace gsort {
 
-LineRunStore::LineRunStore(TempDir& dir, const RunCompression& compression, uint64_t job_id, uint64_t block_bytes,
-                           uint8_t eol, const LineComparator* unique_by, LineVerify* verify)
-    : dir_(dir),
-      compression_(compression),
-      job_id_(job_id),
-      block_bytes_(block_bytes),
-      eol_(eol),
-      unique_by_(unique_by),
-      verify_(verify) {}
+// One segment: its run writer, and the line writer that feeds it.
+struct LineRunOutput::Stream {
+  Stream(File file, const RunCompression& compression, const RunIdentity& identity, uint64_t block_bytes,
+         uint8_t eol, const LineComparator* unique_by)
+      : writer(std::move(file), 1, compression, identity),
+        out([this](const uint8_t* data, size_t bytes) { writer.append(data, bytes); }, block_bytes, eol, unique_by) {}
+  RunWriter writer;
+  LineWriter out;  // after writer: its write-behind thread stops first
+};
 
-LineRun LineRunStore::write(const std::function<void(LineWriter&)>& fill) {
-  LineRun run;
-  uint64_t number = 0;
-  run.file = dir_.create_file("run", &number);
-  run.identity = RunIdentity{job_id_, next_index_++};
-  RunWriter writer(std::move(run.file.file), 1, compression_, run.identity);
-  LineWriter lines([&writer](const uint8_t* data, size_t n) { writer.append(data, n); }, block_bytes_, eol_,
-                   unique_by_);
-  lines.verify_with(verify_, false);
-  fill(lines);
-  lines.finish();
-  writer.finish(true);
-  run.lines = lines.lines_written();
-  run.bytes = lines.bytes_written();
-  run.stored = writer.file_bytes();
-  stored_ += run.stored;
-  run.file.file = writer.take_file();
-  return run;
+LineRunOutput::LineRunOutput(TempRuns& runs, PendingSource& run, unsigned streams, uint8_t eol,
+                             const LineComparator* unique_by, LineVerify* verify)
+    : run_(run) {
+  streams = std::max(1u, streams);
+  // The plan's block is shared by the streams, and so are the pool's threads.
+  const uint64_t block = runs.storage().block_bytes / streams;
+  const RunCompression compression = runs.compression_for(streams);
+  run.segments.resize(streams);
+  for (unsigned s = 0; s < streams; ++s) {
+    RunSegment& segment = run.segments[s];
+    File file = runs.new_segment("run", segment);
+    streams_.push_back(std::make_unique<Stream>(std::move(file), compression, segment.identity, block, eol, unique_by));
+    streams_.back()->out.verify_with(verify, false);
+  }
 }
 
-std::unique_ptr<RecordSource> LineRunStore::open(LineRun& run) {
-  return std::make_unique<RunReader>(std::move(run.file.file), 1, run.identity, &decoders_, true);
+LineRunOutput::~LineRunOutput() = default;
+
+LineWriter& LineRunOutput::lines() { return streams_.front()->out; }
+
+void LineRunOutput::append_sorted(ThreadPool& pool, const LineSpan& lines, const uint32_t* order, uint64_t count) {
+  const size_t n = std::min<size_t>(streams_.size(), std::max<uint64_t>(count, 1));
+  std::vector<uint64_t> next(n), end(n);
+  for (size_t s = 0; s < n; ++s) {
+    next[s] = split_point(count, n, s);
+    end[s] = split_point(count, n, s + 1);
+    // -u and --verify compare a slice's first line with the one before it.
+    if (s > 0 && next[s] > 0) {
+      const uint32_t before = order[next[s] - 1];
+      streams_[s]->out.follow(lines.line(before), lines.length(before));
+    }
+  }
+  fill_slices_in_turn(next, end, [&](size_t s, uint64_t from, uint64_t left) {
+    return streams_[s]->out.append_sorted_block(pool, lines, order + from, left);
+  });
+}
+
+LineRunFigures LineRunOutput::finish() {
+  LineRunFigures figures;
+  for (auto& s : streams_) s->out.finish();
+  for (size_t i = 0; i < streams_.size(); ++i) {
+    figures.file_bytes += close_segment(streams_[i]->writer, run_.segments[i]);
+    figures.lines += streams_[i]->out.lines_written();
+    figures.bytes += streams_[i]->out.bytes_written();
+  }
+  return figures;
 }
 
 }  // namespace gsort

@@ -1,54 +1,57 @@
-// Sorted runs of lines spilled to the temporary directory. A run's bytes
-// are its lines with their terminators, in order, kept as a run file of
-// one-byte records (io/run_file.h): header, identity, checksums, and zstd
-// frames when temp compression is on. Runs are unnamed files
-// (io/temp_dir.h), read back through the descriptor they were written by,
-// and punched out as they are read.
+// Runs of lines spilled to the temporary directory, kept as the record
+// sort keeps its runs (src/merge/temp_runs.h, one-byte records): each run a
+// PendingSource of one or more segment files (header, identity, checksums,
+// zstd frames when --compress-temp says so), unnamed, read back through
+// the descriptor they were written by and punched out as they are read.
+// A run's bytes are its lines with their terminators, in order.
+//
+// A sorted chunk is cut into as many contiguous slices as there are
+// streams, each written by its own LineWriter (write-behind thread) into
+// its own segment, side by side, as records are (src/merge/run_output.h);
+// a merge writes one stream. The files are made by the constructor, on the
+// calling thread; the rest may run on another thread, one at a time.
 #pragma once
 
 #include <cstdint>
-#include <functional>
 #include <memory>
+#include <vector>
 
-#include "io/run/run_file.h"
-#include "io/temp/temp_dir.h"
+#include "src/core/thread_pool.h"
 #include "src/lines/line_writer.h"
+#include "src/merge/pending_source.h"
+#include "src/merge/temp_runs.h"
 
 namespace gsort {
 
-struct LineRun {
-  TempFile file;
-  RunIdentity identity;
+// What a finished run holds.
+struct LineRunFigures {
   uint64_t lines = 0;
-  uint64_t bytes = 0;   // the lines' bytes, terminators included
-  uint64_t stored = 0;  // bytes on disk
+  uint64_t bytes = 0;       // the lines' bytes, terminators included
+  uint64_t file_bytes = 0;  // as stored
 };
 
-class LineRunStore {
+class LineRunOutput {
  public:
-  // verify: --verify's, told of the lines -u drops from runs (or null).
-  LineRunStore(TempDir& dir, const RunCompression& compression, uint64_t job_id, uint64_t block_bytes, uint8_t eol,
-               const LineComparator* unique_by, LineVerify* verify);
+  // verify: --verify's, told of the lines -u drops (or null).
+  LineRunOutput(TempRuns& runs, PendingSource& run, unsigned streams, uint8_t eol, const LineComparator* unique_by,
+                LineVerify* verify);
+  ~LineRunOutput();
+  LineRunOutput(const LineRunOutput&) = delete;
+  LineRunOutput& operator=(const LineRunOutput&) = delete;
 
-  // Writes one run through a LineWriter that `fill` appends lines to.
-  LineRun write(const std::function<void(LineWriter&)>& fill);
-  // A reader of the run, which punches the run out as it reads; the run's
-  // file is handed to it.
-  std::unique_ptr<RecordSource> open(LineRun& run);
-  // Bytes written to run files so far (as stored).
-  uint64_t stored_bytes() const { return stored_; }
+  // One stream only: its writer, for lines appended in order (a merge).
+  LineWriter& lines();
+  // lines[order[0, count)], cut into one slice per stream; a block of each
+  // slice in turn is gathered by the pool while the streams' threads write.
+  void append_sorted(ThreadPool& pool, const LineSpan& lines, const uint32_t* order, uint64_t count);
+  // Writes what is buffered, then each segment's header, and hands the
+  // files, still open, to the run.
+  LineRunFigures finish();
 
  private:
-  TempDir& dir_;
-  RunCompression compression_;
-  uint64_t job_id_;
-  uint64_t next_index_ = 0;
-  uint64_t block_bytes_;
-  uint8_t eol_;
-  const LineComparator* unique_by_;
-  LineVerify* verify_;
-  RunDecoderPool decoders_;
-  uint64_t stored_ = 0;
+  struct Stream;
+  PendingSource& run_;
+  std::vector<std::unique_ptr<Stream>> streams_;
 };
 
 }  // namespace gsort

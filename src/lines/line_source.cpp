@@ -35,26 +35,12 @@ bool LineSource::refill() {
   return true;
 }
 
-bool LineSource::found() {
-  if (verify_) {
-    ++lines_;
-    hash_sum_ += hash_line(line(), len_);
-  }
-  return true;
-}
-
 bool LineSource::take(uint64_t end) {
   line_ = pos_;
   len_ = end - pos_;
   consumed_ += len_ + 1;
   pos_ = end < fill_ ? end + 1 : end;
-  return found();
-}
-
-bool LineSource::advance_in_buffer() {
-  const void* hit = std::memchr(buf_.data() + pos_, eol_, fill_ - pos_);
-  if (!hit) return false;
-  return take(static_cast<uint64_t>(static_cast<const uint8_t*>(hit) - buf_.data()));
+  return true;
 }
 
 bool LineSource::advance() {
@@ -66,11 +52,7 @@ bool LineSource::advance() {
     if (!refill()) break;
     searched = pos_ + seen;
   }
-  if (pos_ == fill_) {
-    if (verify_) verify_->input(lines_, hash_sum_);
-    verify_ = nullptr;
-    return false;
-  }
+  if (pos_ == fill_) return false;
   return take(fill_);  // the last line lacks its terminator
 }
 

@@ -1,5 +1,5 @@
-// A stream of lines from a source of bytes (a spilled run, or an input of
-// -m or -c), one line at a time, through a buffer that grows to hold the
+// A stream of lines from a source of bytes (the input of -c), one line at
+// a time, through a buffer that grows to hold the
 // longest line (up to max_line bytes, its terminator included; longer is a
 // DataError). A last line without its terminator is a line all the same.
 // line() stays valid until the next advance().
@@ -11,7 +11,6 @@
 #include <vector>
 
 #include "io/file/record_source.h"
-#include "src/lines/line_verify.h"
 
 namespace gsort {
 
@@ -21,18 +20,11 @@ class LineSource {
 
   // Moves to the next line; false at the end.
   bool advance();
-  // Moves to the next line only when it is whole in the buffer, so that the
-  // lines handed out before stay where they are; false (and nothing moves)
-  // when advance() must read.
-  bool advance_in_buffer();
   const uint8_t* line() const { return buf_.data() + line_; }
   uint64_t length() const { return len_; }
   // Bytes consumed so far (lines with terminators).
   uint64_t bytes() const { return consumed_; }
   std::string name() const { return source_->name(); }
-  // --verify: the lines read are the input's; their count and hashes go to
-  // `verify` at the end.
-  void count_into(LineVerify* verify) { verify_ = verify; }
 
  private:
   // Reads more after the bytes not yet consumed (moved to the front);
@@ -47,10 +39,6 @@ class LineSource {
   uint64_t line_ = 0, len_ = 0;
   uint64_t consumed_ = 0;
   bool ended_ = false;
-  LineVerify* verify_ = nullptr;
-  uint64_t lines_ = 0, hash_sum_ = 0;
-  // The line just found is [line_, line_ + len_); counted for --verify.
-  bool found();
   // Takes the line from pos_ to `end` (its terminator, or fill_ at the end).
   bool take(uint64_t end);
 };

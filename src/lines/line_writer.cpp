@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include "src/core/errors.h"
+
 namespace gsort {
 namespace {
 
@@ -11,8 +13,12 @@ constexpr uint64_t kParallelGatherBytes = 1 << 20;  // less than this is copied 
 
 }  // namespace
 
+LineWriter::LineWriter(std::unique_ptr<BlockTarget> target, uint8_t eol, const LineComparator* unique_by)
+    : target_(std::move(target)), eol_(eol), unique_by_(unique_by) {}
+
 LineWriter::LineWriter(WriteBehind::Sink sink, uint64_t block_bytes, uint8_t eol, const LineComparator* unique_by)
-    : writer_(std::move(sink), std::max<uint64_t>(block_bytes, 4096)), eol_(eol), unique_by_(unique_by) {}
+    : LineWriter(std::make_unique<WriteBehind>(std::move(sink), std::max<uint64_t>(block_bytes, 4096)), eol,
+                 unique_by) {}
 
 void LineWriter::flush() {
   if (used_ == 0) return;
@@ -21,18 +27,20 @@ void LineWriter::flush() {
     last_ = carried_.data();
   }
   if (bytes_counter_) bytes_counter_->fetch_add(used_, std::memory_order_relaxed);
-  writer_.submit(used_);
+  target_->submit(used_);
+  ++blocks_;
   used_ = 0;
 }
 
 void LineWriter::put(const uint8_t* p, uint64_t n) {
   while (n > 0) {
-    const uint64_t k = std::min<uint64_t>(n, writer_.capacity() - used_);
-    std::memcpy(writer_.buffer() + used_, p, k);
+    if (target_->capacity() == 0) throw Error("internal error: the output outgrew the range reserved for it");
+    const uint64_t k = std::min<uint64_t>(n, target_->capacity() - used_);
+    std::memcpy(target_->buffer() + used_, p, k);
     used_ += k;
     p += k;
     n -= k;
-    if (used_ == writer_.capacity()) flush();
+    if (used_ == target_->capacity()) flush();
   }
 }
 
@@ -61,13 +69,13 @@ void LineWriter::append(const uint8_t* line, uint64_t len) {
   }
   ++lines_;
   bytes_ += len + 1;
-  if (len + 1 <= writer_.capacity() - used_) {
-    uint8_t* at = writer_.buffer() + used_;
+  if (len + 1 <= target_->capacity() - used_) {
+    uint8_t* at = target_->buffer() + used_;
     std::memcpy(at, line, len);
     at[len] = eol_;
     used_ += len + 1;
     keep_last(at, len, true);
-    if (used_ == writer_.capacity()) flush();
+    if (used_ == target_->capacity()) flush();
     return;
   }
   keep_last(line, len, false);  // before put() may flush the buffer it would point into
@@ -83,6 +91,15 @@ struct OrderedLines {
   const uint32_t* order;
   const uint8_t* line(uint64_t j) const { return span.line(order[j]); }
   uint64_t length(uint64_t j) const { return span.length(order[j]); }
+};
+
+// Lines `from` on of another sequence.
+template <typename Lines>
+struct Shifted {
+  const Lines& lines;
+  uint64_t from;
+  const uint8_t* line(uint64_t j) const { return lines.line(from + j); }
+  uint64_t length(uint64_t j) const { return lines.length(from + j); }
 };
 
 // Lines given by where they are.
@@ -109,7 +126,7 @@ size_t tasks_of(ThreadPool& pool, bool parallel) { return parallel && pool.size(
 }  // namespace
 
 void LineWriter::gather(ThreadPool& pool, const LineRef* refs, const std::vector<uint64_t>& offset, uint64_t n) {
-  uint8_t* base = writer_.buffer() + used_;
+  uint8_t* base = target_->buffer() + used_;
   const bool parallel = offset[n] - offset[0] >= kParallelGatherBytes;
   std::vector<uint64_t> kept(tasks_of(pool, parallel), 0), dropped(kept.size(), 0);  // --verify's hash sums
   in_tasks(pool, parallel, n, [&](size_t t, uint64_t b, uint64_t e) {
@@ -157,20 +174,22 @@ void LineWriter::batch_offsets(ThreadPool& pool, const Lines& lines, uint64_t fi
 }
 
 template <typename Lines>
-void LineWriter::append_batch(ThreadPool& pool, const Lines& lines, uint64_t count) {
+uint64_t LineWriter::fill_block(ThreadPool& pool, const Lines& lines, uint64_t count) {
   std::vector<uint64_t> offset;
   std::vector<LineRef> refs;
-  for (uint64_t done = 0; done < count;) {
+  const uint64_t blocks = blocks_;
+  uint64_t done = 0;
+  while (done < count && blocks_ == blocks) {
     // About as many lines as the buffer has room for, by the mean size so far.
     const uint64_t mean = lines_ + dropped_ == 0 ? 64 : std::max<uint64_t>(1, bytes_ / (lines_ + dropped_));
-    const uint64_t room_for = (writer_.capacity() - used_) / mean + 64;
+    const uint64_t room_for = (target_->capacity() - used_) / mean + 64;
     const uint64_t n = std::min({kBatchLines, count - done, room_for});
     batch_offsets(pool, lines, done, n, offset, refs);
     // As many as fit the buffer; a first line that does not fit goes alone.
-    const uint64_t room = writer_.capacity() - used_;
+    const uint64_t room = target_->capacity() - used_;
     const uint64_t fit = static_cast<uint64_t>(std::upper_bound(offset.begin() + 1, offset.end(), room) - offset.begin()) - 1;
     if (fit == 0) {
-      if (used_ != 0 && offset[1] <= writer_.capacity()) {
+      if (used_ != 0 && offset[1] <= target_->capacity()) {
         flush();
         continue;
       }
@@ -179,20 +198,37 @@ void LineWriter::append_batch(ThreadPool& pool, const Lines& lines, uint64_t cou
       continue;
     }
     gather(pool, refs.data(), offset, fit);
-    uint64_t kept = 0;
-    for (uint64_t j = 0; j < fit; ++j) kept += offset[j + 1] != offset[j];
-    dropped_ += fit - kept;
-    for (uint64_t j = fit; comparison() && j-- > 0;) {
-      if (offset[j + 1] == offset[j]) continue;
-      keep_last(writer_.buffer() + used_ + offset[j], refs[j].length, true);
-      break;
-    }
-    lines_ += kept;
-    bytes_ += offset[fit];
-    used_ += offset[fit];
+    note_gathered(refs.data(), offset, fit);
     done += fit;
-    if (writer_.capacity() - used_ < 4096) flush();
+    if (target_->capacity() - used_ < 4096) flush();
   }
+  return done;
+}
+
+void LineWriter::note_gathered(const LineRef* refs, const std::vector<uint64_t>& offset, uint64_t n) {
+  uint64_t kept = 0;
+  for (uint64_t j = 0; j < n; ++j) kept += offset[j + 1] != offset[j];
+  dropped_ += n - kept;
+  for (uint64_t j = n; comparison() && j-- > 0;) {
+    if (offset[j + 1] == offset[j]) continue;
+    keep_last(target_->buffer() + used_ + offset[j], refs[j].length, true);
+    break;
+  }
+  lines_ += kept;
+  bytes_ += offset[n];
+  used_ += offset[n];
+}
+
+template <typename Lines>
+void LineWriter::append_batch(ThreadPool& pool, const Lines& lines, uint64_t count) {
+  for (uint64_t done = 0; done < count;) done += fill_block(pool, Shifted<Lines>{lines, done}, count - done);
+}
+
+void LineWriter::follow(const uint8_t* line, uint64_t len) { keep_last(line, len, false); }
+
+uint64_t LineWriter::append_sorted_block(ThreadPool& pool, const LineSpan& lines, const uint32_t* order,
+                                         uint64_t count) {
+  return fill_block(pool, OrderedLines{lines, order}, count);
 }
 
 void LineWriter::append_sorted(ThreadPool& pool, const LineSpan& lines, const uint32_t* order, uint64_t count) {
@@ -205,7 +241,7 @@ void LineWriter::append_lines(ThreadPool& pool, const LineRef* lines, uint64_t c
 
 void LineWriter::finish() {
   flush();
-  writer_.finish();
+  target_->finish();
   if (verify_) {
     if (final_) verify_->written(lines_, kept_sum_);
     verify_->dropped(dropped_, dropped_sum_);

@@ -1,6 +1,8 @@
 // The end of every sorted stream of lines: lines appended in order, each
-// written with its terminator into write-behind buffers (io/write_behind.h)
-// and on to a sink (the output, its encoder, or a run file). With -u
+// written with its terminator into the blocks of a BlockTarget: write-
+// behind buffers on their way to a sink (the output, its encoder, or a run
+// file), or the output file itself, mapped (io/output/mapped_window.h),
+// which the pool's threads then fill at once. With -u
 // (unique_by), a line whose keys equal the last kept line's is dropped, so
 // the first of each group of equal lines survives.
 #pragma once
@@ -9,6 +11,9 @@
 #include <cstdint>
 #include <vector>
 
+#include <memory>
+
+#include "io/output/block_target.h"
 #include "io/output/write_behind.h"
 #include "src/core/thread_pool.h"
 #include "src/lines/keys/line_compare.h"
@@ -26,6 +31,8 @@ struct LineRef {
 class LineWriter {
  public:
   // unique_by: null keeps every line.
+  LineWriter(std::unique_ptr<BlockTarget> target, uint8_t eol, const LineComparator* unique_by);
+  // Blocks of block_bytes through write-behind buffers into `sink`.
   LineWriter(WriteBehind::Sink sink, uint64_t block_bytes, uint8_t eol, const LineComparator* unique_by);
 
   // A counter advanced by the bytes of each block handed to the sink.
@@ -45,6 +52,13 @@ class LineWriter {
   void append_sorted(ThreadPool& pool, const LineSpan& lines, const uint32_t* order, uint64_t count);
   // The same for lines given by where they are (the merge's batches).
   void append_lines(ThreadPool& pool, const LineRef* lines, uint64_t count);
+  // As append_sorted, for what fits the current block only (handed over
+  // once full); returns how many of `order` it took (at least one when
+  // count > 0). Lets one thread feed several writers in turn.
+  uint64_t append_sorted_block(ThreadPool& pool, const LineSpan& lines, const uint32_t* order, uint64_t count);
+  // -u and --verify: the next line follows `line`, written elsewhere (the
+  // slice of a sorted chunk before this writer's).
+  void follow(const uint8_t* line, uint64_t len);
 
   // Writes what is buffered and waits for the sink.
   void finish();
@@ -68,16 +82,22 @@ class LineWriter {
   // its fill on (a line -u drops takes no room); gather copies those that fit.
   template <typename Lines>
   void append_batch(ThreadPool& pool, const Lines& lines, uint64_t count);
+  // Appends lines until the current block is handed over; returns how many it took.
+  template <typename Lines>
+  uint64_t fill_block(ThreadPool& pool, const Lines& lines, uint64_t count);
+  // Counts the n lines just gathered at offset[0, n] of the block (-u's drops take no room).
+  void note_gathered(const LineRef* refs, const std::vector<uint64_t>& offset, uint64_t n);
   // refs receives where each of those lines is.
   template <typename Lines>
   void batch_offsets(ThreadPool& pool, const Lines& lines, uint64_t first, uint64_t n, std::vector<uint64_t>& offset,
                      std::vector<LineRef>& refs);
   void gather(ThreadPool& pool, const LineRef* refs, const std::vector<uint64_t>& offset, uint64_t n);
 
-  WriteBehind writer_;
+  std::unique_ptr<BlockTarget> target_;
   uint8_t eol_;
   const LineComparator* unique_by_;
   uint64_t used_ = 0;
+  uint64_t blocks_ = 0;  // blocks handed over
   uint64_t lines_ = 0;
   uint64_t bytes_ = 0;
   // -u: the last kept line, in the current buffer or copied to carried_.

@@ -5,12 +5,21 @@
 #include "io/temp/stale_temp_dirs.h"
 #include "src/core/stopwatch.h"
 #include "src/lines/line_check.h"
-#include "src/pipeline/direct_write.h"
 #include "src/lines/line_job.h"
-#include "src/lines/sort/line_sorter.h"
 #include "src/merge/merge_limits.h"
+#include "src/pipeline/direct_write.h"
+#include "src/pipeline/output_mapping.h"
 
 namespace gsort {
+
+LineDestination::LineDestination(const SortConfig& config, const std::string& path, ThreadPool& pool,
+                                 uint64_t block_bytes)
+    : target(path),
+      encoder(config.compress_output ? make_output_encoder(config.output_format, target.file(), config.output_level,
+                                                           config.threads, pool)
+                                     : nullptr),
+      mapped(target.file()),
+      blocks(destination_sink(target, encoder.get()), block_bytes) {}
 
 LineJob::LineJob(const SortConfig& c, ThreadPool& p, const Log& l)
     : config(c),
@@ -18,51 +27,58 @@ LineJob::LineJob(const SortConfig& c, ThreadPool& p, const Log& l)
       log(l),
       spec(make_line_spec(c.lines, c.reverse, c.unique)),
       compare(spec),
-      plan(plan_lines(c.memory_bytes, 0, 0, c.inputs.size(), c.batch_size, free_descriptors() / 2)) {}
+      plan(plan_lines(c.memory_bytes, 0, 0, c.inputs.size(), c.batch_size, free_descriptors() / 2, c.spill_streams)),
+      runs(c.temp_dir, l, 1) {}
 
-LineRunStore& LineJob::runs() {
-  if (!runs_) {
-    temp_ = std::make_unique<TempDir>(config.temp_dir);
-    log.info("temporary directory: " + temp_->path());
-    RunCompression compression;
-    compression.enabled = config.compress_temp == TempCompression::kOn;
-    compression.level = config.temp_level;
-    compression.pool = &pool;
-    runs_ = std::make_unique<LineRunStore>(*temp_, compression, new_job_id(), plan.block_bytes, spec.eol, unique_by(),
-                                           verify.get());
-  }
-  return *runs_;
+std::unique_ptr<LineWriter> LineJob::destination_writer(uint64_t bytes) {
+  auto w = std::make_unique<LineWriter>(out->blocks.blocks(bytes), spec.eol, unique_by());
+  w->count_bytes(&out->blocks.written_bytes());
+  w->verify_with(verify.get());
+  return w;
 }
 
-std::unique_ptr<LineWriter> LineJob::destination_writer(OutputTarget& output) {
-  auto out = std::make_unique<LineWriter>(destination_sink(output, encoder.get()), plan.block_bytes, spec.eol,
-                                          unique_by());
-  out->count_bytes(&written);
-  out->verify_with(verify.get());
-  return out;
+std::unique_ptr<LineRunOutput> LineJob::run_output(PendingSource& run, unsigned streams) {
+  return std::make_unique<LineRunOutput>(runs, run, streams, spec.eol, unique_by(), verify.get());
+}
+
+void LineJob::count_run(const LineRunFigures& figures) {
+  report.temp_bytes += figures.file_bytes;
+  report.temp_record_bytes += figures.bytes;
+}
+
+std::unique_ptr<LineWindow> LineJob::window(PendingSource& source, uint64_t sources) {
+  std::unique_ptr<RecordSource> from = source.is_input() ? source.open_input() : runs.open(source);
+  auto w = std::make_unique<LineWindow>(std::move(from), spec.eol, plan.window_bytes(sources),
+                                        plan.window_lines(sources), plan.max_line);
+  if (source.is_input()) w->count_into(verify.get());
+  return w;
 }
 
 namespace {
 
 // -m: the inputs, each a source of sorted lines.
-void merge_inputs(LineJob& job, std::deque<LineRun>& runs, OutputTarget& output) {
+void merge_inputs(LineJob& job) {
   auto set = std::make_shared<InputSet>(job.config.inputs, 1, &job.tally, false);
-  std::vector<LineOpener> sources;
+  std::vector<PendingSource> sources;
   for (InputSet::Opener& open : set->lazy_sources()) {
-    sources.push_back([&job, set, open] {
-      auto source = std::make_unique<LineSource>(open(), job.spec.eol, job.plan.source_bytes, job.plan.max_line);
-      source->count_into(job.verify.get());
-      return source;
-    });
+    PendingSource input;
+    input.open_input = [set, open] { return open(); };
+    sources.push_back(std::move(input));
   }
-  merge_line_sources(job, std::move(sources), runs, output);
+  bool known = false;
+  const uint64_t bytes = plain_input_bytes(job.config.inputs, &known);
+  // A terminator may be added to each input's last line.
+  merge_line_sources(job, std::move(sources), known ? bytes + job.config.inputs.size() : 0);
   job.report.input_records = job.report.output_records;
 }
 
-// The end of a compressed output, and the output put in place.
-void commit(LineJob& job, OutputTarget& output, const LinesBeforeCommit& before_commit) {
+// --verify's verdict, the end of a compressed output, and the output put in place.
+void commit(LineJob& job, const LinesBeforeCommit& before_commit) {
   const Stopwatch t;
+  LineDestination& out = *job.out;
   job.report.input_stored_bytes = job.tally.stored_bytes.load();
+  out.mapped.finish(job.report.output_bytes, job.config.fsync);
+  report_output_way(out.blocks.way(), out.refusal, job.pool.size(), job.log, job.report);
   if (job.verify) {
     job.meter->phase("verifying", 0, nullptr);
     job.verify->finish();
@@ -71,16 +87,28 @@ void commit(LineJob& job, OutputTarget& output, const LinesBeforeCommit& before_
     job.log.info("verified: " + std::to_string(job.report.output_records) + " lines in order, matching the input");
   }
   job.report.output_stored_bytes = job.report.output_bytes;
-  if (job.encoder) {
-    job.encoder->finish();
-    job.report.output_stored_bytes = job.encoder->bytes_out();
+  if (out.encoder) {
+    out.encoder->finish();
+    job.report.output_stored_bytes = out.encoder->bytes_out();
   }
   job.meter->stop();
-  output.prepare_commit(job.config.fsync);
-  if (job.runs_made()) job.report.temp_bytes = job.runs().stored_bytes();
+  out.target.prepare_commit(job.config.fsync);
   if (before_commit) before_commit(job.report, job.sorter);
-  output.publish();
+  out.target.publish();
   job.report.add_phase("commit", t.seconds());
+}
+
+// The destination, mapped where it may be: the inputs' size bounds the
+// output (a terminator added to each input's last line at most).
+void open_destination(LineJob& job, const std::string& path) {
+  job.out = std::make_unique<LineDestination>(job.config, path, job.pool, job.plan.block_bytes);
+  bool known = false;
+  const uint64_t input_bytes = plain_input_bytes(job.config.inputs, &known);
+  LineDestination& out = *job.out;
+  out.refusal = mapping_refusal(out.target, out.encoder != nullptr, false, known ? input_bytes : 0);
+  if (out.refusal.empty()) {
+    out.blocks.allow_mapping([&out](uint64_t bytes, uint64_t block) { return out.mapped.map(bytes, block); });
+  }
 }
 
 }  // namespace
@@ -99,18 +127,19 @@ LineSortOutcome sort_lines(const SortConfig& config, const RunOptions& run, Thre
   }
   remove_stale_temp_dirs(config.temp_dir);
   if (config.verify) job.verify = std::make_unique<LineVerify>(job.spec);
-  OutputTarget output(run.output);
-  if (config.compress_output) {
-    job.encoder = make_output_encoder(config.output_format, output.file(), config.output_level, config.threads, pool);
-  }
-  std::deque<LineRun> runs;  // outlives the merge's sources
+  open_destination(job, run.output);
   if (config.mode == Mode::kMerge) {
     job.sorter = "merge";
-    merge_inputs(job, runs, output);
-  } else if (!sort_line_chunks(job, runs, output)) {
-    merge_line_sources(job, openers_of(job, runs), runs, output);
+    merge_inputs(job);
+  } else {
+    std::deque<PendingSource> runs = sort_line_chunks(job);
+    if (!runs.empty()) {
+      merge_line_sources(job, std::vector<PendingSource>(std::make_move_iterator(runs.begin()),
+                                                         std::make_move_iterator(runs.end())),
+                         job.report.input_bytes);
+    }
   }
-  commit(job, output, before_commit);
+  commit(job, before_commit);
   outcome.report = job.report;
   outcome.sorter = job.sorter;
   return outcome;

@@ -5,9 +5,11 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 
+#include "src/core/host_buffer.h"
 #include "src/core/log.h"
 #include "src/core/thread_pool.h"
 #include "src/config/sort_config.h"
@@ -21,9 +23,18 @@ class LineSorter {
   virtual ~LineSorter() = default;
   // order[0, lines.count): the sorted order of the chunk's lines.
   virtual void sort(const LineSpan& lines, uint32_t* order) = 0;
+  // The same, calling ready(n) as each prefix order[0, n) is final (the
+  // last call with lines.count), so that writing may start before the end.
+  virtual void sort_in_parts(const LineSpan& lines, uint32_t* order, const std::function<void(uint64_t)>& ready) {
+    sort(lines, order);
+    ready(lines.count);
+  }
   virtual std::string describe() const = 0;
   // Host bytes the sorter holds per line of a chunk (for the memory plan).
   virtual uint64_t bytes_per_line() const = 0;
+  // Host memory for a chunk's text, line starts and order: pinned for the
+  // GPU's copies, where it can be.
+  virtual HostBuffer allocate_host(size_t bytes) { return HostBuffer::allocate_pageable(bytes); }
 };
 
 // The CPU sorter (line_sort_cpu.h).

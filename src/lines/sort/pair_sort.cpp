@@ -74,7 +74,66 @@ void parallel_lsd(ThreadPool& pool, KeyEntry* e, KeyEntry* tmp, size_t n, uint64
   if (src != e) parallel_copy(pool, reinterpret_cast<uint8_t*>(e), reinterpret_cast<const uint8_t*>(src), n * sizeof(KeyEntry));
 }
 
+// The digit of the highest varying bits: runs (shift, width) of bits, from the top.
+struct TopBits {
+  struct Run {
+    int shift;
+    int width;
+  };
+  std::vector<Run> runs;
+  int bits = 0;
+  TopBits(uint64_t varying, int most) {
+    for (int b = 63; b >= 0 && bits < most; --b) {
+      if (((varying >> b) & 1) == 0) continue;
+      if (!runs.empty() && runs.back().shift == b + 1) {
+        --runs.back().shift;
+        ++runs.back().width;
+      } else {
+        runs.push_back(Run{b, 1});
+      }
+      ++bits;
+    }
+  }
+  size_t digit(uint64_t p) const {
+    size_t d = 0;
+    for (const Run& r : runs) d = d << r.width | ((p >> r.shift) & ((uint64_t{1} << r.width) - 1));
+    return d;
+  }
+};
+
 }  // namespace
+
+bool scatter_by_top_bits(ThreadPool& pool, const KeyEntry* e, KeyEntry* tmp, size_t n, int bits,
+                         std::vector<size_t>& starts) {
+  const size_t tasks = n < kParallelMin ? 1 : pool.balanced_task_count();
+  const uint64_t varying = n == 0 ? 0 : varying_bits(pool, e, n, tasks);
+  if (varying == 0) return false;
+  const TopBits top(varying, bits);
+  const size_t buckets = size_t{1} << top.bits;
+  std::vector<std::vector<size_t>> counts(tasks, std::vector<size_t>(buckets, 0));
+  pool.parallel_for(tasks, [&](size_t t) {
+    std::vector<size_t>& c = counts[t];
+    for (size_t i = split_point(n, tasks, t), end = split_point(n, tasks, t + 1); i < end; ++i) ++c[top.digit(e[i].prefix)];
+  });
+  starts.assign(buckets + 1, 0);
+  size_t offset = 0;
+  for (size_t b = 0; b < buckets; ++b) {
+    starts[b] = offset;
+    for (size_t t = 0; t < tasks; ++t) {
+      const size_t c = counts[t][b];
+      counts[t][b] = offset;
+      offset += c;
+    }
+  }
+  starts[buckets] = offset;
+  pool.parallel_for(tasks, [&](size_t t) {
+    std::vector<size_t>& next = counts[t];
+    for (size_t i = split_point(n, tasks, t), end = split_point(n, tasks, t + 1); i < end; ++i) {
+      tmp[next[top.digit(e[i].prefix)]++] = e[i];
+    }
+  });
+  return true;
+}
 
 void sort_pairs(ThreadPool& pool, KeyEntry* e, KeyEntry* tmp, size_t n) {
   if (n < kParallelMin || pool.size() == 1) {

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstddef>
+#include <vector>
 
 #include "src/chunk_sort/entries/key_entry.h"
 #include "src/core/thread_pool.h"
@@ -18,5 +19,14 @@ namespace gsort {
 // Sorts e[0, n) by prefix, stably; tmp holds n entries of scratch. The
 // result is in e.
 void sort_pairs(ThreadPool& pool, KeyEntry* e, KeyEntry* tmp, size_t n);
+
+// The first step of a parallel MSD sort: e[0, n) scattered stably into tmp
+// by a digit of at most `bits` bits, the highest bits in which the
+// prefixes differ (taken in order from the top, skipping bits where every
+// prefix agrees: the digit orders as the prefix does). Bucket b is
+// tmp[starts[b], starts[b + 1]). Returns false, moving nothing, when every
+// prefix is the same.
+bool scatter_by_top_bits(ThreadPool& pool, const KeyEntry* e, KeyEntry* tmp, size_t n, int bits,
+                         std::vector<size_t>& starts);
 
 }  // namespace gsort

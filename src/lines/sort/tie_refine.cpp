@@ -50,14 +50,12 @@ std::vector<TieSegment> tied_runs(ThreadPool& pool, const KeyEntry* e, uint64_t 
   return all;
 }
 
-TieRefiner::TieRefiner(const LineSpec& spec, const LineSpan& lines, ThreadPool& pool, const LineImageCache* cache)
+TieRefiner::TieRefiner(const LineSpec& spec, const LineSpan& lines, ThreadPool& pool, const LineCache* cache)
     : compare_(spec), images_(spec.images()), lines_(lines), pool_(pool), cache_(cache) {}
 
 LineImageView TieRefiner::view_of(uint32_t level, uint32_t line) const {
   const LineImageSpec& image = images_[level];
-  if (cache_ && level == 0) {
-    return view_line_key(image, lines_.line(line) + cache_->key_start[line], cache_->key_length[line]);
-  }
+  if (cache_ && level == 0) return view_line_key(image, lines_.text + cache_[line].key_at, cache_[line].key_length);
   return view_line_image(image, lines_.line(line), lines_.length(line));
 }
 
@@ -67,9 +65,9 @@ uint64_t TieRefiner::load_words(KeyEntry* e, uint64_t n, uint32_t level, uint64_
   const bool cached = cache_ && level == 0;
   for (uint64_t i = 0; i < n; ++i) {
     const uint32_t line = e[i].index;
-    if (cached && depth == 1) {  // the first pass kept word 1 and the image's length
-      longest = std::max<uint64_t>(longest, cache_->image_length[line]);
-      e[i].prefix = cache_->word1[line];
+    if (cached && (depth == 1 || depth == 2)) {  // the first pass kept words 1 and 2 and the image's length
+      longest = std::max<uint64_t>(longest, cache_[line].image_length);
+      e[i].prefix = cache_[line].word[depth - 1];
       continue;
     }
     const LineImageView v = view_of(level, line);
@@ -100,11 +98,11 @@ void TieRefiner::settle_spent(KeyEntry* e, KeyEntry* tmp, const TieSegment& s, b
       uint64_t len = 0;
       if (image.key.numeric) {
         // A capped count carries no digits: the image is its header alone.
-        const bool too_long = cache_ && s.level == 0 ? cache_->image_length[line] == kImageNumberHeader
+        const bool too_long = cache_ && s.level == 0 ? cache_[line].image_length == kImageNumberHeader
                                                      : view_of(s.level, line).number.int_digits > kImageCountCap;
         if (too_long) capped.store(true, std::memory_order_relaxed);
       } else {
-        len = cache_ && s.level == 0 ? cache_->key_length[line] : view_of(s.level, line).len;
+        len = cache_ && s.level == 0 ? cache_[line].key_length : view_of(s.level, line).len;
       }
       e[i].prefix = image.key.reverse ? ~len : len;
     }

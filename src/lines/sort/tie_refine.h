@@ -39,22 +39,26 @@ std::vector<TieSegment> tied_runs(ThreadPool& pool, const KeyEntry* e, uint64_t 
                                   uint32_t level = 0);
 
 // What a first pass over a chunk's lines (in memory order) may keep per
-// line, so that the refinement need not find each key again: where the
-// key lies in its line, its image's length, and image word 1.
-struct LineImageCache {
-  const uint32_t* key_start = nullptr;  // the key's offset in its line
-  const uint32_t* key_length = nullptr;
-  const uint32_t* image_length = nullptr;
-  const uint64_t* word1 = nullptr;
+// line, so that the refinement need not find each key again: image words
+// 1 and 2, where the key lies in the chunk's text, and the lengths of the
+// key and of its image. One entry per line, so that a refinement step
+// touches one place per line.
+struct LineCache {
+  uint64_t word[2];  // image words 1 and 2
+  uint64_t key_at;   // the key's offset in the chunk's text
+  uint32_t key_length;
+  uint32_t image_length;
 };
 
 class TieRefiner {
  public:
-  // cache: null, or one filled for every line of `lines`.
-  TieRefiner(const LineSpec& spec, const LineSpan& lines, ThreadPool& pool, const LineImageCache* cache = nullptr);
+  // cache: null, or an entry for every line of `lines`.
+  TieRefiner(const LineSpec& spec, const LineSpan& lines, ThreadPool& pool, const LineCache* cache = nullptr);
 
   // Sorts every segment of e fully (tmp: scratch as large as e).
   void refine(KeyEntry* e, KeyEntry* tmp, std::vector<TieSegment> segments);
+  // The same for one segment, on this thread alone.
+  void refine_one(KeyEntry* e, KeyEntry* tmp, const TieSegment& segment);
 
  private:
   // The image at `level` of line `line` (found through the cache where it can).
@@ -71,14 +75,13 @@ class TieRefiner {
   void settle_spent(KeyEntry* e, KeyEntry* tmp, const TieSegment& s, bool parallel, Push push);
   // Stable sort by the full comparison (numbers too long for the image).
   void sort_by_comparator(KeyEntry* e, uint64_t n) const;
-  void refine_one(KeyEntry* e, KeyEntry* tmp, const TieSegment& segment);
   void refine_large(KeyEntry* e, KeyEntry* tmp, TieSegment segment, std::vector<TieSegment>& small);
 
   LineComparator compare_;
   std::vector<LineImageSpec> images_;  // one per level
   const LineSpan& lines_;
   ThreadPool& pool_;
-  const LineImageCache* cache_;
+  const LineCache* cache_;
 };
 
 }  // namespace gsort

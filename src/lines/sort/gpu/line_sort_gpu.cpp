@@ -4,6 +4,7 @@
 
 #include "kernels/line_sort.h"
 #include "src/core/errors.h"
+#include "src/chunk_sort/gpu/device_context.h"
 #include "src/core/host_buffer.h"
 #include "src/cuda/check.h"
 #include "src/cuda/resources.h"
@@ -63,6 +64,10 @@ class GpuLineSorter final : public LineSorter {
 
   std::string describe() const override { return "gpu (device " + std::to_string(device_) + ")"; }
   uint64_t bytes_per_line() const override { return 2 * sizeof(KeyEntry) + sizeof(uint32_t); }
+  HostBuffer allocate_host(size_t bytes) override {
+    GSORT_CUDA_CHECK(cudaSetDevice(device_));
+    return gpu::allocate_pinned_host(device_, bytes, pool_);
+  }
 
   void sort(const LineSpan& lines, uint32_t* order) override {
     if (lines.count == 0) return;
@@ -108,9 +113,9 @@ class GpuLineSorter final : public LineSorter {
     chunk.starts = reinterpret_cast<const uint64_t*>(arrays_.starts.data());
     chunk.count = static_cast<uint32_t>(n);
     const uint64_t depth = kernels::sort_line_chunk(spec_.image(), chunk, b, kGpuRefineRounds, stream_.get());
-    heads_.resize(n);
+    if (heads_.size() < n * sizeof(uint32_t)) heads_ = allocate_host(n * sizeof(uint32_t));
     GSORT_CUDA_CHECK(cudaMemcpyAsync(order, b.order, n * sizeof(uint32_t), cudaMemcpyDeviceToHost, stream_.get()));
-    GSORT_CUDA_CHECK(cudaMemcpyAsync(heads_.data(), b.head, n * sizeof(uint32_t), cudaMemcpyDeviceToHost, stream_.get()));
+    GSORT_CUDA_CHECK(cudaMemcpyAsync(heads(), b.head, n * sizeof(uint32_t), cudaMemcpyDeviceToHost, stream_.get()));
     stream_.synchronize();
     return depth;
   }
@@ -121,7 +126,7 @@ class GpuLineSorter final : public LineSorter {
     std::vector<TieSegment> segments;
     for (uint64_t i = 0; i < n;) {
       uint64_t j = i + 1;
-      while (j < n && heads_[j] == 0) ++j;
+      while (j < n && heads()[j] == 0) ++j;
       if (j - i > 1) segments.push_back({i, j - i, depth});
       i = j;
     }
@@ -151,7 +156,8 @@ class GpuLineSorter final : public LineSorter {
   std::unique_ptr<LineSorter> cpu_;
   cuda::Stream stream_;
   DeviceArrays arrays_;
-  std::vector<uint32_t> heads_;
+  HostBuffer heads_;  // pinned: where each tied segment begins
+  uint32_t* heads() const { return reinterpret_cast<uint32_t*>(heads_.data()); }
   HostBuffer entries_, scratch_;
 };
 
