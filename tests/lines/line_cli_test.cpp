@@ -95,6 +95,33 @@ TEST_F(LineCli, SpilledUnderASmallBudgetAndMerged) {
   }
 }
 
+// gsort-gen's text lines (the benchmark's data sets): the same bytes from
+// the same seed, lines of the lengths promised, sorted under a small -S
+// (runs spilled, merged on all threads) as GNU sort sorts them.
+TEST_F(LineCli, GeneratedTextSortsAsGnuSortsIt) {
+  for (const char* format : {"logs", "csv"}) {
+    const std::vector<std::string> gen = {"--format", format, "--records", "60000", "--seed", "3", "-o", dir.file(format)};
+    ASSERT_EQ(run_gsort_gen(gen).exit_code, 0);
+    const std::string data = read_file(dir.file(format));
+    ASSERT_EQ(run_gsort_gen({"--format", format, "--records", "60000", "--seed", "3"}).out, data);
+    size_t lines = 0;
+    for (size_t at = 0, end; at < data.size(); at = end + 1, ++lines) {
+      end = data.find('\n', at);
+      ASSERT_NE(end, std::string::npos);
+      if (std::string(format) == "logs") ASSERT_TRUE(end - at + 1 >= 20 && end - at + 1 <= 300) << end - at;
+    }
+    EXPECT_EQ(lines, 60000u);
+  }
+  for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{
+           {dir.file("logs")}, {"-t,", "-k3,3n", dir.file("csv")}, {"-t,", "-k2,2", "-k1,1n", dir.file("csv")}}) {
+    std::vector<std::string> ours_args = {"-S", "1M", "-T", dir.path()};
+    ours_args.insert(ours_args.end(), args.begin(), args.end());
+    const ProcessResult ours = gsort(ours_args);
+    ASSERT_EQ(ours.exit_code, 0) << ours.err;
+    EXPECT_TRUE(ours.out == gnu(args).out) << join_args(args);
+  }
+}
+
 TEST_F(LineCli, FewDescriptorsMergeRunsEarly) {
   const std::string data = log_lines(rng, 8 << 20);
   write_file(dir.file("in"), data);
