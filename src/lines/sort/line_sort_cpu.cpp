@@ -137,11 +137,13 @@ class CpuLineSorter final : public LineSorter {
       std::memcpy(entries + begin, scratch + begin, n * sizeof(KeyEntry));
     }
     // Equal words share a bucket: the ties are runs within the group.
+    std::vector<TieSegment> ties;
     for (uint64_t i = g.begin, end = i; i < g.end; i = end) {
       end = i + 1;
       while (end < g.end && entries[end].prefix == entries[i].prefix) ++end;
-      if (end - i > 1) refiner.refine_one(entries, scratch, TieSegment{i, end - i, depth, 0});
+      if (end - i > 1) ties.push_back(TieSegment{i, end - i, depth, 0});
     }
+    refiner.refine_serial(entries, scratch, std::move(ties));
     for (uint64_t i = g.begin; i < g.end; ++i) order[i] = entries[i].index;
   }
 

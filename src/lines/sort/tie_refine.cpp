@@ -128,7 +128,14 @@ void TieRefiner::step(KeyEntry* e, KeyEntry* tmp, const TieSegment& s, bool para
   for_range(pool_, most.size(), s.size, [&](size_t t, uint64_t b, uint64_t end) {
     most[t] = load_words(members + b, end - b, s.level, s.depth);
   });
-  if (*std::max_element(most.begin(), most.end()) <= 8 * s.depth) {
+  settle_loaded(e, tmp, s, *std::max_element(most.begin(), most.end()), parallel, push);
+}
+
+template <typename Push>
+void TieRefiner::settle_loaded(KeyEntry* e, KeyEntry* tmp, const TieSegment& s, uint64_t longest, bool parallel,
+                               Push push) {
+  KeyEntry* members = e + s.begin;
+  if (longest <= 8 * s.depth) {
     settle_spent(members, tmp + s.begin, s, parallel, push);
     return;
   }
@@ -146,14 +153,82 @@ void TieRefiner::step(KeyEntry* e, KeyEntry* tmp, const TieSegment& s, bool para
   }
 }
 
-void TieRefiner::refine_one(KeyEntry* e, KeyEntry* tmp, const TieSegment& segment) {
-  std::vector<TieSegment> stack{segment};
-  while (!stack.empty()) {
-    const TieSegment s = stack.back();
-    stack.pop_back();
-    step(e, tmp, s, false, [&](const TieSegment& r) { stack.push_back(r); });
+// Where the members of a round's segments are, one after another, for
+// loading them with the lines some members ahead already on their way in.
+struct TieRefiner::Members {
+  const std::vector<TieSegment>& segments;
+  const KeyEntry* e;
+  size_t k = 0;
+  uint64_t i = 0;
+  bool valid() const { return k < segments.size(); }
+  void next() {
+    if (++i == segments[k].size) {
+      ++k;
+      i = 0;
+    }
+  }
+  uint32_t line() const { return e[segments[k].begin + i].index; }
+  uint32_t level() const { return segments[k].level; }
+};
+
+void TieRefiner::prefetch_first(const Members& m) const {
+  if (!m.valid()) return;
+  if (cache_ && m.level() == 0) {
+    __builtin_prefetch(cache_ + m.line());
+  } else {
+    __builtin_prefetch(lines_.starts + m.line());
   }
 }
+
+void TieRefiner::prefetch_second(const Members& m) const {
+  if (!m.valid()) return;
+  const uint32_t line = m.line();
+  if (cache_ && m.level() == 0) {
+    const uint64_t depth = m.segments[m.k].depth;
+    if (depth > 2) __builtin_prefetch(lines_.text + cache_[line].key_at + 8 * depth);  // else the cache holds the word
+  } else {
+    __builtin_prefetch(lines_.line(line));
+  }
+}
+
+void TieRefiner::load_round(KeyEntry* e, const std::vector<TieSegment>& segments,
+                            std::vector<uint64_t>& longest) const {
+  constexpr int kFar = 16, kNear = 6;  // members ahead whose first and second reads are started
+  longest.assign(segments.size(), 0);
+  Members far{segments, e}, near{segments, e};
+  for (int a = 0; a < kFar && far.valid(); ++a) {
+    prefetch_first(far);
+    far.next();
+  }
+  for (int a = 0; a < kNear && near.valid(); ++a) {
+    prefetch_second(near);
+    near.next();
+  }
+  for (size_t k = 0; k < segments.size(); ++k) {
+    const TieSegment& s = segments[k];
+    for (uint64_t i = 0; i < s.size; ++i) {
+      prefetch_first(far);
+      if (far.valid()) far.next();
+      prefetch_second(near);
+      if (near.valid()) near.next();
+      longest[k] = std::max(longest[k], load_words(e + s.begin + i, 1, s.level, s.depth));
+    }
+  }
+}
+
+void TieRefiner::refine_serial(KeyEntry* e, KeyEntry* tmp, std::vector<TieSegment> segments) {
+  std::vector<TieSegment> next;
+  std::vector<uint64_t> longest;
+  while (!segments.empty()) {
+    load_round(e, segments, longest);
+    next.clear();
+    for (size_t k = 0; k < segments.size(); ++k) {
+      settle_loaded(e, tmp, segments[k], longest[k], false, [&next](const TieSegment& r) { next.push_back(r); });
+    }
+    segments.swap(next);
+  }
+}
+
 
 // A large segment a step at a time with all threads; what it splits into
 // goes back to the large ones or into `small`.
@@ -188,7 +263,8 @@ void TieRefiner::refine(KeyEntry* e, KeyEntry* tmp, std::vector<TieSegment> segm
     while (t < tasks && seen >= split_point(total, tasks, t)) first[t++] = i + 1;
   }
   pool_.parallel_for(tasks, [&](size_t t) {
-    for (size_t i = first[t]; i < first[t + 1]; ++i) refine_one(e, tmp, small[i]);
+    refine_serial(e, tmp, std::vector<TieSegment>(small.begin() + static_cast<ptrdiff_t>(first[t]),
+                                                  small.begin() + static_cast<ptrdiff_t>(first[t + 1])));
   });
 }
 

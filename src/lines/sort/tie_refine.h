@@ -57,8 +57,11 @@ class TieRefiner {
 
   // Sorts every segment of e fully (tmp: scratch as large as e).
   void refine(KeyEntry* e, KeyEntry* tmp, std::vector<TieSegment> segments);
-  // The same for one segment, on this thread alone.
-  void refine_one(KeyEntry* e, KeyEntry* tmp, const TieSegment& segment);
+  // The same on this thread alone, breadth first: each round loads the
+  // next words of every member of every segment in one pass, the lines of
+  // members ahead already on their way in (they lie anywhere in the
+  // chunk), then settles each segment.
+  void refine_serial(KeyEntry* e, KeyEntry* tmp, std::vector<TieSegment> segments);
 
  private:
   // The image at `level` of line `line` (found through the cache where it can).
@@ -70,6 +73,14 @@ class TieRefiner {
   // key length; the segments left tied go to push(). `parallel`: with all threads.
   template <typename Push>
   void step(KeyEntry* e, KeyEntry* tmp, const TieSegment& s, bool parallel, Push push);
+  // The same once its words are loaded (`longest`: its longest image).
+  template <typename Push>
+  void settle_loaded(KeyEntry* e, KeyEntry* tmp, const TieSegment& s, uint64_t longest, bool parallel, Push push);
+  // A round's loads: every member's next word; longest[k]: segment k's longest image.
+  struct Members;
+  void load_round(KeyEntry* e, const std::vector<TieSegment>& segments, std::vector<uint64_t>& longest) const;
+  void prefetch_first(const Members& m) const;   // the cache entry, or the line's start
+  void prefetch_second(const Members& m) const;  // the bytes the word comes from
   // The members' images at s.level are spent and equal.
   template <typename Push>
   void settle_spent(KeyEntry* e, KeyEntry* tmp, const TieSegment& s, bool parallel, Push push);

@@ -1,5 +1,6 @@
 #include "src/lines/sort/gpu/line_sort_gpu.h"
 
+#include <algorithm>
 #include <vector>
 
 #include "kernels/line_sort.h"
@@ -63,7 +64,10 @@ class GpuLineSorter final : public LineSorter {
         cpu_(make_cpu_line_sorter(spec, pool)) {}
 
   std::string describe() const override { return "gpu (device " + std::to_string(device_) + ")"; }
-  uint64_t bytes_per_line() const override { return 2 * sizeof(KeyEntry) + sizeof(uint32_t); }
+  // Its own, or the CPU sorter's for chunks it leaves to the CPU.
+  uint64_t bytes_per_line() const override {
+    return std::max<uint64_t>(2 * sizeof(KeyEntry) + sizeof(uint32_t), cpu_->bytes_per_line());
+  }
   HostBuffer allocate_host(size_t bytes) override {
     GSORT_CUDA_CHECK(cudaSetDevice(device_));
     return gpu::allocate_pinned_host(device_, bytes, pool_);
