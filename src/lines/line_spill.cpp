@@ -20,24 +20,36 @@
 namespace gsort {
 namespace {
 
-// A chunk's text, its line starts and its order, in the sorter's host memory.
+// A chunk's text, its line starts and its order, in the sorter's host
+// memory (pinned for the GPU); the starts and the order grow to the lines
+// a chunk holds, up to the plan's count.
 struct ChunkBuffers {
   HostBuffer text, starts, order;
+  uint64_t lines = 0;  // what starts and order have room for
   uint64_t* start() const { return reinterpret_cast<uint64_t*>(starts.data()); }
   uint32_t* sorted() const { return reinterpret_cast<uint32_t*>(order.data()); }
+  uint64_t* room_for(uint64_t n, LineSorter& sorter) {
+    if (n > lines || !starts) {
+      starts = HostBuffer();
+      order = HostBuffer();
+      starts = sorter.allocate_host((n + 1) * sizeof(uint64_t));
+      order = sorter.allocate_host(std::max<uint64_t>(n, 1) * sizeof(uint32_t));
+      lines = n;
+    }
+    return start();
+  }
 };
 
 ChunkBuffers allocate_chunk(const LinePlan& plan, LineSorter& sorter) {
   ChunkBuffers b;
   b.text = sorter.allocate_host(plan.chunk_bytes);
-  b.starts = sorter.allocate_host((plan.chunk_lines + 1) * sizeof(uint64_t));
-  b.order = sorter.allocate_host(plan.chunk_lines * sizeof(uint32_t));
   return b;
 }
 
 // Indexes the chunk just read; lines past the plan's count go back to the reader.
-LineSpan index_chunk(LineJob& job, LineReader& reader, const ChunkBuffers& b, uint64_t bytes) {
-  const IndexResult ix = index_lines(job.pool, b.text.data(), bytes, job.spec.eol, b.start(), job.plan.chunk_lines);
+LineSpan index_chunk(LineJob& job, LineReader& reader, ChunkBuffers& b, LineSorter& sorter, uint64_t bytes) {
+  const IndexResult ix = index_lines(job.pool, b.text.data(), bytes, job.spec.eol, job.plan.chunk_lines,
+                                     [&b, &sorter](uint64_t n) { return b.room_for(n, sorter); });
   if (ix.longest > job.plan.max_line) {
     uint64_t i = 0;
     while (b.start()[i + 1] - b.start()[i] != ix.longest) ++i;
@@ -178,8 +190,8 @@ std::deque<PendingSource> sort_line_chunks(LineJob& job) {
   job.meter->phase("reading", reader.known_bytes(), &job.tally.stored_bytes);
   uint64_t bytes = reader.read_chunk(buffers[0].text.data(), job.plan.chunk_bytes);
   for (int cur = 0; bytes != 0; cur = job.plan.double_buffered ? 1 - cur : cur) {
-    const ChunkBuffers& b = buffers[cur];
-    const LineSpan span = index_chunk(job, reader, b, bytes);
+    ChunkBuffers& b = buffers[cur];
+    const LineSpan span = index_chunk(job, reader, b, *sorter, bytes);
     job.report.add_phase("read", t.lap());
     const bool last = reader.done();
     if (last && runs.empty() && !spill.busy()) {

@@ -54,15 +54,21 @@ uint64_t longest_line(ThreadPool& pool, const uint64_t* starts, uint64_t lines, 
 
 IndexResult index_lines(ThreadPool& pool, const uint8_t* text, uint64_t bytes, uint8_t eol, uint64_t* starts,
                         uint64_t max_lines) {
+  return index_lines(pool, text, bytes, eol, max_lines, [starts](uint64_t) { return starts; });
+}
+
+IndexResult index_lines(ThreadPool& pool, const uint8_t* text, uint64_t bytes, uint8_t eol, uint64_t max_lines,
+                        const std::function<uint64_t*(uint64_t lines)>& room) {
   const size_t tasks = std::max<size_t>(1, std::min<uint64_t>(pool.balanced_task_count(), bytes / kBytesPerTask));
   std::vector<uint64_t> counts(tasks + 1, 0);
   pool.parallel_for(tasks, [&](size_t t) {
     counts[t + 1] = count_terminators(text, split_point(bytes, tasks, t), split_point(bytes, tasks, t + 1), eol);
   });
   for (size_t t = 0; t < tasks; ++t) counts[t + 1] += counts[t];  // lines ending before piece t+1
-  starts[0] = 0;
   IndexResult r;
   r.lines = std::min(counts[tasks], max_lines);
+  uint64_t* const starts = room(r.lines);
+  starts[0] = 0;
   pool.parallel_for(tasks, [&](size_t t) {
     if (counts[t] >= r.lines) return;
     write_starts(text, split_point(bytes, tasks, t), split_point(bytes, tasks, t + 1), eol, starts, counts[t] + 1,

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 
 #include "src/core/thread_pool.h"
 
@@ -33,5 +34,9 @@ struct IndexResult {
 // max_lines lines: `bytes` of the result then tells where the rest begins.
 IndexResult index_lines(ThreadPool& pool, const uint8_t* text, uint64_t bytes, uint8_t eol, uint64_t* starts,
                         uint64_t max_lines);
+// The same, with the starts' buffer asked of `room` once the lines are
+// counted (`lines` + 1 entries), so that it need be no larger.
+IndexResult index_lines(ThreadPool& pool, const uint8_t* text, uint64_t bytes, uint8_t eol, uint64_t max_lines,
+                        const std::function<uint64_t*(uint64_t lines)>& room);
 
 }  // namespace gsort
