@@ -96,6 +96,13 @@ GSORT_HD uint64_t line_image_word(const LineImageSpec& spec, const LineImageView
   return spec.key.reverse ? ~word : word;
 }
 
+// The padding after an image (every word past its length): 0x00 bytes, or
+// 0xFF after a negative number's; complemented for 'r'.
+GSORT_HD uint64_t line_image_padding(const LineImageSpec& spec, const LineImageView& v) {
+  const uint64_t pad = spec.key.numeric && v.number.sign < 0 ? ~uint64_t{0} : 0;
+  return spec.key.reverse ? ~pad : pad;
+}
+
 // Word `w` of the image of line[0, len).
 GSORT_HD uint64_t line_image_word(const LineImageSpec& spec, const uint8_t* line, uint64_t len, uint64_t w) {
   return line_image_word(spec, view_line_image(spec, line, len), w);

@@ -52,6 +52,10 @@ TEST(LineImage, NeverContradictsTheComparison) {
                                         << lines[j] << "'";
         ++decided_by_image;
       }
+      // Past its length an image is its padding.
+      const LineImageView v = view_line_image(image, u(lines[i]), lines[i].size());
+      const uint64_t past = (line_image_length(image, v) + 7) / 8;
+      ASSERT_EQ(line_image_word(image, v, past), line_image_padding(image, v)) << gsort_test::join_args(o.args);
       checked += lines.size();
     }
   }

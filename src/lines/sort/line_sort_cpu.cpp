@@ -1,21 +1,15 @@
-// The CPU sorter: one pass over the lines in memory order finds each key
-// and takes image words 0, 1 and 2 (and the key's place, for the ties);
-// when word 0 is the same for every line (a date at the start of log
-// lines), the sort starts on word 1. Then an MSD step on all threads
-// scatters the (word, line) pairs by the highest bits in which the words
-// differ into buckets, and the buckets are sorted, their ties refined
-// (tie_refine.h) and their order written in waves of tasks, each wave a
-// prefix of the final order handed out at once (sort_in_parts), so that
-// the output is written while the rest is sorted. A bucket too large for
-// one task is sorted and refined by all threads.
+// The CPU sorter: the first pass (first_pass.h) takes 96 bits per line;
+// an MSD step on all threads scatters the (bits, line) pairs by their
+// highest varying bits into buckets, and the buckets are sorted (LSD radix),
+// their ties refined (tie_refine.h) and their order written in waves of
+// tasks, each wave a prefix of the final order handed out at once
+// (sort_in_parts), so that the output is written while the rest is sorted.
+// A bucket too large for one task is sorted and refined by all threads.
 #include <algorithm>
-#include <atomic>
 #include <cstring>
-#include <limits>
 
-#include "src/chunk_sort/cpu/radix_sort.h"
 #include "src/core/host_buffer.h"
-#include "src/keys/line_image.h"
+#include "src/lines/sort/first_pass.h"
 #include "src/lines/sort/line_sorter.h"
 #include "src/lines/sort/pair_sort.h"
 #include "src/lines/sort/tie_refine.h"
@@ -23,8 +17,8 @@
 namespace gsort {
 namespace {
 
-constexpr uint64_t kSplitMin = uint64_t{1} << 16;  // fewer lines: one piece
-constexpr uint64_t kWaves = 4;                     // about this many prefixes handed out
+constexpr uint64_t kSplitMin = uint64_t{1} << 16;     // fewer lines: one piece
+constexpr uint64_t kWaves = 4;                        // about this many prefixes handed out
 constexpr uint64_t kLargeBucket = uint64_t{1} << 16;  // a bucket past a group's size and this: all threads
 
 // Consecutive buckets sorted by one task, or one large bucket by all.
@@ -34,14 +28,26 @@ struct Group {
   bool large = false;
 };
 
+// The runs of equal bits in w[begin, end), as tied segments.
+std::vector<TieSegment> ties_in(const WideEntry* w, uint64_t begin, uint64_t end, const TieStart& start) {
+  std::vector<TieSegment> ties;
+  if (start.settled) return ties;
+  for (uint64_t i = begin, j = i; i < end; i = j) {
+    j = i + 1;
+    while (j < end && w[j].hi == w[i].hi && w[j].lo == w[i].lo) ++j;
+    if (j - i > 1) ties.push_back(TieSegment{i, j - i, start.depth, start.level});
+  }
+  return ties;
+}
+
 class CpuLineSorter final : public LineSorter {
  public:
-  CpuLineSorter(const LineSpec& spec, ThreadPool& pool) : spec_(spec), image_(spec.image()), pool_(pool) {}
+  CpuLineSorter(const LineSpec& spec, ThreadPool& pool) : spec_(spec), pool_(pool) {}
 
   std::string describe() const override {
     return "cpu (" + std::to_string(pool_.size()) + (pool_.size() == 1 ? " thread)" : " threads)");
   }
-  uint64_t bytes_per_line() const override { return 2 * sizeof(KeyEntry) + sizeof(LineCache); }
+  uint64_t bytes_per_line() const override { return 2 * sizeof(WideEntry) + sizeof(LineCache); }
 
   void sort(const LineSpan& lines, uint32_t* order) override { sort_in_parts(lines, order, [](uint64_t) {}); }
 
@@ -52,34 +58,20 @@ class CpuLineSorter final : public LineSorter {
       return;
     }
     reserve(n);
-    const bool cached = first_pass(lines);
-    uint64_t depth = 1;
-    if (all_first_words_equal(n)) {  // start on word 1
-      for_lines(n, [&](uint64_t i) { e()[i].prefix = cache()[i].word[0]; });
-      depth = 2;
-    }
+    bool cached = false;
+    const TieStart start = first_pass(pool_, spec_, lines, w(), tmp(), cache(), &cached);
     TieRefiner refiner(spec_, lines, pool_, cached ? cache() : nullptr);
     std::vector<size_t> starts;
     const int bits = static_cast<int>(std::clamp<uint64_t>(64 - __builtin_clzll(n) - 8, 8, 12));
-    if (n < kSplitMin || pool_.size() == 1 || !scatter_by_top_bits(pool_, e(), tmp(), n, bits, starts)) {
-      sort_pairs(pool_, e(), tmp(), n);
-      refiner.refine(e(), tmp(), tied_runs(pool_, e(), n, depth));
-      for_lines(n, [&](uint64_t i) { order[i] = e()[i].index; });
+    if (n < kSplitMin || pool_.size() == 1 || !scatter_wide_by_top_bits(pool_, w(), tmp(), n, bits, starts)) {
+      sort_range(0, n, false, refiner, start, order);
       ready(n);
       return;
     }
-    in_waves(groups_of(starts, n), starts, refiner, depth, order, ready);
+    in_waves(groups_of(starts, n), starts, refiner, start, order, ready);
   }
 
  private:
-  template <typename Body>
-  void for_lines(uint64_t n, Body body) {
-    const size_t tasks = n < 4096 ? 1 : pool_.balanced_task_count();
-    pool_.parallel_for(tasks, [&](size_t t) {
-      for (uint64_t i = split_point(n, tasks, t), end = split_point(n, tasks, t + 1); i < end; ++i) body(i);
-    });
-  }
-
   // Buckets in groups of about a wave's share per task; a bucket larger
   // than that (and kLargeBucket) a group of its own, for all threads.
   std::vector<Group> groups_of(const std::vector<size_t>& starts, uint64_t n) const {
@@ -108,103 +100,95 @@ class CpuLineSorter final : public LineSorter {
   // Sorts the groups in order, a wave of small ones (one task each) or one
   // large one at a time, handing out each prefix as it is done.
   void in_waves(const std::vector<Group>& groups, const std::vector<size_t>& starts, TieRefiner& refiner,
-                uint64_t depth, uint32_t* order, const std::function<void(uint64_t)>& ready) {
+                const TieStart& start, uint32_t* order, const std::function<void(uint64_t)>& ready) {
     const size_t per_wave = pool_.balanced_task_count();
     for (size_t g = 0; g < groups.size();) {
       if (groups[g].large) {
-        sort_large(groups[g], refiner, depth, order);
-        ready(groups[g].end);
+        // The bucket back from tmp, then sorted by all threads.
+        const Group& big = groups[g];
+        parallel_copy(pool_, reinterpret_cast<uint8_t*>(w() + big.begin),
+                      reinterpret_cast<const uint8_t*>(tmp() + big.begin), (big.end - big.begin) * sizeof(WideEntry));
+        sort_range(big.begin, big.end, true, refiner, start, order);
+        ready(big.end);
         ++g;
         continue;
       }
       size_t h = g;
       while (h < groups.size() && h - g < per_wave && !groups[h].large) ++h;
-      pool_.parallel_for(h - g, [&](size_t k) { sort_small(groups[g + k], starts, refiner, depth, order); });
+      pool_.parallel_for(h - g, [&](size_t k) { sort_small(groups[g + k], starts, refiner, start, order); });
       ready(groups[h - 1].end);
       g = h;
     }
   }
 
-  // One task: each bucket sorted from tmp into e, the ties refined, the order written.
-  void sort_small(const Group& g, const std::vector<size_t>& starts, TieRefiner& refiner, uint64_t depth,
+  // One task: each bucket sorted from tmp into w, the ties refined, the order written.
+  void sort_small(const Group& g, const std::vector<size_t>& starts, TieRefiner& refiner, const TieStart& start,
                   uint32_t* order) {
-    KeyEntry* const entries = e();
-    KeyEntry* const scratch = tmp();
     for (size_t b = g.first_bucket; b < g.end_bucket; ++b) {
       const uint64_t begin = starts[b], n = starts[b + 1] - begin;
       if (n == 0) continue;
-      radix_sort_entries(scratch + begin, entries + begin, n);
-      std::memcpy(entries + begin, scratch + begin, n * sizeof(KeyEntry));
+      radix_sort_wide(tmp() + begin, w() + begin, n);
+      std::memcpy(w() + begin, tmp() + begin, n * sizeof(WideEntry));
     }
-    // Equal words share a bucket: the ties are runs within the group.
+    write_order(g.begin, g.end, order);
+    refine(ties_in(w(), g.begin, g.end, start), false, refiner, order);
+  }
+
+  // w[begin, end) sorted (by all threads when `parallel`), refined, written.
+  void sort_range(uint64_t begin, uint64_t end, bool parallel, TieRefiner& refiner, const TieStart& start,
+                  uint32_t* order) {
+    const uint64_t n = end - begin;
+    parallel ? sort_wide(pool_, w() + begin, tmp() + begin, n) : radix_sort_wide(w() + begin, tmp() + begin, n);
+    const size_t tasks = parallel && n >= 4096 ? pool_.balanced_task_count() : 1;
+    std::vector<std::vector<TieSegment>> found(tasks);
+    pool_.parallel_for(tasks, [&](size_t t) {
+      uint64_t b = begin + split_point(n, tasks, t), e = begin + split_point(n, tasks, t + 1);
+      // A task takes the runs that start in its range.
+      while (b > begin && b < e && w()[b].hi == w()[b - 1].hi && w()[b].lo == w()[b - 1].lo) ++b;
+      while (e < end && e > b && w()[e].hi == w()[e - 1].hi && w()[e].lo == w()[e - 1].lo) ++e;
+      write_order(b, e, order);
+      found[t] = ties_in(w(), b, e, start);
+    });
     std::vector<TieSegment> ties;
-    for (uint64_t i = g.begin, end = i; i < g.end; i = end) {
-      end = i + 1;
-      while (end < g.end && entries[end].prefix == entries[i].prefix) ++end;
-      if (end - i > 1) ties.push_back(TieSegment{i, end - i, depth, 0});
+    for (auto& f : found) ties.insert(ties.end(), f.begin(), f.end());
+    refine(std::move(ties), parallel, refiner, order);
+  }
+
+  void write_order(uint64_t begin, uint64_t end, uint32_t* order) const {
+    for (uint64_t i = begin; i < end; ++i) order[i] = w()[i].index;
+  }
+
+  // The tied segments' members refined in a compact array of their own
+  // (with all threads where `parallel`), their order written over theirs.
+  void refine(std::vector<TieSegment> ties, bool parallel, TieRefiner& refiner, uint32_t* order) const {
+    if (ties.empty()) return;
+    uint64_t members = 0;
+    for (const TieSegment& s : ties) members += s.size;
+    std::vector<KeyEntry> e(members), scratch(members);
+    std::vector<TieSegment> local = ties;
+    for (size_t k = 0, at = 0; k < ties.size(); at += ties[k].size, ++k) {
+      for (uint64_t i = 0; i < ties[k].size; ++i) e[at + i].index = order[ties[k].begin + i];
+      local[k].begin = at;
     }
-    refiner.refine_serial(entries, scratch, std::move(ties));
-    for (uint64_t i = g.begin; i < g.end; ++i) order[i] = entries[i].index;
-  }
-
-  // All threads: the bucket back into e, sorted, refined, its order written.
-  void sort_large(const Group& g, TieRefiner& refiner, uint64_t depth, uint32_t* order) {
-    const uint64_t n = g.end - g.begin;
-    KeyEntry* const entries = e() + g.begin;
-    KeyEntry* const scratch = tmp() + g.begin;
-    parallel_copy(pool_, reinterpret_cast<uint8_t*>(entries), reinterpret_cast<const uint8_t*>(scratch),
-                  n * sizeof(KeyEntry));
-    sort_pairs(pool_, entries, scratch, n);
-    refiner.refine(e(), tmp(), tied_runs(pool_, entries, n, depth, g.begin));
-    for_lines(n, [&](uint64_t i) { order[g.begin + i] = entries[i].index; });
-  }
-
-  // Words 0, 1 and 2 and the cache, for every line; false when a line's
-  // figures do not fit the cache's 32 bits (the refinement then finds keys again).
-  bool first_pass(const LineSpan& lines) {
-    std::atomic<bool> fits{true};
-    KeyEntry* const entries = e();
-    LineCache* const c = cache();
-    for_lines(lines.count, [&](uint64_t i) {
-      constexpr uint64_t kMost = std::numeric_limits<uint32_t>::max();
-      const uint8_t* line = lines.line(i);
-      const LineImageView v = view_line_image(image_, line, lines.length(i));
-      const uint64_t image_length = line_image_length(image_, v);
-      entries[i].prefix = line_image_word(image_, v, 0);
-      entries[i].index = static_cast<uint32_t>(i);
-      c[i].word[0] = line_image_word(image_, v, 1);
-      c[i].word[1] = line_image_word(image_, v, 2);
-      c[i].key_at = static_cast<uint64_t>(v.key - lines.text);
-      if (v.len > kMost || image_length > kMost) fits.store(false, std::memory_order_relaxed);
-      c[i].key_length = static_cast<uint32_t>(v.len);
-      c[i].image_length = static_cast<uint32_t>(image_length);
-    });
-    return fits.load();
-  }
-
-  bool all_first_words_equal(uint64_t n) {
-    std::atomic<bool> equal{true};
-    const uint64_t first = e()[0].prefix;
-    for_lines(n, [&](uint64_t i) {
-      if (e()[i].prefix != first) equal.store(false, std::memory_order_relaxed);
-    });
-    return equal.load();
+    parallel ? refiner.refine(e.data(), scratch.data(), local) : refiner.refine_serial(e.data(), scratch.data(), local);
+    for (size_t k = 0, at = 0; k < ties.size(); at += ties[k].size, ++k) {
+      for (uint64_t i = 0; i < ties[k].size; ++i) order[ties[k].begin + i] = e[at + i].index;
+    }
   }
 
   void reserve(uint64_t n) {
     if (n <= capacity_) return;
     for (HostBuffer* b : {&entries_, &scratch_, &cache_}) *b = HostBuffer();
-    entries_ = HostBuffer::allocate_pageable(n * sizeof(KeyEntry));
-    scratch_ = HostBuffer::allocate_pageable(n * sizeof(KeyEntry));
+    entries_ = HostBuffer::allocate_pageable(n * sizeof(WideEntry));
+    scratch_ = HostBuffer::allocate_pageable(n * sizeof(WideEntry));
     cache_ = HostBuffer::allocate_pageable(n * sizeof(LineCache));
     capacity_ = n;
   }
-  KeyEntry* e() const { return reinterpret_cast<KeyEntry*>(entries_.data()); }
-  KeyEntry* tmp() const { return reinterpret_cast<KeyEntry*>(scratch_.data()); }
+  WideEntry* w() const { return reinterpret_cast<WideEntry*>(entries_.data()); }
+  WideEntry* tmp() const { return reinterpret_cast<WideEntry*>(scratch_.data()); }
   LineCache* cache() const { return reinterpret_cast<LineCache*>(cache_.data()); }
 
   LineSpec spec_;
-  LineImageSpec image_;
   ThreadPool& pool_;
   HostBuffer entries_, scratch_, cache_;
   uint64_t capacity_ = 0;
