@@ -91,6 +91,7 @@ struct OrderedLines {
   const uint32_t* order;
   const uint8_t* line(uint64_t j) const { return span.line(order[j]); }
   uint64_t length(uint64_t j) const { return span.length(order[j]); }
+  void prefetch(uint64_t j) const { __builtin_prefetch(span.starts + order[j]); }
 };
 
 // Lines `from` on of another sequence.
@@ -100,6 +101,7 @@ struct Shifted {
   uint64_t from;
   const uint8_t* line(uint64_t j) const { return lines.line(from + j); }
   uint64_t length(uint64_t j) const { return lines.length(from + j); }
+  void prefetch(uint64_t j) const { lines.prefetch(from + j); }
 };
 
 // Lines given by where they are.
@@ -107,7 +109,12 @@ struct RefLines {
   const LineRef* refs;
   const uint8_t* line(uint64_t j) const { return refs[j].line; }
   uint64_t length(uint64_t j) const { return refs[j].length; }
+  void prefetch(uint64_t j) const { __builtin_prefetch(refs[j].line); }
 };
+
+// Lines ahead whose places (or bytes) are asked for early: they lie
+// anywhere in their chunk.
+constexpr uint64_t kAhead = 16;
 
 // Runs body(task, begin, end) over [0, n) on the pool's threads (one
 // task, on this thread, when `parallel` is false).
@@ -131,6 +138,7 @@ void LineWriter::gather(ThreadPool& pool, const LineRef* refs, const std::vector
   std::vector<uint64_t> kept(tasks_of(pool, parallel), 0), dropped(kept.size(), 0);  // --verify's hash sums
   in_tasks(pool, parallel, n, [&](size_t t, uint64_t b, uint64_t e) {
     for (uint64_t j = b; j < e; ++j) {
+      if (j + kAhead / 2 < e) __builtin_prefetch(refs[j + kAhead / 2].line);
       const uint64_t size = offset[j + 1] - offset[j];
       if (verify_) (size == 0 ? dropped[t] : kept[t]) += hash_line(refs[j].line, refs[j].length);
       if (size == 0) continue;
@@ -155,6 +163,7 @@ void LineWriter::batch_offsets(ThreadPool& pool, const Lines& lines, uint64_t fi
   // or 0 for a line that -u drops.
   in_tasks(pool, parallel, n, [&](size_t t, uint64_t b, uint64_t e) {
     for (uint64_t j = b; j < e; ++j) {
+      if (j + kAhead < e) lines.prefetch(first + j + kAhead);
       const uint8_t* line = lines.line(first + j);
       const uint64_t len = lines.length(first + j);
       refs[j] = LineRef{line, len};
