@@ -47,7 +47,9 @@ class CpuLineSorter final : public LineSorter {
   std::string describe() const override {
     return "cpu (" + std::to_string(pool_.size()) + (pool_.size() == 1 ? " thread)" : " threads)");
   }
-  uint64_t bytes_per_line() const override { return 2 * sizeof(WideEntry) + sizeof(LineCache); }
+  // The pairs and their scratch, the cache, and the tied lines' compact
+  // pairs and scratch (all of them when every line ties).
+  uint64_t bytes_per_line() const override { return 2 * sizeof(WideEntry) + sizeof(LineCache) + 2 * sizeof(KeyEntry); }
 
   void sort(const LineSpan& lines, uint32_t* order) override { sort_in_parts(lines, order, [](uint64_t) {}); }
 
