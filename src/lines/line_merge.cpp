@@ -36,7 +36,9 @@ class Batch {
     if (a.s == b.s) return a.i < b.i;
     const LineWindow& x = *w_[a.s];
     const LineWindow& y = *w_[b.s];
-    if (x.word(a.i) != y.word(b.i)) return x.word(a.i) < y.word(b.i);
+    for (int k = 0; k < LineWindow::kWords; ++k) {
+      if (x.word(a.i, k) != y.word(b.i, k)) return x.word(a.i, k) < y.word(b.i, k);
+    }
     const int d = compare_.compare(x.line(a.i), x.length(a.i), y.line(b.i), y.length(b.i));
     return d != 0 ? d < 0 : a.s < b.s;
   }

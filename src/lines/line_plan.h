@@ -25,9 +25,9 @@ struct LinePlan {
   // most lines it indexes.
   uint64_t window_bytes(uint64_t sources) const;
   uint64_t window_lines(uint64_t sources) const { return window_bytes(sources) / kWindowBytesPerLine; }
-  // A window holds a line per this many bytes at most (its index and
-  // picks take as much again each).
-  static constexpr uint64_t kWindowBytesPerLine = 16;
+  // A window holds a line per this many bytes at most (its index, 32
+  // bytes a line, and picks, 16, take about as much again each).
+  static constexpr uint64_t kWindowBytesPerLine = 24;
 };
 
 constexpr uint64_t kMinLineBudget = uint64_t{1} << 20;

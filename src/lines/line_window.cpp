@@ -34,7 +34,7 @@ bool LineWindow::read_more() {
 
 void LineWindow::find_lines() {
   if (starts_.size() < max_lines_ + 1) starts_.resize(max_lines_ + 1);
-  if (words_.size() < max_lines_) words_.resize(max_lines_);
+  if (words_.size() < kWords * max_lines_) words_.resize(kWords * max_lines_);
   uint64_t at = starts_[count_];
   while (count_ < max_lines_ && at < fill_) {
     const void* hit = std::memchr(buf_.data() + at, eol_, fill_ - at);
@@ -55,8 +55,8 @@ void LineWindow::refill() {
     std::memmove(buf_.data(), buf_.data() + from, fill_ - from);
     fill_ -= from;
     for (uint64_t i = first_; i <= count_; ++i) starts_[i - first_] = starts_[i] - from;
-    std::copy(words_.begin() + static_cast<ptrdiff_t>(first_), words_.begin() + static_cast<ptrdiff_t>(count_),
-              words_.begin());
+    std::copy(words_.begin() + static_cast<ptrdiff_t>(kWords * first_),
+              words_.begin() + static_cast<ptrdiff_t>(kWords * count_), words_.begin());
     count_ -= first_;
     first_ = 0;
   }
@@ -81,7 +81,8 @@ void LineWindow::index_words(const LineImageSpec& image, uint64_t begin, uint64_
   for (uint64_t i = new_from_ + begin; i < new_from_ + end; ++i) {
     const uint8_t* p = buf_.data() + starts_[i];
     const uint64_t len = starts_[i + 1] - starts_[i] - 1;
-    words_[i] = line_image_word(image, p, len, 0);
+    const LineImageView v = view_line_image(image, p, len);
+    for (int w = 0; w < kWords; ++w) words_[kWords * i + static_cast<uint64_t>(w)] = line_image_word(image, v, w);
     if (verify_) sum += hash_line(p, len);
   }
   if (verify_) hash_sum_.fetch_add(sum, std::memory_order_relaxed);

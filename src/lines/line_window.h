@@ -1,6 +1,7 @@
 // A merge source's window: the next part of a sorted stream of lines (a
 // spilled run, or an input of -m) in a buffer, its whole lines indexed
-// (where each starts, and its image word 0 for the merge's comparisons).
+// (where each starts, and its image words 0, 1 and 2 for the merge's
+// comparisons: the first words are often the same for many lines, a date).
 // The merge takes lines from the front (consume) and refills a window that
 // runs low: what is left moves to the front and the buffer is filled up.
 // A line longer than the buffer grows it, up to max_line bytes (its
@@ -38,7 +39,7 @@ class LineWindow {
   // source ends (at least one whole line unless it ended), and finds the
   // new lines' starts. Their words come from index_words().
   void refill();
-  // How many lines the last refill() found, and their image words 0 (and,
+  // How many lines the last refill() found, and their first image words (and,
   // with count_into, their hashes): [begin, end) of those, so that several
   // threads share them.
   uint64_t new_lines() const { return count_ - new_from_; }
@@ -48,7 +49,9 @@ class LineWindow {
   uint64_t lines() const { return count_ - first_; }
   const uint8_t* line(uint64_t i) const { return buf_.data() + starts_[first_ + i]; }
   uint64_t length(uint64_t i) const { return starts_[first_ + i + 1] - starts_[first_ + i] - 1; }
-  uint64_t word(uint64_t i) const { return words_[first_ + i]; }
+  // Image word w (below kWords) of line i.
+  static constexpr int kWords = 3;
+  uint64_t word(uint64_t i, int w) const { return words_[kWords * (first_ + i) + static_cast<uint64_t>(w)]; }
   // Takes the first n lines (the memory stays valid until the next refill).
   void consume(uint64_t n);
   // Whether the source has nothing beyond the indexed lines.
@@ -71,7 +74,7 @@ class LineWindow {
   uint64_t fill_ = 0;
   bool ended_ = false;
   std::vector<uint64_t> starts_;  // count_ + 1 entries in use
-  std::vector<uint64_t> words_;
+  std::vector<uint64_t> words_;  // kWords per line
   uint64_t first_ = 0, count_ = 0, new_from_ = 0;
   LineVerify* verify_ = nullptr;
   uint64_t counted_ = 0;
