@@ -163,6 +163,18 @@ void plan_chunks(LineJob& job, const LineReader& reader, const LineSorter& sorte
                ", lines up to " + std::to_string(job.plan.max_line) + " bytes");
 }
 
+// How much the next chunk reads: no more lines than a chunk holds, at the
+// mean length so far, so that few are read only to be put back (copied
+// twice) for the chunk after.
+uint64_t next_read(const LineJob& job) {
+  const LinePlan& plan = job.plan;
+  const uint64_t lines = job.report.input_records;
+  if (lines == 0) return plan.chunk_bytes;
+  const uint64_t mean = std::max<uint64_t>(1, job.report.input_bytes / lines);
+  const uint64_t fits = plan.chunk_lines / 16 * 15 * mean;
+  return std::clamp<uint64_t>(fits, plan.max_line + 2, plan.chunk_bytes);
+}
+
 // The run just spilled joins those waiting; too many (each holds its
 // segments' descriptors) are merged early.
 void add_run(LineJob& job, std::deque<PendingSource>& runs, PendingSource run) {
@@ -208,7 +220,7 @@ std::deque<PendingSource> sort_line_chunks(LineJob& job) {
     spill.start(span, b.sorted());
     if (last) break;
     if (!job.plan.double_buffered) add_run(job, runs, spill.finish());
-    bytes = reader.read_chunk(buffers[job.plan.double_buffered ? 1 - cur : cur].text.data(), job.plan.chunk_bytes);
+    bytes = reader.read_chunk(buffers[job.plan.double_buffered ? 1 - cur : cur].text.data(), next_read(job));
     t.lap();
   }
   if (spill.busy()) add_run(job, runs, spill.finish());
