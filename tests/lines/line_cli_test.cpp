@@ -251,6 +251,36 @@ TEST_F(LineCli, StatsSayLines) {
   EXPECT_NE(stats.find("\"records\":2"), std::string::npos) << stats;
 }
 
+// The output's way, as for records: a new regular file is filled through a
+// mapping (in memory and by the merge), a test may force the one write()
+// stream, standard output is a stream; the bytes are GNU sort's each way.
+// --compress-temp=auto compresses line runs where the temp device is slow.
+TEST_F(LineCli, OutputWaysAndAutoCompressedRuns) {
+  const std::string data = log_lines(rng, 3 << 20);
+  write_file(dir.file("in"), data);
+  const std::string expected = gnu({dir.file("in")}).out;
+  const auto way = [&](std::vector<std::string> args, const std::vector<std::string>& env) {
+    args.insert(args.begin(), GSORT_HOOKS_BINARY);
+    args.insert(args.end(), {"-T", dir.path(), "--stats", dir.file("s.json"), dir.file("in"), "-o", dir.file("out")});
+    ProcessOptions p = c_locale();
+    p.env.insert(p.env.end(), env.begin(), env.end());
+    const ProcessResult r = run_process(args, p);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_TRUE(read_file(dir.file("out")) == expected) << join_args(args);
+    return read_file(dir.file("s.json"));
+  };
+  EXPECT_NE(way({}, {}).find("\"way\":\"mapped\""), std::string::npos);
+  EXPECT_NE(way({}, {"GSORT_TEST_OUTPUT_WAY=stream"}).find("\"way\":\"stream\""), std::string::npos);
+  // Runs on a slow device that the page cache does not hold: compressed.
+  const std::string spilled = way({"-S", "1M"}, {"GSORT_TEST_TEMP_DEVICE=0:1"});
+  EXPECT_NE(spilled.find("\"way\":\"mapped\""), std::string::npos) << spilled;
+  EXPECT_NE(spilled.find("\"compressed\":true,\"zstd_level\":1"), std::string::npos) << spilled;
+  EXPECT_NE(spilled.find("\"compress_mode\":\"auto\""), std::string::npos) << spilled;
+  const ProcessResult piped = gsort({"--stats", dir.file("s.json"), dir.file("in")});
+  EXPECT_TRUE(piped.out == expected);
+  EXPECT_NE(read_file(dir.file("s.json")).find("\"way\":\"stream\""), std::string::npos);
+}
+
 TEST_F(LineCli, TextGoesToATerminalAndMpiIsNotNeeded) {
   const ProcessResult help = gsort({"--help"});
   EXPECT_NE(help.out.find("Sort text lines (the default)"), std::string::npos);
