@@ -44,6 +44,7 @@ complete -c gsort -l page-cache -x -a 'keep drop' -d 'What gsort leaves of the i
 complete -c gsort -l compress-output -d 'Compress the output as its suffix says: .zst .gz .bz2 .xz (--compress-output=LEVEL)'
 complete -c gsort -l verify -d 'Check the output against the input'
 complete -c gsort -l no-verify -d 'Do not --verify (the default)'
+complete -c gsort -l no-space-check -d 'Start even without room for what the sort writes'
 complete -c gsort -l fsync -d 'Flush the output to stable storage before exiting'
 complete -c gsort -l progress -d 'Show the progress line even off a terminal'
 complete -c gsort -l no-progress -d 'Never show the progress line'

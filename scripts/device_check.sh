@@ -76,7 +76,7 @@ for step in "${steps[@]}"; do
     distributed)  # issue 13's tests with every rank on a GPU and NCCL between them (2+ GPUs), and memcheck of 2 ranks
       export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 NCCL_NVLS_ENABLE=0
       dist_test() {
-        bash "$repo/tests/distributed/distributed_test.sh" "$carry/gsort" "$carry/gsort-gen" "$carry/gsort-test-hooks" "$@"
+        bash "$repo/tests/distributed/distributed_test.sh" "$carry/gsort-mpi" "$carry/gsort-gen" "$carry/gsort-test-hooks" "$@"
       }
       # NCCL with up to 2 ranks (a GPU each); the MPI and shared-memory exchanges with 1 to 4 ranks sharing the GPUs
       for c in ${DIST_CASES:-keys reverse unique skew tiny inputs parts spill receive stats exchange faults}; do
@@ -93,7 +93,7 @@ for step in "${steps[@]}"; do
       for streamed in yes no; do  # -S 2M: the streamed exchange; else whole slices, pinned for the GPU backend
         mem=(); [[ $streamed == yes ]] && mem=(-S 2M)
         mpirun --allow-run-as-root -np 2 -x NCCL_NVLS_ENABLE compute-sanitizer --tool memcheck --report-api-errors no \
-          --error-exitcode 9 "$carry/gsort" --backend gpu --exchange nccl "${mem[@]}" --record-size 16 --key 0:u64 \
+          --error-exitcode 9 "$carry/gsort-mpi" --backend gpu --exchange nccl "${mem[@]}" --record-size 16 --key 0:u64 \
           "$small.bin" -o "$small.out" >"$out/san_dist_$streamed.log" 2>&1
         echo "memcheck mpirun -np 2 (streamed: $streamed) rc=$?"; grep -E "ERROR SUMMARY" "$out/san_dist_$streamed.log"
         cmp "$small.ref" "$small.out" && echo "memcheck run output identical"

@@ -9,9 +9,17 @@ set -euo pipefail
 packages=(cmake ninja-build g++ libboost-program-options-dev libboost-iostreams-dev
           libzstd-dev zlib1g-dev libbz2-dev liblzma-dev zstd gzip bzip2 xz-utils
           libxxhash-dev nlohmann-json3-dev libgtest-dev universal-ctags)
+# What the README promises beyond the programs: the man pages (help2man
+# makes them; the build fails without it), `man gsort` (man-db), completion
+# in bash (bash-completion), the library through pkg-config, and the .deb
+# packages of scripts/install.sh --deb (dpkg-shlibdeps of dpkg-dev, file).
+packages+=(help2man man-db bash-completion pkg-config dpkg-dev file)
 # GSORT_WITH_MPI=1: also Open MPI, for the distributed sort (mpirun -np N
 # gsort) and its tests; a build without it sorts on one process.
 if [ "${GSORT_WITH_MPI:-0}" = 1 ]; then packages+=(libopenmpi-dev openmpi-bin); fi
+# GSORT_WITH_PLOTS=1: matplotlib, for scripts/plot_benchmarks.py (the charts
+# of docs/img/); nothing else needs it.
+if [ "${GSORT_WITH_PLOTS:-0}" = 1 ]; then packages+=(python3-matplotlib); fi
 
 missing=()
 for p in "${packages[@]}"; do

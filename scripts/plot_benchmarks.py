@@ -1,9 +1,13 @@
 #!/usr/bin/python3
 """Draws the benchmark charts of docs/benchmarks.md as SVG files.
 
-    scripts/plot_benchmarks.py [--data DIR] [--out DIR]
+    scripts/plot_benchmarks.py [--data DIR] [--out DIR] [--comparison CSV]
         [--throughput CSV...] [--kernels CSV] [--stats JSON...]
 
+  comparison.svg      the README's picture: time to sort as a multiple of
+                      cp's, gsort against GNU sort and sortbin, per case
+                      (columns case, tool, times_cp, seconds, note: a tool
+                      without times_cp is drawn as absent, with its note)
   throughput.svg      MB/s of cp, GNU sort and gsort's variants, per input
                       size, from CSVs in the benchmark driver's format
                       (scripts/bench.sh's RESULTS/*.runs.csv; medians are
@@ -13,8 +17,9 @@
   phase_timeline.svg  the phases of runs as they ran, from their --stats JSON
                       ("timeline": each phase's start and end on each thread)
 
-Runs with Debian's /usr/bin/python3 (python3-matplotlib). Defaults: docs/data/throughput.csv, docs/data/kernels_h200.csv and
-docs/data/stats_*.json, charts into docs/img/. Needs matplotlib
+Runs with Debian's /usr/bin/python3 (python3-matplotlib). Defaults: docs/data/comparison.csv,
+docs/data/throughput.csv, docs/data/kernels_h200.csv and docs/data/stats_*.json, charts into
+docs/img/. Needs matplotlib: `GSORT_WITH_PLOTS=1 scripts/install_deps.sh` installs it
 (Debian: python3-matplotlib).
 """
 import argparse
@@ -23,9 +28,14 @@ import glob
 import json
 import os
 import statistics
+import sys
 from collections import OrderedDict, defaultdict
 
-import matplotlib
+try:
+    import matplotlib
+except ImportError:
+    sys.exit("plot_benchmarks.py needs matplotlib: GSORT_WITH_PLOTS=1 scripts/install_deps.sh "
+             "(Debian: apt-get install python3-matplotlib)")
 
 matplotlib.use("svg")
 import matplotlib.pyplot as plt  # noqa: E402  (after choosing the backend)
@@ -34,6 +44,7 @@ import matplotlib.pyplot as plt  # noqa: E402  (after choosing the backend)
 TOOL_COLOURS = {
     "cp": "#7f7f7f",
     "GNU sort": "#d62728",
+    "sortbin": "#ff7f0e",
     "gsort": "#1f77b4",
     "gsort --backend cpu": "#17becf",
     "gsort --backend gpu": "#2ca02c",
@@ -115,6 +126,54 @@ def plot_throughput(paths, out):
     ax.set_title("gensort records, input in the page cache: gsort against cp and GNU sort")
     ax.grid(axis="y", alpha=0.3)
     ax.legend(fontsize=8, ncol=2)
+    fig.tight_layout()
+    fig.savefig(out, metadata={"Date": None})
+    plt.close(fig)
+
+
+def read_comparison(path):
+    """[(case, [(tool, times_cp or None, note)])], in file order."""
+    cases = OrderedDict()
+    with open(path, newline="") as f:
+        for row in csv.DictReader(f):
+            value = float(row["times_cp"]) if row["times_cp"] else None
+            cases.setdefault(row["case"], []).append((row["tool"], value, row["note"]))
+    return list(cases.items())
+
+
+def plot_comparison(path, out):
+    """One row of bars per case, a bar per tool: its time as a multiple of
+    cp's (log scale, labelled); a tool not measured there is a grey note in
+    its place, never a bar."""
+    cases = read_comparison(path)
+    fig, ax = plt.subplots(figsize=(10, 1.0 + 0.27 * sum(len(tools) + 0.8 for _, tools in cases)))
+    y, ticks, labels, labelled = 0.0, [], [], set()
+    for case, tools in cases:
+        top = y
+        for tool, value, note in tools:
+            colour = TOOL_COLOURS.get(tool, "#1f77b4")
+            if value is None:
+                ax.text(1.02, y, f"{tool}: {note}", va="center", fontsize=8, color="#7f7f7f", style="italic")
+            else:
+                ax.barh(y, value, height=0.8, color=colour, label=None if tool in labelled else tool)
+                labelled.add(tool)
+                ax.text(value * 1.04, y, f"{value:g}x", va="center", fontsize=8)
+            y += 1
+        ticks.append((top + y - 1) / 2)
+        labels.append(case.replace("`", "").replace(", ", ",\n", 1))
+        y += 0.8
+    ax.set_xscale("log")
+    ax.set_xlim(0.8, 80)
+    ax.set_xticks([1, 2, 5, 10, 20, 50])
+    ax.set_xticklabels(["1x", "2x", "5x", "10x", "20x", "50x"])
+    ax.minorticks_off()
+    ax.set_yticks(ticks)
+    ax.set_yticklabels(labels, fontsize=8)
+    ax.invert_yaxis()
+    ax.set_xlabel("time to sort / cp's time to copy the same file (log scale, lower is better)")
+    ax.set_title("gsort against cp, GNU sort and sortbin (files in the page cache; docs/benchmarks.md)", fontsize=10)
+    ax.grid(axis="x", alpha=0.3)
+    ax.legend(fontsize=8, loc="lower right")
     fig.tight_layout()
     fig.savefig(out, metadata={"Date": None})
     plt.close(fig)
@@ -219,6 +278,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", default=os.path.join(root, "docs", "data"))
     parser.add_argument("--out", default=os.path.join(root, "docs", "img"))
+    parser.add_argument("--comparison", help="the README's comparison (default DATA/comparison.csv)")
     parser.add_argument("--throughput", nargs="*", help="benchmark CSVs (default DATA/throughput.csv)")
     parser.add_argument("--kernels", help="kernel CSV (default DATA/kernels_h200.csv)")
     parser.add_argument("--stats", nargs="*", help="--stats JSON files (default DATA/stats_*.json)")
@@ -228,6 +288,8 @@ def main():
     plt.rcParams["svg.fonttype"] = "none"  # text stays text
 
     written = []
+    plot_comparison(args.comparison or os.path.join(args.data, "comparison.csv"), os.path.join(args.out, "comparison.svg"))
+    written.append("comparison.svg")
     throughput = args.throughput or [os.path.join(args.data, "throughput.csv")]
     plot_throughput(throughput, os.path.join(args.out, "throughput.svg"))
     written.append("throughput.svg")

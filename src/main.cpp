@@ -4,10 +4,10 @@
 // sort, and map errors to exit codes. This is the only place that decides
 // the exit status, for one process and for ranks; everything below throws.
 #include <cstdio>
-#include <new>
 #include <optional>
 #include <string>
 
+#include "io/file/destination.h"
 #include "io/file/standard_streams.h"
 #include "io/output/output_parts.h"
 #include "io/temp/temp_registry.h"
@@ -18,6 +18,8 @@
 #include "src/config/run_options.h"
 #include "src/core/errors.h"
 #include "src/core/exit_codes.h"
+#include "src/core/failure_text.h"
+#include "src/core/mpi_launcher.h"
 #include "src/core/process_clock.h"
 #include "src/keys/key_layout.h"
 #include "src/lines/line_check.h"
@@ -36,16 +38,26 @@ namespace {
 
 void print_error(const std::string& line) { std::fprintf(stderr, "gsort: %s\n", line.c_str()); }
 
+
+
+// Whether the records go to standard output: "-", or a name that stands
+// for our descriptor 1 (/dev/stdout and the like, io/file/destination.h).
+bool names_stdout(const std::string& output) {
+  if (output == "-") return true;
+  const DescriptorName named = descriptor_behind(output);
+  return named.found && named.own && named.fd == 1;
+}
+
 // What main checks before any work, for one process and for every rank:
-// standard streams the request cannot use, and files written beside the
-// output that are also an input or the output. Returns where the records
+// standard streams the request cannot use (and, for ranks, files written
+// beside the output that are also an input or the output; one process has
+// run_config check those, as the library does). Returns where the records
 // go: the config's -o, or, for one process with --output-parts, the part it
-// writes there (the directory made ready; ranks leave parts to the
-// distributed sort).
+// writes there (ranks leave parts to the distributed sort).
 RunOptions prepare_run(const SortConfig& config, const StandardStreams& streams, bool one_process) {
-  RunOptions run;
-  run.output = one_process && config.output_parts ? prepare_single_part(config.output) : config.output;
-  const bool writes_stdout = run.output == "-" && config.mode != Mode::kCheck;
+  RunOptions run = one_process ? one_process_run(config) : RunOptions{};
+  if (!one_process) run.output = config.output;
+  const bool writes_stdout = names_stdout(run.output) && config.mode != Mode::kCheck;
   if (streams.stdout_was_closed && writes_stdout) throw IoError("standard output is closed (give -o FILE)");
   // As zstd does: records on a terminal are noise, and the "> FILE" was
   // most likely forgotten. -c and -C write nothing.
@@ -57,7 +69,7 @@ RunOptions prepare_run(const SortConfig& config, const StandardStreams& streams,
   for (const std::string& input : config.inputs) {
     if (streams.stdin_was_closed && input == "-") throw IoError("standard input is closed");
   }
-  refuse_overlapping_files(config, run.output);
+  if (!one_process) refuse_overlapping_files(config, run.output);
   return run;
 }
 
@@ -83,15 +95,24 @@ int run_alone(int argc, char** argv, const StandardStreams& streams) {
     const ParsedCommand cmd = parse_command_line(argc, argv);
     if (cmd.done) return kExitOk;
     return run(cmd.config, prepare_run(cmd.config, streams, true));
-  } catch (const Error& e) {
-    print_error(e.what());
-  } catch (const std::bad_alloc&) {
-    print_error("out of memory (try a smaller --memory)");
   } catch (const std::exception& e) {
-    print_error(e.what());
+    print_error(failure_text(e));
   }
   return kExitError;
 }
+
+#ifndef GSORT_DISTRIBUTED_DRIVER
+// A build without the distributed sort, started as one of several ranks,
+// would sort the whole input once per rank, all into one output: refused,
+// by every rank, the first saying why.
+int refuse_ranks(const LaunchedRanks& ranks) {
+  if (ranks.rank == 0) {
+    print_error("this gsort runs as one process, and mpirun started " + std::to_string(ranks.size) +
+                " of it: run gsort-mpi (the package gsort-mpi installs it as gsort), or run gsort once");
+  }
+  return kExitError;
+}
+#endif
 
 #ifdef GSORT_DISTRIBUTED_DRIVER
 // One of several ranks (mpirun -np N): parsed and checked as one process
@@ -119,7 +140,7 @@ int run_as_rank(DistributedLaunch& mpi, int argc, char** argv, const StandardStr
     // Outside a collective step (a bug, or rank 0's --stats file after the
     // output is in place): the other ranks may be waiting in a collective,
     // so the job is ended. Temporary files are gone: the stack has unwound.
-    print_error("rank " + std::to_string(mpi.rank()) + ": " + e.what());
+    print_error("rank " + std::to_string(mpi.rank()) + ": " + failure_text(e));
     mpi.abort(kExitError);
   }
 }
@@ -139,6 +160,8 @@ int main(int argc, char** argv) {
   // Under mpirun with several ranks, the distributed sort takes over.
   gsort::DistributedLaunch mpi(&argc, &argv);
   if (mpi.several_ranks()) return gsort::run_as_rank(mpi, argc, argv, streams);
+#else
+  if (const gsort::LaunchedRanks ranks = gsort::launched_ranks(); ranks.size > 1) return gsort::refuse_ranks(ranks);
 #endif
   return gsort::run_alone(argc, argv, streams);
 }

@@ -10,10 +10,9 @@
 //   o.keys = {"0:u64"};                        // as gsort --key 0:u64
 //   gsort::SortResult r = gsort::sort_files({"in.bin"}, "out.bin", o);
 //
-//   gsort::Options lines;                      // no record_size: text lines
-//   lines.keys = {"2,2n", "1,1"};              // as sort -k2,2n -k1,1
-//   lines.arguments = {"-t", ","};
-//   gsort::sort_files({"in.csv"}, "out.csv", lines);
+// Without a record size (nor --format in Options::arguments) the files
+// hold text lines: keys are then GNU sort's ({"2,2n", "1,1"}), and
+// arguments take its -t, -n and the like ({"-t", ","}).
 //
 // Link with CMake's find_package(gsort) and the target gsort::gsort, or with
 // `pkg-config --cflags --libs gsort`. Every function throws a gsort::Error
@@ -50,8 +49,9 @@ struct Options {
                               // in `arguments`: the inputs are text lines
   std::vector<std::string> keys;  // --key fields, most significant first: for records
                                   // in gsort's key syntax ("0:u64", "8:i32be:desc",
-                                  // "16:bytes:10"), for lines GNU sort's POS1[,POS2]
-                                  // ("2,2n"); empty: the whole record or line
+                                  // "16:10": 10 bytes at offset 16), for lines GNU
+                                  // sort's POS1[,POS2] ("2,2n"); empty: the whole
+                                  // record or line
   bool reverse = false;   // -r: descending; equal keys still keep their input order
   bool unique = false;    // -u: keep only the first record of each run of equal keys
   Backend backend = Backend::kAuto;  // --backend

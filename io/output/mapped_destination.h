@@ -12,6 +12,8 @@
 
 #include "io/output/block_target.h"
 #include "io/output/mapped_output_range.h"
+#include "io/output/populate_ahead.h"
+#include "src/core/thread_pool.h"
 
 namespace gsort {
 
@@ -23,10 +25,28 @@ class MappedDestination {
   // borrowed, it must outlive this.
   explicit MappedDestination(File& file) : file_(file) {}
 
-  // Blocks of block_bytes over [0, bytes) of the file, reserved and
-  // mapped. Null where the file system cannot reserve or map it: write
-  // another way then. Once only. Throws IoError when the disk has no room.
-  std::unique_ptr<BlockTarget> map(uint64_t bytes, uint64_t block_bytes);
+  // Reserves and maps [0, bytes) of the file now, where its size is known
+  // early (an in-memory sort, before it reads), and starts making its pages
+  // present on the pool's threads (PopulateAhead) while the sort goes on.
+  // False where the file system cannot reserve or map it. Throws IoError
+  // when the disk has no room.
+  bool prepare(uint64_t bytes, ThreadPool& pool);
+  // For a stream, whose size is known only at its end: maps [0, capacity)
+  // of the file now (capacity: the most the output can be while it is
+  // written straight from memory) and reserves and populates it as the
+  // input arrives (read_so_far). False where the file system cannot
+  // reserve.
+  bool follow(uint64_t capacity, ThreadPool& pool);
+  // The stream has delivered `bytes`: the reservation and the pages made
+  // present move ahead of it. At the capacity (the input is larger than
+  // memory: it will be spilled and merged) the range goes, and its pages
+  // with it, for a merge to map its output again.
+  void read_so_far(uint64_t bytes);
+  // Blocks of block_bytes over [0, bytes) of the file: the prepared range,
+  // or one reserved and mapped now (its pages made present ahead of the
+  // writer on `pool`). Null where the file system cannot reserve or map
+  // it: write another way then. Once only.
+  std::unique_ptr<BlockTarget> map(uint64_t bytes, uint64_t block_bytes, ThreadPool& pool);
   bool mapped() const { return range_ != nullptr; }
 
   // After the writer finished `written` bytes: unmaps (with `fsync`, the
@@ -36,6 +56,10 @@ class MappedDestination {
  private:
   File& file_;
   std::unique_ptr<MappedOutputRange> range_;
+  std::unique_ptr<PopulateAhead> ahead_;  // after range_: goes first
+  bool following_ = false;  // follow(): the range grows with the input
+  bool handed_out_ = false;
+  void release_range(uint64_t keep_bytes);
 };
 
 }  // namespace gsort

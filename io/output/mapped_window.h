@@ -11,15 +11,22 @@
 #include <cstdint>
 
 #include "io/output/block_target.h"
+#include "io/output/populate_ahead.h"
 #include "src/core/errors.h"
 
 namespace gsort {
 
 class MappedWindow final : public BlockTarget {
  public:
-  MappedWindow(uint8_t* base, uint64_t bytes, size_t block_bytes) : base_(base), bytes_(bytes), block_(block_bytes) {}
+  // `ahead`: where the range's pages are being made present (null: they
+  // fault in as written); each block is handed out once they are.
+  MappedWindow(uint8_t* base, uint64_t bytes, size_t block_bytes, PopulateAhead* ahead = nullptr)
+      : base_(base), bytes_(bytes), block_(block_bytes), ahead_(ahead) {}
 
-  uint8_t* buffer() const override { return base_ + done_; }
+  uint8_t* buffer() const override {
+    if (ahead_) ahead_->wait_until(done_ + capacity());
+    return base_ + done_;
+  }
   size_t capacity() const override { return static_cast<size_t>(std::min<uint64_t>(block_, bytes_ - done_)); }
   void submit(size_t bytes) override {
     if (bytes > capacity()) throw Error("internal error: the output outgrew the range reserved for it");
@@ -33,6 +40,7 @@ class MappedWindow final : public BlockTarget {
   uint8_t* base_;
   uint64_t bytes_;
   size_t block_;
+  PopulateAhead* ahead_;
   uint64_t done_ = 0;
 };
 

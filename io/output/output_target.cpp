@@ -29,7 +29,8 @@ void require_writable(const std::string& path, const std::string& role) {
 
 }  // namespace
 
-OutputTarget::OutputTarget(const std::string& destination, const std::string& role, bool shared)
+OutputTarget::OutputTarget(const std::string& destination, const std::string& role, bool shared,
+                           const std::string& shown_as)
     : destination_(destination), role_(role) {
   if (is_stdout()) {
     direct_ = File::standard_output();
@@ -38,8 +39,9 @@ OutputTarget::OutputTarget(const std::string& destination, const std::string& ro
   }
   if (const int fd = descriptor_of_name(destination, 1); fd >= 0) {
     // An open descriptor (the library's sort_fd): written as it stands.
-    if (::fcntl(fd, F_GETFD) < 0) throw IoError("cannot write " + role + " " + describe_errno(destination, errno));
-    direct_ = File(fd, destination, false);
+    const std::string& name = shown_as.empty() ? destination : shown_as;
+    if (::fcntl(fd, F_GETFD) < 0) throw IoError("cannot write " + role + " " + describe_errno(name, errno));
+    direct_ = File(fd, name, false);
     direct_.enlarge_pipe();  // gsort | consumer: large writes, fewer wake-ups
     return;
   }
@@ -90,28 +92,14 @@ void OutputTarget::open_descriptor(const DescriptorName& named) {
   direct_ = File(fd, destination_, true);
 }
 
-// The replaced file's owner and group where we may set them (root; the
-// group where we are a member), and its mode; a new file's mode otherwise.
-// Bits that would grant more than before are dropped: set-user-ID when the
-// owner changed, group and set-group-ID bits when the group did.
+// The replaced file's mode, owner and group (as far as we may set them),
+// or a new file's mode (io/file/new_file_mode.h).
 void OutputTarget::set_final_mode_and_owner() {
-  const int fd = temp_->file().fd();
-  mode_t mode = existed_ ? old_mode_ : new_file_mode();
-  if (existed_) {
-    struct stat now;
-    if (::fstat(fd, &now) != 0) throw IoError("cannot stat " + describe_errno(temp_->file().path(), errno));
-    bool uid_kept = now.st_uid == old_uid_, gid_kept = now.st_gid == old_gid_;
-    if ((!uid_kept || !gid_kept) && ::fchown(fd, old_uid_, old_gid_) == 0) {
-      uid_kept = gid_kept = true;
-    } else if (!gid_kept && ::fchown(fd, static_cast<uid_t>(-1), old_gid_) == 0) {
-      gid_kept = true;
-    }
-    if (!uid_kept) mode &= ~S_ISUID;
-    if (!gid_kept) mode &= ~(S_ISGID | S_IRWXG);
-  }
-  if (::fchmod(fd, mode) != 0) {
-    throw IoError("cannot set the mode of " + role_ + " " + describe_errno(destination_, errno));
-  }
+  struct stat old {};
+  old.st_uid = old_uid_;
+  old.st_gid = old_gid_;
+  old.st_mode = old_mode_;
+  take_mode_and_owner(temp_->file().fd(), existed_ ? &old : nullptr, role_ + " " + destination_);
 }
 
 void OutputTarget::prepare_commit(bool durable) {

@@ -33,7 +33,10 @@ class OutputTarget {
   // `shared`: the temporary file gets a name from the start (never an
   // unnamed O_TMPFILE), so that other processes can open it by
   // temporary_path() and write into it (the ranks of a distributed sort).
-  explicit OutputTarget(const std::string& destination, const std::string& role = "output", bool shared = false);
+  // `shown_as`: the name messages give a descriptor's output ("/dev/fd/N"
+  // standing for a file the user named); empty: the destination itself.
+  explicit OutputTarget(const std::string& destination, const std::string& role = "output", bool shared = false,
+                        const std::string& shown_as = "");
   OutputTarget(const OutputTarget&) = delete;
   OutputTarget& operator=(const OutputTarget&) = delete;
 

@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <vector>
 
+#include "io/temp/stale_files.h"
 #include "io/temp/temp_registry.h"
 #include "src/core/errors.h"
 
@@ -19,14 +20,16 @@ namespace {
 // directory needs /proc/self/fd (without CAP_DAC_READ_SEARCH).
 bool unnamed_file_unsupported(int err) { return err == EOPNOTSUPP || err == EISDIR || err == EINVAL; }
 
-// dir/.gsort-XXXXXX with six random letters or digits.
+// dir/.gsort-<host>-<pid>.XXXXXX with six random letters or digits: the
+// maker's tag lets the next gsort remove a name a killed one left
+// (io/temp/stale_files.h).
 std::string random_temp_name(const std::string& dir) {
   static const char kChars[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
   unsigned char bytes[6] = {};
   if (::getrandom(bytes, sizeof bytes, 0) != static_cast<ssize_t>(sizeof bytes)) {
     for (size_t i = 0; i < sizeof bytes; ++i) bytes[i] = static_cast<unsigned char>(::rand());
   }
-  std::string name = dir + "/.gsort-";
+  std::string name = dir + "/" + kOutputTempPrefix + process_tag() + ".";
   for (unsigned char b : bytes) name += kChars[b % (sizeof kChars - 1)];
   return name;
 }
@@ -36,6 +39,8 @@ std::string random_temp_name(const std::string& dir) {
 OutputTemp::OutputTemp(const std::string& dir, const std::string& shown_as, const std::string& failure,
                        const std::string& failure_path, bool allow_unnamed)
     : dir_(dir) {
+  // What killed gsorts left here (a named temporary, a rank's part).
+  remove_stale_files(dir, kOutputTempPrefix);
   const TempCreation creating;
   const bool have_proc = allow_unnamed && ::access("/proc/self/fd", X_OK) == 0;
   int fd = have_proc ? ::open(dir.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600) : -1;
@@ -44,7 +49,7 @@ OutputTemp::OutputTemp(const std::string& dir, const std::string& shown_as, cons
     return;
   }
   if (have_proc && !unnamed_file_unsupported(errno)) throw IoError(failure + " " + describe_errno(failure_path, errno));
-  std::string templ = dir + "/.gsort-XXXXXX";
+  std::string templ = dir + "/" + kOutputTempPrefix + process_tag() + ".XXXXXX";
   std::vector<char> buf(templ.begin(), templ.end());
   buf.push_back('\0');
   fd = ::mkstemp(buf.data());  // mode 0600

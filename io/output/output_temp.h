@@ -2,8 +2,11 @@
 // destination. Preferably an unnamed O_TMPFILE in the destination's
 // directory: it has no name until it is linked at commit, so a gsort killed
 // by SIGKILL leaves nothing behind. Where the file system has no O_TMPFILE,
-// a named ".gsort-XXXXXX" (a short name, so that it fits beside a
-// destination of any valid length), registered for signal cleanup.
+// or other processes must open it (the ranks of a distributed sort), a
+// named ".gsort-<host>-<pid>.XXXXXX" (a name that does not grow with the
+// destination's), registered for signal cleanup; such names that killed
+// gsorts left are removed when the next output is made beside them
+// (io/temp/stale_files.h).
 // Either way it is private (0600) until commit gives it its final mode.
 #pragma once
 
@@ -12,6 +15,9 @@
 #include "io/file/file.h"
 
 namespace gsort {
+
+// The start of every name gsort gives a file beside a destination.
+inline constexpr const char* kOutputTempPrefix = ".gsort-";
 
 class OutputTemp {
  public:

@@ -81,12 +81,14 @@ row() {
 }
 
 # fill DIR ARGS TEMPLATE OUTPUT: TEMPLATE with @GSORT@ made DIR/gsort ARGS
-# (words) and @OUT@ OUTPUT, quoted.
+# (words), @GSORT_MPI@ DIR/gsort-mpi ARGS (the program for mpirun), and
+# @OUT@ OUTPUT, quoted.
 fill() {
   local -a extra=()
   read -r -a extra <<<"$2"
   [[ ${TRACE:-0} == 0 ]] || extra+=(--trace @TRACE@)
   local cmd=${3//@GSORT@/$(q "$1/gsort" "${extra[@]}")}
+  cmd=${cmd//@GSORT_MPI@/$(q "$1/gsort-mpi" "${extra[@]}")}
   printf '%s' "${cmd//@OUT@/$(q "$4")}"
 }
 

@@ -38,11 +38,7 @@ SortResult result_of(const RunOutcome& o) {
 }
 
 // A call's config, run into the output the call names (its -o).
-RunOutcome run_call(const SortConfig& config) {
-  RunOptions run;
-  run.output = config.output;
-  return run_config(config, run);
-}
+RunOutcome run_call(const SortConfig& config) { return run_config(config, one_process_run(config)); }
 
 std::string descriptor_name(int fd, const char* role) {
   if (fd < 0) throw UsageError(std::string("sort_fd: the ") + role + " descriptor " + std::to_string(fd) + " is not valid");

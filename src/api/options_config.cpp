@@ -25,6 +25,14 @@ bool reserved(const std::string& a) {
     const std::string name(n);
     if (a == name || (name.size() > 2 && a.compare(0, name.size() + 1, name + "=") == 0)) return true;
   }
+  // A long option's unambiguous prefix names it (--outp is --output).
+  if (a.size() > 2 && a.compare(0, 2, "--") == 0) {
+    const std::string given = a.substr(0, a.find('='));
+    for (const char* n : names) {
+      const std::string name(n);
+      if (name.size() > 2 && name.compare(0, given.size(), given) == 0) return true;
+    }
+  }
   // Bundled short options such as -ro or -uc: switches, perhaps ended by
   // one option that takes the rest as its value (-rS4G, -To).
   if (a.size() > 2 && a[0] == '-' && a[1] != '-') {

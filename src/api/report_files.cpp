@@ -4,17 +4,14 @@
 
 #include "src/core/errors.h"
 #include "src/core/test_hooks.h"
+#include "src/report/stats_json.h"
 
 namespace gsort {
 namespace {
 
-void write_into(const std::string& json, OutputTarget* file) {
-  if (file) {
-    file->file().write_all(json.data(), json.size());
-    file->prepare_commit();
-  } else {
-    std::fputs(json.c_str(), stderr);
-  }
+void write_into(const std::string& json, OutputTarget& file) {
+  file.file().write_all(json.data(), json.size());
+  file.prepare_commit();
 }
 
 void publish_one(OutputTarget* file, const std::string& output, const std::string& role) {
@@ -38,11 +35,21 @@ ReportFiles::ReportFiles(const SortConfig& config) : stats_wanted_(!config.stats
 }
 
 void ReportFiles::write_stats(const std::string& json) {
-  if (stats_wanted_) write_into(json, stats_.get());
+  if (!stats_wanted_) return;
+  if (stats_) {
+    write_into(json, *stats_);
+  } else {
+    stderr_json_ = json;
+  }
+}
+
+void ReportFiles::print_to_stderr() {
+  if (!stderr_json_.empty()) std::fputs(stats_for_stderr(stderr_json_).c_str(), stderr);
+  stderr_json_.clear();
 }
 
 void ReportFiles::write_trace(const std::string& json) {
-  if (trace_) write_into(json, trace_.get());
+  if (trace_) write_into(json, *trace_);
 }
 
 void ReportFiles::publish(const std::string& output) {

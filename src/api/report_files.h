@@ -19,7 +19,7 @@ class ReportFiles {
   bool stats_wanted() const { return stats_wanted_; }
   bool trace_wanted() const { return trace_ != nullptr; }
   // --stats' JSON into its file's temporary, prepared for its rename; with
-  // --stats - (or no file), to stderr. Only when --stats was given.
+  // --stats -, kept for print_to_stderr(). Only when --stats was given.
   void write_stats(const std::string& json);
   void write_trace(const std::string& json);
   // The renames, after the output's commit: the one failure that comes
@@ -30,9 +30,12 @@ class ReportFiles {
   void publish_check() {
     if (stats_) stats_->publish();
   }
+  // --stats -: the JSON on stderr, after -v's lines (stats_for_stderr's layout).
+  void print_to_stderr();
 
  private:
   bool stats_wanted_ = false;
+  std::string stderr_json_;
   std::unique_ptr<OutputTarget> stats_, trace_;
 };
 

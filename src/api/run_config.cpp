@@ -4,11 +4,14 @@
 #include <atomic>
 #include <cstdio>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "io/input/input_set.h"
+#include "io/output/output_parts.h"
 #include "src/api/report_files.h"
 #include "src/api/run_lines.h"
+#include "src/cli/distinct_files.h"
 #include "src/chunk_sort/backend_factory.h"
 #include "src/chunk_sort/starting_backend.h"
 #include "src/config/config_layout.h"
@@ -89,14 +92,12 @@ RunOutcome check(const SortConfig& config, const KeyLayout& layout, const Log& l
            (r.sorted ? ": sorted" : ": disorder at record " + std::to_string(r.bad_record)));
   files.write_stats(check_stats_json(config, r, out.seconds));
   files.publish_check();
+  files.print_to_stderr();
   return out;
 }
 
-}  // namespace
-
-RunOutcome run_config(const SortConfig& config, const RunOptions& run) {
-  if (config.lines.enabled) return run_lines_config(config, run);
-  Stopwatch total;
+// The run, once its files are checked.
+RunOutcome run_checked(const SortConfig& config, const RunOptions& run, Stopwatch& total) {
   const Log log(config.verbose);
   const KeyLayout layout = layout_of(config);
   ReportFiles files(config);
@@ -133,7 +134,30 @@ RunOutcome run_config(const SortConfig& config, const RunOptions& run) {
   out.seconds = total.seconds();
   out.backend = backend->describe();
   report_verbose(log, out.report, *backend, out.seconds);
+  files.print_to_stderr();  // --stats -: after -v's lines, not in the middle of them
   return out;
+}
+
+}  // namespace
+
+RunOptions one_process_run(const SortConfig& config) {
+  RunOptions run;
+  run.output = config.output;
+  if (config.output_parts) {
+    run.output = part_file_name(config.output, 0);
+    run.parts_directory = config.output;
+  }
+  return run;
+}
+
+RunOutcome run_config(const SortConfig& config, const RunOptions& run) {
+  Stopwatch total;
+  refuse_overlapping_files(config, run.output);
+  std::optional<OutputDirectory> parts;
+  if (!run.parts_directory.empty()) parts.emplace(run.parts_directory);
+  RunOutcome outcome = config.lines.enabled ? run_lines_config(config, run) : run_checked(config, run, total);
+  if (parts) parts->keep();
+  return outcome;
 }
 
 }  // namespace gsort

@@ -19,10 +19,18 @@ struct RunOutcome {
   double seconds = 0;
 };
 
+// What one process runs a config into: its -o, or with --output-parts
+// DIR/part-00000 (the directory's other parts going with the commit).
+RunOptions one_process_run(const SortConfig& config);
+
 // Throws gsort::Error; on any failure the destination (and the --stats and
-// --trace files) are left as they were and temp files are removed. A check
-// that finds disorder returns normally, check.sorted false, and prints
-// nothing about it (the caller decides).
+// --trace files) are left as they were and temp files are removed. Every
+// check of the request against the files it names is made here, below the
+// command line and the library alike: --stats and --trace may name neither
+// an input nor the output; --output-parts' directory is made where missing
+// and goes again unless the run succeeds. A check that finds disorder
+// returns normally, check.sorted false, and prints nothing about it (the
+// caller decides).
 RunOutcome run_config(const SortConfig& config, const RunOptions& run);
 
 }  // namespace gsort

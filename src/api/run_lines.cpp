@@ -43,10 +43,12 @@ RunOutcome run_lines_config(const SortConfig& config, const RunOptions& run) {
   if (config.mode == Mode::kCheck) {
     files.write_stats(check_stats_json(config, out.check, out.seconds));
     files.publish_check();
+    files.print_to_stderr();
     return out;
   }
   files.publish(run.output);
   report_verbose(log, out);
+  files.print_to_stderr();  // --stats -: after -v's lines
   return out;
 }
 

@@ -104,7 +104,14 @@ std::unique_ptr<SortBackend> make_backend(const SortConfig& config, const KeyLay
   // Only a build with a GPU backend has a GPU start-up to weigh.
   if (config.backend == BackendChoice::kAuto && size_known &&
       cpu_is_faster_for(input_bytes, layout.record_size(), pool.size())) {
-    log.info("input of " + std::to_string(input_bytes) + " bytes: the CPU backend sorts it faster than the GPU starts");
+    // Said truly: where there is no usable GPU, that is why (asked only
+    // under -v: the driver's start costs a fraction of a second).
+    std::string why;
+    if (log.verbose() && !gpu_usable(config.device, &why)) {
+      log.info("backend: the CPU backend sorts (" + why + ")");
+    } else {
+      log.info("input of " + std::to_string(input_bytes) + " bytes: the CPU backend sorts it faster than the GPU starts");
+    }
     return make_cpu_backend(layout, pool);
   }
   if (when == BackendStart::kInBackground && config.backend != BackendChoice::kHybrid) {

@@ -26,7 +26,7 @@ const Group kGroups[] = {
     {"Text lines (the default)", {"field-separator", "numeric-sort", "ignore-case", "ignore-leading-blanks", "zero-terminated"}},
     {"Memory and temporary files", {"memory", "temporary-directory", "batch-size", "compress-temp", "spill-streams", "page-cache"}},
     {"Backends", {"backend", "algorithm", "device", "gpu-memory", "parallel", "exchange"}},
-    {"Output", {"output", "compress-output", "output-parts", "to-terminal", "verify", "no-verify", "fsync"}},
+    {"Output", {"output", "compress-output", "output-parts", "to-terminal", "verify", "no-verify", "no-space-check", "fsync"}},
     {"Reporting", {"verbose", "progress", "no-progress", "stats", "trace", "help", "version"}},
 };
 

@@ -76,6 +76,8 @@ void add_output_options(po::options_description& d, RawOptions& o) {
        "check the output against the input before it is put in place: order, record count, and a "
        "checksum of all records (costs about 10% of an in-memory sort)")
       ("no-verify", po::bool_switch(&o.no_verify), "do not --verify (the default)")
+      ("no-space-check", po::bool_switch(&o.no_space_check),
+       "start even where -T's or the output's file system has less room free than the sort will write there")
       ("fsync", po::bool_switch(&o.fsync),
        "flush the output (and its directory entry) to stable storage before exiting: a crash "
        "after gsort succeeds cannot lose it")

@@ -35,6 +35,7 @@ struct RawOptions {
   std::string memory;
   std::string temp_dir;
   long long parallel = 0;  // signed, so that "-1" is rejected rather than wrapped
+  bool parallel_given = false;
   long long batch_size = 0;  // signed, likewise
   bool batch_size_given = false;
   bool verbose = false;
@@ -51,6 +52,7 @@ struct RawOptions {
   std::string page_cache = "drop";
   bool spill_streams_given = false;
   bool verify = false, no_verify = false, fsync = false;
+  bool no_space_check = false;
   bool progress = false, no_progress = false;
   std::string stats;
   std::string trace;

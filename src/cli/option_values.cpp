@@ -17,7 +17,6 @@
 namespace gsort {
 namespace {
 
-constexpr uint32_t kMaxRecordSize = 64u << 20;
 constexpr unsigned kThreadsPerCore = 4;  // --parallel is capped at this many per hardware thread
 constexpr long long kMostSpillStreams = 64;
 constexpr uint64_t kLeastRankMemoryBytes = 64ull << 20;  // a rank's share of the default -S
@@ -121,8 +120,8 @@ void set_host_resources(const RawOptions& o, unsigned ranks_on_host, SortConfig&
     if (ranks_on_host > 0) c.memory_bytes = std::max(c.memory_bytes / ranks_on_host, kLeastRankMemoryBytes);
   }
   c.temp_dir = o.temp_dir.empty() ? default_temp_dir() : o.temp_dir;
-  if (o.parallel < 0 || o.parallel > 4096) {
-    throw UsageError("--parallel " + std::to_string(o.parallel) + " is out of range (0 to 4096; 0 = all cores)");
+  if (o.parallel_given && (o.parallel < 1 || o.parallel > 4096)) {
+    throw UsageError("--parallel " + std::to_string(o.parallel) + " is out of range (1 to 4096; without it, all cores)");
   }
   c.threads_requested = o.parallel ? static_cast<unsigned>(o.parallel) : default_threads();
   // The pool does data-parallel work: past a few threads per core they
@@ -214,6 +213,7 @@ void set_compression(const RawOptions& o, SortConfig& c) {
 void set_reporting(const RawOptions& o, SortConfig& c) {
   c.verify = o.verify;
   c.fsync = o.fsync;
+  c.space_check = !o.no_space_check;
   c.progress = o.progress ? ProgressMode::kOn : o.no_progress ? ProgressMode::kOff : ProgressMode::kAuto;
   if (o.stats.empty() && o.stats_given) throw UsageError("--stats needs a file name (or - for standard error)");
   c.stats_path = o.stats;

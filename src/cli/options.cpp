@@ -96,6 +96,7 @@ void note_given(const po::variables_map& vm, RawOptions& o) {
   o.trace_given = vm.count("trace") > 0;
   o.output_given = vm.count("output") > 0;
   o.memory_given = vm.count("memory") > 0;
+  o.parallel_given = vm.count("parallel") > 0;
   o.compress_temp_given = vm.count("compress-temp") > 0;
   o.spill_streams_given = vm.count("spill-streams") > 0;
   o.compress_output_given = vm.count("compress-output") > 0;
@@ -123,13 +124,23 @@ ParsedCommand parse_command_line(int argc, const char* const* argv, unsigned ran
   positional.add("input", -1);
   po::variables_map vm;
   try {
-    const int style = po::command_line_style::default_style & ~po::command_line_style::allow_guessing;
+    // GNU manners: an unambiguous prefix of a long option names it (--rev);
+    // an ambiguous one is refused naming its matches. Guessing applies to
+    // long names only, and the positional inputs have none to guess.
+    const int style = po::command_line_style::default_style;
     po::parsed_options parsed = po::command_line_parser(with_explicit_levels(argc, argv))
                                     .options(all)
                                     .positional(positional)
                                     .style(style)
                                     .run();
     refuse_incompatible_tabs(parsed.options);
+    // The inputs' hidden option takes positional arguments only: a prefix
+    // guessed into it (--in FILE) is no option of gsort's.
+    for (const po::option& opt : parsed.options) {
+      if (opt.string_key == "input" && opt.position_key < 0 && !opt.original_tokens.empty()) {
+        throw po::unknown_option(opt.original_tokens.front());
+      }
+    }
     keep_last_occurrences(parsed.options, {"key", "input"});
     po::store(parsed, vm);
     po::notify(vm);

@@ -23,6 +23,10 @@ uint64_t parse_size(const std::string& text, const std::string& option) {
     return UsageError("invalid size '" + text + "' for " + option +
                       " (expected a number with an optional suffix b, K, M, G, T, P, E or %)");
   };
+  const auto bad_suffix = [&] {
+    return UsageError("invalid suffix in " + option + " argument '" + text +
+                      "' (expected b, K, M, G, T, P, E or %)");
+  };
   const auto too_large = [&] { return UsageError("size '" + text + "' for " + option + " is too large"); };
   size_t i = 0;
   uint64_t value = 0;
@@ -42,18 +46,19 @@ uint64_t parse_size(const std::string& text, const std::string& option) {
     if (value > UINT64_MAX / (ram / 100 + 1)) throw too_large();
     return ram / 100 * value;
   }
-  // GNU sort's suffixes, powers of 1024; Z, Y, R and Q only to say that
-  // they are too large. Lower case k, m, g, t as GNU sort; b and B bytes.
+  // GNU sort's suffixes, powers of 1024; Z and Y only to say that they are
+  // too large (as GNU sort does; R and Q, which it does not know, are
+  // invalid). Lower case k, m, g, t as GNU sort; b and B bytes.
   static const std::pair<const char*, int> kShifts[] = {
-      {"", 10},  {"K", 10}, {"k", 10}, {"b", 0},  {"B", 0},  {"M", 20}, {"m", 20}, {"G", 30}, {"g", 30},
-      {"T", 40}, {"t", 40}, {"P", 50}, {"E", 60}, {"Z", 70}, {"Y", 80}, {"R", 90}, {"Q", 100}};
+      {"", 10},  {"K", 10}, {"k", 10}, {"b", 0},  {"B", 0},  {"M", 20}, {"m", 20}, {"G", 30},
+      {"g", 30}, {"T", 40}, {"t", 40}, {"P", 50}, {"E", 60}, {"Z", 70}, {"Y", 80}};
   for (const auto& [name, shift] : kShifts) {
     if (suffix != name) continue;
     if (value == 0) return 0;
     if (shift >= 64 || value > (UINT64_MAX >> shift)) throw too_large();
     return value << shift;
   }
-  throw bad();
+  throw bad_suffix();
 }
 
 }  // namespace gsort

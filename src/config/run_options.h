@@ -12,6 +12,12 @@ struct RunOptions {
   // config's -o, or, for one process with --output-parts, the part it
   // writes in that directory (made ready by main).
   std::string output = "-";
+  // The name messages give `output` where it is a descriptor's ("/dev/fd/N"
+  // standing for the one output file a rank merges into); empty: itself.
+  std::string output_shown_as;
+  // One process with --output-parts: the directory, whose parts past
+  // part-00000 go with the commit (io/output/output_parts.h's StaleParts).
+  std::string parts_directory;
   // The inputs are temporary files read once and then deleted (a rank's
   // received records): each range is punched out of them once read
   // (InputSet::consume_as_read).

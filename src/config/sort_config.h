@@ -60,6 +60,7 @@ struct SortConfig {
   int output_level = 3;         // its level, as that format counts them (io/codec/compression.h)
   bool verify = false;          // --verify (--no-verify): end-to-end check of the output
   bool fsync = false;           // --fsync: the output is on stable storage before exit 0
+  bool space_check = true;      // refuse to start without room for what is written (--no-space-check: off)
   ProgressMode progress = ProgressMode::kAuto;  // --progress / --no-progress
   std::string stats_path;       // --stats FILE ("-": stderr); empty: none
   std::string trace_path;       // --trace FILE (a Chrome trace of the phases); empty: none

@@ -73,14 +73,14 @@ HostBuffer HostBuffer::allocate_pageable(size_t size) {
     // much as reading it.
     const size_t rounded = (size + kHugePage - 1) / kHugePage * kHugePage;
     void* p = ::mmap(nullptr, rounded, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (p == MAP_FAILED) throw std::bad_alloc();
+    if (p == MAP_FAILED) throw HostOutOfMemory(size);
     (void)::madvise(p, rounded, MADV_HUGEPAGE);  // a hint; harmless where THP is off
     return HostBuffer(p, size, [rounded](void* q) { ::munmap(q, rounded); });
   }
   constexpr size_t kAlign = 4096;
   const size_t rounded = (size + kAlign - 1) / kAlign * kAlign;
   void* p = std::aligned_alloc(kAlign, rounded == 0 ? kAlign : rounded);
-  if (!p) throw std::bad_alloc();
+  if (!p) throw HostOutOfMemory(size);
   return HostBuffer(p, size, [](void* q) { std::free(q); });
 }
 

@@ -5,10 +5,26 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <new>
+#include <string>
 
 namespace gsort {
 
 class ThreadPool;
+
+// A host allocation that failed, and how large it was: main's message
+// names the size (a bad_alloc, as any failed allocation is).
+class HostOutOfMemory : public std::bad_alloc {
+ public:
+  explicit HostOutOfMemory(size_t bytes)
+      : bytes_(bytes), what_("cannot allocate " + std::to_string(bytes) + " bytes of memory") {}
+  const char* what() const noexcept override { return what_.c_str(); }
+  size_t bytes() const { return bytes_; }
+
+ private:
+  size_t bytes_;
+  std::string what_;
+};
 
 // Faults in every page of fresh memory [p, p + bytes) by writing a zero to
 // it, one range per pool thread: first-touch faults of a multi-GB buffer

@@ -5,16 +5,26 @@
 namespace gsort {
 
 ThreadPool::ThreadPool(unsigned threads) {
-  for (unsigned i = 1; i < threads; ++i) workers_.emplace_back([this] { worker_loop(); });
+  try {
+    for (unsigned i = 1; i < threads; ++i) workers_.emplace_back([this] { worker_loop(); });
+  } catch (...) {
+    // A thread that cannot start (no memory for its stack): the ones that
+    // did are stopped before the exception leaves, since no destructor runs.
+    stop_workers();
+    throw;
+  }
 }
 
-ThreadPool::~ThreadPool() {
+ThreadPool::~ThreadPool() { stop_workers(); }
+
+void ThreadPool::stop_workers() {
   {
     std::lock_guard<std::mutex> lock(mutex_);
     stopping_ = true;
   }
   work_ready_.notify_all();
   for (std::thread& t : workers_) t.join();
+  workers_.clear();
 }
 
 void ThreadPool::run_next(Loop& loop, std::unique_lock<std::mutex>& lock) {

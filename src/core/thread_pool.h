@@ -48,6 +48,7 @@ class ThreadPool {
   };
 
   void worker_loop();
+  void stop_workers();
   // Runs the next task of `loop`; `lock` is held on entry and on return.
   void run_next(Loop& loop, std::unique_lock<std::mutex>& lock);
 

@@ -1,5 +1,7 @@
 #include "src/distributed/distributed_launch.h"
 
+#include "src/core/mpi_launcher.h"
+
 #include <fcntl.h>
 #include <mpi.h>
 #include <unistd.h>
@@ -34,12 +36,7 @@ void run_silently(const std::function<void()>& step) {
 
 }  // namespace
 
-bool launched_by_mpirun() {
-  for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_SIZE", "PMI_RANK", "MPI_LOCALNRANKS"}) {
-    if (std::getenv(name) != nullptr) return true;
-  }
-  return false;
-}
+bool launched_by_mpirun() { return launched_ranks().launched; }
 
 DistributedLaunch::DistributedLaunch(int* argc, char*** argv) {
   if (!launched_by_mpirun()) return;

@@ -11,7 +11,6 @@ namespace po = boost::program_options;
 namespace gsort::gen {
 namespace {
 
-constexpr uint32_t kMaxRecordSize = 256u << 20;
 
 constexpr const char* kUsage = "Usage: gsort-gen --records N [options]";
 
@@ -131,7 +130,7 @@ po::options_description make_options() {
       ("format", po::value<std::string>()->value_name("F")->default_value("raw"), "raw, gensort, logs or csv")
       ("ascii", po::bool_switch(), "gensort: the printable-line variant (gensort -a)")
       ("record-size", po::value<std::string>()->value_name("BYTES"),
-       "raw: bytes per record, 1 to 268435456 (required)")
+       "raw: bytes per record, 1 to 67108864 (64 MiB, as gsort takes; required)")
       ("key", po::value<std::vector<std::string>>()->value_name("SPEC")->composing(),
        "raw: a key field, OFFSET:LENGTH or OFFSET:TYPE[:desc]; repeatable")
       ("distribution,d", po::value<std::string>()->value_name("D")->default_value("uniform"),

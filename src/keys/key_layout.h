@@ -11,6 +11,9 @@
 
 namespace gsort {
 
+// The largest record gsort (and gsort-gen) takes: 64 MiB.
+inline constexpr uint32_t kMaxRecordSize = 64u << 20;
+
 // Parses one --key SPEC: "OFFSET:LENGTH" (raw bytes, memcmp order) or
 // "OFFSET:TYPE" with TYPE in u8..u64, i8..i64, f32, f64, optionally with a
 // "be" suffix (big-endian), then optionally ":desc". Throws UsageError.

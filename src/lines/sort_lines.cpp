@@ -1,7 +1,9 @@
 #include "src/lines/sort_lines.h"
 
 #include <deque>
+#include <optional>
 
+#include "io/output/output_parts.h"
 #include "io/temp/stale_temp_dirs.h"
 #include "src/core/stopwatch.h"
 #include "src/lines/line_check.h"
@@ -9,6 +11,7 @@
 #include "src/merge/merge_limits.h"
 #include "src/pipeline/direct_write.h"
 #include "src/pipeline/output_mapping.h"
+#include "src/pipeline/room_check.h"
 
 namespace gsort {
 
@@ -72,8 +75,10 @@ void merge_inputs(LineJob& job) {
   job.report.input_records = job.report.output_records;
 }
 
-// --verify's verdict, the end of a compressed output, and the output put in place.
-void commit(LineJob& job, const LinesBeforeCommit& before_commit) {
+// --verify's verdict, the end of a compressed output, and the output put
+// in place (with --output-parts in one process, the other parts go with
+// it, as for records).
+void commit(LineJob& job, const RunOptions& run, const LinesBeforeCommit& before_commit) {
   const Stopwatch t;
   LineDestination& out = *job.out;
   job.report.input_stored_bytes = job.tally.stored_bytes.load();
@@ -94,21 +99,47 @@ void commit(LineJob& job, const LinesBeforeCommit& before_commit) {
   job.meter->stop();
   out.target.prepare_commit(job.config.fsync);
   if (before_commit) before_commit(job.report, job.sorter);
+  std::optional<StaleParts> stale;
+  if (!run.parts_directory.empty()) stale.emplace(run.parts_directory, 1);
   out.target.publish();
+  if (stale) stale->commit();
   job.report.add_phase("commit", t.seconds());
 }
 
 // The destination, mapped where it may be: the inputs' size bounds the
-// output (a terminator added to each input's last line at most).
+// output (a terminator added to each input's last line at most). Where
+// that size is known, the file systems are checked for room first (unless
+// --no-space-check), as for records: the output, and the runs when the
+// input will be spilled uncompressed.
 void open_destination(LineJob& job, const std::string& path) {
-  job.out = std::make_unique<LineDestination>(job.config, path, job.pool, job.plan.block_bytes);
+  const SortConfig& config = job.config;
+  job.out = std::make_unique<LineDestination>(config, path, job.pool, job.plan.block_bytes);
   bool known = false;
-  const uint64_t input_bytes = plain_input_bytes(job.config.inputs, &known);
+  const uint64_t input_bytes = plain_input_bytes(config.inputs, &known);
   LineDestination& out = *job.out;
   out.refusal = mapping_refusal(out.target, out.encoder != nullptr, false, known ? input_bytes : 0);
-  if (out.refusal.empty()) {
-    out.blocks.allow_mapping([&out](uint64_t bytes, uint64_t block) { return out.mapped.map(bytes, block); });
+  if (known && config.space_check) {
+    RoomNeed need;
+    if (!out.encoder && !out.target.is_direct()) {
+      need.output_bytes = input_bytes;
+      need.output_fd = out.target.file().fd();
+      need.output_name = out.target.destination();
+    }
+    if (config.mode == Mode::kSort && config.compress_temp == TempCompression::kOff &&
+        input_bytes + config.inputs.size() + 2 > job.plan.budget / 2) {
+      need.run_bytes = input_bytes;
+      need.temp_dir = config.temp_dir;
+    }
+    check_room(need);
   }
+  if (!out.refusal.empty()) return;
+  // One chunk: its output's pages made present while it is read and sorted.
+  const uint64_t bound = input_bytes + config.inputs.size();
+  if (known && input_bytes > 0 && config.mode == Mode::kSort && bound + 2 <= job.plan.budget / 2) {
+    out.mapped.prepare(bound, job.pool);
+  }
+  ThreadPool& pool = job.pool;
+  out.blocks.allow_mapping([&out, &pool](uint64_t bytes, uint64_t block) { return out.mapped.map(bytes, block, pool); });
 }
 
 }  // namespace
@@ -139,7 +170,7 @@ LineSortOutcome sort_lines(const SortConfig& config, const RunOptions& run, Thre
                          job.report.input_bytes);
     }
   }
-  commit(job, before_commit);
+  commit(job, run, before_commit);
   outcome.report = job.report;
   outcome.sorter = job.sorter;
   return outcome;

@@ -5,6 +5,7 @@
 #include "src/pipeline/external_sort.h"
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -12,7 +13,9 @@
 #include "io/codec/output_encoder.h"
 #include "io/input/input_set.h"
 #include "io/output/mapped_destination.h"
+#include "io/output/output_parts.h"
 #include "io/output/output_target.h"
+#include "io/temp/stale_files.h"
 #include "io/temp/stale_temp_dirs.h"
 #include "src/core/log.h"
 #include "src/core/stopwatch.h"
@@ -24,6 +27,7 @@
 #include "src/pipeline/form_runs.h"
 #include "src/pipeline/output_mapping.h"
 #include "src/pipeline/read_progress.h"
+#include "src/pipeline/room_check.h"
 #include "src/pipeline/sort_in_memory.h"
 #include "src/pipeline/sort_plan.h"
 #include "src/pipeline/temp_compression.h"
@@ -35,7 +39,7 @@ namespace {
 // The destination's file, made first (an unwritable destination fails
 // before any work), its encoder with --compress-output, and --verify's check.
 struct SortOutput {
-  SortOutput(const SortContext& ctx, const std::string& path) : target(path) {
+  SortOutput(const SortContext& ctx, const RunOptions& run) : target(run.output, "output", false, run.output_shown_as) {
     const SortConfig& config = ctx.config;
     if (config.compress_output) {
       encoder = make_output_encoder(config.output_format, target.file(), config.output_level, config.threads,
@@ -47,6 +51,23 @@ struct SortOutput {
   std::unique_ptr<OutputEncoder> encoder;
   std::unique_ptr<OutputCheck> check;
 };
+
+// What the sort will write, where its size is known: the output (not
+// encoded, not a stream), and the runs (spilled, not compressed).
+RoomNeed room_need(const SortContext& ctx, const SortPlan& plan, const InputSet& inputs, SortOutput& out) {
+  RoomNeed need;
+  if (!inputs.size_known()) return need;
+  if (!out.encoder && !out.target.is_direct()) {
+    need.output_bytes = inputs.total_bytes();
+    need.output_fd = out.target.file().fd();
+    need.output_name = out.target.destination();
+  }
+  if (!plan.memory.in_memory && ctx.config.mode == Mode::kSort && ctx.config.compress_temp == TempCompression::kOff) {
+    need.run_bytes = inputs.total_bytes();
+    need.temp_dir = ctx.config.temp_dir;
+  }
+  return need;
+}
 
 // What the plan says in the report.
 void report_plan(const SortPlan& plan, const InputSet& inputs, SortReport& report) {
@@ -70,8 +91,8 @@ MergeSetup merge_setup(const SortContext& ctx, const SortPlan& plan, TempRuns& r
 }
 
 // --verify's verdict, the end of a compressed output, and the output put in place.
-void finish(const SortContext& ctx, const InputTally& tally, SortOutput& out, ProgressMeter& meter,
-            SortReport& report) {
+void finish(const SortContext& ctx, const RunOptions& run, const InputTally& tally, SortOutput& out,
+            ProgressMeter& meter, SortReport& report) {
   report.input_stored_bytes = tally.stored_bytes.load();
   report.output_bytes = report.output_records * ctx.layout.record_size();
   if (out.check) {
@@ -90,7 +111,11 @@ void finish(const SortContext& ctx, const InputTally& tally, SortOutput& out, Pr
   meter.stop();
   out.target.prepare_commit(ctx.config.fsync);
   if (ctx.before_commit) ctx.before_commit(report);
+  // --output-parts in one process: the other parts go with the commit.
+  std::optional<StaleParts> stale;
+  if (!run.parts_directory.empty()) stale.emplace(run.parts_directory, 1);
   out.target.publish();
+  if (stale) stale->commit();
   report.add_phase("commit", commit_time.seconds());
   ctx.log.info("runs: " + std::to_string(report.runs));
   ctx.log.info("merge passes: " + std::to_string(report.merge_passes));
@@ -109,12 +134,15 @@ SortReport external_sort(const SortContext& ctx, const RunOptions& run) {
   // First, so that waiting for a slow producer on a pipe shows too.
   ProgressMeter meter(ProgressMeter::wanted(config.progress));
   meter.phase("reading", 0, &tally.stored_bytes);
-  // Empty directories of gsorts killed by SIGKILL (io/temp/stale_temp_dirs.h).
+  // What gsorts killed by SIGKILL left: their temp directories
+  // (io/temp/stale_temp_dirs.h), and ranks' shared segments (stale_files.h).
   remove_stale_temp_dirs(config.temp_dir);
+  remove_stale_files(kSharedSegmentDir, kSharedSegmentPrefix);
   InputSet inputs(config.inputs, rs, &tally, config.page_cache == PageCacheUse::kDrop);
   if (run.consume_inputs) inputs.consume_as_read();
-  SortOutput out(ctx, run.output);
+  SortOutput out(ctx, run);
   const SortPlan plan = plan_sort(ctx, inputs);
+  if (config.space_check) check_room(room_need(ctx, plan, inputs, out));
   report_plan(plan, inputs, report);
   runs.plan_writes(plan.memory.block_bytes, plan.writeback_paced);
   MappedDestination mapped(out.target.file());
@@ -123,7 +151,17 @@ SortReport external_sort(const SortContext& ctx, const RunOptions& run) {
   const std::string refusal = mapping_refusal(out.target, out.encoder != nullptr, plan.writeback_paced,
                                               inputs.size_known() ? inputs.total_bytes() : 0);
   if (refusal.empty()) {
-    destination.allow_mapping([&mapped](uint64_t bytes, uint64_t block) { return mapped.map(bytes, block); });
+    // An in-memory sort knows its output's size before it reads: the
+    // mapping's pages are made present while it reads and sorts.
+    if (plan.memory.in_memory && config.mode == Mode::kSort && inputs.size_known() && inputs.total_bytes() > 0) {
+      mapped.prepare(inputs.total_bytes(), ctx.pool);
+    }
+    // A stream's: as much as one chunk, reserved and populated as it arrives.
+    if (config.mode == Mode::kSort && !inputs.size_known()) {
+      mapped.follow(plan.memory.chunk_records * rs, ctx.pool);
+    }
+    destination.allow_mapping(
+        [&mapped, &ctx](uint64_t bytes, uint64_t block) { return mapped.map(bytes, block, ctx.pool); });
   }
   DirectWrite direct(destination, ctx.pool, meter, report);
   const ReadProgress progress{meter, tally.stored_bytes, inputs.stored_bytes()};
@@ -147,7 +185,8 @@ SortReport external_sort(const SortContext& ctx, const RunOptions& run) {
     sort_in_memory(ctx, plan.memory.chunk_records, inputs, progress, direct, report);
   } else {
     RunMerges merges(merge_setup(ctx, plan, runs, report), runs, report);
-    const RunFormation formation{ctx, plan.memory, inputs, progress, runs, merges, direct};
+    const RunFormation formation{ctx, plan.memory, inputs, progress, runs, merges, direct,
+                                 [&mapped](uint64_t bytes) { mapped.read_so_far(bytes); }};
     std::vector<PendingSource> formed = form_runs(formation, report);
     if (!formed.empty()) {
       pace_output();
@@ -156,7 +195,7 @@ SortReport external_sort(const SortContext& ctx, const RunOptions& run) {
   }
   mapped.finish(report.output_records * rs, config.fsync);
   report_output_way(destination.way(), refusal, ctx.pool.size(), ctx.log, report);
-  finish(ctx, tally, out, meter, report);
+  finish(ctx, run, tally, out, meter, report);
   return report;
 }
 

@@ -42,7 +42,8 @@ SortReport sort_filled_buffer(const SortContext& ctx, uint8_t* records, uint64_t
     destination.allow_mapping(out.map);
   } else if (output && !output->is_direct()) {
     mapped.emplace(output->file());
-    destination.allow_mapping([&mapped](uint64_t bytes, uint64_t block) { return mapped->map(bytes, block); });
+    destination.allow_mapping(
+        [&mapped, &ctx](uint64_t bytes, uint64_t block) { return mapped->map(bytes, block, ctx.pool); });
   }
   ProgressMeter meter(false);
   DirectWrite(destination, ctx.pool, meter, report).write(records, order.get(), count);

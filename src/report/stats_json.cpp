@@ -1,5 +1,7 @@
 #include "src/report/stats_json.h"
 
+#include <unistd.h>
+
 #include <sys/resource.h>
 
 #include <nlohmann/json.hpp>
@@ -92,6 +94,15 @@ std::string stats_json(const SortConfig& config, const std::string& output, cons
   j["total_s"] = total_seconds;
   j["throughput_mb_s"] = total_seconds > 0 ? static_cast<double>(report.input_bytes) / 1e6 / total_seconds : 0.0;
   return j.dump() + "\n";
+}
+
+std::string stats_for_stderr(const std::string& one_line) {
+  if (!::isatty(STDERR_FILENO)) return one_line;
+  try {
+    return nlohmann::ordered_json::parse(one_line).dump(2) + "\n";
+  } catch (const nlohmann::json::exception&) {
+    return one_line;
+  }
 }
 
 std::string check_stats_json(const SortConfig& config, const CheckResult& result, double total_seconds) {

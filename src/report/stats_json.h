@@ -29,6 +29,10 @@ std::string stats_json(const SortConfig& config, const std::string& output, cons
 // The same for -c / -C: what was checked and what was found.
 std::string check_stats_json(const SortConfig& config, const CheckResult& result, double total_seconds);
 
+// --stats -: the one-line JSON as a person reads it on a terminal (indented
+// by two), where standard error is one; as it is otherwise.
+std::string stats_for_stderr(const std::string& one_line);
+
 // The process's peak resident memory in bytes (getrusage ru_maxrss).
 uint64_t peak_host_bytes();
 

@@ -57,6 +57,8 @@ TEST(Library, VersionAndBuildInfo) {
   EXPECT_FALSE(gsort::version().empty());
   EXPECT_EQ(gsort::version().find_first_not_of("0123456789."), std::string::npos) << gsort::version();
   EXPECT_NE(gsort::build_info().find("GPU support"), std::string::npos) << gsort::build_info();
+  // The library has no distributed sort, whatever the build has (gsort-mpi).
+  EXPECT_NE(gsort::build_info().find("MPI: no"), std::string::npos) << gsort::build_info();
 }
 
 TEST(Library, SortFilesMatchesTheReferenceForEveryKeyType) {

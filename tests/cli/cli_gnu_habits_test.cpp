@@ -123,3 +123,40 @@ TEST(CliGnuHabits, CpuOnlyBuildNeverSpeaksOfAGpu) {
 
 }  // namespace
 }  // namespace gsort_test
+
+namespace gsort_test {
+namespace {
+
+// A CUDA build on a machine without a usable GPU says so under -v, not that
+// the CPU backend beat the GPU's start.
+TEST(CliGnuHabits, VerboseBackendLineIsTrueWithoutAGpu) {
+  if (!built_with_cuda()) GTEST_SKIP() << "a CPU-only build says nothing of a GPU";
+  const ProcessResult probe = run_gsort({"--backend", "gpu", "--record-size", "1", "/dev/null"});
+  if (probe.exit_code == 0) GTEST_SKIP() << "a usable GPU is present";
+  TempDir dir;
+  write_file(dir.file("in.bin"), keyed_records({3, 1, 2}));
+  const ProcessResult r = run_gsort({"--record-size", "8", "-v", dir.file("in.bin")});
+  ASSERT_EQ(r.status(), "exit 0") << r.err;
+  EXPECT_EQ(r.err.find("faster than the GPU starts"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("backend: the CPU backend sorts ("), std::string::npos) << r.err;
+}
+
+// GNU manners: an unambiguous prefix of a long option names it; an
+// ambiguous one is refused naming what it matches; no prefix reaches the
+// inputs' hidden option.
+TEST(CliGnuHabits, LongOptionPrefixes) {
+  TempDir dir;
+  write_file(dir.file("in.bin"), keyed_records({1, 3, 2}));
+  ProcessResult r = run_gsort({"--rev", "--record-s", "8", "--ke", "0:u32", dir.file("in.bin")});
+  ASSERT_EQ(r.status(), "exit 0") << r.err;
+  EXPECT_EQ(r.out, tagged_records({{3, 1}, {2, 2}, {1, 0}}));
+  r = run_gsort({"--compress", "--record-size", "8", dir.file("in.bin")});
+  EXPECT_EQ(r.status(), "exit 2");
+  EXPECT_NE(r.err.find("'--compress' is ambiguous"), std::string::npos) << r.err;
+  r = run_gsort({"--in", dir.file("in.bin"), "--record-size", "8"});
+  EXPECT_EQ(r.status(), "exit 2");
+  EXPECT_EQ(r.err, "gsort: unrecognised option '--in' (try 'gsort --help')\n");
+}
+
+}  // namespace
+}  // namespace gsort_test

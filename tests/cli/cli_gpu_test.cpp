@@ -22,6 +22,7 @@ struct GpuCliCase {
 };
 
 std::string case_name(const testing::TestParamInfo<GpuCliCase>& info) { return info.param.name; }
+void PrintTo(const GpuCliCase& c, std::ostream* os) { *os << c.name; }  // gtest's "GetParam() = ..."
 
 // Why gsort cannot use a GPU here ("" where it can).
 std::string gpu_unusable() {

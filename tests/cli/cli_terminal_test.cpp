@@ -85,6 +85,18 @@ TEST(CliTerminal, BinaryOutputToATerminalIsRefused) {
   EXPECT_EQ(r.terminal, "");
 }
 
+// A name that stands for standard output is standard output: refused alike.
+TEST(CliTerminal, DevStdoutOnATerminalIsRefusedToo) {
+  TempDir dir;
+  write_file(dir.file("in.bin"), "badcBADC");
+  for (const std::string name : {"/dev/stdout", "/proc/self/fd/1"}) {
+    const TerminalRun r = run_on_terminal({"--record-size", "2", "-o", name, dir.file("in.bin")}, dir);
+    EXPECT_EQ(r.exit_code, 2) << name;
+    EXPECT_NE(r.err.find("standard output is a terminal"), std::string::npos) << name << ": " << r.err;
+    EXPECT_EQ(r.terminal, "") << name;
+  }
+}
+
 TEST(CliTerminal, ToTerminalWritesThere) {
   TempDir dir;
   write_file(dir.file("in.bin"), "dcbaDCBA");

@@ -353,6 +353,8 @@ TEST_P(CompressedFormat, OutputBytesDoNotDependOnTheThreads) {
   EXPECT_EQ(describe_difference(decompress(first), reference_sort(data, kSpec), 16), "");
 }
 
+void PrintTo(const Format& f, std::ostream* os) { *os << f.name; }  // gtest's "GetParam() = gzip"
+
 INSTANTIATE_TEST_SUITE_P(Tools, CompressedFormat, testing::ValuesIn(kFormats),
                          [](const testing::TestParamInfo<Format>& p) { return std::string(p.param.name); });
 

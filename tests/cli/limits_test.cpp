@@ -5,6 +5,7 @@
 // the in-memory and the spilled path.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -172,6 +173,56 @@ TEST(CliLimits, AFileThatShrinksWhileReadFailsOnEveryPath) {
                          "now); sort a copy that does not change\n");
     EXPECT_FALSE(path_exists(dir.file("out")));
   }
+}
+
+}  // namespace
+}  // namespace gsort_test
+
+namespace gsort_test {
+namespace {
+
+// gsort under `ulimit -v KiB`: what it could not have is one line that
+// names it and what to give, exit 2, within a bound (never a hang), and
+// the destination as it was.
+ProcessResult under_address_limit(long kib, std::vector<std::string> args) {
+  const std::string script = "ulimit -v " + std::to_string(kib) + " && exec \"$0\" \"$@\"";
+  std::vector<std::string> argv = {"/bin/sh", "-c", script, GSORT_BINARY};
+  argv.insert(argv.end(), args.begin(), args.end());
+  ProcessOptions options;
+  options.timeout_s = 60;
+  return run_process(argv, options);
+}
+
+TEST(CliLimits, ThreadsThatCannotStartAreOneErrorNotAHang) {
+#if GSORT_TEST_UNDER_ASAN
+  GTEST_SKIP() << "AddressSanitizer reserves more address space than the limit";
+#endif
+  TempDir dir;
+  write_file(dir.file("in"), records(1000, 3));
+  write_file(dir.file("out"), "old");
+  const ProcessResult r = under_address_limit(
+      48 * 1024, gensort({"--parallel", "64", "-T", dir.subdir("tmp"), "-o", dir.file("out"), dir.file("in")}));
+  ASSERT_EQ(r.status(), "exit 2") << r.err;
+  EXPECT_EQ(r.err.rfind("gsort: cannot start a thread", 0), 0u) << r.err;
+  EXPECT_NE(r.err.find("--parallel"), std::string::npos) << r.err;
+  EXPECT_EQ(read_file(dir.file("out")), "old");
+}
+
+TEST(CliLimits, MemoryThatCannotBeHadNamesItsSizeAndS) {
+#if GSORT_TEST_UNDER_ASAN
+  GTEST_SKIP() << "AddressSanitizer reserves more address space than the limit";
+#endif
+  TempDir dir;
+  write_file(dir.file("in"), records(1500000, 4));  // 150 MB, sorted in memory under -S 1G
+  write_file(dir.file("out"), "old");
+  const ProcessResult r = under_address_limit(
+      128 * 1024,
+      gensort({"-S", "1G", "--parallel", "2", "-T", dir.subdir("tmp"), "-o", dir.file("out"), dir.file("in")}));
+  ASSERT_EQ(r.status(), "exit 2") << r.err;
+  EXPECT_EQ(r.err.rfind("gsort: cannot allocate ", 0), 0u) << r.err;
+  EXPECT_NE(r.err.find("give a smaller -S"), std::string::npos) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_EQ(read_file(dir.file("out")), "old");
 }
 
 }  // namespace

@@ -372,3 +372,30 @@ TEST(Stats, UnwritableStatsFileFailsBeforeAnyWork) {
 
 }  // namespace
 }  // namespace gsort_test
+
+namespace gsort_test {
+namespace {
+
+// --stats - on a terminal: indented JSON, after -v's lines, not one long
+// line in their middle; elsewhere one line. (util-linux's script gives the
+// command a terminal.)
+TEST(StatsOnStderr, IndentedOnATerminalAndAfterTheVerboseLines) {
+  if (::access("/usr/bin/script", X_OK) != 0) GTEST_SKIP() << "no script(1)";
+  TempDir dir;
+  write_file(dir.file("in"), std::string(3000, 'x'));
+  const std::string command = std::string(GSORT_BINARY) + " -v --stats - --record-size 10 " + dir.file("in") +
+                              " -o " + dir.file("out") + " 2>&1";
+  const ProcessResult r = run_process({"/usr/bin/script", "-qec", command, "/dev/null"});
+  ASSERT_EQ(r.status(), "exit 0") << r.out;
+  const size_t json = r.out.find("{\r\n  \"gsort_version\"");
+  ASSERT_NE(json, std::string::npos) << "not indented: " << r.out.substr(0, 400);
+  EXPECT_EQ(r.out.find("gsort: ", json), std::string::npos) << "a -v line after the JSON began";
+  // Not a terminal: one line.
+  const ProcessResult plain =
+      run_gsort({"--stats", "-", "--record-size", "10", dir.file("in"), "-o", dir.file("out")});
+  ASSERT_EQ(plain.status(), "exit 0") << plain.err;
+  EXPECT_EQ(std::count(plain.err.begin(), plain.err.end(), '\n'), 1) << plain.err;
+}
+
+}  // namespace
+}  // namespace gsort_test

@@ -171,7 +171,8 @@ TEST_P(PropertyRandom, MatchesReference) {
              "seed " + std::to_string(GetParam()) + ", " + std::to_string(n) + " records");
 }
 
-INSTANTIATE_TEST_SUITE_P(PropertySeeds, PropertyRandom, testing::Range(0, 160));
+INSTANTIATE_TEST_SUITE_P(PropertySeeds, PropertyRandom, testing::Range(0, 160),
+                         [](const testing::TestParamInfo<int>& p) { return "seed" + std::to_string(p.param); });
 
 // Float keys made only of special values and a few ordinary ones, every
 // float type, byte order and direction, with and without -r and -u.

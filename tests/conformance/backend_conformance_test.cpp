@@ -57,6 +57,7 @@ struct BackendParam {
 };
 
 std::string param_name(const testing::TestParamInfo<BackendParam>& info) { return info.param.name; }
+void PrintTo(const BackendParam& p, std::ostream* os) { *os << p.name; }  // gtest's "GetParam() = cpu"
 
 std::string hex(const uint8_t* p, size_t n) {
   static const char* digits = "0123456789abcdef";

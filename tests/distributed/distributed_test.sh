@@ -155,6 +155,32 @@ case_parts() {
   # One process writes part-00000 too.
   "$gsort" --record-size 16 --key 0:u32 "$work/few" --output-parts -o "$work/out/single"
   cmp -s "$work/ref" "$work/out/single/part-00000" || fail "one process: part-00000 differs"
+  # All parts or none: a rank that cannot place its part (a directory in
+  # the way) leaves the old set whole, stale parts and modes included; the
+  # next run replaces it, keeping a replaced part's mode, and removes every
+  # other part, past a gap too.
+  local dir=$work/out/set n
+  n=$(ranks 2)
+  mkdir -p "$dir"
+  echo old0 >"$dir/part-00000" && chmod 640 "$dir/part-00000"
+  mkdir "$dir/part-00001"
+  echo stale >"$dir/part-00009"
+  if mpi "$n" "$gsort" "${rank_opts[@]}" -T "$work/tmp" --record-size 16 --key 0:u32 "$work/few" --output-parts \
+    -o "$dir" 2>"$work/err"; then fail "a part that cannot be placed: exit 0"; fi
+  [ "$(cat "$dir/part-00000")" = old0 ] || fail "the old part-00000 was not kept"
+  [ -f "$dir/part-00009" ] && [ -d "$dir/part-00001" ] || fail "the old set changed: $(ls "$dir")"
+  rmdir "$dir/part-00001"
+  mpi "$n" "$gsort" "${rank_opts[@]}" -T "$work/tmp" --record-size 16 --key 0:u32 "$work/few" --output-parts \
+    -o "$dir" || fail "np $n into the old set failed"
+  [ "$(ls "$dir" | tr '\n' ' ')" = "$(for ((i = 0; i < n; ++i)); do printf 'part-%05d ' "$i"; done)" ] ||
+    fail "stale parts left: $(ls -a "$dir")"
+  [ "$(stat -c %a "$dir/part-00000")" = 640 ] || fail "the replaced part's mode was not kept"
+  cat "$dir"/part-* | cmp -s "$work/ref" - || fail "the new set differs from one process"
+  # A failed run makes no new directory.
+  mpi "$n" "$gsort" "${rank_opts[@]}" -T "$work/tmp" --record-size 16 "$work/missing" --output-parts \
+    -o "$work/out/new" 2>/dev/null && fail "a missing input: exit 0"
+  [ ! -e "$work/out/new" ] || fail "a failed run left a new directory"
+  no_leftovers
 }
 
 # A small -S: several exchange rounds and several spilled runs per rank.
@@ -216,6 +242,9 @@ case_stats() {
   mpi "$n" "$gsort" --backend cpu -T "$work/tmp" --record-size 16 --key 0:u32 "$work/in" -o "$work/out/sorted" \
     --stats "$work/stats.json" -v 2>"$work/err"
   grep -q "\"ranks\":$n" "$work/stats.json" || fail "stats: $(cat "$work/stats.json")"
+  # The layout of one process's --stats where the keys mean the same, and valid JSON.
+  python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); assert j["gsort_version"] and j["mode"] == "sort" and j["input"]["records"] == 20000' \
+    "$work/stats.json" || fail "stats: not one process's layout: $(cat "$work/stats.json")"
   [ "$(grep -o '"rank":[0-9]' "$work/stats.json" | wc -l)" = "$n" ] || fail "stats lack ranks: $(cat "$work/stats.json")"
   grep -q '^gsort: partitions: largest' "$work/err" || fail "-v: $(cat "$work/err")"
   [ "$(grep -o '"partitioned_on":"cpu"' "$work/stats.json" | wc -l)" = "$n" ] || fail "--backend cpu partitioned elsewhere"
@@ -335,6 +364,97 @@ case_faults() {
     # Whole slices sorted in memory and written straight into the output
     # file at their offsets (the last -S wins).
     fault 2 "$phase" -S 1G -o "$work/out/sorted"
+  done
+}
+
+# Ranks that differ in -S, --parallel and (on a GPU machine) backend agree
+# on everything they must share: no hang, no crash, the output of one
+# process. Each rank runs through a wrapper that gives it its own options.
+per_rank() {
+  local wrapper=$work/per_rank.sh
+  cat >"$wrapper" <<'WRAP'
+#!/usr/bin/env bash
+r=${OMPI_COMM_WORLD_RANK:-${PMI_RANK:-0}}
+eval "extra=(\${RANK${r}_ARGS:-})"
+exec "$GSORT_RANK_BIN" "${extra[@]}" "$@"
+WRAP
+  chmod +x "$wrapper"
+  echo "$wrapper"
+}
+case_differ() {
+  gen -n 300000 --format gensort -o "$work/g"
+  "$gsort" --backend cpu --format gensort "$work/g" -o "$work/ref"
+  local wrapper n
+  wrapper=$(per_rank)
+  n=$(ranks 2)
+  for pair in "-S 32M|-S 40M" "-S 1M|-S 4G" "-S 300M|-S 16M" "-S 64M|-S 2G" "--parallel 1|--parallel 4"; do
+    for ex in shm mpi; do
+      [ -z "${GSORT_DIST_EXCHANGE:-}" ] || ex=$GSORT_DIST_EXCHANGE
+      rm -f "$work/out/sorted"
+      GSORT_RANK_BIN=$gsort RANK0_ARGS=${pair%|*} RANK1_ARGS=${pair#*|} timeout 120 \
+        "$mpirun_bin" "${mpi_flags[@]}" -x GSORT_RANK_BIN -x RANK0_ARGS -x RANK1_ARGS -np "$n" "$wrapper" \
+        "${rank_opts[@]}" --exchange "$ex" -T "$work/tmp" --format gensort "$work/g" -o "$work/out/sorted" \
+        2>"$work/err" || fail "ranks with $pair, $ex: exit $? $(head -c 600 "$work/err")"
+      cmp -s "$work/ref" "$work/out/sorted" || fail "ranks with $pair, $ex: differs from one process"
+      no_leftovers
+      [ -z "$(ls /dev/shm | grep '^gsort-shm\.')" ] || fail "left in /dev/shm: $(ls /dev/shm)"
+    done
+  done
+}
+
+# One rank that cannot have the memory it needs fails every rank: exit 2
+# within a bound, one line, the old output kept, nothing left.
+case_memlimit() {
+  gen -n 300000 --format gensort -o "$work/g"
+  local wrapper=$work/limited.sh n
+  n=$(ranks 2)
+  cat >"$wrapper" <<WRAP
+#!/usr/bin/env bash
+[ "\${OMPI_COMM_WORLD_RANK:-0}" = 1 ] && ulimit -v 262144
+exec "$gsort" "\$@"
+WRAP
+  chmod +x "$wrapper"
+  echo old >"$work/out/sorted"
+  local rc=0
+  timeout 120 "$mpirun_bin" "${mpi_flags[@]}" -np "$n" "$wrapper" "${rank_opts[@]}" -S 1G -T "$work/tmp" \
+    --format gensort "$work/g" -o "$work/out/sorted" 2>"$work/err" || rc=$?
+  [ "$rc" != 124 ] || fail "a rank under a memory limit: timed out (a hang)"
+  [ "$rc" != 0 ] || fail "a rank under a memory limit: exit 0"
+  [ "$(grep -c '^gsort: ' "$work/err")" = 1 ] || fail "not one message: $(cat "$work/err")"
+  grep -q "^gsort: rank 1: .*give a smaller" "$work/err" || fail "message: $(cat "$work/err")"
+  [ "$(cat "$work/out/sorted")" = old ] || fail "the old output changed"
+  rm "$work/out/sorted"
+  no_leftovers
+}
+
+# kill -9 of each rank at each phase: the job ends within a bound, the old
+# output is kept, and once the next gsort has run in the same places
+# nothing is left: not in -T, not beside the output, not in /dev/shm.
+case_kill() {
+  gen -n 200000 --record-size 16 --key 0:u64 -o "$work/big"
+  local n rank phase rc
+  n=$(ranks 2)
+  for rank in 0 1; do
+    for phase in exchange sort write; do
+      for where in "-o $work/out/sorted" "--output-parts -o $work/out/parts"; do
+        echo old >"$work/out/sorted"
+        rc=0
+        # shellcheck disable=SC2086  # $where: two or three words
+        GSORT_TEST_FAIL_RANK=$rank GSORT_TEST_FAIL_AT=$phase-kill timeout 120 "$mpirun_bin" "${mpi_flags[@]}" \
+          -x GSORT_TEST_FAIL_RANK -x GSORT_TEST_FAIL_AT -np "$n" "$hooks" "${rank_opts[@]}" -S 8M -T "$work/tmp" \
+          --record-size 16 --key 0:u64 "$work/big" $where >/dev/null 2>&1 || rc=$?
+        [ "$rc" != 124 ] || fail "rank $rank killed at $phase: timed out"
+        [ "$rc" != 0 ] || fail "rank $rank killed at $phase: exit 0"
+        [ "$(cat "$work/out/sorted")" = old ] || fail "rank $rank killed at $phase: the old output changed"
+        [ ! -e "$work/out/parts/part-00000" ] || fail "rank $rank killed at $phase: a part appeared"
+        # The next gsort into the same place cleans what the killed one could not.
+        # shellcheck disable=SC2086
+        "$gsort" --backend cpu -T "$work/tmp" --record-size 16 --key 0:u64 "$work/big" $where
+        rm -rf "$work/out/sorted" "$work/out/parts"
+        no_leftovers
+        [ -z "$(ls /dev/shm | grep '^gsort-shm\.')" ] || fail "left in /dev/shm: $(ls /dev/shm)"
+      done
+    done
   done
 }
 

@@ -121,7 +121,11 @@ INSTANTIATE_TEST_SUITE_P(Sizes, PartitionerTest,
                                            std::make_tuple(uint64_t{1000}, 3u, false),
                                            std::make_tuple(uint64_t{300000}, 1u, true),  // all keys equal
                                            std::make_tuple(uint64_t{300000}, 50u, true),
-                                           std::make_tuple(uint64_t{300001}, 65536u, true)));
+                                           std::make_tuple(uint64_t{300001}, 65536u, true)),
+                         [](const ::testing::TestParamInfo<std::tuple<uint64_t, unsigned, bool>>& p) {
+                           return "n" + std::to_string(std::get<0>(p.param)) + "_distinct" +
+                                  std::to_string(std::get<1>(p.param)) + (std::get<2>(p.param) ? "_pooled" : "");
+                         });
 
 TEST(PartitionerTest, PartitionPutsBucketsBackToBackInRankOrder) {
   const gsort::KeyLayout layout = gsort::KeyLayout::whole_record(kRecordSize, false);
@@ -164,6 +168,7 @@ TEST_P(PartitionerRanksTest, EveryRankCountFindsTheReferenceBuckets) {
   EXPECT_EQ(out, expected);
 }
 
-INSTANTIATE_TEST_SUITE_P(Ranks, PartitionerRanksTest, ::testing::Values(2, 256, 257, 300));
+INSTANTIATE_TEST_SUITE_P(Ranks, PartitionerRanksTest, ::testing::Values(2, 256, 257, 300),
+                         [](const ::testing::TestParamInfo<int>& p) { return "ranks" + std::to_string(p.param); });
 
 }  // namespace

@@ -24,6 +24,10 @@
 #     <!-- readme-test: file NAME -->     any language: the block's text is
 #                                         written as NAME into the directory of
 #                                         the next ```sh block
+#     <!-- readme-test: install -->       not run here (it installs gsort
+#                                         system-wide): scripts/ci_install.sh
+#                                         runs it in CI, as root, and checks
+#                                         what it installed
 #   Any other readme-test comment, or one not followed by a fence, is an error.
 # - Blocks in other languages (cpp, cmake, text) are not run; ```bash,
 #   ```shell and ```console are refused, so nothing that looks runnable is
@@ -31,10 +35,22 @@
 # - The README has at most 300 lines (issue 28).
 # Under Open MPI as root (CI), the environment allows root and
 # oversubscription, as tests/distributed does; the commands stay as shown.
+#
+#   readme_test.sh --print MARKER README
+# prints the ```sh blocks marked MARKER (e.g. install), in order, each after
+# a comment with its line: scripts/ci_install.sh runs the README's install
+# commands so, as written.
 set -euo pipefail
-readme=${1:?usage: readme_test.sh README BUILD_DIR CMAKE}
-build=${2:?usage: readme_test.sh README BUILD_DIR CMAKE}
-cmake_bin=${3:?usage: readme_test.sh README BUILD_DIR CMAKE}
+usage="usage: readme_test.sh README BUILD_DIR CMAKE | readme_test.sh --print MARKER README"
+print_marker=""
+if [ "${1:-}" = --print ]; then
+  print_marker=${2:?$usage}
+  readme=${3:?$usage}
+else
+  readme=${1:?$usage}
+  build=${2:?$usage}
+  cmake_bin=${3:?$usage}
+fi
 max_lines=300
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
@@ -44,19 +60,6 @@ lines=$(wc -l < "$readme")
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/gsort-readme.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-prefix=$work/prefix
-"$cmake_bin" --install "$build" --prefix "$prefix" > "$work/install.log" || { cat "$work/install.log"; fail "cmake --install $build"; }
-export PATH="$prefix/bin:$(dirname "$cmake_bin"):$PATH"
-export CMAKE_PREFIX_PATH="$prefix" PKG_CONFIG_PATH="$prefix/lib/pkgconfig"
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
-export OMPI_MCA_btl=self,vader OMPI_MCA_btl_vader_single_copy_mechanism=none
-mkdir "$work/tmp"
-export TMPDIR=$work/tmp
-
-version=$(gsort --version)
-have_mpi=no have_gpu=no
-if grep -q '^MPI: yes' <<< "$version" && command -v mpirun > /dev/null; then have_mpi=yes; fi
-if grep -q '^GPU support: yes' <<< "$version" && nvidia-smi -L 2> /dev/null | grep -q '^GPU'; then have_gpu=yes; fi
 
 # Splits the README into blocks: blocks/N.txt (the text), blocks/N.meta
 # (line, language, marker), in order.
@@ -91,6 +94,35 @@ awk -v dir="$work/blocks" '
   }
 ' "$readme" || fail "$readme does not follow the convention (see $0)"
 
+if [ -n "$print_marker" ]; then
+  printed=0
+  for meta in "$work"/blocks/*.meta; do
+    IFS=$'\t' read -r line lang marker < "$meta"
+    [ "$lang" = sh ] && [ "$marker" = "$print_marker" ] || continue
+    echo "# README line $line"
+    cat "${meta%.meta}.txt"
+    printed=$((printed + 1))
+  done
+  [ "$printed" -gt 0 ] || fail "$readme has no \`\`\`sh block marked '$print_marker'"
+  exit 0
+fi
+
+prefix=$work/prefix
+# The test build installs only with GSORT_INSTALL_TEST_BUILD=1 (cmake/install.cmake).
+GSORT_INSTALL_TEST_BUILD=1 "$cmake_bin" --install "$build" --prefix "$prefix" > "$work/install.log" \
+  || { cat "$work/install.log"; fail "cmake --install $build"; }
+export PATH="$prefix/bin:$(dirname "$cmake_bin"):$PATH"
+export CMAKE_PREFIX_PATH="$prefix" PKG_CONFIG_PATH="$prefix/lib/pkgconfig"
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+export OMPI_MCA_btl=self,vader OMPI_MCA_btl_vader_single_copy_mechanism=none
+mkdir "$work/tmp"
+export TMPDIR=$work/tmp
+
+version=$(gsort --version)
+have_mpi=no have_gpu=no
+if grep -q '^MPI: yes' <<< "$version" && command -v mpirun > /dev/null; then have_mpi=yes; fi
+if grep -q '^GPU support: yes' <<< "$version" && nvidia-smi -L 2> /dev/null | grep -q '^GPU'; then have_gpu=yes; fi
+
 ran=0 skipped=0
 setup=()           # the setup blocks seen so far
 declare -A files=()  # NAME -> block file, for the next sh block
@@ -99,7 +131,7 @@ for meta in "$work"/blocks/*.meta; do
   text=${meta%.meta}.txt
   where="README line $line"
   case $marker in
-    '' | setup | 'needs mpi' | 'needs gpu') ;;
+    '' | setup | 'needs mpi' | 'needs gpu' | install) ;;
     skip\ \(*\)) ;;
     skip*) fail "$where: a skip needs its reason: <!-- readme-test: skip (why) -->" ;;
     file\ *)
@@ -119,6 +151,7 @@ for meta in "$work"/blocks/*.meta; do
   reason=""
   case $marker in
     skip*) reason=${marker#skip } ;;
+    install) reason="(installs system-wide: scripts/ci_install.sh runs it)" ;;
     'needs mpi') [ "$have_mpi" = yes ] || reason="(needs mpirun and a gsort built with MPI)" ;;
     'needs gpu') [ "$have_gpu" = yes ] || reason="(needs a GPU and a gsort built with CUDA)" ;;
   esac

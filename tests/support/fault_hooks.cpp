@@ -52,13 +52,15 @@ void fake_temp_device(uint64_t* page_cache_room, double* write_bytes_per_s) {
   if (*end == ':') *write_bytes_per_s = std::strtod(end + 1, nullptr) * 1e6;
 }
 
-// GSORT_TEST_FAIL_RANK=R, GSORT_TEST_FAIL_AT=PHASE (or PHASE-signal).
+// GSORT_TEST_FAIL_RANK=R, GSORT_TEST_FAIL_AT=PHASE (or PHASE-signal: a
+// SIGTERM, as mpirun sends; PHASE-kill: a SIGKILL, which no handler sees).
 void fail_rank(const char* phase, int rank) {
   const char* at = std::getenv("GSORT_TEST_FAIL_AT");
   const char* who = std::getenv("GSORT_TEST_FAIL_RANK");
   if (!at || !who || std::atoi(who) != rank) return;
   const std::string wanted = at;
   if (wanted == std::string(phase) + "-signal") ::raise(SIGTERM);
+  if (wanted == std::string(phase) + "-kill") ::raise(SIGKILL);
   if (wanted == phase) throw Error("test hook: rank " + std::to_string(rank) + " fails in the " + phase + " phase");
 }
 

@@ -7,7 +7,8 @@ bench_case dist "mpirun -np N gsort (RANKS: 1 2 4) through each EXCHANGES (shm m
 # NCCL's NVLink multicast stays off (NCCL_NVLS_ENABLE=0), as gsort sets it.
 case_dist() {
   command -v mpirun >/dev/null || die "dist: no mpirun"
-  "$bin/gsort" --version | grep -q "^MPI: yes" || die "dist: $bin/gsort was built without MPI"
+  [[ -x $bin/gsort-mpi ]] && "$bin/gsort-mpi" --version | grep -q "^MPI: yes" \
+    || die "dist: no $bin/gsort-mpi (gsort with MPI: a build where CMake found Open MPI)"
   export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 NCCL_NVLS_ENABLE=0
   local -a mpi ranks exchanges shapes sets
   read -r -a mpi <<<"mpirun ${MPIRUN_ARGS:---bind-to none --oversubscribe}"
@@ -38,7 +39,7 @@ case_dist() {
         for shape in "${shapes[@]}"; do
           local out=$run_dir/out parts=''
           [[ $shape == file ]] || out=$run_dir/parts parts=' --output-parts'
-          gsort_row "np $n, $ex, $shape" "$out" "$(q "${mpi[@]}" -np "$n") @GSORT@ --exchange $ex $args \
+          gsort_row "np $n, $ex, $shape" "$out" "$(q "${mpi[@]}" -np "$n") @GSORT_MPI@ --exchange $ex $args \
 --stats @STATS@ -o @OUT@$parts" "$(q same_output "$ref" "$out")"
         done
         ((n > 1)) || break  # one rank exchanges nothing: one exchange is enough

@@ -71,8 +71,9 @@ ReceivedRecords exchange_records(RankContext& rank, const ShuffleInput& in, Rank
   const Stopwatch t;
   const uint32_t rs = rank.config.record_size;
   const uint64_t total = in.inputs.total_records(), largest = largest_slice(total, rank.group.size);
-  const bool whole = on_every_rank(rank.group, whole_slice_fits(largest, rs, rank.config.memory_bytes));
-  const ShufflePlan plan = plan_shuffle(total, rank.group.size, rs, rank.config.memory_bytes);
+  // Shared decisions, from the least -S of all ranks (rank_context.h).
+  const bool whole = whole_slice_fits(largest, rs, rank.least_memory_bytes);
+  const ShufflePlan plan = plan_shuffle(total, rank.group.size, rs, rank.least_memory_bytes);
   // No pair trades more than the largest slice: small inputs get small
   // staging buffers (device memory for NCCL, /dev/shm for shm).
   const uint64_t round_records = std::max<uint64_t>(

@@ -3,6 +3,7 @@
 #include <sys/statvfs.h>
 
 #include <algorithm>
+#include <atomic>
 #include <exception>
 #include <string>
 
@@ -74,45 +75,24 @@ SharedMemoryExchange::SharedMemoryExchange(const RankGroup& group, uint32_t reco
   MPI_Allreduce(&slot, &agreed, 1, MPI_UINT64_T, MPI_MIN, group.comm);
   if (agreed == 0) {
     MPI_Comm_free(&host_);
-    throw Error("--exchange shm: too little room in /dev/shm for the exchange's shared window (use --exchange mpi)");
+    throw Error("--exchange shm: too little room in /dev/shm for the exchange's shared segment (use --exchange mpi)");
   }
   slot_bytes_ = agreed;
   const uint64_t segment = group.size > 1 ? 2 * slot_bytes_ * static_cast<uint64_t>(group.size - 1) : 0;
-  // A failed allocation is reported here, not fatal, so that the ranks can
-  // vote. But Open MPI's osc/sm leaves the other ranks waiting inside the
-  // call when the rank that creates the segment fails (seen when it lacked
-  // room), which is why the room in /dev/shm is checked just above, with
-  // half of it to spare.
-  MPI_Comm_set_errhandler(host_, MPI_ERRORS_RETURN);
-  MPI_Info info;
-  MPI_Info_create(&info);
-  MPI_Info_set(info, "alloc_shared_noncontig", "true");
-  uint8_t* mine = nullptr;
-  const int rc = MPI_Win_allocate_shared(static_cast<MPI_Aint>(segment), 1, info, host_, &mine, &window_);
-  MPI_Info_free(&info);
-  if (!on_every_rank(group, rc == MPI_SUCCESS)) {
-    if (rc == MPI_SUCCESS) MPI_Win_free(&window_);
+  int host_rank = 0;
+  MPI_Comm_rank(host_, &host_rank);
+  try {
+    segments_ = std::make_unique<SharedSegment>(host_, host_rank, group.size, segment);
+  } catch (...) {
     MPI_Comm_free(&host_);
-    throw Error("--exchange shm: the shared window (" + mib(segment) + " per rank) could not be made");
-  }
-  segments_.resize(static_cast<size_t>(group.size));
-  for (int r = 0; r < group.size; ++r) {
-    MPI_Aint size = 0;
-    int unit = 0;
-    void* base = nullptr;
-    MPI_Win_shared_query(window_, r, &size, &unit, &base);
-    segments_[static_cast<size_t>(r)] = static_cast<uint8_t*>(base);
+    throw;
   }
   // The first steps would otherwise fault the fresh pages in one by one.
-  if (segment) fault_in_pages(mine, segment, pool_);
-  // One passive epoch for the window's life; MPI_Win_sync orders the copies.
-  MPI_Win_lock_all(MPI_MODE_NOCHECK, window_);
+  if (segment) fault_in_pages(segments_->segment(host_rank), segment, pool_);
 }
 
 SharedMemoryExchange::~SharedMemoryExchange() {
-  if (std::uncaught_exceptions() > 0) return;
-  MPI_Win_unlock_all(window_);
-  MPI_Win_free(&window_);
+  segments_.reset();
   MPI_Comm_free(&host_);
 }
 
@@ -122,13 +102,15 @@ std::string SharedMemoryExchange::describe() const {
 
 uint8_t* SharedMemoryExchange::slot(int owner, int to, uint64_t half) const {
   const uint64_t peer = static_cast<uint64_t>(to < owner ? to : to - 1);
-  return segments_[static_cast<size_t>(owner)] + (peer * 2 + half) * slot_bytes_;
+  return segments_->segment(owner) + (peer * 2 + half) * slot_bytes_;
 }
 
 void SharedMemoryExchange::step_done() {
-  MPI_Win_sync(window_);
+  // The copies into this rank's slots reach memory before the barrier, and
+  // the peers' are read only after it.
+  std::atomic_thread_fence(std::memory_order_seq_cst);
   MPI_Barrier(host_);
-  MPI_Win_sync(window_);
+  std::atomic_thread_fence(std::memory_order_seq_cst);
 }
 
 void SharedMemoryExchange::round(const std::vector<const uint8_t*>& sends, const std::vector<uint64_t>& counts,

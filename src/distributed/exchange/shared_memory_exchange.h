@@ -1,6 +1,6 @@
-// Exchange through memory that every rank of one host maps: an MPI-3 shared
-// window (MPI_Win_allocate_shared; Open MPI backs it with a file in
-// /dev/shm). Each rank owns two slots per peer in its segment. A round moves
+// Exchange through memory that every rank of one host maps: a segment each
+// in one file of /dev/shm that gsort names and removes (shared_segment.h).
+// Each rank owns two slots per peer in its segment. A round moves
 // its buckets in pieces of one slot: in each step every rank copies its next
 // piece for each peer into a slot of its own segment while it copies the
 // previous step's pieces meant for it out of the peers' segments, straight
@@ -15,34 +15,32 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "src/core/thread_pool.h"
 #include "src/distributed/exchange/exchange.h"
+#include "src/distributed/exchange/shared_segment.h"
 #include "src/distributed/ranks/rank_group.h"
 
 namespace gsort {
 
 // The slot size (bytes, whole records) the shared-memory exchange would use
-// for `ranks` ranks on one host with `shm_free` bytes free where the window
+// for `ranks` ranks on one host with `shm_free` bytes free where the segment
 // lives, where no pair trades more than `round_records` records in a round;
 // 0 where that room is too small for it.
 uint64_t shared_slot_bytes(int ranks, uint32_t record_size, uint64_t round_records, uint64_t shm_free);
 
-// Bytes free in /dev/shm (Open MPI's default place for shared windows on
-// Linux); 0 where it cannot be read.
+// Bytes free in /dev/shm (where the segment is made); 0 where it cannot be read.
 uint64_t shared_memory_free();
 
 class SharedMemoryExchange final : public Exchange {
  public:
   // Collective over the group, whose ranks must all be on one host. Throws
-  // UsageError on every rank when they are not, Error when the window cannot
+  // UsageError on every rank when they are not, Error when the segment cannot
   // be made (on every rank: the ranks vote).
   SharedMemoryExchange(const RankGroup& group, uint32_t record_size, uint64_t round_records, ThreadPool& pool);
-  // Collective (frees the window), except while an exception unwinds: then
-  // the window is left for the process's exit, since another rank may not
-  // be there to free it with this one.
   ~SharedMemoryExchange() override;
   SharedMemoryExchange(const SharedMemoryExchange&) = delete;
   SharedMemoryExchange& operator=(const SharedMemoryExchange&) = delete;
@@ -64,9 +62,8 @@ class SharedMemoryExchange final : public Exchange {
   const uint32_t record_size_;
   ThreadPool& pool_;
   MPI_Comm host_ = MPI_COMM_NULL;
-  MPI_Win window_ = MPI_WIN_NULL;
   uint64_t slot_bytes_ = 0;
-  std::vector<uint8_t*> segments_;  // each rank's segment, mapped here
+  std::unique_ptr<SharedSegment> segments_;  // each rank's segment, mapped here
   std::vector<uint64_t> incoming_;
   ExchangeTally tally_;
 };

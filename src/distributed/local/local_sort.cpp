@@ -18,10 +18,12 @@ const Log& quiet() {
 }  // namespace
 
 SortReport sort_received(const SortConfig& rank_config, const KeyLayout& layout,
-                         const std::vector<std::string>& received, const std::string& part, ThreadPool& pool) {
+                         const std::vector<std::string>& received, const std::string& part, ThreadPool& pool,
+                         const std::string& shown_as) {
   const SortConfig config = local_sort_config(rank_config, received);
   RunOptions run;
   run.output = part;
+  run.output_shown_as = shown_as;
   // Read once and deleted after: punched out as read, so that the received
   // records leave the page cache as the runs made of them enter it,
   // instead of being written back to the disk under the runs' pressure

@@ -21,7 +21,8 @@ namespace gsort {
 // Sorts `received` (read in the order given) into `part`, with -u applied
 // within the part. rank_config: config_for_rank's.
 SortReport sort_received(const SortConfig& rank_config, const KeyLayout& layout,
-                         const std::vector<std::string>& received, const std::string& part, ThreadPool& pool);
+                         const std::vector<std::string>& received, const std::string& part, ThreadPool& pool,
+                         const std::string& shown_as = "");
 
 // The backend that sorts `records` received records in memory, made before
 // they arrive: they land in a buffer it allocates (pinned for a GPU).

@@ -24,11 +24,12 @@ SortReport sort_files_at(RankContext& rank, const ReceivedFiles& files, uint64_t
                          uint64_t offset, PartEnds* ends) {
   File out = File::open_update(output);
   if (::lseek(out.fd(), static_cast<off_t>(offset), SEEK_SET) < 0) {
-    throw IoError("cannot seek in the output: " + describe_errno(output, errno));
+    throw IoError("cannot seek in the output: " + describe_errno(rank.config.output, errno));
   }
   rank.log.info("write: rank 0 merges into its range of the output");
-  SortReport report =
-      sort_received(rank.config, rank.layout, files.paths(), "/dev/fd/" + std::to_string(out.fd()), rank.pool);
+  // Messages name the destination the user gave, not the descriptor.
+  SortReport report = sort_received(rank.config, rank.layout, files.paths(), "/dev/fd/" + std::to_string(out.fd()),
+                                    rank.pool, rank.config.output);
   if (report.output_records != count) {
     throw Error("internal error: the sorted part does not fill its range of the output");
   }

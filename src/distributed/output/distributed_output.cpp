@@ -8,7 +8,9 @@
 #include <vector>
 
 #include "io/output/output_parts.h"
+#include "io/temp/temp_registry.h"
 #include "src/core/errors.h"
+#include "src/report/stats_json.h"
 #include "src/distributed/output/part_copy.h"
 #include "src/core/test_hooks.h"
 
@@ -47,7 +49,7 @@ void flush_directory(const std::string& dir) {
 void DistributedOutput::prepare() {
   if (group_.rank != 0) return;
   if (config_.output_parts) {
-    make_output_directory(config_.output);
+    directory_ = std::make_unique<OutputDirectory>(config_.output);
   } else {
     target_ = std::make_unique<OutputTarget>(config_.output, "output", /*shared=*/true);
     shared_path_ = target_->temporary_path();
@@ -58,7 +60,15 @@ void DistributedOutput::prepare() {
 }
 
 void DistributedOutput::share_destination() {
-  if (!config_.output_parts) broadcast_string(group_, shared_path_);
+  if (config_.output_parts) return;
+  broadcast_string(group_, shared_path_);
+  if (group_.rank != 0 && !shared_path_.empty() && shared_path_ != config_.output) {
+    shared_slot_ = register_temp_path(shared_path_, false);
+  }
+}
+
+DistributedOutput::~DistributedOutput() {
+  if (shared_slot_ >= 0) unregister_temp_path(shared_slot_);
 }
 
 std::string DistributedOutput::part_directory() const {
@@ -103,6 +113,9 @@ void DistributedOutput::write_single_file(RankFence& fence, LocalPart* part, uin
     if (part) copy_file_range_to(part->path(), skip_bytes, bytes, shared_path_, offset, config_.fsync);
   });
   fence.agree();
+  // Renamed into place by rank 0 once all agree: no longer ours to remove.
+  if (shared_slot_ >= 0) unregister_temp_path(shared_slot_);
+  shared_slot_ = -1;
   fence.attempt([&] {
     if (group_.rank == 0) target_->commit(config_.fsync);
   });
@@ -122,29 +135,31 @@ void DistributedOutput::write_parts(RankFence& fence, LocalPart& part, uint64_t 
     }
   });
   fence.agree();
-  const std::string name = part_file_name(config_.output, group_.rank);
-  bool placed = false;
+  // Every part placed over its number (the one it replaces kept aside) and
+  // the stale ones moved aside, all voted on; only then is any of the old
+  // set removed. A failure anywhere puts the old set back on every rank.
+  std::unique_ptr<PlacedPart> placed;
+  std::unique_ptr<StaleParts> stale;
   fence.attempt([&] {
-    if (group_.rank == 0) remove_parts_from(config_.output, group_.size);
-    (trimmed ? *trimmed : part).put_in_place(name);
-    placed = true;
+    LocalPart& mine = trimmed ? *trimmed : part;
+    placed = std::make_unique<PlacedPart>(mine.path(), config_.output, group_.rank);
+    mine.release();
+    if (group_.local_rank == 0) stale = std::make_unique<StaleParts>(config_.output, group_.size);
   });
-  try {
-    fence.agree();
-    fence.attempt([&] {
-      if (config_.fsync && group_.rank == 0) flush_directory(config_.output);
-    });
-    fence.agree();
-  } catch (const RanksFailed&) {
-    if (placed) ::unlink(name.c_str());  // not every part made it: take ours back
-    throw;
-  }
+  fence.agree();
+  fence.attempt([&] {
+    if (config_.fsync && group_.rank == 0) flush_directory(config_.output);
+  });
+  fence.agree();
+  placed->commit();
+  if (stale) stale->commit();
+  if (directory_) directory_->keep();
 }
 
 void DistributedOutput::write_stats(const std::string& json) {
   if (config_.stats_path.empty()) return;
   if (!stats_) {
-    std::fputs(json.c_str(), stderr);
+    std::fputs(stats_for_stderr(json).c_str(), stderr);
     return;
   }
   stats_->file().write_all(json.data(), json.size());

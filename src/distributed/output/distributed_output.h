@@ -10,6 +10,7 @@
 #include <memory>
 #include <string>
 
+#include "io/output/output_parts.h"
 #include "io/output/output_target.h"
 #include "src/config/sort_config.h"
 #include "src/distributed/output/local_part.h"
@@ -26,8 +27,11 @@ class DistributedOutput {
   // directory) and the --stats file now, so that an unwritable destination
   // fails before any work.
   void prepare();
-  // Collective, never throws: every rank learns rank 0's temporary file.
+  // Collective, never throws: every rank learns rank 0's temporary file,
+  // and registers it for removal on a signal (a rank that survives the
+  // others' death removes it) until the output is committed.
   void share_destination();
+  ~DistributedOutput();
   // A new hidden part file in the output's directory.
   std::unique_ptr<LocalPart> make_part() const;
   // Collective: puts `records` records of the part, from byte skip_bytes
@@ -51,8 +55,10 @@ class DistributedOutput {
   const RankGroup& group_;
   const SortConfig& config_;
   std::unique_ptr<OutputTarget> target_;  // rank 0, one output file
+  std::unique_ptr<OutputDirectory> directory_;  // rank 0, --output-parts
   std::unique_ptr<OutputTarget> stats_;   // rank 0, --stats FILE
   std::string shared_path_;               // the file every rank writes into
+  int shared_slot_ = -1;                  // ranks but 0: shared_path_ in the temp registry
 };
 
 }  // namespace gsort

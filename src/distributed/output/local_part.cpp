@@ -9,13 +9,15 @@
 
 #include "io/file/file.h"
 #include "io/file/new_file_mode.h"
+#include "io/output/output_temp.h"
+#include "io/temp/stale_files.h"
 #include "io/temp/temp_registry.h"
 #include "src/core/errors.h"
 
 namespace gsort {
 
 LocalPart::LocalPart(const std::string& directory, const std::string& stem) {
-  const std::string templ = directory + "/." + stem + ".XXXXXX";
+  const std::string templ = directory + "/" + kOutputTempPrefix + process_tag() + "." + stem + ".XXXXXX";
   std::vector<char> buf(templ.begin(), templ.end());
   buf.push_back('\0');
   const TempCreation creating;
@@ -43,10 +45,7 @@ LocalPart::~LocalPart() {
   unregister_temp_path(slot_);
 }
 
-void LocalPart::put_in_place(const std::string& destination) {
-  if (::rename(path_.c_str(), destination.c_str()) != 0) {
-    throw IoError("cannot rename the part into place: " + describe_errno(destination, errno));
-  }
+void LocalPart::release() {
   unregister_temp_path(slot_);
   slot_ = -1;
 }

@@ -1,7 +1,7 @@
 // A rank's sorted part while the run is under way: a hidden name made
-// with mkstemp (DIR/.STEM.XXXXXX; the file itself is removed at once, the
-// local sort writes it), registered for removal on a signal, and removed
-// when the object goes away unless it was put in place.
+// with mkstemp (DIR/.gsort-<host>-<pid>.STEM.XXXXXX, io/temp/stale_files.h;
+// the file itself is removed at once, the local sort writes it), registered for removal on a signal, and removed
+// when the object goes away unless it was released.
 #pragma once
 
 #include <string>
@@ -19,8 +19,9 @@ class LocalPart {
   // Creates the file, empty, with a new file's mode (for writers that
   // open it rather than replace it).
   void create_empty();
-  // Renames the part to `destination`; it is no longer removed.
-  void put_in_place(const std::string& destination);
+  // The part went elsewhere under another name (io/output/output_parts.h's
+  // PlacedPart): its name is no longer ours to remove.
+  void release();
 
  private:
   std::string path_;

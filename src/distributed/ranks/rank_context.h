@@ -2,6 +2,7 @@
 // that keeps the ranks together, the config as this rank runs it
 // (config_for_rank), the key layout, the -v log (rank 0 speaks for all)
 // and the rank's threads. Each phase takes it, with the RankStats it fills.
+// Made collectively: every rank of the group constructs one.
 #pragma once
 
 #include "src/config/sort_config.h"
@@ -24,6 +25,10 @@ struct RankContext {
   const KeyLayout layout;
   const Log log;
   ThreadPool pool;
+  // The smallest -S of all ranks: what every decision the ranks must share
+  // (whole slices or streamed, the streamed exchange's chunks and rounds)
+  // is made from, since ranks may differ in memory, cores and GPUs.
+  const uint64_t least_memory_bytes;
 };
 
 }  // namespace gsort

@@ -8,6 +8,8 @@
 #include <string>
 #include <utility>
 
+#include "src/core/errors.h"
+#include "src/core/failure_text.h"
 #include "src/distributed/ranks/rank_group.h"
 #include "src/distributed/ranks/ranks_failed.h"
 
@@ -23,10 +25,10 @@ class RankFence {
     if (failed_) return;
     try {
       std::forward<Step>(step)();
-    } catch (const std::bad_alloc&) {
-      fail("out of memory (try a smaller --memory)");
+    } catch (const UsageError& e) {
+      fail(e.what(), true);
     } catch (const std::exception& e) {
-      fail(e.what());
+      fail(failure_text(e), false);
     }
   }
   // Collective. Returns when no rank has failed; else throws RanksFailed.
@@ -34,13 +36,15 @@ class RankFence {
   bool failed() const { return failed_; }
 
  private:
-  void fail(const std::string& message) {
+  void fail(const std::string& message, bool refusal) {
     failed_ = true;
+    refusal_ = refusal;
     message_ = message;
   }
 
   const RankGroup& group_;
   bool failed_ = false;
+  bool refusal_ = false;  // the request was refused (UsageError), as every rank refuses it
   std::string message_;
 };
 

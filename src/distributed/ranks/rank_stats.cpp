@@ -1,5 +1,7 @@
 #include "src/distributed/ranks/rank_stats.h"
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <cstdarg>
 #include <cstdio>
@@ -59,24 +61,38 @@ std::vector<std::string> describe_rank_stats(const std::vector<RankStats>& all, 
 }
 
 std::string rank_stats_json(const std::vector<RankStats>& all, uint32_t record_size, double total_s) {
-  std::string json = format("{\"ranks\":%zu,\"record_size\":%u,\"total_s\":%.6f,\"per_rank\":[", all.size(),
-                            record_size, total_s);
+  using Json = nlohmann::ordered_json;
+  // The keys one process's --stats has where they mean the same, then the ranks'.
+  uint64_t records = 0, out_records = 0;
+  for (const RankStats& s : all) {
+    records += s.slice_records;
+    out_records += s.output_records;
+  }
+  Json j;
+  j["gsort_version"] = GSORT_VERSION;
+  j["mode"] = "sort";
+  j["record_size"] = record_size;
+  j["input"] = {{"records", records}, {"bytes", records * record_size}};
+  j["output"] = {{"records", out_records}, {"bytes", out_records * record_size}};
+  j["total_s"] = total_s;
+  j["throughput_mb_s"] = total_s > 0 ? static_cast<double>(records * record_size) / 1e6 / total_s : 0.0;
+  j["ranks"] = all.size();
+  Json per_rank = Json::array();
   for (size_t r = 0; r < all.size(); ++r) {
     const RankStats& s = all[r];
-    json += format("%s{\"rank\":%zu,\"input_records\":%llu,\"partition_records\":%llu,\"output_records\":%llu,"
-                   "\"bytes_sent\":%llu,\"bytes_received\":%llu,\"rounds\":%llu,\"runs\":%llu,\"partitioned_on\":\"%s\",",
-                   r == 0 ? "" : ",", r, ull(s.slice_records), ull(s.received_records), ull(s.output_records),
-                   ull(s.bytes_sent), ull(s.bytes_received), ull(s.rounds), ull(s.runs),
-                   s.partitioned_on_gpu ? "gpu" : "cpu");
-    json += format("\"phases\":{\"splitters_s\":%.6f,\"exchange_s\":%.6f,\"read_s\":%.6f,\"map_s\":%.6f,"
-                   "\"classify_s\":%.6f,\"place_s\":%.6f,\"start_s\":%.6f,"
-                   "\"allocate_s\":%.6f,\"exchange_wait_s\":%.6f,\"sort_s\":%.6f,\"order_s\":%.6f,"
-                   "\"part_write_s\":%.6f,\"release_s\":%.6f,\"write_s\":%.6f,\"total_s\":%.6f}}",
-                   s.splitters_s, s.exchange_s, s.read_s, s.map_s, s.classify_s, s.place_s, s.start_s, s.allocate_s,
-                   s.exchange_wait_s, s.sort_s,
-                   s.order_s, s.part_write_s, s.release_s, s.write_s, s.total_s);
+    per_rank.push_back(
+        {{"rank", r}, {"input_records", s.slice_records}, {"partition_records", s.received_records},
+         {"output_records", s.output_records}, {"bytes_sent", s.bytes_sent}, {"bytes_received", s.bytes_received},
+         {"rounds", s.rounds}, {"runs", s.runs}, {"partitioned_on", s.partitioned_on_gpu ? "gpu" : "cpu"},
+         {"phases",
+          {{"splitters_s", s.splitters_s}, {"exchange_s", s.exchange_s}, {"read_s", s.read_s}, {"map_s", s.map_s},
+           {"classify_s", s.classify_s}, {"place_s", s.place_s}, {"start_s", s.start_s},
+           {"allocate_s", s.allocate_s}, {"exchange_wait_s", s.exchange_wait_s}, {"sort_s", s.sort_s},
+           {"order_s", s.order_s}, {"part_write_s", s.part_write_s}, {"release_s", s.release_s},
+           {"write_s", s.write_s}, {"total_s", s.total_s}}}});
   }
-  return json + "]}\n";
+  j["per_rank"] = per_rank;
+  return j.dump() + "\n";
 }
 
 }  // namespace gsort

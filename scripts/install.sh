@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# Installs gsort the way the README's "Install" shows: from a release build
+# of its own, ${INSTALL_BUILD_DIR:-build-install}, never from the test build
+# (build/, which scripts/test.sh compiles for one GPU architecture).
+#   scripts/install.sh             build, then `cmake --install` into ${PREFIX:-/usr/local}
+#   scripts/install.sh --deb       build the Debian packages and install them (dpkg -i, under /usr)
+#   scripts/install.sh --package   build the Debian packages only, and print their paths
+#   scripts/install.sh --uninstall remove what the other modes installed
+# More arguments go to CMake (e.g. -DGSORT_ENABLE_CUDA=OFF). The build is
+# Release, with the default GPU architectures where nvcc is found
+# (cmake/cuda_architectures.cmake), MPI where Open MPI is installed
+# (GSORT_WITH_MPI=1 installs it), the man pages, the system's shared
+# libraries (GSORT_STATIC=OFF), the library in lib/<multiarch>, and no tests
+# or benchmarks. Installing runs as root: through sudo where the user is not.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+mode=
+case ${1:-} in
+  --deb | --package | --uninstall) mode=$1; shift ;;
+  --*) echo "usage: scripts/install.sh [--deb | --package | --uninstall] [CMAKE_OPTION...]" >&2; exit 2 ;;
+esac
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+build=${INSTALL_BUILD_DIR:-build-install}
+packages=(gsort gsort-mpi libgsort-dev)
+
+if [ "$mode" = --uninstall ]; then
+  if [ -f "$build/install_manifest.txt" ]; then
+    xargs -d '\n' $sudo rm -f -- < "$build/install_manifest.txt"
+    # and the folders of gsort's own that are left empty (libexec/gsort, include/gsort, ...)
+    xargs -d '\n' -n1 dirname < "$build/install_manifest.txt" | grep '/gsort$' | sort -u \
+      | xargs -r -d '\n' $sudo rmdir --ignore-fail-on-non-empty --
+    echo "install.sh: removed the $(wc -l < "$build/install_manifest.txt") files of $build/install_manifest.txt"
+    $sudo rm -f "$build/install_manifest.txt"
+  fi
+  installed=()
+  for p in "${packages[@]}"; do
+    if dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed"; then installed+=("$p"); fi
+  done
+  if [ ${#installed[@]} -gt 0 ]; then $sudo dpkg -r "${installed[@]}"; fi
+  exit 0
+fi
+
+scripts/install_deps.sh
+# -z now (with the linker's default relro): what Debian's hardening asks of
+# programs; a link flag, so that the objects stay the test build's (ccache).
+configure=(-DCMAKE_BUILD_TYPE=Release -DGSORT_BUILD_TESTS=OFF -DGSORT_BUILD_BENCHMARKS=OFF -DGSORT_STATIC=OFF
+           "-DCMAKE_EXE_LINKER_FLAGS=-Wl,-z,relro,-z,now")
+multiarch=$(dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null || true)
+if [ -n "$multiarch" ]; then configure+=("-DCMAKE_INSTALL_LIBDIR=lib/$multiarch"); fi
+configure+=("$@")
+# An existing folder is configured again with the same options, so that it
+# finds what was installed since (Open MPI, nvcc).
+if [ -f "$build/CMakeCache.txt" ]; then cmake -S . -B "$build" "${configure[@]}" >/dev/null; fi
+BUILD_DIR=$build scripts/build.sh "${configure[@]}"
+
+if [ -z "$mode" ]; then
+  $sudo cmake --install "$build" --prefix "${PREFIX:-/usr/local}"
+  echo "install.sh: gsort installed under ${PREFIX:-/usr/local}"
+  exit 0
+fi
+
+rm -rf "$build/package"
+(cd "$build" && cpack -B package >/dev/null)
+debs=("$build"/package/*.deb)
+if [ "$mode" = --package ]; then
+  printf '%s\n' "${debs[@]}"
+  exit 0
+fi
+# gsort-mpi depends on mpirun (openmpi-bin), which a build needs not have.
+if ls "$build"/package/gsort-mpi_*.deb >/dev/null 2>&1; then GSORT_WITH_MPI=1 scripts/install_deps.sh; fi
+# --path-include: the man pages, also where the image's dpkg configuration
+# leaves out /usr/share/man (Docker's slim images do).
+$sudo dpkg -i --path-include='/usr/share/man/man1/gsort*' "${debs[@]}"
+echo "install.sh: installed $(cd "$build/package" && echo *.deb)"
