@@ -45,6 +45,13 @@ set(GSORT_LAYERS
   # of waiting runs, their limits, and the run files they write and read.
   "src/merge:src/core src/cuda io src/keys src/config src/algo src/chunk_sort src/output src/verify src/report"
   "src/pipeline:src/core src/cuda io src/keys src/config src/algo src/chunk_sort src/verify src/output src/merge src/report"
+  # Text lines: GNU sort's key model and the reference comparison (keys,
+  # which the command line parses with); the sorters of a chunk (sort; its
+  # gpu/ room alone sees kernels and src/cuda); the pipeline above them.
+  "src/lines/keys:src/core src/keys src/config"
+  "src/lines/sort:src/core src/keys src/config src/algo src/chunk_sort src/lines/keys"
+  "src/lines/sort/gpu:src/core src/cuda src/keys src/config src/algo kernels src/chunk_sort src/lines/keys src/lines/sort"
+  "src/lines:src/core io src/keys src/config src/algo src/chunk_sort src/verify src/output src/merge src/report src/pipeline"
   # The distributed sort's rooms run one way: ranks; then output (which
   # knows only ranks) and partition; local, which sorts into the output;
   # then exchange, which fills local's buffers with partition's buckets.
@@ -56,8 +63,8 @@ set(GSORT_LAYERS
   "src/distributed/exchange:${GSORT_BELOW_DISTRIBUTED} src/distributed/ranks src/distributed/partition src/distributed/local"
   "src/distributed/exchange/nccl:${GSORT_BELOW_DISTRIBUTED} src/cuda src/distributed/ranks src/distributed/exchange"
   "src/distributed:${GSORT_BELOW_DISTRIBUTED}"
-  "src/cli:src/core src/cuda io src/keys src/config"
-  "src/api:src/core src/cuda io src/keys src/config src/algo src/chunk_sort src/verify src/output src/merge src/report src/pipeline src/cli"
+  "src/cli:src/core src/cuda io src/keys src/config src/lines/keys"
+  "src/api:src/core src/cuda io src/keys src/config src/algo src/chunk_sort src/verify src/output src/merge src/report src/pipeline src/lines src/cli"
   "src/gen:src/core src/cuda io src/keys"
-  "src/main.cpp:src/core src/cuda io src/keys src/config src/chunk_sort src/verify src/output src/merge src/report src/pipeline src/distributed src/cli src/api tests/support/fault_hooks.h"
+  "src/main.cpp:src/core src/cuda io src/keys src/config src/chunk_sort src/verify src/output src/merge src/report src/pipeline src/lines src/distributed src/cli src/api tests/support/fault_hooks.h"
 )

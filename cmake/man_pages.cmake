@@ -38,5 +38,5 @@ function(gsort_man_page program name_line)
   set(GSORT_MAN_PAGES_BUILT ${GSORT_MAN_PAGES_BUILT} ${page}.gz PARENT_SCOPE)
 endfunction()
 
-gsort_man_page(gsort "sort files of fixed-size binary records, on the GPU when present")
+gsort_man_page(gsort "sort text lines as LC_ALL=C sort does, and files of binary records, on the GPU when present")
 gsort_man_page(gsort-gen "write deterministic test and benchmark records for gsort")

@@ -3,11 +3,12 @@
 # share/bash-completion/completions/gsort; needs nothing from bash-completion.
 
 _gsort_long_options="--output --record-size --key --format --reverse --unique --stable --check
+  --field-separator --numeric-sort --ignore-case --ignore-leading-blanks --zero-terminated
   --merge --batch-size --memory --temporary-directory --parallel --backend --algorithm --exchange --device
   --gpu-memory --compress-temp --compress-temp= --spill-streams --page-cache --compress-output --compress-output=
   --verify --no-verify --no-space-check --fsync --progress --no-progress --stats --trace --output-parts --to-terminal --verbose
   --help --version"
-_gsort_short_options="-o -k -r -u -s -c -C -m -S -T -v -h"
+_gsort_short_options="-o -k -r -u -s -c -C -m -S -T -v -h -t -n -f -b -z"
 _gsort_key_types="u8 u16 u32 u64 i8 i16 i32 i64 f32 f64 u16be u32be u64be i16be i32be i64be f32be f64be"
 
 # Candidates for the value of a --key: OFFSET:TYPE, then OFFSET:TYPE:desc.

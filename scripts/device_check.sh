@@ -12,7 +12,7 @@
 # variables (ROUNDS, SIZE_GB, OLD, ...) pass through. page-cache (root): what
 # a 12 GB spilled sort leaves of a 4 GB victim's page cache, in cgroups of
 # 16G and 100G, the victim read twice and once.
-# HOST_FILTER narrows the host suites (unit, conformance, cli: a gtest filter;
+# HOST_FILTER narrows the host suites (unit, conformance, cli, lines: a gtest filter;
 # default: all of them). The CLI cases are read from this copy's tests/cli/cases.
 set -uo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -38,7 +38,7 @@ for step in "${steps[@]}"; do
     tests)
       "$carry/gsort_gpu_tests" >"$out/gpu_tests.log" 2>&1; echo "gsort_gpu_tests rc=$?"; tail -4 "$out/gpu_tests.log"
       : >"$out/host_tests.log"
-      for suite in gsort_unit_tests gsort_conformance_tests gsort_cli_tests; do
+      for suite in gsort_unit_tests gsort_conformance_tests gsort_cli_tests gsort_line_tests; do
         GSORT_CLI_CASES_DIR=$repo/tests/cli/cases "$carry/$suite" --gtest_filter="${HOST_FILTER:-*}" >"$out/$suite.log" 2>&1
         echo "$suite rc=$?"; tail -4 "$out/$suite.log"; cat "$out/$suite.log" >>"$out/host_tests.log"
       done

@@ -22,6 +22,7 @@
 #include "src/core/mpi_launcher.h"
 #include "src/core/process_clock.h"
 #include "src/keys/key_layout.h"
+#include "src/lines/line_check.h"
 #include "src/verify/disorder_text.h"
 
 #ifdef GSORT_TEST_HOOKS
@@ -60,7 +61,7 @@ RunOptions prepare_run(const SortConfig& config, const StandardStreams& streams,
   if (streams.stdout_was_closed && writes_stdout) throw IoError("standard output is closed (give -o FILE)");
   // As zstd does: records on a terminal are noise, and the "> FILE" was
   // most likely forgotten. -c and -C write nothing.
-  if (streams.stdout_is_terminal && writes_stdout && !config.to_terminal) {
+  if (streams.stdout_is_terminal && writes_stdout && !config.to_terminal && !config.lines.enabled) {
     throw UsageError("standard output is a terminal: give -o FILE, redirect it, or --to-terminal to write "
                      "the binary records there anyway");
   }
@@ -79,7 +80,9 @@ int run(const SortConfig& config, const RunOptions& options) {
   if (config.mode != Mode::kCheck) return kExitOk;
   const CheckResult& r = outcome.check;
   if (r.sorted) return kExitOk;
-  if (!config.check_quiet) {
+  if (!config.check_quiet && config.lines.enabled) {  // GNU sort's words: "-:2: disorder: b"
+    std::fprintf(stderr, "gsort: %s\n", describe_line_disorder(config.inputs.front(), r).c_str());
+  } else if (!config.check_quiet) {
     const std::string name = config.inputs.front() == "-" ? "standard input" : config.inputs.front();
     std::fprintf(stderr, "gsort: %s: %s\n", name.c_str(), describe_disorder(r, layout_of(config), config.unique).c_str());
   }
@@ -121,6 +124,10 @@ int run_as_rank(DistributedLaunch& mpi, int argc, char** argv, const StandardStr
     mpi.agree_on([&] {
       const ParsedCommand cmd = parse_command_line(argc, argv, mpi.ranks_on_host());
       if (cmd.done) return;
+      if (cmd.config.lines.enabled) {
+        throw UsageError("mpirun -np N sorts records only: sort text lines with one gsort, without mpirun "
+                         "(or give --record-size or --format for records)");
+      }
       prepare_run(cmd.config, streams, false);
       config = cmd.config;
     });

@@ -1,6 +1,7 @@
 // gsort as a C++ library: sort files, file descriptors or a buffer of
-// fixed-size binary records by a key inside each record, on the GPU when a
-// usable one is present, with the command line's options and guarantees.
+// fixed-size binary records by a key inside each record, or files of text
+// lines as LC_ALL=C sort does, on the GPU when a usable one is present,
+// with the command line's options and guarantees.
 //
 //   #include <gsort/gsort.h>
 //
@@ -8,6 +9,10 @@
 //   o.record_size = 16;
 //   o.keys = {"0:u64"};                        // as gsort --key 0:u64
 //   gsort::SortResult r = gsort::sort_files({"in.bin"}, "out.bin", o);
+//
+// Without a record size (nor --format in Options::arguments) the files
+// hold text lines: keys are then GNU sort's ({"2,2n", "1,1"}), and
+// arguments take its -t, -n and the like ({"-t", ","}).
 //
 // Link with CMake's find_package(gsort) and the target gsort::gsort, or with
 // `pkg-config --cflags --libs gsort`. Every function throws a gsort::Error
@@ -40,12 +45,13 @@ enum class Backend { kAuto, kCpu, kGpu, kHybrid };
 // How to sort: the options of the command line (gsort --help, man gsort),
 // the common ones as fields and any other in `arguments`.
 struct Options {
-  uint32_t record_size = 0;   // bytes per record (--record-size): required, unless
-                              // `arguments` holds --format
-  std::vector<std::string> keys;  // --key fields in gsort's key syntax, most
-                                  // significant first ("0:u64", "8:i32be:desc",
-                                  // "16:10": 10 bytes at offset 16); empty: the
-                                  // whole record as bytes
+  uint32_t record_size = 0;   // bytes per record (--record-size); 0, and no --format
+                              // in `arguments`: the inputs are text lines
+  std::vector<std::string> keys;  // --key fields, most significant first: for records
+                                  // in gsort's key syntax ("0:u64", "8:i32be:desc",
+                                  // "16:10": 10 bytes at offset 16), for lines GNU
+                                  // sort's POS1[,POS2] ("2,2n"); empty: the whole
+                                  // record or line
   bool reverse = false;   // -r: descending; equal keys still keep their input order
   bool unique = false;    // -u: keep only the first record of each run of equal keys
   Backend backend = Backend::kAuto;  // --backend
@@ -88,7 +94,7 @@ SortResult merge_files(const std::vector<std::string>& inputs, const std::string
 // the sorted records to `output_fd`. Neither descriptor is closed.
 SortResult sort_fd(int input_fd, int output_fd, const Options& options);
 
-// Sorts `count` records of options.record_size bytes at `records` in place,
+// Sorts `count` records of options.record_size bytes (not 0) at `records` in place,
 // stably, on the GPU when options.backend allows and the buffer is large
 // enough to pay for it. Returns the number of records kept: `count`, or
 // with unique the number of distinct keys, kept at the front in order.

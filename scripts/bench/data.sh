@@ -6,6 +6,8 @@
 #   data_gensort RECORDS [ascii]   gensort records (binary, or gensort -a's lines)
 #   data_u64 RECORDS               16-byte records, a u64 key at offset 0
 #   data_random RECORDS            100-byte records of random bytes (incompressible)
+#   data_lines KIND LINES          text lines of gsort-gen --format KIND (logs: 20 to 300
+#                                  bytes, 159 on average; csv: 31 on average)
 #   data_compressed FILE EXT       FILE compressed by the tool of EXT (zst gz bz2 xz)
 # shellcheck shell=bash disable=SC2034,SC2154  # variables shared with scripts/bench.sh
 
@@ -43,6 +45,12 @@ data_u64() {
   local seed=${SEED:-7}
   made "$work/data/u64-$1.s$seed" "$bin/gsort-gen" --record-size 16 --key 0:u64 --records "$1" --seed "$seed" \
     -o "$work/data/u64-$1.s$seed.part"
+}
+
+data_lines() {
+  local seed=${SEED:-7}
+  made "$work/data/$1-$2.s$seed" "$bin/gsort-gen" --format "$1" --records "$2" --seed "$seed" \
+    -o "$work/data/$1-$2.s$seed.part"
 }
 
 data_random() {

@@ -75,6 +75,7 @@ SortResult sort_fd(int input_fd, int output_fd, const Options& options) {
 uint64_t sort_records(void* records, uint64_t count, const Options& options) {
   return translate_errors([&] {
     const SortConfig config = config_from_options(options, Mode::kSort, {"-"}, "-");
+    if (config.lines.enabled) throw UsageError("sort_records: give Options::record_size (text lines are sorted in files)");
     if (!config.stats_path.empty() || !config.trace_path.empty()) {
       throw UsageError("sort_records: --stats and --trace are for sorts of files");
     }

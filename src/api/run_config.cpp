@@ -9,7 +9,8 @@
 
 #include "io/input/input_set.h"
 #include "io/output/output_parts.h"
-#include "io/output/output_target.h"
+#include "src/api/report_files.h"
+#include "src/api/run_lines.h"
 #include "src/cli/distinct_files.h"
 #include "src/chunk_sort/backend_factory.h"
 #include "src/chunk_sort/starting_backend.h"
@@ -17,7 +18,6 @@
 #include "src/core/errors.h"
 #include "src/core/process_clock.h"
 #include "src/core/stopwatch.h"
-#include "src/core/test_hooks.h"
 #include "src/core/thread_pool.h"
 #include "src/pipeline/external_sort.h"
 #include "src/report/progress.h"
@@ -72,36 +72,10 @@ SortReport with_backend_start(SortReport r, const PhaseSpan& backend_span) {
   return r;
 }
 
-// --stats or --trace: into its file's temporary (made before the work began) and
-// prepared for its rename, or to stderr. Runs before the output is committed,
-// so that a failure here (a full disk, --stats /dev/full) leaves the
-// destination as it was.
-void write_stats(const std::string& json, OutputTarget* file) {
-  if (file) {
-    file->file().write_all(json.data(), json.size());
-    file->prepare_commit();
-  } else {
-    std::fputs(stats_for_stderr(json).c_str(), stderr);
-  }
-}
-
-// The stats (or trace) file's rename, after the output's commit: the one
-// failure that comes after the destination changed, and the message says so.
-void publish_stats(OutputTarget* file, const std::string& output, const std::string& role) {
-  if (!file) return;
-  if (test_hooks::before_stats_rename) test_hooks::before_stats_rename(file->destination().c_str());
-  try {
-    file->publish();
-  } catch (const IoError& e) {
-    throw IoError("output " + (output == "-" ? std::string("(standard output)") : output) +
-                  " was written, but not the " + role + ": " + e.what());
-  }
-}
-
 // -c / -C. The progress line and --stats work as for a sort; -C shows no
 // progress unless --progress asks.
 RunOutcome check(const SortConfig& config, const KeyLayout& layout, const Log& log, const Stopwatch& total,
-                 OutputTarget* stats_file) {
+                 ReportFiles& files) {
   bool size_known = false;
   const uint64_t input_bytes = plain_input_bytes(config.inputs, &size_known);
   std::atomic<uint64_t> checked_bytes{0};
@@ -116,8 +90,9 @@ RunOutcome check(const SortConfig& config, const KeyLayout& layout, const Log& l
   const CheckResult& r = out.check;
   log.info("checked " + std::to_string(r.records) + " records in " + format_seconds(out.seconds) +
            (r.sorted ? ": sorted" : ": disorder at record " + std::to_string(r.bad_record)));
-  if (!config.stats_path.empty()) write_stats(check_stats_json(config, r, out.seconds), stats_file);
-  if (stats_file) stats_file->publish();
+  files.write_stats(check_stats_json(config, r, out.seconds));
+  files.publish_check();
+  files.print_to_stderr();
   return out;
 }
 
@@ -125,15 +100,8 @@ RunOutcome check(const SortConfig& config, const KeyLayout& layout, const Log& l
 RunOutcome run_checked(const SortConfig& config, const RunOptions& run, Stopwatch& total) {
   const Log log(config.verbose);
   const KeyLayout layout = layout_of(config);
-  // --stats FILE is made now (an unwritable place fails before any work)
-  // and put in place only when the run succeeded.
-  std::unique_ptr<OutputTarget> stats_file;
-  if (!config.stats_path.empty() && config.stats_path != "-") {
-    stats_file = std::make_unique<OutputTarget>(config.stats_path, "--stats file");
-  }
-  std::unique_ptr<OutputTarget> trace_file;
-  if (!config.trace_path.empty()) trace_file = std::make_unique<OutputTarget>(config.trace_path, "--trace file");
-  if (config.mode == Mode::kCheck) return check(config, layout, log, total, stats_file.get());
+  ReportFiles files(config);
+  if (config.mode == Mode::kCheck) return check(config, layout, log, total, files);
   ThreadPool pool(config.threads);
   bool size_known = false;
   const uint64_t input_bytes = plain_input_bytes(config.inputs, &size_known);
@@ -147,7 +115,6 @@ RunOutcome run_checked(const SortConfig& config, const RunOptions& run, Stopwatc
              format_seconds(backend_span.end_s - backend_span.start_s));
   }
   SortContext ctx{config, layout, *backend, pool, log};
-  std::string stats_to_stderr;  // --stats -
   // --stats' and --trace's times end just before the output's commit (its
   // rename); both files are written then, and renamed after it.
   ctx.before_commit = [&](const SortReport& r) {
@@ -158,22 +125,16 @@ RunOutcome run_checked(const SortConfig& config, const RunOptions& run, Stopwatc
       backend_span = PhaseSpan{"start backend", "backend start", starting->started_at(), starting->ended_at()};
     }
     const SortReport whole = with_backend_start(r, backend_span);
-    if (trace_file) write_stats(chrome_trace_json(whole), trace_file.get());
-    if (stats_file) {
-      write_stats(stats_json(config, run.output, whole, *backend, total.seconds()), stats_file.get());
-    } else if (!config.stats_path.empty()) {
-      stats_to_stderr = stats_json(config, run.output, whole, *backend, total.seconds());
-    }
+    if (files.trace_wanted()) files.write_trace(chrome_trace_json(whole));
+    if (files.stats_wanted()) files.write_stats(stats_json(config, run.output, whole, *backend, total.seconds()));
   };
   RunOutcome out;
   out.report = with_backend_start(external_sort(ctx, run), backend_span);
-  publish_stats(trace_file.get(), run.output, "--trace file");
-  publish_stats(stats_file.get(), run.output, "--stats file");
+  files.publish(run.output);
   out.seconds = total.seconds();
   out.backend = backend->describe();
   report_verbose(log, out.report, *backend, out.seconds);
-  // --stats -: after -v's lines, not in the middle of them.
-  if (!stats_to_stderr.empty()) write_stats(stats_to_stderr, nullptr);
+  files.print_to_stderr();  // --stats -: after -v's lines, not in the middle of them
   return out;
 }
 
@@ -194,7 +155,7 @@ RunOutcome run_config(const SortConfig& config, const RunOptions& run) {
   refuse_overlapping_files(config, run.output);
   std::optional<OutputDirectory> parts;
   if (!run.parts_directory.empty()) parts.emplace(run.parts_directory);
-  RunOutcome outcome = run_checked(config, run, total);
+  RunOutcome outcome = config.lines.enabled ? run_lines_config(config, run) : run_checked(config, run, total);
   if (parts) parts->keep();
   return outcome;
 }

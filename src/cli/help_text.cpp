@@ -23,6 +23,7 @@ struct Group {
 
 const Group kGroups[] = {
     {"Input and keys", {"record-size", "format", "key", "reverse", "unique", "stable", "check", "-C", "merge"}},
+    {"Text lines (the default)", {"field-separator", "numeric-sort", "ignore-case", "ignore-leading-blanks", "zero-terminated"}},
     {"Memory and temporary files", {"memory", "temporary-directory", "batch-size", "compress-temp", "spill-streams", "page-cache"}},
     {"Backends", {"backend", "algorithm", "device", "gpu-memory", "parallel", "exchange"}},
     {"Output", {"output", "compress-output", "output-parts", "to-terminal", "verify", "no-verify", "no-space-check", "fsync"}},
@@ -31,15 +32,20 @@ const Group kGroups[] = {
 
 const char* const kIntro =
     "Usage: gsort [OPTION]... [INPUT]...\n"
-    "Sort files of fixed-size binary records by a key inside each record, using the\n"
-    "GPU when one is present. INPUT is a file or - for standard input (the default);\n"
-    "several inputs are sorted together.\n\n"
-    "The sort is stable: records with equal keys keep their input order, always.\n"
+    "Sort text lines (the default), byte for byte as LC_ALL=C sort does, or files\n"
+    "of fixed-size binary records (--record-size, --format) by a key inside each\n"
+    "record, using the GPU when one is present. INPUT is a file or - for standard\n"
+    "input (the default); several inputs are sorted together.\n\n"
+    "Lines are compared in the C locale's order: bytes as they are (\\r, NUL and\n"
+    "invalid UTF-8 included); a last line without its newline gets one.\n"
+    "Records sort stably: records with equal keys keep their input order, always.\n"
     "Floats sort in IEEE total order: -NaN < -inf < ... < -0.0 < +0.0 < ... < +NaN.\n"
     "An option given twice takes its last value; -k adds a key, -o names one file.\n";
 
 const char* const kExamples =
     "Examples:\n"
+    "  producer | gsort -t, -k2,2n -k1,1 | consumer\n"
+    "      CSV lines by the number in field 2, then by field 1, as sort would\n"
     "  gsort --record-size 64 -k 8:u64 -k 0:4:desc in.bin -o out.bin\n"
     "      64-byte records by the unsigned 64-bit number at offset 8, then by\n"
     "      bytes 0-3, descending\n"

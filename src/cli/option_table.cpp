@@ -15,15 +15,17 @@ void add_sort_options(po::options_description& d, RawOptions& o) {
        "write the result to FILE (default: standard output); FILE may be one of the inputs")
       ("record-size", po::value(&o.record_size)->value_name("N"), "records are N bytes long")
       ("key,k", po::value(&o.keys)->value_name("SPEC")->composing(),
-       "sort by this key (gsort's syntax, not GNU sort's fields); repeat for tie-breaking keys. "
-       "SPEC is OFFSET:LENGTH (bytes, "
+       "sort by this key; repeat for tie-breaking keys. Lines: GNU sort's POS1[,POS2], POS is F[.C][OPTS] "
+       "(field F, character C, from 1; OPTS of b f n r), default the whole line. Records: "
+       "OFFSET:LENGTH (bytes, "
        "compared unsigned) or OFFSET:TYPE[:desc] with TYPE u8 u16 u32 u64 i8 i16 i32 i64 f32 f64, "
        "little-endian, or with a 'be' suffix big-endian (default key: the whole record)")
       ("format", po::value(&o.format)->value_name("NAME"),
        "a known record layout: 'gensort' (100-byte records, 10-byte key at offset 0)")
       ("reverse,r", po::bool_switch(&o.reverse), "reverse the order (equal keys still keep input order)")
       ("unique,u", po::bool_switch(&o.unique), "keep only the first record of each run of equal keys")
-      ("stable,s", po::bool_switch(&o.stable), "accepted for GNU sort's sake: gsort's sort is always stable")
+      ("stable,s", po::bool_switch(&o.stable), "lines: when the keys tie, keep input order (no comparison of whole "
+       "lines); records: accepted for GNU sort's sake, the sort is always stable")
       ("check,c", po::bool_switch(&o.check), "check whether the input is sorted; exit 1 if not")
       (",C", po::bool_switch(&o.check_quiet), "like -c, but report nothing")
       ("merge,m", po::bool_switch(&o.merge), "merge inputs that are already sorted")
@@ -96,12 +98,45 @@ void add_output_options(po::options_description& d, RawOptions& o) {
       ("version", po::bool_switch(&o.version), "show the version and exit");
 }
 
+// Text lines' own options (GNU sort's), shown in --help.
+void add_line_options(po::options_description& d, RawLineOptions& o) {
+  d.add_options()
+      ("field-separator,t", po::value(&o.separator)->value_name("SEP"),
+       "lines: fields are separated by the byte SEP (\\0 for NUL) rather than by runs of blanks")
+      ("numeric-sort,n", po::bool_switch(&o.numeric),
+       "lines: compare by numeric value: leading blanks, '-', digits, one '.', no exponent; no number is 0")
+      ("ignore-case,f", po::bool_switch(&o.fold), "lines: fold lower case to upper case (bytes a-z only)")
+      ("ignore-leading-blanks,b", po::bool_switch(&o.ignore_blanks),
+       "lines: ignore the blanks at the start of each key field")
+      ("zero-terminated,z", po::bool_switch(&o.zero_terminated), "lines: lines end with NUL, not newline");
+}
+
 }  // namespace
 
 po::options_description visible_options(RawOptions& o) {
   po::options_description d("Options");
   add_sort_options(d, o);
+  add_line_options(d, o.lines);
   add_output_options(d, o);
+  return d;
+}
+
+po::options_description refused_options(RawOptions& o) {
+  RawLineOptions& l = o.lines;
+  po::options_description d;
+  d.add_options()
+      ("general-numeric-sort,g", po::bool_switch(&l.general_numeric), "")
+      ("human-numeric-sort", po::bool_switch(&l.human_numeric), "")
+      ("month-sort,M", po::bool_switch(&l.month), "")
+      ("version-sort,V", po::bool_switch(&l.version_sort), "")
+      ("random-sort,R", po::bool_switch(&l.random), "")
+      ("dictionary-order,d", po::bool_switch(&l.dictionary), "")
+      ("ignore-nonprinting,i", po::bool_switch(&l.nonprinting), "")
+      ("debug", po::bool_switch(&l.debug), "")
+      ("files0-from", po::value(&l.files0_from), "")
+      ("random-source", po::value(&l.random_source), "")
+      ("sort", po::value(&l.sort_word), "")
+      ("compress-program", po::value(&l.compress_program), "");
   return d;
 }
 

@@ -10,6 +10,18 @@
 
 namespace gsort {
 
+// The options of text lines (the default mode) as given: GNU sort's -t
+// -n -f -b -z, and GNU sort's options gsort refuses (parsed only to be
+// refused, each naming the closest one it offers; never ignored).
+struct RawLineOptions {
+  std::string separator;
+  bool separator_given = false;
+  bool numeric = false, fold = false, ignore_blanks = false, zero_terminated = false;
+  bool general_numeric = false, human_numeric = false, month = false, version_sort = false, random = false;
+  bool dictionary = false, nonprinting = false, debug = false;
+  std::string files0_from, random_source, sort_word, compress_program;
+};
+
 // The options as given, before they are checked.
 struct RawOptions {
   std::vector<std::string> inputs;
@@ -18,7 +30,7 @@ struct RawOptions {
   std::vector<std::string> keys;
   std::string format;
   bool reverse = false, unique = false, check = false, check_quiet = false, merge = false;
-  bool stable = false;  // -s: accepted for GNU sort's sake; every sort is stable
+  bool stable = false;  // -s: lines without the last-resort comparison; records are always stable
   bool to_terminal = false;  // --to-terminal
   std::string memory;
   std::string temp_dir;
@@ -47,6 +59,7 @@ struct RawOptions {
   bool trace_given = false;
   bool stats_given = false, compress_temp_given = false, compress_output_given = false;
   bool output_parts = false;
+  RawLineOptions lines;
 };
 
 // The value of an option with an optional value given bare
@@ -55,5 +68,7 @@ constexpr const char* kImplicit = "default";
 
 // The options that --help shows, writing into `o` when parsed.
 boost::program_options::options_description visible_options(RawOptions& o);
+// GNU sort's options that gsort refuses (not in --help), into o.lines.
+boost::program_options::options_description refused_options(RawOptions& o);
 
 }  // namespace gsort

@@ -1,6 +1,7 @@
 #include "src/cli/option_values.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <initializer_list>
 #include <thread>
@@ -8,6 +9,7 @@
 
 #include "io/codec/compression.h"
 #include "io/codec/zstd_stream.h"
+#include "src/cli/line_values.h"
 #include "src/cli/size_parse.h"
 #include "src/core/errors.h"
 #include "src/keys/key_layout.h"
@@ -77,7 +79,12 @@ void set_record_layout(const RawOptions& o, SortConfig& c) {
                      std::to_string(kMaxRecordSize));
   }
   c.record_size = static_cast<uint32_t>(record_size);
-  for (const std::string& spec : o.keys) c.keys.push_back(parse_key_spec(spec));
+  for (const std::string& spec : o.keys) {
+    if (!spec.empty() && std::isdigit(static_cast<unsigned char>(spec[0])) && spec.find(':') == std::string::npos) {
+      throw UsageError(gnu_key_in_record_mode(spec));
+    }
+    c.keys.push_back(parse_key_spec(spec));
+  }
   if (c.keys.empty() && o.format == "gensort") c.keys.push_back(parse_key_spec("0:10"));
   // Validates the key against the record now, so the error comes first.
   if (!c.keys.empty()) KeyLayout(c.keys, c.record_size, false);
@@ -224,8 +231,15 @@ SortConfig to_config(const RawOptions& o, unsigned ranks_on_host) {
   c.output_parts = o.output_parts;
   c.to_terminal = o.to_terminal;
   if (c.output_parts && c.output == "-") throw UsageError("--output-parts needs -o DIR");
-  set_record_layout(o, c);
-  set_mode(o, c);
+  refuse_unsupported_gnu_options(o.lines);
+  if (!o.record_size_given && o.format.empty()) {  // text lines, the default
+    set_mode(o, c);
+    set_line_options(o.lines, o.keys, o.stable, c);
+  } else {
+    refuse_line_options_for_records(o.lines);
+    set_record_layout(o, c);
+    set_mode(o, c);
+  }
   set_host_resources(o, ranks_on_host, c);
   c.verbose = o.verbose;
   set_backend(o, c);

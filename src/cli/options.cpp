@@ -77,6 +77,36 @@ void refuse_message_placeholders(int argc, const char* const* argv) {
   }
 }
 
+// GNU sort refuses -t given twice with different separators ("incompatible
+// tabs"); so does gsort (other options given twice take the last value).
+void refuse_incompatible_tabs(const std::vector<po::option>& parsed) {
+  const std::vector<std::string>* first = nullptr;
+  for (const po::option& o : parsed) {
+    if (o.string_key != "field-separator") continue;
+    if (first && o.value != *first) throw UsageError("incompatible tabs");
+    first = &o.value;
+  }
+}
+
+// Which options were given, where their values cannot tell.
+void note_given(const po::variables_map& vm, RawOptions& o) {
+  o.record_size_given = vm.count("record-size") > 0;
+  o.batch_size_given = vm.count("batch-size") > 0;
+  o.stats_given = vm.count("stats") > 0;
+  o.trace_given = vm.count("trace") > 0;
+  o.output_given = vm.count("output") > 0;
+  o.memory_given = vm.count("memory") > 0;
+  o.parallel_given = vm.count("parallel") > 0;
+  o.compress_temp_given = vm.count("compress-temp") > 0;
+  o.spill_streams_given = vm.count("spill-streams") > 0;
+  o.compress_output_given = vm.count("compress-output") > 0;
+  o.lines.separator_given = vm.count("field-separator") > 0;
+  if (o.lines.sort_word == "numeric") {  // --sort=numeric is -n
+    o.lines.numeric = true;
+    o.lines.sort_word.clear();
+  }
+}
+
 }  // namespace
 
 std::string help_text() {
@@ -89,6 +119,7 @@ ParsedCommand parse_command_line(int argc, const char* const* argv, unsigned ran
   RawOptions o;
   po::options_description all = visible_options(o);
   all.add_options()("input", po::value(&o.inputs)->composing(), "");
+  all.add(refused_options(o));
   po::positional_options_description positional;
   positional.add("input", -1);
   po::variables_map vm;
@@ -102,6 +133,7 @@ ParsedCommand parse_command_line(int argc, const char* const* argv, unsigned ran
                                     .positional(positional)
                                     .style(style)
                                     .run();
+    refuse_incompatible_tabs(parsed.options);
     // The inputs' hidden option takes positional arguments only: a prefix
     // guessed into it (--in FILE) is no option of gsort's.
     for (const po::option& opt : parsed.options) {
@@ -115,16 +147,7 @@ ParsedCommand parse_command_line(int argc, const char* const* argv, unsigned ran
   } catch (const po::error& e) {
     throw UsageError(std::string(e.what()) + " (try 'gsort --help')");
   }
-  o.record_size_given = vm.count("record-size") > 0;
-  o.batch_size_given = vm.count("batch-size") > 0;
-  o.stats_given = vm.count("stats") > 0;
-  o.trace_given = vm.count("trace") > 0;
-  o.output_given = vm.count("output") > 0;
-  o.memory_given = vm.count("memory") > 0;
-  o.parallel_given = vm.count("parallel") > 0;
-  o.compress_temp_given = vm.count("compress-temp") > 0;
-  o.spill_streams_given = vm.count("spill-streams") > 0;
-  o.compress_output_given = vm.count("compress-output") > 0;
+  note_given(vm, o);
   ParsedCommand cmd;
   if (o.help || o.version) {
     print_to_stdout(o.help ? help_text() : std::string("gsort ") + GSORT_VERSION + "\n" + build_info_text());

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "src/config/line_options.h"
 #include "src/core/compression_format.h"
 #include "src/keys/key_field.h"
 
@@ -34,6 +35,7 @@ struct SortConfig {
   bool reverse = false;
   bool unique = false;
   bool check_quiet = false;  // -C
+  LineOptions lines;         // text lines (lines.enabled): keys and options; record_size and keys unused
 
   // -S and --parallel resolved for this process: their defaults are shares
   // of the host, divided between the ranks on it (options.h).

@@ -26,6 +26,12 @@ Layouts:
                      With --ascii (gensort -a): 10 printable key characters,
                      2 spaces, the row number as 32 hex digits, 2 spaces,
                      52 printable filler characters, then "\r\n".
+  --format logs      text lines (--records counts lines), for gsort's line
+                     mode: log-like lines of 20 to 300 bytes (a timestamp,
+                     a level, a component, user= and took= fields, words).
+  --format csv       text lines: id,word,integer,decimal (an id below 10^9,
+                     one of eight words, an integer in [-10^6, 10^6), a
+                     decimal in [0, 1000) with three places).
   --format raw       (default) --record-size bytes per record. The --key
                      fields get keys from --distribution; every other byte
                      is random filler, except that the record number (0, 1,
@@ -91,7 +97,9 @@ Distribution parse_distribution(const std::string& name) {
 RecordFormat parse_format(const std::string& name) {
   if (name == "raw") return RecordFormat::kRaw;
   if (name == "gensort") return RecordFormat::kGensort;
-  throw UsageError("--format: unknown '" + name + "' (expected raw or gensort)");
+  if (name == "logs") return RecordFormat::kLogs;
+  if (name == "csv") return RecordFormat::kCsv;
+  throw UsageError("--format: unknown '" + name + "' (expected raw, gensort, logs or csv)");
 }
 
 // Key fields the generator fills must not share bytes, or one field's
@@ -119,7 +127,7 @@ po::options_description make_options() {
       ("seed", po::value<std::string>()->value_name("S")->default_value("1"), "random seed")
       ("output,o", po::value<std::string>()->value_name("FILE")->default_value("-"),
        "output file; - is standard output")
-      ("format", po::value<std::string>()->value_name("F")->default_value("raw"), "raw or gensort")
+      ("format", po::value<std::string>()->value_name("F")->default_value("raw"), "raw, gensort, logs or csv")
       ("ascii", po::bool_switch(), "gensort: the printable-line variant (gensort -a)")
       ("record-size", po::value<std::string>()->value_name("BYTES"),
        "raw: bytes per record, 1 to 67108864 (64 MiB, as gsort takes; required)")
@@ -138,6 +146,12 @@ po::options_description make_options() {
 void fill_layout(const po::variables_map& vm, GenOptions& out) {
   const bool has_size = vm.count("record-size") > 0;
   const bool has_keys = vm.count("key") > 0;
+  if (is_text_format(out.format)) {
+    if (has_size || has_keys || out.ascii) {
+      throw UsageError("--format logs and csv write text lines: no --record-size, --key or --ascii");
+    }
+    return;
+  }
   if (out.format == RecordFormat::kGensort) {
     if (has_keys) throw UsageError("--key cannot be used with --format gensort (its key is bytes 0-9)");
     if (has_size && number_option(vm, "record-size") != 100) {

@@ -13,7 +13,12 @@ namespace gsort::gen {
 enum class RecordFormat {
   kRaw,      // --record-size and --key: any fixed-size layout
   kGensort,  // the Sort Benchmark's 100-byte records (gensort_generator.h)
+  kLogs,     // text lines: log-like (text_generator.h)
+  kCsv,      // text lines: CSV (text_generator.h)
 };
+
+// Whether the format writes text lines of varying length (--records counts lines).
+inline bool is_text_format(RecordFormat f) { return f == RecordFormat::kLogs || f == RecordFormat::kCsv; }
 
 struct GenOptions {
   uint64_t records = 0;

@@ -1,4 +1,5 @@
-// gsort-gen: writes deterministic test and benchmark records for gsort.
+// gsort-gen: writes deterministic test and benchmark records (or text
+// lines) for gsort.
 // The only place that turns errors into exit codes.
 #include <cstdio>
 #include <new>
@@ -9,6 +10,7 @@
 #include "src/gen/gen_options.h"
 #include "src/gen/output_file.h"
 #include "src/gen/record_generator.h"
+#include "src/gen/text_generator.h"
 
 namespace gsort::gen {
 namespace {
@@ -16,7 +18,25 @@ namespace {
 // Large writes keep the generator, not the system calls, the bottleneck.
 constexpr size_t kBufferBytes = 8u << 20;
 
+// Text lines: as many as --records, through the same buffer.
+void generate_text(const GenOptions& options) {
+  TextGenerator generator(options);
+  OutputFile out(options.output);
+  std::vector<uint8_t> buffer(kBufferBytes + TextGenerator::kMaxLine);
+  size_t used = 0;
+  for (uint64_t done = 0; done < options.records; ++done) {
+    used += generator.line(buffer.data() + used);
+    if (used >= kBufferBytes) {
+      out.write(buffer.data(), used);
+      used = 0;
+    }
+  }
+  out.write(buffer.data(), used);
+  out.close();
+}
+
 void generate_to_file(const GenOptions& options) {
+  if (is_text_format(options.format)) return generate_text(options);
   std::unique_ptr<RecordGenerator> generator = make_record_generator(options);
   const size_t record_size = generator->record_size();
   const size_t per_buffer = kBufferBytes / record_size > 0 ? kBufferBytes / record_size : 1;

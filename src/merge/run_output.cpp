@@ -15,21 +15,6 @@ struct RunOutput::Stream {
   OutputWriter out;  // after writer: its write-behind thread stops first
 };
 
-namespace {
-
-// A segment file in the temporary directory; its identity and cleanup
-// state go to `segment`.
-File new_segment_file(TempRuns& runs, const char* stem, RunSegment& segment) {
-  uint64_t number = 0;
-  TempFile made = runs.dir().create_file(stem, &number);
-  segment.identity = RunIdentity{runs.job_id(), number};
-  segment.file.named = made.named;
-  segment.file.slot = made.slot;
-  return std::move(made.file);
-}
-
-}  // namespace
-
 RunOutput::RunOutput(TempRuns& runs, const char* stem, PendingSource& run, unsigned streams) : run_(run) {
   streams = std::max(1u, streams);
   const uint32_t rs = runs.record_size();
@@ -37,17 +22,12 @@ RunOutput::RunOutput(TempRuns& runs, const char* stem, PendingSource& run, unsig
   // The plan's block (its write-behind buffers) is shared by the streams,
   // so that memory stays what the plan counted.
   const uint64_t block = std::max<uint64_t>(rs, storage.block_bytes / streams / rs * rs);
-  RunCompression compression = storage.compression;
-  if (compression.pool) {
-    // The pool's threads are shared too: together the streams compress
-    // about as many frames at once as there are threads.
-    compression.frames_at_once = std::max(1u, (compression.pool->size() + streams - 1) / streams);
-  }
+  // The pool's threads are shared too.
+  const RunCompression compression = runs.compression_for(streams);
   run.segments.resize(streams);
   for (unsigned s = 0; s < streams; ++s) {
     RunSegment& segment = run.segments[s];
-    File file = new_segment_file(runs, stem, segment);
-    if (storage.paced) file.pace_writeback();
+    File file = runs.new_segment(stem, segment);
     streams_.push_back(std::make_unique<Stream>(std::move(file), rs, compression, segment.identity, block));
   }
 }
@@ -63,16 +43,27 @@ void RunOutput::append_gathered(ThreadPool& pool, const uint8_t* records, const 
     next[s] = split_point(count, n, s);
     end[s] = split_point(count, n, s + 1);
   }
-  // A block of each slice in turn: every stream's thread has a buffer to
-  // write while the next ones are gathered.
+  fill_slices_in_turn(next, end, [&](size_t s, uint64_t from, uint64_t left) {
+    return streams_[s]->out.append_gathered_block(pool, records, order + from, left);
+  });
+}
+
+void fill_slices_in_turn(std::vector<uint64_t> next, const std::vector<uint64_t>& end,
+                         const std::function<uint64_t(size_t s, uint64_t from, uint64_t left)>& block) {
   for (bool more = true; more;) {
     more = false;
-    for (size_t s = 0; s < n; ++s) {
+    for (size_t s = 0; s < next.size(); ++s) {
       if (next[s] == end[s]) continue;
-      next[s] += streams_[s]->out.append_gathered_block(pool, records, order + next[s], end[s] - next[s]);
+      next[s] += block(s, next[s], end[s] - next[s]);
       more |= next[s] < end[s];
     }
   }
+}
+
+uint64_t close_segment(RunWriter& writer, RunSegment& segment) {
+  writer.finish(true);
+  segment.file.file = writer.take_file();
+  return writer.file_bytes();
 }
 
 RunFigures RunOutput::finish() {
@@ -80,9 +71,7 @@ RunFigures RunOutput::finish() {
   for (auto& s : streams_) s->out.finish();
   for (size_t i = 0; i < streams_.size(); ++i) {
     RunWriter& writer = streams_[i]->writer;
-    writer.finish(true);
-    run_.segments[i].file.file = writer.take_file();
-    figures.file_bytes += writer.file_bytes();
+    figures.file_bytes += close_segment(writer, run_.segments[i]);
     figures.record_bytes += writer.record_count() * writer.record_size();
   }
   return figures;

@@ -14,6 +14,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -56,6 +57,16 @@ class RunOutput {
   PendingSource& run_;
   std::vector<std::unique_ptr<Stream>> streams_;
 };
+
+// Slices [next[s], end[s]) of a sorted chunk fed to their streams a block at
+// a time, in turn: block(s, from, left) fills stream s's current block from
+// `from` and returns how many it took. Every stream's thread then has a
+// buffer to write while the next ones are gathered.
+void fill_slices_in_turn(std::vector<uint64_t> next, const std::vector<uint64_t>& end,
+                         const std::function<uint64_t(size_t s, uint64_t from, uint64_t left)>& block);
+// The segment's header written and its file, still open, handed to
+// `segment`; returns its bytes on disk.
+uint64_t close_segment(RunWriter& writer, RunSegment& segment);
 
 // Adds a finished run's figures to the report (on the main thread).
 void count_run(const RunFigures& figures, SortReport& report);

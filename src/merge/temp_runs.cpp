@@ -1,5 +1,6 @@
 #include "src/merge/temp_runs.h"
 
+#include <algorithm>
 #include <utility>
 #include <vector>
 
@@ -21,6 +22,24 @@ TempDir& TempRuns::dir() {
 void TempRuns::plan_writes(uint64_t block_bytes, bool paced) {
   storage_.block_bytes = block_bytes;
   storage_.paced = paced;
+}
+
+File TempRuns::new_segment(const char* stem, RunSegment& segment) {
+  uint64_t number = 0;
+  TempFile made = dir().create_file(stem, &number);
+  segment.identity = RunIdentity{job_id_, number};
+  segment.file.named = made.named;
+  segment.file.slot = made.slot;
+  if (storage_.paced) made.file.pace_writeback();
+  return std::move(made.file);
+}
+
+RunCompression TempRuns::compression_for(unsigned streams) const {
+  RunCompression compression = storage_.compression;
+  if (compression.pool) {
+    compression.frames_at_once = std::max(1u, (compression.pool->size() + streams - 1) / streams);
+  }
+  return compression;
 }
 
 std::unique_ptr<RecordSource> TempRuns::open(PendingSource& run) {

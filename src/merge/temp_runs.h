@@ -40,6 +40,15 @@ class TempRuns {
   void plan_writes(uint64_t block_bytes, bool paced);
   void compress(const RunCompression& compression) { storage_.compression = compression; }
 
+  // A new segment file called after `stem` in the temporary directory,
+  // paced where the plan says so; its identity and cleanup state go to
+  // `segment`, the open file is returned (for its RunWriter).
+  File new_segment(const char* stem, RunSegment& segment);
+  // How each of `streams` segments written side by side is compressed:
+  // together they compress about as many frames at once as the pool has
+  // threads.
+  RunCompression compression_for(unsigned streams) const;
+
   // A spilled run as a merge source: its one segment, or its segments read
   // one after another; each is punched out as it is read.
   std::unique_ptr<RecordSource> open(PendingSource& run);

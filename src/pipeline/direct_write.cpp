@@ -80,45 +80,54 @@ void DirectWrite::write(const uint8_t* records, const uint32_t* order, uint64_t 
   report_.add_phase("gather+write", t.seconds());
 }
 
-void DirectWrite::sort_and_write(const uint8_t* records, uint64_t count, uint32_t* order, const SortInParts& sort) {
-  // Made first: an unwritable destination (or encoder, or a disk without
-  // room for a mapped output) fails before the sort starts.
-  std::unique_ptr<OutputWriter> out = out_.writer(count * out_.record_size());
+SortWriteSpans sort_while_writing(uint64_t count, const std::function<void(const OrderProgress& ready)>& sort,
+                                  const std::function<void()>& first,
+                                  const std::function<void(uint64_t from, uint64_t to)>& write) {
   OrderPrefix prefix;
-  PhaseSpan sort_span{"sort", "sort", process_seconds(), 0};
+  SortWriteSpans spans;
+  spans.sort = PhaseSpan{"sort", "sort", process_seconds(), 0};
   std::thread sorter([&] {
     try {
-      sort(order, [&](uint64_t n) { prefix.publish(n); });
-      sort_span.end_s = process_seconds();
+      sort([&](uint64_t n) { prefix.publish(n); });
+      spans.sort.end_s = process_seconds();
       prefix.end();
     } catch (...) {
       prefix.fail(std::current_exception());
     }
   });
-  // Joined on every way out: the sort reads `records` and writes `order`.
+  // Joined on every way out: the sort reads what is written.
   ScopedJoin join_sorter(sorter);
-
-  meter_.phase("sorting", 0, nullptr);
   uint64_t written = 0;
-  double write_start = 0;
   if (count == 0) prefix.wait_beyond(0);  // nothing to write: wait for the sort (and its error) only
   while (written < count) {
     const uint64_t final_now = prefix.wait_beyond(written);
     if (final_now <= written) throw std::logic_error("the sort ended with " + std::to_string(written) + " of " +
-                                                     std::to_string(count) + " records ordered");
+                                                     std::to_string(count) + " entries ordered");
     if (written == 0) {
-      write_start = process_seconds();
-      meter_.phase("writing", count * out_.record_size(), &out_.written_bytes());
+      spans.write_start = process_seconds();
+      first();
     }
-    out->append_gathered(pool_, records, order + written, final_now - written);
+    write(written, final_now);
     written = final_now;
   }
-  out->finish();
-  const double write_end = process_seconds();
-  report_.output_records += out->records_written();
+  if (count > 0) spans.write_end = process_seconds();
   join_sorter.join();
-  report_.add_span(sort_span);
-  if (count > 0) report_.add_span(PhaseSpan{"gather+write", "main", write_start, write_end});
+  return spans;
+}
+
+void DirectWrite::sort_and_write(const uint8_t* records, uint64_t count, uint32_t* order, const SortInParts& sort) {
+  // Made first: an unwritable destination (or encoder, or a disk without
+  // room for a mapped output) fails before the sort starts.
+  std::unique_ptr<OutputWriter> out = out_.writer(count * out_.record_size());
+  meter_.phase("sorting", 0, nullptr);
+  SortWriteSpans spans = sort_while_writing(
+      count, [&](const OrderProgress& ready) { sort(order, ready); },
+      [&] { meter_.phase("writing", count * out_.record_size(), &out_.written_bytes()); },
+      [&](uint64_t from, uint64_t to) { out->append_gathered(pool_, records, order + from, to - from); });
+  out->finish();
+  report_.output_records += out->records_written();
+  report_.add_span(spans.sort);
+  if (count > 0) report_.add_span(PhaseSpan{"gather+write", "main", spans.write_start, process_seconds()});
 }
 
 }  // namespace gsort

@@ -22,6 +22,20 @@ namespace gsort {
 // The output file's sink, or its encoder's (--compress-output) where there is one.
 WriteBehind::Sink destination_sink(OutputTarget& output, OutputEncoder* encoder);
 
+// When the sort and the writing of sort_while_writing ran.
+struct SortWriteSpans {
+  PhaseSpan sort;
+  double write_start = 0, write_end = 0;  // process_seconds(); both 0 when nothing was written
+};
+// Runs `sort` on a thread of its own, which reports each final prefix of
+// an order of `count` entries through its OrderProgress, while this thread
+// calls write(from, to) for each prefix as it becomes final (first(), once,
+// just before the first), so that writing overlaps the sort. Rethrows the
+// sort's error; the sort has ended when it returns.
+SortWriteSpans sort_while_writing(uint64_t count, const std::function<void(const OrderProgress& ready)>& sort,
+                                  const std::function<void()>& first,
+                                  const std::function<void(uint64_t from, uint64_t to)>& write);
+
 class DirectWrite {
  public:
   DirectWrite(FinalOutput& out, ThreadPool& pool, ProgressMeter& meter, SortReport& report)

@@ -11,7 +11,6 @@
 #include <vector>
 
 #include "io/codec/output_encoder.h"
-#include "io/cache/page_cache_room.h"
 #include "io/input/input_set.h"
 #include "io/output/mapped_destination.h"
 #include "io/output/output_parts.h"
@@ -20,13 +19,13 @@
 #include "io/temp/stale_temp_dirs.h"
 #include "src/core/log.h"
 #include "src/core/stopwatch.h"
-#include "src/core/test_hooks.h"
 #include "src/merge/merge_passes.h"
 #include "src/merge/run_stack.h"
 #include "src/merge/temp_runs.h"
 #include "src/output/final_output.h"
 #include "src/pipeline/direct_write.h"
 #include "src/pipeline/form_runs.h"
+#include "src/pipeline/output_mapping.h"
 #include "src/pipeline/read_progress.h"
 #include "src/pipeline/room_check.h"
 #include "src/pipeline/sort_in_memory.h"
@@ -52,42 +51,6 @@ struct SortOutput {
   std::unique_ptr<OutputEncoder> encoder;
   std::unique_ptr<OutputCheck> check;
 };
-
-// Why the destination is not written through a mapping (empty: it may be):
-// a mapping writes a new regular file of known size, unencoded, whose bytes
-// the page cache takes at memory speed (dirty mapped pages count against a
-// memory cgroup as written ones do; where they do not fit, the paced
-// stream keeps the cache clean).
-std::string mapping_refusal(const SortOutput& out, const SortPlan& plan, const InputSet& inputs) {
-  if (test_hooks::output_way) {
-    const int forced = test_hooks::output_way();
-    if (forced == 1) return "a test asked for the stream";
-    if (forced == 2) return "";
-  }
-  if (out.target.is_direct()) return out.target.is_stdout() ? "standard output" : "not a regular file";
-  if (out.encoder) return "compressed";
-  if (plan.writeback_paced) return "larger than the page cache takes; paced";
-  if (inputs.size_known()) {
-    const uint64_t room = page_cache_room().bytes;
-    if (room > 0 && inputs.total_bytes() > room) {
-      return "larger than the page cache takes at memory speed (" + std::to_string(room) + " bytes)";
-    }
-  }
-  return "";
-}
-
-// The way the destination was written, in the report and under -v.
-void report_output_way(const SortContext& ctx, const FinalOutput& destination, const std::string& refusal,
-                       SortReport& report) {
-  report.output_way = output_way_name(destination.way());
-  if (destination.way() == OutputWay::kMapped) {
-    ctx.log.info("output: filled through a mapping by " + std::to_string(ctx.pool.size()) + " threads");
-  } else if (destination.way() == OutputWay::kStream) {
-    report.output_way_why = refusal.empty() ? "the file system cannot reserve or map it, or its size was unknown"
-                                            : refusal;
-    ctx.log.info("output: one write() stream (" + report.output_way_why + ")");
-  }
-}
 
 // What the sort will write, where its size is known: the output (not
 // encoded, not a stream), and the runs (spilled, not compressed).
@@ -185,7 +148,8 @@ SortReport external_sort(const SortContext& ctx, const RunOptions& run) {
   MappedDestination mapped(out.target.file());
   FinalOutput destination(destination_sink(out.target, out.encoder.get()), rs, plan.memory.block_bytes,
                           config.unique ? &ctx.layout : nullptr, out.check.get());
-  const std::string refusal = mapping_refusal(out, plan, inputs);
+  const std::string refusal = mapping_refusal(out.target, out.encoder != nullptr, plan.writeback_paced,
+                                              inputs.size_known() ? inputs.total_bytes() : 0);
   if (refusal.empty()) {
     // An in-memory sort knows its output's size before it reads: the
     // mapping's pages are made present while it reads and sorts.
@@ -230,7 +194,7 @@ SortReport external_sort(const SortContext& ctx, const RunOptions& run) {
     }
   }
   mapped.finish(report.output_records * rs, config.fsync);
-  report_output_way(ctx, destination, refusal, report);
+  report_output_way(destination.way(), refusal, ctx.pool.size(), ctx.log, report);
   finish(ctx, run, tally, out, meter, report);
   return report;
 }

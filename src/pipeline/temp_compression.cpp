@@ -38,8 +38,7 @@ std::string ratio_text(double r) {
 
 // What a decision reads and where it goes.
 struct Decision {
-  const SortContext& ctx;
-  uint32_t rs;
+  const TempSettings& settings;
   uint64_t frame_bytes;  // a run frame's
   TempRuns& runs;
   TempChoice& choice;
@@ -52,7 +51,7 @@ void compress_runs(const Decision& d, int level) {
   c.frame_bytes = d.frame_bytes;
   // Compression was the bottleneck of spilling on one core (~350 MB/s):
   // the frames of each block are compressed by all threads at once.
-  c.pool = &d.ctx.pool;
+  c.pool = &d.settings.pool;
   d.runs.compress(c);
   d.choice.compressed = true;
   d.choice.level = level;
@@ -65,22 +64,17 @@ struct Sample {
 
 // Frames of the sorted chunk, evenly spread over it, compressed as a run's
 // frames are, side by side on the pool's threads.
-Sample sample_compression(const Decision& d, int level, const RunSample& chunk) {
-  const uint32_t rs = d.rs;
-  const uint64_t count = chunk.count;
-  const uint64_t frame = std::clamp<uint64_t>(d.frame_bytes / rs, 1, count);
-  ThreadPool& pool = d.ctx.pool;
+Sample sample_compression(const Decision& d, int level, const SampleFrames& chunk) {
+  const uint64_t frame = std::min(d.frame_bytes, chunk.bytes);
+  ThreadPool& pool = d.settings.pool;
   // At most an eighth of the chunk, at least one frame.
-  const uint64_t frames = std::clamp<uint64_t>(count / (8 * frame), 1, std::min<uint64_t>(kMostSampleFrames, 2 * pool.size()));
+  const uint64_t frames = std::clamp<uint64_t>(chunk.bytes / (8 * frame), 1, std::min<uint64_t>(kMostSampleFrames, 2 * pool.size()));
   std::mutex mutex;
   uint64_t in = 0, out = 0;
   double seconds = 0;
   pool.parallel_for(frames, [&](size_t f) {
-    const uint64_t first = split_point(count - frame, frames > 1 ? frames - 1 : 1, f);
-    std::vector<uint8_t> raw(frame * rs), packed(ZstdCompressor::bound(frame * rs));
-    for (uint64_t i = 0; i < frame; ++i) {
-      std::memcpy(raw.data() + i * rs, chunk.records + uint64_t{chunk.order[first + i]} * rs, rs);
-    }
+    const std::vector<uint8_t> raw = chunk.frame(f, frames, frame);
+    std::vector<uint8_t> packed(ZstdCompressor::bound(raw.size()));
     ZstdCompressor zstd(level);
     // Once to size the context's tables (a run's writer does that once),
     // then timed.
@@ -97,6 +91,24 @@ Sample sample_compression(const Decision& d, int level, const RunSample& chunk) 
   sample.ratio = out > 0 ? static_cast<double>(in) / static_cast<double>(out) : 1;
   sample.bytes_per_s = seconds > 0 ? static_cast<double>(in) / seconds * pool.size() : 0;
   return sample;
+}
+
+// A chunk of records as its run holds them: frame f of `frames` is whole
+// records, evenly spread.
+SampleFrames record_frames(const RunSample& chunk, uint32_t rs) {
+  SampleFrames s;
+  s.bytes = chunk.count * rs;
+  s.frame = [chunk, rs](size_t f, size_t frames, uint64_t frame_bytes) {
+    const uint64_t count = chunk.count;
+    const uint64_t frame = std::clamp<uint64_t>(frame_bytes / rs, 1, count);
+    const uint64_t first = split_point(count - frame, frames > 1 ? frames - 1 : 1, f);
+    std::vector<uint8_t> raw(frame * rs);
+    for (uint64_t i = 0; i < frame; ++i) {
+      std::memcpy(raw.data() + i * rs, chunk.records + uint64_t{chunk.order[first + i]} * rs, rs);
+    }
+    return raw;
+  };
+  return s;
 }
 
 // The temp device's write speed, by the probe; in_memory for tmpfs.
@@ -116,11 +128,11 @@ WriteSpeed probe_temp_device(TempRuns& runs) {
 }
 
 // --compress-temp=auto: the choice and its reason in report.temp.
-void decide_auto(const Decision& d, const RunSample& chunk) {
+void decide_auto(const Decision& d, const SampleFrames& chunk) {
   TempChoice& choice = d.choice;
-  const int level = d.ctx.config.temp_level;
+  const int level = d.settings.config.temp_level;
   const std::string zstd = "zstd level " + std::to_string(level);
-  if (chunk.count == 0) {
+  if (chunk.bytes == 0) {
     choice.reason = "no chunk to sample (--merge): runs are written plain";
     return;
   }
@@ -160,7 +172,7 @@ void decide_auto(const Decision& d, const RunSample& chunk) {
     choice.reason = shrinks + ", but the temp device's speed is unknown (" + how + ")";
     return;
   }
-  const std::string speeds = zstd + " on " + std::to_string(d.ctx.pool.size()) + " threads compresses " +
+  const std::string speeds = zstd + " on " + std::to_string(d.settings.pool.size()) + " threads compresses " +
                              mb_s(sample.bytes_per_s) + ", the temp device writes " + mb_s(device) + " (" + how + ")";
   const std::string beyond = expected != 0 ? "the runs (" + mb(static_cast<double>(expected)) + ") exceed"
                                            : "runs of unknown size may exceed";
@@ -183,16 +195,23 @@ TempRoom temp_room() {
 
 void decide_run_compression(const SortContext& ctx, uint64_t source_records, const RunSample& sample,
                             TempRuns& runs, TempChoice& choice) {
+  const uint32_t rs = ctx.layout.record_size();
+  const TempSettings settings{ctx.config, ctx.pool, ctx.log, source_records * rs};
+  decide_run_compression(settings, record_frames(sample, rs), runs, choice);
+}
+
+void decide_run_compression(const TempSettings& settings, const SampleFrames& sample, TempRuns& runs,
+                            TempChoice& choice) {
   if (choice.decided) return;
   choice.decided = true;
-  const uint32_t rs = ctx.layout.record_size();
-  const Decision d{ctx, rs, std::clamp<uint64_t>(source_records * rs / 4, kMinRunFrameBytes, kMaxRunFrameBytes),
+  const Decision d{settings, std::clamp<uint64_t>(settings.window_bytes / 4, kMinRunFrameBytes, kMaxRunFrameBytes),
                    runs, choice};
-  switch (ctx.config.compress_temp) {
+  const SortConfig& config = settings.config;
+  switch (config.compress_temp) {
     case TempCompression::kOn:
       choice.mode = "on";
       choice.reason = "--compress-temp";
-      compress_runs(d, ctx.config.temp_level);
+      compress_runs(d, config.temp_level);
       break;
     case TempCompression::kOff:
       choice.mode = "off";
@@ -203,8 +222,8 @@ void decide_run_compression(const SortContext& ctx, uint64_t source_records, con
       decide_auto(d, sample);
       break;
   }
-  ctx.log.info(std::string("temp compression: ") + (choice.compressed ? "on" : "off") + " (" + choice.mode +
-                   "): " + choice.reason);
+  settings.log.info(std::string("temp compression: ") + (choice.compressed ? "on" : "off") + " (" + choice.mode +
+                    "): " + choice.reason);
 }
 
 }  // namespace gsort

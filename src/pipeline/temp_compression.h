@@ -17,6 +17,8 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <vector>
 
 #include "src/merge/temp_runs.h"
 #include "src/pipeline/external_sort.h"
@@ -54,5 +56,22 @@ struct RunSample {
 // nothing once the choice is made.
 void decide_run_compression(const SortContext& ctx, uint64_t source_records, const RunSample& sample,
                             TempRuns& runs, TempChoice& choice);
+
+// The same for any sort's runs (the line sort's too), from the run bytes
+// of a sorted chunk: `bytes` of them (0: none), and frame f of `frames`
+// spread evenly over them, about frame_bytes long. Run frames are
+// `window_bytes` (a merge window) / 4, within bounds.
+struct SampleFrames {
+  uint64_t bytes = 0;
+  std::function<std::vector<uint8_t>(size_t f, size_t frames, uint64_t frame_bytes)> frame;
+};
+struct TempSettings {
+  const SortConfig& config;
+  ThreadPool& pool;
+  const Log& log;
+  uint64_t window_bytes;
+};
+void decide_run_compression(const TempSettings& settings, const SampleFrames& sample, TempRuns& runs,
+                            TempChoice& choice);
 
 }  // namespace gsort

@@ -18,14 +18,21 @@ uint64_t peak_host_bytes() {
 
 std::string stats_json(const SortConfig& config, const std::string& output, const SortReport& report,
                        const SortBackend& backend, double total_seconds) {
+  return stats_json(config, output, report,
+                    BackendSummary{backend.describe(), backend.timings(), backend.peak_device_bytes()}, total_seconds);
+}
+
+std::string stats_json(const SortConfig& config, const std::string& output, const SortReport& report,
+                       const BackendSummary& backend, double total_seconds) {
   using Json = nlohmann::ordered_json;
-  const BackendTimings t = backend.timings();
+  const BackendTimings t = backend.timings;
   Json j;
   j["gsort_version"] = GSORT_VERSION;
   j["mode"] = config.mode == Mode::kMerge ? "merge" : "sort";
-  j["backend"] = backend.describe();
+  j["backend"] = backend.description;
   j["threads"] = config.threads;
   j["record_size"] = config.record_size;
+  j["lines"] = config.lines.enabled;  // records are lines
   j["input"] = {{"files", config.inputs.size()},
                 {"records", report.input_records},
                 {"bytes", report.input_bytes},
@@ -65,7 +72,7 @@ std::string stats_json(const SortConfig& config, const std::string& output, cons
   j["memory"] = {{"budget_bytes", report.memory_budget ? report.memory_budget : config.memory_bytes},
                  {"requested_bytes", config.memory_bytes},
                  {"peak_host_bytes", peak_host_bytes()},
-                 {"peak_device_bytes", backend.peak_device_bytes()}};
+                 {"peak_device_bytes", backend.peak_device_bytes}};
   Json verify = {{"enabled", config.verify}, {"result", config.verify ? (report.verified ? "ok" : "failed") : "off"}};
   if (report.verified) {
     verify["records"] = report.input_records;

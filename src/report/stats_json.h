@@ -12,10 +12,19 @@
 
 namespace gsort {
 
+// What --stats says of the backend (or, for lines, of the sorter).
+struct BackendSummary {
+  std::string description;
+  BackendTimings timings;
+  uint64_t peak_device_bytes = 0;
+};
+
 // The JSON text (one line, ending in a newline). output: the file written
 // (RunOptions::output). total_seconds: the wall time of the whole run.
 std::string stats_json(const SortConfig& config, const std::string& output, const SortReport& report,
                        const SortBackend& backend, double total_seconds);
+std::string stats_json(const SortConfig& config, const std::string& output, const SortReport& report,
+                       const BackendSummary& backend, double total_seconds);
 
 // The same for -c / -C: what was checked and what was found.
 std::string check_stats_json(const SortConfig& config, const CheckResult& result, double total_seconds);

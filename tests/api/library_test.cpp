@@ -240,7 +240,9 @@ TEST(Library, ErrorsAreTypedAndLeaveTheDestinationAlone) {
   bad_key.keys = {"4:u64"};  // past the end of an 8-byte record
   EXPECT_THROW(gsort::sort_files({dir.file("odd")}, dir.file("out"), bad_key), gsort::UsageError);
   EXPECT_THROW(gsort::sort_files({}, dir.file("out"), o), gsort::UsageError);
-  EXPECT_THROW(gsort::sort_files({dir.file("odd")}, dir.file("out"), gsort::Options{}), gsort::UsageError);
+  gsort::Options record_key_for_lines;  // no record size: lines, which take GNU keys
+  record_key_for_lines.keys = {"0:u64"};
+  EXPECT_THROW(gsort::sort_files({dir.file("odd")}, dir.file("out"), record_key_for_lines), gsort::UsageError);
   EXPECT_EQ(gsort_test::read_file(dir.file("out")), "previous");
 
   for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{

@@ -334,7 +334,7 @@ case_refusals() {
   refuse "--check" -c --record-size 16 --key 0:u32 "$work/in"
   refuse "--merge" -m --record-size 16 --key 0:u32 "$work/in" -o "$work/out/sorted"
   refuse "--compress-output" --record-size 16 --key 0:u32 "$work/in" -o "$work/out/sorted.zst"
-  refuse "no record size" "$work/in" -o "$work/out/sorted"
+  refuse "sorts records only" "$work/in" -o "$work/out/sorted"
   zstd -q -f "$work/in" -o "$work/in.zst" 2>/dev/null && \
     refuse "uncompressed" --record-size 16 --key 0:u32 "$work/in.zst" -o "$work/out/sorted"
   refuse "not a multiple" --record-size 15 "$work/in" -o "$work/out/sorted"

@@ -29,8 +29,8 @@ TEST(GnuHabits, ShortKeyIsKeyInGsortsSyntax) {
   EXPECT_EQ(c.keys[2].kind, KeyKind::kSigned);
   // GNU sort's field syntax is not gsort's, and the message says so.
   EXPECT_EQ(usage_error({"--record-size", "16", "-k", "2,2n"}),
-            "invalid key '2,2n': expected OFFSET:LENGTH or OFFSET:TYPE[:desc] (byte offsets, not GNU sort's "
-            "FIELD[,FIELD])");
+            "-k '2,2n' is GNU sort's field key, for text lines (without --record-size or --format); records take "
+            "-k OFFSET:LENGTH or OFFSET:TYPE[:desc], byte offsets");
 }
 
 TEST(GnuHabits, StableIsAcceptedAndChangesNothing) {

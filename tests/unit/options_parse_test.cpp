@@ -178,9 +178,10 @@ TEST(CommandLine, GensortFormatSetsRecordSizeAndKey) {
   EXPECT_THROW(config({"--format", "nosuch"}), UsageError);
 }
 
-TEST(CommandLine, RecordSizeIsRequiredAndBounded) {
-  EXPECT_THROW(config({}), UsageError);
-  EXPECT_THROW(config({"input.bin"}), UsageError);
+TEST(CommandLine, RecordSizeIsBounded) {
+  // Without a record layout the input is text lines (issue 31).
+  EXPECT_TRUE(config({}).lines.enabled);
+  EXPECT_TRUE(config({"input.txt"}).lines.enabled);
   EXPECT_THROW(config({"--record-size", "abc"}), UsageError);
   EXPECT_THROW(config({"--record-size", "-4"}), UsageError);
   EXPECT_THROW(config({"--record-size", "67108865"}), UsageError);  // over 64 MiB

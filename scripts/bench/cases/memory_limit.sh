@@ -2,7 +2,7 @@
 # and what a spilling sort leaves of other programs' page cache.
 # shellcheck shell=bash disable=SC2034,SC2154  # variables shared with scripts/bench.sh
 
-bench_case cgroup "bigger than RAM (root): 12 GB per DATA set (random gensort ascii) in memory.max LIMIT (3G), caches emptied, against the two-pass floor (2 x dd direct copy)"
+bench_case cgroup "bigger than RAM (root): 12 GB per DATA set (random gensort ascii; lines: the ascii records sorted as text lines) in memory.max LIMIT (3G), caches emptied, against the two-pass floor (2 x dd direct copy)"
 bench_case page-cache "root: a VICTIM_GB (1) file read VICTIM_READS (2) times, then gsort -S MEM (512M) of 4 GB in memory.max LIMIT (3G), by --page-cache (PAGE_CACHE: keep drop)"
 
 need_root() { [[ $(id -u) == 0 ]] || die "$case_name: run as root (cgroups, drop_caches)"; }
@@ -25,8 +25,8 @@ case_cgroup() {
     case $set in
       random) data_random "$records" ;;
       gensort) data_gensort "$records" ;;
-      ascii) data_gensort "$records" ascii ;;
-      *) die "cgroup: DATA is random, gensort or ascii" ;;
+      ascii | lines) data_gensort "$records" ascii ;;
+      *) die "cgroup: DATA is random, gensort, ascii or lines" ;;
     esac
     inputs+=("$data")
   done
@@ -39,11 +39,14 @@ case_cgroup() {
   row "dd direct copy" "$run_dir/copy" "$(q dd if="$first" of="$run_dir/copy" bs=64M iflag=direct oflag=direct status=none)"
   local i out=$run_dir/out
   for i in "${!sets[@]}"; do
+    # lines: the same bytes as ascii's records, sorted as text lines (issue 31).
+    local -a layout=(--format gensort)
+    [[ ${sets[i]} != lines ]] || layout=()
     for v in "${variants[@]}"; do
       local opts=${MEM:+ -S $MEM}
       [[ $v == default ]] || opts+=" $v"
-      gsort_row "gsort $v, ${sets[i]}" "$out" "@GSORT@ --format gensort -T $(q "$run_dir/tmp")$opts --stats @STATS@ \
-$(q "${inputs[i]}") -o @OUT@" "$(check_sorted --format gensort "$out")"
+      gsort_row "gsort $v, ${sets[i]}" "$out" "@GSORT@ ${layout[*]} -T $(q "$run_dir/tmp")$opts --stats @STATS@ \
+$(q "${inputs[i]}") -o @OUT@" "$(check_sorted "${layout[@]}" "$out")"
     done
   done
   run_table

@@ -1,0 +1,24 @@
+// The values of text lines' options (the default mode: no --record-size,
+// no --format) checked and put into the SortConfig: GNU sort's -t -n -f -b
+// -z -s and -k POS1[,POS2]; GNU sort's options gsort does not offer are
+// refused in one line naming the closest one it does (never ignored).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "src/cli/option_table.h"
+#include "src/config/sort_config.h"
+
+namespace gsort {
+
+// Throws UsageError for a refused option.
+void refuse_unsupported_gnu_options(const RawLineOptions& o);
+// Line mode: c.lines from the options, -k as GNU keys (keys), -s (stable).
+void set_line_options(const RawLineOptions& o, const std::vector<std::string>& keys, bool stable, SortConfig& c);
+// Record mode: UsageError for an option that only lines take.
+void refuse_line_options_for_records(const RawLineOptions& o);
+// The message for a -k that is not gsort's record key in record mode.
+std::string gnu_key_in_record_mode(const std::string& spec);
+
+}  // namespace gsort

@@ -1,0 +1,23 @@
+// The options of a sort of text lines (the default when no record layout,
+// --record-size or --format, is given), as the command line gave them:
+// plain data. src/lines/line_key_spec.h resolves them into the keys and the
+// comparison, GNU sort's way.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace gsort {
+
+struct LineOptions {
+  bool enabled = false;           // line mode
+  std::vector<std::string> keys;  // -k POS1[,POS2], GNU sort's syntax, in order
+  int separator = -1;             // -t: the field separator byte; -1: blank-separated fields
+  bool numeric = false;           // -n
+  bool fold = false;              // -f
+  bool ignore_blanks = false;     // -b
+  bool stable = false;            // -s: no last-resort comparison of whole lines
+  bool zero_terminated = false;   // -z: lines end with NUL, not newline
+};
+
+}  // namespace gsort

@@ -1,0 +1,78 @@
+// A number in a text key as GNU sort's -n reads it in the C locale:
+// leading blanks, an optional '-', digits, and optionally one '.' and more
+// digits; no '+', no exponent. Whatever does not fit ends the number; a
+// key without digits is zero. Shared by the host and the GPU: the
+// comparison (src/lines/line_numeric.h) and the key's image
+// (line_image.h) both read this shape.
+//
+// The C locale has no thousands separator, but GNU sort built where char
+// is signed (x86) stands for "none" with CHAR_MAX + 1, which is byte 0x80:
+// there, 0x80 is skipped in the integer part as a separator would be
+// (printf '1\x802' | LC_ALL=C sort -n reads 12). Output byte-identical to
+// that sort reads it the same way.
+#pragma once
+
+#include <climits>
+#include <cstdint>
+
+#include "src/cuda/host_device.h"
+#include "src/keys/line_fields.h"
+
+namespace gsort {
+
+constexpr int kNumberSeparator = CHAR_MIN < 0 ? 0x80 : 0x100;  // 0x100: no byte is one
+
+GSORT_HD bool is_number_separator(uint8_t c) { return c == kNumberSeparator; }
+GSORT_HD bool is_ascii_digit(uint8_t c) { return c >= '0' && c <= '9'; }
+
+// The number's significant digits, as offsets into the key's bytes: the
+// integer part without its leading zeros, and the fraction without its
+// trailing zeros. The digit string D (integer digits, then fraction
+// digits) with int_digits fixes the value; D is empty for zero.
+struct LineNumber {
+  int sign = 0;              // -1, 0 (the number is zero), 1
+  uint64_t int_begin = 0;    // first significant integer digit
+  uint64_t int_end = 0;      // the integer part's end (separators included)
+  uint64_t int_digits = 0;
+  uint64_t frac_begin = 0;   // first fraction digit (after the '.')
+  uint64_t frac_digits = 0;  // up to the last non-zero one
+  GSORT_HD uint64_t digits() const { return int_digits + frac_digits; }
+  // Whether separators stand among the integer digits.
+  GSORT_HD bool separated() const { return int_end - int_begin != int_digits; }
+  // Digit k of D, as a byte '0'..'9' (a walk past separators, where some are).
+  GSORT_HD uint8_t digit(const uint8_t* key, uint64_t k) const {
+    if (k >= int_digits) return key[frac_begin + (k - int_digits)];
+    if (!separated()) return key[int_begin + k];
+    for (uint64_t at = int_begin;; ++at) {
+      if (is_ascii_digit(key[at]) && k-- == 0) return key[at];
+    }
+  }
+};
+
+// Reads the number at the start of key[0, len).
+GSORT_HD LineNumber parse_line_number(const uint8_t* key, uint64_t len) {
+  LineNumber n;
+  uint64_t at = skip_line_blanks(key, len, 0);
+  const bool negative = at < len && key[at] == '-';
+  if (negative) ++at;
+  while (at < len && (key[at] == '0' || is_number_separator(key[at]))) ++at;
+  n.int_begin = at;
+  // Separators only follow a digit here: the leading ones went with the zeros.
+  for (; at < len && (is_ascii_digit(key[at]) || is_number_separator(key[at])); ++at) {
+    if (is_ascii_digit(key[at])) ++n.int_digits;
+  }
+  n.int_end = at;
+  if (at < len && key[at] == '.') {
+    n.frac_begin = ++at;
+    uint64_t last_nonzero = at;  // one past the last non-zero fraction digit
+    while (at < len && is_ascii_digit(key[at])) {
+      if (key[at] != '0') last_nonzero = at + 1;
+      ++at;
+    }
+    n.frac_digits = last_nonzero - n.frac_begin;
+  }
+  if (n.digits() != 0) n.sign = negative ? -1 : 1;
+  return n;
+}
+
+}  // namespace gsort

@@ -1,0 +1,59 @@
+// GNU sort's key model for text lines: -k POS1[,POS2] parsed, and the
+// global options (-b -f -n -r, -t, -s, -u, -z) resolved into the list of
+// keys and the comparison's settings, as GNU sort resolves them:
+//  - POS is F[.C][OPTS]: field F (from 1), character C (from 1; in POS2,
+//    0 or absent means the end of the field); OPTS of b f n r. 'b' after
+//    POS1 skips the blanks before the start, after POS2 before the end.
+//  - A key with no OPTS at all takes the global -b -f -n -r; a key with
+//    any OPT takes none of them.
+//  - With no -k but a global -b, -f or -n, the whole line is one key with
+//    those options.
+//  - Unless -s or -u, lines whose keys tie are compared as whole lines,
+//    bytewise (reversed by the global -r).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "src/config/line_options.h"
+#include "src/keys/line_key.h"
+
+namespace gsort {
+
+// One parsed -k: the key, and whether it had any OPTS (then it takes no
+// global option).
+struct ParsedLineKey {
+  LineKey key;
+  bool has_options = false;
+};
+
+// Parses one -k argument. Throws UsageError with GNU sort's words:
+// "field number is zero: invalid field specification '0'".
+ParsedLineKey parse_line_key(const std::string& spec);
+
+// Whether a -k argument is gsort's record key (OFFSET:TYPE), which has a
+// ':' where GNU's POS never has one.
+bool looks_like_record_key(const std::string& spec);
+
+struct LineSpec {
+  std::vector<LineKey> keys;       // empty: whole lines, bytewise
+  int separator = kBlankSeparated; // -t
+  bool reverse = false;            // global -r: reverses the last-resort comparison
+  bool stable = false;             // -s
+  bool unique = false;             // -u: lines with equal keys are duplicates
+  uint8_t eol = '\n';              // '\0' with -z
+  // The last-resort comparison of whole lines applies when the keys tie.
+  bool last_resort() const { return keys.empty() || !(stable || unique); }
+  // The image's key (line_image.h): the first key, else the whole line.
+  LineImageSpec image() const;
+  // The images in the order the comparison goes: each key's, then, with
+  // the last-resort comparison, the whole line's (reversed by -r).
+  std::vector<LineImageSpec> images() const;
+};
+
+// The spec of a line sort from its options and the global -r and -u.
+// Throws UsageError on a malformed key.
+LineSpec make_line_spec(const LineOptions& options, bool reverse, bool unique);
+
+}  // namespace gsort

@@ -1,0 +1,15 @@
+// -n's comparison of two keys: by the values of the numbers they start
+// with (src/keys/line_number.h), exactly, whatever their length, without
+// converting them to machine numbers (as GNU's strnumcmp). A key without
+// a number is zero, and -0 equals 0.
+#pragma once
+
+#include <cstdint>
+
+namespace gsort {
+
+// <0, 0, >0 as the number in a[0, alen) is less than, equal to, greater
+// than that in b[0, blen).
+int compare_line_numbers(const uint8_t* a, uint64_t alen, const uint8_t* b, uint64_t blen);
+
+}  // namespace gsort

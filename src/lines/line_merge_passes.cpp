@@ -1,0 +1,84 @@
+// Merging sorted sources of lines into the destination, in passes when
+// they are more than one merge takes, and early when too many runs wait.
+#include <algorithm>
+
+#include "src/core/stopwatch.h"
+#include "src/lines/line_job.h"
+#include "src/lines/line_merge.h"
+#include "src/pipeline/temp_compression.h"
+
+namespace gsort {
+namespace {
+
+std::vector<std::unique_ptr<LineWindow>> open_windows(LineJob& job, std::vector<PendingSource>& group) {
+  std::vector<std::unique_ptr<LineWindow>> windows;
+  for (PendingSource& source : group) windows.push_back(job.window(source, group.size()));
+  return windows;
+}
+
+// The group merged into one run of one stream; its runs' files are freed.
+PendingSource merge_into_run(LineJob& job, std::vector<PendingSource>& group) {
+  // A merge of -m's inputs may write the first run: nothing to sample.
+  const TempSettings settings{job.config, job.pool, job.log, job.plan.window_bytes(job.plan.fan_in)};
+  decide_run_compression(settings, SampleFrames{}, job.runs, job.report.temp);
+  PendingSource run;
+  for (const PendingSource& source : group) run.level = std::max(run.level, source.level + 1);
+  std::unique_ptr<LineRunOutput> out = job.run_output(run, 1);
+  std::vector<std::unique_ptr<LineWindow>> windows = open_windows(job, group);
+  merge_lines(windows, job.compare, out->lines(), job.pool);
+  windows.clear();
+  job.count_run(out->finish());
+  for (PendingSource& source : group) {
+    if (!source.is_input()) job.runs.remove(source);
+  }
+  return run;
+}
+
+// One pass: each group of fan_in consecutive sources merged into a run.
+std::vector<PendingSource> merge_pass(LineJob& job, std::vector<PendingSource>& sources) {
+  std::vector<PendingSource> next;
+  const uint64_t fan_in = job.plan.fan_in;
+  for (size_t first = 0; first < sources.size(); first += fan_in) {
+    const size_t last = std::min<size_t>(sources.size(), first + fan_in);
+    if (last - first == 1) {
+      next.push_back(std::move(sources[first]));
+      continue;
+    }
+    std::vector<PendingSource> group(std::make_move_iterator(sources.begin() + static_cast<ptrdiff_t>(first)),
+                                     std::make_move_iterator(sources.begin() + static_cast<ptrdiff_t>(last)));
+    next.push_back(merge_into_run(job, group));
+  }
+  return next;
+}
+
+}  // namespace
+
+void merge_last_runs(LineJob& job, std::deque<PendingSource>& runs) {
+  const size_t n = std::min<size_t>(runs.size(), job.plan.fan_in);
+  std::vector<PendingSource> last(n);
+  for (size_t i = n; i-- > 0;) {
+    last[i] = std::move(runs.back());
+    runs.pop_back();
+  }
+  runs.push_back(merge_into_run(job, last));
+  ++job.report.early_merges;
+}
+
+void merge_line_sources(LineJob& job, std::vector<PendingSource> sources, uint64_t bound) {
+  const Stopwatch t;
+  job.meter->phase("merging", 0, &job.out->blocks.written_bytes());
+  while (sources.size() > job.plan.fan_in) {
+    sources = merge_pass(job, sources);
+    ++job.report.merge_passes;
+  }
+  std::vector<std::unique_ptr<LineWindow>> windows = open_windows(job, sources);
+  std::unique_ptr<LineWriter> out = job.destination_writer(bound);
+  merge_lines(windows, job.compare, *out, job.pool);
+  out->finish();
+  ++job.report.merge_passes;
+  job.report.output_records += out->lines_written();
+  job.report.output_bytes += out->bytes_written();
+  job.report.add_phase("merge", t.seconds());
+}
+
+}  // namespace gsort

@@ -1,0 +1,129 @@
+#include "src/lines/sort/first_pass.h"
+
+#include <limits>
+#include <vector>
+
+#include "src/keys/line_image.h"
+
+namespace gsort {
+namespace {
+
+// What the pass finds over its lines: the bits in which words 0, 1 and 2
+// (and the next level's word 0) differ from line 0's, the longest first
+// image, and whether any key defeats the exact shortcut.
+struct Figures {
+  uint64_t v0 = 0, v1 = 0, v2 = 0, vn = 0;
+  uint64_t longest = 0;
+  bool capped = false;    // a number too long for the image
+  bool nul_end = false;   // a text key ending in NUL (its padding hides it)
+  bool fits = true;       // the cache's 32-bit figures hold every line's
+  void add(const Figures& o) {
+    v0 |= o.v0, v1 |= o.v1, v2 |= o.v2, vn |= o.vn;
+    longest = std::max(longest, o.longest);
+    capped |= o.capped, nul_end |= o.nul_end, fits &= o.fits;
+  }
+};
+
+// The top varying bits (at most 32) of a word, in order: keeps its order
+// where the other bits are the same for every line.
+class Squeeze {
+ public:
+  explicit Squeeze(uint64_t varying) {
+    int bits = 0;
+    for (int b = 63; b >= 0 && bits < 32; --b) {
+      if (((varying >> b) & 1) == 0) continue;
+      if (!runs_.empty() && runs_.back().first == b + 1) {
+        --runs_.back().first;
+        ++runs_.back().second;
+      } else {
+        runs_.emplace_back(b, 1);
+      }
+      ++bits;
+    }
+    shift_ = 32 - bits;
+  }
+  uint32_t operator()(uint64_t w) const {
+    uint64_t d = 0;
+    for (const auto& [shift, width] : runs_) d = d << width | ((w >> shift) & ((uint64_t{1} << width) - 1));
+    return static_cast<uint32_t>(d << shift_);
+  }
+
+ private:
+  std::vector<std::pair<int, int>> runs_;  // (lowest bit, width), from the top
+  int shift_ = 32;
+};
+
+struct Words {
+  uint64_t w[3];
+  uint64_t next;  // the next level's word 0
+};
+
+}  // namespace
+
+TieStart first_pass(ThreadPool& pool, const LineSpec& spec, const LineSpan& lines, WideEntry* entries,
+                    WideEntry* spare, LineCache* cache, bool* cached) {
+  const uint64_t n = lines.count;
+  const std::vector<LineImageSpec> levels = spec.images();
+  const LineImageSpec& image = levels[0];
+  const bool next_level = levels.size() > 1;
+  const auto words_of = [&](uint64_t i, LineImageView* view, uint64_t* length) {
+    const LineImageView v = view_line_image(image, lines.line(i), lines.length(i));
+    if (view) *view = v;
+    *length = line_image_length(image, v);
+    // Words past the image are its padding.
+    const uint64_t pad = line_image_padding(image, v);
+    Words w{{line_image_word(image, v, 0), *length > 8 ? line_image_word(image, v, 1) : pad,
+             *length > 16 ? line_image_word(image, v, 2) : pad},
+            0};
+    if (next_level) w.next = line_image_word(levels[1], lines.line(i), lines.length(i), 0);
+    return w;
+  };
+  uint64_t first_length = 0;
+  const Words first = words_of(0, nullptr, &first_length);
+  const size_t tasks = n < 4096 ? 1 : pool.balanced_task_count();
+  std::vector<Figures> figures(tasks);
+  pool.parallel_for(tasks, [&](size_t t) {
+    constexpr uint64_t kMost = std::numeric_limits<uint32_t>::max();
+    Figures& f = figures[t];
+    for (uint64_t i = split_point(n, tasks, t), end = split_point(n, tasks, t + 1); i < end; ++i) {
+      LineImageView v;
+      uint64_t length = 0;
+      const Words w = words_of(i, &v, &length);
+      f.v0 |= w.w[0] ^ first.w[0], f.v1 |= w.w[1] ^ first.w[1], f.v2 |= w.w[2] ^ first.w[2];
+      f.vn |= w.next ^ first.next;
+      f.longest = std::max(f.longest, length);
+      if (image.key.numeric) f.capped |= v.number.int_digits > kImageCountCap;
+      if (!image.key.numeric) f.nul_end |= v.len > 0 && v.key[v.len - 1] == 0;
+      f.fits &= v.len <= kMost && length <= kMost;
+      entries[i] = WideEntry{w.w[0], 0, static_cast<uint32_t>(i)};
+      spare[i].hi = w.next;
+      cache[i] = LineCache{{w.w[1], w.w[2]}, static_cast<uint64_t>(v.key - lines.text), static_cast<uint32_t>(v.len),
+                           static_cast<uint32_t>(length)};
+    }
+  });
+  Figures all;
+  for (const Figures& f : figures) all.add(f);
+  *cached = all.fits;
+  // Which 96 bits, and where their ties are refined from.
+  const bool exact = all.longest <= 8 && !all.capped && !all.nul_end;
+  TieStart start{1, 0, false};
+  int hi_word = 0, lo_word = 1;  // 3: the next level's word 0; -1: none
+  if (exact) {
+    lo_word = next_level ? 3 : -1;
+    start = next_level ? TieStart{0, 1, false} : TieStart{0, 0, true};
+  } else if (all.v0 == 0) {
+    hi_word = 1, lo_word = 2;
+    start = TieStart{2, 0, false};
+  }
+  const Squeeze squeeze(lo_word == 1 ? all.v1 : lo_word == 2 ? all.v2 : lo_word == 3 ? all.vn : 0);
+  pool.parallel_for(tasks, [&](size_t t) {
+    for (uint64_t i = split_point(n, tasks, t), end = split_point(n, tasks, t + 1); i < end; ++i) {
+      const uint64_t lo = lo_word == 3 ? spare[i].hi : lo_word > 0 ? cache[i].word[lo_word - 1] : 0;
+      if (hi_word == 1) entries[i].hi = cache[i].word[0];
+      entries[i].lo = lo_word < 0 ? 0 : squeeze(lo);
+    }
+  });
+  return start;
+}
+
+}  // namespace gsort

@@ -1,0 +1,98 @@
+// Settling the ties left by a radix sort of image words: the entries of a
+// tied segment share their image words 0 .. depth-1 and are in line index
+// order. Each segment is sorted by its next word (radix), and what still
+// ties by the word after, until the images are spent (every member's
+// image ends before the word). Lines whose images are spent and equal
+// differ in their key at most by its length (text keys: the padding hides
+// trailing NULs; numeric keys are then equal), so they are sorted by that
+// length, and what still ties goes on to the next key's image, level by
+// level: the keys, then the whole line for the last-resort comparison.
+// Only numbers too long for the image (kImageCountCap) go to the full
+// comparison. The result is the order of the full comparison, ties by line
+// index, whatever the words tied on (line_image.h's property).
+//
+// Large segments (a common prefix shared by much of the chunk) are
+// refined with all threads a step at a time; the others one per thread.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "src/chunk_sort/entries/key_entry.h"
+#include "src/keys/line_image.h"
+#include "src/core/thread_pool.h"
+#include "src/lines/keys/line_compare.h"
+#include "src/lines/sort/line_index.h"
+
+namespace gsort {
+
+struct TieSegment {
+  uint64_t begin = 0;
+  uint64_t size = 0;
+  uint64_t depth = 0;  // the members' image words [0, depth) are equal ...
+  uint32_t level = 0;  // ... in the image of this key (and all keys before it are equal)
+};
+
+// The runs of two or more equal prefixes in e[0, n), as segments at
+// `depth` and `level` (offset by `base`), found on the pool's threads.
+std::vector<TieSegment> tied_runs(ThreadPool& pool, const KeyEntry* e, uint64_t n, uint64_t depth, uint64_t base = 0,
+                                  uint32_t level = 0);
+
+// What a first pass over a chunk's lines (in memory order) may keep per
+// line, so that the refinement need not find each key again: image words
+// 1 and 2, where the key lies in the chunk's text, and the lengths of the
+// key and of its image. One entry per line, so that a refinement step
+// touches one place per line.
+struct LineCache {
+  uint64_t word[2];  // image words 1 and 2
+  uint64_t key_at;   // the key's offset in the chunk's text
+  uint32_t key_length;
+  uint32_t image_length;
+};
+
+class TieRefiner {
+ public:
+  // cache: null, or an entry for every line of `lines`.
+  TieRefiner(const LineSpec& spec, const LineSpan& lines, ThreadPool& pool, const LineCache* cache = nullptr);
+
+  // Sorts every segment of e fully (tmp: scratch as large as e).
+  void refine(KeyEntry* e, KeyEntry* tmp, std::vector<TieSegment> segments);
+  // The same on this thread alone, breadth first: each round loads the
+  // next words of every member of every segment in one pass, the lines of
+  // members ahead already on their way in (they lie anywhere in the
+  // chunk), then settles each segment.
+  void refine_serial(KeyEntry* e, KeyEntry* tmp, std::vector<TieSegment> segments);
+
+ private:
+  // The image at `level` of line `line` (found through the cache where it can).
+  LineImageView view_of(uint32_t level, uint32_t line) const;
+  // Loads word `depth` of each member's image at `level` into its prefix;
+  // returns the longest image among them.
+  uint64_t load_words(KeyEntry* e, uint64_t n, uint32_t level, uint64_t depth) const;
+  // One step of a segment: sorted by its next word, or (images spent) by
+  // key length; the segments left tied go to push(). `parallel`: with all threads.
+  template <typename Push>
+  void step(KeyEntry* e, KeyEntry* tmp, const TieSegment& s, bool parallel, Push push);
+  // The same once its words are loaded (`longest`: its longest image).
+  template <typename Push>
+  void settle_loaded(KeyEntry* e, KeyEntry* tmp, const TieSegment& s, uint64_t longest, bool parallel, Push push);
+  // A round's loads: every member's next word; longest[k]: segment k's longest image.
+  struct Members;
+  void load_round(KeyEntry* e, const std::vector<TieSegment>& segments, std::vector<uint64_t>& longest) const;
+  void prefetch_first(const Members& m) const;   // the cache entry, or the line's start
+  void prefetch_second(const Members& m) const;  // the bytes the word comes from
+  // The members' images at s.level are spent and equal.
+  template <typename Push>
+  void settle_spent(KeyEntry* e, KeyEntry* tmp, const TieSegment& s, bool parallel, Push push);
+  // Stable sort by the full comparison (numbers too long for the image).
+  void sort_by_comparator(KeyEntry* e, uint64_t n) const;
+  void refine_large(KeyEntry* e, KeyEntry* tmp, TieSegment segment, std::vector<TieSegment>& small);
+
+  LineComparator compare_;
+  std::vector<LineImageSpec> images_;  // one per level
+  const LineSpan& lines_;
+  ThreadPool& pool_;
+  const LineCache* cache_;
+};
+
+}  // namespace gsort

@@ -1,0 +1,179 @@
+#include "src/lines/sort_lines.h"
+
+#include <deque>
+#include <optional>
+
+#include "io/output/output_parts.h"
+#include "io/temp/stale_temp_dirs.h"
+#include "src/core/stopwatch.h"
+#include "src/lines/line_check.h"
+#include "src/lines/line_job.h"
+#include "src/merge/merge_limits.h"
+#include "src/pipeline/direct_write.h"
+#include "src/pipeline/output_mapping.h"
+#include "src/pipeline/room_check.h"
+
+namespace gsort {
+
+LineDestination::LineDestination(const SortConfig& config, const std::string& path, ThreadPool& pool,
+                                 uint64_t block_bytes)
+    : target(path),
+      encoder(config.compress_output ? make_output_encoder(config.output_format, target.file(), config.output_level,
+                                                           config.threads, pool)
+                                     : nullptr),
+      mapped(target.file()),
+      blocks(destination_sink(target, encoder.get()), block_bytes) {}
+
+LineJob::LineJob(const SortConfig& c, ThreadPool& p, const Log& l)
+    : config(c),
+      pool(p),
+      log(l),
+      spec(make_line_spec(c.lines, c.reverse, c.unique)),
+      compare(spec),
+      plan(plan_lines(c.memory_bytes, 0, 0, c.inputs.size(), c.batch_size, free_descriptors() / 2, c.spill_streams)),
+      runs(c.temp_dir, l, 1) {}
+
+std::unique_ptr<LineWriter> LineJob::destination_writer(uint64_t bytes) {
+  auto w = std::make_unique<LineWriter>(out->blocks.blocks(bytes), spec.eol, unique_by());
+  w->count_bytes(&out->blocks.written_bytes());
+  w->verify_with(verify.get());
+  return w;
+}
+
+std::unique_ptr<LineRunOutput> LineJob::run_output(PendingSource& run, unsigned streams) {
+  return std::make_unique<LineRunOutput>(runs, run, streams, spec.eol, unique_by(), verify.get());
+}
+
+void LineJob::count_run(const LineRunFigures& figures) {
+  report.temp_bytes += figures.file_bytes;
+  report.temp_record_bytes += figures.bytes;
+}
+
+std::unique_ptr<LineWindow> LineJob::window(PendingSource& source, uint64_t sources) {
+  std::unique_ptr<RecordSource> from = source.is_input() ? source.open_input() : runs.open(source);
+  auto w = std::make_unique<LineWindow>(std::move(from), spec.eol, plan.window_bytes(sources),
+                                        plan.window_lines(sources), plan.max_line);
+  if (source.is_input()) w->count_into(verify.get());
+  return w;
+}
+
+namespace {
+
+// -m: the inputs, each a source of sorted lines.
+void merge_inputs(LineJob& job) {
+  auto set = std::make_shared<InputSet>(job.config.inputs, 1, &job.tally, false);
+  std::vector<PendingSource> sources;
+  for (InputSet::Opener& open : set->lazy_sources()) {
+    PendingSource input;
+    input.open_input = [set, open] { return open(); };
+    sources.push_back(std::move(input));
+  }
+  bool known = false;
+  const uint64_t bytes = plain_input_bytes(job.config.inputs, &known);
+  // A terminator may be added to each input's last line.
+  merge_line_sources(job, std::move(sources), known ? bytes + job.config.inputs.size() : 0);
+  job.report.input_records = job.report.output_records;
+}
+
+// --verify's verdict, the end of a compressed output, and the output put
+// in place (with --output-parts in one process, the other parts go with
+// it, as for records).
+void commit(LineJob& job, const RunOptions& run, const LinesBeforeCommit& before_commit) {
+  const Stopwatch t;
+  LineDestination& out = *job.out;
+  job.report.input_stored_bytes = job.tally.stored_bytes.load();
+  out.mapped.finish(job.report.output_bytes, job.config.fsync);
+  report_output_way(out.blocks.way(), out.refusal, job.pool.size(), job.log, job.report);
+  if (job.verify) {
+    job.meter->phase("verifying", 0, nullptr);
+    job.verify->finish();
+    job.report.verified = true;
+    job.report.verify_hash_sum = job.verify->input_hash_sum();
+    job.log.info("verified: " + std::to_string(job.report.output_records) + " lines in order, matching the input");
+  }
+  job.report.output_stored_bytes = job.report.output_bytes;
+  if (out.encoder) {
+    out.encoder->finish();
+    job.report.output_stored_bytes = out.encoder->bytes_out();
+  }
+  job.meter->stop();
+  out.target.prepare_commit(job.config.fsync);
+  if (before_commit) before_commit(job.report, job.sorter);
+  std::optional<StaleParts> stale;
+  if (!run.parts_directory.empty()) stale.emplace(run.parts_directory, 1);
+  out.target.publish();
+  if (stale) stale->commit();
+  job.report.add_phase("commit", t.seconds());
+}
+
+// The destination, mapped where it may be: the inputs' size bounds the
+// output (a terminator added to each input's last line at most). Where
+// that size is known, the file systems are checked for room first (unless
+// --no-space-check), as for records: the output, and the runs when the
+// input will be spilled uncompressed.
+void open_destination(LineJob& job, const std::string& path) {
+  const SortConfig& config = job.config;
+  job.out = std::make_unique<LineDestination>(config, path, job.pool, job.plan.block_bytes);
+  bool known = false;
+  const uint64_t input_bytes = plain_input_bytes(config.inputs, &known);
+  LineDestination& out = *job.out;
+  out.refusal = mapping_refusal(out.target, out.encoder != nullptr, false, known ? input_bytes : 0);
+  if (known && config.space_check) {
+    RoomNeed need;
+    if (!out.encoder && !out.target.is_direct()) {
+      need.output_bytes = input_bytes;
+      need.output_fd = out.target.file().fd();
+      need.output_name = out.target.destination();
+    }
+    if (config.mode == Mode::kSort && config.compress_temp == TempCompression::kOff &&
+        input_bytes + config.inputs.size() + 2 > job.plan.budget / 2) {
+      need.run_bytes = input_bytes;
+      need.temp_dir = config.temp_dir;
+    }
+    check_room(need);
+  }
+  if (!out.refusal.empty()) return;
+  // One chunk: its output's pages made present while it is read and sorted.
+  const uint64_t bound = input_bytes + config.inputs.size();
+  if (known && input_bytes > 0 && config.mode == Mode::kSort && bound + 2 <= job.plan.budget / 2) {
+    out.mapped.prepare(bound, job.pool);
+  }
+  ThreadPool& pool = job.pool;
+  out.blocks.allow_mapping([&out, &pool](uint64_t bytes, uint64_t block) { return out.mapped.map(bytes, block, pool); });
+}
+
+}  // namespace
+
+LineSortOutcome sort_lines(const SortConfig& config, const RunOptions& run, ThreadPool& pool, const Log& log,
+                           const LinesBeforeCommit& before_commit) {
+  LineJob job(config, pool, log);
+  LineSortOutcome outcome;
+  ProgressMeter meter(config.mode == Mode::kCheck && config.check_quiet ? config.progress == ProgressMode::kOn
+                                                                        : ProgressMeter::wanted(config.progress));
+  job.meter = &meter;
+  if (config.mode == Mode::kCheck) {
+    meter.phase("checking", 0, nullptr);
+    outcome.check = check_sorted_lines(config.inputs.front(), job.compare, job.plan.max_line, nullptr);
+    return outcome;
+  }
+  remove_stale_temp_dirs(config.temp_dir);
+  if (config.verify) job.verify = std::make_unique<LineVerify>(job.spec);
+  open_destination(job, run.output);
+  if (config.mode == Mode::kMerge) {
+    job.sorter = "merge";
+    merge_inputs(job);
+  } else {
+    std::deque<PendingSource> runs = sort_line_chunks(job);
+    if (!runs.empty()) {
+      merge_line_sources(job, std::vector<PendingSource>(std::make_move_iterator(runs.begin()),
+                                                         std::make_move_iterator(runs.end())),
+                         job.report.input_bytes);
+    }
+  }
+  commit(job, run, before_commit);
+  outcome.report = job.report;
+  outcome.sorter = job.sorter;
+  return outcome;
+}
+
+}  // namespace gsort

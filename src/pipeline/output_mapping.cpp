@@ -1,0 +1,38 @@
+#include "src/pipeline/output_mapping.h"
+
+#include "io/cache/page_cache_room.h"
+#include "src/core/test_hooks.h"
+
+namespace gsort {
+
+std::string mapping_refusal(const OutputTarget& target, bool encoded, bool writeback_paced, uint64_t input_bytes) {
+  if (test_hooks::output_way) {
+    const int forced = test_hooks::output_way();
+    if (forced == 1) return "a test asked for the stream";
+    if (forced == 2) return "";
+  }
+  if (target.is_direct()) return target.is_stdout() ? "standard output" : "not a regular file";
+  if (encoded) return "compressed";
+  if (writeback_paced) return "larger than the page cache takes; paced";
+  if (input_bytes > 0) {
+    const uint64_t room = page_cache_room().bytes;
+    if (room > 0 && input_bytes > room) {
+      return "larger than the page cache takes at memory speed (" + std::to_string(room) + " bytes)";
+    }
+  }
+  return "";
+}
+
+void report_output_way(OutputWay way, const std::string& refusal, unsigned threads, const Log& log,
+                       SortReport& report) {
+  report.output_way = output_way_name(way);
+  if (way == OutputWay::kMapped) {
+    log.info("output: filled through a mapping by " + std::to_string(threads) + " threads");
+  } else if (way == OutputWay::kStream) {
+    report.output_way_why = refusal.empty() ? "the file system cannot reserve or map it, or its size was unknown"
+                                            : refusal;
+    log.info("output: one write() stream (" + report.output_way_why + ")");
+  }
+}
+
+}  // namespace gsort

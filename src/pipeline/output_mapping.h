@@ -1,0 +1,29 @@
+// Whether a sort's destination is written through a mapping, for the
+// record pipeline and the line pipeline alike, and how that is reported.
+// A mapping writes a new regular file of known size, unencoded, whose
+// bytes the page cache takes at memory speed (dirty mapped pages count
+// against a memory cgroup as written ones do; where they do not fit, the
+// paced stream keeps the cache clean).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "io/output/output_target.h"
+#include "src/core/log.h"
+#include "src/output/output_blocks.h"
+#include "src/report/sort_report.h"
+
+namespace gsort {
+
+// Why the destination is not mapped (empty: it may be). input_bytes: the
+// inputs' size where known (0: unknown); writeback_paced: the plan paces
+// what is written.
+std::string mapping_refusal(const OutputTarget& target, bool encoded, bool writeback_paced, uint64_t input_bytes);
+
+// The way the destination was written, in the report and under -v
+// (threads: how many filled a mapping).
+void report_output_way(OutputWay way, const std::string& refusal, unsigned threads, const Log& log,
+                       SortReport& report);
+
+}  // namespace gsort

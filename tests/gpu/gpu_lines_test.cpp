@@ -1,0 +1,70 @@
+// The GPU sorter of lines (src/lines/gpu/line_sort_gpu.h, kernels/line_sort.cu)
+// against the plain reference sort and against GNU sort: its order must be
+// exactly the CPU sorter's. Adversarial ties for the device's refining
+// rounds: all lines equal, long common prefixes (more rounds than the
+// device runs, so the host finishes), one very long line among short ones,
+// numeric keys with equal values. Skips without a usable GPU.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "src/core/thread_pool.h"
+#include "src/lines/sort/gpu/line_sort_gpu.h"
+#include "tests/gpu/require_gpu.h"
+#include "tests/lines/gnu_diff.h"
+#include "tests/support/line_gen.h"
+#include "tests/support/line_reference.h"
+
+namespace gsort {
+namespace {
+
+using gsort_test::Rng;
+
+TEST(GpuLines, MatchesTheReferenceUnderRandomOptions) {
+  GSORT_REQUIRE_GPU();
+  ThreadPool pool(4);
+  EXPECT_EQ(gsort_test::random_rounds_against_reference(
+                4242, 500, 400, [&](const LineSpec& spec) { return make_gpu_line_sorter(spec, pool, 0, 0, 0); }),
+            "");
+}
+
+TEST(GpuLines, AdversarialTies) {
+  GSORT_REQUIRE_GPU();
+  ThreadPool pool(4);
+  Rng rng(6);
+  const std::string prefix(200, 'p');  // 25 words: past the device's rounds
+  std::vector<std::vector<std::string>> cases(6);
+  for (int i = 0; i < 200000; ++i) cases[0].push_back("all equal");
+  for (int i = 0; i < 200000; ++i) cases[1].push_back(prefix + std::to_string(rng.below(1000000)));
+  for (int i = 0; i < 100000; ++i) cases[2].push_back(std::to_string(rng.below(50)));
+  cases[2][4321] = std::string(4 << 20, 'z');
+  for (int i = 0; i < 100000; ++i) cases[3].push_back(prefix.substr(0, rng.below(200)));
+  for (int i = 0; i < 100000; ++i) {
+    cases[4].push_back(std::string(rng.below(3), ' ') + (rng.chance(50) ? "-" : "") + std::string(rng.below(3), '0') +
+                       std::to_string(rng.below(20)) + (rng.chance(50) ? ".0" : "") + " x" + std::to_string(i % 7));
+  }
+  for (int i = 0; i < 50000; ++i) cases[5].push_back(std::string(rng.range(0, 70), 'q') + std::string(1, '\0') + "t");
+  const std::vector<std::vector<std::string>> arg_sets = {{}, {"-r"}, {"-s", "-k1,1.5"}, {"-u"}, {"-n"}, {"-k1,1n", "-k2,2r"},
+                                                          {"-f", "-b"}};
+  EXPECT_EQ(gsort_test::differences_from_reference(
+                cases, arg_sets, [&](const LineSpec& spec) { return make_gpu_line_sorter(spec, pool, 0, 0, 0); }),
+            "");
+}
+
+TEST(GpuLines, DifferentialAgainstGnuSort) {
+  GSORT_REQUIRE_GPU();
+  const gsort_test::DiffOutcome d = gsort_test::run_gnu_differential(77, 2500, 150, {"--backend", "gpu"});
+  EXPECT_TRUE(d.same) << d.what;
+}
+
+TEST(GpuLines, DifferentialLargerAndSpilled) {
+  GSORT_REQUIRE_GPU();
+  gsort_test::DiffOutcome d = gsort_test::run_gnu_differential(78, 40, 50000, {"--backend", "gpu"});
+  EXPECT_TRUE(d.same) << d.what;
+  d = gsort_test::run_gnu_differential(79, 10, 60000, {"--backend", "gpu", "-S", "1M"});
+  EXPECT_TRUE(d.same) << d.what;
+}
+
+}  // namespace
+}  // namespace gsort

@@ -1,0 +1,29 @@
+// The differential test's runner: one random case sorted by GNU sort
+// (LC_ALL=C, a child process) and by gsort (in this process, through the
+// command line's parser and run_config, as the program runs it), their
+// outputs compared byte for byte. The CPU and GPU variants share it.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "tests/support/rng.h"
+
+namespace gsort_test {
+
+struct DiffOutcome {
+  bool same = true;
+  std::string what;  // on a difference: the case and both outputs, for the failure message
+};
+
+// Runs `cases` random cases from `seed`; extra_args go to gsort only
+// (e.g. --backend gpu). Stops at the first difference.
+DiffOutcome run_gnu_differential(uint64_t seed, int cases, size_t max_lines,
+                                 const std::vector<std::string>& extra_args);
+
+// The same, each case through the gsort binary instead (main.cpp's path),
+// with its input on a pipe.
+DiffOutcome run_gnu_differential_cli(uint64_t seed, int cases, size_t max_lines,
+                                     const std::vector<std::string>& extra_args);
+
+}  // namespace gsort_test

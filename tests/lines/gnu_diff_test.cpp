@@ -1,0 +1,44 @@
+// The differential test against GNU sort (LC_ALL=C sort, coreutils): random
+// combinations of keys (fields, characters, b f n r on either position),
+// -t, -n -r -u -s -f -b -z, over random tricky inputs; every output must be
+// byte-identical. In CI (CPU backend); tests/gpu/gpu_lines_test.cpp runs it
+// with --backend gpu.
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include "tests/lines/gnu_diff.h"
+
+namespace gsort_test {
+namespace {
+
+bool have_gnu_sort() { return ::access("/usr/bin/sort", X_OK) == 0; }
+
+TEST(GnuDifferential, ThousandsOfRandomOptionCombinations) {
+  if (!have_gnu_sort()) GTEST_SKIP() << "no /usr/bin/sort";
+  const DiffOutcome d = run_gnu_differential(31, 2500, 120, {"--backend", "cpu"});
+  EXPECT_TRUE(d.same) << d.what;
+}
+
+TEST(GnuDifferential, LargerInputs) {
+  if (!have_gnu_sort()) GTEST_SKIP() << "no /usr/bin/sort";
+  const DiffOutcome d = run_gnu_differential(1031, 60, 5000, {"--backend", "cpu", "--parallel", "4"});
+  EXPECT_TRUE(d.same) << d.what;
+}
+
+TEST(GnuDifferential, SpilledToRunsAndMerged) {
+  if (!have_gnu_sort()) GTEST_SKIP() << "no /usr/bin/sort";
+  // -S 1M (the least): a chunk holds about half a megabyte, so inputs of
+  // tens of thousands of lines spill runs and merge them.
+  const DiffOutcome d = run_gnu_differential(2031, 12, 60000, {"--backend", "cpu", "-S", "1M"});
+  EXPECT_TRUE(d.same) << d.what;
+}
+
+TEST(GnuDifferential, ThroughTheProgramOnAPipe) {
+  if (!have_gnu_sort()) GTEST_SKIP() << "no /usr/bin/sort";
+  const DiffOutcome d = run_gnu_differential_cli(3031, 150, 120, {});
+  EXPECT_TRUE(d.same) << d.what;
+}
+
+}  // namespace
+}  // namespace gsort_test

@@ -1,0 +1,112 @@
+// The comparison of lines (src/lines/line_compare.h) and where keys lie in
+// a line (src/keys/line_fields.h): GNU sort's rules, case by case.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "src/keys/line_fields.h"
+#include "src/lines/keys/line_compare.h"
+#include "src/lines/keys/line_numeric.h"
+
+namespace gsort {
+namespace {
+
+const uint8_t* u(const std::string& s) { return reinterpret_cast<const uint8_t*>(s.data()); }
+
+LineSpec spec_of(std::vector<std::string> keys, int separator = kBlankSeparated, bool reverse = false,
+                 bool stable = false, bool unique = false) {
+  LineOptions o;
+  o.keys = std::move(keys);
+  o.separator = separator;
+  o.stable = stable;
+  return make_line_spec(o, reverse, unique);
+}
+
+int cmp(const LineSpec& s, const std::string& a, const std::string& b) {
+  const int d = LineComparator(s).compare(u(a), a.size(), u(b), b.size());
+  return d < 0 ? -1 : d > 0 ? 1 : 0;
+}
+
+int num(const std::string& a, const std::string& b) {
+  const int d = compare_line_numbers(u(a), a.size(), u(b), b.size());
+  return d < 0 ? -1 : d > 0 ? 1 : 0;
+}
+
+std::string key_of(const std::string& line, const std::string& spec, int separator = kBlankSeparated) {
+  const LineKey k = parse_line_key(spec).key;
+  uint64_t b = 0, e = 0;
+  line_key_extent(u(line), line.size(), k, separator, &b, &e);
+  return line.substr(b, e - b);
+}
+
+TEST(LineFields, BlankSeparatedFieldsKeepTheirLeadingBlanks) {
+  EXPECT_EQ(key_of("  a  b c", "2,2"), "  b");
+  EXPECT_EQ(key_of("  a  b c", "2b,2"), "b");
+  EXPECT_EQ(key_of("  a  b c", "1,1"), "  a");
+  EXPECT_EQ(key_of("  a  b c", "2"), "  b c");
+  EXPECT_EQ(key_of("a b", "3,3"), "") << "a missing field is empty";
+  EXPECT_EQ(key_of("abc def", "1.2,1.3"), "bc");
+  EXPECT_EQ(key_of("abc def", "2.2,2.3"), "de") << "characters count from the field's leading blank";
+  EXPECT_EQ(key_of("abc def", "2.2b,2.3b"), "ef");
+  EXPECT_EQ(key_of("abc", "1.10"), "") << "a start past the end";
+  EXPECT_EQ(key_of("abc def", "2,1"), "") << "an end before the start: empty";
+  EXPECT_EQ(key_of("a\tb\nc", "3,3"), "\nc") << "newline is a blank (it is inside lines with -z)";
+}
+
+TEST(LineFields, SeparatedFields) {
+  EXPECT_EQ(key_of("a,,c", "2,2", ','), "");
+  EXPECT_EQ(key_of("a,,c", "3,3", ','), "c");
+  EXPECT_EQ(key_of("a,b,c", "2", ','), "b,c");
+  EXPECT_EQ(key_of(" a, b", "2,2", ','), " b");
+  EXPECT_EQ(key_of(" a, b", "2b,2", ','), "b");
+  EXPECT_EQ(key_of("ab,cd,ef", "1.2,2.1", ','), "b,c");
+  EXPECT_EQ(key_of("ab,cd", "2,2.5", ','), "cd") << "an end character past the field stops at the line's end";
+  EXPECT_EQ(key_of("ab,cd,ef", "1,1.5", ','), "ab,cd") << "GNU: echar counts past the separator";
+  EXPECT_EQ(key_of("a", "2,2", ','), "");
+}
+
+TEST(LineNumbers, ValuesAsGnuReadsThem) {
+  EXPECT_EQ(num("10", "9"), 1);
+  EXPECT_EQ(num("-10", "-9"), -1);
+  EXPECT_EQ(num("-0", "0"), 0);
+  EXPECT_EQ(num("-0.000", ""), 0);
+  EXPECT_EQ(num("abc", "0"), 0) << "no number is zero";
+  EXPECT_EQ(num("+5", "0"), 0) << "'+' is no sign in GNU sort -n";
+  EXPECT_EQ(num("1e5", "2"), -1) << "no exponent";
+  EXPECT_EQ(num("1,000", "2"), -1) << "no thousands separator in the C locale";
+  EXPECT_EQ(num("0010", "10.0"), 0);
+  EXPECT_EQ(num(".5", "0.50"), 0);
+  EXPECT_EQ(num("-.5", "-0.4"), -1);
+  EXPECT_EQ(num("  \t7", "7"), 0);
+  EXPECT_EQ(num("1.2.3", "1.2"), 0);
+  EXPECT_EQ(num("123456789012345678901234567890", "123456789012345678901234567891"), -1);
+  EXPECT_EQ(num("-123456789012345678901234567890.5", "-123456789012345678901234567890.4"), -1);
+  EXPECT_EQ(num("- 5", "0"), 0);
+  EXPECT_EQ(num("0.05", "0.5"), -1);
+  EXPECT_EQ(num("-", "."), 0);
+}
+
+TEST(LineCompare, LastResortAndItsExceptions) {
+  // Keys tie; the whole lines decide.
+  EXPECT_EQ(cmp(spec_of({"1,1"}), "a 2", "a 1"), 1);
+  EXPECT_EQ(cmp(spec_of({"1,1"}, kBlankSeparated, true), "a 2", "a 1"), -1) << "-r reverses the last resort";
+  EXPECT_EQ(cmp(spec_of({"1,1"}, kBlankSeparated, false, true), "a 2", "a 1"), 0) << "-s: none";
+  EXPECT_EQ(cmp(spec_of({"1,1"}, kBlankSeparated, false, false, true), "a 2", "a 1"), 0) << "-u: none";
+  EXPECT_EQ(cmp(spec_of({}), "ab", "abc"), -1) << "a prefix first";
+  EXPECT_EQ(cmp(spec_of({}), "", "a"), -1);
+  EXPECT_EQ(cmp(spec_of({}), "\xff", "a"), 1) << "bytes unsigned";
+  EXPECT_EQ(cmp(spec_of({}), std::string("a\0b", 3), std::string("a\0a", 3)), 1) << "NUL is a byte";
+}
+
+TEST(LineCompare, KeyOptions) {
+  EXPECT_EQ(cmp(spec_of({"1,1n"}), "10", "9"), 1);
+  EXPECT_EQ(cmp(spec_of({"1,1"}), "10", "9"), -1);
+  EXPECT_EQ(cmp(spec_of({"1,1f"}), "abc", "ABD"), -1);
+  EXPECT_EQ(cmp(spec_of({"1,1f"}), "abc", "ABC"), 1) << "the last resort tells them apart";
+  EXPECT_EQ(cmp(spec_of({"1,1r"}), "a", "b"), 1);
+  EXPECT_EQ(cmp(spec_of({"2,2n", "1,1"}, ','), "b,1", "a,1"), 1);
+  EXPECT_EQ(cmp(spec_of({"1,1fr", "2,2"}, ','), "A,x", "a,y"), -1) << "equal folded, then key 2";
+}
+
+}  // namespace
+}  // namespace gsort

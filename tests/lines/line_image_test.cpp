@@ -1,0 +1,91 @@
+// The image of a line (src/keys/line_image.h) against the comparison:
+// wherever two lines' image words differ, the first word that differs
+// orders them as the comparison does (and the comparison never calls
+// lines with different images equal). Random tricky lines under random
+// options, many pairs each.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "src/keys/line_image.h"
+#include "src/lines/keys/line_compare.h"
+#include "tests/support/line_gen.h"
+#include "tests/support/line_reference.h"
+
+namespace gsort {
+namespace {
+
+using gsort_test::Rng;
+
+const uint8_t* u(const std::string& s) { return reinterpret_cast<const uint8_t*>(s.data()); }
+
+// -1, 0, 1: the images' order, comparing words until both are spent.
+int image_order(const LineImageSpec& spec, const std::string& a, const std::string& b) {
+  const LineImageView va = view_line_image(spec, u(a), a.size());
+  const LineImageView vb = view_line_image(spec, u(b), b.size());
+  const uint64_t longest = std::max(line_image_length(spec, va), line_image_length(spec, vb));
+  for (uint64_t w = 0; 8 * w < longest + 8; ++w) {
+    const uint64_t x = line_image_word(spec, va, w), y = line_image_word(spec, vb, w);
+    if (x != y) return x < y ? -1 : 1;
+  }
+  return 0;
+}
+
+TEST(LineImage, NeverContradictsTheComparison) {
+  Rng rng(31);
+  uint64_t checked = 0, decided_by_image = 0;
+  for (int round = 0; round < 400; ++round) {
+    const gsort_test::LineOptionsCase o = gsort_test::random_line_options(rng);
+    const LineSpec spec = gsort_test::spec_of_args(o.args);
+    const LineComparator compare(spec);
+    const LineImageSpec image = spec.image();
+    const std::vector<std::string> lines =
+        gsort_test::split_lines(gsort_test::random_line_input(rng, o, 60), o.zero_terminated ? '\0' : '\n');
+    for (size_t i = 0; i < lines.size(); ++i) {
+      for (size_t j = 0; j < lines.size(); ++j) {
+        const int by_image = image_order(image, lines[i], lines[j]);
+        if (by_image == 0) continue;
+        const int d = compare.compare(u(lines[i]), lines[i].size(), u(lines[j]), lines[j].size());
+        const int by_compare = d < 0 ? -1 : d > 0 ? 1 : 0;
+        ASSERT_EQ(by_image, by_compare) << gsort_test::join_args(o.args) << "\nlines '" << lines[i] << "' and '"
+                                        << lines[j] << "'";
+        ++decided_by_image;
+      }
+      // Past its length an image is its padding.
+      const LineImageView v = view_line_image(image, u(lines[i]), lines[i].size());
+      const uint64_t past = (line_image_length(image, v) + 7) / 8;
+      ASSERT_EQ(line_image_word(image, v, past), line_image_padding(image, v)) << gsort_test::join_args(o.args);
+      checked += lines.size();
+    }
+  }
+  EXPECT_GT(decided_by_image, checked / 4) << "the image decides most pairs";
+}
+
+TEST(LineImage, NumericImageOrdersValues) {
+  LineOptions o;
+  o.numeric = true;
+  const LineSpec spec = make_line_spec(o, false, false);
+  const std::vector<std::string> ascending = {"-1000", "-999.5", "-10", "-1", "-0.5", "-0.05", "0", "-0", "abc",
+                                              "0.05", "0.5", "1", "1.5", "9", "10", "99", "100",
+                                              "12345678901234567890123"};
+  for (size_t i = 0; i + 1 < ascending.size(); ++i) {
+    const int order = image_order(spec.image(), ascending[i], ascending[i + 1]);
+    EXPECT_LE(order, 0) << ascending[i] << " vs " << ascending[i + 1];
+  }
+  EXPECT_EQ(image_order(spec.image(), "0", "-0"), 0);
+  EXPECT_EQ(image_order(spec.image(), "007.10", "7.1"), 0);
+}
+
+TEST(LineImage, TextWordsAreBigEndianBytes) {
+  const LineSpec spec = make_line_spec(LineOptions{}, false, false);
+  const std::string line = "abcdefghij";
+  EXPECT_EQ(line_image_word(spec.image(), u(line), line.size(), 0), 0x6162636465666768ull);
+  EXPECT_EQ(line_image_word(spec.image(), u(line), line.size(), 1), 0x696a000000000000ull);
+  EXPECT_EQ(line_image_word(spec.image(), u(line), line.size(), 2), 0u);
+  const LineSpec reversed = make_line_spec(LineOptions{}, true, false);
+  EXPECT_EQ(line_image_word(reversed.image(), u(line), line.size(), 2), ~0ull);
+}
+
+}  // namespace
+}  // namespace gsort

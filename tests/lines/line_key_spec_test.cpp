@@ -1,0 +1,116 @@
+// GNU sort's -k POS1[,POS2] and the global options resolved into keys
+// (src/lines/line_key_spec.h): positions, modifiers, inheritance, and
+// GNU's error messages.
+#include <gtest/gtest.h>
+
+#include "src/core/errors.h"
+#include "src/lines/keys/line_key_spec.h"
+
+namespace gsort {
+namespace {
+
+std::string error_of(const std::string& spec) {
+  try {
+    parse_line_key(spec);
+  } catch (const UsageError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(LineKeySpec, FieldsAndCharacters) {
+  const LineKey k = parse_line_key("2.3,4.5").key;
+  EXPECT_EQ(k.start_field, 1u);
+  EXPECT_EQ(k.start_char, 2u);
+  EXPECT_EQ(k.end_field, 3u);
+  EXPECT_EQ(k.end_char, 5u);  // POS2's character counts from 1; 0 would be the field's end
+  const LineKey whole = parse_line_key("3").key;
+  EXPECT_EQ(whole.start_field, 2u);
+  EXPECT_EQ(whole.end_field, kToLineEnd);
+  EXPECT_EQ(parse_line_key("1,1.0").key.end_char, 0u) << "POS2 character 0: the end of the field";
+}
+
+TEST(LineKeySpec, ModifiersOnEitherPosition) {
+  const ParsedLineKey a = parse_line_key("1b,2");
+  EXPECT_TRUE(a.key.skip_start_blanks);
+  EXPECT_FALSE(a.key.skip_end_blanks);
+  EXPECT_TRUE(a.has_options);
+  const ParsedLineKey b = parse_line_key("1,2bnrf");
+  EXPECT_FALSE(b.key.skip_start_blanks);
+  EXPECT_TRUE(b.key.skip_end_blanks);
+  EXPECT_TRUE(b.key.numeric && b.key.reverse && b.key.fold);
+  EXPECT_FALSE(parse_line_key("1,2").has_options);
+}
+
+TEST(LineKeySpec, GnuMessages) {
+  EXPECT_EQ(error_of("0"), "field number is zero: invalid field specification '0'");
+  EXPECT_EQ(error_of("1.0"), "character offset is zero: invalid field specification '1.0'");
+  EXPECT_EQ(error_of("1,0"), "field number is zero: invalid field specification '1,0'");
+  EXPECT_EQ(error_of("1x"), "stray character in field spec: invalid field specification '1x'");
+  EXPECT_EQ(error_of("x"), "invalid number at field start: invalid count at start of 'x'");
+  EXPECT_EQ(error_of("1.x"), "invalid number after '.': invalid count at start of 'x'");
+  EXPECT_EQ(error_of("1,x"), "invalid number after ',': invalid count at start of 'x'");
+  EXPECT_EQ(error_of("-1"), "invalid number at field start: invalid count at start of '-1'");
+  EXPECT_EQ(error_of(""), "invalid number at field start: invalid count at start of ''");
+  EXPECT_NE(error_of("1g").find("-g (general numeric) is not supported; use -n"), std::string::npos);
+  EXPECT_NE(error_of("1,1M").find("-M"), std::string::npos);
+  EXPECT_NE(error_of("1h").find("use -n"), std::string::npos);
+  EXPECT_EQ(error_of("+2"), "") << "a '+' before a count, as strtoumax takes it";
+}
+
+TEST(LineKeySpec, HugeCountsSaturate) {
+  const LineKey k = parse_line_key("99999999999999999999999.99999999999999999999999").key;
+  EXPECT_GT(k.start_field, uint64_t{1} << 62);
+  EXPECT_GT(k.start_char, uint64_t{1} << 62);
+}
+
+TEST(LineKeySpec, GlobalOptionsGoToKeysWithoutOptions) {
+  LineOptions o;
+  o.numeric = true;
+  o.fold = true;
+  o.ignore_blanks = true;
+  o.keys = {"1,1", "2,2r", "3,3b"};
+  const LineSpec s = make_line_spec(o, true, false);
+  ASSERT_EQ(s.keys.size(), 3u);
+  EXPECT_TRUE(s.keys[0].numeric && s.keys[0].fold && s.keys[0].reverse && s.keys[0].skip_start_blanks &&
+              s.keys[0].skip_end_blanks);
+  // A key with any option (even r alone) takes none of the global ones.
+  EXPECT_TRUE(s.keys[1].reverse);
+  EXPECT_FALSE(s.keys[1].numeric || s.keys[1].fold || s.keys[1].skip_start_blanks);
+  EXPECT_FALSE(s.keys[2].reverse || s.keys[2].numeric);
+  EXPECT_TRUE(s.keys[2].skip_end_blanks);
+  EXPECT_FALSE(s.keys[2].skip_start_blanks) << "b after POS2 is for the end";
+  EXPECT_TRUE(s.reverse) << "the last-resort comparison is reversed by -r";
+}
+
+TEST(LineKeySpec, GlobalOptionsWithoutKeysMakeAWholeLineKey) {
+  LineOptions o;
+  EXPECT_TRUE(make_line_spec(o, true, false).keys.empty()) << "-r alone reverses the last resort only";
+  o.fold = true;
+  const LineSpec s = make_line_spec(o, true, false);
+  ASSERT_EQ(s.keys.size(), 1u);
+  EXPECT_EQ(s.keys[0].start_field, 0u);
+  EXPECT_EQ(s.keys[0].end_field, kToLineEnd);
+  EXPECT_TRUE(s.keys[0].fold && s.keys[0].reverse);
+}
+
+TEST(LineKeySpec, LastResort) {
+  LineOptions o;
+  EXPECT_TRUE(make_line_spec(o, false, true).last_resort()) << "-u without keys: whole lines are the key";
+  o.keys = {"1,1"};
+  EXPECT_TRUE(make_line_spec(o, false, false).last_resort());
+  EXPECT_FALSE(make_line_spec(o, false, true).last_resort());
+  o.stable = true;
+  EXPECT_FALSE(make_line_spec(o, false, false).last_resort());
+  o.zero_terminated = true;
+  EXPECT_EQ(make_line_spec(o, false, false).eol, '\0');
+}
+
+TEST(LineKeySpec, RecordKeysAreTold) {
+  EXPECT_TRUE(looks_like_record_key("0:10"));
+  EXPECT_TRUE(looks_like_record_key("8:u64:desc"));
+  EXPECT_FALSE(looks_like_record_key("2,2n"));
+}
+
+}  // namespace
+}  // namespace gsort

@@ -1,0 +1,95 @@
+// The command line in line mode (src/cli/line_values.h): lines are the
+// default; GNU sort's options map onto LineOptions; what gsort lacks is
+// refused with the closest option; GNU keys and record keys each get a
+// clear message in the other mode.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "src/cli/options.h"
+#include "tests/support/parse_args.h"
+
+namespace gsort {
+namespace {
+
+using gsort_test::config_of;
+using gsort_test::usage_error_of;
+
+TEST(LineOptions, LinesAreTheDefault) {
+  const SortConfig c = config_of({});
+  EXPECT_TRUE(c.lines.enabled);
+  EXPECT_FALSE(config_of({"--record-size", "8"}).lines.enabled);
+  EXPECT_FALSE(config_of({"--format", "gensort"}).lines.enabled);
+}
+
+TEST(LineOptions, GnuOptions) {
+  const SortConfig c = config_of({"-t", ",", "-k2,2n", "-k", "1", "-n", "-f", "-b", "-z", "-s", "-r", "-u"});
+  EXPECT_EQ(c.lines.separator, ',');
+  EXPECT_EQ(c.lines.keys, (std::vector<std::string>{"2,2n", "1"}));
+  EXPECT_TRUE(c.lines.numeric && c.lines.fold && c.lines.ignore_blanks && c.lines.zero_terminated && c.lines.stable);
+  EXPECT_TRUE(c.reverse && c.unique);
+  EXPECT_EQ(config_of({"-t", "\\0"}).lines.separator, 0);
+  EXPECT_EQ(config_of({"--field-separator=:"}).lines.separator, ':');
+  EXPECT_EQ(config_of({"--sort=numeric"}).lines.numeric, true);
+  EXPECT_EQ(config_of({}).lines.separator, -1);
+}
+
+TEST(LineOptions, TabErrorsAsGnuWordsThem) {
+  EXPECT_EQ(usage_error_of({"-t", ""}), "empty tab");
+  EXPECT_EQ(usage_error_of({"-t", "ab"}), "multi-character tab 'ab'");
+  EXPECT_EQ(usage_error_of({"-t", ",", "-t:"}), "incompatible tabs");
+  EXPECT_EQ(config_of({"-t", ",", "-t,"}).lines.separator, ',') << "the same one twice is fine";
+}
+
+TEST(LineOptions, BadKeysFailAtParse) {
+  EXPECT_EQ(usage_error_of({"-k0"}), "field number is zero: invalid field specification '0'");
+  EXPECT_EQ(usage_error_of({"-k", "1,2x"}), "stray character in field spec: invalid field specification '1,2x'");
+  EXPECT_EQ(usage_error_of({"-k", "0:10"}),
+            "-k '0:10' is gsort's record key (OFFSET:TYPE), which needs --record-size or --format; lines take GNU "
+            "sort's -k POS1[,POS2], e.g. -k 2,2n");
+}
+
+TEST(LineOptions, UnsupportedGnuOptionsAreRefusedByName) {
+  const std::pair<std::vector<const char*>, const char*> cases[] = {
+      {{"-g"}, "-g (general numeric) is not supported; use -n"},
+      {{"--general-numeric-sort"}, "-g (general numeric)"},
+      {{"--human-numeric-sort"}, "--human-numeric-sort is not supported (and -h is --help in gsort); use -n"},
+      {{"-M"}, "-M (month names) is not supported"},
+      {{"-V"}, "-V (version sort) is not supported"},
+      {{"-R"}, "-R (random order) is not supported"},
+      {{"-d"}, "-d (dictionary order) is not supported"},
+      {{"-i"}, "-i (ignore non-printing) is not supported"},
+      {{"--files0-from=list"}, "--files0-from is not supported"},
+      {{"--sort=month"}, "--sort=month (-M) is not supported"},
+      {{"--sort=bogus"}, "--sort=bogus: unknown sort"},
+      {{"--compress-program=gzip"}, "--compress-program is not supported; use --compress-temp"},
+      {{"-k1,1M"}, "-M (month names) is not supported"},
+      {{"-k1V"}, "-V (version sort) is not supported"},
+      {{"--record-size", "4", "-g"}, "-g (general numeric)"},
+  };
+  for (const auto& [args, message] : cases) {
+    const std::string e = usage_error_of(std::vector<const char*>(args));
+    EXPECT_NE(e.find(message), std::string::npos) << args.front() << ": " << e;
+  }
+}
+
+TEST(LineOptions, LineOptionsInRecordModeAreTold) {
+  for (const char* opt : {"-n", "-f", "-b", "-z"}) {
+    const std::string e = usage_error_of({"--record-size", "8", opt});
+    EXPECT_NE(e.find(std::string(opt) + " is for text lines, not records"), std::string::npos) << e;
+  }
+  EXPECT_NE(usage_error_of({"--record-size", "8", "-t", ","}).find("-t is for text lines"), std::string::npos);
+  EXPECT_NE(usage_error_of({"--format", "gensort", "-k", "1,1"}).find("GNU sort's field key, for text lines"),
+            std::string::npos);
+}
+
+TEST(LineOptions, HelpSaysLinesAreTheDefault) {
+  const std::string help = help_text();
+  EXPECT_NE(help.find("Sort text lines (the default)"), std::string::npos);
+  EXPECT_NE(help.find("\nText lines (the default):\n"), std::string::npos);
+  EXPECT_NE(help.find("\n  -t, --field-separator=SEP "), std::string::npos);
+  EXPECT_EQ(help.find("human-numeric"), std::string::npos) << "refused options are not offered";
+}
+
+}  // namespace
+}  // namespace gsort

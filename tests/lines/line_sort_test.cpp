@@ -1,0 +1,111 @@
+// Finding lines in a chunk (src/lines/line_index.h) and sorting a chunk on
+// the CPU (line_sort_cpu.cpp: radix sort of image words, ties refined),
+// against the plain reference sort: random tricky data under random
+// options, adversarial ties, and chunks large enough for every parallel
+// path.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "src/core/thread_pool.h"
+#include "src/lines/sort/line_sorter.h"
+#include "tests/support/line_gen.h"
+#include "tests/support/line_reference.h"
+
+namespace gsort {
+namespace {
+
+using gsort_test::Rng;
+
+TEST(LineIndex, FindsEveryLineOnAllThreads) {
+  ThreadPool pool(4);
+  Rng rng(7);
+  std::string text;
+  std::vector<uint64_t> expected{0};
+  while (text.size() < (6u << 20)) {
+    text += std::string(rng.below(rng.chance(1) ? 300000 : 80), 'x');
+    if (rng.chance(5)) text += '\r';
+    if (rng.chance(5)) text += std::string(1, '\0');
+    text += '\n';
+    expected.push_back(text.size());
+  }
+  std::vector<uint64_t> starts(expected.size() + 1);
+  const IndexResult r = index_lines(pool, reinterpret_cast<const uint8_t*>(text.data()), text.size(), '\n',
+                                    starts.data(), expected.size());
+  ASSERT_EQ(r.lines, expected.size() - 1);
+  EXPECT_EQ(r.bytes, text.size());
+  starts.resize(expected.size());
+  EXPECT_EQ(starts, expected);
+  uint64_t longest = 0;
+  for (size_t i = 0; i + 1 < expected.size(); ++i) longest = std::max(longest, expected[i + 1] - expected[i]);
+  EXPECT_EQ(r.longest, longest);
+}
+
+TEST(LineIndex, StopsAtTheLineLimit) {
+  ThreadPool pool(3);
+  std::string text;
+  for (int i = 0; i < 200000; ++i) text += std::to_string(i) + '\0';
+  std::vector<uint64_t> starts(1001);
+  const IndexResult r = index_lines(pool, reinterpret_cast<const uint8_t*>(text.data()), text.size(), '\0',
+                                    starts.data(), 1000);
+  EXPECT_EQ(r.lines, 1000u);
+  EXPECT_EQ(r.bytes, text.find(std::string("1000") + '\0'));
+  EXPECT_EQ(starts[999], text.find(std::string("999") + '\0'));
+}
+
+TEST(LineSortCpu, MatchesTheReferenceUnderRandomOptions) {
+  ThreadPool pool(3);
+  EXPECT_EQ(gsort_test::random_rounds_against_reference(
+                2024, 600, 200, [&](const LineSpec& spec) { return make_cpu_line_sorter(spec, pool); }),
+            "");
+}
+
+// Ties the image cannot settle, in chunks past every parallel threshold.
+TEST(LineSortCpu, AdversarialTies) {
+  ThreadPool pool(4);
+  Rng rng(5);
+  const std::string prefix(300, 'p');
+  std::vector<std::vector<std::string>> cases(4);
+  // 70000 lines: past the size where a tied segment is refined with all threads.
+  for (int i = 0; i < 70000; ++i) cases[0].push_back("same line");
+  for (int i = 0; i < 70000; ++i) cases[1].push_back(prefix + std::to_string(rng.below(100000)));
+  for (int i = 0; i < 70000; ++i) cases[2].push_back(std::to_string(rng.below(50)));
+  cases[2][777] = std::string(1 << 20, 'z');  // one very long line among short ones
+  for (int i = 0; i < 70000; ++i) cases[3].push_back(prefix + (rng.chance(50) ? std::string("a") : std::string("a\0", 2)));
+  const std::vector<std::vector<std::string>> arg_sets = {{}, {"-r"}, {"-s", "-k1,1.5"}, {"-u", "-n"}};
+  EXPECT_EQ(gsort_test::differences_from_reference(
+                cases, arg_sets, [&](const LineSpec& spec) { return make_cpu_line_sorter(spec, pool); }),
+            "");
+}
+
+// Integer parts longer than the image's digit count (kImageCountCap, 16M
+// digits): their images hold no digits, so the comparison settles them.
+TEST(LineSortCpu, NumbersTooLongForTheImage) {
+  ThreadPool pool(2);
+  const std::string many(17u << 20, '5');
+  std::vector<std::vector<std::string>> cases = {
+      {"9" + many, "1" + many, "-1" + many, "7", "1" + many + ".5", "-2" + many, "1" + many}};
+  EXPECT_EQ(gsort_test::differences_from_reference(cases, {{"-n", "-r"}, {"-k1,1n", "-s"}},
+                                                   [&](const LineSpec& spec) { return make_cpu_line_sorter(spec, pool); }),
+            "");
+}
+
+TEST(LineSortCpu, LargeRandomChunkOnOneAndManyThreads) {
+  Rng rng(99);
+  gsort_test::LineOptionsCase o;
+  std::vector<std::string> lines;
+  for (int i = 0; i < 300000; ++i) lines.push_back(gsort_test::random_line_field(rng, false) + " " + std::to_string(i % 1000));
+  for (const std::vector<std::string>& args :
+       std::vector<std::vector<std::string>>{{}, {"-k2,2n", "-k1,1"}, {"-f", "-r"}, {"-k1.2,1.4", "-s"}}) {
+    const LineSpec spec = gsort_test::spec_of_args(args);
+    const std::vector<uint32_t> expected = gsort_test::reference_order(spec, lines);
+    for (unsigned threads : {1u, 4u}) {
+      ThreadPool pool(threads);
+      ASSERT_EQ(gsort_test::order_by(*make_cpu_line_sorter(spec, pool), spec, lines), expected) << gsort_test::join_args(args) << ", " << threads << " threads";
+    }
+  }
+}
+
+}  // namespace
+}  // namespace gsort
