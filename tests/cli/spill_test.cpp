@@ -1,5 +1,6 @@
 // Spilling (issue 12): runs written as several streams at once give the
-// bytes of one stream; --compress-temp=auto chooses from measurements,
+// bytes of one stream, and runs compressed with zstd (--compress-temp) the
+// bytes of plain ones; --compress-temp=auto chooses from measurements,
 // said in --stats and under -v (off for random data; on for compressible
 // data whose runs outgrow the page cache onto a temp device slower than the
 // compressor, which gsort-test-hooks pretends); the temp device probe
@@ -135,6 +136,39 @@ TEST(WritebackPacing, ASortOutgrowingThePageCacheIsPacedAndKeepsEveryRecord) {
     EXPECT_EQ(contains(r.err, "writes paced:"), c.paced) << r.err;
     EXPECT_EQ(count_files(dir.path()), 3u) << "files left behind";  // in, out, s.json
   }
+}
+
+// ------------------------------------------------------- compressed runs
+
+TEST(TempCompression, ManyRunsAndPassesGiveByteIdenticalOutput) {
+  TempDir dir;
+  Rng rng(15);
+  for (bool compressible : {true, false}) {
+    SCOPED_TRACE(compressible ? "compressible" : "random");
+    const std::string data = numbered_u32_records(rng, 60000, compressible ? 50 : 1000, compressible);  // 960 KB
+    write_file(dir.file("in"), data);
+    ProcessResult r = run_gsort(with_spec({"-S", "64K", dir.file("in"), "-o", dir.file("plain"), "--stats",
+                                           dir.file("plain.json")}));
+    ASSERT_EQ(r.status(), "exit 0") << r.err;
+    for (const char* option : {"--compress-temp", "--compress-temp=3", "--compress-temp=-1"}) {
+      SCOPED_TRACE(option);
+      r = run_gsort(with_spec({"-S", "64K", option, dir.file("in"), "-o", dir.file("packed"), "--stats",
+                               dir.file("packed.json")}));
+      ASSERT_EQ(r.status(), "exit 0") << r.err;
+      EXPECT_EQ(read_file(dir.file("packed")), read_file(dir.file("plain")));
+      const nlohmann::json plain = stats_of(dir.file("plain.json")), packed = stats_of(dir.file("packed.json"));
+      EXPECT_GT(packed["runs"].get<uint64_t>(), 10u);
+      EXPECT_GT(packed["merge_passes"].get<uint64_t>(), 1u);
+      EXPECT_EQ(packed["runs"], plain["runs"]);
+      EXPECT_TRUE(packed["temp"]["compressed"].get<bool>());
+      EXPECT_EQ(packed["temp"]["record_bytes"], plain["temp"]["record_bytes"]);
+      if (compressible) {
+        EXPECT_LT(packed["temp"]["bytes_written"].get<uint64_t>(),
+                  plain["temp"]["bytes_written"].get<uint64_t>() / 2);
+      }
+    }
+  }
+  EXPECT_EQ(count_files(dir.path()), 5u) << "no run files left behind";
 }
 
 // ---------------------------------------------------- --compress-temp=auto
