@@ -6,7 +6,8 @@
 // streams, empty data, every level, output that does not depend on
 // --parallel, damaged inputs failing cleanly (exit 2, one line, the
 // destination as it was), and output names whose suffix names a format
-// gsort cannot write. (What only zstd does: zstd_test.cpp.)
+// gsort cannot write. What only zstd does: CompressedZstd below
+// (compressed run files: spill_test.cpp).
 #include <gtest/gtest.h>
 #include <zstd.h>
 
@@ -131,8 +132,9 @@ TEST_P(CompressedFormat, StandardInputAsAPipeAndAsAFile) {
 
 TEST_P(CompressedFormat, ConcatenatedMembersDecodeWhole) {
   // What `cat a.zst b.zst`, `cat a.gz b.gz`, pigz, pbzip2 and `xz` on several
-  // files make: the tools decode it to the concatenation, and so must gsort. Many pieces of
-  // odd sizes, so that their boundaries fall anywhere in gsort's reads.
+  // files make: the tools decode it to the concatenation, and so must gsort.
+  // Many pieces of odd sizes, so that their boundaries fall anywhere in
+  // gsort's reads.
   TempDir dir;
   Rng sizes(3);
   std::string all, packed;
@@ -299,7 +301,7 @@ TEST_P(CompressedFormat, SuffixWritesTheFormatForTheToolToRead) {
 }
 
 // Every level of the format; of zstd's thousands (its negative levels are
-// ever faster ones) the lowest, those about 0, the default and the highest.
+// ever faster) the lowest, those about 0, the default and the highest.
 std::vector<int> levels_to_try(const Format& f) {
   if (f.max_level - f.min_level > 20) return {f.min_level, -1, 0, 1, f.default_level, f.max_level};
   std::vector<int> levels;
