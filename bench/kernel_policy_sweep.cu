@@ -58,11 +58,34 @@ void print_tune(const char* what, const char* policy, uint64_t n, const Timing& 
   std::fflush(stdout);
 }
 
-template <int B, int I, int R, int M>
-const char* rname(int chunk) {
+// "B256 I24 R8 minB2 k1": a policy's threads per block, items per thread,
+// radix bits (0: a merge policy), resident blocks asked for, and the radix
+// sort's tiles per chunk (0: a merge).
+const char* policy_name(int block, int items, int radix_bits, int min_blocks, uint64_t chunk) {
   static char buf[64];
-  std::snprintf(buf, sizeof buf, "B%d I%d R%d minB%d k%d", B, I, R, M, chunk);
+  std::snprintf(buf, sizeof buf, "B%d I%d R%d minB%d k%llu", block, items, radix_bits, min_blocks,
+                (unsigned long long)chunk);
   return buf;
+}
+
+// Times the radix sort of n K keys (with values) under each policy in turn,
+// tiles_per_chunk tiles to a chunk.
+template <typename K, class... Policies>
+void sweep_radix(uint64_t n, int reps, uint64_t tiles_per_chunk = 1) {
+  const char* key = sizeof(K) == 4 ? "uint32_t" : "uint64_t";
+  (print_tune(key,
+              policy_name(Policies::BLOCK, Policies::ITEMS, Policies::RADIX_BITS, Policies::MIN_BLOCKS,
+                          tiles_per_chunk),
+              n, bench_radix_policy<Policies, K>(n, reps, tiles_per_chunk)),
+   ...);
+}
+
+// Times the merge sort of n u64 keys (with values) under each policy in turn.
+template <class... Policies>
+void sweep_merge(uint64_t n, int reps) {
+  (print_tune("merge", policy_name(Policies::BLOCK, Policies::ITEMS, 0, Policies::MIN_BLOCKS, 0), n,
+              bench_merge_policy<Policies>(n, reps)),
+   ...);
 }
 
 }  // namespace
@@ -71,32 +94,14 @@ void run_policy_sweep(uint64_t n_radix, uint64_t n_merge, int reps) {
   using namespace gsort::kernels;
   std::printf("\n# policy sweep (radix: %llu pairs, merge: %llu pairs)\n", (unsigned long long)n_radix,
               (unsigned long long)n_merge);
-#define SWEEP_RADIX(K, B, I, R, M, C)                                                     \
-  print_tune(#K, rname<B, I, R, M>(C), n_radix,                                              \
-             bench_radix_policy<RadixPolicy<B, I, R, M>, K>(n_radix, reps, C))
-  SWEEP_RADIX(uint32_t, 256, 24, 8, 2, 1);  // default
-  SWEEP_RADIX(uint32_t, 256, 16, 8, 2, 1);
-  SWEEP_RADIX(uint32_t, 256, 28, 8, 2, 1);
-  SWEEP_RADIX(uint32_t, 256, 32, 8, 2, 1);
-  SWEEP_RADIX(uint32_t, 384, 16, 8, 2, 1);
-  SWEEP_RADIX(uint32_t, 512, 16, 8, 1, 1);
-  SWEEP_RADIX(uint32_t, 256, 24, 8, 2, 2);
-  SWEEP_RADIX(uint64_t, 384, 12, 8, 2, 1);  // default
-  SWEEP_RADIX(uint64_t, 256, 16, 8, 2, 1);
-  SWEEP_RADIX(uint64_t, 256, 20, 8, 2, 1);
-  SWEEP_RADIX(uint64_t, 256, 24, 8, 2, 1);
-  SWEEP_RADIX(uint64_t, 512, 12, 8, 1, 1);
-  SWEEP_RADIX(uint64_t, 384, 16, 8, 2, 1);
-#undef SWEEP_RADIX
-#define SWEEP_MERGE(B, I, M) \
-  print_tune("merge", rname<B, I, 0, M>(0), n_merge, bench_merge_policy<MergePolicy<B, I, M>>(n_merge, reps))
-  SWEEP_MERGE(256, 5, 1);  // default
-  SWEEP_MERGE(256, 3, 1);
-  SWEEP_MERGE(256, 7, 1);
-  SWEEP_MERGE(128, 5, 1);
-  SWEEP_MERGE(512, 5, 1);
-  SWEEP_MERGE(256, 5, 2);
-#undef SWEEP_MERGE
+  // The default first, then the others.
+  sweep_radix<uint32_t, RadixPolicyU32, RadixPolicy<256, 16, 8, 2>, RadixPolicy<256, 28, 8, 2>,
+              RadixPolicy<256, 32, 8, 2>, RadixPolicy<384, 16, 8, 2>, RadixPolicy<512, 16, 8, 1>>(n_radix, reps);
+  sweep_radix<uint32_t, RadixPolicyU32>(n_radix, reps, 2);
+  sweep_radix<uint64_t, RadixPolicyU64, RadixPolicy<256, 16, 8, 2>, RadixPolicy<256, 20, 8, 2>,
+              RadixPolicy<256, 24, 8, 2>, RadixPolicy<512, 12, 8, 1>, RadixPolicy<384, 16, 8, 2>>(n_radix, reps);
+  sweep_merge<MergePolicyDefault, MergePolicy<256, 3, 1>, MergePolicy<256, 7, 1>, MergePolicy<128, 5, 1>,
+              MergePolicy<512, 5, 1>, MergePolicy<256, 5, 2>>(n_merge, reps);
 }
 
 }  // namespace gsort::bench

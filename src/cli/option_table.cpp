@@ -63,7 +63,8 @@ void add_sort_options(po::options_description& d, RawOptions& o) {
        "page cache (what was cached before stays); keep: leave them there");
 }
 
-// What to write and what to say: the output, verification, reporting.
+// What to write and how safely: the output's format, its verification, the
+// room it needs, its durability.
 void add_output_options(po::options_description& d, RawOptions& o) {
   d.add_options()
       ("compress-output", po::value(&o.compress_output)->value_name("LEVEL")->implicit_value(kImplicit, "by format"),
@@ -80,19 +81,36 @@ void add_output_options(po::options_description& d, RawOptions& o) {
        "start even where -T's or the output's file system has less room free than the sort will write there")
       ("fsync", po::bool_switch(&o.fsync),
        "flush the output (and its directory entry) to stable storage before exiting: a crash "
-       "after gsort succeeds cannot lose it")
+       "after gsort succeeds cannot lose it");
+}
+
+// What gsort says of the run, while it runs and after: progress, statistics,
+// the timeline.
+void add_report_options(po::options_description& d, RawOptions& o) {
+  d.add_options()
       ("progress", po::bool_switch(&o.progress),
        "show a progress line on standard error even when it is not a terminal")
       ("no-progress", po::bool_switch(&o.no_progress), "never show the progress line (default: only on a terminal)")
       ("stats", po::value(&o.stats)->value_name("FILE"),
        "write statistics of the run as one JSON object to FILE (- for standard error)")
       ("trace", po::value(&o.trace)->value_name("FILE"),
-       "write the timeline of the run's phases, per thread, to FILE as a Chrome trace (chrome://tracing, ui.perfetto.dev)")
+       "write the timeline of the run's phases, per thread, to FILE as a Chrome trace (chrome://tracing, ui.perfetto.dev)");
+}
+
+// Where else the output may go: a directory of parts, a terminal.
+void add_destination_options(po::options_description& d, RawOptions& o) {
+  d.add_options()
       ("output-parts", po::bool_switch(&o.output_parts),
        "-o names a directory: write part-00000, part-00001, ... there (one per rank under mpirun -np N); "
        "their concatenation is the sorted output")
       ("to-terminal", po::bool_switch(&o.to_terminal),
-       "write the binary output to standard output even when it is a terminal (refused otherwise)")
+       "write the binary output to standard output even when it is a terminal (refused otherwise)");
+}
+
+// What else gsort may say: sizes and timings as it sorts, or its help or
+// version instead of sorting.
+void add_message_options(po::options_description& d, RawOptions& o) {
+  d.add_options()
       ("verbose,v", po::bool_switch(&o.verbose), "report sizes and phase timings on standard error")
       ("help,h", po::bool_switch(&o.help), "show this help and exit")
       ("version", po::bool_switch(&o.version), "show the version and exit");
@@ -118,6 +136,9 @@ po::options_description visible_options(RawOptions& o) {
   add_sort_options(d, o);
   add_line_options(d, o.lines);
   add_output_options(d, o);
+  add_report_options(d, o);
+  add_destination_options(d, o);
+  add_message_options(d, o);
   return d;
 }
 

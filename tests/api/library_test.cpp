@@ -17,17 +17,12 @@
 
 namespace {
 
-using gsort_test::RefKey;
 using gsort_test::RefKind;
 using gsort_test::RefSpec;
 using gsort_test::Rng;
 
 gsort::Options options_for(const RefSpec& spec) {
-  gsort::Options o;
-  o.record_size = spec.record_size;
-  for (const RefKey& k : spec.keys) o.keys.push_back(k.spec());
-  o.reverse = spec.reverse;
-  o.unique = spec.unique;
+  gsort::Options o = spec.options();
   o.threads = 2;
   return o;
 }

@@ -6,7 +6,6 @@
 #include <grp.h>
 #include <pwd.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <gtest/gtest.h>
@@ -20,15 +19,6 @@
 
 namespace gsort_test {
 namespace {
-
-// The pid of a process that has exited and been reaped.
-pid_t dead_pid() {
-  const pid_t pid = ::fork();
-  if (pid == 0) ::_exit(0);
-  int status = 0;
-  ::waitpid(pid, &status, 0);
-  return pid;
-}
 
 // A directory a dead gsort of `owner` left in `base`: mode 0700, gsort's
 // marker, and a file `name`, all owned by `owner`.

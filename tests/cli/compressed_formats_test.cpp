@@ -1,12 +1,15 @@
-// gzip, bzip2 and xz, checked against the tools themselves: the system's
-// gzip, bzip2 and xz compress the input, gsort sorts it (files, standard
-// input as a pipe and as a file, --merge, -c), the tool decompresses what
-// gsort wrote (-o FILE.gz/.bz2/.xz), and the result must be the reference
-// sort. Also: concatenated members and streams, empty data, every level,
-// output that does not depend on --parallel, damaged inputs failing cleanly
-// (exit 2, one line, the destination as it was), and output names whose
-// suffix names a format gsort cannot write. (zstd: zstd_test.cpp.)
+// zstd, gzip, bzip2 and xz, checked against the tools themselves: the
+// system's zstd, gzip, bzip2 and xz compress the input, gsort sorts it
+// (files, standard input as a pipe and as a file, --merge, -c), the tool
+// decompresses what gsort wrote (-o FILE.zst/.gz/.bz2/.xz), and the result
+// must be the reference sort. Also: concatenated frames, members and
+// streams, empty data, every level, output that does not depend on
+// --parallel, damaged inputs failing cleanly (exit 2, one line, the
+// destination as it was), and output names whose suffix names a format
+// gsort cannot write. What only zstd does: CompressedZstd below
+// (compressed run files: spill_test.cpp).
 #include <gtest/gtest.h>
+#include <zstd.h>
 
 #include <cstdlib>
 #include <nlohmann/json.hpp>
@@ -31,6 +34,7 @@ struct Format {
 };
 
 const Format kFormats[] = {
+    {"zstd", "zstd", ".zst", ZSTD_minCLevel(), 3, ZSTD_maxCLevel()},
     {"gzip", "gzip", ".gz", 1, 6, 9},
     {"bzip2", "bzip2", ".bz2", 1, 9, 9},
     {"xz", "xz", ".xz", 0, 6, 9},
@@ -50,8 +54,20 @@ std::string find_tool(const std::string& name) {
   return "";
 }
 
+// The tool (a path) run on `data` with `args` (-c, -dc, -9c ...); its stdout.
+std::string run_tool(const std::string& tool, const std::vector<std::string>& args, const std::string& data) {
+  std::vector<std::string> argv = {tool};
+  argv.insert(argv.end(), args.begin(), args.end());
+  ProcessOptions in;
+  in.stdin_kind = StdinKind::kPipe;
+  in.stdin_data = data;
+  const ProcessResult r = run_process(argv, in);
+  EXPECT_EQ(r.status(), "exit 0") << command_line(argv) << ": " << r.err;
+  return r.out;
+}
+
 // 16-byte records, key: a u32 at offset 0 with many repeats; the rest says
-// where a record came from, so stability is visible (as in zstd_test.cpp).
+// where a record came from, so stability is visible.
 const RefSpec kSpec = {16, {RefKey{0, 4, RefKind::kUnsigned, false, false}}, false, false};
 
 std::string records(size_t n, uint64_t seed, bool compressible = false) {
@@ -73,20 +89,9 @@ class CompressedFormat : public testing::TestWithParam<Format> {
     ASSERT_FALSE(tool_.empty()) << GetParam().tool << " is not installed (scripts/install_deps.sh installs it)";
   }
 
-  // The tool run on `data` with `args` (-c, -dc, -9c ...); its stdout.
-  std::string run_tool(const std::vector<std::string>& args, const std::string& data) const {
-    std::vector<std::string> argv = {tool_};
-    argv.insert(argv.end(), args.begin(), args.end());
-    ProcessOptions in;
-    in.stdin_kind = StdinKind::kPipe;
-    in.stdin_data = data;
-    const ProcessResult r = run_process(argv, in);
-    EXPECT_EQ(r.status(), "exit 0") << command_line(argv) << ": " << r.err;
-    return r.out;
-  }
-  std::string compress(const std::string& data) const { return run_tool({"-c"}, data); }
-  std::string compress_fast(const std::string& data) const { return run_tool({"-1c"}, data); }
-  std::string decompress(const std::string& data) const { return run_tool({"-dc"}, data); }
+  std::string compress(const std::string& data) const { return run_tool(tool_, {"-c"}, data); }
+  std::string compress_fast(const std::string& data) const { return run_tool(tool_, {"-1c"}, data); }
+  std::string decompress(const std::string& data) const { return run_tool(tool_, {"-dc"}, data); }
   std::string out_name() const { return std::string("out") + GetParam().suffix; }
 
   std::string tool_;
@@ -126,9 +131,10 @@ TEST_P(CompressedFormat, StandardInputAsAPipeAndAsAFile) {
 }
 
 TEST_P(CompressedFormat, ConcatenatedMembersDecodeWhole) {
-  // What `cat a.gz b.gz`, pigz, pbzip2 and `xz` on several files make: the
-  // tools decode it to the concatenation, and so must gsort. Many pieces of
-  // odd sizes, so that their boundaries fall anywhere in gsort's reads.
+  // What `cat a.zst b.zst`, `cat a.gz b.gz`, pigz, pbzip2 and `xz` on several
+  // files make: the tools decode it to the concatenation, and so must gsort.
+  // Many pieces of odd sizes, so that their boundaries fall anywhere in
+  // gsort's reads.
   TempDir dir;
   Rng sizes(3);
   std::string all, packed;
@@ -281,7 +287,8 @@ TEST_P(CompressedFormat, StatsAndVerifyCountTheDecodedRecords) {
 TEST_P(CompressedFormat, SuffixWritesTheFormatForTheToolToRead) {
   TempDir dir;
   // Over 5 MB: several gzip members and bzip2 streams (gsort compresses
-  // pieces of the output in parallel) and more than one write of the output.
+  // pieces of the output in parallel), zstd's workers, and more than one
+  // write of the output.
   const std::string data = records(350000, 10, true);
   write_file(dir.file("in"), data);
   const ProcessResult r = run_gsort(with_spec({dir.file("in"), "-o", dir.file(out_name())}));
@@ -290,7 +297,16 @@ TEST_P(CompressedFormat, SuffixWritesTheFormatForTheToolToRead) {
   EXPECT_LT(stored.size(), data.size() / 3) << "compressible records should shrink";
   EXPECT_EQ(describe_difference(decompress(stored), reference_sort(data, kSpec), 16), "");
   // The tool's own integrity test passes too.
-  run_tool({"-t"}, stored);
+  run_tool(tool_, {"-t"}, stored);
+}
+
+// Every level of the format; of zstd's thousands (its negative levels are
+// ever faster) the lowest, those about 0, the default and the highest.
+std::vector<int> levels_to_try(const Format& f) {
+  if (f.max_level - f.min_level > 20) return {f.min_level, -1, 0, 1, f.default_level, f.max_level};
+  std::vector<int> levels;
+  for (int level = f.min_level; level <= f.max_level; ++level) levels.push_back(level);
+  return levels;
 }
 
 TEST_P(CompressedFormat, EveryLevelAndTheSuffixInCapitals) {
@@ -299,7 +315,7 @@ TEST_P(CompressedFormat, EveryLevelAndTheSuffixInCapitals) {
   write_file(dir.file("in"), data);
   const std::string expected = reference_sort(data, kSpec);
   const Format& f = GetParam();
-  for (int level = f.min_level; level <= f.max_level; ++level) {
+  for (const int level : levels_to_try(f)) {
     SCOPED_TRACE(level);
     const ProcessResult r = run_gsort(
         with_spec({dir.file("in"), "-o", dir.file(out_name()), "--compress-output=" + std::to_string(level)}));
@@ -325,7 +341,7 @@ TEST_P(CompressedFormat, LevelsOutOfRangeAreUsageErrors) {
   TempDir dir;
   write_file(dir.file("in"), records(10, 12));
   const Format& f = GetParam();
-  for (int level : {f.min_level - 1, f.max_level + 1, 22}) {
+  for (int level : {f.min_level - 1, f.max_level + 1, 99}) {
     SCOPED_TRACE(level);
     const ProcessResult r = run_gsort(
         with_spec({dir.file("in"), "-o", dir.file(out_name()), "--compress-output=" + std::to_string(level)}));
@@ -337,7 +353,8 @@ TEST_P(CompressedFormat, LevelsOutOfRangeAreUsageErrors) {
 TEST_P(CompressedFormat, OutputBytesDoNotDependOnTheThreads) {
   TempDir dir;
   // 4 MB at level 1: several gzip members, bzip2 streams (100 kB) and xz
-  // blocks (3 MiB), compressed on several threads at once.
+  // blocks (3 MiB), compressed on several threads at once; zstd's workers
+  // from 3 threads on.
   const std::string data = records(250000, 13, true);
   write_file(dir.file("in"), data);
   std::string first;
@@ -357,6 +374,71 @@ void PrintTo(const Format& f, std::ostream* os) { *os << f.name; }  // gtest's "
 
 INSTANTIATE_TEST_SUITE_P(Tools, CompressedFormat, testing::ValuesIn(kFormats),
                          [](const testing::TestParamInfo<Format>& p) { return std::string(p.param.name); });
+
+// ------------------------------------------------- what only zstd does
+
+TEST(CompressedZstd, ShortPlainStdinIsNotMistakenForZstd) {
+  // Fewer bytes than the magic, and plain records: both read as they are.
+  for (size_t n : {0, 1, 2, 100}) {
+    const std::string data = records(n, 3);
+    ProcessOptions in;
+    in.stdin_kind = StdinKind::kPipe;
+    in.stdin_data = data;
+    const ProcessResult r = run_gsort(with_spec({}), in);
+    ASSERT_EQ(r.status(), "exit 0") << r.err;
+    EXPECT_EQ(describe_difference(r.out, reference_sort(data, kSpec), 16), "") << n;
+  }
+}
+
+// Without a suffix that names a format (standard output here) the output
+// is zstd, at any of its levels: 0 (its default) and the negative ones too.
+TEST(CompressedZstd, CompressOutputOptionAlsoOnStdoutAndWithLevels) {
+  const std::string zstd = find_tool("zstd");
+  ASSERT_FALSE(zstd.empty()) << "zstd is not installed (scripts/install_deps.sh installs it)";
+  const std::string data = records(5000, 12, true);
+  for (const char* option : {"--compress-output", "--compress-output=1", "--compress-output=19",
+                             "--compress-output=-5", "--compress-output=0"}) {
+    SCOPED_TRACE(option);
+    ProcessOptions in;
+    in.stdin_kind = StdinKind::kPipe;
+    in.stdin_data = data;
+    const ProcessResult r = run_gsort(with_spec({option}), in);
+    ASSERT_EQ(r.status(), "exit 0") << r.err;
+    ASSERT_EQ(r.out.substr(0, 4), "\x28\xB5\x2F\xFD") << "not zstd's magic";
+    EXPECT_EQ(describe_difference(run_tool(zstd, {"-dc"}, r.out), reference_sort(data, kSpec), 16), "");
+  }
+}
+
+TEST(CompressedZstd, UniqueSpilledSortIntoCompressedOutput) {
+  const std::string zstd = find_tool("zstd");
+  ASSERT_FALSE(zstd.empty()) << "zstd is not installed (scripts/install_deps.sh installs it)";
+  TempDir dir;
+  const std::string data = records(30000, 13, true);
+  write_file(dir.file("in"), data);
+  const ProcessResult r = run_gsort(with_spec({"-u", "-S", "100K", dir.file("in"), "-o", dir.file("u.zst")}));
+  ASSERT_EQ(r.status(), "exit 0") << r.err;
+  RefSpec unique = kSpec;
+  unique.unique = true;
+  EXPECT_EQ(describe_difference(run_tool(zstd, {"-dc"}, read_file(dir.file("u.zst"))), reference_sort(data, unique),
+                                16),
+            "");
+}
+
+// Levels that are no number or out of zstd's range, for the output and for
+// the run files (--compress-temp, zstd whatever the output's format).
+TEST(CompressedZstd, BadLevelsAreUsageErrors) {
+  TempDir dir;
+  write_file(dir.file("in"), records(10, 14));
+  for (const char* option :
+       {"--compress-output=fast", "--compress-temp=x", "--compress-temp=1000", "--compress-temp="}) {
+    const ProcessResult r = run_gsort(with_spec({option, dir.file("in"), "-o", dir.file("out")}));
+    expect_clean_error(r, {"level|--compress"});
+    EXPECT_FALSE(path_exists(dir.file("out"))) << option;
+  }
+  // A bare --compress-temp does not swallow the next argument.
+  const ProcessResult r = run_gsort(with_spec({"--compress-temp", dir.file("in"), "-o", dir.file("out")}));
+  EXPECT_EQ(r.status(), "exit 0") << r.err;
+}
 
 // ------------------------------------------------------- output names
 

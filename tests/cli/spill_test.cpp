@@ -1,5 +1,6 @@
 // Spilling (issue 12): runs written as several streams at once give the
-// bytes of one stream; --compress-temp=auto chooses from measurements,
+// bytes of one stream, and runs compressed with zstd (--compress-temp) the
+// bytes of plain ones; --compress-temp=auto chooses from measurements,
 // said in --stats and under -v (off for random data; on for compressible
 // data whose runs outgrow the page cache onto a temp device slower than the
 // compressor, which gsort-test-hooks pretends); the temp device probe
@@ -36,6 +37,48 @@ nlohmann::json stats_of(const std::string& path) { return nlohmann::json::parse(
 
 bool contains(const std::string& text, const std::string& what) { return text.find(what) != std::string::npos; }
 
+// What a sort below said: its standard error (-v) and its --stats.
+struct Sorted {
+  std::string err;
+  nlohmann::json stats;  // null when the sort failed
+};
+
+// Sorts `data`, written to dir/in, into dir/out: `argv` (gsort's or
+// gsort-test-hooks', with the spec and options) with -T dir and --stats
+// dir/s.json. The sort must succeed, write `expected` and leave nothing but
+// in, out and s.json in dir.
+Sorted sort_in(const TempDir& dir, const std::string& data, const std::string& expected,
+               std::vector<std::string> argv, const ProcessOptions& options = {}) {
+  write_file(dir.file("in"), data);
+  argv.insert(argv.end(), {"-T", dir.path(), "--stats", dir.file("s.json"), dir.file("in"), "-o", dir.file("out")});
+  const ProcessResult r = run_process(argv, options);
+  if (r.status() != "exit 0") {
+    ADD_FAILURE() << command_line(argv) << ": " << r.status() << "\n" << r.err;
+    return {r.err, nullptr};
+  }
+  EXPECT_TRUE(read_file(dir.file("out")) == expected) << "the output differs from the reference sort";
+  EXPECT_EQ(count_files(dir.path()), 3u) << "files left behind";  // in, out, s.json
+  return {r.err, stats_of(dir.file("s.json"))};
+}
+
+// The same by gsort itself, with kSpec and `args`.
+Sorted gsort_in(const TempDir& dir, const std::string& data, const std::vector<std::string>& args) {
+  return sort_in(dir, data, reference_sort(data, kSpec), gsort_argv(with_spec(args)));
+}
+
+// gsort-test-hooks' argv for `args`, and the options that make it pretend a
+// temp device: GSORT_TEST_TEMP_DEVICE=ROOM[:MB/S] ("": none, it measures).
+std::vector<std::string> hooks_argv(const std::vector<std::string>& args) {
+  std::vector<std::string> argv = {GSORT_HOOKS_BINARY};
+  argv.insert(argv.end(), args.begin(), args.end());
+  return argv;
+}
+ProcessOptions temp_device(const std::string& device) {
+  ProcessOptions options;
+  if (!device.empty()) options.env.push_back("GSORT_TEST_TEMP_DEVICE=" + device);
+  return options;
+}
+
 // ------------------------------------------------------------ spill streams
 
 TEST(SpillStreams, SeveralStreamsGiveTheBytesOfOne) {
@@ -43,25 +86,18 @@ TEST(SpillStreams, SeveralStreamsGiveTheBytesOfOne) {
   Rng rng(70);
   for (bool compressible : {false, true}) {
     const std::string data = numbered_u32_records(rng, 400000, 1000, compressible);  // 6.4 MB
-    write_file(dir.file("in"), data);
     for (const RefSpec& spec : {kSpec, RefSpec{16, kSpec.keys, true, true}}) {
       const std::string expected = reference_sort(data, spec);
       for (const char* compress : {"--compress-temp=off", "--compress-temp=on"}) {
         for (const char* streams : {"1", "2", "3", "7"}) {
           SCOPED_TRACE(std::string(compressible ? "compressible" : "random") + (spec.reverse ? ", -r -u" : "") +
                        ", " + compress + ", --spill-streams " + streams);
-          const ProcessResult r = run_gsort(with_spec({"-S", "8M", "--spill-streams", streams, compress, "-v", "-T",
-                                                       dir.path(), "--stats", dir.file("s.json"), dir.file("in"),
-                                                       "-o", dir.file("out")},
-                                                      spec));
-          ASSERT_EQ(r.status(), "exit 0") << r.err;
-          EXPECT_TRUE(read_file(dir.file("out")) == expected) << "output differs from the reference";
-          const nlohmann::json s = stats_of(dir.file("s.json"));
-          EXPECT_GT(s["runs"].get<int>(), 2);
-          EXPECT_EQ(s["temp"]["streams"].get<int>(), std::stoi(streams));
-          EXPECT_TRUE(contains(r.err, std::string(streams) + (streams[0] == '1' ? " stream each" : " streams each")))
-              << r.err;
-          EXPECT_EQ(count_files(dir.path()), 3u) << "run files left behind";  // in, out, s.json
+          const std::vector<std::string> args = {"-S", "8M", "--spill-streams", streams, compress, "-v"};
+          const Sorted s = sort_in(dir, data, expected, gsort_argv(with_spec(args, spec)));
+          EXPECT_GT(s.stats["runs"].get<int>(), 2);
+          EXPECT_EQ(s.stats["temp"]["streams"].get<int>(), std::stoi(streams));
+          EXPECT_TRUE(contains(s.err, std::string(streams) + (streams[0] == '1' ? " stream each" : " streams each")))
+              << s.err;
         }
       }
     }
@@ -72,29 +108,19 @@ TEST(SpillStreams, EarlyMergesAndPassesOverRunsOfSeveralFiles) {
   TempDir dir;
   Rng rng(71);
   const std::string data = numbered_u32_records(rng, 600000, 50000);
-  write_file(dir.file("in"), data);
   // --batch-size 3: runs of 3 files each are merged early, in a tree.
-  const ProcessResult r =
-      run_gsort(with_spec({"-S", "4M", "--spill-streams", "3", "--batch-size", "3", "-T", dir.path(), "--stats",
-                           dir.file("s.json"), dir.file("in"), "-o", dir.file("out")}));
-  ASSERT_EQ(r.status(), "exit 0") << r.err;
-  EXPECT_TRUE(read_file(dir.file("out")) == reference_sort(data, kSpec));
-  const nlohmann::json s = stats_of(dir.file("s.json"));
+  const nlohmann::json s = gsort_in(dir, data, {"-S", "4M", "--spill-streams", "3", "--batch-size", "3"}).stats;
   EXPECT_EQ(s["temp"]["streams"].get<int>(), 3);
   EXPECT_GT(s["early_merges"].get<int>(), 0);
   EXPECT_GT(s["merge_passes"].get<int>(), 1);
-  EXPECT_EQ(count_files(dir.path()), 3u);
 }
 
 TEST(SpillStreams, ASmallBudgetSpillsFewerStreams) {
   TempDir dir;
   Rng rng(72);
-  write_file(dir.file("in"), numbered_u32_records(rng, 100000, 100));
-  const ProcessResult r = run_gsort(with_spec({"-S", "1M", "--spill-streams", "8", "-v", "-T", dir.path(), "--stats",
-                                               dir.file("s.json"), dir.file("in"), "-o", dir.file("out")}));
-  ASSERT_EQ(r.status(), "exit 0") << r.err;
-  EXPECT_EQ(stats_of(dir.file("s.json"))["temp"]["streams"].get<int>(), 1);  // a 64 KiB block: one stream
-  EXPECT_TRUE(contains(r.err, "spill streams: 1 instead of 8")) << r.err;
+  const Sorted s = gsort_in(dir, numbered_u32_records(rng, 100000, 100), {"-S", "1M", "--spill-streams", "8", "-v"});
+  EXPECT_EQ(s.stats["temp"]["streams"].get<int>(), 1);  // a 64 KiB block: one stream
+  EXPECT_TRUE(contains(s.err, "spill streams: 1 instead of 8")) << s.err;
 }
 
 // ---------------------------------------------------- writeback pacing
@@ -107,7 +133,6 @@ TEST(WritebackPacing, ASortOutgrowingThePageCacheIsPacedAndKeepsEveryRecord) {
   TempDir dir;
   Rng rng(78);
   const std::string data = rng.bytes(uint64_t{7} << 24);  // 112 MiB: more than a window of steps per file
-  write_file(dir.file("in"), data);
   const std::string expected = reference_sort(data, kSpec);
   struct Case {
     const char* room;
@@ -117,47 +142,54 @@ TEST(WritebackPacing, ASortOutgrowingThePageCacheIsPacedAndKeepsEveryRecord) {
   for (const Case& c : {Case{"1000", {}, true}, Case{"1000", {"--page-cache", "keep"}, false},
                         Case{"1000000000000", {}, false}}) {
     SCOPED_TRACE(std::string("room ") + c.room + (c.extra.empty() ? "" : " " + c.extra[0] + " " + c.extra[1]));
-    std::vector<std::string> argv = {GSORT_HOOKS_BINARY};
-    for (const std::string& a : with_spec({"-S", "48M", "--spill-streams", "1", "--compress-temp=off", "-v", "-T",
-                                           dir.path(), "--stats", dir.file("s.json"), dir.file("in"), "-o",
-                                           dir.file("out")})) {
-      argv.push_back(a);
-    }
+    std::vector<std::string> argv =
+        hooks_argv(with_spec({"-S", "48M", "--spill-streams", "1", "--compress-temp=off", "-v"}));
     argv.insert(argv.end(), c.extra.begin(), c.extra.end());
-    ProcessOptions options;
-    options.env.push_back(std::string("GSORT_TEST_TEMP_DEVICE=") + c.room);
-    const ProcessResult r = run_process(argv, options);
-    ASSERT_EQ(r.status(), "exit 0") << r.err;
-    EXPECT_TRUE(read_file(dir.file("out")) == expected) << "the output differs from the reference sort";
-    const nlohmann::json stats = stats_of(dir.file("s.json"));
-    EXPECT_GT(stats["runs"].get<uint64_t>(), 1u);
-    EXPECT_EQ(stats["temp"]["writeback_paced"].get<bool>(), c.paced);
-    EXPECT_EQ(contains(r.err, "writes paced:"), c.paced) << r.err;
-    EXPECT_EQ(count_files(dir.path()), 3u) << "files left behind";  // in, out, s.json
+    const Sorted s = sort_in(dir, data, expected, argv, temp_device(c.room));
+    EXPECT_GT(s.stats["runs"].get<uint64_t>(), 1u);
+    EXPECT_EQ(s.stats["temp"]["writeback_paced"].get<bool>(), c.paced);
+    EXPECT_EQ(contains(s.err, "writes paced:"), c.paced) << s.err;
+  }
+}
+
+// ------------------------------------------------------- compressed runs
+
+TEST(TempCompression, ManyRunsAndPassesGiveByteIdenticalOutput) {
+  TempDir dir;
+  Rng rng(15);
+  for (bool compressible : {true, false}) {
+    SCOPED_TRACE(compressible ? "compressible" : "random");
+    const std::string data = numbered_u32_records(rng, 60000, compressible ? 50 : 1000, compressible);  // 960 KB
+    // Each output is the reference sort's bytes (gsort_in checks): plain
+    // and compressed runs give the same.
+    const nlohmann::json plain = gsort_in(dir, data, {"-S", "64K"}).stats;
+    for (const char* option : {"--compress-temp", "--compress-temp=3", "--compress-temp=-1"}) {
+      SCOPED_TRACE(option);
+      const nlohmann::json packed = gsort_in(dir, data, {"-S", "64K", option}).stats;
+      EXPECT_GT(packed["runs"].get<uint64_t>(), 10u);
+      EXPECT_GT(packed["merge_passes"].get<uint64_t>(), 1u);
+      EXPECT_EQ(packed["runs"], plain["runs"]);
+      EXPECT_TRUE(packed["temp"]["compressed"].get<bool>());
+      EXPECT_EQ(packed["temp"]["record_bytes"], plain["temp"]["record_bytes"]);
+      if (compressible) {
+        EXPECT_LT(packed["temp"]["bytes_written"].get<uint64_t>(),
+                  plain["temp"]["bytes_written"].get<uint64_t>() / 2);
+      }
+    }
   }
 }
 
 // ---------------------------------------------------- --compress-temp=auto
 
 // The --stats "temp" object of a spilled sort of `data` with `args`, run by
-// gsort-test-hooks with GSORT_TEST_TEMP_DEVICE=device ("": measured).
-nlohmann::json temp_choice(const TempDir& dir, const std::string& data, std::vector<std::string> args,
+// gsort-test-hooks pretending the temp device `device` ("": measured).
+nlohmann::json temp_choice(const TempDir& dir, const std::string& data, const std::vector<std::string>& args,
                            const std::string& device, std::string* err = nullptr) {
-  write_file(dir.file("in"), data);
-  std::vector<std::string> argv = {GSORT_HOOKS_BINARY};
-  for (const std::string& a : with_spec({"-S", "1M", "-v", "-T", dir.path(), "--stats", dir.file("s.json"),
-                                         dir.file("in"), "-o", dir.file("out")})) {
-    argv.push_back(a);
-  }
-  argv.insert(argv.end(), args.begin(), args.end());
-  ProcessOptions options;
-  if (!device.empty()) options.env.push_back("GSORT_TEST_TEMP_DEVICE=" + device);
-  const ProcessResult r = run_process(argv, options);
-  EXPECT_EQ(r.status(), "exit 0") << r.err;
-  EXPECT_TRUE(read_file(dir.file("out")) == reference_sort(data, kSpec));
-  EXPECT_EQ(count_files(dir.path()), 3u) << "files left behind";
-  if (err) *err = r.err;
-  return stats_of(dir.file("s.json"))["temp"];
+  std::vector<std::string> options = {"-S", "1M", "-v"};
+  options.insert(options.end(), args.begin(), args.end());
+  Sorted s = sort_in(dir, data, reference_sort(data, kSpec), hooks_argv(with_spec(options)), temp_device(device));
+  if (err) *err = s.err;
+  return s.stats["temp"];
 }
 
 TEST(TempCompressionAuto, RandomDataStaysPlain) {
@@ -173,10 +205,7 @@ TEST(TempCompressionAuto, RandomDataStaysPlain) {
   EXPECT_TRUE(contains(t["compress_reason"].get<std::string>(), "less than 1.50x")) << t.dump();
   EXPECT_TRUE(contains(err, "temp compression: off (auto): a sample of the first chunk shrinks")) << err;
   // And the plain gsort, measuring everything itself.
-  const ProcessResult r = run_gsort(with_spec({"-S", "1M", "-T", dir.path(), "--stats", dir.file("s.json"),
-                                               dir.file("in"), "-o", dir.file("out")}));
-  ASSERT_EQ(r.status(), "exit 0") << r.err;
-  EXPECT_FALSE(stats_of(dir.file("s.json"))["temp"]["compressed"].get<bool>());
+  EXPECT_FALSE(gsort_in(dir, data, {"-S", "1M"}).stats["temp"]["compressed"].get<bool>());
 }
 
 TEST(TempCompressionAuto, CompressibleRunsOnASlowDeviceAreCompressed) {
@@ -239,11 +268,7 @@ TEST(TempCompressionAuto, TheDeviceProbeLeavesNothingBehind) {
 TEST(TempCompressionAuto, InMemorySortsDecideNothing) {
   TempDir dir;
   Rng rng(78);
-  write_file(dir.file("in"), numbered_u32_records(rng, 1000, 100, true));
-  const ProcessResult r =
-      run_gsort(with_spec({"--stats", dir.file("s.json"), "-T", dir.path(), dir.file("in"), "-o", dir.file("out")}));
-  ASSERT_EQ(r.status(), "exit 0") << r.err;
-  const nlohmann::json t = stats_of(dir.file("s.json"))["temp"];
+  const nlohmann::json t = gsort_in(dir, numbered_u32_records(rng, 1000, 100, true), {}).stats["temp"];
   EXPECT_FALSE(t["compressed"].get<bool>());
   EXPECT_TRUE(t["compress_reason"].is_null());
 }

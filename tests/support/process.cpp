@@ -276,4 +276,12 @@ std::string command_line(const std::vector<std::string>& argv) {
   return line;
 }
 
+pid_t dead_pid() {
+  const pid_t pid = ::fork();
+  if (pid == 0) ::_exit(0);
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  return pid;
+}
+
 }  // namespace gsort_test

@@ -93,4 +93,8 @@ std::vector<std::string> gsort_gen_argv(const std::vector<std::string>& args);
 // for failure messages.
 std::string command_line(const std::vector<std::string>& argv);
 
+// The pid of a process that has exited and been reaped: no process has it
+// (until the kernel hands it out again), as with a killed gsort's.
+pid_t dead_pid();
+
 }  // namespace gsort_test

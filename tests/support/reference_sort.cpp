@@ -6,6 +6,8 @@
 #include <cstring>
 #include <numeric>
 
+#include "gsort/gsort.h"
+
 namespace gsort_test {
 
 namespace {
@@ -122,6 +124,15 @@ std::vector<std::string> RefSpec::args() const {
   if (reverse) a.push_back("-r");
   if (unique) a.push_back("-u");
   return a;
+}
+
+gsort::Options RefSpec::options() const {
+  gsort::Options o;
+  o.record_size = record_size;
+  for (const RefKey& k : keys) o.keys.push_back(k.spec());
+  o.reverse = reverse;
+  o.unique = unique;
+  return o;
 }
 
 int total_order_f32(uint32_t a_bits, uint32_t b_bits) {

@@ -12,6 +12,10 @@
 
 #include "tests/support/rng.h"  // most users of the reference also make data
 
+namespace gsort {
+struct Options;  // gsort/gsort.h
+}
+
 namespace gsort_test {
 
 enum class RefKind { kBytes, kUnsigned, kSigned, kFloat };
@@ -36,6 +40,9 @@ struct RefSpec {
 
   // gsort arguments for this spec: --record-size, --key..., -r, -u.
   std::vector<std::string> args() const;
+  // The library's options for it (record_size, keys, reverse, unique), the
+  // others at their defaults.
+  gsort::Options options() const;
 };
 
 // <0, 0, >0 as record a sorts before, with, after record b under spec

@@ -14,11 +14,7 @@ using gsort_test::RefKind;
 using gsort_test::RefSpec;
 
 gsort::SortConfig config_for(const RefSpec& spec) {
-  gsort::Options o;
-  o.record_size = spec.record_size;
-  for (const auto& k : spec.keys) o.keys.push_back(k.spec());
-  o.reverse = spec.reverse;
-  o.unique = spec.unique;
+  gsort::Options o = spec.options();
   o.backend = gsort::Backend::kCpu;
   o.threads = 2;
   o.verify = true;

@@ -5,7 +5,6 @@
 #include <fcntl.h>
 #include <sys/file.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <gtest/gtest.h>
@@ -20,21 +19,14 @@
 #include "io/temp/stale_temp_dirs.h"
 #include "io/temp/temp_dir.h"
 #include "io/temp/temp_registry.h"
+#include "tests/support/process.h"
 #include "tests/support/temp_dir.h"
 
 namespace gsort {
 namespace {
 
 namespace fs = std::filesystem;
-
-// The pid of a process that has exited and been reaped.
-pid_t dead_pid() {
-  const pid_t pid = ::fork();
-  if (pid == 0) ::_exit(0);
-  int status = 0;
-  ::waitpid(pid, &status, 0);
-  return pid;
-}
+using gsort_test::dead_pid;
 
 TEST(TempDirTest, RunFilesHaveNoNameAndTheDirectoryGoesAway) {
   gsort_test::TempDir base;
