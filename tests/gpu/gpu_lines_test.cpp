@@ -25,7 +25,7 @@ TEST(GpuLines, MatchesTheReferenceUnderRandomOptions) {
   GSORT_REQUIRE_GPU();
   ThreadPool pool(4);
   EXPECT_EQ(gsort_test::random_rounds_against_reference(
-                4242, 500, 400, [&](const LineSpec& spec) { return make_gpu_line_sorter(spec, pool, 0, 0, 0); }),
+                4242, 500, 400, [&](const LineSpec& spec) { return make_gpu_line_sorter(spec, pool, 0, 0); }),
             "");
 }
 
@@ -48,7 +48,7 @@ TEST(GpuLines, AdversarialTies) {
   const std::vector<std::vector<std::string>> arg_sets = {{}, {"-r"}, {"-s", "-k1,1.5"}, {"-u"}, {"-n"}, {"-k1,1n", "-k2,2r"},
                                                           {"-f", "-b"}};
   EXPECT_EQ(gsort_test::differences_from_reference(
-                cases, arg_sets, [&](const LineSpec& spec) { return make_gpu_line_sorter(spec, pool, 0, 0, 0); }),
+                cases, arg_sets, [&](const LineSpec& spec) { return make_gpu_line_sorter(spec, pool, 0, 0); }),
             "");
 }
 

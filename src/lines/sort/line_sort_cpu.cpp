@@ -133,7 +133,7 @@ class CpuLineSorter final : public LineSorter {
       std::memcpy(w() + begin, tmp() + begin, n * sizeof(WideEntry));
     }
     write_order(g.begin, g.end, order);
-    refine(ties_in(w(), g.begin, g.end, start), false, refiner, order);
+    refine(ties_in(w(), g.begin, g.end, start), false, refiner, order, g.begin);
   }
 
   // w[begin, end) sorted (by all threads when `parallel`), refined, written.
@@ -153,7 +153,7 @@ class CpuLineSorter final : public LineSorter {
     });
     std::vector<TieSegment> ties;
     for (auto& f : found) ties.insert(ties.end(), f.begin(), f.end());
-    refine(std::move(ties), parallel, refiner, order);
+    refine(std::move(ties), parallel, refiner, order, begin);
   }
 
   void write_order(uint64_t begin, uint64_t end, uint32_t* order) const {
@@ -162,37 +162,55 @@ class CpuLineSorter final : public LineSorter {
 
   // The tied segments' members refined in a compact array of their own
   // (with all threads where `parallel`), their order written over theirs.
-  void refine(std::vector<TieSegment> ties, bool parallel, TieRefiner& refiner, uint32_t* order) const {
+  // The segments lie in [base, base + n) of the chunk's order, so their
+  // members fit the sorter's tie arrays from `base` on: tasks refining
+  // disjoint ranges share them, and no array is made and zeroed per call.
+  void refine(std::vector<TieSegment> ties, bool parallel, TieRefiner& refiner, uint32_t* order,
+              uint64_t base) const {
     if (ties.empty()) return;
-    uint64_t members = 0;
-    for (const TieSegment& s : ties) members += s.size;
-    std::vector<KeyEntry> e(members), scratch(members);
+    KeyEntry* e = tie_entries() + base;
+    KeyEntry* scratch = tie_scratch() + base;
     std::vector<TieSegment> local = ties;
-    for (size_t k = 0, at = 0; k < ties.size(); at += ties[k].size, ++k) {
-      for (uint64_t i = 0; i < ties[k].size; ++i) e[at + i].index = order[ties[k].begin + i];
-      local[k].begin = at;
+    uint64_t at = 0;
+    for (TieSegment& s : local) {
+      s.begin = at;
+      at += s.size;
     }
-    parallel ? refiner.refine(e.data(), scratch.data(), local) : refiner.refine_serial(e.data(), scratch.data(), local);
-    for (size_t k = 0, at = 0; k < ties.size(); at += ties[k].size, ++k) {
-      for (uint64_t i = 0; i < ties[k].size; ++i) order[ties[k].begin + i] = e[at + i].index;
-    }
+    const auto copy_members = [&](bool in) {
+      const size_t tasks = parallel && at >= 4096 ? std::min(ties.size(), pool_.balanced_task_count()) : 1;
+      const auto body = [&](size_t t) {
+        for (size_t k = split_point(ties.size(), tasks, t), end = split_point(ties.size(), tasks, t + 1); k < end; ++k) {
+          uint32_t* o = order + ties[k].begin;
+          KeyEntry* m = e + local[k].begin;
+          for (uint64_t i = 0; i < ties[k].size; ++i) in ? void(m[i].index = o[i]) : void(o[i] = m[i].index);
+        }
+      };
+      tasks == 1 ? body(0) : pool_.parallel_for(tasks, body);
+    };
+    copy_members(true);
+    parallel ? refiner.refine(e, scratch, local) : refiner.refine_serial(e, scratch, local);
+    copy_members(false);
   }
 
   void reserve(uint64_t n) {
     if (n <= capacity_) return;
-    for (HostBuffer* b : {&entries_, &scratch_, &cache_}) *b = HostBuffer();
+    for (HostBuffer* b : {&entries_, &scratch_, &cache_, &tie_entries_, &tie_scratch_}) *b = HostBuffer();
     entries_ = HostBuffer::allocate_pageable(n * sizeof(WideEntry));
     scratch_ = HostBuffer::allocate_pageable(n * sizeof(WideEntry));
     cache_ = HostBuffer::allocate_pageable(n * sizeof(LineCache));
+    tie_entries_ = HostBuffer::allocate_pageable(n * sizeof(KeyEntry));
+    tie_scratch_ = HostBuffer::allocate_pageable(n * sizeof(KeyEntry));
     capacity_ = n;
   }
   WideEntry* w() const { return reinterpret_cast<WideEntry*>(entries_.data()); }
   WideEntry* tmp() const { return reinterpret_cast<WideEntry*>(scratch_.data()); }
   LineCache* cache() const { return reinterpret_cast<LineCache*>(cache_.data()); }
+  KeyEntry* tie_entries() const { return reinterpret_cast<KeyEntry*>(tie_entries_.data()); }
+  KeyEntry* tie_scratch() const { return reinterpret_cast<KeyEntry*>(tie_scratch_.data()); }
 
   LineSpec spec_;
   ThreadPool& pool_;
-  HostBuffer entries_, scratch_, cache_;
+  HostBuffer entries_, scratch_, cache_, tie_entries_, tie_scratch_;
   uint64_t capacity_ = 0;
 };
 

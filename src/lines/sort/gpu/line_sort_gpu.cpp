@@ -53,13 +53,11 @@ struct DeviceArrays {
 
 class GpuLineSorter final : public LineSorter {
  public:
-  GpuLineSorter(const LineSpec& spec, ThreadPool& pool, int device, uint64_t memory_cap, uint64_t min_lines,
-                const Log* log)
+  GpuLineSorter(const LineSpec& spec, ThreadPool& pool, int device, uint64_t memory_cap, const Log* log)
       : spec_(spec),
         pool_(pool),
         device_(selected(device)),
         memory_cap_(memory_cap),
-        min_lines_(min_lines),
         log_(log),
         cpu_(make_cpu_line_sorter(spec, pool)) {}
 
@@ -75,7 +73,7 @@ class GpuLineSorter final : public LineSorter {
 
   void sort(const LineSpan& lines, uint32_t* order) override {
     if (lines.count == 0) return;
-    if (lines.count < min_lines_ || !fits(lines)) {
+    if (!fits(lines)) {
       cpu_->sort(lines, order);
       return;
     }
@@ -155,7 +153,6 @@ class GpuLineSorter final : public LineSorter {
   ThreadPool& pool_;
   int device_;
   uint64_t memory_cap_;
-  uint64_t min_lines_;
   const Log* log_;
   std::unique_ptr<LineSorter> cpu_;
   cuda::Stream stream_;
@@ -168,8 +165,8 @@ class GpuLineSorter final : public LineSorter {
 }  // namespace
 
 std::unique_ptr<LineSorter> make_gpu_line_sorter(const LineSpec& spec, ThreadPool& pool, int device,
-                                                 uint64_t memory_cap, uint64_t min_lines, const Log* log) {
-  return std::make_unique<GpuLineSorter>(spec, pool, device, memory_cap, min_lines, log);
+                                                 uint64_t memory_cap, const Log* log) {
+  return std::make_unique<GpuLineSorter>(spec, pool, device, memory_cap, log);
 }
 
 }  // namespace gsort
