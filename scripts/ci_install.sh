@@ -63,7 +63,7 @@ check_installed() {
     man -w "$page" >/dev/null || fail "man -w $page: $(man -w "$page" 2>&1)"
     echo "man -w $page: $(man -w "$page")"
   done
-  man gsort 2>/dev/null | grep -q -- '--record-size' || fail "man gsort shows no --record-size"
+  grep -q -- '--record-size' <<<"$(man gsort 2>/dev/null)" || fail "man gsort shows no --record-size"
   [ "$(bash tests/packaging/bash_complete.sh --installed "gsort --ke")" = --key ] \
     || fail "bash: 'gsort --ke<TAB>' did not give --key"
   echo "bash: gsort --ke<TAB> gives --key"
@@ -82,10 +82,10 @@ check_installed() {
 check_packages() {
   dpkg-query -W gsort libgsort-dev
   if ! dpkg-query -W -f='${Status}' gsort-mpi 2>/dev/null | grep -q "ok installed"; then
-    gsort --version | grep -qx 'MPI: no' || fail "without gsort-mpi, gsort --version does not say 'MPI: no'"
+    grep -qx 'MPI: no' <<<"$(gsort --version)" || fail "without gsort-mpi, gsort --version does not say 'MPI: no'"
     return
   fi
-  gsort --version | grep -q '^MPI: yes' || fail "with gsort-mpi installed, gsort is not its program"
+  grep -q '^MPI: yes' <<<"$(gsort --version)" || fail "with gsort-mpi installed, gsort is not its program"
   export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
   gsort-gen --format gensort --records 100000 --seed 3 -o "$work/in.dat"
   mpirun --oversubscribe --mca btl self,vader --mca btl_vader_single_copy_mechanism none -np 2 \
@@ -94,7 +94,7 @@ check_packages() {
     || fail "mpirun -np 2 gsort differs from one process"
   echo "mpirun -np 2 gsort: the same output as one process"
   dpkg -r gsort-mpi >/dev/null
-  gsort --version | grep -qx 'MPI: no' || fail "after dpkg -r gsort-mpi, gsort is not the one-process program"
+  grep -qx 'MPI: no' <<<"$(gsort --version)" || fail "after dpkg -r gsort-mpi, gsort is not the one-process program"
   echo "dpkg -r gsort-mpi: gsort is the one-process program again"
 }
 

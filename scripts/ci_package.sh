@@ -109,7 +109,7 @@ scratch_dpkg -i "$gsort_deb" || fail "dpkg -i $(basename "$gsort_deb") failed wi
   [ "$(readlink "$root/etc/alternatives/gsort")" = /usr/libexec/gsort/gsort ] \
   || fail "postinst did not make /usr/bin/gsort the alternative /usr/libexec/gsort/gsort"
 if ldd "$root/usr/libexec/gsort/gsort" | grep -i mpi; then fail "the installed gsort loads MPI"; fi
-"$root/usr/libexec/gsort/gsort" --version | grep -qx 'MPI: no' || fail "the installed gsort does not say 'MPI: no'"
+grep -qx 'MPI: no' <<<"$("$root/usr/libexec/gsort/gsort" --version)" || fail "the installed gsort does not say 'MPI: no'"
 "$root/usr/bin/gsort-gen" --record-size 16 --key 0:u64 --records 10000 | "$root/usr/libexec/gsort/gsort" \
   --record-size 16 --key 0:u64 | "$root/usr/libexec/gsort/gsort" -c --record-size 16 --key 0:u64
 echo "installed gsort without Open MPI; it sorts, and loads no libmpi"

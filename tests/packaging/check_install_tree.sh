@@ -46,6 +46,6 @@ done
 # The packages' Debian files are cpack's alone.
 [ ! -e "$prefix/share/doc/gsort/copyright" ] && [ ! -e "$prefix/share/lintian" ] \
   || fail "cmake --install put the packages' Debian files in place"
-"$prefix/bin/gsort" --version | head -1 | grep -q '^gsort [0-9]'
+grep -q '^gsort [0-9]' <<<"$("$prefix/bin/gsort" --version)"
 gzip -t "$prefix"/share/man/man1/*.gz
 echo "installed: $(cd "$prefix" && find . \( -type f -o -type l \) | sort | tr '\n' ' ')"

@@ -6,8 +6,11 @@
 set -euo pipefail
 gsort=$1 gsort_mpi=$2
 fail() { echo "FAIL: $*" >&2; exit 1; }
-if ldd "$gsort" | grep -i mpi; then fail "$gsort loads MPI"; fi
-"$gsort" --version | grep -qx 'MPI: no' || fail "$gsort --version does not say 'MPI: no'"
-ldd "$gsort_mpi" | grep -q libmpi || fail "$gsort_mpi does not load libmpi"
-"$gsort_mpi" --version | grep -q '^MPI: yes' || fail "$gsort_mpi --version does not say 'MPI: yes'"
+# Each output is taken whole before it is searched: `cmd | grep -q` under
+# pipefail fails when grep stops reading early and cmd dies of SIGPIPE.
+libs=$(ldd "$gsort")
+if grep -i mpi <<<"$libs"; then fail "$gsort loads MPI"; fi
+grep -qx 'MPI: no' <<<"$("$gsort" --version)" || fail "$gsort --version does not say 'MPI: no'"
+grep -q libmpi <<<"$(ldd "$gsort_mpi")" || fail "$gsort_mpi does not load libmpi"
+grep -q '^MPI: yes' <<<"$("$gsort_mpi" --version)" || fail "$gsort_mpi --version does not say 'MPI: yes'"
 echo "gsort: one process, no libmpi; gsort-mpi: the distributed driver"
