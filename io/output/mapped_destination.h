@@ -31,17 +31,6 @@ class MappedDestination {
   // False where the file system cannot reserve or map it. Throws IoError
   // when the disk has no room.
   bool prepare(uint64_t bytes, ThreadPool& pool);
-  // For a stream, whose size is known only at its end: maps [0, capacity)
-  // of the file now (capacity: the most the output can be while it is
-  // written straight from memory) and reserves and populates it as the
-  // input arrives (read_so_far). False where the file system cannot
-  // reserve.
-  bool follow(uint64_t capacity, ThreadPool& pool);
-  // The stream has delivered `bytes`: the reservation and the pages made
-  // present move ahead of it. At the capacity (the input is larger than
-  // memory: it will be spilled and merged) the range goes, and its pages
-  // with it, for a merge to map its output again.
-  void read_so_far(uint64_t bytes);
   // Blocks of block_bytes over [0, bytes) of the file: the prepared range,
   // or one reserved and mapped now (its pages made present ahead of the
   // writer on `pool`). Null where the file system cannot reserve or map
@@ -57,9 +46,7 @@ class MappedDestination {
   File& file_;
   std::unique_ptr<MappedOutputRange> range_;
   std::unique_ptr<PopulateAhead> ahead_;  // after range_: goes first
-  bool following_ = false;  // follow(): the range grows with the input
   bool handed_out_ = false;
-  void release_range(uint64_t keep_bytes);
 };
 
 }  // namespace gsort

@@ -4,7 +4,6 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include <algorithm>
 #include <cerrno>
 
 #include "io/file/file.h"
@@ -14,21 +13,23 @@
 
 namespace gsort {
 
-bool MappedOutputRange::reserve(int fd, const std::string& path, uint64_t offset, uint64_t bytes) {
-  if (::fallocate(fd, 0, static_cast<off_t>(offset), static_cast<off_t>(bytes)) == 0) return true;
-  const int err = errno;
-  if (err == EOPNOTSUPP || err == ENOSYS) return false;
-  throw IoError("cannot write output: " + describe_errno(path, err));
-}
-
-std::unique_ptr<MappedOutputRange> MappedOutputRange::map_only(const std::string& path, int fd, bool owns_fd,
-                                                               uint64_t offset, uint64_t bytes) {
+std::unique_ptr<MappedOutputRange> MappedOutputRange::reserve_and_map(const std::string& path, int fd, bool owns_fd,
+                                                                      uint64_t offset, uint64_t bytes) {
+  const auto give_up = [&] {
+    if (owns_fd) ::close(fd);
+  };
+  if (::fallocate(fd, 0, static_cast<off_t>(offset), static_cast<off_t>(bytes)) != 0) {
+    const int err = errno;
+    give_up();
+    if (err == EOPNOTSUPP || err == ENOSYS) return nullptr;
+    throw IoError("cannot write output: " + describe_errno(path, err));
+  }
   const uint64_t page = static_cast<uint64_t>(::sysconf(_SC_PAGESIZE));
   const uint64_t start = offset / page * page;
   const size_t length = static_cast<size_t>(offset + bytes - start);
   void* base = ::mmap(nullptr, length, PROT_READ | PROT_WRITE, MAP_SHARED, fd, static_cast<off_t>(start));
   if (base == MAP_FAILED) {
-    if (owns_fd) ::close(fd);
+    give_up();
     return nullptr;
   }
   int guard = -1;
@@ -36,27 +37,11 @@ std::unique_ptr<MappedOutputRange> MappedOutputRange::map_only(const std::string
     guard = register_mapped_output(base, length);
   } catch (...) {
     ::munmap(base, length);
-    if (owns_fd) ::close(fd);
+    give_up();
     throw;
   }
   return std::unique_ptr<MappedOutputRange>(new MappedOutputRange(
       path, fd, owns_fd, base, length, static_cast<uint8_t*>(base) + (offset - start), bytes, guard));
-}
-
-std::unique_ptr<MappedOutputRange> MappedOutputRange::reserve_and_map(const std::string& path, int fd, bool owns_fd,
-                                                                      uint64_t offset, uint64_t bytes) {
-  bool reserved = false;
-  try {
-    reserved = reserve(fd, path, offset, bytes);
-  } catch (...) {
-    if (owns_fd) ::close(fd);
-    throw;
-  }
-  if (!reserved) {
-    if (owns_fd) ::close(fd);
-    return nullptr;
-  }
-  return map_only(path, fd, owns_fd, offset, bytes);
 }
 
 std::unique_ptr<MappedOutputRange> MappedOutputRange::map(const std::string& path, uint64_t offset, uint64_t bytes,
@@ -78,23 +63,6 @@ std::unique_ptr<MappedOutputRange> MappedOutputRange::map(const File& file, uint
   return reserve_and_map(file.display_name(), file.fd(), false, offset, bytes);
 }
 
-std::unique_ptr<MappedOutputRange> MappedOutputRange::map_growing(const File& file, uint64_t capacity) {
-  if (capacity == 0) return nullptr;
-  // A file system that cannot reserve cannot grow the range safely: refused
-  // up front, with nothing mapped.
-  if (!reserve(file.fd(), file.display_name(), 0, std::min<uint64_t>(capacity, kFirstGrowthBytes))) return nullptr;
-  std::unique_ptr<MappedOutputRange> range = map_only(file.display_name(), file.fd(), false, 0, capacity);
-  if (range) range->reserved_ = std::min<uint64_t>(capacity, kFirstGrowthBytes);
-  return range;
-}
-
-void MappedOutputRange::grow_to(uint64_t bytes) {
-  if (bytes <= reserved_) return;
-  if (bytes > bytes_) throw Error("internal error: the output outgrew the range mapped for it");
-  reserve(fd_, path_, reserved_, bytes - reserved_);
-  reserved_ = bytes;
-}
-
 MappedOutputRange::MappedOutputRange(std::string path, int fd, bool owns_fd, void* base, size_t length, uint8_t* data,
                                      uint64_t bytes, int guard)
     : path_(std::move(path)),
@@ -104,7 +72,6 @@ MappedOutputRange::MappedOutputRange(std::string path, int fd, bool owns_fd, voi
       length_(length),
       data_(data),
       bytes_(bytes),
-      reserved_(bytes),
       guard_(guard) {}
 
 MappedOutputRange::~MappedOutputRange() { release(); }

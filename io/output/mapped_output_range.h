@@ -32,14 +32,6 @@ class MappedOutputRange {
   // its pages faulted in by whoever writes them. Null where it cannot be
   // reserved or mapped.
   static std::unique_ptr<MappedOutputRange> map(const File& file, uint64_t offset, uint64_t bytes);
-  // [0, capacity) of the file through an open descriptor, mapped at once
-  // but reserved only as grow_to() says (the output of a stream, whose size
-  // is known when it ends). Null where the file system cannot reserve.
-  static std::unique_ptr<MappedOutputRange> map_growing(const File& file, uint64_t capacity);
-  // Reserves the range up to `bytes` (at most its size). Throws IoError
-  // when the disk has no room: nothing past the reserved part is written.
-  void grow_to(uint64_t bytes);
-  uint64_t reserved() const { return reserved_; }
   ~MappedOutputRange();
   MappedOutputRange(const MappedOutputRange&) = delete;
   MappedOutputRange& operator=(const MappedOutputRange&) = delete;
@@ -54,14 +46,8 @@ class MappedOutputRange {
  private:
   MappedOutputRange(std::string path, int fd, bool owns_fd, void* base, size_t length, uint8_t* data, uint64_t bytes,
                     int guard);
-  static constexpr uint64_t kFirstGrowthBytes = uint64_t{64} << 20;
-  // Reserves [offset, +bytes) of fd: false where the file system cannot,
-  // IoError where the disk has no room.
-  static bool reserve(int fd, const std::string& path, uint64_t offset, uint64_t bytes);
-  // Maps [offset, +bytes) of fd; null where it cannot. The reserve_ form
-  // reserves it first. Both close an owned fd on every way out but success.
-  static std::unique_ptr<MappedOutputRange> map_only(const std::string& path, int fd, bool owns_fd, uint64_t offset,
-                                                     uint64_t bytes);
+  // Reserves and maps [offset, +bytes) of fd; null where the file system
+  // cannot. Closes an owned fd on every way out but success.
   static std::unique_ptr<MappedOutputRange> reserve_and_map(const std::string& path, int fd, bool owns_fd,
                                                             uint64_t offset, uint64_t bytes);
   void release() noexcept;
@@ -73,7 +59,6 @@ class MappedOutputRange {
   size_t length_;
   uint8_t* data_;
   uint64_t bytes_;
-  uint64_t reserved_;  // [0, reserved_) reserved: the whole range, but for map_growing's
   int guard_;      // the SIGBUS table's slot
 };
 

@@ -1,11 +1,10 @@
 // Makes the pages of a mapped output present (MADV_POPULATE_WRITE) on the
-// pool's threads, in order, from when the output's size is known, or as the
-// input it will hold arrives (a stream): while the input is read and sorted,
-// so that the threads that later fill the mapping find its pages there
-// instead of taking a page fault for each of them (faults taken by many
-// threads while they copy ran at a third of the rate of one write() stream;
-// made in bulk ahead, they are nearly free: docs/benchmarks.md, "The mapped
-// output").
+// pool's threads, in order, from when the output's size is known: while the
+// input is read and sorted, so that the threads that later fill the
+// mapping find its pages there instead of taking a page fault for each of
+// them (the faults, taken by many threads while they copy, ran at a third
+// of the rate of one write() stream; made in bulk ahead, they are nearly
+// free: docs/benchmarks.md, "The mapped output").
 #pragma once
 
 #include <condition_variable>
@@ -19,30 +18,26 @@ namespace gsort {
 
 class PopulateAhead {
  public:
-  // [0, bytes) may be populated now; more with extend().
   PopulateAhead(uint8_t* base, uint64_t bytes, ThreadPool& pool);
   ~PopulateAhead();  // stops after the step under way; what is present stays
   PopulateAhead(const PopulateAhead&) = delete;
   PopulateAhead& operator=(const PopulateAhead&) = delete;
 
-  // [0, bytes) may be populated (a range that grows with the input).
-  void extend(uint64_t bytes);
-  // Blocks until [0, end) is present, or populating cannot go further
-  // (nothing more allowed yet past `end`'s start, or a kernel without
-  // MADV_POPULATE_WRITE, where pages fault in as written).
+  // Blocks until [0, end) is present (or populating stopped: a kernel
+  // without MADV_POPULATE_WRITE, where pages fault in as written).
   void wait_until(uint64_t end);
 
  private:
   void run();
 
   uint8_t* const base_;
+  const uint64_t bytes_;
   ThreadPool& pool_;
   std::mutex mutex_;
-  std::condition_variable changed_;  // extended, advanced, or stop
-  uint64_t limit_;     // [0, limit_) may be populated
+  std::condition_variable advanced_;
   uint64_t done_ = 0;  // [0, done_) is present
-  bool failed_ = false;  // populating stopped working
-  bool stop_ = false;    // the destructor asks
+  bool over_ = false;  // every piece done, or populating failed
+  bool stop_ = false;  // the destructor asks
   std::thread thread_;  // last: starts once the members above exist
 };
 

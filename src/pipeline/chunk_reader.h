@@ -8,7 +8,6 @@
 #pragma once
 
 #include <cstdint>
-#include <functional>
 #include <future>
 #include <vector>
 
@@ -26,10 +25,8 @@ class ChunkReader {
   ChunkReader(const ChunkReader&) = delete;
   ChunkReader& operator=(const ChunkReader&) = delete;
 
-  // Reads the first chunk (which may be short, or empty). For a stream,
-  // `so_far` (if set) hears the bytes read as they grow: the destination
-  // follows them (io/output/mapped_destination.h).
-  void read_first(const std::function<void(uint64_t bytes)>& so_far = {});
+  // Reads the first chunk (which may be short, or empty).
+  void read_first();
   // The current chunk.
   uint8_t* records() { return buffers_[current_].data(); }
   uint64_t count() const { return count_; }
@@ -54,7 +51,7 @@ class ChunkReader {
 
  private:
   // Reads the next chunk into `into`; `thread` names the reading thread in the timeline.
-  uint64_t read_into(uint8_t* into, const char* thread, const std::function<void(uint64_t)>& so_far = {});
+  uint64_t read_into(uint8_t* into, const char* thread);
 
   InputSet& inputs_;
   SortBackend& backend_;

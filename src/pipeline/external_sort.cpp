@@ -156,10 +156,6 @@ SortReport external_sort(const SortContext& ctx, const RunOptions& run) {
     if (plan.memory.in_memory && config.mode == Mode::kSort && inputs.size_known() && inputs.total_bytes() > 0) {
       mapped.prepare(inputs.total_bytes(), ctx.pool);
     }
-    // A stream's: as much as one chunk, reserved and populated as it arrives.
-    if (config.mode == Mode::kSort && !inputs.size_known()) {
-      mapped.follow(plan.memory.chunk_records * rs, ctx.pool);
-    }
     destination.allow_mapping(
         [&mapped, &ctx](uint64_t bytes, uint64_t block) { return mapped.map(bytes, block, ctx.pool); });
   }
@@ -185,8 +181,7 @@ SortReport external_sort(const SortContext& ctx, const RunOptions& run) {
     sort_in_memory(ctx, plan.memory.chunk_records, inputs, progress, direct, report);
   } else {
     RunMerges merges(merge_setup(ctx, plan, runs, report), runs, report);
-    const RunFormation formation{ctx, plan.memory, inputs, progress, runs, merges, direct,
-                                 [&mapped](uint64_t bytes) { mapped.read_so_far(bytes); }};
+    const RunFormation formation{ctx, plan.memory, inputs, progress, runs, merges, direct};
     std::vector<PendingSource> formed = form_runs(formation, report);
     if (!formed.empty()) {
       pace_output();

@@ -65,7 +65,7 @@ std::vector<PendingSource> form_runs(const RunFormation& f, SortReport& report) 
   // After the buffers it reads: a spill in flight ends before they go.
   BackgroundSpill spill(f.runs, ctx.pool, f.plan.spill_streams, report);
   f.progress.phase("forming runs");
-  chunks.read_first(f.first_chunk_read);
+  chunks.read_first();
   bool more = true;
   while (more) {
     report.input_records += chunks.count();

@@ -3,7 +3,6 @@
 // turns out to be one chunk, it goes straight to the destination instead.
 #pragma once
 
-#include <functional>
 #include <vector>
 
 #include "io/input/input_set.h"
@@ -27,9 +26,6 @@ struct RunFormation {
   TempRuns& runs;       // where the runs are written
   RunMerges& merges;    // merges waiting runs early
   DirectWrite& direct;  // where an input of one chunk goes
-  // A stream's first chunk, as it grows (bytes so far): the destination
-  // gets ready for it (io/output/mapped_destination.h's read_so_far).
-  std::function<void(uint64_t bytes)> first_chunk_read = {};
 };
 
 // Returns the runs in the order they were formed (empty when the input was

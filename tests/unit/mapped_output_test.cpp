@@ -13,7 +13,6 @@
 #include <vector>
 
 #include "io/file/file.h"
-#include "io/output/mapped_destination.h"
 #include "io/output/mapped_output_range.h"
 #include "io/output/mapped_window.h"
 #include "src/core/errors.h"
@@ -120,71 +119,6 @@ TEST(MappedOutput, NoRoomIsAnErrorBeforeAnyByte) {
   gsort::File file = create_rw(small + "/out");
   EXPECT_THROW(gsort::MappedOutputRange::map(file, 0, uint64_t{64} << 20), gsort::IoError);
   EXPECT_EQ(file.size(), 0u);
-}
-
-}  // namespace
-}  // namespace gsort_test
-
-namespace gsort_test {
-namespace {
-
-// Fills `bytes` of a destination's window with a pattern, as the writer does.
-void fill(gsort::BlockTarget& target, uint64_t bytes) {
-  uint64_t at = 0;
-  while (at < bytes) {
-    const size_t n = static_cast<size_t>(std::min<uint64_t>(target.capacity(), bytes - at));
-    ASSERT_GT(n, 0u);
-    for (size_t i = 0; i < n; ++i) target.buffer()[i] = static_cast<uint8_t>((at + i) % 251);
-    target.submit(n);
-    at += n;
-  }
-}
-
-bool pattern(const std::string& s) {
-  for (size_t i = 0; i < s.size(); ++i) {
-    if (static_cast<uint8_t>(s[i]) != i % 251) return false;
-  }
-  return true;
-}
-
-// A stream's output: mapped at its most, reserved and populated as the
-// input arrives, then written at its size and cut to it.
-TEST(MappedDestinationTest, FollowsAStreamThenWritesItsSize) {
-  TempDir dir;
-  gsort::File file = create_rw(dir.file("out"));
-  gsort::ThreadPool pool(2);
-  gsort::MappedDestination dest(file);
-  const uint64_t capacity = uint64_t{40} << 20;
-  ASSERT_TRUE(dest.follow(capacity, pool));
-  for (uint64_t read = 1 << 20; read < (uint64_t{24} << 20); read += 3 << 20) dest.read_so_far(read);
-  const uint64_t bytes = (uint64_t{24} << 20) + 17;
-  std::unique_ptr<gsort::BlockTarget> target = dest.map(bytes, 1 << 20, pool);
-  ASSERT_TRUE(target);
-  fill(*target, bytes);
-  dest.finish(bytes, false);
-  const std::string out = read_file(dir.file("out"));
-  EXPECT_EQ(out.size(), bytes);
-  EXPECT_TRUE(pattern(out));
-}
-
-// A stream larger than memory: the followed range goes when the input
-// reaches it, and the merge's output is mapped again at its full size.
-TEST(MappedDestinationTest, AStreamLargerThanTheRangeIsMappedAgain) {
-  TempDir dir;
-  gsort::File file = create_rw(dir.file("out"));
-  gsort::ThreadPool pool(2);
-  gsort::MappedDestination dest(file);
-  const uint64_t capacity = uint64_t{8} << 20;
-  ASSERT_TRUE(dest.follow(capacity, pool));
-  dest.read_so_far(4 << 20);
-  dest.read_so_far(capacity);  // full: it will be spilled
-  EXPECT_EQ(file.size(), 0u) << "the followed range's pages went";
-  const uint64_t bytes = uint64_t{20} << 20;
-  std::unique_ptr<gsort::BlockTarget> target = dest.map(bytes, 1 << 20, pool);
-  ASSERT_TRUE(target);
-  fill(*target, bytes);
-  dest.finish(bytes, false);
-  EXPECT_TRUE(pattern(read_file(dir.file("out"))));
 }
 
 }  // namespace
