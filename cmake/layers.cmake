@@ -65,6 +65,6 @@ set(GSORT_LAYERS
   "src/distributed:${GSORT_BELOW_DISTRIBUTED}"
   "src/cli:src/core src/cuda io src/keys src/config src/lines/keys"
   "src/api:src/core src/cuda io src/keys src/config src/algo src/chunk_sort src/verify src/output src/merge src/report src/pipeline src/lines src/cli"
-  "src/gen:src/core src/cuda io src/keys"
+  "src/gen:src/core src/cuda io src/keys src/cli"
   "src/main.cpp:src/core src/cuda io src/keys src/config src/chunk_sort src/verify src/output src/merge src/report src/pipeline src/lines src/distributed src/cli src/api tests/support/fault_hooks.h"
 )

@@ -3,6 +3,7 @@
 #include <boost/program_options.hpp>
 #include <iostream>
 
+#include "src/cli/help_page.h"
 #include "src/core/errors.h"
 #include "src/keys/key_layout.h"
 
@@ -12,14 +13,13 @@ namespace gsort::gen {
 namespace {
 
 
-constexpr const char* kUsage = "Usage: gsort-gen --records N [options]";
+constexpr const char* kIntro = R"(Usage: gsort-gen --records N [OPTION]...
+Write N records of test or benchmark data for gsort: fixed-size binary
+records, or text lines (--format logs, csv). The output depends only on the
+arguments and --seed: the same command writes the same bytes on any machine.
+)";
 
-constexpr const char* kDescription = R"(
-Writes N fixed-size records of test or benchmark data for gsort. The output
-depends only on the arguments and --seed: the same command writes the same
-bytes on any machine.
-
-Layouts:
+constexpr const char* kDetails = R"(Layouts:
   --format gensort   the Sort Benchmark's 100-byte records, 10-byte key at
                      offset 0. Binary: key, 00 11, the row number as 32 hex
                      digits, 88 99 AA BB, 48 filler bytes, CC DD EE FF.
@@ -59,7 +59,8 @@ key field by field, descending fields inverted):
   lowentropy  each key byte is the AND of 3 random bytes, giving skewed,
               duplicate-heavy keys (as CUB's tests do).
 
-Options)";
+Exit status: 0 success, 2 any error.
+)";
 
 bool parse_u64(const std::string& s, uint64_t& out) {
   if (s.empty() || s.size() > 20) return false;
@@ -117,28 +118,39 @@ void check_no_overlap(const std::vector<KeyField>& keys) {
   }
 }
 
+const HelpPage& help_page() {
+  static const HelpPage page{kIntro,
+                             {{"What to write", {"records", "seed", "output"}},
+                              {"Layout", {"format", "ascii", "record-size", "key"}},
+                              {"Keys", {"distribution", "distinct", "float-specials", "no-float-specials"}},
+                              {"Information", {"help", "version"}}},
+                             kDetails};
+  return page;
+}
+
 po::options_description make_options() {
-  po::options_description opts(std::string(kUsage) + kDescription);
+  po::options_description opts;
   // Numbers are read as strings: Boost would accept "-1" for an unsigned.
   opts.add_options()
       ("help,h", "print this help and exit")
       ("version", "print the version and exit")
       ("records,n", po::value<std::string>()->value_name("N"), "number of records to write (required)")
-      ("seed", po::value<std::string>()->value_name("S")->default_value("1"), "random seed")
+      ("seed", po::value<std::string>()->value_name("S")->default_value("1"), "random seed (default 1)")
       ("output,o", po::value<std::string>()->value_name("FILE")->default_value("-"),
-       "output file; - is standard output")
-      ("format", po::value<std::string>()->value_name("F")->default_value("raw"), "raw, gensort, logs or csv")
+       "output file; - is standard output (the default)")
+      ("format", po::value<std::string>()->value_name("F")->default_value("raw"),
+       "raw (the default), gensort, logs or csv: below")
       ("ascii", po::bool_switch(), "gensort: the printable-line variant (gensort -a)")
       ("record-size", po::value<std::string>()->value_name("BYTES"),
        "raw: bytes per record, 1 to 67108864 (64 MiB, as gsort takes; required)")
       ("key", po::value<std::vector<std::string>>()->value_name("SPEC")->composing(),
        "raw: a key field, OFFSET:LENGTH or OFFSET:TYPE[:desc]; repeatable")
       ("distribution,d", po::value<std::string>()->value_name("D")->default_value("uniform"),
-       "uniform, sorted, reverse, equal, few or lowentropy")
+       "uniform (the default), sorted, reverse, equal, few or lowentropy: below")
       ("distinct", po::value<std::string>()->value_name("K")->default_value("16"),
-       "few: number of distinct keys")
+       "few: number of distinct keys (default 16)")
       ("float-specials", po::value<bool>()->value_name("on|off")->default_value(true, "on")->implicit_value(true, "on"),
-       "uniform: mix special values into float keys")
+       "uniform: mix special values into float keys (default on)")
       ("no-float-specials", po::bool_switch(), "same as --float-specials=off");
   return opts;
 }
@@ -199,7 +211,7 @@ bool parse_gen_options(int argc, char** argv, GenOptions& out) {
                      "' (see --help)");
   }
   if (vm.count("help")) {
-    std::cout << opts << "\n";
+    std::cout << format_help_page(opts, help_page());
     return false;
   }
   if (vm.count("version")) {

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstring>
 #include <set>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -156,6 +157,23 @@ TEST(GenTest, HelpDocumentsTheOptionsAndExitsZero) {
                            "--key", "--distribution", "lowentropy", "--distinct", "--float-specials"}) {
     EXPECT_NE(r.out.find(word), std::string::npos) << word;
   }
+}
+
+// gsort's layout (issue 32): the usage line, options in named groups as
+// "-o, --output=FILE" with no Boost defaults in the names, every option in
+// a group, lines within 79 columns, and the exit status.
+TEST(GenTest, HelpHasGsortsLayout) {
+  const ProcessResult r = run_gsort_gen({"--help"});
+  ASSERT_EQ(r.exit_code, 0);
+  EXPECT_EQ(r.out.rfind("Usage: gsort-gen --records N", 0), 0u) << r.out;
+  for (const char* line : {"\nWhat to write:\n", "\nLayout:\n", "\nKeys:\n", "\nInformation:\n",
+                           "\n  -o, --output=FILE ", "\n      --float-specials[=on|off]\n", "Exit status: 0 success"}) {
+    EXPECT_NE(r.out.find(line), std::string::npos) << line;
+  }
+  EXPECT_EQ(r.out.find("Other options"), std::string::npos);
+  EXPECT_EQ(r.out.find("(=1)"), std::string::npos) << "Boost's default shown in an option's name";
+  std::istringstream lines(r.out);
+  for (std::string line; std::getline(lines, line);) EXPECT_LE(line.size(), 79u) << line;
 }
 
 // ---------------------------------------------------------------- gensort
