@@ -40,8 +40,8 @@ void add_sort_options(po::options_description& d, RawOptions& o) {
        "merge at most N runs or inputs at once, merging more in passes through temporary files "
        "(at least 2; default: what memory and the open-file limit allow)")
       ("backend", po::value(&o.backend)->value_name("NAME"),
-       "auto (GPU when a usable one is present, else CPU), gpu, cpu, or hybrid (GPU and CPU "
-       "sort pieces of each chunk side by side) (default auto)")
+       "auto (records: GPU when a usable one is present, else CPU; text lines: CPU), gpu, cpu, or "
+       "hybrid (GPU and CPU sort pieces of each chunk side by side) (default auto)")
       ("algorithm", po::value(&o.algorithm)->value_name("NAME"),
        "the GPU's chunk sort: auto (the fastest measured: CUB), cub, radix (gsort's own LSD radix "
        "sort) or merge (gsort's own merge sort); output is identical whichever is chosen")
