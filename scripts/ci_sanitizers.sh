@@ -2,7 +2,9 @@
 # CI: the host test suite (unit and CLI tests) built with AddressSanitizer and
 # UndefinedBehaviorSanitizer in a build folder of its own, ${BUILD_DIR:-build-asan}.
 # Any sanitizer report fails the test that triggered it. Extra arguments go
-# to ctest (e.g. -R cli_).
+# to ctest (e.g. -R cli_). Left out: the README's commands (its library
+# example links the installed libgsort.a into a program built without the
+# sanitizers; step 1 runs them), packaging, the GPU and mpirun.
 # Built with clang (installed here, as scripts/ci_fuzz.sh needs it too): on
 # the 2-core CI machine it compiles the instrumented suite in about 390 s
 # where gcc took 615 s, and its UBSan checks more (misaligned references to
@@ -36,4 +38,4 @@ export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 # label no_sanitizer, with the reason beside it; none needs it so far. The
 # packaging tests check files, not code, and this build has no GPU or MPI.
 ctest --test-dir "$build_dir" --output-on-failure --parallel "$(nproc)" \
-  --label-exclude "no_sanitizer|packaging|gpu|distributed" "$@"
+  --label-exclude "no_sanitizer|packaging|readme|gpu|distributed" "$@"

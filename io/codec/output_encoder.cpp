@@ -12,9 +12,11 @@ std::unique_ptr<OutputEncoder> make_output_encoder(CompressionFormat format, Fil
   switch (format) {
     case CompressionFormat::kZstd:
       // zstd's worker threads overlap compression with the merge and the
-      // writes. On 2 cores they gained nothing (docs/benchmarks.md, "zstd"),
-      // so the writer thread compresses inline there.
-      return std::make_unique<ZstdOutputStream>(file, level, threads > 2 ? threads / 2 : 0);
+      // writes. At least one always: libzstd's output is the same for any
+      // number of workers but not the same without them, and the bytes must
+      // not depend on --parallel. (A libzstd without threads, as the static
+      // one, compresses inline whatever is asked: also the same bytes.)
+      return std::make_unique<ZstdOutputStream>(file, level, threads > 2 ? threads / 2 : 1);
     case CompressionFormat::kGzip:
     case CompressionFormat::kBzip2:
       return make_member_encoder(format, file, level, pool);

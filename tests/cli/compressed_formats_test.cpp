@@ -353,8 +353,8 @@ TEST_P(CompressedFormat, LevelsOutOfRangeAreUsageErrors) {
 TEST_P(CompressedFormat, OutputBytesDoNotDependOnTheThreads) {
   TempDir dir;
   // 4 MB at level 1: several gzip members, bzip2 streams (100 kB) and xz
-  // blocks (3 MiB), compressed on several threads at once; zstd's workers
-  // from 3 threads on.
+  // blocks (3 MiB), compressed on several threads at once; zstd with one
+  // worker and more (where libzstd has threads).
   const std::string data = records(250000, 13, true);
   write_file(dir.file("in"), data);
   std::string first;
