@@ -387,7 +387,9 @@ case_differ() {
   local wrapper n
   wrapper=$(per_rank)
   n=$(ranks 2)
-  for pair in "-S 32M|-S 40M" "-S 1M|-S 4G" "-S 300M|-S 16M" "-S 64M|-S 2G" "--parallel 1|--parallel 4"; do
+  # The last pair: one rank on the CPU, the other on its GPU where it has one.
+  for pair in "-S 32M|-S 40M" "-S 1M|-S 4G" "-S 300M|-S 16M" "-S 64M|-S 2G" "--parallel 1|--parallel 4" \
+    "--backend cpu|--backend auto"; do
     for ex in shm mpi; do
       [ -z "${GSORT_DIST_EXCHANGE:-}" ] || ex=$GSORT_DIST_EXCHANGE
       rm -f "$work/out/sorted"
