@@ -176,20 +176,22 @@ class CpuLineSorter final : public LineSorter {
       s.begin = at;
       at += s.size;
     }
-    const auto copy_members = [&](bool in) {
+    // copy(o, m, n): between segment k's n places in the order and its members.
+    const auto each_segment = [&](auto copy) {
       const size_t tasks = parallel && at >= 4096 ? std::min(ties.size(), pool_.balanced_task_count()) : 1;
-      const auto body = [&](size_t t) {
+      pool_.parallel_for(tasks, [&](size_t t) {
         for (size_t k = split_point(ties.size(), tasks, t), end = split_point(ties.size(), tasks, t + 1); k < end; ++k) {
-          uint32_t* o = order + ties[k].begin;
-          KeyEntry* m = e + local[k].begin;
-          for (uint64_t i = 0; i < ties[k].size; ++i) in ? void(m[i].index = o[i]) : void(o[i] = m[i].index);
+          copy(order + ties[k].begin, e + local[k].begin, ties[k].size);
         }
-      };
-      tasks == 1 ? body(0) : pool_.parallel_for(tasks, body);
+      });
     };
-    copy_members(true);
+    each_segment([](const uint32_t* o, KeyEntry* m, uint64_t n) {
+      for (uint64_t i = 0; i < n; ++i) m[i].index = o[i];
+    });
     parallel ? refiner.refine(e, scratch, local) : refiner.refine_serial(e, scratch, local);
-    copy_members(false);
+    each_segment([](uint32_t* o, const KeyEntry* m, uint64_t n) {
+      for (uint64_t i = 0; i < n; ++i) o[i] = m[i].index;
+    });
   }
 
   void reserve(uint64_t n) {
