@@ -1,6 +1,7 @@
 #include "src/lines/line_merge.h"
 
 #include <algorithm>
+#include <atomic>
 
 #include "src/merge/primitives/loser_tree.h"
 
@@ -20,26 +21,35 @@ struct Pos {
 class Batch {
  public:
   Batch(std::vector<std::unique_ptr<LineWindow>>& windows, const LineComparator& compare, ThreadPool& pool)
-      : w_(windows), compare_(compare), image_(compare.spec().image()), pool_(pool) {}
+      : w_(windows), compare_(compare), image_(compare.spec().image()), pool_(pool), checked_(windows.size(), 0) {}
 
   // Refills the windows that run low; false when every window is spent.
   bool refill();
+  // Whether every window's lines are in order (then the batch may be
+  // found by the frontier and merged in pieces; otherwise take_in_sequence).
+  bool in_order();
   // Each window's lines up to the frontier; returns how many in all.
   uint64_t take_to_frontier();
   // The batch's lines, in order, into refs (as many as take_to_frontier said).
   void pick(LineRef* refs);
+  // For windows out of order: what sort -m writes, one line at a time the
+  // least head (ties to the earlier source), until the window of a source
+  // that goes on runs dry. The lines go into refs; returns how many.
+  uint64_t take_in_sequence(std::vector<LineRef>& refs);
   // Each window's share of the batch is consumed; returns its bytes.
   uint64_t consume();
 
  private:
+  // <0, 0, >0 as line i of x sorts before, with, after line j of y.
+  int order(const LineWindow& x, uint64_t i, const LineWindow& y, uint64_t j) const {
+    for (int k = 0; k < LineWindow::kWords; ++k) {
+      if (x.word(i, k) != y.word(j, k)) return x.word(i, k) < y.word(j, k) ? -1 : 1;
+    }
+    return compare_.compare(x.line(i), x.length(i), y.line(j), y.length(j));
+  }
   bool less(const Pos& a, const Pos& b) const {
     if (a.s == b.s) return a.i < b.i;
-    const LineWindow& x = *w_[a.s];
-    const LineWindow& y = *w_[b.s];
-    for (int k = 0; k < LineWindow::kWords; ++k) {
-      if (x.word(a.i, k) != y.word(b.i, k)) return x.word(a.i, k) < y.word(b.i, k);
-    }
-    const int d = compare_.compare(x.line(a.i), x.length(a.i), y.line(b.i), y.length(b.i));
+    const int d = order(*w_[a.s], a.i, *w_[b.s], b.i);
     return d != 0 ? d < 0 : a.s < b.s;
   }
   // How many of window s's first `count` lines sort before x (with
@@ -55,6 +65,7 @@ class Batch {
   const LineImageSpec image_;
   ThreadPool& pool_;
   std::vector<uint64_t> take_;  // each window's share of the batch
+  std::vector<uint64_t> checked_;  // each window's first lines known to be in order
   uint64_t total_ = 0;
 };
 
@@ -79,6 +90,55 @@ bool Batch::refill() {
     }
   });
   return std::any_of(w_.begin(), w_.end(), [](const auto& w) { return !w->exhausted(); });
+}
+
+bool Batch::in_order() {
+  // The pairs (i - 1, i) not checked yet, in spans of window s's [begin, end).
+  struct Span {
+    size_t s;
+    uint64_t begin, end;
+  };
+  std::vector<Span> spans;
+  for (size_t s = 0; s < w_.size(); ++s) {
+    const uint64_t end = w_[s]->lines();
+    for (uint64_t b = std::max<uint64_t>(checked_[s], 1); b < end; b += kPieceLines) {
+      spans.push_back(Span{s, b, std::min(end, b + kPieceLines)});
+    }
+  }
+  std::atomic<bool> sorted{true};
+  pool_.parallel_for(spans.size(), [&](size_t k) {
+    const LineWindow& w = *w_[spans[k].s];
+    for (uint64_t i = spans[k].begin; i < spans[k].end; ++i) {
+      if (order(w, i, w, i - 1) < 0) {
+        sorted.store(false, std::memory_order_relaxed);
+        return;
+      }
+    }
+  });
+  if (!sorted.load()) return false;
+  for (size_t s = 0; s < w_.size(); ++s) checked_[s] = w_[s]->lines();
+  return true;
+}
+
+uint64_t Batch::take_in_sequence(std::vector<LineRef>& refs) {
+  take_.assign(w_.size(), 0);
+  std::vector<size_t> src;  // the windows with lines, in order
+  for (size_t s = 0; s < w_.size(); ++s) {
+    if (w_[s]->lines() > 0) src.push_back(s);
+  }
+  const auto before = [&](size_t a, size_t b) { return less(Pos{src[a], take_[src[a]]}, Pos{src[b], take_[src[b]]}); };
+  LoserTree<decltype(before)> tree(src.size(), before);
+  refs.clear();
+  while (!tree.empty()) {
+    const size_t s = src[tree.winner()];
+    const LineWindow& w = *w_[s];
+    refs.push_back(LineRef{w.line(take_[s]), w.length(take_[s])});
+    const bool more = ++take_[s] < w.lines();
+    if (!more && !w.ended()) break;  // its next line is not read yet
+    tree.advance(more);
+  }
+  total_ = refs.size();
+  return total_;
 }
 
 uint64_t Batch::rank(size_t s, uint64_t count, const Pos& x, bool inclusive) const {
@@ -183,6 +243,7 @@ uint64_t Batch::consume() {
     if (take_[s] == 0) continue;
     bytes += static_cast<uint64_t>(w.line(take_[s] - 1) - w.line(0)) + w.length(take_[s] - 1) + 1;
     w.consume(take_[s]);
+    checked_[s] -= std::min(checked_[s], take_[s]);
   }
   return bytes;
 }
@@ -195,9 +256,14 @@ MergeCount merge_lines(std::vector<std::unique_ptr<LineWindow>>& windows, const 
   MergeCount count;
   std::vector<LineRef> refs;
   while (batch.refill()) {
-    const uint64_t n = batch.take_to_frontier();
-    refs.resize(n);
-    batch.pick(refs.data());
+    uint64_t n = 0;
+    if (batch.in_order()) {
+      n = batch.take_to_frontier();
+      refs.resize(n);
+      batch.pick(refs.data());
+    } else {
+      n = batch.take_in_sequence(refs);
+    }
     out.append_lines(pool, refs.data(), n);
     count.lines += n;
     count.bytes += batch.consume();

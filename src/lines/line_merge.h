@@ -13,8 +13,10 @@
 //     the merge is stable;
 //  4. the pieces' lines, in order, are gathered into the writer's blocks
 //     by all threads (-u and --verify applied there).
-// Like GNU sort -m, it trusts the sources to be sorted: an unsorted one
-// loses no line, but its lines come out in no defined order.
+// Each batch first checks that every window's lines are in order. Where one
+// is not (an unsorted input of -m), the batch is what GNU sort -m writes for
+// any inputs: one line at a time, the least of the sources' next lines, ties
+// to the earlier source, until a window whose source goes on runs dry.
 #pragma once
 
 #include <cstdint>

@@ -8,10 +8,21 @@
 
 namespace gsort {
 
+namespace {
+
+constexpr uint64_t kFirstBufferBytes = 256 << 10;  // a window starts this large and doubles while its source goes on
+constexpr uint64_t kFirstIndexLines = 4096;
+
+}  // namespace
+
 LineWindow::LineWindow(std::unique_ptr<RecordSource> source, uint8_t eol, uint64_t buffer_bytes, uint64_t max_lines,
                        uint64_t max_line)
-    : source_(std::move(source)), eol_(eol), max_lines_(std::max<uint64_t>(max_lines, 1)), max_line_(max_line) {
-  buf_.resize(std::max<uint64_t>(buffer_bytes, 256) + 1);
+    : source_(std::move(source)),
+      eol_(eol),
+      window_(std::max<uint64_t>(buffer_bytes, 256)),
+      max_lines_(std::max<uint64_t>(max_lines, 1)),
+      max_line_(max_line) {
+  buf_.resize(std::min(window_, kFirstBufferBytes) + 1);
   starts_.assign(1, 0);
 }
 
@@ -19,7 +30,7 @@ bool LineWindow::wants_refill() const {
   if (ended()) return false;
   if (lines() == 0) return true;
   const uint64_t window = buf_.size() - 1;
-  return fill_ - starts_[first_] < window / 2 || lines() < max_lines_ / 2;
+  return fill_ - starts_[first_] < window / 2 || lines() < max_lines_ / 2 || window < window_;
 }
 
 bool LineWindow::read_more() {
@@ -32,11 +43,16 @@ bool LineWindow::read_more() {
   return true;
 }
 
+void LineWindow::grow_index() {
+  const uint64_t lines = std::min(max_lines_, std::max<uint64_t>(kFirstIndexLines, 2 * (starts_.size() - 1)));
+  starts_.resize(lines + 1);
+  words_.resize(kWords * lines);
+}
+
 void LineWindow::find_lines() {
-  if (starts_.size() < max_lines_ + 1) starts_.resize(max_lines_ + 1);
-  if (words_.size() < kWords * max_lines_) words_.resize(kWords * max_lines_);
   uint64_t at = starts_[count_];
   while (count_ < max_lines_ && at < fill_) {
+    if (count_ + 1 >= starts_.size()) grow_index();
     const void* hit = std::memchr(buf_.data() + at, eol_, fill_ - at);
     if (!hit) {
       if (!ended_) break;
@@ -61,6 +77,11 @@ void LineWindow::refill() {
     first_ = 0;
   }
   new_from_ = count_;
+  // A source that went on past the buffer gets a larger one, up to the
+  // window: a small input never takes a window's memory.
+  if (!ended_ && buf_.size() - 1 < window_ && counted_ > 0) {
+    buf_.resize(std::min(window_, 2 * (buf_.size() - 1)) + 1);
+  }
   for (;;) {
     if (!ended_) ended_ = !read_more();
     find_lines();

@@ -6,7 +6,9 @@
 // runs low: what is left moves to the front and the buffer is filled up.
 // A line longer than the buffer grows it, up to max_line bytes (its
 // terminator included; longer is a DataError). A last line without its
-// terminator is a line all the same (the window gives it one).
+// terminator is a line all the same (the window gives it one). The buffer
+// and the index start small and grow while the source goes on, so that a
+// small input (-m of many short files) takes little memory.
 #pragma once
 
 #include <atomic>
@@ -66,9 +68,12 @@ class LineWindow {
   bool read_more();
   // Indexes whole lines from starts_[count_] on, at most max_lines_ in all.
   void find_lines();
+  // Makes room in the index for more lines (up to max_lines_).
+  void grow_index();
 
   std::unique_ptr<RecordSource> source_;
   uint8_t eol_;
+  uint64_t window_;  // the buffer's size once its source has shown it needs that much
   uint64_t max_lines_, max_line_;
   std::vector<uint8_t> buf_;  // one byte more than the window, for a last line's terminator
   uint64_t fill_ = 0;

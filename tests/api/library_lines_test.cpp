@@ -38,6 +38,33 @@ TEST(LibraryLines, MergeAndCheck) {
   EXPECT_EQ(r.first_disorder_offset, 4u);
 }
 
+// merge_files writes what sort -m writes for inputs that are not sorted:
+// the least next line at each step, ties to the earlier input.
+TEST(LibraryLines, MergeOfUnsortedInputsTakesTheLeastNextLine) {
+  gsort_test::TempDir dir;
+  std::string a, b;
+  for (uint64_t i = 0; i < 50000; ++i) {
+    a += std::to_string((i * 7919) % 50000) + "\n";
+    b += std::to_string((i * 104729) % 50000) + "\n";
+  }
+  gsort_test::write_file(dir.file("a"), a);
+  gsort_test::write_file(dir.file("b"), b);
+  std::string expected;  // the least head each time, ties to a
+  for (size_t i = 0, j = 0; i < a.size() || j < b.size();) {
+    const size_t ie = a.find('\n', i), je = b.find('\n', j);
+    const bool take_a = j >= b.size() || (i < a.size() && a.compare(i, ie - i, b, j, je - j) <= 0);
+    expected += take_a ? a.substr(i, ie + 1 - i) : b.substr(j, je + 1 - j);
+    (take_a ? i : j) = (take_a ? ie : je) + 1;
+  }
+  for (unsigned threads : {1u, 2u, 16u}) {
+    gsort::Options o;
+    o.threads = threads;
+    const gsort::SortResult r = gsort::merge_files({dir.file("a"), dir.file("b")}, dir.file("out"), o);
+    EXPECT_EQ(r.output_records, 100000u) << threads;
+    EXPECT_TRUE(gsort_test::read_file(dir.file("out")) == expected) << threads << " threads";
+  }
+}
+
 TEST(LibraryLines, SortRecordsNeedsARecordSize) {
   char buf[4] = {'b', '\n', 'a', '\n'};
   EXPECT_THROW(gsort::sort_records(buf, 2, gsort::Options{}), gsort::UsageError);

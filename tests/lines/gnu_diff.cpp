@@ -30,12 +30,13 @@ std::string printable(const std::string& s, size_t most = 600) {
 }
 
 // The gsort side in this process: parse, then run, into `out`.
-std::string gsort_in_process(const std::vector<std::string>& args, const std::string& input, const std::string& out) {
+std::string gsort_in_process(const std::vector<std::string>& args, const std::vector<std::string>& inputs,
+                             const std::string& out) {
   std::vector<const char*> argv;
   for (const std::string& a : args) argv.push_back(a.c_str());
   argv.push_back("-o");
   argv.push_back(out.c_str());
-  argv.push_back(input.c_str());
+  for (const std::string& in : inputs) argv.push_back(in.c_str());
   try {
     const gsort::SortConfig config = config_of(argv);
     gsort::RunOptions run;
@@ -85,11 +86,89 @@ DiffOutcome run_gnu_differential(uint64_t seed, int cases, size_t max_lines,
     Process gnu(gnu_argv, c_locale());  // runs beside the gsort side
     std::vector<std::string> ours_args = o.args;
     ours_args.insert(ours_args.end(), extra_args.begin(), extra_args.end());
-    const std::string ours = gsort_in_process(ours_args, input, out);
+    const std::string ours = gsort_in_process(ours_args, {input}, out);
     const ProcessResult r = gnu.wait(60);
     if (r.exit_code != 0) throw std::runtime_error("GNU sort failed: " + join_args(o.args) + ": " + r.err);
     const DiffOutcome d = compare(o, data, r.out, ours, seed, i);
     if (!d.same) return d;
+  }
+  return {};
+}
+
+namespace {
+
+enum class Shape { kSorted, kUnsorted, kPartlySorted };
+
+// Lines of `data` (each with its terminator; a last one may lack it).
+std::vector<std::string> split_lines(const std::string& data, char eol) {
+  std::vector<std::string> lines;
+  for (size_t at = 0; at < data.size();) {
+    const size_t end = data.find(eol, at);
+    const size_t next = end == std::string::npos ? data.size() : end + 1;
+    lines.push_back(data.substr(at, next - at));
+    at = next;
+  }
+  return lines;
+}
+
+// `data` as one input of -m: sorted by GNU sort with the case's options, as
+// it is, or sorted and then disturbed (a few lines swapped with others).
+std::string shaped_input(Rng& rng, const LineOptionsCase& o, const std::string& data, Shape shape,
+                         const std::string& scratch) {
+  if (shape == Shape::kUnsorted) return data;
+  write_file(scratch, data);
+  std::vector<std::string> argv = {kGnuSort};
+  argv.insert(argv.end(), o.args.begin(), o.args.end());
+  argv.push_back(scratch);
+  const ProcessResult sorted = run_process(argv, c_locale());
+  if (sorted.exit_code != 0) throw std::runtime_error("GNU sort failed: " + join_args(o.args) + ": " + sorted.err);
+  if (shape == Shape::kSorted) return sorted.out;
+  std::vector<std::string> lines = split_lines(sorted.out, o.zero_terminated ? '\0' : '\n');
+  for (uint64_t k = 0, swaps = rng.range(1, 3); k < swaps && lines.size() > 1; ++k) {
+    std::swap(lines[rng.below(lines.size())], lines[rng.below(lines.size())]);
+  }
+  std::string out;
+  for (const std::string& line : lines) out += line;
+  return out;
+}
+
+}  // namespace
+
+DiffOutcome run_gnu_merge_differential(uint64_t seed, int cases, size_t max_lines,
+                                       const std::vector<unsigned>& thread_counts,
+                                       const std::vector<std::string>& extra_args) {
+  Rng rng(seed);
+  TempDir dir;
+  const std::string out = dir.file("out");
+  for (int i = 0; i < cases; ++i) {
+    const LineOptionsCase o = random_line_options(rng);
+    std::vector<std::string> inputs;
+    std::string described;
+    for (uint64_t f = 0, count = rng.range(1, 5); f < count; ++f) {
+      if (f > 0 && rng.chance(15)) {  // the same input again
+        inputs.push_back(inputs[rng.below(inputs.size())]);
+        continue;
+      }
+      const Shape shape = static_cast<Shape>(rng.below(3));
+      const std::string data = random_line_input(rng, o, max_lines);
+      inputs.push_back(dir.file("in" + std::to_string(f)));
+      write_file(inputs.back(), shaped_input(rng, o, data, shape, dir.file("scratch")));
+      described += "\n--- " + inputs.back() + " (" + (shape == Shape::kSorted ? "sorted" : shape == Shape::kUnsorted ? "unsorted" : "partly sorted") + ") ---\n" + read_file(inputs.back()).substr(0, 200);
+    }
+    std::vector<std::string> gnu_argv = {kGnuSort, "-m"};
+    gnu_argv.insert(gnu_argv.end(), o.args.begin(), o.args.end());
+    gnu_argv.insert(gnu_argv.end(), inputs.begin(), inputs.end());
+    const ProcessResult gnu = run_process(gnu_argv, c_locale());
+    if (gnu.exit_code != 0) throw std::runtime_error("GNU sort -m failed: " + join_args(o.args) + ": " + gnu.err);
+    std::vector<std::string> ours_args = {"-m", "--parallel", std::to_string(thread_counts[i % thread_counts.size()])};
+    ours_args.insert(ours_args.end(), o.args.begin(), o.args.end());
+    ours_args.insert(ours_args.end(), extra_args.begin(), extra_args.end());
+    const std::string ours = gsort_in_process(ours_args, inputs, out);
+    if (ours != gnu.out) {
+      LineOptionsCase shown = o;
+      shown.args = ours_args;
+      return compare(shown, described, gnu.out, ours, seed, i);
+    }
   }
   return {};
 }

@@ -26,4 +26,12 @@ DiffOutcome run_gnu_differential(uint64_t seed, int cases, size_t max_lines,
 DiffOutcome run_gnu_differential_cli(uint64_t seed, int cases, size_t max_lines,
                                      const std::vector<std::string>& extra_args);
 
+// -m against GNU sort -m: each case merges 1 to 5 random inputs, each one
+// sorted by the case's options, left as it came (unsorted), or sorted and
+// then disturbed in a few places (partly sorted); an input may appear twice.
+// thread_counts are cycled over the cases (--parallel).
+DiffOutcome run_gnu_merge_differential(uint64_t seed, int cases, size_t max_lines,
+                                       const std::vector<unsigned>& thread_counts,
+                                       const std::vector<std::string>& extra_args);
+
 }  // namespace gsort_test

@@ -1,7 +1,7 @@
 // The differential test against GNU sort (LC_ALL=C sort, coreutils): random
 // combinations of keys (fields, characters, b f n r on either position),
-// -t, -n -r -u -s -f -b -z, over random tricky inputs; every output must be
-// byte-identical. In CI (CPU backend); tests/gpu/gpu_lines_test.cpp runs it
+// -t, -n -r -u -s -f -b -z, over random tricky inputs, sorted and merged
+// (-m); every output must be byte-identical. In CI (CPU backend); tests/gpu/gpu_lines_test.cpp runs it
 // with --backend gpu.
 #include <gtest/gtest.h>
 
@@ -37,6 +37,28 @@ TEST(GnuDifferential, SpilledToRunsAndMerged) {
 TEST(GnuDifferential, ThroughTheProgramOnAPipe) {
   if (!have_gnu_sort()) GTEST_SKIP() << "no /usr/bin/sort";
   const DiffOutcome d = run_gnu_differential_cli(3031, 150, 120, {});
+  EXPECT_TRUE(d.same) << d.what;
+}
+
+// -m writes what GNU sort -m writes for any inputs, sorted or not: at each
+// step the least of the inputs' next lines, ties to the earlier input.
+TEST(GnuDifferential, MergeOfSortedUnsortedAndPartlySortedInputs) {
+  if (!have_gnu_sort()) GTEST_SKIP() << "no /usr/bin/sort";
+  const DiffOutcome d = run_gnu_merge_differential(4031, 400, 300, {1, 2, 16}, {});
+  EXPECT_TRUE(d.same) << d.what;
+}
+
+// Inputs larger than a merge window (-S 1M), refilled many times.
+TEST(GnuDifferential, MergeRefillsItsWindowsOverUnsortedInputs) {
+  if (!have_gnu_sort()) GTEST_SKIP() << "no /usr/bin/sort";
+  const DiffOutcome d = run_gnu_merge_differential(5031, 24, 30000, {1, 2, 16}, {"-S", "1M"});
+  EXPECT_TRUE(d.same) << d.what;
+}
+
+// Batches large enough to be merged in pieces by several threads.
+TEST(GnuDifferential, MergeInPiecesOverUnsortedInputs) {
+  if (!have_gnu_sort()) GTEST_SKIP() << "no /usr/bin/sort";
+  const DiffOutcome d = run_gnu_merge_differential(6031, 9, 60000, {2, 16}, {});
   EXPECT_TRUE(d.same) << d.what;
 }
 

@@ -212,6 +212,42 @@ TEST_F(LineCli, MergeSortedInputs) {
   }
 }
 
+// The shuffled numbers merged with themselves: every line twice, in GNU
+// sort -m's order, on one thread and on several, to standard output and
+// to a mapped -o.
+TEST_F(LineCli, MergeOfUnsortedInputsKeepsEveryLineInGnuOrder) {
+  std::vector<uint64_t> numbers(100000);
+  for (uint64_t i = 0; i < numbers.size(); ++i) numbers[i] = i + 1;
+  for (uint64_t i = numbers.size() - 1; i > 0; --i) std::swap(numbers[i], numbers[rng.below(i + 1)]);
+  std::string data;
+  for (uint64_t n : numbers) data += std::to_string(n) + "\n";
+  write_file(dir.file("a"), data);
+  const std::string expected = gnu({"-m", dir.file("a"), dir.file("a")}).out;
+  ASSERT_EQ(expected.size(), 2 * data.size());
+  for (const char* threads : {"1", "2", "16"}) {
+    const ProcessResult piped = gsort({"--parallel", threads, "-m", dir.file("a"), dir.file("a")});
+    ASSERT_EQ(piped.exit_code, 0) << piped.err;
+    EXPECT_TRUE(piped.out == expected) << "--parallel " << threads;
+    const ProcessResult mapped = gsort({"--parallel", threads, "-m", dir.file("a"), dir.file("a"), "-o", dir.file("m")});
+    ASSERT_EQ(mapped.exit_code, 0) << mapped.err;
+    EXPECT_TRUE(read_file(dir.file("m")) == expected) << "-o, --parallel " << threads;
+  }
+}
+
+// A window grows with its source: 32 one-line inputs under the default
+// budget take little memory (each took a window of the budget's share).
+TEST_F(LineCli, MergeOfSmallInputsTakesLittleMemory) {
+  std::vector<std::string> args = {"-m"};
+  for (int f = 0; f < 32; ++f) {
+    args.push_back(dir.file("one" + std::to_string(f)));
+    write_file(args.back(), std::to_string(f) + "\n");
+  }
+  const ProcessResult ours = gsort(args);
+  ASSERT_EQ(ours.exit_code, 0) << ours.err;
+  EXPECT_EQ(ours.out, gnu(args).out);
+  EXPECT_LT(ours.max_rss_kb, 100 * 1024) << "32 one-line inputs";
+}
+
 TEST_F(LineCli, ZeroTerminatedLinesHoldNewlines) {
   const std::string data("b\nx\0a y\0a\nz\0", 12);
   const ProcessResult ours = gsort({"-z", "-k2,2"}, c_locale(data));
