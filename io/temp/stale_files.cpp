@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <algorithm>
 #include <cstdio>
 #include <vector>
 
@@ -24,15 +25,45 @@ std::string host_tag() {
   return hex;
 }
 
-// The pid in "<host>-<pid>.", when <host> is ours; 0 otherwise.
+bool is_alnum(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'); }
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+// Whether `s` ends with ".XXXXXX", six letters or digits (mkstemp's, or
+// the output temp's own).
+bool ends_with_unique_suffix(const std::string& s) {
+  if (s.size() < 7 || s[s.size() - 7] != '.') return false;
+  for (size_t i = s.size() - 6; i < s.size(); ++i) {
+    if (!is_alnum(s[i])) return false;
+  }
+  return true;
+}
+
+// A rank's part stem, [NAME.]rank-NNNNN: what may come between the tag and
+// the suffix besides nothing (the output's temporary, a shared segment).
+bool is_part_stem(const std::string& stem) {
+  const size_t at = stem.rfind("rank-");
+  if (at == std::string::npos || (at > 0 && stem[at - 1] != '.')) return false;
+  const std::string digits = stem.substr(at + 5);
+  return digits.size() >= 5 && std::all_of(digits.begin(), digits.end(), is_digit);
+}
+
+// The pid in "<host>-<pid>.[stem.]XXXXXX", the exact form of the names
+// gsort makes, when <host> is ours; 0 for any other name.
 pid_t our_host_pid(const std::string& rest) {
   static const std::string host = host_tag() + "-";
-  if (rest.compare(0, host.size(), host) != 0) return 0;
+  if (rest.compare(0, host.size(), host) != 0 || !ends_with_unique_suffix(rest)) return 0;
   pid_t pid = 0;
   size_t i = host.size();
-  for (; i < rest.size() && rest[i] >= '0' && rest[i] <= '9' && pid < 100000000; ++i) pid = pid * 10 + (rest[i] - '0');
-  return i < rest.size() && rest[i] == '.' ? pid : 0;
+  for (; i < rest.size() && is_digit(rest[i]) && pid < 100000000; ++i) pid = pid * 10 + (rest[i] - '0');
+  const size_t suffix_dot = rest.size() - 7;
+  if (i == host.size() || i > suffix_dot || rest[i] != '.') return 0;
+  if (i == suffix_dot) return pid;
+  return is_part_stem(rest.substr(i + 1, suffix_dot - i - 1)) ? pid : 0;
 }
+
+// A mode gsort gives the files it names while it works: read and write
+// bits only (mkstemp's 0600, or a new file's 0666 less the umask).
+bool made_with_gsort_mode(mode_t mode) { return (mode & 07111) == 0; }
 
 bool gone(pid_t pid) { return pid > 0 && pid != ::getpid() && ::kill(pid, 0) != 0 && errno == ESRCH; }
 
@@ -59,7 +90,7 @@ int remove_stale_files(const std::string& directory, const std::string& prefix) 
     if (name.compare(0, prefix.size(), prefix) != 0 || !gone(our_host_pid(name.substr(prefix.size())))) continue;
     struct stat st;
     if (::fstatat(dir_fd, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode) &&
-        st.st_uid == ::geteuid()) {
+        st.st_uid == ::geteuid() && st.st_nlink == 1 && made_with_gsort_mode(st.st_mode)) {
       stale.push_back(name);
     }
   }
