@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "io/file/file.h"
+#include "io/file/extended_attributes.h"
 #include "io/file/new_file_mode.h"
 #include "io/output/output_temp.h"
 #include "io/temp/stale_files.h"
@@ -120,6 +121,7 @@ PlacedPart::PlacedPart(const std::string& staged, const std::string& directory, 
     if (fd < 0) throw IoError("cannot open the part " + describe_errno(staged, errno));
     try {
       take_mode_and_owner(fd, replaces ? &old : nullptr, path_);
+      if (replaces) copy_extended_attributes(path_, fd, path_);
     } catch (...) {
       ::close(fd);
       throw;

@@ -7,6 +7,8 @@
 #include <cerrno>
 
 #include "io/file/destination.h"
+#include "io/file/extended_attributes.h"
+#include "io/file/file_copy.h"
 #include "io/file/new_file_mode.h"
 #include "src/core/errors.h"
 
@@ -25,6 +27,15 @@ void require_writable(const std::string& path, const std::string& role) {
   const int fd = ::open(path.c_str(), O_WRONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
   if (fd < 0) throw IoError("cannot write " + role + " " + describe_errno(path, errno));
   ::close(fd);
+}
+
+// Whether `dir`'s sticky bit keeps us from renaming over `file` in it:
+// neither the file nor the directory is ours, and we are not root.
+bool sticky_directory_forbids_rename(const std::string& dir, const struct stat& file) {
+  struct stat d {};
+  if (::stat(dir.c_str(), &d) != 0 || (d.st_mode & S_ISVTX) == 0) return false;
+  const uid_t me = ::geteuid();
+  return me != 0 && file.st_uid != me && d.st_uid != me;
 }
 
 }  // namespace
@@ -68,6 +79,9 @@ OutputTarget::OutputTarget(const std::string& destination, const std::string& ro
   }
   target_ = d.target;
   const std::string dir = directory_of(d.target);
+  // As sort -o does there: the rename would fail at the end, or leave the
+  // other names of the file with the old bytes.
+  in_place_ = d.exists && (d.status.st_nlink > 1 || sticky_directory_forbids_rename(dir, d.status));
   if (role == "output") {
     temp_ = std::make_unique<OutputTemp>(dir, destination, "cannot create output in", dir, !shared);
   } else {
@@ -100,6 +114,16 @@ void OutputTarget::set_final_mode_and_owner() {
   old.st_gid = old_gid_;
   old.st_mode = old_mode_;
   take_mode_and_owner(temp_->file().fd(), existed_ ? &old : nullptr, role_ + " " + destination_);
+  if (existed_) copy_extended_attributes(target_, temp_->file().fd(), role_ + " " + destination_);
+}
+
+// The finished file's bytes written into the existing destination.
+void OutputTarget::write_in_place() {
+  File into(::open(target_.c_str(), O_WRONLY | O_CLOEXEC), destination_, true);
+  if (!into.is_open()) throw IoError("cannot write " + role_ + " " + describe_errno(destination_, errno));
+  copy_over(temp_->file(), into);
+  if (durable_) flush_to_disk(into.fd(), destination_);
+  into.close();
 }
 
 void OutputTarget::prepare_commit(bool durable) {
@@ -108,6 +132,10 @@ void OutputTarget::prepare_commit(bool durable) {
   if (is_stdout() || is_direct()) {
     if (durable) flush_to_disk(direct_.fd(), name);
     if (!is_stdout()) direct_.close();
+    prepared_ = true;
+    return;
+  }
+  if (in_place_) {  // the destination keeps its inode: nothing to name
     prepared_ = true;
     return;
   }
@@ -120,6 +148,10 @@ void OutputTarget::prepare_commit(bool durable) {
 void OutputTarget::publish() {
   if (!prepared_) throw Error("internal error: output published before it was prepared");
   if (is_direct()) return;
+  if (in_place_) {
+    write_in_place();
+    return;
+  }
   temp_->rename_onto(target_, role_, destination_);
   if (!durable_) return;
   const std::string dir = directory_of(target_);

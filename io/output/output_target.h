@@ -3,8 +3,11 @@
 // directory (io/output/output_temp.h) and renamed into place at commit, so the
 // destination never holds a partial result and `-o` may name an input. The
 // new file replaces the destination's inode: it gets the old file's mode,
-// owner and group (as far as gsort may set them), but other hard links to
-// the old file keep the old bytes. Symbolic links are followed, dangling
+// owner and group (as far as gsort may set them) and extended attributes
+// (ACLs among them). A destination with other hard links, or one in a
+// sticky directory that forbids us the rename (another user's file in
+// /tmp), is written in place instead, as sort -o writes it: the finished
+// output is copied into it at commit. Symbolic links are followed, dangling
 // ones too (io/file/destination.h); the link itself is kept. An existing
 // destination must be writable by us, as for open(2) for writing. Without
 // commit the temporary file is removed. "-" is standard output; a
@@ -65,6 +68,7 @@ class OutputTarget {
  private:
   void open_descriptor(const DescriptorName& named);
   void set_final_mode_and_owner();
+  void write_in_place();
   std::string destination_;
   std::string role_;
   std::string target_;  // the file the temporary is renamed onto; empty when direct
@@ -72,6 +76,7 @@ class OutputTarget {
   uid_t old_uid_ = 0;
   gid_t old_gid_ = 0;
   mode_t old_mode_ = 0;
+  bool in_place_ = false;  // the output is copied into the destination, not renamed over it
   bool durable_ = false;
   bool prepared_ = false;
   File direct_;

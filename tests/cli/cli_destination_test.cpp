@@ -1,5 +1,7 @@
-// An existing destination replaced by -o: its mode, owner and group are
-// kept, its write permission is required, symbolic links are followed
+// An existing destination replaced by -o: its mode, owner, group and
+// extended attributes are kept (one with other hard links, or another
+// user's in a sticky directory, is written in place), its write permission
+// is required, symbolic links are followed
 // (dangling ones too) and kept, a loop is refused; names of any valid length
 // work.
 #include <dirent.h>
@@ -7,12 +9,14 @@
 #include <pwd.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "tests/support/process.h"
@@ -131,16 +135,96 @@ TEST(CliDestination, LongestFileNameWorks) {
   EXPECT_EQ(list_tree(dir.file("out")).size(), 2u);
 }
 
-// Documented: the destination is replaced by a new file, so another hard
-// link to the old one keeps the old bytes.
-TEST(CliDestination, HardLinkKeepsTheOldBytes) {
+// As sort -o: a destination with other hard links is written in place, so
+// that every name sees the sorted bytes (it was replaced by a new file, and
+// the other names kept the old bytes).
+TEST(CliDestination, HardLinkedDestinationIsWrittenInPlace) {
+  TempDir dir;
+  write_file(dir.file("in.bin"), kInput);
+  write_file(dir.file("out.bin"), "old bytes, longer than the output");
+  ASSERT_EQ(link(dir.file("out.bin").c_str(), dir.file("other.bin").c_str()), 0);
+  struct stat before {};
+  ASSERT_EQ(stat(dir.file("out.bin").c_str(), &before), 0);
+  ASSERT_EQ(sort_into(dir.path(), dir.file("out.bin")).status(), "exit 0");
+  struct stat after {};
+  ASSERT_EQ(stat(dir.file("out.bin").c_str(), &after), 0);
+  EXPECT_EQ(after.st_ino, before.st_ino);
+  EXPECT_EQ(read_file(dir.file("out.bin")), kSorted);
+  EXPECT_EQ(read_file(dir.file("other.bin")), kSorted);
+  std::vector<std::string> names = list_tree(dir.path());
+  std::sort(names.begin(), names.end());
+  EXPECT_EQ(names, (std::vector<std::string>{"in.bin", "other.bin", "out.bin"}));
+  // A failure before the copy leaves both names as they were.
+  write_file(dir.file("in.bin"), "odd");
+  write_file(dir.file("out.bin"), "old");
+  EXPECT_EQ(run_gsort({"--record-size", "2", "-o", dir.file("out.bin"), dir.file("in.bin")}).status(), "exit 2");
+  EXPECT_EQ(read_file(dir.file("other.bin")), "old");
+}
+
+// Another user's writable file in a sticky directory (/tmp): sort -o writes
+// it; the rename gsort would make is refused there, so it is written in
+// place, seen before any work (it failed at the rename, after the sort).
+TEST(CliDestination, OtherUsersFileInAStickyDirectoryIsWrittenInPlace) {
+  if (geteuid() != 0) GTEST_SKIP() << "needs root to act as two users";
+  if (!getpwnam("nobody") || access("/usr/bin/setpriv", X_OK) != 0) GTEST_SKIP() << "no nobody or setpriv";
+  TempDir dir;
+  ASSERT_EQ(chmod(dir.path().c_str(), 0755), 0);
+  const std::string shared = dir.subdir("shared");
+  ASSERT_EQ(chmod(shared.c_str(), 01777), 0);
+  write_file(dir.file("in.bin"), kInput);
+  ASSERT_EQ(chmod(dir.file("in.bin").c_str(), 0644), 0);
+  const std::string out = shared + "/roots.bin";
+  write_file(out, "old");
+  ASSERT_EQ(chmod(out.c_str(), 0666), 0);
+  std::vector<std::string> argv = {"/usr/bin/setpriv", "--reuid=nobody",
+                                   getgrnam("nogroup") ? "--regid=nogroup" : "--regid=nobody", "--clear-groups"};
+  const std::vector<std::string> gsort =
+      gsort_argv({"--record-size", "3", "-T", shared, "-o", out, dir.file("in.bin")});
+  argv.insert(argv.end(), gsort.begin(), gsort.end());
+  const ProcessResult r = run_process(argv);
+  ASSERT_EQ(r.status(), "exit 0") << r.err;
+  EXPECT_EQ(read_file(out), kSorted);
+  struct stat st {};
+  ASSERT_EQ(stat(out.c_str(), &st), 0);
+  EXPECT_EQ(st.st_uid, 0u) << "still root's file";
+  EXPECT_EQ(st.st_mode & 07777, 0666u);
+  EXPECT_EQ(list_tree(shared), (std::vector<std::string>{"roots.bin"}));
+}
+
+// A replaced file's extended attributes, its ACL among them, go to the
+// file that replaces it (they were dropped).
+TEST(CliDestination, ReplacedFileKeepsItsExtendedAttributesAndAcl) {
   TempDir dir;
   write_file(dir.file("in.bin"), kInput);
   write_file(dir.file("out.bin"), "old");
-  ASSERT_EQ(link(dir.file("out.bin").c_str(), dir.file("other.bin").c_str()), 0);
+  if (setxattr(dir.file("out.bin").c_str(), "user.origin", "lab", 3, 0) != 0) {
+    GTEST_SKIP() << "no user extended attributes here";
+  }
+  // The ACL u::rw-,u:65534:r--,g::r--,m::r--,o::--- as Linux stores it.
+  std::string acl;
+  const auto put = [&acl](uint32_t v, int bytes) {
+    for (int b = 0; b < bytes; ++b) acl += static_cast<char>((v >> (8 * b)) & 0xff);
+  };
+  put(2, 4);
+  for (const auto& [tag, perm, id] : std::vector<std::tuple<uint32_t, uint32_t, uint32_t>>{
+           {0x01, 6, ~0u}, {0x02, 4, 65534}, {0x04, 4, ~0u}, {0x10, 4, ~0u}, {0x20, 0, ~0u}}) {
+    put(tag, 2);
+    put(perm, 2);
+    put(id, 4);
+  }
+  const bool has_acl = setxattr(dir.file("out.bin").c_str(), "system.posix_acl_access", acl.data(), acl.size(), 0) == 0;
   ASSERT_EQ(sort_into(dir.path(), dir.file("out.bin")).status(), "exit 0");
   EXPECT_EQ(read_file(dir.file("out.bin")), kSorted);
-  EXPECT_EQ(read_file(dir.file("other.bin")), "old");
+  char value[64] = {};
+  EXPECT_EQ(getxattr(dir.file("out.bin").c_str(), "user.origin", value, sizeof value), 3);
+  EXPECT_EQ(std::string(value, 3), "lab");
+  if (has_acl) {
+    std::string got(256, '\0');
+    const ssize_t n = getxattr(dir.file("out.bin").c_str(), "system.posix_acl_access", got.data(), got.size());
+    ASSERT_GT(n, 0);
+    got.resize(static_cast<size_t>(n));
+    EXPECT_TRUE(got == acl) << "the ACL";
+  }
 }
 
 }  // namespace
