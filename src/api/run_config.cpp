@@ -8,6 +8,7 @@
 #include <string>
 
 #include "io/input/input_set.h"
+#include "io/input/readable_inputs.h"
 #include "io/output/output_parts.h"
 #include "src/api/report_files.h"
 #include "src/api/run_lines.h"
@@ -152,6 +153,7 @@ RunOptions one_process_run(const SortConfig& config) {
 
 RunOutcome run_config(const SortConfig& config, const RunOptions& run) {
   Stopwatch total;
+  require_readable_inputs(config.inputs);
   refuse_overlapping_files(config, run.output);
   std::optional<OutputDirectory> parts;
   if (!run.parts_directory.empty()) parts.emplace(run.parts_directory);

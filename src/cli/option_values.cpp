@@ -11,6 +11,7 @@
 #include "io/codec/zstd_stream.h"
 #include "src/cli/line_values.h"
 #include "src/cli/size_parse.h"
+#include "src/core/address_space.h"
 #include "src/core/errors.h"
 #include "src/keys/key_layout.h"
 
@@ -20,6 +21,8 @@ namespace {
 constexpr unsigned kThreadsPerCore = 4;  // --parallel is capped at this many per hardware thread
 constexpr long long kMostSpillStreams = 64;
 constexpr uint64_t kLeastRankMemoryBytes = 64ull << 20;  // a rank's share of the default -S
+constexpr uint64_t kLeastDefaultMemoryBytes = 1ull << 20;  // the default -S under the tightest ulimit -v
+constexpr unsigned kHelperThreads = 4;  // beside the pool's: the reader, write-behind, the progress line
 
 // One of a fixed set of names; UsageError listing them otherwise.
 template <typename E>
@@ -103,22 +106,34 @@ void set_mode(const RawOptions& o, SortConfig& c) {
   if (c.mode == Mode::kCheck && c.inputs.size() > 1) throw UsageError("--check takes one input");
   // As GNU sort: -c writes nothing, so an -o it would ignore is a mistake.
   if (c.mode == Mode::kCheck && o.output_given) throw UsageError("--check and --output cannot be combined");
-  // Read once, standard input cannot be two inputs (it used to be split
-  // between them, with a size that was not true of either).
-  if (std::count(c.inputs.begin(), c.inputs.end(), "-") > 1) throw UsageError("standard input given twice as an input");
+  // As sort: standard input named again is read once; the second time it
+  // is at its end, so the later names add nothing.
+  bool stdin_named = false;
+  c.inputs.erase(std::remove_if(c.inputs.begin(), c.inputs.end(),
+                                [&stdin_named](const std::string& in) {
+                                  if (in != "-") return false;
+                                  return std::exchange(stdin_named, true);
+                                }),
+                 c.inputs.end());
+}
+
+// The default -S: half the memory (the cgroup's limit where one is set),
+// and no more than a quarter of what ulimit -v and -d leave once `threads`
+// have started: GNU sort's default takes half, and gsort's threads (their
+// malloc arenas) and the output's mapping want room beside it. A rank's
+// share where several share the host (options.h).
+uint64_t default_memory_bytes(unsigned ranks_on_host, unsigned threads) {
+  const uint64_t ram = physical_memory_bytes();
+  uint64_t bytes = ram ? ram / 2 : (1ull << 30);
+  if (ranks_on_host > 0) bytes = std::max(bytes / ranks_on_host, kLeastRankMemoryBytes);
+  const uint64_t left = address_space_left(threads + kHelperThreads);
+  if (left != UINT64_MAX) bytes = std::max<uint64_t>(std::min(bytes, left / 4), kLeastDefaultMemoryBytes);
+  return bytes;
 }
 
 // The host's share: memory budget, temp directory, threads (options.h
 // says how ranks share the defaults).
 void set_host_resources(const RawOptions& o, unsigned ranks_on_host, SortConfig& c) {
-  if (o.memory_given) {  // -S '' is an invalid size, not the default
-    c.memory_bytes = parse_size(o.memory, "--memory");
-    if (c.memory_bytes == 0) throw UsageError("--memory must be more than 0");
-  } else {
-    const uint64_t ram = physical_memory_bytes();
-    c.memory_bytes = ram ? ram / 2 : (1ull << 30);
-    if (ranks_on_host > 0) c.memory_bytes = std::max(c.memory_bytes / ranks_on_host, kLeastRankMemoryBytes);
-  }
   c.temp_dir = o.temp_dir.empty() ? default_temp_dir() : o.temp_dir;
   if (o.parallel_given && (o.parallel < 1 || o.parallel > 4096)) {
     throw UsageError("--parallel " + std::to_string(o.parallel) + " is out of range (1 to 4096; without it, all cores)");
@@ -130,6 +145,12 @@ void set_host_resources(const RawOptions& o, unsigned ranks_on_host, SortConfig&
   // All cores, whether given so or not, are the host's to share.
   if (ranks_on_host > 0 && c.threads == default_threads()) {
     c.threads = c.threads_requested = std::max(1u, c.threads / ranks_on_host);
+  }
+  if (o.memory_given) {  // -S '' is an invalid size, not the default
+    c.memory_bytes = parse_size(o.memory, "--memory");
+    if (c.memory_bytes == 0) throw UsageError("--memory must be more than 0");
+  } else {
+    c.memory_bytes = default_memory_bytes(ranks_on_host, c.threads);
   }
   if (o.batch_size_given && o.batch_size < 2) {
     throw UsageError("--batch-size " + std::to_string(o.batch_size) + " is too small (at least 2)");

@@ -1,6 +1,7 @@
 #include "src/pipeline/output_mapping.h"
 
 #include "io/cache/page_cache_room.h"
+#include "src/core/address_space.h"
 #include "src/core/test_hooks.h"
 
 namespace gsort {
@@ -15,6 +16,10 @@ std::string mapping_refusal(const OutputTarget& target, bool encoded, bool write
   if (encoded) return "compressed";
   if (writeback_paced) return "larger than the page cache takes; paced";
   if (input_bytes > 0) {
+    const uint64_t mappable = address_space_left(0);
+    if (mappable != UINT64_MAX && input_bytes > mappable / 2) {
+      return "larger than half of what ulimit -v or -d leaves to map (" + std::to_string(mappable) + " bytes)";
+    }
     const uint64_t room = page_cache_room().bytes;
     if (room > 0 && input_bytes > room) {
       return "larger than the page cache takes at memory speed (" + std::to_string(room) + " bytes)";

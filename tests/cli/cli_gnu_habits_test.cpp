@@ -1,13 +1,17 @@
 // GNU sort's habits, end to end (issue 14): -S given twice takes the last
 // value, -k and -s sort as --key and the default do, -c names the first
 // record out of order by number, byte offset and both keys, and the
-// messages about GPUs say what is true of the machine and the build.
+// messages about GPUs say what is true of the machine and the build;
+// standard input named twice is read once, and a missing input fails
+// before standard input is read (issue 35).
 #include <gtest/gtest.h>
 
 #include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
+
+#include <unistd.h>
 
 #include "tests/support/process.h"
 #include "tests/support/temp_dir.h"
@@ -31,6 +35,43 @@ std::string keyed_records(const std::vector<uint32_t>& keys) {
   std::vector<std::pair<uint32_t, uint32_t>> key_tag;
   for (size_t i = 0; i < keys.size(); ++i) key_tag.emplace_back(keys[i], static_cast<uint32_t>(i));
   return tagged_records(key_tag);
+}
+
+// sort - - reads standard input once: the second name finds its end.
+TEST(CliGnuHabits, StandardInputNamedTwiceIsReadOnce) {
+  ProcessOptions p;
+  p.stdin_kind = StdinKind::kPipe;
+  p.stdin_data = "b\na\n";
+  for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{{"-", "-"}, {"-m", "-", "-"}}) {
+    const ProcessResult r = run_gsort(args, p);
+    ASSERT_EQ(r.status(), "exit 0") << r.err;
+    EXPECT_EQ(r.out, args[0] == "-m" ? "b\na\n" : "a\nb\n");
+  }
+  p.stdin_data = keyed_records({3, 1, 2});
+  const ProcessResult r = run_gsort({"--record-size", "8", "-", "-"}, p);
+  ASSERT_EQ(r.status(), "exit 0") << r.err;
+  EXPECT_EQ(r.out, tagged_records({{1, 1}, {2, 2}, {3, 0}}));
+}
+
+// sort -o typo - missing: the missing input fails at once, while standard
+// input is still open, and nothing is created (gsort waited for the end
+// of standard input first).
+TEST(CliGnuHabits, MissingInputFailsBeforeStandardInputIsRead) {
+  TempDir dir;
+  for (const std::vector<std::string>& layout :
+       std::vector<std::vector<std::string>>{{}, {"--record-size", "8"}, {"-m"}}) {
+    std::vector<std::string> args = layout;
+    args.insert(args.end(), {"-o", dir.file("typo"), "-", dir.file("missing")});
+    ProcessOptions p;
+    p.stdin_kind = StdinKind::kPipe;
+    Process gsort(gsort_argv(args), p);
+    const int held = gsort.take_stdin();  // open, and never written: a terminal nobody types at
+    const ProcessResult r = gsort.wait(20);
+    ::close(held);
+    ASSERT_EQ(r.status(), "exit 2") << r.err;
+    EXPECT_EQ(r.err, "gsort: cannot open " + dir.file("missing") + ": No such file or directory\n");
+    EXPECT_TRUE(entry_names(dir.path()).empty());
+  }
 }
 
 TEST(CliGnuHabits, MemoryGivenTwiceTakesTheLast) {

@@ -225,5 +225,33 @@ TEST(CliLimits, MemoryThatCannotBeHadNamesItsSizeAndS) {
   EXPECT_EQ(read_file(dir.file("out")), "old");
 }
 
+// Without -S, the budget fits what ulimit -v leaves, as GNU sort's default
+// does: 60 MB sorts under 150 MB of address space, as records and as lines
+// (the default was half the memory whatever the limit, and the input did
+// not fit).
+TEST(CliLimits, DefaultBudgetFitsUnderUlimitV) {
+#if GSORT_TEST_UNDER_ASAN
+  GTEST_SKIP() << "AddressSanitizer reserves more address space than the limit";
+#endif
+  TempDir dir;
+  const std::string data = records(600000, 5);
+  write_file(dir.file("in"), data);
+  const ProcessResult r =
+      under_address_limit(150 * 1024, gensort({"-T", dir.path(), "-o", dir.file("out"), dir.file("in")}));
+  ASSERT_EQ(r.status(), "exit 0") << r.err;
+  EXPECT_TRUE(read_file(dir.file("out")) == reference_sort(data, kGensort)) << "records";
+  std::string lines;
+  Rng rng(6);
+  while (lines.size() < (60u << 20)) lines += std::to_string(rng.below(1000000000)) + " line\n";
+  write_file(dir.file("lines"), lines);
+  const ProcessResult l =
+      under_address_limit(150 * 1024, {"-T", dir.path(), "-o", dir.file("sorted"), dir.file("lines")});
+  ASSERT_EQ(l.status(), "exit 0") << l.err;
+  ProcessOptions c_locale;
+  c_locale.env = {"LC_ALL=C"};
+  const ProcessResult gnu = run_process({"/usr/bin/sort", dir.file("lines")}, c_locale);
+  EXPECT_TRUE(read_file(dir.file("sorted")) == gnu.out) << "lines";
+}
+
 }  // namespace
 }  // namespace gsort_test
