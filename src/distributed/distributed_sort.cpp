@@ -5,6 +5,7 @@
 #include <thread>
 #include <vector>
 
+#include "io/temp/stale_temp_dirs.h"
 #include "src/core/scoped_join.h"
 #include "src/core/stopwatch.h"
 #include "src/distributed/exchange/exchange_phase.h"
@@ -53,7 +54,12 @@ RankInput prepare(RankContext& rank, DistributedOutput& output, RankStats& stats
     stats.slice_records = slice.size();
   });
   compare_with_rank0(rank.fence, rank.group, input_fields(identities));
-  rank.fence.attempt([&] { output.prepare(); });
+  rank.fence.attempt([&] {
+    // What killed gsorts left in -T, as one process removes it whether or
+    // not it spills; before any rank of this run makes a directory there.
+    remove_stale_temp_dirs(rank.config.temp_dir);
+    output.prepare();
+  });
   rank.fence.agree();
   output.share_destination();
   rank.log.info("distributed: " + std::to_string(rank.group.size) + " ranks, " +

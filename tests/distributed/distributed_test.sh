@@ -504,6 +504,29 @@ case_mismatch_inputs() {
   no_leftovers
 }
 
+# A rank killed (SIGKILL) while its received records are in files in -T
+# leaves its temporary directory; the next distributed run removes it as
+# one process does, though it sorts in memory and never spills (issue 35).
+case_stale_temp() {
+  gen -n 200000 --record-size 16 --key 0:u64 -o "$work/big"
+  "$gsort" --backend cpu --record-size 16 --key 0:u64 "$work/big" -o "$work/ref"
+  local n rc=0
+  n=$(ranks 2)
+  GSORT_TEST_FAIL_RANK=1 GSORT_TEST_FAIL_AT=exchange-kill timeout 120 "$mpirun_bin" "${mpi_flags[@]}" \
+    -x GSORT_TEST_FAIL_RANK -x GSORT_TEST_FAIL_AT -np "$n" "$hooks" "${rank_opts[@]}" -S 1M -T "$work/tmp" \
+    --record-size 16 --key 0:u64 "$work/big" -o "$work/out/sorted" >/dev/null 2>&1 || rc=$?
+  [ "$rc" != 0 ] && [ "$rc" != 124 ] || fail "rank 1 killed: exit $rc"
+  [ -n "$(find "$work/tmp" -mindepth 1 -maxdepth 1 -name 'gsort.*')" ] ||
+    fail "the killed rank left no directory in -T: $(ls -a "$work/tmp")"
+  mpi "$n" "$gsort" "${rank_opts[@]}" -v -T "$work/tmp" --record-size 16 --key 0:u64 "$work/big" -o "$work/out/sorted" \
+    --stats "$work/stats.json" 2>"$work/err" || fail "the next run failed: $(cat "$work/err")"
+  grep -q "exchange: whole slices, received in memory" "$work/err" || fail "-v: $(cat "$work/err")"
+  ! grep -q '"runs":[1-9]' "$work/stats.json" || fail "a run spilled: $(cat "$work/stats.json")"
+  cmp -s "$work/ref" "$work/out/sorted" || fail "the next run differs from one process"
+  rm "$work/out/sorted"
+  no_leftovers
+}
+
 # One rank that cannot have the memory it needs fails every rank: exit 2
 # within a bound, one line, the old output kept, nothing left.
 case_memlimit() {
