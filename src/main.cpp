@@ -131,6 +131,7 @@ int run_as_rank(DistributedLaunch& mpi, int argc, char** argv, const StandardStr
       prepare_run(cmd.config, streams, false);
       config = cmd.config;
     });
+    mpi.agree_on_printing(!config);
     if (config) mpi.sort(*config);
     return kExitOk;
   } catch (const RanksFailed& e) {

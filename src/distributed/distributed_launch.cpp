@@ -11,6 +11,7 @@
 
 #include "io/temp/temp_registry.h"
 #include "src/distributed/distributed_sort.h"
+#include "src/distributed/ranks/rank_agreement.h"
 #include "src/distributed/ranks/rank_fence.h"
 
 namespace gsort {
@@ -58,6 +59,12 @@ unsigned DistributedLaunch::ranks_on_host() const { return group_ ? static_cast<
 void DistributedLaunch::agree_on(const std::function<void()>& step) {
   RankFence fence(*group_);
   fence.attempt([&] { group_->rank == 0 ? step() : run_silently(step); });
+  fence.agree();
+}
+
+void DistributedLaunch::agree_on_printing(bool printed) {
+  RankFence fence(*group_);
+  compare_with_rank0(fence, *group_, {{"option --help or --version", "", printed ? "given" : "not given", ""}});
   fence.agree();
 }
 

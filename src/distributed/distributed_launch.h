@@ -36,6 +36,10 @@ class DistributedLaunch {
   // on all but rank 0 (--help and --version print once), and agrees on the
   // outcome: throws RanksFailed on every rank where it threw on any.
   void agree_on(const std::function<void()>& step);
+  // Collective: where some ranks were given --help or --version (and have
+  // printed, and have nothing to sort) and others not, throws RanksFailed
+  // on every rank, so that none waits in the sort alone.
+  void agree_on_printing(bool printed);
   // Collective: the distributed sort (distributed_sort.h); throws
   // RanksFailed on every rank where any rank failed.
   void sort(const SortConfig& config);

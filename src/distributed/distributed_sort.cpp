@@ -5,6 +5,7 @@
 #include <thread>
 #include <vector>
 
+#include "io/temp/stale_temp_dirs.h"
 #include "src/core/scoped_join.h"
 #include "src/core/stopwatch.h"
 #include "src/distributed/exchange/exchange_phase.h"
@@ -14,6 +15,9 @@
 #include "src/distributed/partition/gpu_partition.h"
 #include "src/distributed/partition/input_slice.h"
 #include "src/distributed/partition/splitters.h"
+#include "src/distributed/ranks/input_identity.h"
+#include "src/distributed/ranks/option_fields.h"
+#include "src/distributed/ranks/rank_agreement.h"
 #include "src/distributed/ranks/rank_context.h"
 #include "src/distributed/ranks/rank_stats.h"
 #include "src/distributed/refusals.h"
@@ -27,16 +31,33 @@ struct RankInput {
   RecordRange slice;
 };
 
-// Step 1: refusals, the inputs and the output's temporary file, before any
-// work; every rank then knows where the output goes.
+std::vector<InputIdentity> identify_inputs(const ConcatenatedInputs& inputs, const std::vector<std::string>& names) {
+  std::vector<InputIdentity> identities;
+  for (size_t i = 0; i < inputs.file_count(); ++i) identities.push_back(identify_input(names[i], inputs.file(i)));
+  return identities;
+}
+
+// Step 1: the ranks agree on the request (the options they must share, the
+// output, the inputs' identities); then the refusals, the inputs and the
+// output's temporary file, before any work; every rank then knows where the
+// output goes.
 RankInput prepare(RankContext& rank, DistributedOutput& output, RankStats& stats) {
   std::optional<RankInput> input;
+  std::vector<InputIdentity> identities;
+  compare_with_rank0(rank.fence, rank.group, option_fields(rank.config));
   rank.fence.attempt([&] {
     refuse_unsupported_with_ranks(rank.config);
     ConcatenatedInputs inputs(rank.config.inputs, rank.config.record_size);
+    identities = identify_inputs(inputs, rank.config.inputs);
     const RecordRange slice = rank_slice(inputs.total_records(), rank.group.rank, rank.group.size);
     input.emplace(RankInput{std::move(inputs), slice});
     stats.slice_records = slice.size();
+  });
+  compare_with_rank0(rank.fence, rank.group, input_fields(identities));
+  rank.fence.attempt([&] {
+    // What killed gsorts left in -T, as one process removes it whether or
+    // not it spills; before any rank of this run makes a directory there.
+    remove_stale_temp_dirs(rank.config.temp_dir);
     output.prepare();
   });
   rank.fence.agree();

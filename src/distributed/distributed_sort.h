@@ -1,6 +1,9 @@
 // The sort as one of several MPI ranks (mpirun -np N gsort, N > 1): a
 // sample sort with bounded memory per rank. Its phases, each in its room:
-//   1. each rank takes a contiguous slice of the concatenated inputs
+//   1. the ranks agree on the request: the options they must share, the
+//      output, and each input's name, size, time and sampled content; a
+//      difference stops every rank, naming it (ranks/rank_agreement.h);
+//      then each rank takes a contiguous slice of the concatenated inputs
 //      (partition/input_slice.h);
 //   2. samples of all slices give N-1 splitters (partition/splitters.h);
 //   3. the ranks trade records so that each holds its range of the total

@@ -404,6 +404,129 @@ case_differ() {
   done
 }
 
+# mpmd_refused EXPECTED RANK0_ARGS... -- RANK1_ARGS...: two ranks launched
+# with mpirun's MPMD syntax (A : B), each given its own options and inputs
+# (a leading "-wdir DIR" is mpirun's, for the rank's working directory:
+# node-local files of the same name). They must not sort: exit 2 within a
+# bound (no hang), one line from rank 1 naming EXPECTED (no "internal
+# error", no MPI message), no output, nothing left.
+mpmd_refused() {
+  local expected=$1 rc=0 first=() second=()
+  shift
+  while [ "$1" != -- ]; do first+=("$1"); shift; done
+  shift
+  second=("$@")
+  local w0=() w1=()
+  if [ "${first[0]}" = -wdir ]; then w0=(-wdir "${first[1]}"); first=("${first[@]:2}"); fi
+  if [ "${second[0]}" = -wdir ]; then w1=(-wdir "${second[1]}"); second=("${second[@]:2}"); fi
+  timeout 60 "$mpirun_bin" "${mpi_flags[@]}" -np 1 "${w0[@]}" "$gsort" "${rank_opts[@]}" -T "$work/tmp" "${first[@]}" \
+    : -np 1 "${w1[@]}" "$gsort" "${rank_opts[@]}" -T "$work/tmp" "${second[@]}" </dev/null >"$work/stdout" \
+    2>"$work/err" || rc=$?
+  [ "$rc" != 124 ] || fail "$expected: timed out (a hang)"
+  [ "$rc" = 2 ] || fail "$expected: exit $rc: $(head -c 600 "$work/err")"
+  [ "$(grep -c '^gsort: ' "$work/err")" = 1 ] || fail "$expected: not one message: $(head -c 600 "$work/err")"
+  grep -q -- "^gsort: rank 1: $expected" "$work/err" || fail "$expected: message: $(head -c 600 "$work/err")"
+  ! grep -qiE 'internal error|MPI_ERR' "$work/err" || fail "$expected: $(head -c 600 "$work/err")"
+  [ -z "$(ls "$work/out")" ] || fail "$expected: output written: $(ls "$work/out")"
+  no_leftovers
+}
+
+# Ranks given different options (issue 35): each difference that would
+# change the output or part the ranks' collectives is named before any
+# record moves.
+case_mismatch_options() {
+  gen -n 1000 --format gensort -o "$work/g"
+  local o=$work/out/sorted g=$work/g
+  mpmd_refused "option --unique differs from rank 0's (on against off)" --format gensort "$g" -o "$o" -- \
+    -u --format gensort "$g" -o "$o"
+  mpmd_refused "option --exchange differs from rank 0's (shm against mpi)" --format gensort "$g" -o "$o" \
+    --exchange mpi -- --format gensort "$g" -o "$o" --exchange shm
+  mpmd_refused "option --output-parts differs from rank 0's (on against off)" --format gensort "$g" -o "$o" -- \
+    --format gensort "$g" --output-parts -o "$o"
+  mpmd_refused "option --record-size differs from rank 0's (50 against 100)" --record-size 100 "$g" -o "$o" -- \
+    --record-size 50 "$g" -o "$o"
+  mpmd_refused "option -o differs from rank 0's ('$work/out/other' against '$o')" --format gensort "$g" -o "$o" -- \
+    --format gensort "$g" -o "$work/out/other"
+  mpmd_refused "option --key differs from rank 0's" --record-size 100 --key 0:10 "$g" -o "$o" -- \
+    --record-size 100 --key 0:12 "$g" -o "$o"
+  # --help or --version on one rank: it printed, and the other must not sort alone.
+  mpmd_refused "option --help or --version differs from rank 0's (not given against given)" --version -- \
+    --format gensort "$g" -o "$o"
+  # Alike where it counts: --format gensort is --record-size 100 --key 0:10.
+  "$gsort" --backend cpu --format gensort "$g" -o "$work/ref"
+  timeout 60 "$mpirun_bin" "${mpi_flags[@]}" -np 1 "$gsort" "${rank_opts[@]}" -T "$work/tmp" --format gensort "$g" \
+    -o "$o" : -np 1 "$gsort" "${rank_opts[@]}" -T "$work/tmp" --record-size 100 --key 0:10 "$g" -o "$o" ||
+    fail "--format gensort against its --record-size and --key: failed"
+  cmp -s "$work/ref" "$o" || fail "--format gensort against its --record-size and --key: differs from one process"
+  rm "$o"
+  no_leftovers
+}
+
+# Ranks that read different files under one name, or of one size (issue
+# 35): each rank's inputs are identified by name, size, modification time
+# and a hash of sampled blocks (src/distributed/ranks/input_identity.h), and
+# the first difference is named.
+case_mismatch_inputs() {
+  local o=$work/out/sorted
+  gen -n 1000 --format gensort --seed 1 -o "$work/a"
+  gen -n 1000 --format gensort --seed 2 -o "$work/b"
+  mpmd_refused "input 1 differs from rank 0's (name '$work/b' against '$work/a')" --format gensort "$work/a" -o "$o" \
+    -- --format gensort "$work/b" -o "$o"
+  # Node-local files: one name, each rank's working directory its own.
+  mkdir "$work/n0" "$work/n1"
+  gen -n 1000 --format gensort --seed 1 -o "$work/n0/in"
+  gen -n 750 --format gensort --seed 1 -o "$work/n1/in"
+  mpmd_refused "input 'in' differs from rank 0's (size 75000 against 100000)" -wdir "$work/n0" --format gensort in \
+    -o "$o" -- -wdir "$work/n1" --format gensort in -o "$o"
+  # The same size and time, content different in a sampled block.
+  gen -n 1000 --format gensort --seed 2 -o "$work/n1/in"
+  touch -r "$work/n0/in" "$work/n1/in"
+  mpmd_refused "input 'in' differs from rank 0's (sampled content " -wdir "$work/n0" --format gensort in -o "$o" -- \
+    -wdir "$work/n1" --format gensort in -o "$o"
+  # Larger than the samples: one record changed between two of them (the
+  # 64 KiB blocks are 1.93 MB / 15 apart) is seen only by the time.
+  gen -n 20000 --format gensort --seed 3 -o "$work/n0/in"
+  cp "$work/n0/in" "$work/n1/in"
+  printf 'XXXXXXXXXX' | dd of="$work/n1/in" bs=1 seek=100000 conv=notrunc status=none
+  cmp -s "$work/n0/in" "$work/n1/in" && fail "the copy was not changed"
+  touch -d '2020-01-01 00:00:00 UTC' "$work/n0/in"
+  touch -d '2020-01-01 00:00:05 UTC' "$work/n1/in"
+  mpmd_refused "input 'in' differs from rank 0's (modified 2020-01-01 00:00:05 UTC against 2020-01-01 00:00:00 UTC)" \
+    -wdir "$work/n0" --format gensort in -o "$o" -- -wdir "$work/n1" --format gensort in -o "$o"
+  # Copies that keep their time are one input: the sort runs.
+  cp -p "$work/n0/in" "$work/n1/in"
+  "$gsort" --backend cpu --format gensort "$work/n0/in" -o "$work/ref"
+  timeout 60 "$mpirun_bin" "${mpi_flags[@]}" -np 1 -wdir "$work/n0" "$gsort" "${rank_opts[@]}" -T "$work/tmp" \
+    --format gensort in -o "$o" : -np 1 -wdir "$work/n1" "$gsort" "${rank_opts[@]}" -T "$work/tmp" --format gensort in \
+    -o "$o" || fail "node-local copies kept with cp -p: failed"
+  cmp -s "$work/ref" "$o" || fail "node-local copies kept with cp -p: differs from one process"
+  rm "$o"
+  no_leftovers
+}
+
+# A rank killed (SIGKILL) while its received records are in files in -T
+# leaves its temporary directory; the next distributed run removes it as
+# one process does, though it sorts in memory and never spills (issue 35).
+case_stale_temp() {
+  gen -n 200000 --record-size 16 --key 0:u64 -o "$work/big"
+  "$gsort" --backend cpu --record-size 16 --key 0:u64 "$work/big" -o "$work/ref"
+  local n rc=0
+  n=$(ranks 2)
+  GSORT_TEST_FAIL_RANK=1 GSORT_TEST_FAIL_AT=exchange-kill timeout 120 "$mpirun_bin" "${mpi_flags[@]}" \
+    -x GSORT_TEST_FAIL_RANK -x GSORT_TEST_FAIL_AT -np "$n" "$hooks" "${rank_opts[@]}" -S 1M -T "$work/tmp" \
+    --record-size 16 --key 0:u64 "$work/big" -o "$work/out/sorted" >/dev/null 2>&1 || rc=$?
+  [ "$rc" != 0 ] && [ "$rc" != 124 ] || fail "rank 1 killed: exit $rc"
+  [ -n "$(find "$work/tmp" -mindepth 1 -maxdepth 1 -name 'gsort.*')" ] ||
+    fail "the killed rank left no directory in -T: $(ls -a "$work/tmp")"
+  mpi "$n" "$gsort" "${rank_opts[@]}" -v -T "$work/tmp" --record-size 16 --key 0:u64 "$work/big" -o "$work/out/sorted" \
+    --stats "$work/stats.json" 2>"$work/err" || fail "the next run failed: $(cat "$work/err")"
+  grep -q "exchange: whole slices, received in memory" "$work/err" || fail "-v: $(cat "$work/err")"
+  ! grep -q '"runs":[1-9]' "$work/stats.json" || fail "a run spilled: $(cat "$work/stats.json")"
+  cmp -s "$work/ref" "$work/out/sorted" || fail "the next run differs from one process"
+  rm "$work/out/sorted"
+  no_leftovers
+}
+
 # One rank that cannot have the memory it needs fails every rank: exit 2
 # within a bound, one line, the old output kept, nothing left.
 case_memlimit() {

@@ -28,13 +28,6 @@ std::string base_name(const std::string& path) {
   return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
-void broadcast_string(const RankGroup& group, std::string& s) {
-  uint64_t size = s.size();
-  MPI_Bcast(&size, 1, MPI_UINT64_T, 0, group.comm);
-  s.resize(size);
-  MPI_Bcast(s.data(), static_cast<int>(size), MPI_CHAR, 0, group.comm);
-}
-
 void flush_directory(const std::string& dir) {
   const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (fd < 0) throw IoError("cannot open the output directory to flush it: " + describe_errno(dir, errno));
@@ -61,7 +54,7 @@ void DistributedOutput::prepare() {
 
 void DistributedOutput::share_destination() {
   if (config_.output_parts) return;
-  broadcast_string(group_, shared_path_);
+  broadcast_from_rank0(group_, shared_path_);
   if (group_.rank != 0 && !shared_path_.empty() && shared_path_ != config_.output) {
     shared_slot_ = register_temp_path(shared_path_, false);
   }

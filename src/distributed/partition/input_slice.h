@@ -57,6 +57,9 @@ class ConcatenatedInputs {
   ConcatenatedInputs(const std::vector<std::string>& names, uint32_t record_size);
 
   uint64_t total_records() const { return starts_.back(); }
+  // The inputs as opened, in the order given (to identify them: input_identity.h).
+  size_t file_count() const { return files_.size(); }
+  File& file(size_t i) const { return files_[i]; }
   uint32_t record_size() const { return record_size_; }
   // Reads `count` records starting at global record `first` into buf.
   void read(uint64_t first, uint64_t count, uint8_t* buf) const;

@@ -1,5 +1,7 @@
 #include "src/distributed/ranks/rank_group.h"
 
+#include <cstdint>
+
 namespace gsort {
 
 RankGroup describe_world() {
@@ -19,6 +21,13 @@ bool on_every_rank(const RankGroup& group, bool holds) {
   int mine = holds ? 1 : 0, all = 0;
   MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, group.comm);
   return all == 1;
+}
+
+void broadcast_from_rank0(const RankGroup& group, std::string& s) {
+  uint64_t size = s.size();
+  MPI_Bcast(&size, 1, MPI_UINT64_T, 0, group.comm);
+  s.resize(static_cast<size_t>(size));
+  MPI_Bcast(s.data(), static_cast<int>(size), MPI_CHAR, 0, group.comm);
 }
 
 }  // namespace gsort

@@ -5,6 +5,8 @@
 
 #include <mpi.h>
 
+#include <string>
+
 namespace gsort {
 
 struct RankGroup {
@@ -22,5 +24,8 @@ RankGroup describe_world();
 // learns the same answer, so that none goes on into a collective that
 // another has given up on.
 bool on_every_rank(const RankGroup& group, bool holds);
+
+// Collective: every rank's `s` becomes rank 0's.
+void broadcast_from_rank0(const RankGroup& group, std::string& s);
 
 }  // namespace gsort
