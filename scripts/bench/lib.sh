@@ -27,6 +27,8 @@
 #                         then emptied before every run (UNCACHE=all: sync and
 #                         drop_caches, root; UNCACHE=files: these files' pages only)
 #   tbl_base=K tbl_factor=F tbl_base_name=NAME   ratios against F x row K's median
+#   tbl_ratios=("NAME=A/B"...)  lines under the table: row A's median over row B's,
+#                         and each round's (rows run in the same rounds)
 #   tbl_before=FN  tbl_wrap=(PREFIX...)  tbl_after=FN
 #                         FN K before each run (after the rm and sync); the command
 #                         runs under PREFIX; FN K after it prints KEY=VALUE extras
@@ -60,7 +62,7 @@ uncache() {
 table() {
   tbl_name=$1 tbl_title=$2 tbl_bytes=$3
   tbl_label=() tbl_out=() tbl_cmd=() tbl_check=() tbl_inputs=() tbl_wrap=()
-  tbl_cold=0 tbl_base=0 tbl_factor=1 tbl_base_name='' tbl_before='' tbl_after=''
+  tbl_cold=0 tbl_base=0 tbl_factor=1 tbl_base_name='' tbl_before='' tbl_after='' tbl_ratios=()
 }
 
 # cp_table TITLE BYTES IN OUT: the case's table of one input, IN, whose
@@ -157,7 +159,8 @@ run_table() {
   for k in "${!tbl_cmd[@]}"; do shown "${tbl_cmd[k]}"; echo; done >"$run_dir/commands"
   python3 "$bench_dir/stats.py" --runs "$csv" --commands "$run_dir/commands" --title "$case_name: $tbl_title" \
     --base "$tbl_base" --factor "$tbl_factor" --base-name "$tbl_base_name" --stats-prefix "$tbl_file." \
-    --bin "$bin" --work "$work" ${OLD:+--old "$OLD"} --json "$tbl_file.json" --md "$tbl_file.md"
+    --bin "$bin" --work "$work" ${OLD:+--old "$OLD"} "${tbl_ratios[@]/#/--ratio=}" \
+    --json "$tbl_file.json" --md "$tbl_file.md"
   cat "$tbl_file.md"
   echo
 }

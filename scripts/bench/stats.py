@@ -107,6 +107,8 @@ def main():
     ap.add_argument("--bin", default="")
     ap.add_argument("--work", default="")
     ap.add_argument("--old", default="")
+    ap.add_argument("--ratio", action="append", default=[],
+                    help="NAME=A/B: variant A's median over variant B's, and each round's, under the table")
     a = ap.parse_args()
 
     with open(a.commands) as f:
@@ -147,6 +149,20 @@ def main():
         for line in stats_note("%s%d.stats.json" % (a.stats_prefix, r["row"])) if a.stats_prefix else []:
             notes.append("- %s: %s" % (r["label"], line))
     md.append("")
+    out["ratios"] = {}
+    for spec in a.ratio:
+        name, _, pair = spec.partition("=")
+        top, bottom = (int(k) for k in pair.split("/"))
+        a_rows = [r for r in rows if r["row"] == top and r["seconds"]]
+        b_rows = [r for r in rows if r["row"] == bottom and r["seconds"]]
+        if not a_rows or not b_rows:
+            continue
+        per_round = [x / y for x, y in zip(a_rows[0]["seconds"], b_rows[0]["seconds"]) if y]
+        ratio = statistics.median(a_rows[0]["seconds"]) / statistics.median(b_rows[0]["seconds"])
+        out["ratios"][name] = {"median": ratio, "rounds": per_round}
+        md.append("%s: %.2fx (%s over %s; rounds %s)" % (name, ratio, a_rows[0]["label"], b_rows[0]["label"],
+                                                       " ".join("%.2f" % x for x in per_round)))
+        md.append("")
     if notes:
         md += ["Last round's --stats:", ""] + notes + [""]
     md.append("Commands (`$WORK` = %s, `$BIN` = %s%s):" % (a.work, a.bin, ", `$OLD` = " + a.old if a.old else ""))
