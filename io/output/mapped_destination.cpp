@@ -13,7 +13,9 @@ namespace gsort {
 
 bool MappedDestination::prepare(uint64_t bytes, ThreadPool& pool) {
   if (range_) throw Error("internal error: the destination was mapped twice");
-  range_ = MappedOutputRange::map(file_, 0, bytes);
+  bool no_room = false;
+  range_ = MappedOutputRange::map(file_, 0, bytes, &no_room);
+  if (no_room) no_room_for_ = bytes;
   if (!range_) return false;
   ahead_ = std::make_unique<PopulateAhead>(range_->data(), bytes, pool);
   return true;
@@ -21,10 +23,15 @@ bool MappedDestination::prepare(uint64_t bytes, ThreadPool& pool) {
 
 std::unique_ptr<BlockTarget> MappedDestination::map(uint64_t bytes, uint64_t block_bytes, ThreadPool& pool) {
   if (handed_out_) throw Error("internal error: the destination was mapped twice");
-  if (!range_ && !prepare(bytes, pool)) return nullptr;
+  if (!range_ && (no_room_for_ != 0 || !prepare(bytes, pool))) return nullptr;
   if (bytes > range_->size()) throw Error("internal error: the output outgrew the range reserved for it");
   handed_out_ = true;
   return std::make_unique<MappedWindow>(range_->data(), bytes, block_bytes, ahead_.get());
+}
+
+std::string MappedDestination::no_room() const {
+  if (no_room_for_ == 0) return "";
+  return "no room to reserve its " + std::to_string(no_room_for_) + " bytes at once";
 }
 
 void MappedDestination::finish(uint64_t written, bool fsync) {

@@ -1,14 +1,17 @@
 // The destination's temporary file filled through a mapping: all the
 // threads that gather records write the file at once (MappedWindow), at
 // the rate of page faults, not of one write() stream through the inode's
-// lock. The file is reserved first (fallocate), so a full disk fails before
-// any byte; at the end the mapping goes (with --fsync, msync and
-// fdatasync first) and the file is cut to what was written (-u drops
-// records).
+// lock. The file is reserved first (fallocate), so that the mapping never
+// meets a full disk; a disk without room for the reservation (which holds
+// the whole output at once, beside runs not yet freed) leaves the writer
+// to the stream, which grows the file as the runs are freed. At the end the
+// mapping goes (with --fsync, msync and fdatasync first) and the file is
+// cut to what was written (-u drops records).
 #pragma once
 
 #include <cstdint>
 #include <memory>
+#include <string>
 
 #include "io/output/block_target.h"
 #include "io/output/mapped_output_range.h"
@@ -28,8 +31,8 @@ class MappedDestination {
   // Reserves and maps [0, bytes) of the file now, where its size is known
   // early (an in-memory sort, before it reads), and starts making its pages
   // present on the pool's threads (PopulateAhead) while the sort goes on.
-  // False where the file system cannot reserve or map it. Throws IoError
-  // when the disk has no room.
+  // False where the file system cannot reserve or map it, or has no room to
+  // reserve it (no_room() says so).
   bool prepare(uint64_t bytes, ThreadPool& pool);
   // Blocks of block_bytes over [0, bytes) of the file: the prepared range,
   // or one reserved and mapped now (its pages made present ahead of the
@@ -37,6 +40,9 @@ class MappedDestination {
   // it: write another way then. Once only.
   std::unique_ptr<BlockTarget> map(uint64_t bytes, uint64_t block_bytes, ThreadPool& pool);
   bool mapped() const { return range_ != nullptr; }
+  // Why map() gave no blocks, where the disk had no room to reserve them;
+  // empty otherwise.
+  std::string no_room() const;
 
   // After the writer finished `written` bytes: unmaps (with `fsync`, the
   // bytes on stable storage first) and cuts the file to `written`.
@@ -47,6 +53,7 @@ class MappedDestination {
   std::unique_ptr<MappedOutputRange> range_;
   std::unique_ptr<PopulateAhead> ahead_;  // after range_: goes first
   bool handed_out_ = false;
+  uint64_t no_room_for_ = 0;  // the bytes a reservation found no room for
 };
 
 }  // namespace gsort

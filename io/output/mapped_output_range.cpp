@@ -14,12 +14,21 @@
 namespace gsort {
 
 std::unique_ptr<MappedOutputRange> MappedOutputRange::reserve_and_map(const std::string& path, int fd, bool owns_fd,
-                                                                      uint64_t offset, uint64_t bytes) {
+                                                                      uint64_t offset, uint64_t bytes, bool* no_room) {
   const auto give_up = [&] {
     if (owns_fd) ::close(fd);
   };
   if (::fallocate(fd, 0, static_cast<off_t>(offset), static_cast<off_t>(bytes)) != 0) {
     const int err = errno;
+    if (no_room != nullptr && (err == ENOSPC || err == EDQUOT)) {
+      // A failed reservation may keep part of what it took.
+      const bool cut = ::ftruncate(fd, static_cast<off_t>(offset)) == 0;
+      const int cut_err = errno;
+      give_up();
+      if (!cut) throw IoError("cannot write output: " + describe_errno(path, cut_err));
+      *no_room = true;
+      return nullptr;
+    }
     give_up();
     if (err == EOPNOTSUPP || err == ENOSYS) return nullptr;
     throw IoError("cannot write output: " + describe_errno(path, err));
@@ -49,7 +58,7 @@ std::unique_ptr<MappedOutputRange> MappedOutputRange::map(const std::string& pat
   if (bytes == 0) return nullptr;
   const int fd = ::open(path.c_str(), O_RDWR | O_CLOEXEC);
   if (fd < 0) throw IoError("cannot open output for writing: " + describe_errno(path, errno));
-  std::unique_ptr<MappedOutputRange> range = reserve_and_map(path, fd, true, offset, bytes);
+  std::unique_ptr<MappedOutputRange> range = reserve_and_map(path, fd, true, offset, bytes, nullptr);
   // Every page present and writable before a byte is copied, on all
   // threads; any failure (an old kernel, no memory) falls back.
   if (range && !populate_on_pool(static_cast<uint8_t*>(range->base_), range->length_, PopulateFor::kWrite, pool)) {
@@ -58,9 +67,10 @@ std::unique_ptr<MappedOutputRange> MappedOutputRange::map(const std::string& pat
   return range;
 }
 
-std::unique_ptr<MappedOutputRange> MappedOutputRange::map(const File& file, uint64_t offset, uint64_t bytes) {
+std::unique_ptr<MappedOutputRange> MappedOutputRange::map(const File& file, uint64_t offset, uint64_t bytes,
+                                                          bool* no_room) {
   if (bytes == 0) return nullptr;
-  return reserve_and_map(file.display_name(), file.fd(), false, offset, bytes);
+  return reserve_and_map(file.display_name(), file.fd(), false, offset, bytes, no_room);
 }
 
 MappedOutputRange::MappedOutputRange(std::string path, int fd, bool owns_fd, void* base, size_t length, uint8_t* data,

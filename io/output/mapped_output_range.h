@@ -30,8 +30,12 @@ class MappedOutputRange {
                                                 ThreadPool& pool);
   // The same through an open descriptor (kept open: it stays the file's),
   // its pages faulted in by whoever writes them. Null where it cannot be
-  // reserved or mapped.
-  static std::unique_ptr<MappedOutputRange> map(const File& file, uint64_t offset, uint64_t bytes);
+  // reserved or mapped. With `no_room`, a disk without room to reserve it
+  // (ENOSPC, EDQUOT) is null too, and sets *no_room: the file, which must
+  // end at `offset`, is cut back there, so that whatever was reserved
+  // before the failure is free again for a writer that grows it.
+  static std::unique_ptr<MappedOutputRange> map(const File& file, uint64_t offset, uint64_t bytes,
+                                                bool* no_room = nullptr);
   ~MappedOutputRange();
   MappedOutputRange(const MappedOutputRange&) = delete;
   MappedOutputRange& operator=(const MappedOutputRange&) = delete;
@@ -47,9 +51,10 @@ class MappedOutputRange {
   MappedOutputRange(std::string path, int fd, bool owns_fd, void* base, size_t length, uint8_t* data, uint64_t bytes,
                     int guard);
   // Reserves and maps [offset, +bytes) of fd; null where the file system
-  // cannot. Closes an owned fd on every way out but success.
+  // cannot (or, with no_room, has no room). Closes an owned fd on every way
+  // out but success.
   static std::unique_ptr<MappedOutputRange> reserve_and_map(const std::string& path, int fd, bool owns_fd,
-                                                            uint64_t offset, uint64_t bytes);
+                                                            uint64_t offset, uint64_t bytes, bool* no_room);
   void release() noexcept;
 
   std::string path_;

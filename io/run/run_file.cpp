@@ -226,11 +226,8 @@ uint64_t RunReader::read(uint8_t* buf, uint64_t max_records) {
 }
 
 void RunReader::release_up_to(uint64_t offset) {
-  // Large steps on 1 MiB boundaries: each punch costs a journal entry.
-  constexpr uint64_t kStep = uint64_t{32} << 20;
-  constexpr uint64_t kAlign = uint64_t{1} << 20;
-  if (!release_ || offset < released_ + kStep) return;
-  const uint64_t upto = offset & ~(kAlign - 1);
+  if (!release_ || offset < released_ + kRunReleaseStep) return;
+  const uint64_t upto = offset & ~(kRunReleaseAlign - 1);
   // Unsupported (or refused): the run is simply deleted whole at the end.
   if (!file_.punch_hole(released_, upto - released_)) release_ = false;
   released_ = upto;

@@ -47,6 +47,15 @@ static_assert(sizeof(RunHeader) == 64, "run header is 64 bytes on disk");
 constexpr uint32_t kRunFormatVersion = 3;
 constexpr uint32_t kRunZstdFrames = 1u << 0;
 
+// A run read by a merge that frees it as it goes (RunReader's
+// release_consumed) is punched out behind the reader in steps of at least
+// kRunReleaseStep, each ending on a kRunReleaseAlign boundary: each punch
+// costs a journal entry. So what it has read but not yet freed stays below
+// kRunMostUnreleased, where the file system can punch holes.
+constexpr uint64_t kRunReleaseStep = uint64_t{32} << 20;
+constexpr uint64_t kRunReleaseAlign = uint64_t{1} << 20;
+constexpr uint64_t kRunMostUnreleased = kRunReleaseStep + kRunReleaseAlign;
+
 // Precedes each zstd frame of a compressed run.
 struct RunFrameHeader {
   uint32_t stored_bytes;  // the zstd frame's size

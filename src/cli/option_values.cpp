@@ -1,5 +1,7 @@
 #include "src/cli/option_values.h"
 
+#include <sys/resource.h>
+
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
@@ -23,6 +25,13 @@ constexpr long long kMostSpillStreams = 64;
 constexpr uint64_t kLeastRankMemoryBytes = 64ull << 20;  // a rank's share of the default -S
 constexpr uint64_t kLeastDefaultMemoryBytes = 1ull << 20;  // the default -S under the tightest ulimit -v
 constexpr unsigned kHelperThreads = 4;  // beside the pool's: the reader, write-behind, the progress line
+
+// The soft limit on open files (ulimit -n); 0 where there is none.
+uint64_t open_file_limit() {
+  struct rlimit limit;
+  if (::getrlimit(RLIMIT_NOFILE, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY) return 0;
+  return static_cast<uint64_t>(limit.rlim_cur);
+}
 
 // One of a fixed set of names; UsageError listing them otherwise.
 template <typename E>
@@ -154,6 +163,13 @@ void set_host_resources(const RawOptions& o, unsigned ranks_on_host, SortConfig&
   }
   if (o.batch_size_given && o.batch_size < 2) {
     throw UsageError("--batch-size " + std::to_string(o.batch_size) + " is too small (at least 2)");
+  }
+  // As GNU sort: no more sources than the open-file limit lets one merge
+  // open beside the standard streams.
+  const uint64_t files = open_file_limit();
+  if (o.batch_size_given && files > 3 && static_cast<uint64_t>(o.batch_size) > files - 3) {
+    throw UsageError("--batch-size " + std::to_string(o.batch_size) + " is too large: the open-file limit (" +
+                     std::to_string(files) + ") allows at most " + std::to_string(files - 3));
   }
   c.batch_size = static_cast<uint64_t>(o.batch_size);
 }

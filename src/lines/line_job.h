@@ -23,6 +23,7 @@
 #include "src/merge/pending_source.h"
 #include "src/merge/temp_runs.h"
 #include "src/output/output_blocks.h"
+#include "src/pipeline/room_check.h"
 #include "src/report/progress.h"
 #include "src/report/sort_report.h"
 
@@ -30,7 +31,8 @@ namespace gsort {
 
 // The destination: its file (made first: an unwritable destination fails
 // before any work), its encoder with --compress-output, and its blocks,
-// the output file itself mapped where it may be (`refusal` says why not).
+// the output file itself mapped where it may be (`refusal` says why not,
+// else `room`: src/pipeline/room_check.h, which also counts the runs).
 struct LineDestination {
   LineDestination(const SortConfig& config, const std::string& path, ThreadPool& pool, uint64_t block_bytes);
   OutputTarget target;
@@ -38,6 +40,7 @@ struct LineDestination {
   MappedDestination mapped;
   OutputBlocks blocks;
   std::string refusal;
+  std::unique_ptr<RoomCheck> room;
 };
 
 struct LineJob {
@@ -69,11 +72,21 @@ struct LineJob {
   std::unique_ptr<LineWindow> window(PendingSource& source, uint64_t sources);
 };
 
+// The room check counts the runs a spilled sort of `bytes` of lines writes
+// (room_check.h): now where they are plain, or once the sample decides.
+void count_line_runs(LineJob& job, uint64_t bytes);
+
 // Merges the sources (runs, or -m's inputs), in order, into the
 // destination: in passes over groups of plan.fan_in consecutive sources
 // while there are more (each group into a run). bound: at most the bytes
 // it will write (0: unknown).
 void merge_line_sources(LineJob& job, std::vector<PendingSource> sources, uint64_t bound);
+
+// Merges -m's inputs into the destination: early, as they are opened in
+// turn, into runs (src/merge/run_stack.h), while more wait than one merge
+// takes or the descriptors allow, then the rest at once (the merge limits
+// replace plan.fan_in, now that the destination is open).
+void merge_line_inputs(LineJob& job, std::vector<PendingSource> inputs, uint64_t bound);
 
 // Merges the last plan.fan_in runs into one, in their place (too many
 // runs wait: each holds a descriptor).

@@ -5,6 +5,8 @@
 #include "src/core/stopwatch.h"
 #include "src/lines/line_job.h"
 #include "src/lines/line_merge.h"
+#include "src/merge/group_merger.h"
+#include "src/merge/run_stack.h"
 #include "src/pipeline/temp_compression.h"
 
 namespace gsort {
@@ -51,7 +53,52 @@ std::vector<PendingSource> merge_pass(LineJob& job, std::vector<PendingSource>& 
   return next;
 }
 
+// The merges of -m's inputs into runs, for the waiting runs' stack.
+class LineGroupMerges final : public GroupMerger {
+ public:
+  LineGroupMerges(LineJob& job, const MergeLimits& limits) : job_(job), limits_(limits) {}
+  const MergeLimits& limits() const override { return limits_; }
+  const Log& log() const override { return job_.log; }
+  PendingSource merge_to_run(std::vector<PendingSource> group) override { return merge_into_run(job_, group); }
+
+ private:
+  LineJob& job_;
+  const MergeLimits limits_;
+};
+
+// -m's runs, where more inputs wait than one merge takes: at most all the
+// input, written plain (nothing to sample) unless --compress-temp.
+void count_merged_runs(LineJob& job, const MergeLimits& limits, uint64_t inputs, uint64_t bound) {
+  if (inputs <= limits.fan_in || bound == 0 || job.config.compress_temp == TempCompression::kOn) return;
+  RunsRoom runs;
+  runs.bytes = bound;
+  runs.files = std::min<uint64_t>(inputs, limits.max_open_runs + limits.fan_in) + 1;
+  runs.largest_file = bound;
+  runs.merge_sources = limits.fan_in;
+  runs.merged_into_runs = true;
+  job.out->room->count_runs(runs);
+}
+
 }  // namespace
+
+void merge_line_inputs(LineJob& job, std::vector<PendingSource> inputs, uint64_t bound) {
+  std::string explain;
+  const MergeLimits limits =
+      merge_limits(job.plan.memory_fan_in, job.config.batch_size, true, free_descriptors(), &explain);
+  job.plan.fan_in = limits.fan_in;
+  job.log.info(explain);
+  count_merged_runs(job, limits, inputs.size(), bound);
+  LineGroupMerges merges(job, limits);
+  RunStack waiting(merges, job.report);
+  for (PendingSource& input : inputs) waiting.push(std::move(input));
+  waiting.merge_down_to(limits.fan_in);
+  std::vector<PendingSource> left = waiting.take();
+  // The merges each line went through before the last.
+  for (const PendingSource& source : left) {
+    job.report.merge_passes = std::max<uint64_t>(job.report.merge_passes, static_cast<uint64_t>(source.level));
+  }
+  merge_line_sources(job, std::move(left), bound);
+}
 
 void merge_last_runs(LineJob& job, std::deque<PendingSource>& runs) {
   const size_t n = std::min<size_t>(runs.size(), job.plan.fan_in);

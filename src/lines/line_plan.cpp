@@ -27,12 +27,31 @@ LinePlan plan_lines(uint64_t budget, uint64_t bytes_per_line, uint64_t known_byt
   p.chunk_lines = std::min<uint64_t>(p.budget / 2 / per_line, UINT32_MAX - 1);
   p.block_bytes = std::clamp<uint64_t>(p.budget / 64, 64 << 10, 8 << 20);
   p.fan_in = std::clamp<uint64_t>(p.budget / (4 * p.block_bytes), 2, 256);
+  p.memory_fan_in = p.fan_in;
   if (batch_size != 0) p.fan_in = std::min(p.fan_in, batch_size);
-  p.fan_in = std::max<uint64_t>(2, std::min(p.fan_in, descriptors));
-  // As records do: the streams share the block, each keeping a useful part.
-  const uint64_t room = std::max<uint64_t>(1, p.block_bytes / kMinStreamBlockBytes);
+  // A merge of waiting runs holds their files and its output's.
+  const uint64_t files = std::max<uint64_t>(descriptors, 3) - 1;
+  p.fan_in = std::max<uint64_t>(2, std::min(p.fan_in, files));
+  // As records do: the streams share the block, each keeping a useful part,
+  // and a run takes at most a quarter of the files.
+  const uint64_t room = std::clamp<uint64_t>(std::min(p.block_bytes / kMinStreamBlockBytes, files / 4), 1, UINT32_MAX);
   p.spill_streams = static_cast<unsigned>(std::clamp<uint64_t>(streams != 0 ? streams : kDefaultSpillStreams, 1, room));
+  // Beside the waiting files: the next spill's, or one merge's output.
+  p.waiting_files = std::max<uint64_t>(files - p.spill_streams, 1);
   return p;
+}
+
+RunsRoom line_runs_room(const LinePlan& plan, uint64_t bytes, uint64_t inputs) {
+  RunsRoom r;
+  if (bytes == 0) return r;
+  r.bytes = bytes + inputs;  // a terminator may be added to each input's last line
+  const uint64_t chunks = 2 * (r.bytes / (plan.max_line + 1)) + r.bytes / std::max<uint64_t>(plan.chunk_lines, 1) + 2;
+  const uint64_t streams = std::max<uint64_t>(plan.spill_streams, 1);
+  r.files = std::min(chunks * streams, plan.waiting_files + streams) + 1;
+  r.merged_into_runs = chunks >= plan.fan_in;
+  r.largest_file = r.merged_into_runs ? r.bytes : std::min(r.bytes, plan.chunk_bytes);
+  r.merge_sources = std::min(chunks, plan.fan_in);
+  return r;
 }
 
 }  // namespace gsort

@@ -9,6 +9,8 @@
 
 #include <cstdint>
 
+#include "src/pipeline/room_peaks.h"
+
 namespace gsort {
 
 struct LinePlan {
@@ -19,7 +21,12 @@ struct LinePlan {
   uint64_t chunk_lines = 0;    // the most lines a chunk holds
   uint64_t block_bytes = 0;    // one write-behind buffer
   uint64_t fan_in = 2;         // sources merged at once
+  uint64_t memory_fan_in = 2;  // what memory allows of it
   unsigned spill_streams = 1;  // segments a chunk is spilled as, side by side
+  // The most run files that wait while a chunk is read: past it the last
+  // runs are merged early, so that the waiting files, a spill's and a
+  // merge's output stay within the descriptors.
+  uint64_t waiting_files = 2;
 
   // A merge window's buffer when `sources` are merged at once, and the
   // most lines it indexes.
@@ -34,9 +41,20 @@ constexpr uint64_t kMinLineBudget = uint64_t{1} << 20;
 
 // bytes_per_line: what the sorter holds per line; known_bytes: the inputs'
 // size when known (0: unknown), which caps the chunk; batch_size:
-// --batch-size (0: not given); descriptors: those free for merge sources;
-// streams: --spill-streams (0: the default).
+// --batch-size (0: not given); descriptors: those the runs' files may hold
+// (free_descriptors: a merge holds its sources' and its output's, a run
+// waiting its segments'; at least 3); streams: --spill-streams (0: the
+// default), at most a quarter of the descriptors.
 LinePlan plan_lines(uint64_t budget, uint64_t bytes_per_line, uint64_t known_bytes, uint64_t inputs,
                     uint64_t batch_size, uint64_t descriptors, unsigned streams);
+
+// The runs a spilled sort of `bytes` of lines from `inputs` inputs writes
+// (as they would be written plain), for the room check: at most a chunk's
+// bytes a file (a slice of a chunk is cut by lines, not bytes). A chunk
+// ends at the last line that fits a read of more than max_line bytes, or
+// holds chunk_lines lines: any two in a row hold a read's bytes or one of
+// them chunk_lines lines. Runs each hold their files' descriptors; more
+// than plan.waiting_files waiting are merged early.
+RunsRoom line_runs_room(const LinePlan& plan, uint64_t bytes, uint64_t inputs);
 
 }  // namespace gsort

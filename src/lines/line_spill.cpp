@@ -146,7 +146,7 @@ void sort_in_memory(LineJob& job, LineSorter& sorter, const LineSpan& span, uint
 void plan_chunks(LineJob& job, const LineReader& reader, const LineSorter& sorter) {
   const SortConfig& config = job.config;
   job.plan = plan_lines(config.memory_bytes, sorter.bytes_per_line(), reader.known_bytes(), config.inputs.size(),
-                        config.batch_size, free_descriptors() / 2, config.spill_streams);
+                        config.batch_size, free_descriptors(2), config.spill_streams);
   job.sorter = sorter.describe();
   if (job.plan.budget > config.memory_bytes) {
     job.log.info("memory: -S " + std::to_string(config.memory_bytes) + " bytes raised to the least a line sort takes, " +
@@ -157,6 +157,7 @@ void plan_chunks(LineJob& job, const LineReader& reader, const LineSorter& sorte
   job.report.temp.streams = job.plan.spill_streams;
   job.report.temp.expected_bytes = reader.known_bytes();
   job.runs.plan_writes(job.plan.block_bytes, false);
+  if (job.plan.double_buffered) count_line_runs(job, reader.known_bytes());
   job.log.info("lines: sorter " + sorter.describe() + ", chunks of " + std::to_string(job.plan.chunk_bytes) +
                " bytes or " + std::to_string(job.plan.chunk_lines) + " lines" +
                (job.plan.double_buffered ? " (two: one read and sorted while the other is spilled)" : "") +
@@ -176,12 +177,14 @@ uint64_t next_read(const LineJob& job) {
 }
 
 // The run just spilled joins those waiting; too many (each holds its
-// segments' descriptors) are merged early.
+// segments' descriptors) are merged early, until fewer wait than the plan's
+// waiting_files.
 void add_run(LineJob& job, std::deque<PendingSource>& runs, PendingSource run) {
   runs.push_back(std::move(run));
-  size_t open = 0;
-  for (const PendingSource& r : runs) open += r.open_files();
-  if (open >= std::max<uint64_t>(free_descriptors() / 2, job.plan.fan_in * job.plan.spill_streams)) {
+  for (;;) {
+    size_t open = 0;
+    for (const PendingSource& r : runs) open += r.open_files();
+    if (open < job.plan.waiting_files || runs.size() < 2) return;
     merge_last_runs(job, runs);
   }
 }

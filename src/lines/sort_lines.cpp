@@ -30,7 +30,7 @@ LineJob::LineJob(const SortConfig& c, ThreadPool& p, const Log& l)
       log(l),
       spec(make_line_spec(c.lines, c.reverse, c.unique)),
       compare(spec),
-      plan(plan_lines(c.memory_bytes, 0, 0, c.inputs.size(), c.batch_size, free_descriptors() / 2, c.spill_streams)),
+      plan(plan_lines(c.memory_bytes, 0, 0, c.inputs.size(), c.batch_size, free_descriptors(2), c.spill_streams)),
       runs(c.temp_dir, l, 1) {}
 
 std::unique_ptr<LineWriter> LineJob::destination_writer(uint64_t bytes) {
@@ -51,10 +51,25 @@ void LineJob::count_run(const LineRunFigures& figures) {
 
 std::unique_ptr<LineWindow> LineJob::window(PendingSource& source, uint64_t sources) {
   std::unique_ptr<RecordSource> from = source.is_input() ? source.open_input() : runs.open(source);
-  auto w = std::make_unique<LineWindow>(std::move(from), spec.eol, plan.window_bytes(sources),
-                                        plan.window_lines(sources), plan.max_line);
+  // No larger than the source, where its size is known (a terminator may
+  // be added): many small inputs of -m are merged in many small merges.
+  uint64_t bytes = plan.window_bytes(sources);
+  if (from->size_hint() > 0) bytes = std::min(bytes, from->size_hint() + 1);
+  const uint64_t lines = std::min(plan.window_lines(sources), bytes);
+  auto w = std::make_unique<LineWindow>(std::move(from), spec.eol, bytes, lines, plan.max_line);
   if (source.is_input()) w->count_into(verify.get());
   return w;
+}
+
+void count_line_runs(LineJob& job, uint64_t bytes) {
+  const SortConfig& config = job.config;
+  if (bytes == 0 || config.compress_temp == TempCompression::kOn) return;
+  const RunsRoom runs = line_runs_room(job.plan, bytes, config.inputs.size());
+  if (config.compress_temp == TempCompression::kOff) {
+    job.out->room->count_runs(runs);
+  } else {
+    job.out->room->count_runs_if_plain(runs, job.runs);
+  }
 }
 
 namespace {
@@ -71,7 +86,7 @@ void merge_inputs(LineJob& job) {
   bool known = false;
   const uint64_t bytes = plain_input_bytes(job.config.inputs, &known);
   // A terminator may be added to each input's last line.
-  merge_line_sources(job, std::move(sources), known ? bytes + job.config.inputs.size() : 0);
+  merge_line_inputs(job, std::move(sources), known ? bytes + job.config.inputs.size() : 0);
   job.report.input_records = job.report.output_records;
 }
 
@@ -83,7 +98,8 @@ void commit(LineJob& job, const RunOptions& run, const LinesBeforeCommit& before
   LineDestination& out = *job.out;
   job.report.input_stored_bytes = job.tally.stored_bytes.load();
   out.mapped.finish(job.report.output_bytes, job.config.fsync);
-  report_output_way(out.blocks.way(), out.refusal, job.pool.size(), job.log, job.report);
+  report_output_way(out.blocks.way(), stream_reason(out.refusal, *out.room, out.mapped), job.pool.size(), job.log,
+                    job.report);
   if (job.verify) {
     job.meter->phase("verifying", 0, nullptr);
     job.verify->finish();
@@ -108,9 +124,9 @@ void commit(LineJob& job, const RunOptions& run, const LinesBeforeCommit& before
 
 // The destination, mapped where it may be: the inputs' size bounds the
 // output (a terminator added to each input's last line at most). Where
-// that size is known, the file systems are checked for room first (unless
-// --no-space-check), as for records: the output, and the runs when the
-// input will be spilled uncompressed.
+// that size is known, its file system is checked for room first (unless
+// --no-space-check); the runs are counted once the plan knows them
+// (count_line_runs).
 void open_destination(LineJob& job, const std::string& path) {
   const SortConfig& config = job.config;
   job.out = std::make_unique<LineDestination>(config, path, job.pool, job.plan.block_bytes);
@@ -118,28 +134,26 @@ void open_destination(LineJob& job, const std::string& path) {
   const uint64_t input_bytes = plain_input_bytes(config.inputs, &known);
   LineDestination& out = *job.out;
   out.refusal = mapping_refusal(out.target, out.encoder != nullptr, false, known ? input_bytes : 0);
-  if (known && config.space_check) {
-    RoomNeed need;
-    if (!out.encoder && !out.target.is_direct()) {
-      need.output_bytes = input_bytes;
-      need.output_fd = out.target.file().fd();
-      need.output_name = out.target.destination();
-    }
-    if (config.mode == Mode::kSort && config.compress_temp == TempCompression::kOff &&
-        input_bytes + config.inputs.size() + 2 > job.plan.budget / 2) {
-      need.run_bytes = input_bytes;
-      need.temp_dir = config.temp_dir;
-    }
-    check_room(need);
+  const uint64_t bound = input_bytes + config.inputs.size();
+  OutputRoom room;
+  if (known && !out.encoder) {
+    room.bytes = bound;
+    room.fd = out.target.file().fd();
+    room.name = out.target.destination();
+    room.mappable = out.refusal.empty();
   }
+  out.room = std::make_unique<RoomCheck>(config.space_check, room, config.temp_dir);
   if (!out.refusal.empty()) return;
   // One chunk: its output's pages made present while it is read and sorted.
-  const uint64_t bound = input_bytes + config.inputs.size();
-  if (known && input_bytes > 0 && config.mode == Mode::kSort && bound + 2 <= job.plan.budget / 2) {
+  if (known && input_bytes > 0 && config.mode == Mode::kSort && bound + 2 <= job.plan.budget / 2 &&
+      out.room->may_map()) {
     out.mapped.prepare(bound, job.pool);
   }
   ThreadPool& pool = job.pool;
-  out.blocks.allow_mapping([&out, &pool](uint64_t bytes, uint64_t block) { return out.mapped.map(bytes, block, pool); });
+  RoomCheck& check = *out.room;
+  out.blocks.allow_mapping([&out, &pool, &check](uint64_t bytes, uint64_t block) {
+    return check.may_map() ? out.mapped.map(bytes, block, pool) : nullptr;
+  });
 }
 
 }  // namespace

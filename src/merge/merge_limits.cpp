@@ -22,12 +22,15 @@ size_t open_descriptors() {
 
 }  // namespace
 
-size_t free_descriptors() {
+size_t free_descriptors(size_t to_open) {
   struct rlimit limit;
   if (::getrlimit(RLIMIT_NOFILE, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY) return size_t{1} << 20;
   const size_t soft = static_cast<size_t>(limit.rlim_cur);
-  const size_t used = open_descriptors() + kSpareDescriptors;
-  return soft > used + 3 ? soft - used : 3;
+  const size_t used = open_descriptors() + to_open;
+  const size_t free = soft > used ? soft - used : 0;
+  // Under a tight limit the merges take every descriptor.
+  const size_t spare = std::min(kSpareDescriptors, free > kSpareDescriptors ? free - kSpareDescriptors : 0);
+  return std::max<size_t>(free - spare, 3);
 }
 
 MergeLimits merge_limits(uint64_t memory_fan_in, uint64_t batch_size, bool merging_inputs, size_t descriptors,
@@ -39,7 +42,8 @@ MergeLimits merge_limits(uint64_t memory_fan_in, uint64_t batch_size, bool mergi
   size_t fan_in = std::min<uint64_t>(memory_fan_in, by_files);
   if (batch_size != 0) fan_in = std::min<uint64_t>(fan_in, batch_size);
   limits.fan_in = std::max<size_t>(2, fan_in);
-  limits.max_open_runs = merging_inputs ? std::max<size_t>(2, descriptors - limits.fan_in - 1) : by_files;
+  limits.max_open_runs = merging_inputs ? std::max<size_t>(1, descriptors - std::min(descriptors, limits.fan_in))
+                                        : by_files;
   *explain = "merge fan-in " + std::to_string(limits.fan_in) + " (memory allows " + std::to_string(memory_fan_in) +
              ", open files " + std::to_string(by_files) +
              (batch_size != 0 ? ", --batch-size " + std::to_string(batch_size) : std::string()) + "), at most " +

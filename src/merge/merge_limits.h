@@ -21,18 +21,24 @@ struct MergeLimits {
   size_t max_open_runs = 2;
 };
 
-// Descriptors kept free for everything else gsort may open meanwhile (the
-// current input, the output, --stats, a GPU's device files).
+// Descriptors kept free for whatever else gsort may open meanwhile (--stats,
+// a GPU's device files), where the limit leaves room for them: up to this
+// many of those past the first kSpareDescriptors.
 constexpr size_t kSpareDescriptors = 16;
 
-// Descriptors that may still be opened: the soft RLIMIT_NOFILE less those
-// open now and kSpareDescriptors (at least 3).
-size_t free_descriptors();
+// Descriptors the merges may hold: the soft RLIMIT_NOFILE less those open
+// now, less `to_open` that gsort opens later besides the merges' sources
+// and runs (by default the temporary directory's lock), less the spare (at
+// least 3).
+size_t free_descriptors(size_t to_open = 1);
 
 // memory_fan_in: the plan's. batch_size: --batch-size (the most sources
 // merged at once; it can only lower the fan-in), 0 when not given.
 // merging_inputs: --merge, whose inputs are opened only when merged, so a
-// merge of inputs needs descriptors beside those of the waiting runs.
+// merge of inputs needs descriptors beside those of the waiting runs: a
+// merge of fan_in inputs into a run, beside max_open_runs - 1 waiting,
+// holds fan_in + max_open_runs descriptors, at most `descriptors`; at
+// three, runs are merged in a chain, each with one more input.
 // `explain` receives the -v line.
 MergeLimits merge_limits(uint64_t memory_fan_in, uint64_t batch_size, bool merging_inputs, size_t descriptors,
                          std::string* explain);

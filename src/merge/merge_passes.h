@@ -14,6 +14,7 @@
 #include "src/core/log.h"
 #include "src/core/thread_pool.h"
 #include "src/keys/key_layout.h"
+#include "src/merge/group_merger.h"
 #include "src/merge/merge_limits.h"
 #include "src/merge/pending_source.h"
 #include "src/merge/temp_runs.h"
@@ -38,18 +39,15 @@ struct MergeSetup {
 
 // The merges of one sort: into runs (early, run_stack.h, or in passes) and
 // into the destination. Their times and counts go to `report`.
-class RunMerges {
+class RunMerges final : public GroupMerger {
  public:
   RunMerges(MergeSetup setup, TempRuns& runs, SortReport& report);
   RunMerges(const RunMerges&) = delete;
   RunMerges& operator=(const RunMerges&) = delete;
 
-  const MergeLimits& limits() const { return setup_.limits; }
-  const Log& log() const { return setup_.log; }
-
-  // Merges `group` (consecutive sources, in order) into a new run, one level
-  // above the deepest of them; closes and frees their files.
-  PendingSource merge_to_run(std::vector<PendingSource> group);
+  const MergeLimits& limits() const override { return setup_.limits; }
+  const Log& log() const override { return setup_.log; }
+  PendingSource merge_to_run(std::vector<PendingSource> group) override;
 
   // pending: spilled runs in the order they were formed, or the inputs of
   // --merge; at most limits().max_open_runs of them runs. Merged in passes

@@ -40,6 +40,11 @@ void RunStack::push(PendingSource source) {
   }
 }
 
+void RunStack::merge_down_to(size_t most) {
+  most = std::max<size_t>(most, 1);
+  while (waiting_.size() > most) merge_last(std::min(merges_.limits().fan_in, waiting_.size() - most + 1));
+}
+
 void RunStack::merge_last(size_t count) {
   const Stopwatch t;
   std::vector<PendingSource> group(std::make_move_iterator(waiting_.end() - static_cast<std::ptrdiff_t>(count)),

@@ -15,15 +15,16 @@
 #include <cstddef>
 #include <vector>
 
-#include "src/merge/merge_passes.h"
+#include "src/merge/group_merger.h"
 #include "src/merge/pending_source.h"
+#include "src/report/sort_report.h"
 
 namespace gsort {
 
 class RunStack {
  public:
   // Merges early through `merges`, and counts those merges in `report`.
-  RunStack(RunMerges& merges, SortReport& report) : merges_(merges), report_(report) {}
+  RunStack(GroupMerger& merges, SortReport& report) : merges_(merges), report_(report) {}
 
   // Whether pushing one more level-0 run (or input) of files_per_run files
   // would merge, after runs_before such runs were pushed without merging
@@ -36,6 +37,10 @@ class RunStack {
   size_t size() const { return waiting_.size(); }
   // What is left, in order, for the final merge (merge_all).
   std::vector<PendingSource> take() { return std::move(waiting_); }
+  // Merges the last sources waiting until at most `most` wait (at least 1).
+  // Each merge takes the run the one before it wrote, so the descriptors
+  // held stay within the limits'.
+  void merge_down_to(size_t most);
 
  private:
   // The last `count` sources waiting, all of level `level`?
@@ -45,7 +50,7 @@ class RunStack {
   // Merges the last `count` waiting sources into one run.
   void merge_last(size_t count);
 
-  RunMerges& merges_;
+  GroupMerger& merges_;
   SortReport& report_;
   std::vector<PendingSource> waiting_;
 };

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -39,6 +40,13 @@ class TempRuns {
   const RunStorage& storage() const { return storage_; }
   void plan_writes(uint64_t block_bytes, bool paced);
   void compress(const RunCompression& compression) { storage_.compression = compression; }
+  // `settled` is called once how runs are written is settled (before the
+  // first run), with whether they are compressed: the room check counts
+  // plain runs then (src/pipeline/room_check.h).
+  void when_settled(std::function<void(bool compressed)> settled) { when_settled_ = std::move(settled); }
+  void settled(bool compressed) const {
+    if (when_settled_) when_settled_(compressed);
+  }
 
   // A new segment file called after `stem` in the temporary directory,
   // paced where the plan says so; its identity and cleanup state go to
@@ -63,6 +71,7 @@ class TempRuns {
   RunStorage storage_;
   RunDecoderPool decoders_;  // shared by the readers of compressed runs
   std::unique_ptr<TempDir> dir_;
+  std::function<void(bool)> when_settled_;
 };
 
 }  // namespace gsort

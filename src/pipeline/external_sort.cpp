@@ -52,21 +52,60 @@ struct SortOutput {
   std::unique_ptr<OutputCheck> check;
 };
 
-// What the sort will write, where its size is known: the output (not
-// encoded, not a stream), and the runs (spilled, not compressed).
-RoomNeed room_need(const SortContext& ctx, const SortPlan& plan, const InputSet& inputs, SortOutput& out) {
-  RoomNeed need;
-  if (!inputs.size_known()) return need;
-  if (!out.encoder && !out.target.is_direct()) {
-    need.output_bytes = inputs.total_bytes();
-    need.output_fd = out.target.file().fd();
-    need.output_name = out.target.destination();
+// The output, where its size is known (not encoded).
+OutputRoom output_room(const InputSet& inputs, SortOutput& out, const std::string& refusal) {
+  OutputRoom room;
+  if (!inputs.size_known() || out.encoder) return room;
+  room.bytes = inputs.total_bytes();
+  room.fd = out.target.file().fd();
+  room.name = out.target.destination();
+  room.mappable = refusal.empty();
+  return room;
+}
+
+// The runs the sort writes on -T, as they would be written plain, where
+// the input's size is known: a spilled sort's (a run per chunk, each
+// spill_streams files; merged early, and in passes, when more wait than
+// one merge takes or the descriptors allow), or those of --merge's merges
+// of more inputs than one merge takes. A merged run is one file.
+RunsRoom runs_room(const SortContext& ctx, const SortPlan& plan, const InputSet& inputs) {
+  RunsRoom r;
+  if (!inputs.size_known() || inputs.total_bytes() == 0) return r;
+  const MergeLimits& limits = plan.limits;
+  const uint64_t rs = ctx.layout.record_size();
+  r.bytes = inputs.total_bytes();
+  if (ctx.config.mode == Mode::kMerge) {
+    if (ctx.config.inputs.size() <= limits.fan_in) return RunsRoom{};
+    r.files = std::min<uint64_t>(ctx.config.inputs.size(), limits.max_open_runs + limits.fan_in) + 1;
+    r.largest_file = r.bytes;
+    r.merge_sources = limits.fan_in;
+    r.merged_into_runs = true;
+    return r;
   }
-  if (!plan.memory.in_memory && ctx.config.mode == Mode::kSort && ctx.config.compress_temp == TempCompression::kOff) {
-    need.run_bytes = inputs.total_bytes();
-    need.temp_dir = ctx.config.temp_dir;
+  if (plan.memory.in_memory) return RunsRoom{};
+  const uint64_t chunk = std::max<uint64_t>(plan.memory.chunk_records, 1);
+  const uint64_t chunks = (r.bytes / rs + chunk - 1) / chunk;
+  const uint64_t streams = std::max<uint64_t>(plan.memory.spill_streams, 1);
+  r.files = std::min<uint64_t>(chunks * streams, limits.max_open_runs + streams) + 1;
+  r.merged_into_runs = chunks >= limits.fan_in || chunks * streams >= limits.max_open_runs;
+  r.largest_file = r.merged_into_runs ? r.bytes : (chunk + streams - 1) / streams * rs;
+  r.merge_sources = std::min<uint64_t>(chunks, limits.fan_in);
+  return r;
+}
+
+// Checks the room the sort needs (room_check.h): the output now, the runs
+// now where they are plain, or once the sample has decided them so.
+void check_room(const SortContext& ctx, const SortPlan& plan, const InputSet& inputs, TempRuns& runs,
+                RoomCheck& room) {
+  const RunsRoom need = runs_room(ctx, plan, inputs);
+  if (need.bytes == 0) return;
+  // --merge has no chunk to sample: its runs are plain unless compressed.
+  const TempCompression mode = ctx.config.compress_temp;
+  if (mode == TempCompression::kOff || (mode == TempCompression::kAuto && ctx.config.mode == Mode::kMerge)) {
+    room.count_runs(need);
+  } else if (mode == TempCompression::kAuto) {
+    room.count_runs_if_plain(need, runs);
   }
-  return need;
 }
 
 // What the plan says in the report.
@@ -142,22 +181,27 @@ SortReport external_sort(const SortContext& ctx, const RunOptions& run) {
   if (run.consume_inputs) inputs.consume_as_read();
   SortOutput out(ctx, run);
   const SortPlan plan = plan_sort(ctx, inputs);
-  if (config.space_check) check_room(room_need(ctx, plan, inputs, out));
+  const std::string refusal = mapping_refusal(out.target, out.encoder != nullptr, plan.writeback_paced,
+                                              inputs.size_known() ? inputs.total_bytes() : 0);
+  RoomCheck room(config.space_check, output_room(inputs, out, refusal), config.temp_dir);
+  check_room(ctx, plan, inputs, runs, room);
   report_plan(plan, inputs, report);
   runs.plan_writes(plan.memory.block_bytes, plan.writeback_paced);
   MappedDestination mapped(out.target.file());
   FinalOutput destination(destination_sink(out.target, out.encoder.get()), rs, plan.memory.block_bytes,
                           config.unique ? &ctx.layout : nullptr, out.check.get());
-  const std::string refusal = mapping_refusal(out.target, out.encoder != nullptr, plan.writeback_paced,
-                                              inputs.size_known() ? inputs.total_bytes() : 0);
   if (refusal.empty()) {
     // An in-memory sort knows its output's size before it reads: the
     // mapping's pages are made present while it reads and sorts.
-    if (plan.memory.in_memory && config.mode == Mode::kSort && inputs.size_known() && inputs.total_bytes() > 0) {
+    if (plan.memory.in_memory && config.mode == Mode::kSort && inputs.size_known() && inputs.total_bytes() > 0 &&
+        room.may_map()) {
       mapped.prepare(inputs.total_bytes(), ctx.pool);
     }
-    destination.allow_mapping(
-        [&mapped, &ctx](uint64_t bytes, uint64_t block) { return mapped.map(bytes, block, ctx.pool); });
+    // Room is checked again when the runs are settled: a mapping that no
+    // longer fits beside them is not made.
+    destination.allow_mapping([&mapped, &ctx, &room](uint64_t bytes, uint64_t block) {
+      return room.may_map() ? mapped.map(bytes, block, ctx.pool) : nullptr;
+    });
   }
   DirectWrite direct(destination, ctx.pool, meter, report);
   const ReadProgress progress{meter, tally.stored_bytes, inputs.stored_bytes()};
@@ -189,7 +233,7 @@ SortReport external_sort(const SortContext& ctx, const RunOptions& run) {
     }
   }
   mapped.finish(report.output_records * rs, config.fsync);
-  report_output_way(destination.way(), refusal, ctx.pool.size(), ctx.log, report);
+  report_output_way(destination.way(), stream_reason(refusal, room, mapped), ctx.pool.size(), ctx.log, report);
   finish(ctx, run, tally, out, meter, report);
   return report;
 }

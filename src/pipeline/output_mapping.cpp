@@ -28,6 +28,12 @@ std::string mapping_refusal(const OutputTarget& target, bool encoded, bool write
   return "";
 }
 
+std::string stream_reason(const std::string& refusal, const RoomCheck& room, const MappedDestination& mapped) {
+  if (!refusal.empty()) return refusal;
+  if (!room.may_map()) return room.why_stream();
+  return mapped.no_room();
+}
+
 void report_output_way(OutputWay way, const std::string& refusal, unsigned threads, const Log& log,
                        SortReport& report) {
   report.output_way = output_way_name(way);

@@ -9,9 +9,11 @@
 #include <cstdint>
 #include <string>
 
+#include "io/output/mapped_destination.h"
 #include "io/output/output_target.h"
 #include "src/core/log.h"
 #include "src/output/output_blocks.h"
+#include "src/pipeline/room_check.h"
 #include "src/report/sort_report.h"
 
 namespace gsort {
@@ -20,6 +22,11 @@ namespace gsort {
 // inputs' size where known (0: unknown); writeback_paced: the plan paces
 // what is written.
 std::string mapping_refusal(const OutputTarget& target, bool encoded, bool writeback_paced, uint64_t input_bytes);
+
+// Why the destination, if it went as a stream, was not mapped: the
+// mapping's refusal, else the room check's, else the disk's answer to the
+// reservation (empty: none of them).
+std::string stream_reason(const std::string& refusal, const RoomCheck& room, const MappedDestination& mapped);
 
 // The way the destination was written, in the report and under -v
 // (threads: how many filled a mapping).

@@ -1,27 +1,72 @@
-// Before a sort starts: whether the file systems it will write have room
-// for what it writes there, where that is known. The output needs the
-// input's bytes (unless compressed: its size is not known); spilled runs
-// need them too on -T (unless they may be compressed). On one file system
-// the two need them once, not twice: the merge frees each run's part as it
-// reads it. A 1 TB input with 77 GB free is refused at once, naming the
-// figures, instead of failing hours later; --no-space-check starts anyway.
+// Before a sort starts: whether the file systems it writes have room for
+// what it holds there at its peak, where that is known, and whether the
+// output may be reserved whole (mapped) or must grow as a stream. A 1 TB
+// input with 77 GB free is refused at once, naming the figures, instead of
+// failing hours later; --no-space-check checks nothing.
+//
+// What each holds at its peak (room_peaks.h does the sums):
+//  - the output: its bytes, rounded up to its file system's block;
+//  - the runs on -T: their bytes, and for each file a header and up to a
+//    block more;
+//  - a merge that reads runs holds what it has read but not yet freed. A
+//    run's file is freed once read to its end, and punched out behind the
+//    reader where the file system can punch holes (io/temp/hole_probe.h):
+//    at most min(its largest file, kRunMostUnreleased) for each source.
+//    Where merges write runs (more runs than one merge takes), -T holds
+//    the runs and that much more.
+// On one file system, the output beside the runs: mapped, it is reserved
+// whole when the final merge begins, with every run still there (runs +
+// output); as a stream, it grows as the runs are freed (runs + what the
+// final merge holds read). The mapped way is taken where it fits, else the
+// stream where it fits (said under -v), else the sort is refused.
+//
+// Runs of unknown size (compressed) are not counted; under
+// --compress-temp=auto they are counted once the sample has decided them
+// plain, before the first run is written. A file system that reports no
+// size (ramfs, some FUSE: f_blocks 0) is not checked.
 #pragma once
 
-#include <cstdint>
 #include <string>
+
+#include "src/merge/temp_runs.h"
+#include "src/pipeline/room_peaks.h"
 
 namespace gsort {
 
-struct RoomNeed {
-  uint64_t output_bytes = 0;  // 0: unknown or nothing
-  int output_fd = -1;         // the output's (temporary) file; -1: not a file
-  std::string output_name;
-  uint64_t run_bytes = 0;     // 0: no runs, or their size unknown
-  std::string temp_dir;
+// The output, as the sort will write it.
+struct OutputRoom {
+  uint64_t bytes = 0;     // at most (0: unknown, or nothing to write)
+  int fd = -1;            // its file; not checked unless a regular file
+  std::string name;       // for messages
+  bool mappable = false;  // nothing but room keeps it from being mapped
 };
 
-// Throws IoError "not enough room: ..." where the need exceeds what is free.
-// Where free space cannot be read, nothing is checked.
-void check_room(const RoomNeed& need);
+class RoomCheck {
+ public:
+  // Checks the output's file system now (throws IoError "not enough room:
+  // ..."). enabled false (--no-space-check): checks nothing, ever.
+  RoomCheck(bool enabled, OutputRoom output, std::string temp_dir);
+  RoomCheck(const RoomCheck&) = delete;
+  RoomCheck& operator=(const RoomCheck&) = delete;
+
+  // The runs, known to be written plain: checked now, with the output.
+  void count_runs(const RunsRoom& runs);
+  // The same once `temp` has settled how runs are written (before its
+  // first run), where they are plain (--compress-temp=auto).
+  void count_runs_if_plain(const RunsRoom& runs, TempRuns& temp);
+
+  // Whether the output may be reserved whole; where not, why (for -v).
+  bool may_map() const { return why_stream_.empty(); }
+  const std::string& why_stream() const { return why_stream_; }
+
+ private:
+  void check();
+
+  const bool enabled_;
+  const OutputRoom output_;
+  const std::string temp_dir_;
+  RunsRoom runs_;
+  std::string why_stream_;
+};
 
 }  // namespace gsort

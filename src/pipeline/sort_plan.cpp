@@ -65,7 +65,9 @@ SortPlan plan_sort(const SortContext& ctx, const InputSet& inputs) {
   plan.memory = plan_memory(plan.budget, rs, backend_bytes, inputs.size_known(), inputs.total_bytes() / rs, streams);
   plan.windows = merge_windows(plan.memory, plan.budget, rs, backend_bytes);
   std::string limits_line;
-  plan.limits = merge_limits(plan.memory.fan_in, config.batch_size, config.mode == Mode::kMerge, free_descriptors(),
+  // A sort also holds the input it reads while runs wait and merge.
+  const bool merging = config.mode == Mode::kMerge;
+  plan.limits = merge_limits(plan.memory.fan_in, config.batch_size, merging, free_descriptors(merging ? 1 : 2),
                              &limits_line);
   // Each segment of a waiting run holds a descriptor: a run takes at most a
   // quarter of those the runs may hold.

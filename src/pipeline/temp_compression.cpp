@@ -224,6 +224,7 @@ void decide_run_compression(const TempSettings& settings, const SampleFrames& sa
   }
   settings.log.info(std::string("temp compression: ") + (choice.compressed ? "on" : "off") + " (" + choice.mode +
                     "): " + choice.reason);
+  runs.settled(choice.compressed);
 }
 
 }  // namespace gsort

@@ -182,21 +182,34 @@ TEST_F(FaultTest, EnospcOnCompressedRunOfSeveralStreams) {
   expect_clean_failure(r, {dir("tmp"), "no space left on device"});
 }
 
-// A mapped output is reserved first: a full disk fails there, before any
-// byte; where the file system cannot reserve, the output is one write()
-// stream, which fails at its first write.
+// A mapped output is reserved first; a disk without room for the whole
+// output at once leaves it to the stream (below), and a stream that meets
+// a full disk fails at its write, as does one where the file system cannot
+// reserve.
 TEST_F(FaultTest, EnospcOnOutputInMemory) {
-  RunResult r = sort_under("fallocate:ENOSPC:path=" + dir("out"), {});
+  RunResult r = sort_under("fallocate:ENOSPC:path=" + dir("out") + ";write:ENOSPC:path=" + dir("out"), {});
   expect_clean_failure(r, {"dest.bin", "no space left on device"});
   r = sort_under("fallocate:EOPNOTSUPP:path=" + dir("out") + ";write:ENOSPC:path=" + dir("out"), {});
   expect_clean_failure(r, {"dest.bin", "no space left on device"});
 }
 
 TEST_F(FaultTest, EnospcOnOutputOfMerge) {
-  RunResult r = sort_under("fallocate:ENOSPC:path=" + dir("out"), {"-S", "1M"});
+  RunResult r =
+      sort_under("fallocate:ENOSPC:path=" + dir("out") + ";write:ENOSPC:after=1:path=" + dir("out"), {"-S", "1M"});
   expect_clean_failure(r, {"dest.bin", "no space left on device"});
   r = sort_under("fallocate:EOPNOTSUPP:path=" + dir("out") + ";write:ENOSPC:after=1:path=" + dir("out"), {"-S", "1M"});
   expect_clean_failure(r, {"dest.bin", "no space left on device"});
+}
+
+// The reservation holds the whole output at once, where the stream grows
+// as the runs are freed: a reservation that finds no room falls back to
+// the stream, as one the file system cannot make does, and the output
+// comes out the same.
+TEST_F(FaultTest, EnospcReservingTheOutputFallsBackToTheStream) {
+  for (const char* memory : {"64M", "1M"}) {
+    const RunResult r = sort_under("fallocate:ENOSPC:path=" + dir("out"), {"-S", memory});
+    expect_correct_output(r);
+  }
 }
 
 // Without fallocate the output is written as a stream, and comes out the same.

@@ -8,8 +8,9 @@
 
 namespace gsort_test {
 
-Tmpfs::Tmpfs(const std::string& dir, const std::string& size) : dir_(dir) {
-  mounted_ = mount("tmpfs", dir.c_str(), "tmpfs", 0, ("size=" + size).c_str()) == 0;
+Tmpfs::Tmpfs(const std::string& dir, const std::string& size, const std::string& type) : dir_(dir) {
+  const std::string options = type == "tmpfs" ? "size=" + size : "";
+  mounted_ = mount(type.c_str(), dir.c_str(), type.c_str(), 0, options.c_str()) == 0;
   if (!mounted_) error_ = std::strerror(errno);
 }
 

@@ -9,8 +9,9 @@ namespace gsort_test {
 
 class Tmpfs {
  public:
-  // Mounts a tmpfs of `size` (mount's syntax: "1m", "64m") on dir.
-  Tmpfs(const std::string& dir, const std::string& size);
+  // Mounts a tmpfs of `size` (mount's syntax: "1m", "64m") on dir; with
+  // type "ramfs", a ramfs (which has no size, and reports none) instead.
+  Tmpfs(const std::string& dir, const std::string& size, const std::string& type = "tmpfs");
   ~Tmpfs();
   Tmpfs(const Tmpfs&) = delete;
   Tmpfs& operator=(const Tmpfs&) = delete;
