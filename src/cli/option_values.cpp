@@ -231,8 +231,10 @@ SortConfig to_config(const RawOptions& o, unsigned ranks_on_host) {
   c.output_parts = o.output_parts;
   c.to_terminal = o.to_terminal;
   if (c.output_parts && c.output == "-") throw UsageError("--output-parts needs -o DIR");
+  const bool lines = !o.record_size_given && o.format.empty();  // text lines, the default
+  if (lines) refuse_incompatible_gnu_orderings(o.lines, o.keys);
   refuse_unsupported_gnu_options(o.lines);
-  if (!o.record_size_given && o.format.empty()) {  // text lines, the default
+  if (lines) {
     set_mode(o, c);
     set_line_options(o.lines, o.keys, o.stable, c);
   } else {

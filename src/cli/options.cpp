@@ -101,8 +101,8 @@ void note_given(const po::variables_map& vm, RawOptions& o) {
   o.spill_streams_given = vm.count("spill-streams") > 0;
   o.compress_output_given = vm.count("compress-output") > 0;
   o.lines.separator_given = vm.count("field-separator") > 0;
-  if (o.lines.sort_word == "numeric") {  // --sort=numeric is -n
-    o.lines.numeric = true;
+  if (o.lines.sort_word == "numeric" || o.lines.sort_word == "human-numeric") {  // --sort=WORD is its letter
+    (o.lines.sort_word == "numeric" ? o.lines.numeric : o.lines.human_numeric) = true;
     o.lines.sort_word.clear();
   }
 }
