@@ -225,6 +225,8 @@ void set_reporting(const RawOptions& o, SortConfig& c) {
 
 // The options, checked in this order (the first error is the one reported).
 SortConfig to_config(const RawOptions& o, unsigned ranks_on_host) {
+  // GNU sort refuses this as it parses, before anything else.
+  if (o.check && o.check_quiet) throw UsageError("options '-cC' are incompatible");
   SortConfig c;
   c.inputs = o.inputs.empty() ? std::vector<std::string>{"-"} : o.inputs;
   c.output = o.output.empty() ? throw UsageError("--output needs a file name") : o.output;

@@ -1,5 +1,5 @@
-// coreutils' own tests of sort's -h (tests/sort/sort.pl, cases h1 to h10),
-// ported: each runs the gsort program with the
+// coreutils' own tests of sort's -h (tests/sort/sort.pl, cases h1 to h10,
+// and incompat6 for -cC), ported: each runs the gsort program with the
 // same arguments and input and expects the same output, exit status and
 // message (gsort's name in place of sort's). The sorted outputs are then
 // checked with -c and merged with -m under the same options, and a few
@@ -47,6 +47,7 @@ const std::vector<SortPlCase>& human_cases() {
       // SI and IEC units on separate keys.
       {"h9", {"-h", "-k1,1", "-k2,2"}, "1M 1Mi\n1M 1Mi\n", "1M 1Mi\n1M 1Mi\n"},
       {"h10", {"-h", "-k1,1", "-k2,2"}, "1M 2M\n2M 1Mi\n", "1M 2M\n2M 1Mi\n"},
+      {"incompat6", {"-cC"}, "", "", 2, "gsort: options '-cC' are incompatible\n"},
       // gsort's own: k and K are one unit, so -u keeps the first, -s keeps
       // input order, and the last resort (reversed by -r) tells them apart.
       {"unique", {"-hu"}, "1K\n1k\n2\n", "2\n1K\n"},

@@ -38,6 +38,8 @@ TEST(LineOptions, TabErrorsAsGnuWordsThem) {
   EXPECT_EQ(usage_error_of({"-t", ""}), "empty tab");
   EXPECT_EQ(usage_error_of({"-t", "ab"}), "multi-character tab 'ab'");
   EXPECT_EQ(usage_error_of({"-t", ",", "-t:"}), "incompatible tabs");
+  EXPECT_EQ(usage_error_of({"--field-separator="}), "empty tab") << "an empty value after '='";
+  EXPECT_EQ(usage_error_of({"--field-sep="}), "empty tab");
   EXPECT_EQ(config_of({"-t", ",", "-t,"}).lines.separator, ',') << "the same one twice is fine";
 }
 
@@ -104,7 +106,7 @@ TEST(LineOptions, HumanNumericIsH) {
             "-h is for text lines, not records (--record-size, --format): records take typed keys, -k OFFSET:TYPE");
 }
 
-// GNU sort's check_ordering_compatibility, in its words.
+// GNU sort's check_ordering_compatibility and its -c/-C check, in its words.
 TEST(LineOptions, IncompatibleOptionsAsGnuWordsThem) {
   const std::pair<std::vector<const char*>, const char*> cases[] = {
       {{"-hn"}, "options '-hn' are incompatible"},
@@ -116,11 +118,14 @@ TEST(LineOptions, IncompatibleOptionsAsGnuWordsThem) {
       {{"-fhg"}, "options '-fgh' are incompatible"},
       {{"-n", "--sort=month"}, "options '-Mn' are incompatible"},
       {{"-hd"}, "options '-dh' are incompatible"},
+      {{"-cC"}, "options '-cC' are incompatible"},
+      {{"-C", "-k1,1hn", "-c"}, "options '-cC' are incompatible"},
   };
   for (const auto& [args, message] : cases) {
     EXPECT_EQ(usage_error_of(std::vector<const char*>(args)), message) << args.front();
   }
   EXPECT_EQ(config_of({"-hn", "-k1,1r"}).lines.keys.size(), 1u) << "no key takes -hn: GNU sort accepts it";
+  EXPECT_EQ(config_of({"-c", "-c"}).mode, Mode::kCheck);
   EXPECT_NE(usage_error_of({"-M", "-k1,1r"}).find("-M (month names) is not supported"), std::string::npos);
 }
 
