@@ -26,9 +26,9 @@ struct SortPlCase {
 
 const std::vector<SortPlCase>& human_cases() {
   static const std::vector<SortPlCase> cases = {
-      // sort.pl as of coreutils 9.2, which added R and Q; the GNU sort on
-      // the test machines (9.1) takes them for no unit and sorts this case
-      // otherwise. gsort follows sort.pl.
+      // sort.pl as of coreutils 9.2, which added R and Q; an older GNU sort
+      // (9.1, on the development machine) takes them for no unit and sorts
+      // this case otherwise. gsort follows sort.pl (and sort 9.4 agrees).
       {"h1", {"-h"},
        "1Q\n1R\n1Y\n1Z\n1E\n1P\n1T\n1G\n1M\n1K\n02\n1\nY\n-1k\n-1M\n-1G\n-1T\n-1P\n-1E\n-1Z\n-1Y\n-1Q\n-1R\n",
        "-1Q\n-1R\n-1Y\n-1Z\n-1E\n-1P\n-1T\n-1G\n-1M\n-1k\nY\n1\n02\n1K\n1M\n1G\n1T\n1P\n1E\n1Z\n1Y\n1R\n1Q\n"},
