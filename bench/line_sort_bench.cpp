@@ -1,7 +1,7 @@
 // The line sort of one chunk on the CPU (src/lines/sort/): a file's lines
 // sorted again and again in memory, the first run's faults aside; prints
 // the best wall and CPU seconds of the sort alone, and of finding the
-// lines. Usage: line_sort_bench FILE THREADS RUNS [-t SEP] [-n] [-r] [-k SPEC]...
+// lines. Usage: line_sort_bench FILE THREADS RUNS [-t SEP] [-n] [-h] [-r] [-k SPEC]...
 #include <sys/resource.h>
 
 #include <algorithm>
@@ -39,6 +39,7 @@ gsort::LineOptions options_of(int argc, char** argv) {
     const std::string a = argv[i];
     if (a == "-t" && i + 1 < argc) o.separator = static_cast<unsigned char>(argv[++i][0]);
     if (a == "-n") o.numeric = true;
+    if (a == "-h") o.human_numeric = true;
     if (a == "-k" && i + 1 < argc) o.keys.push_back(argv[++i]);
   }
   return o;
@@ -48,7 +49,7 @@ gsort::LineOptions options_of(int argc, char** argv) {
 
 int main(int argc, char** argv) {
   if (argc < 4) {
-    std::fprintf(stderr, "usage: line_sort_bench FILE THREADS RUNS [-t SEP] [-n] [-r] [-k SPEC]...\n");
+    std::fprintf(stderr, "usage: line_sort_bench FILE THREADS RUNS [-t SEP] [-n] [-h] [-r] [-k SPEC]...\n");
     return 2;
   }
   std::ifstream in(argv[1], std::ios::binary);

@@ -3,7 +3,7 @@
 # share/bash-completion/completions/gsort; needs nothing from bash-completion.
 
 _gsort_long_options="--output --record-size --key --format --reverse --unique --stable --check
-  --field-separator --numeric-sort --ignore-case --ignore-leading-blanks --zero-terminated
+  --field-separator --numeric-sort --human-numeric-sort --ignore-case --ignore-leading-blanks --zero-terminated
   --merge --batch-size --memory --temporary-directory --parallel --backend --algorithm --exchange --device
   --gpu-memory --compress-temp --compress-temp= --spill-streams --page-cache --compress-output --compress-output=
   --verify --no-verify --no-space-check --fsync --progress --no-progress --stats --trace --output-parts --to-terminal --verbose

@@ -1,5 +1,7 @@
 #include "src/cli/line_values.h"
 
+#include <utility>
+
 #include "src/core/errors.h"
 #include "src/lines/keys/line_key_spec.h"
 
@@ -7,25 +9,44 @@ namespace gsort {
 
 namespace {
 
-// --sort=WORD names the same orderings as the letters.
+// --sort=WORD names the same orderings as the letters: these are those
+// gsort lacks (numeric and human-numeric are -n and -h, options.cpp).
+const std::pair<const char*, char> kRefusedSortWords[] = {
+    {"general-numeric", 'g'}, {"month", 'M'}, {"random", 'R'}, {"version", 'V'}};
+
 void refuse_sort_word(const std::string& word) {
   if (word.empty()) return;
-  static const char* const kWords[][2] = {{"general-numeric", "-g"}, {"human-numeric", "-h"}, {"month", "-M"},
-                                          {"random", "-R"},          {"version", "-V"}};
-  for (const auto& w : kWords) {
-    if (word != w[0]) continue;
-    throw UsageError(std::string("--sort=") + word + " (" + w[1] + ") is not supported; use -n");
+  for (const auto& [name, letter] : kRefusedSortWords) {
+    if (word == name) throw UsageError("--sort=" + word + " (-" + letter + ") is not supported; use -n");
   }
-  throw UsageError("--sort=" + word + ": unknown sort (gsort sorts bytewise, or numerically with -n)");
+  throw UsageError("--sort=" + word + ": unknown sort (gsort sorts bytewise, or numerically with -n or -h)");
+}
+
+// The global ordering options as GNU sort's letters (--sort=WORD as its letter).
+std::string global_orderings(const RawLineOptions& o) {
+  std::string letters;
+  const std::pair<bool, char> given[] = {{o.dictionary, 'd'},    {o.fold, 'f'},        {o.general_numeric, 'g'},
+                                         {o.human_numeric, 'h'}, {o.nonprinting, 'i'}, {o.month, 'M'},
+                                         {o.numeric, 'n'},       {o.random, 'R'},      {o.version_sort, 'V'}};
+  for (const auto& [on, letter] : given) {
+    if (on) letters += letter;
+  }
+  for (const auto& [name, letter] : kRefusedSortWords) {
+    if (o.sort_word == name) letters += letter;
+  }
+  return letters;
 }
 
 }  // namespace
 
+void refuse_incompatible_gnu_orderings(const RawLineOptions& o, const std::vector<std::string>& keys) {
+  bool taken = keys.empty();  // the global options make the whole line a key
+  for (const std::string& k : keys) taken |= !looks_like_record_key(k) && !parse_line_key(k).has_options;
+  if (taken) refuse_incompatible_orderings(global_orderings(o));
+}
+
 void refuse_unsupported_gnu_options(const RawLineOptions& o) {
   if (o.general_numeric) throw UsageError("-g (general numeric) is not supported; use -n (no exponents)");
-  if (o.human_numeric) {
-    throw UsageError("--human-numeric-sort is not supported (and -h is --help in gsort); use -n");
-  }
   if (o.month) throw UsageError("-M (month names) is not supported; use a numeric month with -n");
   if (o.version_sort) throw UsageError("-V (version sort) is not supported; use -n on each part (-t. -k1,1n -k2,2n ...)");
   if (o.random) throw UsageError("-R (random order) is not supported; use shuf");
@@ -65,6 +86,7 @@ void set_line_options(const RawLineOptions& o, const std::vector<std::string>& k
   l.keys = keys;
   l.separator = parse_separator(o);
   l.numeric = o.numeric;
+  l.human_numeric = o.human_numeric;
   l.fold = o.fold;
   l.ignore_blanks = o.ignore_blanks;
   l.stable = stable;
@@ -73,8 +95,8 @@ void set_line_options(const RawLineOptions& o, const std::vector<std::string>& k
 }
 
 void refuse_line_options_for_records(const RawLineOptions& o) {
-  const char* what = o.separator_given ? "-t" : o.numeric ? "-n" : o.fold ? "-f" : o.ignore_blanks ? "-b"
-                   : o.zero_terminated ? "-z" : nullptr;
+  const char* what = o.separator_given ? "-t" : o.numeric ? "-n" : o.human_numeric ? "-h" : o.fold ? "-f"
+                   : o.ignore_blanks ? "-b" : o.zero_terminated ? "-z" : nullptr;
   if (what) {
     throw UsageError(std::string(what) + " is for text lines, not records (--record-size, --format): records take "
                      "typed keys, -k OFFSET:TYPE");

@@ -1,6 +1,6 @@
 // The values of text lines' options (the default mode: no --record-size,
-// no --format) checked and put into the SortConfig: GNU sort's -t -n -f -b
-// -z -s and -k POS1[,POS2]; GNU sort's options gsort does not offer are
+// no --format) checked and put into the SortConfig: GNU sort's -t -n -h -f
+// -b -z -s and -k POS1[,POS2]; GNU sort's options gsort does not offer are
 // refused in one line naming the closest one it does (never ignored).
 #pragma once
 
@@ -14,6 +14,11 @@ namespace gsort {
 
 // Throws UsageError for a refused option.
 void refuse_unsupported_gnu_options(const RawLineOptions& o);
+// Line mode: UsageError in GNU sort's words ("options '-hn' are
+// incompatible") when the global ordering options exclude each other and
+// a key takes them (a -k without OPTS, or no -k). Before the refusal of
+// the options gsort lacks, so that a mix GNU sort refuses too says so.
+void refuse_incompatible_gnu_orderings(const RawLineOptions& o, const std::vector<std::string>& keys);
 // Line mode: c.lines from the options, -k as GNU keys (keys), -s (stable).
 void set_line_options(const RawLineOptions& o, const std::vector<std::string>& keys, bool stable, SortConfig& c);
 // Record mode: UsageError for an option that only lines take.

@@ -16,7 +16,7 @@ void add_sort_options(po::options_description& d, RawOptions& o) {
       ("record-size", po::value(&o.record_size)->value_name("N"), "records are N bytes long")
       ("key,k", po::value(&o.keys)->value_name("SPEC")->composing(),
        "sort by this key; repeat for tie-breaking keys. Lines: GNU sort's POS1[,POS2], POS is F[.C][OPTS] "
-       "(field F, character C, from 1; OPTS of b f n r), default the whole line. Records: "
+       "(field F, character C, from 1; OPTS of b f h n r), default the whole line. Records: "
        "OFFSET:LENGTH (bytes, "
        "compared unsigned) or OFFSET:TYPE[:desc] with TYPE u8 u16 u32 u64 i8 i16 i32 i64 f32 f64, "
        "little-endian, or with a 'be' suffix big-endian (default key: the whole record)")
@@ -112,7 +112,7 @@ void add_destination_options(po::options_description& d, RawOptions& o) {
 void add_message_options(po::options_description& d, RawOptions& o) {
   d.add_options()
       ("verbose,v", po::bool_switch(&o.verbose), "report sizes and phase timings on standard error")
-      ("help,h", po::bool_switch(&o.help), "show this help and exit")
+      ("help", po::bool_switch(&o.help), "show this help and exit")
       ("version", po::bool_switch(&o.version), "show the version and exit");
 }
 
@@ -123,6 +123,9 @@ void add_line_options(po::options_description& d, RawLineOptions& o) {
        "lines: fields are separated by the byte SEP (\\0 for NUL) rather than by runs of blanks")
       ("numeric-sort,n", po::bool_switch(&o.numeric),
        "lines: compare by numeric value: leading blanks, '-', digits, one '.', no exponent; no number is 0")
+      ("human-numeric-sort,h", po::bool_switch(&o.human_numeric),
+       "lines: compare human-readable sizes (2K 1.5G): by the unit right after the number (none < K/k < M "
+       "< G < T < P < E < Z < Y < R < Q), then by the number as -n")
       ("ignore-case,f", po::bool_switch(&o.fold), "lines: fold lower case to upper case (bytes a-z only)")
       ("ignore-leading-blanks,b", po::bool_switch(&o.ignore_blanks),
        "lines: ignore the blanks at the start of each key field")
@@ -147,7 +150,6 @@ po::options_description refused_options(RawOptions& o) {
   po::options_description d;
   d.add_options()
       ("general-numeric-sort,g", po::bool_switch(&l.general_numeric), "")
-      ("human-numeric-sort", po::bool_switch(&l.human_numeric), "")
       ("month-sort,M", po::bool_switch(&l.month), "")
       ("version-sort,V", po::bool_switch(&l.version_sort), "")
       ("random-sort,R", po::bool_switch(&l.random), "")

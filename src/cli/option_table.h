@@ -11,13 +11,13 @@
 namespace gsort {
 
 // The options of text lines (the default mode) as given: GNU sort's -t
-// -n -f -b -z, and GNU sort's options gsort refuses (parsed only to be
+// -n -h -f -b -z, and GNU sort's options gsort refuses (parsed only to be
 // refused, each naming the closest one it offers; never ignored).
 struct RawLineOptions {
   std::string separator;
   bool separator_given = false;
-  bool numeric = false, fold = false, ignore_blanks = false, zero_terminated = false;
-  bool general_numeric = false, human_numeric = false, month = false, version_sort = false, random = false;
+  bool numeric = false, human_numeric = false, fold = false, ignore_blanks = false, zero_terminated = false;
+  bool general_numeric = false, month = false, version_sort = false, random = false;
   bool dictionary = false, nonprinting = false, debug = false;
   std::string files0_from, random_source, sort_word, compress_program;
 };

@@ -262,14 +262,18 @@ void set_reporting(const RawOptions& o, SortConfig& c) {
 
 // The options, checked in this order (the first error is the one reported).
 SortConfig to_config(const RawOptions& o, unsigned ranks_on_host) {
+  // GNU sort refuses this as it parses, before anything else.
+  if (o.check && o.check_quiet) throw UsageError("options '-cC' are incompatible");
   SortConfig c;
   c.inputs = o.inputs.empty() ? std::vector<std::string>{"-"} : o.inputs;
   c.output = o.output.empty() ? throw UsageError("--output needs a file name") : o.output;
   c.output_parts = o.output_parts;
   c.to_terminal = o.to_terminal;
   if (c.output_parts && c.output == "-") throw UsageError("--output-parts needs -o DIR");
+  const bool lines = !o.record_size_given && o.format.empty();  // text lines, the default
+  if (lines) refuse_incompatible_gnu_orderings(o.lines, o.keys);
   refuse_unsupported_gnu_options(o.lines);
-  if (!o.record_size_given && o.format.empty()) {  // text lines, the default
+  if (lines) {
     set_mode(o, c);
     set_line_options(o.lines, o.keys, o.stable, c);
   } else {

@@ -2,14 +2,15 @@
 
 #include <boost/program_options.hpp>
 #include <cerrno>
+#include <cstdlib>
 #include <cstdio>
 #include <cstring>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "io/file/file.h"
 #include "src/cli/build_info.h"
+#include "src/cli/gnu_arguments.h"
 #include "src/cli/help_text.h"
 #include "src/cli/option_table.h"
 #include "src/cli/option_values.h"
@@ -20,38 +21,6 @@ namespace po = boost::program_options;
 
 namespace gsort {
 namespace {
-
-// Whether an argument reads as a zstd level ("19", "-5").
-bool looks_like_level(const char* a) {
-  if (*a == '-') ++a;
-  if (*a == '\0') return false;
-  for (; *a; ++a) {
-    if (*a < '0' || *a > '9') return false;
-  }
-  return true;
-}
-
-// The arguments after the program name, with a bare --compress-temp or
-// --compress-output spelled --compress-temp=default: Program_options would
-// otherwise take the next argument (an input file) as the level. A level
-// after a blank (--compress-output 19) is refused, saying how to write it.
-std::vector<std::string> with_explicit_levels(int argc, const char* const* argv) {
-  std::vector<std::string> args;
-  bool options_ended = false;
-  for (int i = 1; i < argc; ++i) {
-    std::string a = argv[i];
-    if (a == "--") options_ended = true;
-    if (!options_ended && (a == "--compress-temp" || a == "--compress-output")) {
-      if (i + 1 < argc && looks_like_level(argv[i + 1])) {
-        throw UsageError(a + " takes its level after '=': write " + a + "=" + argv[i + 1] + " (or ./" +
-                         argv[i + 1] + " for an input file of that name)");
-      }
-      a += std::string("=") + kImplicit;
-    }
-    args.push_back(std::move(a));
-  }
-  return args;
-}
 
 // --help, --version: a failed write (> /dev/full) is an error, as in GNU
 // tools, not a silent exit 0.
@@ -101,8 +70,8 @@ void note_given(const po::variables_map& vm, RawOptions& o) {
   o.spill_streams_given = vm.count("spill-streams") > 0;
   o.compress_output_given = vm.count("compress-output") > 0;
   o.lines.separator_given = vm.count("field-separator") > 0;
-  if (o.lines.sort_word == "numeric") {  // --sort=numeric is -n
-    o.lines.numeric = true;
+  if (o.lines.sort_word == "numeric" || o.lines.sort_word == "human-numeric") {  // --sort=WORD is its letter
+    (o.lines.sort_word == "numeric" ? o.lines.numeric : o.lines.human_numeric) = true;
     o.lines.sort_word.clear();
   }
 }
@@ -128,7 +97,8 @@ ParsedCommand parse_command_line(int argc, const char* const* argv, unsigned ran
     // an ambiguous one is refused naming its matches. Guessing applies to
     // long names only, and the positional inputs have none to guess.
     const int style = po::command_line_style::default_style;
-    po::parsed_options parsed = po::command_line_parser(with_explicit_levels(argc, argv))
+    const bool posixly_correct = std::getenv("POSIXLY_CORRECT") != nullptr;
+    po::parsed_options parsed = po::command_line_parser(gnu_arguments(argc, argv, all, posixly_correct))
                                     .options(all)
                                     .positional(positional)
                                     .style(style)

@@ -14,6 +14,7 @@ struct LineOptions {
   std::vector<std::string> keys;  // -k POS1[,POS2], GNU sort's syntax, in order
   int separator = -1;             // -t: the field separator byte; -1: blank-separated fields
   bool numeric = false;           // -n
+  bool human_numeric = false;     // -h
   bool fold = false;              // -f
   bool ignore_blanks = false;     // -b
   bool stable = false;            // -s: no last-resort comparison of whole lines

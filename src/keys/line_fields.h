@@ -16,6 +16,9 @@ namespace gsort {
 
 GSORT_HD bool is_line_blank(uint8_t c) { return c == ' ' || c == '\t' || c == '\n'; }
 
+// 'f': a-z as A-Z (the C locale's toupper).
+GSORT_HD uint8_t fold_upper(uint8_t c) { return (c >= 'a' && c <= 'z') ? static_cast<uint8_t>(c - 32) : c; }
+
 // Offset of the first byte at or after `at` that is not blank (or len).
 GSORT_HD uint64_t skip_line_blanks(const uint8_t* line, uint64_t len, uint64_t at) {
   while (at < len && is_line_blank(line[at])) ++at;

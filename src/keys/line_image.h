@@ -14,6 +14,11 @@
 //    a capped count carries no digits), then the significant digits two to
 //    a byte; everything after the class byte complemented for negative
 //    numbers (larger magnitudes sort first), padding 0xFF there;
+//  - human numeric ('h'): the same, the unit's order (line_number.h: 0 to
+//    10, negative for negative numbers, 0 for zero; lower case folded
+//    first for 'f') added to the class byte (0x36 to 0x40 negative, 0x80,
+//    0xC0 to 0xCA positive), so that the unit orders first and the value
+//    breaks its ties;
 //  - 'r' complements every byte, padding included.
 #pragma once
 
@@ -29,13 +34,12 @@ namespace gsort {
 constexpr uint64_t kImageCountCap = 0xFFFFFF;  // integer digits the count holds
 constexpr uint64_t kImageNumberHeader = 4;      // class byte and count
 
-GSORT_HD uint8_t fold_upper(uint8_t c) { return (c >= 'a' && c <= 'z') ? static_cast<uint8_t>(c - 32) : c; }
-
 // The key's bytes within the line, located once for several words.
 struct LineImageView {
   const uint8_t* key = nullptr;
   uint64_t len = 0;
-  LineNumber number;  // numeric keys only
+  LineNumber number;   // numeric keys only
+  int unit_order = 0;  // 'h' only
 };
 
 // The view of a key already found: its bytes key[0, len).
@@ -43,7 +47,8 @@ GSORT_HD LineImageView view_line_key(const LineImageSpec& spec, const uint8_t* k
   LineImageView v;
   v.key = key;
   v.len = len;
-  if (spec.key.numeric) v.number = parse_line_number(key, len);
+  if (reads_number(spec.key)) v.number = parse_line_number(key, len);
+  if (spec.key.human) v.unit_order = line_unit_order(key, len, spec.key.fold);
   return v;
 }
 
@@ -55,17 +60,17 @@ GSORT_HD LineImageView view_line_image(const LineImageSpec& spec, const uint8_t*
 
 // Bytes of the image before its padding.
 GSORT_HD uint64_t line_image_length(const LineImageSpec& spec, const LineImageView& v) {
-  if (!spec.key.numeric) return v.len;
+  if (!reads_number(spec.key)) return v.len;
   if (v.number.sign == 0) return 1;
   if (v.number.int_digits > kImageCountCap) return kImageNumberHeader;
   return kImageNumberHeader + (v.number.digits() + 1) / 2;
 }
 
-// Byte i of a numeric image, before 'r'.
+// Byte i of a numeric image ('n' or 'h'), before 'r'.
 GSORT_HD uint8_t numeric_image_byte(const LineImageView& v, uint64_t i) {
   const LineNumber& n = v.number;
   if (n.sign == 0) return i == 0 ? 0x80 : 0x00;
-  if (i == 0) return n.sign < 0 ? 0x40 : 0xC0;
+  if (i == 0) return static_cast<uint8_t>((n.sign < 0 ? 0x40 : 0xC0) + v.unit_order);
   const bool capped = n.int_digits > kImageCountCap;
   uint8_t b = 0;
   if (i < kImageNumberHeader) {
@@ -85,7 +90,7 @@ GSORT_HD uint8_t numeric_image_byte(const LineImageView& v, uint64_t i) {
 GSORT_HD uint64_t line_image_word(const LineImageSpec& spec, const LineImageView& v, uint64_t w) {
   uint64_t word = 0;
   const uint64_t first = 8 * w;
-  if (spec.key.numeric) {
+  if (reads_number(spec.key)) {
     for (uint64_t i = first; i < first + 8; ++i) word = word << 8 | numeric_image_byte(v, i);
   } else if (first < v.len) {
     const uint64_t n = v.len - first < 8 ? v.len - first : 8;
@@ -99,7 +104,7 @@ GSORT_HD uint64_t line_image_word(const LineImageSpec& spec, const LineImageView
 // The padding after an image (every word past its length): 0x00 bytes, or
 // 0xFF after a negative number's; complemented for 'r'.
 GSORT_HD uint64_t line_image_padding(const LineImageSpec& spec, const LineImageView& v) {
-  const uint64_t pad = spec.key.numeric && v.number.sign < 0 ? ~uint64_t{0} : 0;
+  const uint64_t pad = reads_number(spec.key) && v.number.sign < 0 ? ~uint64_t{0} : 0;
   return spec.key.reverse ? ~pad : pad;
 }
 

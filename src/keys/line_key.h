@@ -11,6 +11,8 @@
 
 #include <cstdint>
 
+#include "src/cuda/host_device.h"
+
 namespace gsort {
 
 constexpr uint64_t kToLineEnd = ~uint64_t{0};
@@ -24,9 +26,13 @@ struct LineKey {
   bool skip_start_blanks = false;  // 'b' after POS1 (or -b)
   bool skip_end_blanks = false;    // 'b' after POS2 (or -b)
   bool numeric = false;            // 'n'
+  bool human = false;              // 'h': a unit (K, M, G, ...) after the number, then its value
   bool fold = false;               // 'f': lower case compares as upper case
   bool reverse = false;            // 'r'
 };
+
+// Whether the key is compared by the number it starts with ('n' or 'h').
+GSORT_HD bool reads_number(const LineKey& key) { return key.numeric || key.human; }
 
 // What the image of a line is built from: the first key (or the whole
 // line when there is none), the field separator, and whether the key is

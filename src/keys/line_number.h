@@ -1,4 +1,5 @@
-// A number in a text key as GNU sort's -n reads it in the C locale:
+// A number in a text key as GNU sort's -n reads it in the C locale (and
+// -h's unit after it):
 // leading blanks, an optional '-', digits, and optionally one '.' and more
 // digits; no '+', no exponent. Whatever does not fit ends the number; a
 // key without digits is zero. Shared by the host and the GPU: the
@@ -48,6 +49,46 @@ struct LineNumber {
     }
   }
 };
+
+// The unit after the number at the start of key[0, len), as -h reads it
+// (GNU sort's unit order): 0 for none or an unknown one, then k and K 1,
+// M 2, G 3, T 4, P 5, E 6, Z 7, Y 8, R 9, Q 10; negative for a negative
+// number; 0 when the number has no non-zero digit. The number here is
+// blanks, an optional '-', digits, and optionally '.' and digits, the unit
+// the byte right after: no separator is skipped (as GNU sort in the C
+// locale, whose thousands separator no byte matches here), so "1\x802K"
+// has no unit though -n reads 12. The order is 0 or takes the number's
+// sign, so it refines the sign. With 'f' the key is folded to upper case
+// first, as GNU sort folds it: "1e" is then 1E.
+GSORT_HD int unit_order_of(uint8_t c) {
+  switch (c) {
+    case 'k': case 'K': return 1;
+    case 'M': return 2;
+    case 'G': return 3;
+    case 'T': return 4;
+    case 'P': return 5;
+    case 'E': return 6;
+    case 'Z': return 7;
+    case 'Y': return 8;
+    case 'R': return 9;
+    case 'Q': return 10;
+    default: return 0;
+  }
+}
+
+GSORT_HD int line_unit_order(const uint8_t* key, uint64_t len, bool fold) {
+  uint64_t at = skip_line_blanks(key, len, 0);
+  const bool negative = at < len && key[at] == '-';
+  if (negative) ++at;
+  bool nonzero = false;
+  for (; at < len && is_ascii_digit(key[at]); ++at) nonzero |= key[at] != '0';
+  if (at < len && key[at] == '.') {
+    for (++at; at < len && is_ascii_digit(key[at]); ++at) nonzero |= key[at] != '0';
+  }
+  if (!nonzero || at == len) return 0;
+  const int order = unit_order_of(fold ? fold_upper(key[at]) : key[at]);
+  return negative ? -order : order;
+}
 
 // Reads the number at the start of key[0, len).
 GSORT_HD LineNumber parse_line_number(const uint8_t* key, uint64_t len) {

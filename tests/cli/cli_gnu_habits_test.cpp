@@ -2,8 +2,9 @@
 // value, -k and -s sort as --key and the default do, -c names the first
 // record out of order by number, byte offset and both keys, and the
 // messages about GPUs say what is true of the machine and the build;
-// standard input named twice is read once, and a missing input fails
-// before standard input is read (issue 35).
+// standard input named twice is read once, a missing input fails before
+// standard input is read, and POSIXLY_CORRECT ends the options at the
+// first operand (issue 35).
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -197,6 +198,28 @@ TEST(CliGnuHabits, LongOptionPrefixes) {
   r = run_gsort({"--in", dir.file("in.bin"), "--record-size", "8"});
   EXPECT_EQ(r.status(), "exit 2");
   EXPECT_EQ(r.err, "gsort: unrecognised option '--in' (try 'gsort --help')\n");
+}
+
+// GNU's getopt: with POSIXLY_CORRECT in the environment, options end at
+// the first operand, and every later word is an input; without it, options
+// and inputs mix. An option's value (-k 1,1, -o FILE, -t,) is no operand.
+TEST(CliGnuHabits, PosixlyCorrectEndsOptionsAtTheFirstOperand) {
+  TempDir dir;
+  write_file(dir.file("in"), "b,2\na,3\nc,1\n");
+  ProcessOptions posix;
+  posix.env = {"POSIXLY_CORRECT=1"};
+  ProcessResult r = run_gsort({dir.file("in"), "-r"});
+  ASSERT_EQ(r.status(), "exit 0") << r.err;
+  EXPECT_EQ(r.out, "c,1\nb,2\na,3\n") << "without it, -r after the input is an option";
+  r = run_gsort({dir.file("in"), "-r"}, posix);
+  EXPECT_EQ(r.status(), "exit 2");
+  EXPECT_EQ(r.err, "gsort: cannot open -r: No such file or directory\n");
+  r = run_gsort({"-t,", "-k", "2,2", "-o", dir.file("out"), "-r", dir.file("in")}, posix);
+  ASSERT_EQ(r.status(), "exit 0") << r.err;
+  EXPECT_EQ(read_file(dir.file("out")), "a,3\nb,2\nc,1\n");
+  r = run_gsort({"-rk2,2", "-t", ",", "--", dir.file("in")}, posix);
+  ASSERT_EQ(r.status(), "exit 0") << r.err;
+  EXPECT_EQ(r.out, "a,3\nb,2\nc,1\n");
 }
 
 }  // namespace

@@ -1,6 +1,6 @@
 // The differential test against GNU sort (LC_ALL=C sort, coreutils): random
-// combinations of keys (fields, characters, b f n r on either position),
-// -t, -n -r -u -s -f -b -z, over random tricky inputs, sorted and merged
+// combinations of keys (fields, characters, b f n h r on either position),
+// -t, -n -h -r -u -s -f -b -z, over random tricky inputs, sorted and merged
 // (-m); every output must be byte-identical. In CI (CPU backend); tests/gpu/gpu_lines_test.cpp runs it
 // with --backend gpu.
 #include <gtest/gtest.h>

@@ -1,7 +1,8 @@
 // The gsort program on text lines, end to end, beside GNU sort (LC_ALL=C):
 // pipes larger than the pipe buffer, compressed inputs and outputs,
 // several inputs (one without its last newline), -o onto an input, -c and
-// -C, -m, -z, spilled sorts under a small -S, --stats, and empty input.
+// -C, -m, -z, spilled sorts under a small -S (-h's too), --stats, and
+// empty input.
 #include <gtest/gtest.h>
 
 #include <unistd.h>
@@ -92,6 +93,40 @@ TEST_F(LineCli, SpilledUnderASmallBudgetAndMerged) {
     if (!gnu_args.empty() && gnu_args[0] == "--compress-temp") gnu_args.erase(gnu_args.begin());
     gnu_args.push_back(dir.file("in"));
     EXPECT_TRUE(ours.out == gnu(gnu_args).out) << join_args(args);
+  }
+}
+
+// du -h's lines (a size with a unit, a tab, a path), sorted by -h under a
+// small -S: spilled runs, merged; then checked with -c and merged with -m.
+TEST_F(LineCli, HumanSizesSpilledAndMergedAsGnuSortsThem) {
+  std::string data;
+  while (data.size() < (4 << 20)) {
+    const char* const kUnits[] = {"", "K", "M", "G", "T", "k"};
+    data += (rng.chance(5) ? "-" : "") + std::to_string(rng.below(1024));
+    if (rng.chance(40)) data += "." + std::to_string(rng.below(10));
+    data += kUnits[rng.below(6)];
+    data += "\t/data/dir" + std::to_string(rng.below(100000)) + "\n";
+  }
+  write_file(dir.file("in"), data);
+  for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{
+           {"-h"}, {"-hr"}, {"-k1,1h", "-u"}, {"-s", "-k1,1hr"}, {"-t", "\t", "-k2,2", "-k1,1h"}}) {
+    std::vector<std::string> ours_args = {"-S", "1M", "-v", "-T", dir.path(), "-o", dir.file("out")};
+    ours_args.insert(ours_args.end(), args.begin(), args.end());
+    ours_args.push_back(dir.file("in"));
+    const ProcessResult ours = gsort(ours_args);
+    ASSERT_EQ(ours.exit_code, 0) << ours.err;
+    EXPECT_EQ(ours.err.find(" 0 runs, "), std::string::npos) << "spilled: " << ours.err;
+    std::vector<std::string> gnu_args = args;
+    gnu_args.push_back(dir.file("in"));
+    const std::string expected = gnu(gnu_args).out;
+    EXPECT_TRUE(read_file(dir.file("out")) == expected) << join_args(args);
+    std::vector<std::string> check = args;
+    check.insert(check.end(), {"-c", dir.file("out")});
+    EXPECT_EQ(gsort(check).exit_code, 0) << join_args(args);
+    std::vector<std::string> merge = args;
+    merge.insert(merge.end(), {"-m", dir.file("out"), dir.file("out")});
+    gnu_args = merge;
+    EXPECT_TRUE(gsort(merge).out == gnu(gnu_args).out) << join_args(args);
   }
 }
 

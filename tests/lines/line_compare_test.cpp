@@ -5,6 +5,7 @@
 #include <string>
 
 #include "src/keys/line_fields.h"
+#include "src/keys/line_number.h"
 #include "src/lines/keys/line_compare.h"
 #include "src/lines/keys/line_numeric.h"
 
@@ -29,6 +30,11 @@ int cmp(const LineSpec& s, const std::string& a, const std::string& b) {
 
 int num(const std::string& a, const std::string& b) {
   const int d = compare_line_numbers(u(a), a.size(), u(b), b.size());
+  return d < 0 ? -1 : d > 0 ? 1 : 0;
+}
+
+int human(const std::string& a, const std::string& b) {
+  const int d = compare_human_numbers(u(a), a.size(), u(b), b.size(), false);
   return d < 0 ? -1 : d > 0 ? 1 : 0;
 }
 
@@ -86,6 +92,44 @@ TEST(LineNumbers, ValuesAsGnuReadsThem) {
   EXPECT_EQ(num("-", "."), 0);
 }
 
+// GNU sort's -h (its human_numcompare in the C locale): the unit first,
+// whatever the number, then the number as -n reads it.
+TEST(LineNumbers, HumanUnitsThenValuesAsGnuReadsThem) {
+  const char* const ascending[] = {"-1Q", "-1R", "-1Y", "-1Z", "-1E", "-1P", "-1T", "-1G", "-1M", "-1k", "-5",
+                                   "0", "1", "1K", "1M", "1G", "1T", "1P", "1E", "1Z", "1Y", "1R", "1Q"};
+  for (size_t i = 0; i + 1 < sizeof ascending / sizeof ascending[0]; ++i) {
+    EXPECT_EQ(human(ascending[i], ascending[i + 1]), -1) << ascending[i] << " < " << ascending[i + 1];
+  }
+  EXPECT_EQ(human("1023M", "1G"), -1) << "the unit decides, not the size it stands for";
+  EXPECT_EQ(human("2000", "1K"), -1) << "no unit sorts before K";
+  EXPECT_EQ(human("1k", "1K"), 0) << "k and K are one unit";
+  EXPECT_EQ(human("1.5K", "1.05K"), 1);
+  EXPECT_EQ(human("-2M", "-3M"), 1) << "negatives by value within a unit";
+  EXPECT_EQ(human("0K", "0"), 0) << "a zero has no unit";
+  EXPECT_EQ(human("-0M", "0"), 0);
+  EXPECT_EQ(human("0.0G", "-1"), 1);
+  EXPECT_EQ(human(".5K", "999"), 1) << "a fraction alone has a unit";
+  EXPECT_EQ(human("-.5K", "-999"), -1);
+  EXPECT_EQ(human("1.E", "2.M"), 1) << "a decimal point at the end still has a unit (sort.pl h4)";
+  EXPECT_EQ(human("1..2E", "2..2M"), -1) << "a second point: no unit (sort.pl h5)";
+  EXPECT_EQ(human("1GiB", "1030MiB"), 1) << "sort.pl h6";
+  EXPECT_EQ(human("1X", "2"), -1) << "an unknown unit is none";
+  EXPECT_EQ(human("  \t1K", "1K"), 0) << "leading blanks";
+  EXPECT_EQ(human("1 K", "2"), -1) << "the unit right after the number only";
+  EXPECT_EQ(human("+1K", "2"), -1) << "no '+' sign, so no number, so no unit";
+  EXPECT_EQ(human("K", "1"), -1);
+  EXPECT_EQ(human("1\x80" "2K", "2K"), -1) << "no unit after a separator";
+  if (kNumberSeparator == 0x80) EXPECT_EQ(human("1\x80" "2K", "3"), 1) << "but -n reads 12";
+  EXPECT_EQ(human(std::string("1\0K", 3), "2"), -1) << "NUL is no unit";
+  EXPECT_EQ(human("1e", "2"), -1) << "e is no unit";
+  const auto folded = [](const std::string& a, const std::string& b) {
+    return compare_human_numbers(u(a), a.size(), u(b), b.size(), true);
+  };
+  EXPECT_GT(folded("1e", "2"), 0) << "but -f folds it to E first, as GNU sort does";
+  EXPECT_LT(folded("1m", "1g"), 0);
+  EXPECT_EQ(folded("1k", "1K"), 0);
+}
+
 TEST(LineCompare, LastResortAndItsExceptions) {
   // Keys tie; the whole lines decide.
   EXPECT_EQ(cmp(spec_of({"1,1"}), "a 2", "a 1"), 1);
@@ -106,6 +150,11 @@ TEST(LineCompare, KeyOptions) {
   EXPECT_EQ(cmp(spec_of({"1,1r"}), "a", "b"), 1);
   EXPECT_EQ(cmp(spec_of({"2,2n", "1,1"}, ','), "b,1", "a,1"), 1);
   EXPECT_EQ(cmp(spec_of({"1,1fr", "2,2"}, ','), "A,x", "a,y"), -1) << "equal folded, then key 2";
+  EXPECT_EQ(cmp(spec_of({"2,2h", "1,1"}), "a 1G", "b 1023M"), 1) << "sort.pl h3";
+  EXPECT_EQ(cmp(spec_of({"1,1hr"}), "1K", "1M"), 1);
+  EXPECT_EQ(cmp(spec_of({"1,1hf"}), "1k", "1K"), 1) << "equal keys: the last resort";
+  EXPECT_EQ(cmp(spec_of({"1b,1h"}), "  2K", "1M"), -1);
+  EXPECT_EQ(cmp(spec_of({"1,1hf"}), "227.9e5", "229"), 1) << "folded: 227.9E";
 }
 
 }  // namespace

@@ -77,6 +77,24 @@ TEST(LineImage, NumericImageOrdersValues) {
   EXPECT_EQ(image_order(spec.image(), "007.10", "7.1"), 0);
 }
 
+TEST(LineImage, HumanImageOrdersUnitsThenValues) {
+  LineOptions o;
+  o.human_numeric = true;
+  const LineSpec spec = make_line_spec(o, false, false);
+  const std::vector<std::string> ascending = {"-1Q", "-2Y", "-1Y", "-1000K", "-1k", "-999", "-0.5", "0", "-0K",
+                                              "abc", "0.5", "1\x80" "2K", "999", "1k", "1.5K", "1000K", "1M",
+                                              "1Q", "12345678901234567890123Q"};
+  for (size_t i = 0; i + 1 < ascending.size(); ++i) {
+    const int order = image_order(spec.image(), ascending[i], ascending[i + 1]);
+    EXPECT_LE(order, 0) << ascending[i] << " vs " << ascending[i + 1];
+  }
+  EXPECT_EQ(image_order(spec.image(), "1k", "1K"), 0);
+  EXPECT_EQ(image_order(spec.image(), "0K", "-0"), 0);
+  EXPECT_EQ(image_order(spec.image(), "1.5M", "01.50Mi"), 0);
+  const LineSpec reversed = make_line_spec(o, true, false);
+  EXPECT_EQ(image_order(reversed.image(), "1K", "2"), -1) << "'r' complements the unit too";
+}
+
 TEST(LineImage, TextWordsAreBigEndianBytes) {
   const LineSpec spec = make_line_spec(LineOptions{}, false, false);
   const std::string line = "abcdefghij";

@@ -40,6 +40,37 @@ TEST(LineKeySpec, ModifiersOnEitherPosition) {
   EXPECT_TRUE(b.key.skip_end_blanks);
   EXPECT_TRUE(b.key.numeric && b.key.reverse && b.key.fold);
   EXPECT_FALSE(parse_line_key("1,2").has_options);
+  const ParsedLineKey h = parse_line_key("2,2hr");
+  EXPECT_TRUE(h.key.human && h.key.reverse && h.has_options);
+  EXPECT_FALSE(h.key.numeric);
+}
+
+// GNU sort's check_ordering_compatibility: n, g, h, M and one of d i R V
+// exclude each other on a key; b, f and r go with any. The message lists
+// the key's options in GNU's order, without b and r.
+TEST(LineKeySpec, IncompatibleOrderingsInGnuWords) {
+  EXPECT_EQ(error_of("1,1hn"), "options '-hn' are incompatible");
+  EXPECT_EQ(error_of("1n,1h"), "options '-hn' are incompatible") << "across POS1 and POS2";
+  EXPECT_EQ(error_of("1,1bfhnr"), "options '-fhn' are incompatible");
+  EXPECT_EQ(error_of("1,1Mh"), "options '-hM' are incompatible") << "before -M's refusal";
+  EXPECT_EQ(error_of("1,1dih"), "options '-dh' are incompatible") << "GNU's d hides i";
+  EXPECT_EQ(error_of("1,1hbfr"), "");
+  EXPECT_NE(error_of("1,1Mx").find("stray character"), std::string::npos) << "the syntax first";
+  LineOptions o;
+  o.numeric = o.human_numeric = true;
+  const auto spec_error = [&]() -> std::string {
+    try {
+      make_line_spec(o, false, false);
+    } catch (const UsageError& e) {
+      return e.what();
+    }
+    return "";
+  };
+  EXPECT_EQ(spec_error(), "options '-hn' are incompatible") << "the global options as the whole line's key";
+  o.keys = {"1,1"};
+  EXPECT_EQ(spec_error(), "options '-hn' are incompatible") << "taken by a key without options";
+  o.keys = {"1,1r", "2,2n"};
+  EXPECT_EQ(spec_error(), "") << "no key takes them (GNU sort accepts this too)";
 }
 
 TEST(LineKeySpec, GnuMessages) {
@@ -54,7 +85,6 @@ TEST(LineKeySpec, GnuMessages) {
   EXPECT_EQ(error_of(""), "invalid number at field start: invalid count at start of ''");
   EXPECT_NE(error_of("1g").find("-g (general numeric) is not supported; use -n"), std::string::npos);
   EXPECT_NE(error_of("1,1M").find("-M"), std::string::npos);
-  EXPECT_NE(error_of("1h").find("use -n"), std::string::npos);
   EXPECT_EQ(error_of("+2"), "") << "a '+' before a count, as strtoumax takes it";
 }
 
@@ -86,6 +116,10 @@ TEST(LineKeySpec, GlobalOptionsGoToKeysWithoutOptions) {
 TEST(LineKeySpec, GlobalOptionsWithoutKeysMakeAWholeLineKey) {
   LineOptions o;
   EXPECT_TRUE(make_line_spec(o, true, false).keys.empty()) << "-r alone reverses the last resort only";
+  o.human_numeric = true;
+  ASSERT_EQ(make_line_spec(o, false, false).keys.size(), 1u);
+  EXPECT_TRUE(make_line_spec(o, false, false).keys[0].human);
+  o.human_numeric = false;
   o.fold = true;
   const LineSpec s = make_line_spec(o, true, false);
   ASSERT_EQ(s.keys.size(), 1u);

@@ -38,6 +38,8 @@ TEST(LineOptions, TabErrorsAsGnuWordsThem) {
   EXPECT_EQ(usage_error_of({"-t", ""}), "empty tab");
   EXPECT_EQ(usage_error_of({"-t", "ab"}), "multi-character tab 'ab'");
   EXPECT_EQ(usage_error_of({"-t", ",", "-t:"}), "incompatible tabs");
+  EXPECT_EQ(usage_error_of({"--field-separator="}), "empty tab") << "an empty value after '='";
+  EXPECT_EQ(usage_error_of({"--field-sep="}), "empty tab");
   EXPECT_EQ(config_of({"-t", ",", "-t,"}).lines.separator, ',') << "the same one twice is fine";
 }
 
@@ -53,7 +55,6 @@ TEST(LineOptions, UnsupportedGnuOptionsAreRefusedByName) {
   const std::pair<std::vector<const char*>, const char*> cases[] = {
       {{"-g"}, "-g (general numeric) is not supported; use -n"},
       {{"--general-numeric-sort"}, "-g (general numeric)"},
-      {{"--human-numeric-sort"}, "--human-numeric-sort is not supported (and -h is --help in gsort); use -n"},
       {{"-M"}, "-M (month names) is not supported"},
       {{"-V"}, "-V (version sort) is not supported"},
       {{"-R"}, "-R (random order) is not supported"},
@@ -88,7 +89,44 @@ TEST(LineOptions, HelpSaysLinesAreTheDefault) {
   EXPECT_NE(help.find("Sort text lines (the default)"), std::string::npos);
   EXPECT_NE(help.find("\nText lines (the default):\n"), std::string::npos);
   EXPECT_NE(help.find("\n  -t, --field-separator=SEP "), std::string::npos);
-  EXPECT_EQ(help.find("human-numeric"), std::string::npos) << "refused options are not offered";
+  EXPECT_NE(help.find("\n  -h, --human-numeric-sort "), std::string::npos);
+  EXPECT_NE(help.find("\n      --help "), std::string::npos) << "--help has no short name";
+  EXPECT_EQ(help.find("month"), std::string::npos) << "refused options are not offered";
+}
+
+// -h is GNU sort's: human-numeric, not --help (du -h | gsort -h).
+TEST(LineOptions, HumanNumericIsH) {
+  for (const std::vector<const char*>& args : std::vector<std::vector<const char*>>{
+           {"-h"}, {"--human-numeric-sort"}, {"--sort=human-numeric"}, {"-rh"}}) {
+    const SortConfig c = config_of(args);
+    EXPECT_TRUE(c.lines.human_numeric) << args.front();
+    EXPECT_FALSE(c.lines.numeric) << args.front();
+  }
+  EXPECT_EQ(usage_error_of({"--record-size", "8", "-h"}),
+            "-h is for text lines, not records (--record-size, --format): records take typed keys, -k OFFSET:TYPE");
+}
+
+// GNU sort's check_ordering_compatibility and its -c/-C check, in its words.
+TEST(LineOptions, IncompatibleOptionsAsGnuWordsThem) {
+  const std::pair<std::vector<const char*>, const char*> cases[] = {
+      {{"-hn"}, "options '-hn' are incompatible"},
+      {{"-n", "--human-numeric-sort"}, "options '-hn' are incompatible"},
+      {{"--sort=human-numeric", "-n"}, "options '-hn' are incompatible"},
+      {{"-hn", "-k1,1"}, "options '-hn' are incompatible"},
+      {{"-k1,1", "-k2,2nh"}, "options '-hn' are incompatible"},
+      {{"-hM"}, "options '-hM' are incompatible"},
+      {{"-fhg"}, "options '-fgh' are incompatible"},
+      {{"-n", "--sort=month"}, "options '-Mn' are incompatible"},
+      {{"-hd"}, "options '-dh' are incompatible"},
+      {{"-cC"}, "options '-cC' are incompatible"},
+      {{"-C", "-k1,1hn", "-c"}, "options '-cC' are incompatible"},
+  };
+  for (const auto& [args, message] : cases) {
+    EXPECT_EQ(usage_error_of(std::vector<const char*>(args)), message) << args.front();
+  }
+  EXPECT_EQ(config_of({"-hn", "-k1,1r"}).lines.keys.size(), 1u) << "no key takes -hn: GNU sort accepts it";
+  EXPECT_EQ(config_of({"-c", "-c"}).mode, Mode::kCheck);
+  EXPECT_NE(usage_error_of({"-M", "-k1,1r"}).find("-M (month names) is not supported"), std::string::npos);
 }
 
 }  // namespace

@@ -25,6 +25,10 @@ std::string random_number(Rng& rng) {
     for (uint64_t i = 0; i < frac; ++i) s += static_cast<char>('0' + (rng.chance(30) ? 0 : rng.below(10)));
     if (rng.chance(15)) s += "000";
   }
+  // -h's units, an unknown letter, and the IEC "i" after a unit. Not R or
+  // Q: the GNU sort these tests run beside (coreutils 9.1) predates them.
+  if (rng.chance(20)) s += "kKMGTPEZYBi"[rng.below(11)];
+  if (rng.chance(3)) s += 'i';
   if (rng.chance(5)) s += rng.chance(50) ? "e5" : ",000";
   if (rng.chance(10)) s += rng.chance(50) ? "x" : ".5";
   return s;
@@ -69,13 +73,14 @@ std::string random_line(Rng& rng, const LineOptionsCase& o, const std::vector<st
   return line;
 }
 
-// A position F[.C] and its modifiers.
-std::string random_pos(Rng& rng, bool end) {
+// A position F[.C] and its modifiers; `number` is the key's numeric
+// modifier ('n' or 'h': GNU sort refuses both on one key).
+std::string random_pos(Rng& rng, bool end, char number) {
   std::string p = std::to_string(rng.range(1, 5));
   if (rng.chance(35)) p += "." + std::to_string(end ? rng.below(5) : rng.range(1, 4));
-  const char* const mods = "bfnr";
-  for (int i = 0; i < 4; ++i) {
-    if (rng.chance(15)) p += mods[i];
+  const char mods[] = {'b', 'f', number, 'r'};
+  for (char m : mods) {
+    if (rng.chance(15)) p += m;
   }
   return p;
 }
@@ -103,12 +108,15 @@ LineOptionsCase random_line_options(Rng& rng) {
   if (c.zero_terminated) c.args.push_back("-z");
   const char* const globals[] = {"-n", "-r", "-u", "-s", "-f", "-b"};
   for (const char* g : globals) {
-    if (rng.chance(20)) c.args.push_back(g);
+    if (!rng.chance(20)) continue;
+    // -n, or -h (never both: GNU sort refuses them together).
+    c.args.push_back(g[1] == 'n' && rng.chance(35) ? "-h" : g);
   }
   const uint64_t keys = rng.chance(25) ? 0 : rng.range(1, 3);
   for (uint64_t k = 0; k < keys; ++k) {
-    std::string spec = random_pos(rng, false);
-    if (rng.chance(70)) spec += "," + random_pos(rng, true);
+    const char number = rng.chance(35) ? 'h' : 'n';
+    std::string spec = random_pos(rng, false, number);
+    if (rng.chance(70)) spec += "," + random_pos(rng, true, number);
     c.args.push_back("-k" + spec);
   }
   return c;

@@ -1,7 +1,7 @@
 // Random text lines and random GNU sort options for the line tests: tricky
 // content on purpose (empty lines and fields, missing fields, runs of
 // blanks, signs, decimal points, leading zeros, -0, '+', exponents and
-// thousands separators that -n must not read, '\r', NUL, bytes >= 0x80,
+// thousands separators that -n must not read, -h's units and unknown ones, '\r', NUL, bytes >= 0x80,
 // shared prefixes, duplicates, very long lines, no final terminator).
 #pragma once
 

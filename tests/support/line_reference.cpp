@@ -105,6 +105,7 @@ gsort::LineSpec spec_of_args(const std::vector<std::string>& args) {
     const std::string& a = args[i];
     if (a == "-t") o.separator = static_cast<unsigned char>(args[++i][0]);
     else if (a == "-n") o.numeric = true;
+    else if (a == "-h") o.human_numeric = true;
     else if (a == "-f") o.fold = true;
     else if (a == "-b") o.ignore_blanks = true;
     else if (a == "-s") o.stable = true;

@@ -43,13 +43,21 @@ TEST(GnuHabits, StableIsAcceptedAndChangesNothing) {
   }
 }
 
-TEST(GnuHabits, ShortHelp) {
+// As in GNU sort, -h is --human-numeric-sort: only --help prints the help.
+TEST(GnuHabits, HelpIsLongOnly) {
   testing::internal::CaptureStdout();
-  std::vector<const char*> argv = {"gsort", "-h"};
-  const ParsedCommand cmd = parse_command_line(2, argv.data());
-  const std::string out = testing::internal::GetCapturedStdout();
+  std::vector<const char*> argv = {"gsort", "--help"};
+  ParsedCommand cmd = parse_command_line(2, argv.data());
+  std::string out = testing::internal::GetCapturedStdout();
   EXPECT_TRUE(cmd.done);
   EXPECT_EQ(out, help_text());
+  testing::internal::CaptureStdout();
+  argv = {"gsort", "-h"};
+  cmd = parse_command_line(2, argv.data());
+  out = testing::internal::GetCapturedStdout();
+  EXPECT_FALSE(cmd.done);
+  EXPECT_EQ(out, "");
+  EXPECT_TRUE(cmd.config.lines.human_numeric);
 }
 
 TEST(GnuHabits, RepeatedOptionTakesTheLastValue) {
@@ -118,7 +126,8 @@ TEST(GnuHabits, HelpIsGroupedWithExamples) {
   EXPECT_EQ(help.find("[ --"), std::string::npos);
   EXPECT_EQ(help.find(" arg"), std::string::npos);
   for (const char* line : {"\n  -o, --output=FILE ", "\n  -k, --key=SPEC ", "\n  -S, --memory=SIZE ",
-                           "\n      --compress-output[=LEVEL]\n", "\n  -s, --stable ", "\n  -h, --help ",
+                           "\n      --compress-output[=LEVEL]\n", "\n  -s, --stable ", "\n      --help ",
+                           "\n  -h, --human-numeric-sort ",
                            "\n  -C ", "\n      --to-terminal "}) {
     EXPECT_NE(help.find(line), std::string::npos) << line;
   }

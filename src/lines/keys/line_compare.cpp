@@ -26,6 +26,8 @@ int compare_key(const LineKey& key, int separator, const uint8_t* a, uint64_t al
   int diff;
   if (key.numeric) {
     diff = compare_line_numbers(a + ab, ae - ab, b + bb, be - bb);
+  } else if (key.human) {
+    diff = compare_human_numbers(a + ab, ae - ab, b + bb, be - bb, key.fold);
   } else if (key.fold) {
     diff = compare_folded(a + ab, ae - ab, b + bb, be - bb);
   } else {

@@ -1,7 +1,8 @@
 // The comparison of two lines, GNU sort's in the C locale: key by key
-// (text bytewise, -f folded to upper case, -n by value, 'r' reversed), and
-// when every key ties, unless -s or -u, the whole lines bytewise (a line
-// sorts before its extensions), reversed by the global -r.
+// (text bytewise, -f folded to upper case, -n by value, -h by unit then
+// value, 'r' reversed), and when every key ties, unless -s or -u, the
+// whole lines bytewise (a line sorts before its extensions), reversed by
+// the global -r.
 #pragma once
 
 #include <cstdint>

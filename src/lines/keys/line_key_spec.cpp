@@ -36,7 +36,6 @@ size_t parse_count(const std::string& spec, size_t s, uint64_t* value, const cha
 const char* closest_to(char option) {
   switch (option) {
     case 'g': return "-g (general numeric) is not supported; use -n (no exponents)";
-    case 'h': return "human-numeric sorting is not supported; use -n";
     case 'M': return "-M (month names) is not supported; use a numeric month with -n";
     case 'V': return "-V (version sort) is not supported; use -n on each part (-t. -k1,1n -k2,2n ...)";
     case 'R': return "-R (random order) is not supported; use shuf";
@@ -46,18 +45,22 @@ const char* closest_to(char option) {
   }
 }
 
-// The OPTS after a POS: b (start or end blanks) f n r.
+// The OPTS after a POS: b f h n r, and GNU's d g i M R V, which are
+// refused once the whole key is read (after its syntax and GNU's
+// incompatibilities, as GNU sort reports those first).
 size_t parse_options(const std::string& spec, size_t at, bool end, ParsedLineKey* k) {
   for (; at < spec.size(); ++at) {
-    switch (spec[at]) {
+    const char c = spec[at];
+    switch (c) {
       case 'b': (end ? k->key.skip_end_blanks : k->key.skip_start_blanks) = true; break;
       case 'f': k->key.fold = true; break;
+      case 'h': k->key.human = true; break;
       case 'n': k->key.numeric = true; break;
       case 'r': k->key.reverse = true; break;
-      default:
-        if (const char* why = closest_to(spec[at])) throw UsageError("key '" + spec + "': " + why);
-        return at;
+      case 'd': case 'g': case 'i': case 'M': case 'R': case 'V': break;
+      default: return at;
     }
+    if (c != 'b' && c != 'r') k->orderings += c;
     k->has_options = true;
   }
   return at;
@@ -85,7 +88,22 @@ ParsedLineKey parse_line_key(const std::string& spec) {
     at = parse_options(spec, at, true, &k);
   }
   if (at != spec.size()) bad_field_spec(spec, "stray character in field spec");
+  refuse_incompatible_orderings(k.orderings);
+  for (char c : k.orderings) {
+    if (const char* why = closest_to(c)) throw UsageError("key '" + spec + "': " + why);
+  }
   return k;
+}
+
+void refuse_incompatible_orderings(const std::string& letters) {
+  const auto has = [&](char c) { return letters.find(c) != std::string::npos; };
+  const int ways = has('n') + has('g') + has('h') + has('M') + (has('d') || has('i') || has('R') || has('V'));
+  if (ways < 2) return;
+  std::string opts;  // in GNU's order; its 'd' hides 'i'
+  for (char c : std::string("dfghiMnRV")) {
+    if (has(c) && !(c == 'i' && has('d'))) opts += c;
+  }
+  throw UsageError("options '-" + opts + "' are incompatible");
 }
 
 bool looks_like_record_key(const std::string& spec) { return spec.find(':') != std::string::npos; }
@@ -114,7 +132,9 @@ LineSpec make_line_spec(const LineOptions& options, bool reverse, bool unique) {
   global.skip_start_blanks = global.skip_end_blanks = options.ignore_blanks;
   global.fold = options.fold;
   global.numeric = options.numeric;
+  global.human = options.human_numeric;
   global.reverse = reverse;
+  bool inherited = false;  // a key took the global options
   for (const std::string& text : options.keys) {
     ParsedLineKey parsed = parse_line_key(text);
     if (!parsed.has_options) {
@@ -122,12 +142,19 @@ LineSpec make_line_spec(const LineOptions& options, bool reverse, bool unique) {
       parsed.key.skip_end_blanks = global.skip_end_blanks;
       parsed.key.fold = global.fold;
       parsed.key.numeric = global.numeric;
+      parsed.key.human = global.human;
       parsed.key.reverse = global.reverse;
+      inherited = true;
     }
     spec.keys.push_back(parsed.key);
   }
   // GNU sort: with no -k, options other than -r make the whole line a key.
-  if (spec.keys.empty() && (options.ignore_blanks || options.fold || options.numeric)) spec.keys.push_back(global);
+  const bool whole_line_key = options.ignore_blanks || options.fold || options.numeric || options.human_numeric;
+  if (spec.keys.empty() && whole_line_key) spec.keys.push_back(global);
+  if (inherited || options.keys.empty()) {
+    refuse_incompatible_orderings(std::string(options.fold ? "f" : "") + (options.human_numeric ? "h" : "") +
+                                  (options.numeric ? "n" : ""));
+  }
   return spec;
 }
 

@@ -1,12 +1,15 @@
 // GNU sort's key model for text lines: -k POS1[,POS2] parsed, and the
-// global options (-b -f -n -r, -t, -s, -u, -z) resolved into the list of
+// global options (-b -f -h -n -r, -t, -s, -u, -z) resolved into the list of
 // keys and the comparison's settings, as GNU sort resolves them:
 //  - POS is F[.C][OPTS]: field F (from 1), character C (from 1; in POS2,
-//    0 or absent means the end of the field); OPTS of b f n r. 'b' after
+//    0 or absent means the end of the field); OPTS of b f h n r. 'b' after
 //    POS1 skips the blanks before the start, after POS2 before the end.
-//  - A key with no OPTS at all takes the global -b -f -n -r; a key with
+//  - Orderings that exclude each other (n, h, and GNU's g M and d i R V,
+//    which gsort refuses) are refused in GNU's words, "options '-hn' are
+//    incompatible", on each key as it orders.
+//  - A key with no OPTS at all takes the global -b -f -h -n -r; a key with
 //    any OPT takes none of them.
-//  - With no -k but a global -b, -f or -n, the whole line is one key with
+//  - With no -k but a global -b, -f, -h or -n, the whole line is one key with
 //    those options.
 //  - Unless -s or -u, lines whose keys tie are compared as whole lines,
 //    bytewise (reversed by the global -r).
@@ -26,11 +29,16 @@ namespace gsort {
 struct ParsedLineKey {
   LineKey key;
   bool has_options = false;
+  std::string orderings;  // its OPTS but b and r, as given
 };
 
 // Parses one -k argument. Throws UsageError with GNU sort's words:
 // "field number is zero: invalid field specification '0'".
 ParsedLineKey parse_line_key(const std::string& spec);
+
+// Throws UsageError in GNU sort's words when the ordering options in
+// `letters` (of d f g h i M n R V) exclude each other.
+void refuse_incompatible_orderings(const std::string& letters);
 
 // Whether a -k argument is gsort's record key (OFFSET:TYPE), which has a
 // ':' where GNU's POS never has one.

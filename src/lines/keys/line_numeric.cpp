@@ -52,4 +52,10 @@ int compare_line_numbers(const uint8_t* a, uint64_t alen, const uint8_t* b, uint
   return x.sign < 0 ? -m : m;
 }
 
+int compare_human_numbers(const uint8_t* a, uint64_t alen, const uint8_t* b, uint64_t blen, bool fold) {
+  const int x = line_unit_order(a, alen, fold), y = line_unit_order(b, blen, fold);
+  if (x != y) return x < y ? -1 : 1;
+  return compare_line_numbers(a, alen, b, blen);
+}
+
 }  // namespace gsort

@@ -92,8 +92,8 @@ TieStart first_pass(ThreadPool& pool, const LineSpec& spec, const LineSpan& line
       f.v0 |= w.w[0] ^ first.w[0], f.v1 |= w.w[1] ^ first.w[1], f.v2 |= w.w[2] ^ first.w[2];
       f.vn |= w.next ^ first.next;
       f.longest = std::max(f.longest, length);
-      if (image.key.numeric) f.capped |= v.number.int_digits > kImageCountCap;
-      if (!image.key.numeric) f.nul_end |= v.len > 0 && v.key[v.len - 1] == 0;
+      if (reads_number(image.key)) f.capped |= v.number.int_digits > kImageCountCap;
+      if (!reads_number(image.key)) f.nul_end |= v.len > 0 && v.key[v.len - 1] == 0;
       f.fits &= v.len <= kMost && length <= kMost;
       entries[i] = WideEntry{w.w[0], 0, static_cast<uint32_t>(i)};
       spare[i].hi = w.next;

@@ -96,7 +96,7 @@ void TieRefiner::settle_spent(KeyEntry* e, KeyEntry* tmp, const TieSegment& s, b
     for (uint64_t i = b; i < end; ++i) {
       const uint32_t line = e[i].index;
       uint64_t len = 0;
-      if (image.key.numeric) {
+      if (reads_number(image.key)) {
         // A capped count carries no digits: the image is its header alone.
         const bool too_long = cache_ && s.level == 0 ? cache_[line].image_length == kImageNumberHeader
                                                      : view_of(s.level, line).number.int_digits > kImageCountCap;
@@ -111,7 +111,7 @@ void TieRefiner::settle_spent(KeyEntry* e, KeyEntry* tmp, const TieSegment& s, b
     sort_by_comparator(e, s.size);
     return;
   }
-  if (!image.key.numeric) parallel ? sort_pairs(pool_, e, tmp, s.size) : radix_sort_entries(e, tmp, s.size);
+  if (!reads_number(image.key)) parallel ? sort_pairs(pool_, e, tmp, s.size) : radix_sort_entries(e, tmp, s.size);
   if (s.level + 1 == images_.size()) return;  // equal in every key: input order
   for (uint64_t i = 0; i < s.size;) {
     uint64_t j = i + 1;
