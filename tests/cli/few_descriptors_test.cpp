@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "tests/support/process.h"
+#include "tests/support/sanitizers.h"
 #include "tests/support/temp_dir.h"
 
 namespace gsort_test {
@@ -70,6 +71,9 @@ TEST(CliFewDescriptors, MergeOfMoreInputsThanTheOpenFileLimitAllows) {
 // each take the run before and one more input into a new run), then the
 // same with standard input as a 32nd input, read once.
 TEST(CliFewDescriptors, MergeContinuesUnderALimitOfSeven) {
+#if GSORT_TEST_UNDER_ASAN
+  GTEST_SKIP() << "the sanitizers' runtime needs descriptors of its own (tests/support/sanitizers.h)";
+#endif
   for (const bool records : {false, true}) {
     TempDir dir;
     write_inputs(dir, 31, records);
@@ -109,6 +113,9 @@ TEST(CliFewDescriptors, BatchSizeTheOpenFileLimitCannotAllowIsRefused) {
 // output's unnamed temporary file and the temporary directory's lock), and
 // runs it under 11.
 TEST(CliFewDescriptors, MergeIntoOneOfItsInputsUnderAFewDescriptors) {
+#if GSORT_TEST_UNDER_ASAN
+  GTEST_SKIP() << "the sanitizers' runtime needs descriptors of its own (tests/support/sanitizers.h)";
+#endif
   for (const bool records : {false, true}) {
     TempDir dir;
     write_inputs(dir, 5, records);

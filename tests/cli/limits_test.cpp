@@ -12,20 +12,9 @@
 #include "tests/support/process.h"
 #include "tests/support/record_gen.h"
 #include "tests/support/reference_sort.h"
+#include "tests/support/sanitizers.h"
 #include "tests/support/temp_dir.h"
 
-// Whether this build runs under AddressSanitizer: gcc defines
-// __SANITIZE_ADDRESS__, clang answers __has_feature.
-#if defined(__SANITIZE_ADDRESS__)
-#define GSORT_TEST_UNDER_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define GSORT_TEST_UNDER_ASAN 1
-#endif
-#endif
-#ifndef GSORT_TEST_UNDER_ASAN
-#define GSORT_TEST_UNDER_ASAN 0
-#endif
 
 namespace gsort_test {
 namespace {
