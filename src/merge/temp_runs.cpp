@@ -52,6 +52,12 @@ std::unique_ptr<RecordSource> TempRuns::open(PendingSource& run) {
   return std::make_unique<RunSegmentsReader>(std::move(readers));
 }
 
+std::unique_ptr<RunView> TempRuns::view(PendingSource& run) {
+  std::vector<RunViewSegment> segments;
+  for (RunSegment& segment : run.segments) segments.push_back(RunViewSegment{&segment.file.file, segment.identity});
+  return std::make_unique<RunView>(std::move(segments), rs_, &decoders_);
+}
+
 void TempRuns::remove(PendingSource& run) {
   for (RunSegment& segment : run.segments) dir().remove(segment.file);
 }
