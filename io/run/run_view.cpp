@@ -227,6 +227,34 @@ uint64_t RunView::compressed_partition_point(uint64_t lo, uint64_t hi,
   return a;
 }
 
+void RunView::release(uint64_t begin, uint64_t end) const {
+  for (const Segment& seg : segments_) {
+    const uint64_t lo = std::max(begin, seg.first), hi = std::min(end, seg.first + seg.count());
+    if (lo >= hi) continue;
+    uint64_t from = 0, to = 0;  // bytes of the file only this range reads
+    if (seg.compressed()) {
+      const size_t first = frame_of(lo) + (frames_[frame_of(lo)].first < lo ? 1 : 0);
+      size_t last = frame_of(hi - 1);
+      if (frames_[last].first + frames_[last].records(rs_) > hi) {
+        if (last == 0) continue;
+        --last;
+      }
+      if (first > last || frames_[first].segment != frames_[last].segment) continue;
+      from = frames_[first].at;
+      to = frames_[last].at + sizeof(RunFrameHeader) + frames_[last].header.stored_bytes;
+    } else {
+      const uint64_t bpr = seg.block_records;
+      const uint64_t a = (lo - seg.first + bpr - 1) / bpr;
+      const uint64_t b = hi == seg.first + seg.count() ? run_block_count(seg.count(), bpr) : (hi - seg.first) / bpr;
+      from = sizeof(RunHeader) + a * bpr * rs_;
+      to = sizeof(RunHeader) + std::min(b * bpr, seg.count()) * rs_;
+    }
+    from = (from + kRunReleaseAlign - 1) & ~(kRunReleaseAlign - 1);
+    to &= ~(kRunReleaseAlign - 1);
+    if (from < to) seg.file->punch_hole(from, to - from);
+  }
+}
+
 void RunCursor::open(const RunView& view, uint64_t begin, uint64_t end) {
   view_ = &view;
   pos_ = begin;

@@ -41,6 +41,14 @@ class RunView final : public SortedRecords {
   uint64_t partition_point(uint64_t lo, uint64_t hi,
                            const std::function<bool(const uint8_t*)>& before) const override;
 
+  // Frees the storage (and cached pages) of what only records [begin, end)
+  // occupy: whole blocks or frames inside the range, cut inward to
+  // kRunReleaseAlign, so that no byte another range reads is touched. For a
+  // run read once and deleted after: its pages go while the merge runs
+  // instead of all at once at the end. Does nothing where the file system
+  // cannot punch holes.
+  void release(uint64_t begin, uint64_t end) const;
+
   uint32_t record_size() const { return rs_; }
   // The least buffer a cursor over this run needs: its largest block or
   // frame of records.

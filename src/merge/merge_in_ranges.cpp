@@ -19,7 +19,7 @@ std::string seconds_text(double s) {
 }
 
 void report_ranges(const Log& log, const ParallelMergeResult& r, const ParallelMergePlan& plan, size_t runs,
-                   double check_s, SortReport& report) {
+                   double check_s, double removed_s, SortReport& report) {
   report.add_duration("merge: cutting into ranges", r.split_s);
   report.add_duration("merge: ranges", r.merge_s);
   if (r.close_s > 0) report.add_duration("merge: closing -u gaps", r.close_s);
@@ -27,8 +27,10 @@ void report_ranges(const Log& log, const ParallelMergeResult& r, const ParallelM
   log.info("final merge: " + plural(r.ranges, "range") + " of " + plural(runs, "run") + " on " +
            plural(std::min<size_t>(plan.workers, r.ranges), "thread") + " (read buffers of " +
            std::to_string(plan.buffer_bytes >> 10) + " KiB): cut " + seconds_text(r.split_s) + ", merged " +
-           seconds_text(r.merge_s) + (r.close_s > 0 ? ", -u gaps closed " + seconds_text(r.close_s) : "") +
-           ", checked " + seconds_text(check_s));
+           seconds_text(r.merge_s) + " (threads busy " + seconds_text(r.busy_s) + ": reading runs " +
+           seconds_text(r.read_s) + ", freeing them " + seconds_text(r.release_s) + ")" +
+           (r.close_s > 0 ? ", -u gaps closed " + seconds_text(r.close_s) : "") +
+           ", checked " + seconds_text(check_s) + ", runs removed " + seconds_text(removed_s));
 }
 
 }  // namespace
@@ -54,6 +56,8 @@ bool RunMerges::merge_in_ranges(std::vector<PendingSource>& group, FinalOutput& 
   ParallelMergeOptions options;
   options.budget_bytes = setup_.windows.usable_bytes;
   options.bytes_read = &merged_bytes_;
+  // The runs go after this merge: what each range read goes as it is done.
+  options.release_runs = true;
   options.ranges = forced > 0 ? static_cast<size_t>(forced) : 0;
   const ParallelMergePlan plan = plan_parallel_merge(runs, setup_.pool.size(), options);
   if (!plan.refusal.empty()) {
@@ -71,11 +75,13 @@ bool RunMerges::merge_in_ranges(std::vector<PendingSource>& group, FinalOutput& 
   target->dropped(r.dropped, r.dropped_hash_sum);
   const Stopwatch checking;
   target->finish(r.kept);
-  report_ranges(setup_.log, r, plan, group.size(), checking.seconds(), report_);
+  const double check_s = checking.seconds();
   const Stopwatch removing;
   views.clear();
-  for (PendingSource& p : group) runs_.remove(p);
-  report_.add_phase("merge: removing runs", removing.seconds());
+  runs_.remove(group, setup_.pool);
+  const double removed_s = removing.seconds();
+  report_.add_phase("merge: removing runs", removed_s);
+  report_ranges(setup_.log, r, plan, group.size(), check_s, removed_s, report_);
   report_.output_records += r.kept;
   return true;
 }

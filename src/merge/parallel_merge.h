@@ -33,6 +33,7 @@ struct ParallelMergeOptions {
   const KeyLayout* unique_by = nullptr;  // -u
   bool sum_dropped = false;             // sum the hashes of what -u drops (--verify)
   std::atomic<uint64_t>* bytes_read = nullptr;  // advanced as the runs are read
+  bool release_runs = false;  // free what is merged as it goes (RunView::release): runs deleted after
   size_t ranges = 0;  // a test's number of ranges, taken wherever memory allows; 0: as the sizes say
 };
 
@@ -51,6 +52,9 @@ struct ParallelMergeResult {
   uint64_t dropped = 0, dropped_hash_sum = 0;
   size_t ranges = 0;
   double split_s = 0, merge_s = 0, close_s = 0;
+  // Summed over the threads: merging ranges, and of that reading and
+  // checking the runs, and freeing what was read.
+  double busy_s = 0, read_s = 0, release_s = 0;
 };
 
 // Merges `runs` into out[0, sum of their records x record size), as

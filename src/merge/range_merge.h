@@ -23,6 +23,8 @@ struct RangeResult {
   uint64_t kept = 0;              // records written, from the range's start
   uint64_t dropped = 0;           // records -u dropped
   uint64_t dropped_hash_sum = 0;  // their hash_record sum, where asked for (--verify)
+  double read_s = 0;              // reading and checking the runs' blocks
+  double release_s = 0;           // freeing what the range alone read
 };
 
 class RangeMerger {
@@ -30,8 +32,10 @@ class RangeMerger {
   // runs: in the merge's order. buffer_bytes: each run's read buffer (at
   // least its least_buffer_bytes()). unique_by: -u's layout, or null.
   // sum_dropped: sum the dropped records' hashes (for --verify).
+  // release: free what each range alone read of the runs once it is merged
+  // (RunView::release), for runs deleted after the merge.
   RangeMerger(const std::vector<const RunView*>& runs, const KeyLayout& layout, uint64_t buffer_bytes,
-              const KeyLayout* unique_by, bool sum_dropped);
+              const KeyLayout* unique_by, bool sum_dropped, bool release);
 
   // Merges records [begin[r], end[r]) of each run r into `out`, which has
   // room for all of them. bytes_read (may be null) is advanced by the
@@ -41,12 +45,14 @@ class RangeMerger {
 
  private:
   struct Head;
-  RangeResult merge_heads(std::vector<Head>& heads, uint8_t* out, std::atomic<uint64_t>* bytes_read);
+  RangeResult merge_heads(std::vector<Head>& heads, uint8_t* out, std::atomic<uint64_t>* bytes_read,
+                          double* read_s);
 
   const std::vector<const RunView*> runs_;
   const KeyLayout& layout_;
   const KeyLayout* const unique_by_;
   const bool sum_dropped_;
+  const bool release_;
   const uint64_t buffer_bytes_;
   HostBuffer buffers_;  // one buffer per run, end to end
 };

@@ -62,4 +62,14 @@ void TempRuns::remove(PendingSource& run) {
   for (RunSegment& segment : run.segments) dir().remove(segment.file);
 }
 
+void TempRuns::remove(std::vector<PendingSource>& runs, ThreadPool& pool) {
+  std::vector<TempFile*> files;
+  for (PendingSource& run : runs) {
+    for (RunSegment& segment : run.segments) files.push_back(&segment.file);
+  }
+  if (files.empty()) return;
+  TempDir& d = dir();
+  pool.parallel_for(files.size(), [&](size_t i) { d.remove(*files[i]); });
+}
+
 }  // namespace gsort

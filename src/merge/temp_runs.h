@@ -15,6 +15,7 @@
 #include "io/run/run_view.h"
 #include "io/temp/temp_dir.h"
 #include "src/core/log.h"
+#include "src/core/thread_pool.h"
 #include "src/merge/pending_source.h"
 
 namespace gsort {
@@ -66,6 +67,9 @@ class TempRuns {
   std::unique_ptr<RunView> view(PendingSource& run);
   // Closes the run's files, and so frees them.
   void remove(PendingSource& run);
+  // The same for many runs, their files closed on the pool's threads: a
+  // file's cached pages are freed by the thread that closes it.
+  void remove(std::vector<PendingSource>& runs, ThreadPool& pool);
 
  private:
   const std::string directory_;
