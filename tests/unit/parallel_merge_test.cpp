@@ -5,10 +5,13 @@
 // runs, runs of several segments and compressed runs. A damaged block or
 // frame is a DataError naming the run's file. The plan refuses what the
 // budget cannot hold.
+#include <sys/stat.h>
+
 #include <gtest/gtest.h>
 
 #include <cstring>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -96,7 +99,7 @@ class RunFiles {
     for (size_t r = 0; r < runs_.size(); ++r) {
       std::vector<gsort::RunViewSegment> segments;
       for (size_t s = 0; s < runs_[r].size(); ++s) {
-        files_.push_back(gsort::File::open_read(runs_[r][s]));
+        files_.push_back(gsort::File::open_update(runs_[r][s]));  // as gsort holds its runs
         segments.push_back(gsort::RunViewSegment{&files_.back(), identity(r, s)});
       }
       out.push_back(std::make_unique<gsort::RunView>(std::move(segments), kRs, &decoders));
@@ -144,7 +147,7 @@ struct Merged {
 };
 
 Merged merge_in_ranges(RunFiles& files, const gsort::KeyLayout& layout, gsort::ThreadPool& pool, size_t ranges,
-                       const gsort::KeyLayout* unique_by) {
+                       const gsort::KeyLayout* unique_by, bool release = false) {
   gsort::RunDecoderPool decoders;
   const std::vector<std::unique_ptr<gsort::RunView>> views = files.views(decoders);
   std::vector<const gsort::RunView*> runs;
@@ -154,6 +157,7 @@ Merged merge_in_ranges(RunFiles& files, const gsort::KeyLayout& layout, gsort::T
   options.ranges = ranges;
   options.unique_by = unique_by;
   options.sum_dropped = true;
+  options.release_runs = release;
   std::atomic<uint64_t> read{0};
   options.bytes_read = &read;
   const gsort::ParallelMergePlan plan = gsort::plan_parallel_merge(runs, pool.size(), options);
@@ -246,6 +250,37 @@ TEST(ParallelMerge, MoreRangesThanRecordsAndOneRange) {
   for (size_t r = 0; r < 4; ++r) files.add(3, 1000, rng);
   expect_identical(files, u32_key(false), pool, 64);
   expect_identical(files, u32_key(false), pool, 1);
+}
+
+// Bytes the file system holds for `path` (st_blocks), which punched holes
+// reduce.
+uint64_t allocated_bytes(const std::string& path) {
+  struct stat st;
+  if (::stat(path.c_str(), &st) != 0) throw std::runtime_error("stat failed: " + path);
+  return static_cast<uint64_t>(st.st_blocks) * 512;
+}
+
+// Each range frees what it alone read once it is merged: the other ranges,
+// reading the blocks cut between them, still read every byte they need.
+TEST(ParallelMerge, FreeingWhatEachRangeReadKeepsTheBytes) {
+  gsort::ThreadPool pool(3);
+  for (const bool compressed : {false, true}) {
+    SCOPED_TRACE(compressed ? "zstd" : "plain");
+    TempDir dir;
+    Rng rng(59);
+    RunFiles files(dir, u32_key(false), Storage{compressed, 1});
+    for (size_t r = 0; r < 3; ++r) files.add(600000, 1u << 30, rng);  // 9.6 MB
+    const std::string expected = files.merge_sequentially(pool, nullptr);
+    uint64_t before = 0;
+    for (size_t r = 0; r < files.runs(); ++r) before += allocated_bytes(files.segment_path(r, 0));
+    const Merged m = merge_in_ranges(files, u32_key(false), pool, 3, nullptr, true);
+    EXPECT_TRUE(m.out == expected);
+    uint64_t after = 0;
+    for (size_t r = 0; r < files.runs(); ++r) after += allocated_bytes(files.segment_path(r, 0));
+    // Where the file system punches holes (ext4, xfs, tmpfs), the most of
+    // it is gone (all but whole MiBs at the cuts).
+    if (after < before) EXPECT_LT(after, before * 2 / 3) << before << " -> " << after;
+  }
 }
 
 // Flips one byte of `path` at `at`.
