@@ -16,6 +16,8 @@ StreamHash::~StreamHash() = default;
 
 void StreamHash::update(const void* data, size_t bytes) { XXH3_64bits_update(&state_->xxh, data, bytes); }
 
+void StreamHash::reset() { XXH3_64bits_reset(&state_->xxh); }
+
 uint64_t StreamHash::digest() const { return XXH3_64bits_digest(&state_->xxh); }
 
 uint64_t StreamHash::of(const void* data, size_t bytes) { return XXH3_64bits(data, bytes); }

@@ -19,6 +19,8 @@ class StreamHash {
 
   void update(const void* data, size_t bytes);
   uint64_t digest() const;
+  // Starts over, as a new hash.
+  void reset();
   // The digest of one buffer, in one call.
   static uint64_t of(const void* data, size_t bytes);
 

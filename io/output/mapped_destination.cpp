@@ -11,12 +11,16 @@
 
 namespace gsort {
 
-bool MappedDestination::prepare(uint64_t bytes, ThreadPool& pool) {
+bool MappedDestination::reserve(uint64_t bytes) {
   if (range_) throw Error("internal error: the destination was mapped twice");
   bool no_room = false;
   range_ = MappedOutputRange::map(file_, 0, bytes, &no_room);
   if (no_room) no_room_for_ = bytes;
-  if (!range_) return false;
+  return range_ != nullptr;
+}
+
+bool MappedDestination::prepare(uint64_t bytes, ThreadPool& pool) {
+  if (!reserve(bytes)) return false;
   ahead_ = std::make_unique<PopulateAhead>(range_->data(), bytes, pool);
   return true;
 }
@@ -27,6 +31,14 @@ std::unique_ptr<BlockTarget> MappedDestination::map(uint64_t bytes, uint64_t blo
   if (bytes > range_->size()) throw Error("internal error: the output outgrew the range reserved for it");
   handed_out_ = true;
   return std::make_unique<MappedWindow>(range_->data(), bytes, block_bytes, ahead_.get());
+}
+
+uint8_t* MappedDestination::map_whole(uint64_t bytes) {
+  if (handed_out_) throw Error("internal error: the destination was mapped twice");
+  if (!range_ && (no_room_for_ != 0 || !reserve(bytes))) return nullptr;
+  if (bytes > range_->size()) throw Error("internal error: the output outgrew the range reserved for it");
+  handed_out_ = true;
+  return range_->data();
 }
 
 std::string MappedDestination::no_room() const {

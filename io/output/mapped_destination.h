@@ -39,6 +39,11 @@ class MappedDestination {
   // writer on `pool`). Null where the file system cannot reserve or map
   // it: write another way then. Once only.
   std::unique_ptr<BlockTarget> map(uint64_t bytes, uint64_t block_bytes, ThreadPool& pool);
+  // The same range for a writer that fills it anywhere, on many threads,
+  // each making its own pages present (the parallel merge): its first
+  // byte; null where it cannot be reserved or mapped. Once only, instead
+  // of map().
+  uint8_t* map_whole(uint64_t bytes);
   bool mapped() const { return range_ != nullptr; }
   // Why map() gave no blocks, where the disk had no room to reserve them;
   // empty otherwise.
@@ -51,6 +56,9 @@ class MappedDestination {
  private:
   File& file_;
   std::unique_ptr<MappedOutputRange> range_;
+  // Reserves and maps [0, bytes), where the disk has room; false if not.
+  bool reserve(uint64_t bytes);
+
   std::unique_ptr<PopulateAhead> ahead_;  // after range_: goes first
   bool handed_out_ = false;
   uint64_t no_room_for_ = 0;  // the bytes a reservation found no room for

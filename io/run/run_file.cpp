@@ -7,14 +7,10 @@
 #include <cerrno>
 #include <cstring>
 
+#include "io/run/run_header.h"
 #include "src/core/errors.h"
 
 namespace gsort {
-namespace {
-
-constexpr char kMagic[8] = {'G', 'S', 'O', 'R', 'T', 'R', 'U', 'N'};
-
-}  // namespace
 
 uint64_t new_job_id() {
   uint64_t id = 0;
@@ -30,7 +26,7 @@ RunWriter::RunWriter(const std::string& path, uint32_t record_size, const RunCom
     : RunWriter(File::create(path), record_size, compression, identity) {}
 
 RunWriter::RunWriter(File file, uint32_t record_size, const RunCompression& compression, const RunIdentity& identity)
-    : file_(std::move(file)), record_size_(record_size), identity_(identity) {
+    : file_(std::move(file)), record_size_(record_size), identity_(identity), sums_(record_size) {
   if (compression.enabled) {
     frame_records_ = std::max<uint64_t>(1, compression.frame_bytes / record_size);
     unsigned threads = compression.pool ? compression.pool->size() : 1;
@@ -78,7 +74,7 @@ void RunWriter::append(const uint8_t* records, uint64_t count) {
   }
   const size_t bytes = static_cast<size_t>(count * record_size_);
   file_.write_all(records, bytes);
-  hash_.update(records, bytes);
+  sums_.update(records, bytes);
   count_ += count;
   stored_ += bytes;
 }
@@ -107,18 +103,24 @@ void RunWriter::write_frame(size_t slot, const uint8_t* records, uint64_t count)
 void RunWriter::finish(bool keep_open) {
   RunHeader h;
   std::memset(&h, 0, sizeof h);
-  std::memcpy(h.magic, kMagic, sizeof kMagic);
+  std::memcpy(h.magic, kRunMagic, sizeof kRunMagic);
   h.version = kRunFormatVersion;
   h.record_size = record_size_;
   h.record_count = count_;
-  h.payload_bytes = stored_;
-  h.checksum = hash_.digest();
   h.job_id = identity_.job_id;
   h.run_index = identity_.run_index;
   if (!slots_.empty()) {
+    h.checksum = hash_.digest();
     h.flags = kRunZstdFrames;
     h.frame_bytes = static_cast<uint32_t>(frame_records_ * record_size_);
+  } else {
+    const std::vector<uint64_t>& table = sums_.finish();
+    file_.write_all(table.data(), table.size() * sizeof(uint64_t));
+    stored_ += table.size() * sizeof(uint64_t);
+    h.checksum = sums_.table_checksum();
+    h.frame_bytes = static_cast<uint32_t>(sums_.block_bytes());
   }
+  h.payload_bytes = stored_;
   file_.pwrite_all(&h, sizeof h, 0);
   if (!keep_open) file_.close();
 }
@@ -154,47 +156,12 @@ RunReader::RunReader(File file, uint32_t record_size, const RunIdentity& expecte
 
 void RunReader::open(const RunIdentity& expected, uint32_t record_size, RunDecoderPool* decoders) {
   const std::string& path = file_.path();
-  const uint64_t size = file_.size();
-  if (size < sizeof(RunHeader) || file_.pread_full(&header_, sizeof header_, 0) != sizeof header_) {
-    throw DataError("run file " + path + " is truncated (no header)");
-  }
-  if (std::memcmp(header_.magic, kMagic, sizeof kMagic) != 0) {
-    throw DataError("run file " + path + " is not a complete gsort run (bad magic)");
-  }
-  if (header_.version != kRunFormatVersion) {
-    throw DataError("run file " + path + " has unsupported version " + std::to_string(header_.version));
-  }
-  if (header_.record_size != record_size) {
-    throw DataError("run file " + path + " holds " + std::to_string(header_.record_size) +
-                    "-byte records, expected " + std::to_string(record_size));
-  }
-  if (header_.job_id != expected.job_id || header_.run_index != expected.run_index) {
-    throw DataError("run file " + path + " belongs to another run or job (corrupted temporary directory?)");
-  }
-  if ((header_.flags & ~kRunZstdFrames) != 0) {
-    throw DataError("run file " + path + " has unknown flags " + std::to_string(header_.flags));
-  }
-  if (compressed()) {
-    if (header_.frame_bytes == 0 || header_.frame_bytes % record_size != 0) {
-      throw DataError("run file " + path + " is damaged (frame size " + std::to_string(header_.frame_bytes) + ")");
-    }
-  } else if (header_.frame_bytes != 0 || header_.payload_bytes / record_size != header_.record_count ||
-             header_.payload_bytes % record_size != 0) {
-    throw DataError("run file " + path + " is damaged: " + std::to_string(header_.payload_bytes) +
-                    " payload bytes for " + std::to_string(header_.record_count) + " records");
-  }
-  if (size != sizeof(RunHeader) + header_.payload_bytes || header_.payload_bytes > size) {
-    throw DataError("run file " + path + " is truncated or damaged: " + std::to_string(size) +
-                    " bytes on disk, header promises " + std::to_string(sizeof(RunHeader) + header_.payload_bytes));
-  }
+  header_ = read_run_header(file_, record_size, expected);
   records_left_ = header_.record_count;
-  if (compressed()) {
-    // An empty run has no frames; a non-empty one at least one.
-    if ((header_.record_count == 0) != (header_.payload_bytes == 0) ||
-        (header_.record_count == 0 && header_.checksum != StreamHash().digest())) {
-      throw DataError("run file " + path + " is damaged: " + std::to_string(header_.payload_bytes) +
-                      " payload bytes for " + std::to_string(header_.record_count) + " records");
-    }
+  if (!compressed()) {
+    blocks_ = std::make_unique<BlockCheck>(file_, sizeof(RunHeader), header_.record_count, record_size,
+                                           run_header_block_records(header_), header_.checksum);
+  } else {
     stored_left_ = header_.payload_bytes;
     records_undecoded_ = header_.record_count;
     if (decoders == nullptr) {
@@ -216,11 +183,9 @@ uint64_t RunReader::read(uint8_t* buf, uint64_t max_records) {
   if (file_.read_full(buf, bytes) != bytes) {
     throw DataError("run file " + file_.path() + " is truncated");
   }
-  hash_.update(buf, bytes);
+  blocks_->update(buf, bytes);
   records_left_ -= want;
-  if (records_left_ == 0 && hash_.digest() != header_.checksum) {
-    throw DataError("run file " + file_.path() + " is corrupted (checksum mismatch)");
-  }
+  if (records_left_ == 0) blocks_->finish();
   release_up_to(sizeof(RunHeader) + (header_.record_count - records_left_) * header_.record_size);
   return want;
 }

@@ -1,8 +1,13 @@
 // Run files: the sorted runs spilled to the temp directory. A 64-byte header
 // (magic, version, record size, record count, payload checksum) is written
 // last, so a run whose writer died is recognisably incomplete; the reader
-// checks the header, the file size, and the checksum at the end, so a
-// truncated or corrupted run is reported, never merged silently.
+// checks the header, the file size, and the checksums, so a truncated or
+// corrupted run is reported, never merged silently.
+//
+// A plain run's records are followed by a table of checksums, one per
+// block of records (run_blocks.h): a reader of the whole run checks each
+// block as it completes, and a reader of a range (the parallel merge,
+// run_view.h) each block it reads, before using any of its records.
 //
 // With --compress-temp (flags & kRunZstdFrames) the payload is a sequence of
 // frames, each a RunFrameHeader (stored size, record bytes, XXH3 of the
@@ -25,6 +30,7 @@
 #include "io/file/file.h"
 #include "io/file/record_source.h"
 #include "io/codec/zstd_stream.h"
+#include "io/run/run_blocks.h"
 
 namespace gsort {
 
@@ -34,17 +40,19 @@ struct RunHeader {
   uint32_t record_size;
   uint64_t record_count;
   uint64_t payload_bytes;  // bytes after the header, as stored
-  uint64_t checksum;       // XXH3-64 of the records (before compression)
+  uint64_t checksum;       // compressed: XXH3-64 of the records; plain: of the block table
   uint32_t flags;          // kRunZstdFrames
-  uint32_t frame_bytes;    // compressed runs: most record bytes in one frame; else 0
+  uint32_t frame_bytes;    // compressed: most record bytes in one frame; plain: record bytes per block
   uint64_t job_id;         // RunIdentity: the sort that wrote the run ...
   uint64_t run_index;      // ... and which of its runs this is
 };
 static_assert(sizeof(RunHeader) == 64, "run header is 64 bytes on disk");
 
 // Version 2 added flags (zstd frames) and frame_bytes; version 3 the run's
-// identity (job_id, run_index) in what were reserved bytes.
-constexpr uint32_t kRunFormatVersion = 3;
+// identity (job_id, run_index) in what were reserved bytes; version 4 the
+// block table of plain runs.
+constexpr uint32_t kRunFormatVersion = 4;
+constexpr char kRunMagic[8] = {'G', 'S', 'O', 'R', 'T', 'R', 'U', 'N'};
 constexpr uint32_t kRunZstdFrames = 1u << 0;
 
 // A run read by a merge that frees it as it goes (RunReader's
@@ -141,7 +149,8 @@ class RunWriter {
   RunIdentity identity_;
   uint64_t count_ = 0;
   uint64_t stored_ = 0;
-  StreamHash hash_;
+  StreamHash hash_;  // compressed runs
+  BlockSums sums_;   // plain runs
   // Compressed runs only: one compressor and staging buffer per pool thread;
   // frames are compressed side by side, then written in order.
   struct FrameSlot {
@@ -196,7 +205,8 @@ class RunReader final : public RecordSource {
   File file_;
   RunHeader header_;
   uint64_t records_left_;  // not yet handed out
-  StreamHash hash_;
+  StreamHash hash_;                     // compressed runs
+  std::unique_ptr<BlockCheck> blocks_;  // plain runs
   bool release_ = false;   // release_consumed, while the file system allows it
   uint64_t released_ = 0;  // bytes from the start already punched out
   // Compressed runs only.

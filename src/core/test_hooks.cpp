@@ -12,5 +12,7 @@ ChoiceHook output_by_pwrite = nullptr;
 ChoiceHook partition_on_cpu = nullptr;
 CountHook shared_slot_records = nullptr;
 WayHook output_way = nullptr;
+MergeRangesHook final_merge_ranges = nullptr;
+RunFileHook before_final_merge = nullptr;
 
 }  // namespace gsort::test_hooks

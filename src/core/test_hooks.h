@@ -48,6 +48,19 @@ extern ChoiceHook partition_on_cpu;   // a whole slice is partitioned on the hos
 using WayHook = int (*)();
 extern WayHook output_way;
 
+// How the final merge of spilled runs goes, forced by a test: -1 through
+// the run merger's batches; N > 0 in N key ranges on the pool's threads
+// wherever memory allows, however small the output; 0 (or null): as gsort
+// decides.
+using MergeRangesHook = long (*)();
+extern MergeRangesHook final_merge_ranges;
+
+// Called with the descriptor of each file of each spilled run (numbered
+// from 0 in the merge's order) before the final merge reads them: may damage
+// one, as a failing disk would.
+using RunFileHook = void (*)(int fd, uint64_t run, uint64_t segment);
+extern RunFileHook before_final_merge;
+
 // The most records a slot of the shared-memory exchange holds, so that small
 // inputs take many steps; 0: no limit.
 using CountHook = uint64_t (*)();

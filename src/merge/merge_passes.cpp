@@ -7,6 +7,7 @@
 
 #include "io/file/record_source.h"
 #include "src/core/stopwatch.h"
+#include "src/core/test_hooks.h"
 #include "src/merge/run_merger.h"
 #include "src/merge/run_output.h"
 
@@ -105,14 +106,23 @@ void RunMerges::merge_all(std::vector<PendingSource> pending, FinalOutput& out, 
     report_.add_phase("merge passes", t.seconds());
     setup_.log.info("merge pass " + std::to_string(passes) + ": " + plural(pending.size(), "run") + " left");
   }
+  if (test_hooks::before_final_merge) {
+    for (size_t r = 0; r < pending.size(); ++r) {
+      for (size_t s = 0; s < pending[r].segments.size(); ++s) {
+        test_hooks::before_final_merge(pending[r].segments[s].file.file.fd(), r, s);
+      }
+    }
+  }
   const Stopwatch t;
   meter.phase(deepest_level_ > 0 ? "final merge" : "merging", progress_total, &merged_bytes_);
-  std::unique_ptr<OutputWriter> writer = out.writer(progress_total);
-  merge_group(pending, *writer);
-  const Stopwatch flushing;
-  writer->finish();
-  report_.add_phase("merge: flushing output", flushing.seconds());
-  report_.output_records += writer->records_written();
+  if (!merge_in_ranges(pending, out, progress_total)) {
+    std::unique_ptr<OutputWriter> writer = out.writer(progress_total);
+    merge_group(pending, *writer);
+    const Stopwatch flushing;
+    writer->finish();
+    report_.add_phase("merge: flushing output", flushing.seconds());
+    report_.output_records += writer->records_written();
+  }
   // The most merges a record went through: early ones (run_stack.h), the
   // passes above, and this one.
   report_.merge_passes = static_cast<uint64_t>(deepest_level_) + 1;

@@ -1,8 +1,10 @@
 // Run merging: as many passes as the fan-in needs. While more runs are
 // pending than one merge can take, groups of them are merged into new
-// runs; the last pass merges what is left into the destination. Each merge
-// is the run merger's (run_merger.h); its run files are deleted as soon as
-// it is done.
+// runs; the last pass merges what is left into the destination. Merges
+// into runs are the run merger's (run_merger.h); the last is split into
+// key ranges merged on every core (parallel_merge.h) where the destination
+// is mapped, else the run merger's too. Run files are deleted as soon as
+// their merge is done.
 #pragma once
 
 #include <atomic>
@@ -60,6 +62,10 @@ class RunMerges final : public GroupMerger {
 
  private:
   void merge_group(std::vector<PendingSource>& group, OutputWriter& out);
+  // The final merge on every core (parallel_merge.h), where the sources are
+  // runs and the destination can be mapped whole (`bytes` long); false,
+  // with nothing written, where the run merger is to do it.
+  bool merge_in_ranges(std::vector<PendingSource>& group, FinalOutput& out, uint64_t bytes);
   std::vector<PendingSource> merge_pass(std::vector<PendingSource> pending);
 
   const MergeSetup setup_;

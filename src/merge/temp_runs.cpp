@@ -52,8 +52,24 @@ std::unique_ptr<RecordSource> TempRuns::open(PendingSource& run) {
   return std::make_unique<RunSegmentsReader>(std::move(readers));
 }
 
+std::unique_ptr<RunView> TempRuns::view(PendingSource& run) {
+  std::vector<RunViewSegment> segments;
+  for (RunSegment& segment : run.segments) segments.push_back(RunViewSegment{&segment.file.file, segment.identity});
+  return std::make_unique<RunView>(std::move(segments), rs_, &decoders_);
+}
+
 void TempRuns::remove(PendingSource& run) {
   for (RunSegment& segment : run.segments) dir().remove(segment.file);
+}
+
+void TempRuns::remove(std::vector<PendingSource>& runs, ThreadPool& pool) {
+  std::vector<TempFile*> files;
+  for (PendingSource& run : runs) {
+    for (RunSegment& segment : run.segments) files.push_back(&segment.file);
+  }
+  if (files.empty()) return;
+  TempDir& d = dir();
+  pool.parallel_for(files.size(), [&](size_t i) { d.remove(*files[i]); });
 }
 
 }  // namespace gsort

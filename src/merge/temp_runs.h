@@ -12,8 +12,10 @@
 
 #include "io/file/record_source.h"
 #include "io/run/run_file.h"
+#include "io/run/run_view.h"
 #include "io/temp/temp_dir.h"
 #include "src/core/log.h"
+#include "src/core/thread_pool.h"
 #include "src/merge/pending_source.h"
 
 namespace gsort {
@@ -60,8 +62,14 @@ class TempRuns {
   // A spilled run as a merge source: its one segment, or its segments read
   // one after another; each is punched out as it is read.
   std::unique_ptr<RecordSource> open(PendingSource& run);
+  // The run for reading any range of it, by many threads (the parallel
+  // merge); its files stay the run's.
+  std::unique_ptr<RunView> view(PendingSource& run);
   // Closes the run's files, and so frees them.
   void remove(PendingSource& run);
+  // The same for many runs, their files closed on the pool's threads: a
+  // file's cached pages are freed by the thread that closes it.
+  void remove(std::vector<PendingSource>& runs, ThreadPool& pool);
 
  private:
   const std::string directory_;

@@ -13,6 +13,7 @@
 
 #include "io/output/write_behind.h"
 #include "src/keys/key_layout.h"
+#include "src/output/mapped_records.h"
 #include "src/output/output_blocks.h"
 #include "src/output/output_writer.h"
 #include "src/verify/output_check.h"
@@ -30,6 +31,10 @@ class FinalOutput : public OutputBlocks {
   // A writer of the destination; `bytes`: at most what it will write,
   // where known (0: unknown, which writes through the sink).
   std::unique_ptr<OutputWriter> writer(uint64_t bytes = 0);
+  // Or the destination's first `bytes` mapped whole, for a writer that
+  // fills it in any order; null where it cannot be mapped (writer() then
+  // writes the stream).
+  std::unique_ptr<MappedRecords> mapped_records(uint64_t bytes);
   uint32_t record_size() const { return rs_; }
 
  private:

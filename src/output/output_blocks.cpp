@@ -28,7 +28,7 @@ std::unique_ptr<BlockTarget> OutputBlocks::blocks(uint64_t bytes, uint64_t unit)
   // A second writer would start where the file's offset stands, which a
   // mapped writer never moved.
   if (way_ == OutputWay::kMapped) throw Error("internal error: a mapped destination was written twice");
-  if (map_ && bytes > 0 && way_ == OutputWay::kNone) {
+  if (map_ && bytes > 0 && way_ == OutputWay::kNone && !refused_) {
     if (std::unique_ptr<BlockTarget> mapped = map_(bytes, std::max<uint64_t>(kMappedBlockBytes / unit, 1) * unit)) {
       way_ = OutputWay::kMapped;
       return mapped;
@@ -36,6 +36,18 @@ std::unique_ptr<BlockTarget> OutputBlocks::blocks(uint64_t bytes, uint64_t unit)
   }
   way_ = OutputWay::kStream;
   return std::make_unique<WriteBehind>(sink_, std::max<uint64_t>(block_bytes_ / unit, 1) * unit);
+}
+
+uint8_t* OutputBlocks::whole(uint64_t bytes) {
+  if (way_ != OutputWay::kNone) throw Error("internal error: the destination was written twice");
+  if (!map_whole_ || bytes == 0 || refused_) return nullptr;
+  uint8_t* data = map_whole_(bytes);
+  if (data == nullptr) {
+    refused_ = true;
+    return nullptr;
+  }
+  way_ = OutputWay::kMapped;
+  return data;
 }
 
 }  // namespace gsort

@@ -34,11 +34,20 @@ class OutputBlocks {
   // Lets a writer of known size write through `map` (a new regular file
   // that is not encoded, whose bytes the page cache takes).
   void allow_mapping(MapRange map) { map_ = std::move(map); }
+  // The first `bytes` of the destination mapped whole, for a writer that
+  // fills it anywhere (the parallel merge); null where it cannot be.
+  using MapWhole = std::function<uint8_t*(uint64_t bytes)>;
+  void allow_whole_mapping(MapWhole map) { map_whole_ = std::move(map); }
 
   // The blocks of the destination's one writer, each a whole number of
   // `unit` bytes; `bytes`: at most what it will write, where known (0:
   // unknown, which writes through the sink).
   std::unique_ptr<BlockTarget> blocks(uint64_t bytes, uint64_t unit = 1);
+  // The destination's first `bytes` mapped whole, for its one writer; null
+  // where that cannot be done (blocks() then gives the stream).
+  uint8_t* whole(uint64_t bytes);
+  // Whether whole() may give a mapping (it may still fail).
+  bool may_map_whole() const { return map_whole_ && way_ == OutputWay::kNone && !refused_; }
   OutputWay way() const { return way_; }
   // Advanced by the writer with each block it hands over.
   std::atomic<uint64_t>& written_bytes() { return written_bytes_; }
@@ -48,7 +57,9 @@ class OutputBlocks {
   const WriteBehind::Sink sink_;
   const uint64_t block_bytes_;
   MapRange map_;
+  MapWhole map_whole_;
   OutputWay way_ = OutputWay::kNone;
+  bool refused_ = false;  // a mapping was tried and could not be had
   std::atomic<uint64_t> written_bytes_{0};
 };
 

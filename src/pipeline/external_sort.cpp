@@ -202,6 +202,9 @@ SortReport external_sort(const SortContext& ctx, const RunOptions& run) {
     destination.allow_mapping([&mapped, &ctx, &room](uint64_t bytes, uint64_t block) {
       return room.may_map() ? mapped.map(bytes, block, ctx.pool) : nullptr;
     });
+    // The final merge in ranges fills it on every thread (src/merge/parallel_merge.h).
+    destination.allow_whole_mapping(
+        [&mapped, &room](uint64_t bytes) { return room.may_map() ? mapped.map_whole(bytes) : nullptr; });
   }
   DirectWrite direct(destination, ctx.pool, meter, report);
   const ReadProgress progress{meter, tally.stored_bytes, inputs.stored_bytes()};

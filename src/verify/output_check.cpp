@@ -76,6 +76,11 @@ void OutputCheck::dropped(const uint8_t* record) {
   ++dropped_records_;
 }
 
+void OutputCheck::dropped_many(uint64_t records, uint64_t hash_sum) {
+  dropped_hash_sum_ += hash_sum;
+  dropped_records_ += records;
+}
+
 void OutputCheck::finish(uint64_t input_records, uint64_t input_hash_sum) const {
   const uint64_t accounted = records_ + dropped_records_;
   if (accounted != input_records) {

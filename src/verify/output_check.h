@@ -35,6 +35,9 @@ class OutputCheck {
   void observe(const uint8_t* records, uint64_t count);
   // A record that -u dropped (its key equals the last kept record's).
   void dropped(const uint8_t* record);
+  // Records that -u dropped, counted elsewhere: how many, and the sum of
+  // their hash_record.
+  void dropped_many(uint64_t records, uint64_t hash_sum);
   // Compares with what the inputs delivered; throws DataError on a mismatch.
   void finish(uint64_t input_records, uint64_t input_hash_sum) const;
 

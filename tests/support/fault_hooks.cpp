@@ -81,6 +81,31 @@ int forced_output_way() {
   return std::string(way) == "mapped" ? 2 : 0;
 }
 
+// GSORT_TEST_FINAL_MERGE=batches|ranges:N
+long forced_final_merge() {
+  const char* how = std::getenv("GSORT_TEST_FINAL_MERGE");
+  if (how == nullptr) return 0;
+  const std::string s = how;
+  if (s == "batches") return -1;
+  return s.rfind("ranges:", 0) == 0 ? std::strtol(s.c_str() + 7, nullptr, 10) : 0;
+}
+
+// GSORT_TEST_CORRUPT_RUN=RUN:SEGMENT flips a bit of the byte in the middle
+// of that file of that run.
+void corrupt_run(int fd, uint64_t run, uint64_t segment) {
+  const char* spec = std::getenv("GSORT_TEST_CORRUPT_RUN");
+  if (spec == nullptr || *spec == '\0') return;
+  char* end = nullptr;
+  if (std::strtoull(spec, &end, 10) != run || *end != ':' || std::strtoull(end + 1, nullptr, 10) != segment) return;
+  struct stat st;
+  if (::fstat(fd, &st) != 0) std::abort();
+  const off_t at = st.st_size / 2;
+  unsigned char byte = 0;
+  if (::pread(fd, &byte, 1, at) != 1) std::abort();
+  byte ^= 0x04;
+  if (::pwrite(fd, &byte, 1, at) != 1) std::abort();
+}
+
 }  // namespace
 
 void install_fault_hooks() {
@@ -94,6 +119,8 @@ void install_fault_hooks() {
   partition_on_cpu = &partition_on_cpu_set;
   shared_slot_records = &shm_slot_records;
   output_way = &forced_output_way;
+  final_merge_ranges = &forced_final_merge;
+  before_final_merge = &corrupt_run;
 }
 
 }  // namespace gsort::test_hooks

@@ -21,6 +21,7 @@
 #include "src/core/thread_pool.h"
 #include "src/algo/gather.h"
 #include "src/chunk_sort/entries/key_entry.h"
+#include "src/merge/primitives/keyed_loser_tree.h"
 #include "src/merge/primitives/loser_tree.h"
 #include "src/merge/primitives/merge_path.h"
 #include "src/chunk_sort/cpu/radix_sort.h"
@@ -295,6 +296,48 @@ TEST(LoserTree, EdgeCases) {
   ASSERT_EQ(out.size(), 6u);
   const size_t order[] = {0, 0, 1, 3, 3, 3};
   for (size_t i = 0; i < 6; ++i) EXPECT_EQ(out[i].source, order[i]) << i;
+}
+
+// The keyed tree holds each head's prefix (here the key without its low two
+// bits); tie() settles equal prefixes by the whole key, then source. Empty
+// sources start out of the tree.
+std::vector<Emitted> merge_with_keyed_tree(const std::vector<std::vector<int>>& seqs) {
+  std::vector<size_t> pos(seqs.size(), 0);
+  const auto prefix = [&](size_t s) { return static_cast<uint64_t>(seqs[s][pos[s]]) >> 2; };
+  const auto tie = [&](size_t i, size_t j) {
+    const int x = seqs[i][pos[i]], y = seqs[j][pos[j]];
+    return x != y ? x < y : i < j;
+  };
+  std::vector<uint64_t> prefixes(seqs.size());
+  std::vector<bool> live(seqs.size());
+  for (size_t s = 0; s < seqs.size(); ++s) {
+    live[s] = !seqs[s].empty();
+    if (live[s]) prefixes[s] = prefix(s);
+  }
+  KeyedLoserTree<decltype(tie)> tree(prefixes, live, tie);
+  std::vector<Emitted> out;
+  while (!tree.empty()) {
+    const size_t s = tree.winner();
+    out.push_back({seqs[s][pos[s]], s, pos[s]});
+    ++pos[s];
+    const bool more = pos[s] < seqs[s].size();
+    tree.advance(more, more ? prefix(s) : 0);
+  }
+  return out;
+}
+
+TEST(KeyedLoserTree, KWayMergeIsStableAcrossSources) {
+  std::mt19937_64 rng(19);
+  for (size_t k : {1, 2, 3, 5, 8, 17, 64}) {
+    for (int key_range : {1, 4, 1000}) {
+      for (int round = 0; round < 5; ++round) {
+        const auto seqs = make_sequences(k, rng, key_range);
+        SCOPED_TRACE("k=" + std::to_string(k) + " keys<" + std::to_string(key_range));
+        ASSERT_TRUE(merge_with_keyed_tree(seqs) == reference_kway(seqs));
+      }
+    }
+  }
+  EXPECT_TRUE(merge_with_keyed_tree(std::vector<std::vector<int>>(5)).empty());
 }
 
 // ------------------------------------------------------------------ gather

@@ -1,0 +1,89 @@
+// RunMerges' final merge in key ranges (merge_passes.h, parallel_merge.h).
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "src/core/errors.h"
+#include "src/core/stopwatch.h"
+#include "src/core/test_hooks.h"
+#include "src/merge/merge_passes.h"
+#include "src/merge/parallel_merge.h"
+
+namespace gsort {
+namespace {
+
+std::string seconds_text(double s) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3f s", s);
+  return buf;
+}
+
+void report_ranges(const Log& log, const ParallelMergeResult& r, const ParallelMergePlan& plan, size_t runs,
+                   double check_s, double removed_s, SortReport& report) {
+  report.add_duration("merge: cutting into ranges", r.split_s);
+  report.add_duration("merge: ranges", r.merge_s);
+  if (r.close_s > 0) report.add_duration("merge: closing -u gaps", r.close_s);
+  report.add_duration("merge: checking output", check_s);
+  log.info("final merge: " + plural(r.ranges, "range") + " of " + plural(runs, "run") + " on " +
+           plural(std::min<size_t>(plan.workers, r.ranges), "thread") + " (read buffers of " +
+           std::to_string(plan.buffer_bytes >> 10) + " KiB): cut " + seconds_text(r.split_s) + ", merged " +
+           seconds_text(r.merge_s) + " (threads busy " + seconds_text(r.busy_s) + ": reading runs " +
+           seconds_text(r.read_s) + ", freeing them " + seconds_text(r.release_s) + ")" +
+           (r.close_s > 0 ? ", -u gaps closed " + seconds_text(r.close_s) : "") +
+           ", checked " + seconds_text(check_s) + ", runs removed " + seconds_text(removed_s));
+}
+
+}  // namespace
+
+bool RunMerges::merge_in_ranges(std::vector<PendingSource>& group, FinalOutput& out, uint64_t bytes) {
+  const long forced = test_hooks::final_merge_ranges ? test_hooks::final_merge_ranges() : 0;
+  if (forced < 0 || bytes == 0 || !out.may_map_whole()) return false;
+  for (const PendingSource& p : group) {
+    if (p.is_input()) return false;
+  }
+  std::vector<std::unique_ptr<RunView>> views(group.size());
+  setup_.pool.parallel_for(group.size(), [&](size_t i) { views[i] = runs_.view(group[i]); });
+  std::vector<const RunView*> runs;
+  uint64_t records = 0;
+  for (const auto& v : views) {
+    runs.push_back(v.get());
+    records += v->size();
+  }
+  if (records * out.record_size() != bytes) {
+    throw Error("internal error: the runs hold " + std::to_string(records) + " records, " +
+                std::to_string(bytes / out.record_size()) + " were sorted");
+  }
+  ParallelMergeOptions options;
+  options.budget_bytes = setup_.windows.usable_bytes;
+  options.bytes_read = &merged_bytes_;
+  // The runs go after this merge: what each range read goes as it is done.
+  options.release_runs = true;
+  options.ranges = forced > 0 ? static_cast<size_t>(forced) : 0;
+  const ParallelMergePlan plan = plan_parallel_merge(runs, setup_.pool.size(), options);
+  if (!plan.refusal.empty()) {
+    setup_.log.info("final merge: in batches, not in ranges (" + plan.refusal + ")");
+    return false;
+  }
+  const std::unique_ptr<MappedRecords> target = out.mapped_records(bytes);
+  if (!target) {
+    setup_.log.info("final merge: in batches, not in ranges (the output is not mapped)");
+    return false;
+  }
+  options.unique_by = target->unique_by();
+  options.sum_dropped = target->counts_dropped();
+  const ParallelMergeResult r = parallel_merge(runs, setup_.layout, setup_.pool, plan, options, target->data());
+  target->dropped(r.dropped, r.dropped_hash_sum);
+  const Stopwatch checking;
+  target->finish(r.kept);
+  const double check_s = checking.seconds();
+  const Stopwatch removing;
+  views.clear();
+  runs_.remove(group, setup_.pool);
+  const double removed_s = removing.seconds();
+  report_.add_phase("merge: removing runs", removed_s);
+  report_ranges(setup_.log, r, plan, group.size(), check_s, removed_s, report_);
+  report_.output_records += r.kept;
+  return true;
+}
+
+}  // namespace gsort

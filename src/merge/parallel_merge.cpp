@@ -1,0 +1,130 @@
+#include "src/merge/parallel_merge.h"
+
+#include <algorithm>
+#include <exception>
+
+#include "src/algo/close_gaps.h"
+#include "src/core/stopwatch.h"
+#include "src/merge/range_merge.h"
+#include "src/merge/range_split.h"
+
+namespace gsort {
+namespace {
+
+// A range smaller than this is not worth a task of its own.
+constexpr uint64_t kLeastRangeBytes = uint64_t{4} << 20;
+// Ranges per thread: a thread slowed by others leaves the rest busy.
+constexpr uint64_t kRangesPerThread = 4;
+// Each run's part of a range, in blocks at least: the blocks a cut goes
+// through are read by both ranges.
+constexpr uint64_t kLeastBlocksPerPart = 4;
+// A plain run's read buffer: small enough that what a thread reads stays in
+// its caches until it is checked and merged (larger buffers were slower on
+// 16 threads), large enough that each read moves a few blocks.
+constexpr uint64_t kMostBufferBytes = uint64_t{256} << 10;
+// What a worker decoding compressed runs holds besides its buffers: a
+// zstd context and a compressed frame (at most its decoded size, bound
+// aside).
+constexpr uint64_t kDecoderBytes = uint64_t{256} << 10;
+
+std::string bytes_text(uint64_t bytes) { return std::to_string(bytes >> 10) + " KiB"; }
+
+}  // namespace
+
+ParallelMergePlan plan_parallel_merge(const std::vector<const RunView*>& runs, unsigned threads,
+                                      const ParallelMergeOptions& options) {
+  ParallelMergePlan plan;
+  uint64_t records = 0, unit = 1, index = 0;
+  bool compressed = false;
+  for (const RunView* r : runs) {
+    records += r->size();
+    unit = std::max(unit, r->least_buffer_bytes());
+    index += r->index_bytes();
+    compressed |= r->compressed();
+  }
+  const uint64_t bytes = records * (runs.empty() ? 0 : runs.front()->record_size());
+  const uint64_t n = std::max<uint64_t>(runs.size(), 1);
+  if (bytes == 0) {
+    plan.refusal = "no records";
+    return plan;
+  }
+  if (index >= options.budget_bytes) {
+    plan.refusal = "the frame index of the runs takes the budget";
+    return plan;
+  }
+  const uint64_t left = options.budget_bytes - index;
+  const uint64_t extra = compressed ? unit + kDecoderBytes : 0;
+  const uint64_t by_size = std::min(bytes / kLeastRangeBytes, bytes / (n * unit * kLeastBlocksPerPart));
+  plan.ranges = options.ranges != 0 ? options.ranges
+                                    : static_cast<size_t>(std::min<uint64_t>(uint64_t{threads} * kRangesPerThread, by_size));
+  const uint64_t by_memory = left / (n * unit + extra);
+  plan.workers = static_cast<unsigned>(std::min<uint64_t>({threads, std::max<size_t>(plan.ranges, 1), by_memory}));
+  if (options.ranges == 0 && plan.ranges < 2) {
+    plan.refusal = "too small to cut into ranges";
+  } else if (plan.workers < (options.ranges == 0 ? 2u : 1u)) {
+    plan.refusal = "the budget gives no two threads a buffer of " + bytes_text(unit) + " for each of " +
+                   std::to_string(runs.size()) + " runs";
+  }
+  if (!plan.refusal.empty()) return plan;
+  const uint64_t share = (left / plan.workers - extra) / n;
+  plan.buffer_bytes = compressed ? unit : std::max(unit, std::min(kMostBufferBytes, share) / unit * unit);
+  return plan;
+}
+
+ParallelMergeResult parallel_merge(const std::vector<const RunView*>& runs, const KeyLayout& layout,
+                                   ThreadPool& pool, const ParallelMergePlan& plan,
+                                   const ParallelMergeOptions& options, uint8_t* out) {
+  const uint32_t rs = layout.record_size();
+  ParallelMergeResult result;
+  Stopwatch step;
+  SplitOptions split;
+  split.ranges = plan.ranges;
+  split.whole_keys = options.unique_by != nullptr;
+  split.sample_bytes = options.budget_bytes / 4;
+  const MergeRanges ranges =
+      split_ranges(std::vector<const SortedRecords*>(runs.begin(), runs.end()), layout, split, pool);
+  result.ranges = ranges.ranges();
+  result.split_s = step.lap();
+
+  std::vector<uint64_t> starts(result.ranges);
+  for (size_t p = 0; p < result.ranges; ++p) starts[p] = ranges.records_before(p);
+  std::vector<RangeResult> done(result.ranges);
+  std::vector<double> busy(result.ranges);
+  std::atomic<size_t> next{0};
+  std::atomic<bool> failed{false};
+  const size_t workers = std::min<size_t>(plan.workers, result.ranges);
+  pool.parallel_for(workers, [&](size_t) {
+    try {
+      RangeMerger merger(runs, layout, plan.buffer_bytes, options.unique_by, options.sum_dropped,
+                         options.release_runs);
+      for (size_t p = next++; p < result.ranges && !failed; p = next++) {
+        const Stopwatch merging;
+        done[p] = merger.merge(ranges.cuts[p], ranges.cuts[p + 1], out + starts[p] * rs, options.bytes_read);
+        busy[p] = merging.seconds();
+      }
+    } catch (...) {
+      failed = true;  // the other threads take no more ranges
+      throw;
+    }
+  });
+  result.merge_s = step.lap();
+
+  std::vector<Piece> pieces;
+  for (size_t p = 0; p < result.ranges; ++p) {
+    result.kept += done[p].kept;
+    result.dropped += done[p].dropped;
+    result.dropped_hash_sum += done[p].dropped_hash_sum;
+    result.read_s += done[p].read_s;
+    result.release_s += done[p].release_s;
+    result.busy_s += busy[p];
+    pieces.push_back(Piece{starts[p] * rs, done[p].kept * rs});
+  }
+  if (options.unique_by) {
+    // The readers' buffers are gone: their memory serves the moves.
+    close_gaps(pool, out, pieces, options.budget_bytes);
+    result.close_s = step.lap();
+  }
+  return result;
+}
+
+}  // namespace gsort
