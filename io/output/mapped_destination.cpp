@@ -25,9 +25,9 @@ bool MappedDestination::prepare(uint64_t bytes, ThreadPool& pool) {
   return true;
 }
 
-std::unique_ptr<BlockTarget> MappedDestination::map(uint64_t bytes, uint64_t block_bytes, ThreadPool& pool) {
+std::unique_ptr<BlockTarget> MappedDestination::map(uint64_t bytes, uint64_t block_bytes) {
   if (handed_out_) throw Error("internal error: the destination was mapped twice");
-  if (!range_ && (no_room_for_ != 0 || !prepare(bytes, pool))) return nullptr;
+  if (!range_ && (no_room_for_ != 0 || !reserve(bytes))) return nullptr;
   if (bytes > range_->size()) throw Error("internal error: the output outgrew the range reserved for it");
   handed_out_ = true;
   return std::make_unique<MappedWindow>(range_->data(), bytes, block_bytes, ahead_.get());

@@ -35,16 +35,19 @@ class MappedDestination {
   // reserve it (no_room() says so).
   bool prepare(uint64_t bytes, ThreadPool& pool);
   // Blocks of block_bytes over [0, bytes) of the file: the prepared range,
-  // or one reserved and mapped now (its pages made present ahead of the
-  // writer on `pool`). Null where the file system cannot reserve or map
-  // it: write another way then. Once only.
-  std::unique_ptr<BlockTarget> map(uint64_t bytes, uint64_t block_bytes, ThreadPool& pool);
+  // or one reserved and mapped now, whose pages the writer's threads make
+  // present as they fill them: nothing is made present ahead on the pool,
+  // which the writer needs (a merge's batches waited on that work). Null where the
+  // file system cannot reserve or map it: write another way then. Once only.
+  std::unique_ptr<BlockTarget> map(uint64_t bytes, uint64_t block_bytes);
   // The same range for a writer that fills it anywhere, on many threads,
   // each making its own pages present (the parallel merge): its first
   // byte; null where it cannot be reserved or mapped. Once only, instead
   // of map().
   uint8_t* map_whole(uint64_t bytes);
   bool mapped() const { return range_ != nullptr; }
+  // Whether pages are being made present ahead on the pool (prepare() only).
+  bool populating_ahead() const { return ahead_ != nullptr; }
   // Why map() gave no blocks, where the disk had no room to reserve them;
   // empty otherwise.
   std::string no_room() const;

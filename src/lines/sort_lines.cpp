@@ -149,10 +149,9 @@ void open_destination(LineJob& job, const std::string& path) {
       out.room->may_map()) {
     out.mapped.prepare(bound, job.pool);
   }
-  ThreadPool& pool = job.pool;
   RoomCheck& check = *out.room;
-  out.blocks.allow_mapping([&out, &pool, &check](uint64_t bytes, uint64_t block) {
-    return check.may_map() ? out.mapped.map(bytes, block, pool) : nullptr;
+  out.blocks.allow_mapping([&out, &check](uint64_t bytes, uint64_t block) {
+    return check.may_map() ? out.mapped.map(bytes, block) : nullptr;
   });
 }
 

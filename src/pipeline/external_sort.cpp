@@ -199,8 +199,8 @@ SortReport external_sort(const SortContext& ctx, const RunOptions& run) {
     }
     // Room is checked again when the runs are settled: a mapping that no
     // longer fits beside them is not made.
-    destination.allow_mapping([&mapped, &ctx, &room](uint64_t bytes, uint64_t block) {
-      return room.may_map() ? mapped.map(bytes, block, ctx.pool) : nullptr;
+    destination.allow_mapping([&mapped, &room](uint64_t bytes, uint64_t block) {
+      return room.may_map() ? mapped.map(bytes, block) : nullptr;
     });
     // The final merge in ranges fills it on every thread (src/merge/parallel_merge.h).
     destination.allow_whole_mapping(

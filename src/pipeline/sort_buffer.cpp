@@ -43,7 +43,7 @@ SortReport sort_filled_buffer(const SortContext& ctx, uint8_t* records, uint64_t
   } else if (output && !output->is_direct()) {
     mapped.emplace(output->file());
     destination.allow_mapping(
-        [&mapped, &ctx](uint64_t bytes, uint64_t block) { return mapped->map(bytes, block, ctx.pool); });
+        [&mapped](uint64_t bytes, uint64_t block) { return mapped->map(bytes, block); });
   }
   ProgressMeter meter(false);
   DirectWrite(destination, ctx.pool, meter, report).write(records, order.get(), count);
