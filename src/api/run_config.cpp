@@ -17,6 +17,7 @@
 #include "src/chunk_sort/starting_backend.h"
 #include "src/config/config_layout.h"
 #include "src/core/errors.h"
+#include "src/core/log.h"
 #include "src/core/process_clock.h"
 #include "src/core/stopwatch.h"
 #include "src/core/thread_pool.h"
@@ -27,12 +28,6 @@
 
 namespace gsort {
 namespace {
-
-std::string format_seconds(double s) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.3f s", s);
-  return buf;
-}
 
 // " (from A to B)": when a phase's first span started and its last ended,
 // in seconds since gsort started; "" for a phase that has no span.
@@ -53,12 +48,12 @@ void report_verbose(const Log& log, const SortReport& r, const SortBackend& back
   if (!log.verbose()) return;
   log.info("records: " + std::to_string(r.input_records) + " in, " + std::to_string(r.output_records) + " out");
   log.info("temp bytes written: " + std::to_string(r.temp_bytes));
-  for (const auto& [name, seconds] : r.phases) log.info("phase " + name + ": " + format_seconds(seconds) + phase_window(r, name));
+  for (const auto& [name, seconds] : r.phases) log.info("phase " + name + ": " + seconds_text(seconds) + phase_window(r, name));
   const BackendTimings t = backend.timings();
   log.info("backend at the end: " + backend.describe());
-  log.info("backend: extract " + format_seconds(t.extract_s) + ", sort " + format_seconds(t.sort_s) +
-           ", merge " + format_seconds(t.merge_s) + ", copy in " + format_seconds(t.copy_in_s) + ", copy out " +
-           format_seconds(t.copy_out_s));
+  log.info("backend: extract " + seconds_text(t.extract_s) + ", sort " + seconds_text(t.sort_s) +
+           ", merge " + seconds_text(t.merge_s) + ", copy in " + seconds_text(t.copy_in_s) + ", copy out " +
+           seconds_text(t.copy_out_s));
   const double mb = static_cast<double>(r.input_bytes) / 1e6;
   char line[96];
   std::snprintf(line, sizeof line, "total: %.3f s (%.1f MB/s)", total_s, total_s > 0 ? mb / total_s : 0.0);
@@ -89,7 +84,7 @@ RunOutcome check(const SortConfig& config, const KeyLayout& layout, const Log& l
   }
   out.seconds = total.seconds();
   const CheckResult& r = out.check;
-  log.info("checked " + std::to_string(r.records) + " records in " + format_seconds(out.seconds) +
+  log.info("checked " + std::to_string(r.records) + " records in " + seconds_text(out.seconds) +
            (r.sorted ? ": sorted" : ": disorder at record " + std::to_string(r.bad_record)));
   files.write_stats(check_stats_json(config, r, out.seconds));
   files.publish_check();
@@ -113,7 +108,7 @@ RunOutcome run_checked(const SortConfig& config, const RunOptions& run, Stopwatc
   PhaseSpan backend_span{"start backend", "main", backend_start, process_seconds()};
   if (!starting) {
     log.info("backend: " + backend->describe() + ", ready in " +
-             format_seconds(backend_span.end_s - backend_span.start_s));
+             seconds_text(backend_span.end_s - backend_span.start_s));
   }
   SortContext ctx{config, layout, *backend, pool, log};
   // --stats' and --trace's times end just before the output's commit (its

@@ -1,12 +1,12 @@
 #include "src/chunk_sort/backend_factory.h"
 
 #include <algorithm>
-#include <cstdio>
 
 #include "src/chunk_sort/cpu/cpu_backend.h"
 #include "src/chunk_sort/hybrid/hybrid_backend.h"
 #include "src/chunk_sort/starting_backend.h"
 #include "src/core/errors.h"
+#include "src/core/log.h"
 #include "src/core/process_clock.h"
 #if GSORT_HAVE_CUDA
 #include "src/chunk_sort/gpu/make_gpu_backend.h"
@@ -121,9 +121,8 @@ std::unique_ptr<SortBackend> make_backend(const SortConfig& config, const KeyLay
     auto start = [&config, &layout, &pool, &log, size_known, input_bytes] {
       const double begun = process_seconds();
       std::unique_ptr<SortBackend> b = start_gpu_backend(config, layout, pool, log, size_known, input_bytes);
-      char took[32];
-      std::snprintf(took, sizeof took, "%.3f s", process_seconds() - begun);
-      log.info("backend: " + b->describe() + ", ready in " + took + " (started while the input is read)");
+      log.info("backend: " + b->describe() + ", ready in " + seconds_text(process_seconds() - begun) +
+               " (started while the input is read)");
       return b;
     };
     // A stream that ends within its first chunk is weighed as a file of its

@@ -17,6 +17,12 @@ std::string plural(uint64_t n, const char* word) {
   return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
 }
 
+std::string seconds_text(double seconds) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3f s", seconds);
+  return buf;
+}
+
 std::mutex& stderr_mutex() {
   static std::mutex m;
   return m;

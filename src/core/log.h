@@ -28,6 +28,8 @@ class Log {
 
 // "1 record", "3 runs": for -v's lines.
 std::string plural(uint64_t n, const char* word);
+// "1.234 s": for -v's lines.
+std::string seconds_text(double seconds);
 
 // Held by whoever writes to stderr, so that lines never interleave.
 std::mutex& stderr_mutex();

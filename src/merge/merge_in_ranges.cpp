@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "src/core/errors.h"
+#include "src/core/log.h"
 #include "src/core/stopwatch.h"
 #include "src/core/test_hooks.h"
 #include "src/merge/merge_passes.h"
@@ -11,12 +12,6 @@
 
 namespace gsort {
 namespace {
-
-std::string seconds_text(double s) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.3f s", s);
-  return buf;
-}
 
 void report_ranges(const Log& log, const ParallelMergeResult& r, const ParallelMergePlan& plan, size_t runs,
                    double check_s, double removed_s, SortReport& report) {
