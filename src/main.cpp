@@ -16,6 +16,7 @@
 #include "src/cli/options.h"
 #include "src/config/config_layout.h"
 #include "src/config/run_options.h"
+#include "src/core/address_space.h"
 #include "src/core/errors.h"
 #include "src/core/exit_codes.h"
 #include "src/core/failure_text.h"
@@ -152,6 +153,7 @@ int run_as_rank(DistributedLaunch& mpi, int argc, char** argv, const StandardStr
 
 int main(int argc, char** argv) {
   gsort::process_seconds();  // starts the run's clock (src/core/process_clock.h)
+  gsort::fit_threads_to_address_limits();  // before any thread starts
   const gsort::StandardStreams streams = gsort::guard_standard_streams();
   gsort::install_cleanup_signal_handlers();
 #ifdef GSORT_TEST_HOOKS

@@ -24,7 +24,7 @@ constexpr unsigned kThreadsPerCore = 4;  // --parallel is capped at this many pe
 constexpr long long kMostSpillStreams = 64;
 constexpr uint64_t kLeastRankMemoryBytes = 64ull << 20;  // a rank's share of the default -S
 constexpr uint64_t kLeastDefaultMemoryBytes = 1ull << 20;  // the default -S under the tightest ulimit -v
-constexpr unsigned kHelperThreads = 4;  // beside the pool's: the reader, write-behind, the progress line
+constexpr unsigned kHelperThreads = 10;  // beside the pool's: readers, spill and output writers, prefetch, the progress line
 
 // The soft limit on open files (ulimit -n); 0 where there is none.
 uint64_t open_file_limit() {

@@ -13,4 +13,14 @@ namespace gsort {
 // set.
 uint64_t address_space_left(unsigned threads);
 
+// Under ulimit -v or -d, threads started from now on take little address
+// space: small stacks (kLimitedThreadStackBytes), where each would be mapped
+// at RLIMIT_STACK's size (8 MiB; 32 MiB where it is unlimited), and one
+// malloc arena, where each thread's own arena reserves 64 MiB whenever it
+// happens to fit (a race that failed a run now and then). No gsort thread
+// recurses deeply. Without either limit, nothing changes.
+void fit_threads_to_address_limits();
+
+constexpr uint64_t kLimitedThreadStackBytes = uint64_t{2} << 20;
+
 }  // namespace gsort
