@@ -88,3 +88,15 @@ sortbin_row() {
   row "sortbin" "$out" "$(q "$SORTBIN" --size="$size" --memory="$mem" --threads="$threads" \
     --temporary-directory="$run_dir/tmp" "$in" "$out")"
 }
+
+# data_dups LINES PERCENT: LINES text lines drawn at random from a pool of
+# PERCENT% of LINES distinct ones (awk, seeded by SEED): short lines of one
+# to six fields (integers, decimals, words; blank- or comma-separated), and
+# one pool line in a hundred long (1,000 to 20,000 bytes: a run of one
+# letter, alone or after a short first field), as the differential test's
+# inputs have them.
+data_dups() {
+  local seed=${SEED:-7}
+  made "$work/data/dups-$1-$2.s$seed" awk -v n="$1" -v pct="$2" -v seed="$seed" \
+    -v out="$work/data/dups-$1-$2.s$seed.part" -f "$bench_dir/dups.awk"
+}

@@ -62,7 +62,7 @@ class CpuLineSorter final : public LineSorter {
     reserve(n);
     bool cached = false;
     const TieStart start = first_pass(pool_, spec_, lines, w(), tmp(), cache(), &cached);
-    TieRefiner refiner(spec_, lines, pool_, cached ? cache() : nullptr);
+    TieRefiner refiner(spec_, lines, pool_, cache(), cached);
     std::vector<size_t> starts;
     const int bits = static_cast<int>(std::clamp<uint64_t>(64 - __builtin_clzll(n) - 8, 8, 12));
     if (n < kSplitMin || pool_.size() == 1 || !scatter_wide_by_top_bits(pool_, w(), tmp(), n, bits, starts)) {

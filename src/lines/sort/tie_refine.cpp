@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstring>
 
 #include "src/chunk_sort/cpu/radix_sort.h"
 #include "src/keys/line_image.h"
@@ -18,6 +19,20 @@ size_t tasks_for(ThreadPool& pool, uint64_t n) {
 
 // Runs `body(task, begin, end)` over [0, n) in `tasks` ranges: on the
 // pool's threads, or (tasks 1) on this one.
+// Bytes at the start of a[0, n) and b[0, n) that are the same.
+uint64_t common_prefix(const uint8_t* a, const uint8_t* b, uint64_t n) {
+  static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "the first differing byte is the lowest set one");
+  uint64_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    uint64_t x, y;
+    std::memcpy(&x, a + i, 8);
+    std::memcpy(&y, b + i, 8);
+    if (x != y) return i + static_cast<uint64_t>(__builtin_ctzll(x ^ y)) / 8;
+  }
+  while (i < n && a[i] == b[i]) ++i;
+  return i;
+}
+
 template <typename Body>
 void for_range(ThreadPool& pool, size_t tasks, uint64_t n, Body body) {
   if (tasks == 1) {
@@ -50,27 +65,95 @@ std::vector<TieSegment> tied_runs(ThreadPool& pool, const KeyEntry* e, uint64_t 
   return all;
 }
 
-TieRefiner::TieRefiner(const LineSpec& spec, const LineSpan& lines, ThreadPool& pool, const LineCache* cache)
-    : compare_(spec), images_(spec.images()), lines_(lines), pool_(pool), cache_(cache) {}
+TieRefiner::TieRefiner(const LineSpec& spec, const LineSpan& lines, ThreadPool& pool, LineCache* cache,
+                       bool first_level_cached)
+    : compare_(spec),
+      images_(spec.images()),
+      lines_(lines),
+      pool_(pool),
+      cache_(cache),
+      first_level_cached_(first_level_cached) {}
 
-LineImageView TieRefiner::view_of(uint32_t level, uint32_t line) const {
+LineImageView TieRefiner::view_of(uint32_t level, uint32_t line, uint64_t* located) const {
   const LineImageSpec& image = images_[level];
-  if (cache_ && level == 0) return view_line_key(image, lines_.text + cache_[line].key_at, cache_[line].key_length);
-  return view_line_image(image, lines_.line(line), lines_.length(line));
+  const LineCache& c = cache_[line];
+  if (c.key_length == kUnplaced) {
+    ++*located;
+    return view_line_image(image, lines_.line(line), lines_.length(line));
+  }
+  if (reads_number(image.key)) ++*located;
+  return view_line_key(image, lines_.text + c.key_at, c.key_length);
 }
 
-uint64_t TieRefiner::load_words(KeyEntry* e, uint64_t n, uint32_t level, uint64_t depth) const {
+void TieRefiner::place(uint32_t level, uint32_t line) const {
+  const LineImageSpec& image = images_[level];
+  const LineImageView v = view_line_image(image, lines_.line(line), lines_.length(line));
+  const uint64_t length = line_image_length(image, v);
+  const bool fits = v.len < kUnplaced && length < kUnplaced;
+  LineCache& c = cache_[line];
+  c.key_at = static_cast<uint64_t>(v.key - lines_.text);
+  c.key_length = fits ? static_cast<uint32_t>(v.len) : kUnplaced;
+  c.image_length = fits ? static_cast<uint32_t>(length) : kUnplaced;
+}
+
+void TieRefiner::place_members(const KeyEntry* e, const std::vector<TieSegment>& segments, bool parallel) {
+  std::vector<TieSegment> todo;
+  uint64_t total = 0;
+  for (const TieSegment& s : segments) {
+    if (s.level == 0 && first_level_cached_) continue;
+    todo.push_back(s);
+    total += s.size;
+  }
+  if (todo.empty()) return;
+  // A task places members [b, end) of the segments' members counted in order.
+  for_range(pool_, parallel ? tasks_for(pool_, total) : 1, total, [&](size_t, uint64_t b, uint64_t end) {
+    size_t k = 0;
+    uint64_t at = 0;  // members before segment k
+    for (uint64_t m = b; m < end; ++m) {
+      while (m >= at + todo[k].size) at += todo[k++].size;
+      place(todo[k].level, e[todo[k].begin + (m - at)].index);
+    }
+  });
+  located_.fetch_add(total, std::memory_order_relaxed);
+}
+
+bool TieRefiner::by_comparator(const TieSegment& s) const {
+  return reads_number(images_[s.level].key) && s.depth >= kNumberWordsByImage;
+}
+
+void TieRefiner::skip_equal_words(const KeyEntry* e, TieSegment& s) const {
+  if (s.depth == 0 || s.depth % 4 != 0 || reads_number(images_[s.level].key)) return;
+  const uint64_t from = 8 * s.depth;
+  const LineCache& first = cache_[e[s.begin].index];
+  if (first.key_length == kUnplaced || first.key_length <= from) return;
+  const uint64_t first_rest = first.key_length - from;
+  const uint8_t* bytes = lines_.text + first.key_at + from;
+  uint64_t same = std::min<uint64_t>(first_rest, 8 * kSkipWords);  // bytes every member has as the first has them
+  bool ends_together = true;
+  for (uint64_t i = s.begin + 1; i < s.begin + s.size; ++i) {
+    const LineCache& c = cache_[e[i].index];
+    if (c.key_length == kUnplaced || c.key_length <= from) return;
+    const uint64_t rest = c.key_length - from;
+    ends_together &= rest == first_rest;
+    same = common_prefix(bytes, lines_.text + c.key_at + from, std::min(same, rest));
+    if (same < 8) return;
+  }
+  // All equal to their common end: its last word too (padded alike).
+  s.depth += ends_together && same == first_rest ? (same + 7) / 8 : same / 8;
+}
+
+uint64_t TieRefiner::load_words(KeyEntry* e, uint64_t n, uint32_t level, uint64_t depth, uint64_t* located) const {
   const LineImageSpec& image = images_[level];
   uint64_t longest = 0;
-  const bool cached = cache_ && level == 0;
+  const bool cached_words = level == 0 && first_level_cached_ && (depth == 1 || depth == 2);
   for (uint64_t i = 0; i < n; ++i) {
     const uint32_t line = e[i].index;
-    if (cached && (depth == 1 || depth == 2)) {  // the first pass kept words 1 and 2 and the image's length
+    if (cached_words) {  // the first pass kept words 1 and 2 and the image's length
       longest = std::max<uint64_t>(longest, cache_[line].image_length);
       e[i].prefix = cache_[line].word[depth - 1];
       continue;
     }
-    const LineImageView v = view_of(level, line);
+    const LineImageView v = view_of(level, line, located);
     longest = std::max(longest, line_image_length(image, v));
     e[i].prefix = line_image_word(image, v, depth);
   }
@@ -90,29 +173,40 @@ template <typename Push>
 void TieRefiner::settle_spent(KeyEntry* e, KeyEntry* tmp, const TieSegment& s, bool parallel, Push push) {
   const LineImageSpec& image = images_[s.level];
   std::atomic<bool> capped{false};
+  std::atomic<uint64_t> located{0};
+  const size_t tasks = parallel ? tasks_for(pool_, s.size) : 1;
   // Text keys: by length (longer first under 'r'). Numbers: all equal,
-  // unless one is too long for the image.
-  for_range(pool_, parallel ? tasks_for(pool_, s.size) : 1, s.size, [&](size_t, uint64_t b, uint64_t end) {
+  // unless one is too long for the image (a capped count carries no
+  // digits: the image is its header alone).
+  for_range(pool_, tasks, s.size, [&](size_t, uint64_t b, uint64_t end) {
+    uint64_t found = 0;
     for (uint64_t i = b; i < end; ++i) {
-      const uint32_t line = e[i].index;
+      const LineCache& c = cache_[e[i].index];
+      const bool placed = c.key_length != kUnplaced;
       uint64_t len = 0;
       if (reads_number(image.key)) {
-        // A capped count carries no digits: the image is its header alone.
-        const bool too_long = cache_ && s.level == 0 ? cache_[line].image_length == kImageNumberHeader
-                                                     : view_of(s.level, line).number.int_digits > kImageCountCap;
+        const bool too_long = placed ? c.image_length == kImageNumberHeader
+                                     : view_of(s.level, e[i].index, &found).number.int_digits > kImageCountCap;
         if (too_long) capped.store(true, std::memory_order_relaxed);
       } else {
-        len = cache_ && s.level == 0 ? cache_[line].key_length : view_of(s.level, line).len;
+        len = placed ? c.key_length : view_of(s.level, e[i].index, &found).len;
       }
       e[i].prefix = image.key.reverse ? ~len : len;
     }
+    located.fetch_add(found, std::memory_order_relaxed);
   });
+  located_.fetch_add(located.load(), std::memory_order_relaxed);
   if (capped.load()) {
     sort_by_comparator(e, s.size);
     return;
   }
   if (!reads_number(image.key)) parallel ? sort_pairs(pool_, e, tmp, s.size) : radix_sort_entries(e, tmp, s.size);
   if (s.level + 1 == images_.size()) return;  // equal in every key: input order
+  // The members go on to the next key: where it lies in each line, found once.
+  for_range(pool_, tasks, s.size, [&](size_t, uint64_t b, uint64_t end) {
+    for (uint64_t i = b; i < end; ++i) place(s.level + 1, e[i].index);
+  });
+  located_.fetch_add(s.size, std::memory_order_relaxed);
   for (uint64_t i = 0; i < s.size;) {
     uint64_t j = i + 1;
     while (j < s.size && e[j].prefix == e[i].prefix) ++j;
@@ -122,12 +216,21 @@ void TieRefiner::settle_spent(KeyEntry* e, KeyEntry* tmp, const TieSegment& s, b
 }
 
 template <typename Push>
-void TieRefiner::step(KeyEntry* e, KeyEntry* tmp, const TieSegment& s, bool parallel, Push push) {
+void TieRefiner::step(KeyEntry* e, KeyEntry* tmp, TieSegment s, bool parallel, Push push) {
   KeyEntry* members = e + s.begin;
+  if (by_comparator(s)) {
+    sort_by_comparator(members, s.size);
+    return;
+  }
+  skip_equal_words(e, s);
   std::vector<uint64_t> most(parallel ? tasks_for(pool_, s.size) : 1, 0);
+  std::atomic<uint64_t> located{0};
   for_range(pool_, most.size(), s.size, [&](size_t t, uint64_t b, uint64_t end) {
-    most[t] = load_words(members + b, end - b, s.level, s.depth);
+    uint64_t found = 0;
+    most[t] = load_words(members + b, end - b, s.level, s.depth, &found);
+    located.fetch_add(found, std::memory_order_relaxed);
   });
+  located_.fetch_add(located.load(), std::memory_order_relaxed);
   settle_loaded(e, tmp, s, *std::max_element(most.begin(), most.end()), parallel, push);
 }
 
@@ -135,6 +238,10 @@ template <typename Push>
 void TieRefiner::settle_loaded(KeyEntry* e, KeyEntry* tmp, const TieSegment& s, uint64_t longest, bool parallel,
                                Push push) {
   KeyEntry* members = e + s.begin;
+  if (by_comparator(s)) {
+    sort_by_comparator(members, s.size);
+    return;
+  }
   if (longest <= 8 * s.depth) {
     settle_spent(members, tmp + s.begin, s, parallel, push);
     return;
@@ -172,27 +279,19 @@ struct TieRefiner::Members {
 };
 
 void TieRefiner::prefetch_first(const Members& m) const {
-  if (!m.valid()) return;
-  if (cache_ && m.level() == 0) {
-    __builtin_prefetch(cache_ + m.line());
-  } else {
-    __builtin_prefetch(lines_.starts + m.line());
-  }
+  if (m.valid()) __builtin_prefetch(cache_ + m.line());
 }
 
 void TieRefiner::prefetch_second(const Members& m) const {
   if (!m.valid()) return;
   const uint32_t line = m.line();
-  if (cache_ && m.level() == 0) {
-    const uint64_t depth = m.segments[m.k].depth;
-    if (depth > 2) __builtin_prefetch(lines_.text + cache_[line].key_at + 8 * depth);  // else the cache holds the word
-  } else {
-    __builtin_prefetch(lines_.line(line));
-  }
+  const uint64_t depth = m.segments[m.k].depth;
+  if (m.level() == 0 && first_level_cached_ && (depth == 1 || depth == 2)) return;  // the entry holds the word
+  const LineCache& c = cache_[line];
+  __builtin_prefetch(c.key_length == kUnplaced ? lines_.line(line) : lines_.text + c.key_at + 8 * depth);
 }
 
-void TieRefiner::load_round(KeyEntry* e, const std::vector<TieSegment>& segments,
-                            std::vector<uint64_t>& longest) const {
+void TieRefiner::load_round(KeyEntry* e, const std::vector<TieSegment>& segments, std::vector<uint64_t>& longest) {
   constexpr int kFar = 16, kNear = 6;  // members ahead whose first and second reads are started
   longest.assign(segments.size(), 0);
   Members far{segments, e}, near{segments, e};
@@ -204,22 +303,31 @@ void TieRefiner::load_round(KeyEntry* e, const std::vector<TieSegment>& segments
     prefetch_second(near);
     near.next();
   }
+  uint64_t located = 0;
   for (size_t k = 0; k < segments.size(); ++k) {
     const TieSegment& s = segments[k];
+    const bool load = !by_comparator(s);
     for (uint64_t i = 0; i < s.size; ++i) {
       prefetch_first(far);
       if (far.valid()) far.next();
       prefetch_second(near);
       if (near.valid()) near.next();
-      longest[k] = std::max(longest[k], load_words(e + s.begin + i, 1, s.level, s.depth));
+      if (load) longest[k] = std::max(longest[k], load_words(e + s.begin + i, 1, s.level, s.depth, &located));
     }
   }
+  located_.fetch_add(located, std::memory_order_relaxed);
 }
 
 void TieRefiner::refine_serial(KeyEntry* e, KeyEntry* tmp, std::vector<TieSegment> segments) {
+  place_members(e, segments, false);
+  refine_rounds(e, tmp, std::move(segments));
+}
+
+void TieRefiner::refine_rounds(KeyEntry* e, KeyEntry* tmp, std::vector<TieSegment> segments) {
   std::vector<TieSegment> next;
   std::vector<uint64_t> longest;
   while (!segments.empty()) {
+    for (TieSegment& s : segments) skip_equal_words(e, s);
     load_round(e, segments, longest);
     next.clear();
     for (size_t k = 0; k < segments.size(); ++k) {
@@ -228,7 +336,6 @@ void TieRefiner::refine_serial(KeyEntry* e, KeyEntry* tmp, std::vector<TieSegmen
     segments.swap(next);
   }
 }
-
 
 // A large segment a step at a time with all threads; what it splits into
 // goes back to the large ones or into `small`.
@@ -242,6 +349,7 @@ void TieRefiner::refine_large(KeyEntry* e, KeyEntry* tmp, TieSegment s, std::vec
 }
 
 void TieRefiner::refine(KeyEntry* e, KeyEntry* tmp, std::vector<TieSegment> segments) {
+  place_members(e, segments, true);
   std::vector<TieSegment> small;
   for (const TieSegment& s : segments) {
     if (s.size >= kLargeSegment && pool_.size() > 1) {
@@ -263,7 +371,7 @@ void TieRefiner::refine(KeyEntry* e, KeyEntry* tmp, std::vector<TieSegment> segm
     while (t < tasks && seen >= split_point(total, tasks, t)) first[t++] = i + 1;
   }
   pool_.parallel_for(tasks, [&](size_t t) {
-    refine_serial(e, tmp, std::vector<TieSegment>(small.begin() + static_cast<ptrdiff_t>(first[t]),
+    refine_rounds(e, tmp, std::vector<TieSegment>(small.begin() + static_cast<ptrdiff_t>(first[t]),
                                                   small.begin() + static_cast<ptrdiff_t>(first[t + 1])));
   });
 }

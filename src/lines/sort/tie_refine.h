@@ -7,14 +7,16 @@
 // trailing NULs; numeric keys are then equal), so they are sorted by that
 // length, and what still ties goes on to the next key's image, level by
 // level: the keys, then the whole line for the last-resort comparison.
-// Only numbers too long for the image (kImageCountCap) go to the full
-// comparison. The result is the order of the full comparison, ties by line
+// Only numbers too long for the image (kImageCountCap), and numbers still
+// tied after kNumberWordsByImage words (whose words are read by parsing
+// the number again), go to the full comparison. The result is the order of the full comparison, ties by line
 // index, whatever the words tied on (line_image.h's property).
 //
 // Large segments (a common prefix shared by much of the chunk) are
 // refined with all threads a step at a time; the others one per thread.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <vector>
 
@@ -38,22 +40,37 @@ struct TieSegment {
 std::vector<TieSegment> tied_runs(ThreadPool& pool, const KeyEntry* e, uint64_t n, uint64_t depth, uint64_t base = 0,
                                   uint32_t level = 0);
 
-// What a first pass over a chunk's lines (in memory order) may keep per
-// line, so that the refinement need not find each key again: image words
-// 1 and 2, where the key lies in the chunk's text, and the lengths of the
-// key and of its image. One entry per line, so that a refinement step
-// touches one place per line.
+// Where a line's key lies, so that the refinement reads each image word in
+// place rather than finding the key again from the line's start (which
+// made a long key's refinement quadratic in its length). The first pass
+// over a chunk's lines may fill it for the first key, with image words 1
+// and 2; the refiner fills it for each later level as a line's segment
+// reaches it (a line never goes back to an earlier level). One entry per
+// line, so that a refinement step touches one place per line.
 struct LineCache {
-  uint64_t word[2];  // image words 1 and 2
+  uint64_t word[2];  // the first key's image words 1 and 2 (when the first pass filled them)
   uint64_t key_at;   // the key's offset in the chunk's text
-  uint32_t key_length;
+  uint32_t key_length;    // kUnplaced: too long to keep (the key is found again each time)
   uint32_t image_length;
 };
+constexpr uint32_t kUnplaced = ~uint32_t{0};
+
+// Image words a tied numeric key is refined by before the rest of its
+// segment goes to the full comparison: each word of a number's image
+// parses the number again.
+constexpr uint64_t kNumberWordsByImage = 3;
+
+// Words a tied text key's segment may move past at once, those where every
+// member's key holds the same bytes (duplicate lines, long shared
+// prefixes): a comparison of bytes instead of a round per word.
+constexpr uint64_t kSkipWords = 64;
 
 class TieRefiner {
  public:
-  // cache: null, or an entry for every line of `lines`.
-  TieRefiner(const LineSpec& spec, const LineSpan& lines, ThreadPool& pool, const LineCache* cache = nullptr);
+  // cache: an entry for every line of `lines`, the first key's filled
+  // by the first pass where first_level_cached, else scratch.
+  TieRefiner(const LineSpec& spec, const LineSpan& lines, ThreadPool& pool, LineCache* cache,
+             bool first_level_cached);
 
   // Sorts every segment of e fully (tmp: scratch as large as e).
   void refine(KeyEntry* e, KeyEntry* tmp, std::vector<TieSegment> segments);
@@ -63,22 +80,39 @@ class TieRefiner {
   // chunk), then settles each segment.
   void refine_serial(KeyEntry* e, KeyEntry* tmp, std::vector<TieSegment> segments);
 
+  // Keys found from their line's start, and numbers parsed, so far: a
+  // bounded number per line and level (the tests' measure of the work).
+  uint64_t keys_located() const { return located_.load(std::memory_order_relaxed); }
+
  private:
-  // The image at `level` of line `line` (found through the cache where it can).
-  LineImageView view_of(uint32_t level, uint32_t line) const;
+  // The image at `level` of line `line`, through its cache entry where
+  // the key is placed; `located` counts a key found or a number parsed.
+  LineImageView view_of(uint32_t level, uint32_t line, uint64_t* located) const;
+  // Finds the key of `line` at `level` and keeps where it lies.
+  void place(uint32_t level, uint32_t line) const;
+  // place() for every member of the segments whose level the cache does not hold yet.
+  void place_members(const KeyEntry* e, const std::vector<TieSegment>& segments, bool parallel);
+  // Whether the segment is left to the full comparison (a number tied past its first words).
+  bool by_comparator(const TieSegment& s) const;
+  // Moves s.depth past the words of a text key (up to kSkipWords) in
+  // which every member's bytes are the same, or to the end of the keys
+  // where all are the same to their end; tried every fourth word.
+  void skip_equal_words(const KeyEntry* e, TieSegment& s) const;
+  // The rounds of refine_serial, the members placed.
+  void refine_rounds(KeyEntry* e, KeyEntry* tmp, std::vector<TieSegment> segments);
   // Loads word `depth` of each member's image at `level` into its prefix;
   // returns the longest image among them.
-  uint64_t load_words(KeyEntry* e, uint64_t n, uint32_t level, uint64_t depth) const;
+  uint64_t load_words(KeyEntry* e, uint64_t n, uint32_t level, uint64_t depth, uint64_t* located) const;
   // One step of a segment: sorted by its next word, or (images spent) by
   // key length; the segments left tied go to push(). `parallel`: with all threads.
   template <typename Push>
-  void step(KeyEntry* e, KeyEntry* tmp, const TieSegment& s, bool parallel, Push push);
+  void step(KeyEntry* e, KeyEntry* tmp, TieSegment s, bool parallel, Push push);
   // The same once its words are loaded (`longest`: its longest image).
   template <typename Push>
   void settle_loaded(KeyEntry* e, KeyEntry* tmp, const TieSegment& s, uint64_t longest, bool parallel, Push push);
   // A round's loads: every member's next word; longest[k]: segment k's longest image.
   struct Members;
-  void load_round(KeyEntry* e, const std::vector<TieSegment>& segments, std::vector<uint64_t>& longest) const;
+  void load_round(KeyEntry* e, const std::vector<TieSegment>& segments, std::vector<uint64_t>& longest);
   void prefetch_first(const Members& m) const;   // the cache entry, or the line's start
   void prefetch_second(const Members& m) const;  // the bytes the word comes from
   // The members' images at s.level are spent and equal.
@@ -92,7 +126,9 @@ class TieRefiner {
   std::vector<LineImageSpec> images_;  // one per level
   const LineSpan& lines_;
   ThreadPool& pool_;
-  const LineCache* cache_;
+  LineCache* cache_;
+  bool first_level_cached_;
+  std::atomic<uint64_t> located_{0};
 };
 
 }  // namespace gsort

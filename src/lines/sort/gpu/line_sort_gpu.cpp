@@ -64,7 +64,7 @@ class GpuLineSorter final : public LineSorter {
   std::string describe() const override { return "gpu (device " + std::to_string(device_) + ")"; }
   // Its own, or the CPU sorter's for chunks it leaves to the CPU.
   uint64_t bytes_per_line() const override {
-    return std::max<uint64_t>(2 * sizeof(KeyEntry) + sizeof(uint32_t), cpu_->bytes_per_line());
+    return std::max<uint64_t>(2 * sizeof(KeyEntry) + sizeof(LineCache) + sizeof(uint32_t), cpu_->bytes_per_line());
   }
   HostBuffer allocate_host(size_t bytes) override {
     GSORT_CUDA_CHECK(cudaSetDevice(device_));
@@ -136,14 +136,17 @@ class GpuLineSorter final : public LineSorter {
     if (entries_.size() < n * sizeof(KeyEntry)) {
       entries_ = HostBuffer();
       scratch_ = HostBuffer();
+      places_ = HostBuffer();
       entries_ = HostBuffer::allocate_pageable(n * sizeof(KeyEntry));
       scratch_ = HostBuffer::allocate_pageable(n * sizeof(KeyEntry));
+      places_ = HostBuffer::allocate_pageable(n * sizeof(LineCache));
     }
     KeyEntry* e = reinterpret_cast<KeyEntry*>(entries_.data());
     for (const TieSegment& s : segments) {
       for (uint64_t i = s.begin; i < s.begin + s.size; ++i) e[i].index = order[i];
     }
-    TieRefiner(spec_, lines, pool_).refine(e, reinterpret_cast<KeyEntry*>(scratch_.data()), segments);
+    TieRefiner(spec_, lines, pool_, reinterpret_cast<LineCache*>(places_.data()), false)
+        .refine(e, reinterpret_cast<KeyEntry*>(scratch_.data()), segments);
     for (const TieSegment& s : segments) {
       for (uint64_t i = s.begin; i < s.begin + s.size; ++i) order[i] = e[i].index;
     }
@@ -159,7 +162,7 @@ class GpuLineSorter final : public LineSorter {
   DeviceArrays arrays_;
   HostBuffer heads_;  // pinned: where each tied segment begins
   uint32_t* heads() const { return reinterpret_cast<uint32_t*>(heads_.data()); }
-  HostBuffer entries_, scratch_;
+  HostBuffer entries_, scratch_, places_;  // the tied lines' pairs, their scratch, where their keys lie
 };
 
 }  // namespace
