@@ -4,11 +4,13 @@
 
 _gsort_long_options="--output --record-size --key --format --reverse --unique --stable --check
   --field-separator --numeric-sort --human-numeric-sort --ignore-case --ignore-leading-blanks --zero-terminated
+  --dictionary-order --general-numeric-sort --ignore-nonprinting --month-sort --random-sort --random-source
+  --version-sort --sort
   --merge --batch-size --memory --temporary-directory --parallel --backend --algorithm --exchange --device
   --gpu-memory --compress-temp --compress-temp= --spill-streams --page-cache --compress-output --compress-output=
   --verify --no-verify --no-space-check --fsync --progress --no-progress --stats --trace --output-parts --to-terminal --verbose
   --help --version"
-_gsort_short_options="-o -k -r -u -s -c -C -m -S -T -v -h -t -n -f -b -z"
+_gsort_short_options="-o -k -r -u -s -c -C -m -S -T -v -h -t -n -f -b -z -d -g -i -M -R -V"
 _gsort_key_types="u8 u16 u32 u64 i8 i16 i32 i64 f32 f64 u16be u32be u64be i16be i32be i64be f32be f64be"
 
 # Candidates for the value of a --key: OFFSET:TYPE, then OFFSET:TYPE:desc.
@@ -27,7 +29,8 @@ _gsort_key_values() {
 _gsort_option_values() {
   local option=$1 value=$2
   case $option in
-    -o|--output|--stats|--trace) compgen -f -- "$value" ;;
+    -o|--output|--stats|--trace|--random-source) compgen -f -- "$value" ;;
+    --sort) printf '%s\n' general-numeric human-numeric month numeric random version ;;
     -T|--temporary-directory) compgen -d -- "$value" ;;
     -k|--key) _gsort_key_values "$value" ;;
     --format) printf '%s\n' gensort ;;

@@ -2,6 +2,7 @@
 
 #include <utility>
 
+#include "src/cli/random_source.h"
 #include "src/core/errors.h"
 #include "src/lines/keys/line_key_spec.h"
 
@@ -9,20 +10,13 @@ namespace gsort {
 
 namespace {
 
-// --sort=WORD names the same orderings as the letters: these are those
-// gsort lacks (numeric and human-numeric are -n and -h, options.cpp).
-const std::pair<const char*, char> kRefusedSortWords[] = {
-    {"general-numeric", 'g'}, {"month", 'M'}, {"random", 'R'}, {"version", 'V'}};
+// --sort=WORD's words, each its letter's ordering (GNU's argmatch: a word
+// or an unambiguous prefix of one).
+const std::pair<const char*, char> kSortWords[] = {{"general-numeric", 'g'}, {"human-numeric", 'h'},
+                                                   {"month", 'M'},           {"numeric", 'n'},
+                                                   {"random", 'R'},          {"version", 'V'}};
 
-void refuse_sort_word(const std::string& word) {
-  if (word.empty()) return;
-  for (const auto& [name, letter] : kRefusedSortWords) {
-    if (word == name) throw UsageError("--sort=" + word + " (-" + letter + ") is not supported; use -n");
-  }
-  throw UsageError("--sort=" + word + ": unknown sort (gsort sorts bytewise, or numerically with -n or -h)");
-}
-
-// The global ordering options as GNU sort's letters (--sort=WORD as its letter).
+// The global ordering options as GNU sort's letters.
 std::string global_orderings(const RawLineOptions& o) {
   std::string letters;
   const std::pair<bool, char> given[] = {{o.dictionary, 'd'},    {o.fold, 'f'},        {o.general_numeric, 'g'},
@@ -31,13 +25,34 @@ std::string global_orderings(const RawLineOptions& o) {
   for (const auto& [on, letter] : given) {
     if (on) letters += letter;
   }
-  for (const auto& [name, letter] : kRefusedSortWords) {
-    if (o.sort_word == name) letters += letter;
-  }
   return letters;
 }
 
 }  // namespace
+
+void apply_sort_word(RawLineOptions& o) {
+  if (o.sort_word.empty()) return;
+  char letter = 0;
+  for (const auto& [name, l] : kSortWords) {
+    if (o.sort_word == name) {
+      letter = l;
+      break;
+    }
+    if (std::string(name).compare(0, o.sort_word.size(), o.sort_word) == 0) {
+      if (letter != 0) throw UsageError("ambiguous argument '" + o.sort_word + "' for '--sort'");
+      letter = l;
+    }
+  }
+  if (letter == 0) {
+    throw UsageError("invalid argument '" + o.sort_word + "' for '--sort' (general-numeric, human-numeric, month, "
+                     "numeric, random, version)");
+  }
+  bool* const flags[] = {&o.general_numeric, &o.human_numeric, &o.month, &o.numeric, &o.random, &o.version_sort};
+  for (size_t k = 0; k < 6; ++k) {
+    if (kSortWords[k].second == letter) *flags[k] = true;
+  }
+  o.sort_word.clear();
+}
 
 void refuse_incompatible_gnu_orderings(const RawLineOptions& o, const std::vector<std::string>& keys) {
   bool taken = keys.empty();  // the global options make the whole line a key
@@ -46,19 +61,11 @@ void refuse_incompatible_gnu_orderings(const RawLineOptions& o, const std::vecto
 }
 
 void refuse_unsupported_gnu_options(const RawLineOptions& o) {
-  if (o.general_numeric) throw UsageError("-g (general numeric) is not supported; use -n (no exponents)");
-  if (o.month) throw UsageError("-M (month names) is not supported; use a numeric month with -n");
-  if (o.version_sort) throw UsageError("-V (version sort) is not supported; use -n on each part (-t. -k1,1n -k2,2n ...)");
-  if (o.random) throw UsageError("-R (random order) is not supported; use shuf");
-  if (o.dictionary) throw UsageError("-d (dictionary order) is not supported; lines compare as bytes without it");
-  if (o.nonprinting) throw UsageError("-i (ignore non-printing) is not supported; lines compare as bytes without it");
   if (o.debug) throw UsageError("--debug is not supported; use -v for what gsort did");
   if (!o.files0_from.empty()) throw UsageError("--files0-from is not supported; give the inputs as arguments (xargs -0)");
-  if (!o.random_source.empty()) throw UsageError("--random-source is not supported (nor -R)");
   if (!o.compress_program.empty()) {
     throw UsageError("--compress-program is not supported; use --compress-temp (zstd)");
   }
-  refuse_sort_word(o.sort_word);
 }
 
 namespace {
@@ -74,6 +81,16 @@ int parse_separator(const RawLineOptions& o) {
 
 }  // namespace
 
+// The orderings beyond -n -h -f: -d -g -i -M -R -V.
+void set_orderings(const RawLineOptions& o, LineOptions& l) {
+  l.general_numeric = o.general_numeric;
+  l.month = o.month;
+  l.random = o.random;
+  l.version = o.version_sort;
+  l.dictionary = o.dictionary;
+  l.printable = o.nonprinting;
+}
+
 void set_line_options(const RawLineOptions& o, const std::vector<std::string>& keys, bool stable, SortConfig& c) {
   LineOptions& l = c.lines;
   l.enabled = true;
@@ -88,15 +105,19 @@ void set_line_options(const RawLineOptions& o, const std::vector<std::string>& k
   l.numeric = o.numeric;
   l.human_numeric = o.human_numeric;
   l.fold = o.fold;
+  set_orderings(o, l);
   l.ignore_blanks = o.ignore_blanks;
   l.stable = stable;
   l.zero_terminated = o.zero_terminated;
-  make_line_spec(l, c.reverse, c.unique);  // a malformed key fails now
+  // A malformed key fails now; -R's seed is read once, for every chunk and merge.
+  if (uses_random(make_line_spec(l, c.reverse, c.unique))) l.random_seed = random_seed(o.random_source);
 }
 
 void refuse_line_options_for_records(const RawLineOptions& o) {
   const char* what = o.separator_given ? "-t" : o.numeric ? "-n" : o.human_numeric ? "-h" : o.fold ? "-f"
-                   : o.ignore_blanks ? "-b" : o.zero_terminated ? "-z" : nullptr;
+                   : o.ignore_blanks ? "-b" : o.zero_terminated ? "-z" : o.general_numeric ? "-g" : o.month ? "-M"
+                   : o.random ? "-R" : o.version_sort ? "-V" : o.dictionary ? "-d" : o.nonprinting ? "-i"
+                   : !o.random_source.empty() ? "--random-source" : nullptr;
   if (what) {
     throw UsageError(std::string(what) + " is for text lines, not records (--record-size, --format): records take "
                      "typed keys, -k OFFSET:TYPE");

@@ -1,7 +1,8 @@
 // The values of text lines' options (the default mode: no --record-size,
-// no --format) checked and put into the SortConfig: GNU sort's -t -n -h -f
-// -b -z -s and -k POS1[,POS2]; GNU sort's options gsort does not offer are
-// refused in one line naming the closest one it does (never ignored).
+// no --format) checked and put into the SortConfig: GNU sort's -t -b -d -f
+// -g -h -i -M -n -R -V -z -s, --random-source, --sort=WORD and -k
+// POS1[,POS2]; GNU sort's options gsort does not offer are refused in one
+// line naming the closest one it does (never ignored).
 #pragma once
 
 #include <string>
@@ -14,6 +15,10 @@ namespace gsort {
 
 // Throws UsageError for a refused option.
 void refuse_unsupported_gnu_options(const RawLineOptions& o);
+// --sort=WORD (a word or an unambiguous prefix) as its letter's option.
+void apply_sort_word(RawLineOptions& o);
+// -d -g -i -M -R -V into the line options.
+void set_orderings(const RawLineOptions& o, LineOptions& l);
 // Line mode: UsageError in GNU sort's words ("options '-hn' are
 // incompatible") when the global ordering options exclude each other and
 // a key takes them (a -k without OPTS, or no -k). Before the refusal of

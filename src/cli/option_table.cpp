@@ -16,7 +16,7 @@ void add_sort_options(po::options_description& d, RawOptions& o) {
       ("record-size", po::value(&o.record_size)->value_name("N"), "records are N bytes long")
       ("key,k", po::value(&o.keys)->value_name("SPEC")->composing(),
        "sort by this key; repeat for tie-breaking keys. Lines: GNU sort's POS1[,POS2], POS is F[.C][OPTS] "
-       "(field F, character C, from 1; OPTS of b f h n r), default the whole line. Records: "
+       "(field F, character C, from 1; OPTS of b d f g h i M n R r V), default the whole line. Records: "
        "OFFSET:LENGTH (bytes, "
        "compared unsigned) or OFFSET:TYPE[:desc] with TYPE u8 u16 u32 u64 i8 i16 i32 i64 f32 f64, "
        "little-endian, or with a 'be' suffix big-endian (default key: the whole record)")
@@ -132,12 +132,31 @@ void add_line_options(po::options_description& d, RawLineOptions& o) {
       ("zero-terminated,z", po::bool_switch(&o.zero_terminated), "lines: lines end with NUL, not newline");
 }
 
+// GNU sort's other orderings of lines (issue 37), shown in --help.
+void add_ordering_options(po::options_description& d, RawLineOptions& o) {
+  d.add_options()
+      ("dictionary-order,d", po::bool_switch(&o.dictionary), "lines: compare only blanks, letters and digits")
+      ("general-numeric-sort,g", po::bool_switch(&o.general_numeric),
+       "lines: compare the number strtold reads (exponents, hex, inf, nan): no number first, then NaN, then "
+       "by value")
+      ("ignore-nonprinting,i", po::bool_switch(&o.nonprinting), "lines: compare only printable bytes (0x20-0x7E)")
+      ("month-sort,M", po::bool_switch(&o.month), "lines: compare month names: (unknown) < JAN < ... < DEC")
+      ("random-sort,R", po::bool_switch(&o.random),
+       "lines: shuffle, but group identical keys (by a keyed hash of each key)")
+      ("random-source", po::value(&o.random_source)->value_name("FILE"),
+       "lines: -R's key: the first 16 bytes of FILE (the same FILE, the same order)")
+      ("version-sort,V", po::bool_switch(&o.version_sort), "lines: natural sort of (version) numbers within text")
+      ("sort", po::value(&o.sort_word)->value_name("WORD"),
+       "lines: sort by WORD: general-numeric -g, human-numeric -h, month -M, numeric -n, random -R, version -V");
+}
+
 }  // namespace
 
 po::options_description visible_options(RawOptions& o) {
   po::options_description d("Options");
   add_sort_options(d, o);
   add_line_options(d, o.lines);
+  add_ordering_options(d, o.lines);
   add_output_options(d, o);
   add_report_options(d, o);
   add_destination_options(d, o);
@@ -149,16 +168,8 @@ po::options_description refused_options(RawOptions& o) {
   RawLineOptions& l = o.lines;
   po::options_description d;
   d.add_options()
-      ("general-numeric-sort,g", po::bool_switch(&l.general_numeric), "")
-      ("month-sort,M", po::bool_switch(&l.month), "")
-      ("version-sort,V", po::bool_switch(&l.version_sort), "")
-      ("random-sort,R", po::bool_switch(&l.random), "")
-      ("dictionary-order,d", po::bool_switch(&l.dictionary), "")
-      ("ignore-nonprinting,i", po::bool_switch(&l.nonprinting), "")
       ("debug", po::bool_switch(&l.debug), "")
       ("files0-from", po::value(&l.files0_from), "")
-      ("random-source", po::value(&l.random_source), "")
-      ("sort", po::value(&l.sort_word), "")
       ("compress-program", po::value(&l.compress_program), "");
   return d;
 }

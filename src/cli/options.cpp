@@ -12,8 +12,10 @@
 #include "src/cli/build_info.h"
 #include "src/cli/gnu_arguments.h"
 #include "src/cli/help_text.h"
+#include "src/cli/line_values.h"
 #include "src/cli/option_table.h"
 #include "src/cli/option_values.h"
+#include "src/cli/random_source.h"
 #include "src/cli/repeated_options.h"
 #include "src/core/errors.h"
 
@@ -70,10 +72,7 @@ void note_given(const po::variables_map& vm, RawOptions& o) {
   o.spill_streams_given = vm.count("spill-streams") > 0;
   o.compress_output_given = vm.count("compress-output") > 0;
   o.lines.separator_given = vm.count("field-separator") > 0;
-  if (o.lines.sort_word == "numeric" || o.lines.sort_word == "human-numeric") {  // --sort=WORD is its letter
-    (o.lines.sort_word == "numeric" ? o.lines.numeric : o.lines.human_numeric) = true;
-    o.lines.sort_word.clear();
-  }
+  apply_sort_word(o.lines);  // --sort=WORD is its letter
 }
 
 }  // namespace
@@ -104,6 +103,7 @@ ParsedCommand parse_command_line(int argc, const char* const* argv, unsigned ran
                                     .style(style)
                                     .run();
     refuse_incompatible_tabs(parsed.options);
+    refuse_multiple_random_sources(parsed.options);
     // The inputs' hidden option takes positional arguments only: a prefix
     // guessed into it (--in FILE) is no option of gsort's.
     for (const po::option& opt : parsed.options) {

@@ -4,6 +4,8 @@
 // comparison, GNU sort's way.
 #pragma once
 
+#include <array>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -16,6 +18,13 @@ struct LineOptions {
   bool numeric = false;           // -n
   bool human_numeric = false;     // -h
   bool fold = false;              // -f
+  bool general_numeric = false;   // -g
+  bool month = false;             // -M
+  bool random = false;            // -R
+  bool version = false;           // -V
+  bool dictionary = false;        // -d
+  bool printable = false;         // -i
+  std::array<uint8_t, 16> random_seed{};  // -R: --random-source's first 16 bytes, or random ones
   bool ignore_blanks = false;     // -b
   bool stable = false;            // -s: no last-resort comparison of whole lines
   bool zero_terminated = false;   // -z: lines end with NUL, not newline

@@ -19,7 +19,17 @@
 //    first for 'f') added to the class byte (0x36 to 0x40 negative, 0x80,
 //    0xC0 to 0xCA positive), so that the unit orders first and the value
 //    breaks its ties;
+//  - 'd' and 'i': the bytes they keep (never a NUL), upper-cased for 'f';
+//  - month ('M'): one byte, 0 for no month, else 1 to 12;
+//  - general numeric ('g', host only): line_orders.h's image of the
+//    number strtold reads;
+//  - random ('R', host only): the key's MD5 digest (line_orders.h), then
+//    its bytes as a text key's;
+//  - version ('V'): none (empty: the full comparison orders them);
 //  - 'r' complements every byte, padding included.
+// Numbers, months, general numbers and kept bytes are exact: equal images
+// mean equal keys. Text keys (and 'R' keys) with equal images differ at
+// most by the length of their text (the padding hides trailing NULs).
 #pragma once
 
 #include <cstdint>
@@ -27,12 +37,19 @@
 #include "src/cuda/host_device.h"
 #include "src/keys/line_fields.h"
 #include "src/keys/line_key.h"
+#include "src/keys/line_month.h"
 #include "src/keys/line_number.h"
+#if !defined(__CUDA_ARCH__)
+#include "src/keys/line_orders.h"
+#endif
 
 namespace gsort {
 
 constexpr uint64_t kImageCountCap = 0xFFFFFF;  // integer digits the count holds
 constexpr uint64_t kImageNumberHeader = 4;      // class byte and count
+
+constexpr uint64_t kImageHeadBytes = 21;        // the most a head holds ('g')
+constexpr uint64_t kRandomDigestBytes = 16;     // an 'R' image's head
 
 // The key's bytes within the line, located once for several words.
 struct LineImageView {
@@ -40,15 +57,48 @@ struct LineImageView {
   uint64_t len = 0;
   LineNumber number;   // numeric keys only
   int unit_order = 0;  // 'h' only
+  uint64_t text = 0;   // text and 'R' keys: the bytes 'd' or 'i' keep (else len)
+  uint8_t head[kImageHeadBytes] = {};  // 'M' its month, 'g' its image, 'R' its digest
+  uint64_t head_len = 0;
 };
+
+// Whether keys whose images are spent and equal are equal (numbers too
+// long for the image aside); else, text and 'R' keys differ by their
+// text's length, and 'V' keys are told apart by the comparison alone.
+GSORT_HD bool image_is_exact(const LineKey& key) {
+  const LineOrder order = line_order(key);
+  if (order == LineOrder::kText || order == LineOrder::kRandom) return key.keep != kKeepAll;
+  return order != LineOrder::kVersion;
+}
+
+// Whether each word of the image reads the whole key again (a number
+// parsed, kept bytes counted, a digest taken), rather than 8 of its bytes.
+GSORT_HD bool image_words_costly(const LineKey& key) {
+  return line_order(key) != LineOrder::kText || key.keep != kKeepAll;
+}
 
 // The view of a key already found: its bytes key[0, len).
 GSORT_HD LineImageView view_line_key(const LineImageSpec& spec, const uint8_t* key, uint64_t len) {
   LineImageView v;
   v.key = key;
   v.len = len;
-  if (reads_number(spec.key)) v.number = parse_line_number(key, len);
-  if (spec.key.human) v.unit_order = line_unit_order(key, len, spec.key.fold);
+  const LineOrder order = line_order(spec.key);
+  if (order == LineOrder::kNumber) {
+    v.number = parse_line_number(key, len);
+    if (spec.key.human) v.unit_order = line_unit_order(key, len, spec.key.fold);
+  } else if (order == LineOrder::kMonth) {
+    v.head[0] = static_cast<uint8_t>(line_month(key, len));
+    v.head_len = 1;
+  } else if (order == LineOrder::kText || order == LineOrder::kRandom) {
+    v.text = len;
+    if (spec.key.keep != kKeepAll) {
+      v.text = 0;
+      for (uint64_t i = 0; i < len; ++i) v.text += keeps_byte(spec.key, key[i]);
+    }
+  }
+#if !defined(__CUDA_ARCH__)
+  if (order == LineOrder::kGeneral || order == LineOrder::kRandom) v.head_len = host_image_head(spec, key, len, v.head);
+#endif
   return v;
 }
 
@@ -60,7 +110,11 @@ GSORT_HD LineImageView view_line_image(const LineImageSpec& spec, const uint8_t*
 
 // Bytes of the image before its padding.
 GSORT_HD uint64_t line_image_length(const LineImageSpec& spec, const LineImageView& v) {
-  if (!reads_number(spec.key)) return v.len;
+  const LineOrder order = line_order(spec.key);
+  if (order == LineOrder::kText) return v.text;
+  if (order == LineOrder::kRandom) return kRandomDigestBytes + v.text;
+  if (order == LineOrder::kVersion) return 0;
+  if (order != LineOrder::kNumber) return v.head_len;
   if (v.number.sign == 0) return 1;
   if (v.number.int_digits > kImageCountCap) return kImageNumberHeader;
   return kImageNumberHeader + (v.number.digits() + 1) / 2;
@@ -86,17 +140,37 @@ GSORT_HD uint8_t numeric_image_byte(const LineImageView& v, uint64_t i) {
   return n.sign < 0 ? static_cast<uint8_t>(~b) : b;
 }
 
+// Bytes `first` .. first+7 of a text image (the bytes kept, folded for
+// 'f') as a big-endian word, zero past its end. With 'd' or 'i' the kept
+// bytes before `first` are counted from the key's start.
+GSORT_HD uint64_t text_image_word(const LineKey& key, const LineImageView& v, uint64_t first) {
+  uint64_t word = 0;
+  int taken = 0;
+  if (key.keep == kKeepAll) {
+    for (uint64_t i = first; i < v.len && taken < 8; ++i, ++taken) word = word << 8 | (key.fold ? fold_upper(v.key[i]) : v.key[i]);
+  } else {
+    for (uint64_t i = 0, seen = 0; i < v.len && taken < 8; ++i) {
+      if (!keeps_byte(key, v.key[i]) || seen++ < first) continue;
+      word = word << 8 | (key.fold ? fold_upper(v.key[i]) : v.key[i]);
+      ++taken;
+    }
+  }
+  return taken == 0 ? 0 : word << (8 * (8 - taken));
+}
+
 // Image word `w` (bytes 8w .. 8w+7, big-endian) of a viewed line.
 GSORT_HD uint64_t line_image_word(const LineImageSpec& spec, const LineImageView& v, uint64_t w) {
   uint64_t word = 0;
   const uint64_t first = 8 * w;
-  if (reads_number(spec.key)) {
+  const LineOrder order = line_order(spec.key);
+  if (order == LineOrder::kNumber) {
     for (uint64_t i = first; i < first + 8; ++i) word = word << 8 | numeric_image_byte(v, i);
-  } else if (first < v.len) {
-    const uint64_t n = v.len - first < 8 ? v.len - first : 8;
-    const uint8_t* p = v.key + first;
-    for (uint64_t i = 0; i < n; ++i) word = word << 8 | (spec.key.fold ? fold_upper(p[i]) : p[i]);
-    word <<= 8 * (8 - n);
+  } else if (order == LineOrder::kText) {
+    word = text_image_word(spec.key, v, first);
+  } else if (order == LineOrder::kRandom && first >= kRandomDigestBytes) {
+    word = text_image_word(spec.key, v, first - kRandomDigestBytes);
+  } else {
+    for (uint64_t i = first; i < first + 8; ++i) word = word << 8 | (i < v.head_len ? v.head[i] : 0);
   }
   return spec.key.reverse ? ~word : word;
 }

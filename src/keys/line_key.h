@@ -18,6 +18,14 @@ namespace gsort {
 constexpr uint64_t kToLineEnd = ~uint64_t{0};
 constexpr int kBlankSeparated = -1;  // no -t: fields are separated by runs of blanks
 
+// Which bytes of a key take part in its comparison ('d', 'i'; GNU's
+// "ignore" table: one of them, 'd' winning).
+enum LineKeep : uint8_t {
+  kKeepAll = 0,
+  kKeepDictionary = 1,  // 'd': blanks and letters and digits (the C locale's)
+  kKeepPrintable = 2,   // 'i': 0x20 to 0x7E
+};
+
 struct LineKey {
   uint64_t start_field = 0;
   uint64_t start_char = 0;
@@ -29,17 +37,55 @@ struct LineKey {
   bool human = false;              // 'h': a unit (K, M, G, ...) after the number, then its value
   bool fold = false;               // 'f': lower case compares as upper case
   bool reverse = false;            // 'r'
+  bool general = false;            // 'g': the number strtold reads, NaN and non-numbers first
+  bool month = false;              // 'M': unknown < JAN < ... < DEC
+  bool random = false;             // 'R': by a keyed MD5 hash of the key
+  bool version = false;            // 'V': version order (GNU's filevercmp)
+  uint8_t keep = kKeepAll;         // 'd' or 'i'
 };
 
 // Whether the key is compared by the number it starts with ('n' or 'h').
 GSORT_HD bool reads_number(const LineKey& key) { return key.numeric || key.human; }
 
+// How a key's bytes are compared, as GNU sort chooses among the orderings
+// a key may have (incompatible ones are refused before): the number
+// ('n', 'h'), 'g', 'M', 'R', 'V', else the bytes themselves.
+enum class LineOrder { kText, kNumber, kGeneral, kMonth, kRandom, kVersion };
+GSORT_HD LineOrder line_order(const LineKey& key) {
+  if (reads_number(key)) return LineOrder::kNumber;
+  if (key.general) return LineOrder::kGeneral;
+  if (key.month) return LineOrder::kMonth;
+  if (key.random) return LineOrder::kRandom;
+  if (key.version) return LineOrder::kVersion;
+  return LineOrder::kText;
+}
+
+// Orderings whose image only the host computes (strtold, MD5), or that
+// have none ('V': the comparison alone orders them).
+GSORT_HD bool host_only_order(const LineKey& key) {
+  const LineOrder o = line_order(key);
+  return o == LineOrder::kGeneral || o == LineOrder::kRandom || o == LineOrder::kVersion;
+}
+
+// Whether byte c of a key takes part in its comparison ('d', 'i').
+GSORT_HD bool keeps_byte(const LineKey& key, uint8_t c) {
+  if (key.keep == kKeepPrintable) return c >= 0x20 && c <= 0x7E;
+  if (key.keep == kKeepDictionary) {
+    return c == ' ' || c == '\t' || c == '\n' || (c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z') ||
+           (c >= 'a' && c <= 'z');
+  }
+  return true;
+}
+
 // What the image of a line is built from: the first key (or the whole
 // line when there is none), the field separator, and whether the key is
 // the whole line compared as bytes (then the image is the line itself).
+constexpr int kRandomSeedBytes = 16;
+
 struct LineImageSpec {
   LineKey key;
   int separator = kBlankSeparated;  // -t's byte, or kBlankSeparated
+  uint8_t seed[kRandomSeedBytes] = {};  // 'R': the bytes hashed before each key (--random-source's first 16)
 };
 
 }  // namespace gsort

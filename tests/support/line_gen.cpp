@@ -5,7 +5,13 @@ namespace {
 
 const char* const kWords[] = {"a", "A", "b", "B", "abc", "ABC", "abd", "Abc", "zz", "x y", "foo", "Foo", "FOO", "bar",
                               "2024-01-01T00:00:01", "2024-01-01T00:00:02", "2024-01-02", "\xc3\xa9t\xc3\xa9",
-                              "\xff\xfe", "\x80", "a\rb", "tab\there", "-", ".", "-.", "+", "e"};
+                              "\xff\xfe", "\x80", "a\rb", "tab\there", "-", ".", "-.", "+", "e",
+                              // -M's months, -g's numbers, -V's versions, -d's and -i's punctuation
+                              // (no NaN: GNU sort 9.1 compares NaNs by stack garbage, see line_orders.h)
+                              "jan", "FEB", "Mar", "  apr", "december", "Sept", "jun\x80", "1e5", "-2.5E-3", "0x1A",
+                              "inf", "-inf", "Infinity", "0x1p-3", "1e4000", "1.2.10", "1.2.9",
+                              "v1.10a", "foo-1.0~rc1.tar.gz", "foo-1.0.tar.gz", "a.b", ".x", "..", "~", "it's",
+                              "a-b", "a_b!"};
 
 std::string random_number(Rng& rng) {
   std::string s;
@@ -73,16 +79,31 @@ std::string random_line(Rng& rng, const LineOptionsCase& o, const std::vector<st
   return line;
 }
 
-// A position F[.C] and its modifiers; `number` is the key's numeric
-// modifier ('n' or 'h': GNU sort refuses both on one key).
-std::string random_pos(Rng& rng, bool end, char number) {
+// A position F[.C] and its modifiers; `order` is the key's ordering
+// modifiers (n h g M, or d i R V in a mix GNU sort takes).
+std::string random_pos(Rng& rng, bool end, const std::string& order) {
   std::string p = std::to_string(rng.range(1, 5));
   if (rng.chance(35)) p += "." + std::to_string(end ? rng.below(5) : rng.range(1, 4));
-  const char mods[] = {'b', 'f', number, 'r'};
-  for (char m : mods) {
-    if (rng.chance(15)) p += m;
+  if (rng.chance(15)) p += 'b';
+  if (rng.chance(15)) p += 'f';
+  for (char m : order) {
+    if (rng.chance(40)) p += m;
   }
+  if (rng.chance(15)) p += 'r';
   return p;
+}
+
+// One ordering for a key or the global options, as GNU sort allows them
+// together: one of n h g M, or d or i with R or V or neither; often none.
+std::string random_ordering(Rng& rng) {
+  const uint64_t kind = rng.below(12);
+  if (kind < 4) return "";
+  if (kind < 8) return std::string(1, "nhgM"[kind - 4]);
+  std::string o;
+  if (rng.chance(50)) o += rng.chance(70) ? 'd' : 'i';
+  if (rng.chance(50)) o += rng.chance(50) ? 'R' : 'V';
+  if (rng.chance(10)) o += 'V';  // with R, R wins
+  return o;
 }
 
 }  // namespace
@@ -106,18 +127,26 @@ LineOptionsCase random_line_options(Rng& rng) {
     c.args.push_back(std::string(1, c.separator));
   }
   if (c.zero_terminated) c.args.push_back("-z");
-  const char* const globals[] = {"-n", "-r", "-u", "-s", "-f", "-b"};
+  const char* const globals[] = {"-r", "-u", "-s", "-f", "-b"};
   for (const char* g : globals) {
-    if (!rng.chance(20)) continue;
-    // -n, or -h (never both: GNU sort refuses them together).
-    c.args.push_back(g[1] == 'n' && rng.chance(35) ? "-h" : g);
+    if (rng.chance(20)) c.args.push_back(g);
+  }
+  if (rng.chance(40)) {
+    for (char m : random_ordering(rng)) c.args.push_back(std::string("-") + m);
   }
   const uint64_t keys = rng.chance(25) ? 0 : rng.range(1, 3);
   for (uint64_t k = 0; k < keys; ++k) {
-    const char number = rng.chance(35) ? 'h' : 'n';
-    std::string spec = random_pos(rng, false, number);
-    if (rng.chance(70)) spec += "," + random_pos(rng, true, number);
+    const std::string order = random_ordering(rng);
+    std::string spec = random_pos(rng, false, order);
+    if (rng.chance(70)) spec += "," + random_pos(rng, true, order);
     c.args.push_back("-k" + spec);
+  }
+  for (const std::string& a : c.args) {
+    if (a.find('R') != std::string::npos) {
+      // The same seed for GNU sort and gsort: the first 16 bytes of a file both can read.
+      c.args.push_back("--random-source=/usr/bin/sort");
+      break;
+    }
   }
   return c;
 }

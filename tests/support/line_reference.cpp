@@ -112,6 +112,12 @@ gsort::LineSpec spec_of_args(const std::vector<std::string>& args) {
     else if (a == "-z") o.zero_terminated = true;
     else if (a == "-r") reverse = true;
     else if (a == "-u") unique = true;
+    else if (a == "-g") o.general_numeric = true;
+    else if (a == "-M") o.month = true;
+    else if (a == "-R") o.random = true;
+    else if (a == "-V") o.version = true;
+    else if (a == "-d") o.dictionary = true;
+    else if (a == "-i") o.printable = true;
     else if (a.rfind("-k", 0) == 0) o.keys.push_back(a.substr(2));
   }
   return gsort::make_line_spec(o, reverse, unique);

@@ -1,11 +1,14 @@
 // The comparison of two lines, GNU sort's in the C locale: key by key
-// (text bytewise, -f folded to upper case, -n by value, -h by unit then
-// value, 'r' reversed), and when every key ties, unless -s or -u, the
+// (text bytewise, -f folded to upper case, -d and -i on the bytes they
+// keep, -n by value, -h by unit then value, -g as strtold reads it, -M by
+// month, -R by keyed digest, -V by version, 'r' reversed; line_image.h
+// and line_orders.h say how), and when every key ties, unless -s or -u, the
 // whole lines bytewise (a line sorts before its extensions), reversed by
 // the global -r.
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "src/lines/keys/line_key_spec.h"
 
@@ -13,7 +16,9 @@ namespace gsort {
 
 class LineComparator {
  public:
-  explicit LineComparator(const LineSpec& spec) : spec_(spec) {}
+  explicit LineComparator(const LineSpec& spec) : spec_(spec), keys_(spec.images()) {
+    if (spec_.last_resort()) keys_.pop_back();
+  }
 
   // <0, 0, >0 as line a (alen bytes, no terminator) sorts before, with,
   // after line b.
@@ -26,6 +31,7 @@ class LineComparator {
 
  private:
   LineSpec spec_;
+  std::vector<LineImageSpec> keys_;  // each key with the separator and the seed
 };
 
 // Bytewise, a shorter prefix first: <0, 0, >0.

@@ -1,8 +1,11 @@
 #include "src/lines/keys/line_key_spec.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cstdlib>
+#include <iterator>
 #include <limits>
+#include <utility>
 
 #include "src/core/errors.h"
 
@@ -32,32 +35,22 @@ size_t parse_count(const std::string& spec, size_t s, uint64_t* value, const cha
   return at;
 }
 
-// What gsort offers instead of an ordering it lacks.
-const char* closest_to(char option) {
-  switch (option) {
-    case 'g': return "-g (general numeric) is not supported; use -n (no exponents)";
-    case 'M': return "-M (month names) is not supported; use a numeric month with -n";
-    case 'V': return "-V (version sort) is not supported; use -n on each part (-t. -k1,1n -k2,2n ...)";
-    case 'R': return "-R (random order) is not supported; use shuf";
-    case 'd': return "-d (dictionary order) is not supported; compare whole bytes without it";
-    case 'i': return "-i (ignore non-printing) is not supported; compare whole bytes without it";
-    default: return nullptr;
-  }
-}
-
-// The OPTS after a POS: b f h n r, and GNU's d g i M R V, which are
-// refused once the whole key is read (after its syntax and GNU's
-// incompatibilities, as GNU sort reports those first).
+// The OPTS after a POS: b d f g h i M n R r V.
 size_t parse_options(const std::string& spec, size_t at, bool end, ParsedLineKey* k) {
   for (; at < spec.size(); ++at) {
     const char c = spec[at];
     switch (c) {
       case 'b': (end ? k->key.skip_end_blanks : k->key.skip_start_blanks) = true; break;
+      case 'd': k->key.keep = kKeepDictionary; break;  // 'd' wins over 'i', whatever their order
       case 'f': k->key.fold = true; break;
+      case 'g': k->key.general = true; break;
       case 'h': k->key.human = true; break;
+      case 'i': if (k->key.keep == kKeepAll) k->key.keep = kKeepPrintable; break;
+      case 'M': k->key.month = true; break;
       case 'n': k->key.numeric = true; break;
+      case 'R': k->key.random = true; break;
       case 'r': k->key.reverse = true; break;
-      case 'd': case 'g': case 'i': case 'M': case 'R': case 'V': break;
+      case 'V': k->key.version = true; break;
       default: return at;
     }
     if (c != 'b' && c != 'r') k->orderings += c;
@@ -89,9 +82,6 @@ ParsedLineKey parse_line_key(const std::string& spec) {
   }
   if (at != spec.size()) bad_field_spec(spec, "stray character in field spec");
   refuse_incompatible_orderings(k.orderings);
-  for (char c : k.orderings) {
-    if (const char* why = closest_to(c)) throw UsageError("key '" + spec + "': " + why);
-  }
   return k;
 }
 
@@ -112,7 +102,10 @@ LineImageSpec LineSpec::image() const { return images().front(); }
 
 std::vector<LineImageSpec> LineSpec::images() const {
   std::vector<LineImageSpec> all;
-  for (const LineKey& key : keys) all.push_back(LineImageSpec{key, separator});
+  for (const LineKey& key : keys) {
+    all.push_back(LineImageSpec{key, separator, {}});
+    std::copy(std::begin(seed), std::end(seed), all.back().seed);
+  }
   if (last_resort()) {
     LineImageSpec whole;  // the whole line, bytewise
     whole.key.reverse = reverse;
@@ -121,6 +114,37 @@ std::vector<LineImageSpec> LineSpec::images() const {
   return all;
 }
 
+namespace {
+
+// The global ordering options as a key (GNU sort's gkey), -r aside.
+LineKey global_key(const LineOptions& options) {
+  LineKey global;
+  global.skip_start_blanks = global.skip_end_blanks = options.ignore_blanks;
+  global.fold = options.fold;
+  global.numeric = options.numeric;
+  global.human = options.human_numeric;
+  global.general = options.general_numeric;
+  global.month = options.month;
+  global.random = options.random;
+  global.version = options.version;
+  global.keep = options.dictionary ? kKeepDictionary : options.printable ? kKeepPrintable : kKeepAll;
+  return global;
+}
+
+// The letters of the global options that exclude each other, as GNU sort names them.
+std::string global_orderings(const LineOptions& o) {
+  std::string letters;
+  const std::pair<bool, char> given[] = {{o.dictionary, 'd'}, {o.fold, 'f'},      {o.general_numeric, 'g'},
+                                         {o.human_numeric, 'h'}, {o.printable, 'i'}, {o.month, 'M'},
+                                         {o.numeric, 'n'},    {o.random, 'R'},    {o.version, 'V'}};
+  for (const auto& [on, letter] : given) {
+    if (on) letters += letter;
+  }
+  return letters;
+}
+
+}  // namespace
+
 LineSpec make_line_spec(const LineOptions& options, bool reverse, bool unique) {
   LineSpec spec;
   spec.separator = options.separator;
@@ -128,34 +152,35 @@ LineSpec make_line_spec(const LineOptions& options, bool reverse, bool unique) {
   spec.stable = options.stable;
   spec.unique = unique;
   spec.eol = options.zero_terminated ? '\0' : '\n';
-  LineKey global;
-  global.skip_start_blanks = global.skip_end_blanks = options.ignore_blanks;
-  global.fold = options.fold;
-  global.numeric = options.numeric;
-  global.human = options.human_numeric;
+  std::copy(options.random_seed.begin(), options.random_seed.end(), spec.seed);
+  LineKey global = global_key(options);
   global.reverse = reverse;
   bool inherited = false;  // a key took the global options
   for (const std::string& text : options.keys) {
     ParsedLineKey parsed = parse_line_key(text);
     if (!parsed.has_options) {
-      parsed.key.skip_start_blanks = global.skip_start_blanks;
-      parsed.key.skip_end_blanks = global.skip_end_blanks;
-      parsed.key.fold = global.fold;
-      parsed.key.numeric = global.numeric;
-      parsed.key.human = global.human;
-      parsed.key.reverse = global.reverse;
+      const uint64_t start_field = parsed.key.start_field, start_char = parsed.key.start_char;
+      const uint64_t end_field = parsed.key.end_field, end_char = parsed.key.end_char;
+      parsed.key = global;
+      parsed.key.start_field = start_field, parsed.key.start_char = start_char;
+      parsed.key.end_field = end_field, parsed.key.end_char = end_char;
       inherited = true;
     }
     spec.keys.push_back(parsed.key);
   }
   // GNU sort: with no -k, options other than -r make the whole line a key.
-  const bool whole_line_key = options.ignore_blanks || options.fold || options.numeric || options.human_numeric;
+  const bool whole_line_key = global.skip_start_blanks || global.fold || reads_number(global) || global.general ||
+                              global.month || global.random || global.version || global.keep != kKeepAll;
   if (spec.keys.empty() && whole_line_key) spec.keys.push_back(global);
-  if (inherited || options.keys.empty()) {
-    refuse_incompatible_orderings(std::string(options.fold ? "f" : "") + (options.human_numeric ? "h" : "") +
-                                  (options.numeric ? "n" : ""));
-  }
+  if (inherited || options.keys.empty()) refuse_incompatible_orderings(global_orderings(options));
   return spec;
+}
+
+bool uses_random(const LineSpec& spec) {
+  for (const LineKey& key : spec.keys) {
+    if (key.random) return true;
+  }
+  return false;
 }
 
 }  // namespace gsort

@@ -1,16 +1,18 @@
 // GNU sort's key model for text lines: -k POS1[,POS2] parsed, and the
-// global options (-b -f -h -n -r, -t, -s, -u, -z) resolved into the list of
-// keys and the comparison's settings, as GNU sort resolves them:
+// global options (-b -d -f -g -h -i -M -n -R -r -V, -t, -s, -u, -z)
+// resolved into the list of keys and the comparison's settings, as GNU
+// sort resolves them:
 //  - POS is F[.C][OPTS]: field F (from 1), character C (from 1; in POS2,
-//    0 or absent means the end of the field); OPTS of b f h n r. 'b' after
-//    POS1 skips the blanks before the start, after POS2 before the end.
-//  - Orderings that exclude each other (n, h, and GNU's g M and d i R V,
-//    which gsort refuses) are refused in GNU's words, "options '-hn' are
-//    incompatible", on each key as it orders.
-//  - A key with no OPTS at all takes the global -b -f -h -n -r; a key with
-//    any OPT takes none of them.
-//  - With no -k but a global -b, -f, -h or -n, the whole line is one key with
-//    those options.
+//    0 or absent means the end of the field); OPTS of b d f g h i M n R r
+//    V. 'b' after POS1 skips the blanks before the start, after POS2
+//    before the end.
+//  - Orderings that exclude each other (n, g, h, M, and one of d i R V)
+//    are refused in GNU's words, "options '-hn' are incompatible", on each
+//    key as it orders.
+//  - A key with no OPTS at all takes the global options; a key with any
+//    OPT takes none of them.
+//  - With no -k but a global ordering option (any but -r), the whole line
+//    is one key with those options.
 //  - Unless -s or -u, lines whose keys tie are compared as whole lines,
 //    bytewise (reversed by the global -r).
 #pragma once
@@ -51,6 +53,7 @@ struct LineSpec {
   bool stable = false;             // -s
   bool unique = false;             // -u: lines with equal keys are duplicates
   uint8_t eol = '\n';              // '\0' with -z
+  uint8_t seed[kRandomSeedBytes] = {};  // -R: hashed before each key
   // The last-resort comparison of whole lines applies when the keys tie.
   bool last_resort() const { return keys.empty() || !(stable || unique); }
   // The image's key (line_image.h): the first key, else the whole line.
@@ -63,5 +66,8 @@ struct LineSpec {
 // The spec of a line sort from its options and the global -r and -u.
 // Throws UsageError on a malformed key.
 LineSpec make_line_spec(const LineOptions& options, bool reverse, bool unique);
+
+// Whether a key orders by -R (then the seed is read: --random-source, or random bytes).
+bool uses_random(const LineSpec& spec);
 
 }  // namespace gsort

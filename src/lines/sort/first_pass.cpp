@@ -105,7 +105,7 @@ TieStart first_pass(ThreadPool& pool, const LineSpec& spec, const LineSpan& line
   for (const Figures& f : figures) all.add(f);
   *cached = all.fits;
   // Which 96 bits, and where their ties are refined from.
-  const bool exact = all.longest <= 8 && !all.capped && !all.nul_end;
+  const bool exact = all.longest <= 8 && !all.capped && !all.nul_end && line_order(image.key) != LineOrder::kVersion;
   TieStart start{1, 0, false};
   int hi_word = 0, lo_word = 1;  // 3: the next level's word 0; -1: none
   if (exact) {

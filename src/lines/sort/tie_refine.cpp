@@ -118,11 +118,11 @@ void TieRefiner::place_members(const KeyEntry* e, const std::vector<TieSegment>&
 }
 
 bool TieRefiner::by_comparator(const TieSegment& s) const {
-  return reads_number(images_[s.level].key) && s.depth >= kNumberWordsByImage;
+  return image_words_costly(images_[s.level].key) && s.depth >= kCostlyWordsByImage;
 }
 
 void TieRefiner::skip_equal_words(const KeyEntry* e, TieSegment& s) const {
-  if (s.depth == 0 || s.depth % 4 != 0 || reads_number(images_[s.level].key)) return;
+  if (s.depth == 0 || s.depth % 4 != 0 || image_words_costly(images_[s.level].key)) return;
   const uint64_t from = 8 * s.depth;
   const LineCache& first = cache_[e[s.begin].index];
   if (first.key_length == kUnplaced || first.key_length <= from) return;
@@ -172,12 +172,17 @@ void TieRefiner::sort_by_comparator(KeyEntry* e, uint64_t n) const {
 template <typename Push>
 void TieRefiner::settle_spent(KeyEntry* e, KeyEntry* tmp, const TieSegment& s, bool parallel, Push push) {
   const LineImageSpec& image = images_[s.level];
+  if (line_order(image.key) == LineOrder::kVersion) {  // no image: the comparison orders them
+    sort_by_comparator(e, s.size);
+    return;
+  }
   std::atomic<bool> capped{false};
   std::atomic<uint64_t> located{0};
   const size_t tasks = parallel ? tasks_for(pool_, s.size) : 1;
-  // Text keys: by length (longer first under 'r'). Numbers: all equal,
-  // unless one is too long for the image (a capped count carries no
-  // digits: the image is its header alone).
+  const bool exact = image_is_exact(image.key);
+  // Text keys: by the length of their text (longer first under 'r').
+  // Exact images: all equal, unless a number is too long for the image (a
+  // capped count carries no digits: the image is its header alone).
   for_range(pool_, tasks, s.size, [&](size_t, uint64_t b, uint64_t end) {
     uint64_t found = 0;
     for (uint64_t i = b; i < end; ++i) {
@@ -188,8 +193,8 @@ void TieRefiner::settle_spent(KeyEntry* e, KeyEntry* tmp, const TieSegment& s, b
         const bool too_long = placed ? c.image_length == kImageNumberHeader
                                      : view_of(s.level, e[i].index, &found).number.int_digits > kImageCountCap;
         if (too_long) capped.store(true, std::memory_order_relaxed);
-      } else {
-        len = placed ? c.key_length : view_of(s.level, e[i].index, &found).len;
+      } else if (!exact) {
+        len = placed ? c.image_length : line_image_length(image, view_of(s.level, e[i].index, &found));
       }
       e[i].prefix = image.key.reverse ? ~len : len;
     }
@@ -200,7 +205,7 @@ void TieRefiner::settle_spent(KeyEntry* e, KeyEntry* tmp, const TieSegment& s, b
     sort_by_comparator(e, s.size);
     return;
   }
-  if (!reads_number(image.key)) parallel ? sort_pairs(pool_, e, tmp, s.size) : radix_sort_entries(e, tmp, s.size);
+  if (!exact) parallel ? sort_pairs(pool_, e, tmp, s.size) : radix_sort_entries(e, tmp, s.size);
   if (s.level + 1 == images_.size()) return;  // equal in every key: input order
   // The members go on to the next key: where it lies in each line, found once.
   for_range(pool_, tasks, s.size, [&](size_t, uint64_t b, uint64_t end) {

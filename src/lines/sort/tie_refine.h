@@ -7,9 +7,10 @@
 // trailing NULs; numeric keys are then equal), so they are sorted by that
 // length, and what still ties goes on to the next key's image, level by
 // level: the keys, then the whole line for the last-resort comparison.
-// Only numbers too long for the image (kImageCountCap), and numbers still
-// tied after kNumberWordsByImage words (whose words are read by parsing
-// the number again), go to the full comparison. The result is the order of the full comparison, ties by line
+// Only numbers too long for the image (kImageCountCap), keys still tied
+// after kCostlyWordsByImage words whose every word reads the whole key
+// (line_image.h's image_words_costly: a number parsed again, kept bytes
+// counted, a digest), and 'V' keys (no image) go to the full comparison. The result is the order of the full comparison, ties by line
 // index, whatever the words tied on (line_image.h's property).
 //
 // Large segments (a common prefix shared by much of the chunk) are
@@ -55,10 +56,9 @@ struct LineCache {
 };
 constexpr uint32_t kUnplaced = ~uint32_t{0};
 
-// Image words a tied numeric key is refined by before the rest of its
-// segment goes to the full comparison: each word of a number's image
-// parses the number again.
-constexpr uint64_t kNumberWordsByImage = 3;
+// Image words a tied key whose words are costly is refined by before the
+// rest of its segment goes to the full comparison.
+constexpr uint64_t kCostlyWordsByImage = 3;
 
 // Words a tied text key's segment may move past at once, those where every
 // member's key holds the same bytes (duplicate lines, long shared
@@ -92,7 +92,7 @@ class TieRefiner {
   void place(uint32_t level, uint32_t line) const;
   // place() for every member of the segments whose level the cache does not hold yet.
   void place_members(const KeyEntry* e, const std::vector<TieSegment>& segments, bool parallel);
-  // Whether the segment is left to the full comparison (a number tied past its first words).
+  // Whether the segment is left to the full comparison (costly words tied past the first few).
   bool by_comparator(const TieSegment& s) const;
   // Moves s.depth past the words of a text key (up to kSkipWords) in
   // which every member's bytes are the same, or to the end of the keys

@@ -1,0 +1,88 @@
+#include "src/keys/line_orders.h"
+
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+
+#include "src/keys/line_fields.h"
+#include "src/keys/md5.h"
+
+namespace gsort {
+namespace {
+
+void put_be(uint8_t* out, uint64_t v, int bytes) {
+  for (int i = 0; i < bytes; ++i) out[i] = static_cast<uint8_t>(v >> (8 * (bytes - 1 - i)));
+}
+
+// A finite non-zero x as its exponent and significand, bytes that order
+// as |x| does.
+void finite_image(long double x, uint8_t* out) {
+  int exponent = 0;
+  const long double m = std::frexp(std::fabs(x), &exponent);  // [0.5, 1) * 2^exponent
+  const long double scaled = std::ldexp(m, 64);
+  const uint64_t hi = static_cast<uint64_t>(scaled);
+  const uint64_t lo = static_cast<uint64_t>(std::ldexp(scaled - static_cast<long double>(hi), 64));
+  put_be(out, static_cast<uint32_t>(exponent) ^ 0x80000000u, 4);
+  put_be(out + 4, hi, 8);
+  put_be(out + 12, lo, 8);
+  if (x < 0) {
+    for (int i = 0; i < 20; ++i) out[i] = static_cast<uint8_t>(~out[i]);
+  }
+}
+
+}  // namespace
+
+KeyBytes transform_key(const LineKey& key, const uint8_t* bytes, uint64_t len, std::string& buf) {
+  if (key.keep == kKeepAll && !key.fold) return KeyBytes{bytes, len};
+  buf.clear();
+  for (uint64_t i = 0; i < len; ++i) {
+    if (keeps_byte(key, bytes[i])) buf += static_cast<char>(key.fold ? fold_upper(bytes[i]) : bytes[i]);
+  }
+  return KeyBytes{reinterpret_cast<const uint8_t*>(buf.data()), buf.size()};
+}
+
+uint64_t general_image(const uint8_t* key, uint64_t len, uint8_t out[kGeneralImageBytes]) {
+  // strtold reads a string: the key up to its end or its first NUL, as
+  // GNU sort's copy of it ends there.
+  const std::string text(reinterpret_cast<const char*>(key), len);
+  char* end = nullptr;
+  const long double x = std::strtold(text.c_str(), &end);
+  std::memset(out, 0, kGeneralImageBytes);
+  if (end == text.c_str()) return 1;  // no number: class 0
+  if (std::isnan(x)) {
+    out[0] = std::signbit(x) ? 1 : 2;
+    return 1;
+  }
+  if (std::isinf(x)) {
+    out[0] = x < 0 ? 3 : 7;
+    return 1;
+  }
+  if (x == 0) {
+    out[0] = 5;
+    return 1;
+  }
+  out[0] = x < 0 ? 4 : 6;
+  finite_image(x, out + 1);
+  return kGeneralImageBytes;
+}
+
+void random_digest(const uint8_t seed[kRandomSeedBytes], const uint8_t* key, uint64_t len, uint8_t out[16]) {
+  Md5 md5;
+  md5.update(seed, kRandomSeedBytes);
+  md5.update(key, len);
+  const Md5Digest d = md5.finish();
+  std::memcpy(out, d.data(), d.size());
+}
+
+uint64_t host_image_head(const LineImageSpec& spec, const uint8_t* key, uint64_t len, uint8_t* head) {
+  std::string buf;
+  const KeyBytes k = transform_key(spec.key, key, len, buf);
+  if (line_order(spec.key) == LineOrder::kGeneral) return general_image(k.data, k.len, head);
+  if (line_order(spec.key) == LineOrder::kRandom) {
+    random_digest(spec.seed, k.data, k.len, head);
+    return 16;
+  }
+  return 0;
+}
+
+}  // namespace gsort
