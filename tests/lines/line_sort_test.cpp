@@ -91,6 +91,26 @@ TEST(LineSortCpu, NumbersTooLongForTheImage) {
             "");
 }
 
+// Segments the comparison settles (-V has no image; numbers and -d keys
+// tied past their first words), large enough to be sorted in pieces on
+// all threads and merged.
+TEST(LineSortCpu, OrderedByTheComparisonOnAllThreads) {
+  ThreadPool pool(4);
+  Rng rng(77);
+  std::vector<std::vector<std::string>> cases(3);
+  const std::string digits(60, '7'), dashes = "a-b.c-d.e-f.g-h.i-j.k-l.m-n.o-p.q-r.s-t.u-v.w-x.y-z";
+  for (int i = 0; i < 70000; ++i) {
+    cases[0].push_back("pkg-1." + std::to_string(rng.below(300)) + "." + std::to_string(rng.below(20)) + "~rc");
+    cases[1].push_back(digits + std::to_string(rng.below(5000)) + " " + std::to_string(i % 3));
+    cases[2].push_back(dashes + std::to_string(rng.below(5000)));
+  }
+  const std::vector<std::vector<std::string>> arg_sets = {{"-V"}, {"-Vr", "-s"}, {"-n"}, {"-k1,1n", "-k2,2r", "-u"},
+                                                          {"-d"}, {"-df", "-r"}};
+  EXPECT_EQ(gsort_test::differences_from_reference(
+                cases, arg_sets, [&](const LineSpec& spec) { return make_cpu_line_sorter(spec, pool); }),
+            "");
+}
+
 TEST(LineSortCpu, LargeRandomChunkOnOneAndManyThreads) {
   Rng rng(99);
   gsort_test::LineOptionsCase o;

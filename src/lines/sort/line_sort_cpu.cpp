@@ -65,8 +65,10 @@ class CpuLineSorter final : public LineSorter {
     TieRefiner refiner(spec_, lines, pool_, cache(), cached);
     std::vector<size_t> starts;
     const int bits = static_cast<int>(std::clamp<uint64_t>(64 - __builtin_clzll(n) - 8, 8, 12));
-    if (n < kSplitMin || pool_.size() == 1 || !scatter_wide_by_top_bits(pool_, w(), tmp(), n, bits, starts)) {
-      sort_range(0, n, false, refiner, start, order);
+    const bool split = n >= kSplitMin && pool_.size() > 1;
+    if (!split || !scatter_wide_by_top_bits(pool_, w(), tmp(), n, bits, starts)) {
+      // One piece; when every line has the same bits, its ties on all threads.
+      sort_range(0, n, split, refiner, start, order);
       ready(n);
       return;
     }

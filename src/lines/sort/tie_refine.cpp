@@ -6,6 +6,7 @@
 
 #include "src/chunk_sort/cpu/radix_sort.h"
 #include "src/keys/line_image.h"
+#include "src/lines/sort/comparison_sort.h"
 #include "src/lines/sort/pair_sort.h"
 
 namespace gsort {
@@ -160,20 +161,15 @@ uint64_t TieRefiner::load_words(KeyEntry* e, uint64_t n, uint32_t level, uint64_
   return longest;
 }
 
-void TieRefiner::sort_by_comparator(KeyEntry* e, uint64_t n) const {
-  const auto less = [this](const KeyEntry& x, const KeyEntry& y) {
-    return compare_.compare(lines_.line(x.index), lines_.length(x.index), lines_.line(y.index),
-                            lines_.length(y.index)) < 0;
-  };
-  if (std::is_sorted(e, e + n, less)) return;
-  std::stable_sort(e, e + n, less);
+void TieRefiner::sort_by_comparator(KeyEntry* e, KeyEntry* tmp, uint64_t n, bool parallel) const {
+  sort_by_comparison(parallel ? &pool_ : nullptr, compare_, lines_, e, tmp, n);
 }
 
 template <typename Push>
 void TieRefiner::settle_spent(KeyEntry* e, KeyEntry* tmp, const TieSegment& s, bool parallel, Push push) {
   const LineImageSpec& image = images_[s.level];
   if (line_order(image.key) == LineOrder::kVersion) {  // no image: the comparison orders them
-    sort_by_comparator(e, s.size);
+    sort_by_comparator(e, tmp, s.size, parallel);
     return;
   }
   std::atomic<bool> capped{false};
@@ -202,7 +198,7 @@ void TieRefiner::settle_spent(KeyEntry* e, KeyEntry* tmp, const TieSegment& s, b
   });
   located_.fetch_add(located.load(), std::memory_order_relaxed);
   if (capped.load()) {
-    sort_by_comparator(e, s.size);
+    sort_by_comparator(e, tmp, s.size, parallel);
     return;
   }
   if (!exact) parallel ? sort_pairs(pool_, e, tmp, s.size) : radix_sort_entries(e, tmp, s.size);
@@ -224,7 +220,7 @@ template <typename Push>
 void TieRefiner::step(KeyEntry* e, KeyEntry* tmp, TieSegment s, bool parallel, Push push) {
   KeyEntry* members = e + s.begin;
   if (by_comparator(s)) {
-    sort_by_comparator(members, s.size);
+    sort_by_comparator(members, tmp + s.begin, s.size, parallel);
     return;
   }
   skip_equal_words(e, s);
@@ -244,7 +240,7 @@ void TieRefiner::settle_loaded(KeyEntry* e, KeyEntry* tmp, const TieSegment& s, 
                                Push push) {
   KeyEntry* members = e + s.begin;
   if (by_comparator(s)) {
-    sort_by_comparator(members, s.size);
+    sort_by_comparator(members, tmp + s.begin, s.size, parallel);
     return;
   }
   if (longest <= 8 * s.depth) {

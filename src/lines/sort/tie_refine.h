@@ -118,8 +118,9 @@ class TieRefiner {
   // The members' images at s.level are spent and equal.
   template <typename Push>
   void settle_spent(KeyEntry* e, KeyEntry* tmp, const TieSegment& s, bool parallel, Push push);
-  // Stable sort by the full comparison (numbers too long for the image).
-  void sort_by_comparator(KeyEntry* e, uint64_t n) const;
+  // Stable sort by the full comparison (tmp: n entries of scratch;
+  // `parallel`: on the pool's threads, pieces then merges).
+  void sort_by_comparator(KeyEntry* e, KeyEntry* tmp, uint64_t n, bool parallel) const;
   void refine_large(KeyEntry* e, KeyEntry* tmp, TieSegment segment, std::vector<TieSegment>& small);
 
   LineComparator compare_;
