@@ -41,43 +41,40 @@ GSORT_HD uint64_t skip_line_field(const uint8_t* line, uint64_t len, uint64_t at
 // at + n, but no further than len (n may be huge).
 GSORT_HD uint64_t advance_within(uint64_t at, uint64_t n, uint64_t len) { return n >= len - at ? len : at + n; }
 
-// Where the key starts (GNU's begfield).
-GSORT_HD uint64_t line_key_start(const uint8_t* line, uint64_t len, const LineKey& key, int separator) {
-  uint64_t at = 0;
-  for (uint64_t field = key.start_field; at < len && field > 0; --field) {
+// Moves past fields of the line from `at`, field `*field` onwards, until
+// `fields` are passed or the line ends: GNU's begfield and limfield walk
+// alike, past the separator after each field, but limfield not past the
+// one after its last field unless a character position follows.
+GSORT_HD uint64_t pass_line_fields(const uint8_t* line, uint64_t len, uint64_t at, uint64_t* field, uint64_t fields,
+                                   bool past_last, int separator) {
+  for (; at < len && *field < fields; ++*field) {
     at = skip_line_field(line, len, at, separator);
-    if (separator != kBlankSeparated && at < len) ++at;  // past the separator
-  }
-  if (key.skip_start_blanks) at = skip_line_blanks(line, len, at);
-  return advance_within(at, key.start_char, len);
-}
-
-// Where the key ends (GNU's limfield); may be before its start, which
-// makes the key empty.
-GSORT_HD uint64_t line_key_limit(const uint8_t* line, uint64_t len, const LineKey& key, int separator) {
-  if (key.end_field == kToLineEnd) return len;
-  // Without a character position the whole end field is in the key.
-  uint64_t fields = key.end_char == 0 ? key.end_field + 1 : key.end_field;
-  uint64_t at = 0;
-  while (at < len && fields > 0) {
-    --fields;
-    at = skip_line_field(line, len, at, separator);
-    // With -t, past the separator only when a later field or a character
-    // position follows.
-    if (separator != kBlankSeparated && at < len && (fields > 0 || key.end_char != 0)) ++at;
-  }
-  if (key.end_char != 0) {
-    if (key.skip_end_blanks) at = skip_line_blanks(line, len, at);
-    at = advance_within(at, key.end_char, len);
+    if (separator != kBlankSeparated && at < len && (*field + 1 < fields || past_last)) ++at;
   }
   return at;
 }
 
-// The key's bytes: [*begin, *end), empty when the limit is before the start.
+// The key's bytes: [*begin, *end), empty when the limit is before the
+// start. The start is GNU's begfield; the limit (limfield: the end of
+// field end_field, or end_char bytes into it, or the line's end) goes on
+// from the fields the start passed where it passes them too.
 GSORT_HD void line_key_extent(const uint8_t* line, uint64_t len, const LineKey& key, int separator, uint64_t* begin,
                               uint64_t* end) {
-  const uint64_t b = line_key_start(line, len, key, separator);
-  const uint64_t e = line_key_limit(line, len, key, separator);
+  uint64_t passed = 0;
+  const uint64_t field_start = pass_line_fields(line, len, 0, &passed, key.start_field, true, separator);
+  uint64_t b = key.skip_start_blanks ? skip_line_blanks(line, len, field_start) : field_start;
+  b = advance_within(b, key.start_char, len);
+  uint64_t e = len;
+  if (key.end_field != kToLineEnd) {
+    // Without a character position the whole end field is in the key.
+    const uint64_t fields = key.end_char == 0 ? key.end_field + 1 : key.end_field;
+    if (passed >= fields) passed = 0;  // the limit is before the start's field: from the line's start
+    e = pass_line_fields(line, len, passed == 0 ? 0 : field_start, &passed, fields, key.end_char != 0, separator);
+    if (key.end_char != 0) {
+      if (key.skip_end_blanks) e = skip_line_blanks(line, len, e);
+      e = advance_within(e, key.end_char, len);
+    }
+  }
   *begin = b;
   *end = e < b ? b : e;
 }

@@ -66,7 +66,9 @@ TieStart first_pass(ThreadPool& pool, const LineSpec& spec, const LineSpan& line
   const std::vector<LineImageSpec> levels = spec.images();
   const LineImageSpec& image = levels[0];
   const bool next_level = levels.size() > 1;
-  const auto words_of = [&](uint64_t i, LineImageView* view, uint64_t* length) {
+  // The next level's word is wanted only while every first image fits a
+  // word (then the 96 bits may take it): once a line's does not, no more.
+  const auto words_of = [&](uint64_t i, LineImageView* view, uint64_t* length, bool want_next) {
     const LineImageView v = view_line_image(image, lines.line(i), lines.length(i));
     if (view) *view = v;
     *length = line_image_length(image, v);
@@ -75,11 +77,11 @@ TieStart first_pass(ThreadPool& pool, const LineSpec& spec, const LineSpan& line
     Words w{{line_image_word(image, v, 0), *length > 8 ? line_image_word(image, v, 1) : pad,
              *length > 16 ? line_image_word(image, v, 2) : pad},
             0};
-    if (next_level) w.next = line_image_word(levels[1], lines.line(i), lines.length(i), 0);
+    if (next_level && want_next && *length <= 8) w.next = line_image_word(levels[1], lines.line(i), lines.length(i), 0);
     return w;
   };
   uint64_t first_length = 0;
-  const Words first = words_of(0, nullptr, &first_length);
+  const Words first = words_of(0, nullptr, &first_length, true);
   const size_t tasks = n < 4096 ? 1 : pool.balanced_task_count();
   std::vector<Figures> figures(tasks);
   pool.parallel_for(tasks, [&](size_t t) {
@@ -88,7 +90,7 @@ TieStart first_pass(ThreadPool& pool, const LineSpec& spec, const LineSpan& line
     for (uint64_t i = split_point(n, tasks, t), end = split_point(n, tasks, t + 1); i < end; ++i) {
       LineImageView v;
       uint64_t length = 0;
-      const Words w = words_of(i, &v, &length);
+      const Words w = words_of(i, &v, &length, f.longest <= 8);
       f.v0 |= w.w[0] ^ first.w[0], f.v1 |= w.w[1] ^ first.w[1], f.v2 |= w.w[2] ^ first.w[2];
       f.vn |= w.next ^ first.next;
       f.longest = std::max(f.longest, length);

@@ -97,6 +97,15 @@ void TieRefiner::place(uint32_t level, uint32_t line) const {
   c.image_length = fits ? static_cast<uint32_t>(length) : kUnplaced;
 }
 
+void TieRefiner::place_range(uint32_t level, const KeyEntry* e, uint64_t n) const {
+  constexpr uint64_t kFar = 16, kNear = 8;  // members ahead whose start, then line, are on their way in
+  for (uint64_t i = 0; i < n; ++i) {
+    if (i + kFar < n) __builtin_prefetch(lines_.starts + e[i + kFar].index);
+    if (i + kNear < n) __builtin_prefetch(lines_.line(e[i + kNear].index));
+    place(level, e[i].index);
+  }
+}
+
 void TieRefiner::place_members(const KeyEntry* e, const std::vector<TieSegment>& segments, bool parallel) {
   std::vector<TieSegment> todo;
   uint64_t total = 0;
@@ -110,9 +119,11 @@ void TieRefiner::place_members(const KeyEntry* e, const std::vector<TieSegment>&
   for_range(pool_, parallel ? tasks_for(pool_, total) : 1, total, [&](size_t, uint64_t b, uint64_t end) {
     size_t k = 0;
     uint64_t at = 0;  // members before segment k
-    for (uint64_t m = b; m < end; ++m) {
-      while (m >= at + todo[k].size) at += todo[k++].size;
-      place(todo[k].level, e[todo[k].begin + (m - at)].index);
+    while (b >= at + todo[k].size) at += todo[k++].size;
+    for (uint64_t m = b; m < end; k++, m = at) {
+      const uint64_t from = todo[k].begin + (m - at);
+      at += todo[k].size;
+      place_range(todo[k].level, e + from, std::min(end, at) - m);
     }
   });
   located_.fetch_add(total, std::memory_order_relaxed);
@@ -123,7 +134,7 @@ bool TieRefiner::by_comparator(const TieSegment& s) const {
 }
 
 void TieRefiner::skip_equal_words(const KeyEntry* e, TieSegment& s) const {
-  if (s.depth == 0 || s.depth % 4 != 0 || image_words_costly(images_[s.level].key)) return;
+  if (s.depth == 0 || image_words_costly(images_[s.level].key)) return;
   const uint64_t from = 8 * s.depth;
   const LineCache& first = cache_[e[s.begin].index];
   if (first.key_length == kUnplaced || first.key_length <= from) return;
@@ -205,7 +216,7 @@ void TieRefiner::settle_spent(KeyEntry* e, KeyEntry* tmp, const TieSegment& s, b
   if (s.level + 1 == images_.size()) return;  // equal in every key: input order
   // The members go on to the next key: where it lies in each line, found once.
   for_range(pool_, tasks, s.size, [&](size_t, uint64_t b, uint64_t end) {
-    for (uint64_t i = b; i < end; ++i) place(s.level + 1, e[i].index);
+    place_range(s.level + 1, e + b, end - b);
   });
   located_.fetch_add(s.size, std::memory_order_relaxed);
   for (uint64_t i = 0; i < s.size;) {

@@ -90,6 +90,8 @@ class TieRefiner {
   LineImageView view_of(uint32_t level, uint32_t line, uint64_t* located) const;
   // Finds the key of `line` at `level` and keeps where it lies.
   void place(uint32_t level, uint32_t line) const;
+  // place() for the lines of e[0, n), those ahead already on their way in.
+  void place_range(uint32_t level, const KeyEntry* e, uint64_t n) const;
   // place() for every member of the segments whose level the cache does not hold yet.
   void place_members(const KeyEntry* e, const std::vector<TieSegment>& segments, bool parallel);
   // Whether the segment is left to the full comparison (costly words tied past the first few).
