@@ -24,6 +24,7 @@ size_t tasks_for(ThreadPool& pool, uint64_t n) {
 uint64_t common_prefix(const uint8_t* a, const uint8_t* b, uint64_t n) {
   static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "the first differing byte is the lowest set one");
   uint64_t i = 0;
+  while (i + 64 <= n && std::memcmp(a + i, b + i, 64) == 0) i += 64;  // equal runs at memcmp's speed
   for (; i + 8 <= n; i += 8) {
     uint64_t x, y;
     std::memcpy(&x, a + i, 8);
