@@ -6,6 +6,7 @@
 
 #include "src/chunk_sort/cpu/radix_sort.h"
 #include "src/keys/line_image.h"
+#include "src/lines/sort/common_prefix.h"
 #include "src/lines/sort/comparison_sort.h"
 #include "src/lines/sort/pair_sort.h"
 
@@ -20,21 +21,6 @@ size_t tasks_for(ThreadPool& pool, uint64_t n) {
 
 // Runs `body(task, begin, end)` over [0, n) in `tasks` ranges: on the
 // pool's threads, or (tasks 1) on this one.
-// Bytes at the start of a[0, n) and b[0, n) that are the same.
-uint64_t common_prefix(const uint8_t* a, const uint8_t* b, uint64_t n) {
-  static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "the first differing byte is the lowest set one");
-  uint64_t i = 0;
-  while (i + 64 <= n && std::memcmp(a + i, b + i, 64) == 0) i += 64;  // equal runs at memcmp's speed
-  for (; i + 8 <= n; i += 8) {
-    uint64_t x, y;
-    std::memcpy(&x, a + i, 8);
-    std::memcpy(&y, b + i, 8);
-    if (x != y) return i + static_cast<uint64_t>(__builtin_ctzll(x ^ y)) / 8;
-  }
-  while (i < n && a[i] == b[i]) ++i;
-  return i;
-}
-
 template <typename Body>
 void for_range(ThreadPool& pool, size_t tasks, uint64_t n, Body body) {
   if (tasks == 1) {
@@ -128,6 +114,15 @@ void TieRefiner::place_members(const KeyEntry* e, const std::vector<TieSegment>&
     }
   });
   located_.fetch_add(total, std::memory_order_relaxed);
+}
+
+uint64_t TieRefiner::placed_longest(const KeyEntry* e, uint64_t n) const {
+  uint64_t longest = 0;
+  for (uint64_t i = 0; i < n; ++i) {
+    const LineCache& c = cache_[e[i].index];
+    longest = std::max<uint64_t>(longest, c.key_length == kUnplaced ? ~uint64_t{0} : c.image_length);
+  }
+  return longest;
 }
 
 bool TieRefiner::by_comparator(const TieSegment& s) const {
@@ -231,16 +226,14 @@ void TieRefiner::settle_spent(KeyEntry* e, KeyEntry* tmp, const TieSegment& s, b
 template <typename Push>
 void TieRefiner::step(KeyEntry* e, KeyEntry* tmp, TieSegment s, bool parallel, Push push) {
   KeyEntry* members = e + s.begin;
-  if (by_comparator(s)) {
-    sort_by_comparator(members, tmp + s.begin, s.size, parallel);
-    return;
-  }
-  skip_equal_words(e, s);
+  const bool by_comparison = by_comparator(s);
+  if (!by_comparison) skip_equal_words(e, s);
   std::vector<uint64_t> most(parallel ? tasks_for(pool_, s.size) : 1, 0);
   std::atomic<uint64_t> located{0};
   for_range(pool_, most.size(), s.size, [&](size_t t, uint64_t b, uint64_t end) {
     uint64_t found = 0;
-    most[t] = load_words(members + b, end - b, s.level, s.depth, &found);
+    most[t] = by_comparison ? placed_longest(members + b, end - b)
+                            : load_words(members + b, end - b, s.level, s.depth, &found);
     located.fetch_add(found, std::memory_order_relaxed);
   });
   located_.fetch_add(located.load(), std::memory_order_relaxed);
@@ -251,12 +244,12 @@ template <typename Push>
 void TieRefiner::settle_loaded(KeyEntry* e, KeyEntry* tmp, const TieSegment& s, uint64_t longest, bool parallel,
                                Push push) {
   KeyEntry* members = e + s.begin;
-  if (by_comparator(s)) {
-    sort_by_comparator(members, tmp + s.begin, s.size, parallel);
-    return;
-  }
   if (longest <= 8 * s.depth) {
     settle_spent(members, tmp + s.begin, s, parallel, push);
+    return;
+  }
+  if (by_comparator(s)) {
+    sort_by_comparator(members, tmp + s.begin, s.size, parallel);
     return;
   }
   if (parallel) {
@@ -319,13 +312,15 @@ void TieRefiner::load_round(KeyEntry* e, const std::vector<TieSegment>& segments
   uint64_t located = 0;
   for (size_t k = 0; k < segments.size(); ++k) {
     const TieSegment& s = segments[k];
-    const bool load = !by_comparator(s);
+    const bool load = !by_comparator(s);  // else only whether the images are spent
     for (uint64_t i = 0; i < s.size; ++i) {
       prefetch_first(far);
       if (far.valid()) far.next();
       prefetch_second(near);
       if (near.valid()) near.next();
-      if (load) longest[k] = std::max(longest[k], load_words(e + s.begin + i, 1, s.level, s.depth, &located));
+      const uint64_t length = load ? load_words(e + s.begin + i, 1, s.level, s.depth, &located)
+                                   : placed_longest(e + s.begin + i, 1);
+      longest[k] = std::max(longest[k], length);
     }
   }
   located_.fetch_add(located, std::memory_order_relaxed);

@@ -94,7 +94,10 @@ class TieRefiner {
   void place_range(uint32_t level, const KeyEntry* e, uint64_t n) const;
   // place() for every member of the segments whose level the cache does not hold yet.
   void place_members(const KeyEntry* e, const std::vector<TieSegment>& segments, bool parallel);
-  // Whether the segment is left to the full comparison (costly words tied past the first few).
+  // The longest image among e[0, n) as their cache entries have it (~0 where one is not placed).
+  uint64_t placed_longest(const KeyEntry* e, uint64_t n) const;
+  // Whether the segment is left to the full comparison (costly words tied past the first few),
+  // unless its images are spent.
   bool by_comparator(const TieSegment& s) const;
   // Moves s.depth past the words of a text key (up to kSkipWords) in
   // which every member's bytes are the same, or to the end of the keys
