@@ -136,7 +136,9 @@ void TieRefiner::skip_equal_words(const KeyEntry* e, TieSegment& s) const {
   if (first.key_length == kUnplaced || first.key_length <= from) return;
   const uint64_t first_rest = first.key_length - from;
   const uint8_t* bytes = lines_.text + first.key_at + from;
-  uint64_t same = std::min<uint64_t>(first_rest, 8 * kSkipWords);  // bytes every member has as the first has them
+  // Bytes every member has as the first has them, in a window that grows
+  // with the depth reached: a long run of equal bytes takes a few steps.
+  uint64_t same = std::min<uint64_t>(first_rest, 8 * std::max(kSkipWords, s.depth));
   bool ends_together = true;
   for (uint64_t i = s.begin + 1; i < s.begin + s.size; ++i) {
     const LineCache& c = cache_[e[i].index];

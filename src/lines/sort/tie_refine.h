@@ -60,9 +60,10 @@ constexpr uint32_t kUnplaced = ~uint32_t{0};
 // rest of its segment goes to the full comparison.
 constexpr uint64_t kCostlyWordsByImage = 3;
 
-// Words a tied text key's segment may move past at once, those where every
-// member's key holds the same bytes (duplicate lines, long shared
-// prefixes): a comparison of bytes instead of a round per word.
+// Words a tied text key's segment may move past at once (or as many as
+// its depth, if more), those where every member's key holds the same
+// bytes (duplicate lines, long shared prefixes): a comparison of bytes
+// instead of a round per word.
 constexpr uint64_t kSkipWords = 64;
 
 class TieRefiner {
@@ -99,7 +100,7 @@ class TieRefiner {
   // Whether the segment is left to the full comparison (costly words tied past the first few),
   // unless its images are spent.
   bool by_comparator(const TieSegment& s) const;
-  // Moves s.depth past the words of a text key (up to kSkipWords) in
+  // Moves s.depth past the words of a text key (up to kSkipWords or the depth) in
   // which every member's bytes are the same, or to the end of the keys
   // where all are the same to their end; tried every fourth word.
   void skip_equal_words(const KeyEntry* e, TieSegment& s) const;
