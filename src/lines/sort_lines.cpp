@@ -144,8 +144,9 @@ void open_destination(LineJob& job, const std::string& path) {
   }
   out.room = std::make_unique<RoomCheck>(config.space_check, room, config.temp_dir);
   if (!out.refusal.empty()) return;
-  // One chunk: its output's pages made present while it is read and sorted.
-  if (known && input_bytes > 0 && config.mode == Mode::kSort && bound + 2 <= job.plan.budget / 2 &&
+  // One chunk: its output's pages made present while it is read and sorted
+  // (not under -u, whose output may be a small part of the input).
+  if (known && input_bytes > 0 && config.mode == Mode::kSort && !config.unique && bound + 2 <= job.plan.budget / 2 &&
       out.room->may_map()) {
     out.mapped.prepare(bound, job.pool);
   }
