@@ -147,7 +147,9 @@ GSORT_HD uint64_t text_image_word(const LineKey& key, const LineImageView& v, ui
   uint64_t word = 0;
   int taken = 0;
   if (key.keep == kKeepAll) {
-    for (uint64_t i = first; i < v.len && taken < 8; ++i, ++taken) word = word << 8 | (key.fold ? fold_upper(v.key[i]) : v.key[i]);
+    for (uint64_t i = first; i < v.len && taken < 8; ++i, ++taken) {
+      word = word << 8 | (key.fold ? fold_upper(v.key[i]) : v.key[i]);
+    }
   } else {
     for (uint64_t i = 0, seen = 0; i < v.len && taken < 8; ++i) {
       if (!keeps_byte(key, v.key[i]) || seen++ < first) continue;

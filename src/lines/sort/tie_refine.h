@@ -3,15 +3,17 @@
 // order. Each segment is sorted by its next word (radix), and what still
 // ties by the word after, until the images are spent (every member's
 // image ends before the word). Lines whose images are spent and equal
-// differ in their key at most by its length (text keys: the padding hides
-// trailing NULs; numeric keys are then equal), so they are sorted by that
-// length, and what still ties goes on to the next key's image, level by
-// level: the keys, then the whole line for the last-resort comparison.
-// Only numbers too long for the image (kImageCountCap), keys still tied
-// after kCostlyWordsByImage words whose every word reads the whole key
-// (line_image.h's image_words_costly: a number parsed again, kept bytes
-// counted, a digest), and 'V' keys (no image) go to the full comparison. The result is the order of the full comparison, ties by line
-// index, whatever the words tied on (line_image.h's property).
+// differ in their key at most by the length of its text (text and 'R'
+// keys: the padding hides trailing NULs; exact images are then equal), so
+// they are sorted by that length, and what still ties goes on to the next
+// key's image, level by level: the keys, then the whole line for the
+// last-resort comparison. Only numbers too long for the image
+// (kImageCountCap), keys still tied after kCostlyWordsByImage words whose
+// every word reads the whole key (line_image.h's image_words_costly: a
+// number parsed again, kept bytes counted, a digest), and 'V' keys (no
+// image) go to the full comparison. The result is the order of the full
+// comparison, ties by line index, whatever the words tied on
+// (line_image.h's property).
 //
 // Large segments (a common prefix shared by much of the chunk) are
 // refined with all threads a step at a time; the others one per thread.
