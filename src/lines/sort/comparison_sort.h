@@ -1,6 +1,7 @@
 // Entries (a line's index in .index) sorted stably by the full comparison
 // of their lines, where the image cannot order them: on one thread, or,
-// for large arrays, in pieces on the pool's threads merged in pairs.
+// for large arrays, in pieces on the pool's threads merged in pairs, each
+// merge in parts on all threads.
 #pragma once
 
 #include <cstdint>
