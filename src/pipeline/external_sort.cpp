@@ -1,5 +1,6 @@
 // The stages in order: set-up and the plan (sort_plan.cpp), then one of
-// three paths (sort_in_memory.cpp; form_runs.cpp, then the merges of
+// four paths (sort_in_memory.cpp; sort_on_device.cpp, for an input the
+// GPU's memory holds whole; form_runs.cpp, then the merges of
 // src/merge/merge_passes.cpp; or, for --merge, the merges alone), then
 // verification and the commit.
 #include "src/pipeline/external_sort.h"
@@ -29,6 +30,7 @@
 #include "src/pipeline/read_progress.h"
 #include "src/pipeline/room_check.h"
 #include "src/pipeline/sort_in_memory.h"
+#include "src/pipeline/sort_on_device.h"
 #include "src/pipeline/sort_plan.h"
 #include "src/pipeline/temp_compression.h"
 #include "src/verify/output_check.h"
@@ -226,7 +228,7 @@ SortReport external_sort(const SortContext& ctx, const RunOptions& run) {
     report.input_bytes = report.input_records * rs;
   } else if (plan.memory.in_memory) {
     sort_in_memory(ctx, plan.memory.chunk_records, inputs, progress, direct, report);
-  } else {
+  } else if (!sort_on_device(ctx, plan.budget, inputs, progress, destination, report)) {
     RunMerges merges(merge_setup(ctx, plan, runs, report), runs, report);
     const RunFormation formation{ctx, plan.memory, inputs, progress, runs, merges, direct};
     std::vector<PendingSource> formed = form_runs(formation, report);

@@ -102,8 +102,9 @@ DeviceContext::DeviceContext(const KeyLayout& layout, const GpuOptions& options)
       record_size_(layout.record_size()),
       field_count_(static_cast<int>(layout.fields().size())) {
   grows_ = options.memory_cap == 0 && options.input_bytes_hint == 0;
-  const uint64_t hint = grows_ ? kFirstArenaInputBytes : options.input_bytes_hint;
-  arena_ = acquire_arena(format_, record_size_, options.memory_cap, hint, &plan_);
+  cap_ = options.memory_cap;
+  input_hint_ = grows_ ? kFirstArenaInputBytes : options.input_bytes_hint;
+  arena_ = acquire_arena(format_, record_size_, cap_, input_hint_, &plan_);
   peak_arena_bytes_ = arena_.size();
   const size_t field_bytes = layout.fields().size() * sizeof(KeyField);
   fields_ = cuda::DeviceBuffer(field_bytes);
@@ -120,6 +121,29 @@ void DeviceContext::ensure_room(uint64_t records) {
   arena_ = acquire_arena(format_, record_size_, 0, records * record_size_, &plan_);
   at_ceiling_ = plan_.streaming.capacity < records;
   peak_arena_bytes_ = std::max(peak_arena_bytes_, arena_.size());
+}
+
+bool DeviceContext::hold_arena(size_t bytes, std::string* why) {
+  if (arena_.size() >= bytes) return true;
+  if (cap_ != 0 && bytes > cap_) {
+    *why = "they need " + mebibytes(bytes) + " of GPU memory, and --gpu-memory allows " + mebibytes(cap_);
+    return false;
+  }
+  synchronize();
+  result_blocks_.clear();  // sized for the old groups
+  arena_ = cuda::DeviceBuffer();  // freed first: the new one needs its room
+  try {
+    arena_ = cuda::DeviceBuffer(bytes);
+  } catch (const DeviceOutOfMemory&) {
+    size_t free_bytes = 0, total_bytes = 0;
+    GSORT_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+    *why = "they need " + mebibytes(bytes) + " of GPU memory, and " + mebibytes(free_bytes) + " is free";
+    arena_ = acquire_arena(format_, record_size_, 0, input_hint_, &plan_);
+    return false;
+  }
+  plan_ = plan_device_memory(format_, record_size_, arena_.size());
+  peak_arena_bytes_ = std::max(peak_arena_bytes_, arena_.size());
+  return true;
 }
 
 void DeviceContext::synchronize() const {
