@@ -149,6 +149,12 @@ class SortBackend {
   // A ResidentSort of `count` records, with staging slots of at most
   // `slot_bytes` each; null, with the reason in `why`, where the backend
   // cannot hold them all (no device, the device's memory or --gpu-memory).
+  // The most records one ResidentSort may hold now (0: none), with slots
+  // of slot_bytes: the size of the runs a device can form.
+  virtual uint64_t resident_capacity(uint64_t slot_bytes) {
+    (void)slot_bytes;
+    return 0;
+  }
   virtual std::unique_ptr<ResidentSort> hold_records(uint64_t count, uint64_t slot_bytes, std::string* why) {
     (void)count;
     (void)slot_bytes;

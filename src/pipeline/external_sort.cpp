@@ -230,7 +230,7 @@ SortReport external_sort(const SortContext& ctx, const RunOptions& run) {
     sort_in_memory(ctx, plan.memory.chunk_records, inputs, progress, direct, report);
   } else if (!sort_on_device(ctx, plan.budget, inputs, progress, destination, report)) {
     RunMerges merges(merge_setup(ctx, plan, runs, report), runs, report);
-    const RunFormation formation{ctx, plan.memory, inputs, progress, runs, merges, direct};
+    const RunFormation formation{ctx, plan.memory, inputs, progress, runs, merges, direct, plan.budget};
     std::vector<PendingSource> formed = form_runs(formation, report);
     if (!formed.empty()) {
       pace_output();

@@ -15,12 +15,13 @@ constexpr uint64_t kMaxSlotBytes = uint64_t{256} << 20;
 
 std::string mebibytes(uint64_t bytes) { return std::to_string((bytes + (1 << 19)) >> 20) + " MiB"; }
 
-// Reads every record into the device through the slots; returns how many.
-uint64_t read_up(const SortContext& ctx, ResidentSort& resident, uint64_t count, InputSet& inputs) {
+}  // namespace
+
+uint64_t read_into_device(ThreadPool& pool, ResidentSort& resident, uint64_t count, InputSet& inputs) {
   uint64_t total = 0;
   while (total < count) {
     uint8_t* slot = resident.fill_slot();
-    const uint64_t got = inputs.read(slot, std::min(resident.slot_records(), count - total), &ctx.pool);
+    const uint64_t got = inputs.read(slot, std::min(resident.slot_records(), count - total), &pool);
     if (got == 0) break;
     resident.upload(got);
     total += got;
@@ -28,7 +29,11 @@ uint64_t read_up(const SortContext& ctx, ResidentSort& resident, uint64_t count,
   return total;
 }
 
-}  // namespace
+std::vector<uint32_t> identity_order(uint64_t count) {
+  std::vector<uint32_t> order(std::max<uint64_t>(count, 1));
+  std::iota(order.begin(), order.end(), 0u);
+  return order;
+}
 
 bool device_tier_wanted(const SortConfig& config, bool size_known, uint64_t input_bytes, bool in_memory) {
   return config.mode == Mode::kSort && config.backend != BackendChoice::kCpu && size_known && input_bytes > 0 &&
@@ -60,16 +65,14 @@ bool sort_on_device(const SortContext& ctx, uint64_t budget, InputSet& inputs, c
   std::unique_ptr<OutputWriter> writer = out.writer(count * rs);
   progress.phase("reading");
   t.restart();
-  const uint64_t total = read_up(ctx, *resident, count, inputs);
+  const uint64_t total = read_into_device(ctx.pool, *resident, count, inputs);
   report.input_records = total;
   report.input_bytes = total * rs;
   report.add_phase("read+upload", t.lap());
 
   progress.meter.phase("sorting", 0, nullptr);
   resident->sort();
-  // The slots arrive in order: each is written as a run of consecutive records.
-  std::vector<uint32_t> in_order(std::max<uint64_t>(resident->slot_records(), 1));
-  std::iota(in_order.begin(), in_order.end(), 0u);
+  const std::vector<uint32_t> in_order = identity_order(resident->slot_records());
   const uint8_t* records = nullptr;
   uint64_t n = resident->next_sorted(&records);
   report.add_phase("device sort", t.lap());

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "io/input/input_set.h"
 #include "src/output/final_output.h"
@@ -30,5 +31,13 @@ uint64_t device_tier_slot_bytes(uint64_t budget);
 // report.device_tier_why).
 bool sort_on_device(const SortContext& ctx, uint64_t budget, InputSet& inputs, const ReadProgress& progress,
                     FinalOutput& out, SortReport& report);
+
+// Reads up to `count` records of `inputs` into `resident` through its
+// slots (the pool reads); returns how many.
+uint64_t read_into_device(ThreadPool& pool, ResidentSort& resident, uint64_t count, InputSet& inputs);
+
+// 0, 1, ..., count - 1 (at least one entry): the order of records that are
+// already in order, for writers that take an order.
+std::vector<uint32_t> identity_order(uint64_t count);
 
 }  // namespace gsort

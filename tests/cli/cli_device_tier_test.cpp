@@ -1,8 +1,9 @@
 // The GPU's memory as the first tier (issue 36): a spilled sort (input
 // larger than -S) whose records the device can hold whole is read once,
 // sorted there and written once, with no run on disk, and writes what the
-// CPU backend writes. Where the device cannot hold it (--gpu-memory), the
-// runs go to disk as before and --stats says why. Skips without a GPU (CI).
+// CPU backend writes. Where the device cannot hold it (--gpu-memory), its
+// runs are as large as the device holds, or the host's where the device's
+// would not be fewer, and --stats says why. Skips without a GPU (CI).
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -69,19 +70,41 @@ TEST_F(DeviceTier, ASpilledInputIsHeldWholeAndWrittenOnce) {
   }
 }
 
-TEST_F(DeviceTier, ACapTooSmallKeepsTheRunsAndSaysWhy) {
+// Larger than the device may take: runs as large as it holds, formed
+// there, merged in one pass; --stats says why the whole was not held.
+TEST_F(DeviceTier, AnInputLargerThanTheCapIsFormedIntoDeviceSizedRuns) {
   const std::string input = generate({"--format", "gensort", "--records", "300000", "--seed", "12"});
   const std::vector<std::string> args = {"--format", "gensort", "-S", "4M"};
   const std::string expected = cpu_output(args, input);
   std::vector<std::string> a = args;
-  a.insert(a.end(), {"--backend", "gpu", "--gpu-memory", "16M"});
+  a.insert(a.end(), {"--backend", "gpu", "--gpu-memory", "16M", "-v"});
+  ProcessResult r = sort(a, input);
+  EXPECT_TRUE(r.out == expected);
+  EXPECT_NE(r.err.find("in GPU memory"), std::string::npos) << r.err;
+  r.err = r.err.substr(r.err.find('{'));  // the --stats after the -v lines
+  const nlohmann::json s = stats(r);
+  EXPECT_GT(s["device_resident"]["bytes"].get<uint64_t>(), 0u);
+  EXPECT_LE(s["device_resident"]["bytes"].get<uint64_t>(), uint64_t{16} << 20);
+  EXPECT_NE(s["device_resident"]["why_not"].get<std::string>().find("--gpu-memory allows"), std::string::npos)
+      << s["device_resident"];
+  EXPECT_GE(s["runs"].get<uint64_t>(), 2u);
+  EXPECT_LE(s["runs"].get<uint64_t>(), 4u) << "runs as large as the device holds";
+  EXPECT_EQ(s["merge_passes"], 1);
+}
+
+// A cap that holds less than two of the host's chunks: the host forms the runs.
+TEST_F(DeviceTier, ACapTooSmallForDeviceRunsKeepsTheHostsRuns) {
+  const std::string input = generate({"--format", "gensort", "--records", "300000", "--seed", "15"});
+  const std::vector<std::string> args = {"--format", "gensort", "-S", "8M"};
+  const std::string expected = cpu_output(args, input);
+  std::vector<std::string> a = args;
+  a.insert(a.end(), {"--backend", "gpu", "--gpu-memory", "4M"});
   const ProcessResult r = sort(a, input);
   EXPECT_TRUE(r.out == expected);
   const nlohmann::json s = stats(r);
   EXPECT_EQ(s["device_resident"]["bytes"], 0);
-  EXPECT_NE(s["device_resident"]["why_not"].get<std::string>().find("--gpu-memory allows"), std::string::npos)
-      << s["device_resident"];
-  EXPECT_GT(s["runs"].get<uint64_t>(), 1u);
+  EXPECT_FALSE(s["device_resident"]["why_not"].is_null());
+  EXPECT_GE(s["runs"].get<uint64_t>(), 4u);
 }
 
 // Keys of every kind, -r, -u with heavy duplicates, records larger than a

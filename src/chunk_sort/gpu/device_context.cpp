@@ -25,6 +25,9 @@ std::string device_name(int device) {
 
 std::string mebibytes(uint64_t bytes) { return std::to_string((bytes + (1 << 19)) >> 20) + " MiB"; }
 
+// Free memory left to the runtime and other users when gsort takes "most" of it.
+size_t headroom_for(size_t total_bytes) { return std::max<size_t>(size_t{512} << 20, total_bytes / 32); }
+
 // Takes the arena; fills `plan` with the plan for the size actually taken.
 cuda::DeviceBuffer acquire_arena(const kernels::KeyFormat& format, uint32_t record_size, uint64_t cap, uint64_t input_hint,
                                  DevicePlan* plan) {
@@ -32,7 +35,7 @@ cuda::DeviceBuffer acquire_arena(const kernels::KeyFormat& format, uint32_t reco
   GSORT_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
   size_t target = cap;
   if (cap == 0) {  // most of the free memory, with headroom for the runtime and other users
-    const size_t headroom = std::max<size_t>(size_t{512} << 20, total_bytes / 32);
+    const size_t headroom = headroom_for(total_bytes);
     target = free_bytes > 2 * headroom ? free_bytes - headroom : free_bytes / 2;
     // A known input needs no more than one group of all its records (keys,
     // indices, their double buffers and scratch) plus staging, and never
@@ -121,6 +124,14 @@ void DeviceContext::ensure_room(uint64_t records) {
   arena_ = acquire_arena(format_, record_size_, 0, records * record_size_, &plan_);
   at_ceiling_ = plan_.streaming.capacity < records;
   peak_arena_bytes_ = std::max(peak_arena_bytes_, arena_.size());
+}
+
+size_t DeviceContext::largest_arena() const {
+  if (cap_ != 0) return cap_;
+  size_t free_bytes = 0, total_bytes = 0;
+  GSORT_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+  const size_t could = arena_.size() + free_bytes, headroom = headroom_for(total_bytes);
+  return could > headroom ? could - headroom : 0;
 }
 
 bool DeviceContext::hold_arena(size_t bytes, std::string* why) {

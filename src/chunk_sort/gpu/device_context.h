@@ -49,6 +49,9 @@ class DeviceContext {
   // be had. Call with the device held and nothing in flight; result blocks
   // are replaced and the plan remade for the new size.
   bool hold_arena(size_t bytes, std::string* why);
+  // The largest arena hold_arena could have now: the cap, or the arena and
+  // the free memory less headroom.
+  size_t largest_arena() const;
   // The largest arena held so far.
   size_t peak_arena_bytes() const { return peak_arena_bytes_; }
   // Waits for everything enqueued on the three streams.
