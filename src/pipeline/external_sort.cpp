@@ -183,13 +183,13 @@ SortReport external_sort(const SortContext& ctx, const RunOptions& run) {
   if (run.consume_inputs) inputs.consume_as_read();
   SortOutput out(ctx, run);
   const SortPlan plan = plan_sort(ctx, inputs);
-  const std::string refusal = mapping_refusal(out.target, out.encoder != nullptr, plan.writeback_paced,
+  const std::string refusal = mapping_refusal(out.target, config.inputs, out.encoder != nullptr, plan.writeback_paced,
                                               inputs.size_known() ? inputs.total_bytes() : 0);
   RoomCheck room(config.space_check, output_room(inputs, out, refusal), config.temp_dir);
   check_room(ctx, plan, inputs, runs, room);
   report_plan(plan, inputs, report);
   runs.plan_writes(plan.memory.block_bytes, plan.writeback_paced);
-  MappedDestination mapped(out.target.file());
+  MappedDestination mapped(out.target);
   FinalOutput destination(destination_sink(out.target, out.encoder.get()), rs, plan.memory.block_bytes,
                           config.unique ? &ctx.layout : nullptr, out.check.get());
   if (refusal.empty()) {
