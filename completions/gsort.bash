@@ -6,7 +6,7 @@ _gsort_long_options="--output --record-size --key --format --reverse --unique --
   --field-separator --numeric-sort --human-numeric-sort --ignore-case --ignore-leading-blanks --zero-terminated
   --debug --files0-from --buffer-size
   --merge --batch-size --memory --temporary-directory --parallel --backend --algorithm --exchange --device
-  --gpu-memory --compress-temp --compress-temp= --spill-streams --page-cache --compress-output --compress-output=
+  --gpu-memory --compress-temp --compress-temp= --spill-streams --page-cache --compress-output --compress-output= --decompress --decompress=
   --verify --no-verify --no-space-check --fsync --progress --no-progress --stats --trace --output-parts --to-terminal --verbose
   --help --version"
 _gsort_short_options="-o -k -r -u -s -c -C -m -S -T -v -h -t -n -f -b -z"
@@ -37,6 +37,7 @@ _gsort_option_values() {
     --exchange) printf '%s\n' auto shm mpi nccl ;;
     --compress-temp) printf '%s\n' auto on off ;;
     --page-cache) printf '%s\n' keep drop ;;
+    --decompress) printf '%s\n' auto no ;;
   esac
 }
 

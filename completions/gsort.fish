@@ -46,6 +46,7 @@ complete -c gsort -l compress-temp -d 'Compress spilled runs with zstd (--compre
 complete -c gsort -l spill-streams -x -d 'Write each spilled run as N files at once'
 complete -c gsort -l page-cache -x -a 'keep drop' -d 'What gsort leaves of the input in the page cache'
 complete -c gsort -l compress-output -d 'Compress the output as its suffix says: .zst .gz .bz2 .xz (--compress-output=LEVEL)'
+complete -c gsort -l decompress -a 'auto no' -d 'Decode inputs by their magic too (--decompress=auto|no)'
 complete -c gsort -l verify -d 'Check the output against the input'
 complete -c gsort -l no-verify -d 'Do not --verify (the default)'
 complete -c gsort -l no-space-check -d 'Start even without room for what the sort writes'

@@ -183,6 +183,8 @@ GnuArguments gnu_arguments(int argc, const char* const* argv, const po::options_
     if (a == "--") {
       options_ended = true;
       out.push_back(a);
+    } else if (a == "--decompress") {
+      out.push_back(a + "=" + kImplicit);
     } else if (a == "--compress-temp" || a == "--compress-output") {
       out.push_back(with_explicit_level(a, i + 1 < args.size() ? &args[i + 1] : nullptr));
     } else if (a.find('=') == a.size() - 1 && takes_value(all, a.substr(2, a.size() - 3))) {

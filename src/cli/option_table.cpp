@@ -73,8 +73,11 @@ void add_output_options(po::options_description& d, RawOptions& o) {
        "compress the output in the format its name's suffix names: .gz (gzip, LEVEL 1-9, default 6), "
        ".bz2 (bzip2, 1-9: blocks of LEVEL x 100 kB, default 9), .xz (xz, 0-9, default 6), else zstd "
        "(.zst, other names, standard output; zstd's levels, default 3). Those suffixes imply this option; "
-       "one of a format gsort cannot write (.lz4, .zip, ...) is an error. Inputs compressed with zstd, "
-       "gzip, bzip2 or xz are recognised and decompressed without any option")
+       "one of a format gsort cannot write (.lz4, .zip, ...) is an error")
+      ("decompress", po::value(&o.decompress)->value_name("WHEN")->implicit_value(kImplicit, "auto"),
+       "decode inputs by their content too: auto (bare --decompress) decodes any input, standard input "
+       "included, that starts with the magic of zstd, gzip, bzip2 or xz; no (the default) decodes only "
+       "inputs named *.zst, *.gz, *.bz2 or *.xz, and reads every other input as it is")
       ("verify", po::bool_switch(&o.verify),
        "check the output against the input before it is put in place: order, record count, and a "
        "checksum of all records (costs about 10% of an in-memory sort)")

@@ -56,7 +56,7 @@ struct RawOptions {
   bool help = false, version = false;
   bool record_size_given = false, output_given = false, memory_given = false;
   // Optional-value options: empty when absent, kImplicit when given bare.
-  std::string compress_temp, compress_output;
+  std::string compress_temp, compress_output, decompress;
   long long spill_streams = 0;  // signed, so that "-1" is rejected
   std::string page_cache = "drop";
   bool spill_streams_given = false;

@@ -254,6 +254,15 @@ void set_compression(const RawOptions& o, SortConfig& c) {
   }
 }
 
+// --decompress[=auto|no]: inputs decoded by their magic too, or by name only.
+void set_decompression(const RawOptions& o, SortConfig& c) {
+  if (o.decompress.empty() || o.decompress == "no") return;
+  if (o.decompress != kImplicit && o.decompress != "auto") {
+    throw UsageError("--decompress: expected auto or no, not '" + o.decompress + "'");
+  }
+  c.decompress = InputDecoding::kSniff;
+}
+
 // --verify, --fsync, --progress, --stats, --trace. Of --verify and
 // --no-verify (--progress and --no-progress) only the last one given is
 // left (repeated_options.h).
@@ -298,6 +307,7 @@ SortConfig to_config(const RawOptions& o, unsigned ranks_on_host) {
   set_backend(o, c);
   set_spilling(o, c);
   set_compression(o, c);
+  set_decompression(o, c);
   set_reporting(o, c);
   return c;
 }
