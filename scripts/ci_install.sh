@@ -11,6 +11,7 @@
 #     (cmake/cuda_architectures.cmake), not the test build's one
 #   - gsort sorts what gsort-gen makes, .gz in and .xz out, checked with -c
 #   - examples/ and the headers' example build against the installed library
+#   - scripts/install.sh --uninstall leaves /usr/local's folders as they were
 #   - from the packages: /usr/bin/gsort is the one-process program until
 #     gsort-mpi is installed, then `mpirun -np 2 gsort` sorts as one process
 #     does; removing gsort-mpi gives the one-process gsort back
@@ -104,6 +105,7 @@ while IFS= read -r -d '' text; do
   where=$(head -1 <<< "$text" | sed 's/^# //')
   echo "== ci_install: $where, as written ($((SECONDS - start)) s so far):"
   sed 1d <<< "$text"
+  find /usr/local -type d | sort > "$work/dirs.before"
   bash -euo pipefail -c "$text" > "$work/block.log" 2>&1 || { tail -40 "$work/block.log"; fail "$where failed"; }
   hash -r
   check_installed "$where"
@@ -111,6 +113,9 @@ while IFS= read -r -d '' text; do
   scripts/install.sh --uninstall >/dev/null
   hash -r
   if command -v gsort >/dev/null; then fail "scripts/install.sh --uninstall left $(command -v gsort)"; fi
+  find /usr/local -type d | sort > "$work/dirs.after"
+  diff "$work/dirs.before" "$work/dirs.after" >&2 \
+    || fail "after scripts/install.sh --uninstall, /usr/local's folders differ from before the install (> : left behind)"
 done < <(awk '/^# README line / && NR > 1 { printf "%c", 0 } { print }' "$work/commands.sh"; printf '\0')
 [ "$block" -ge 2 ] || fail "the README has $block install blocks; expected the cmake --install and the .deb ones"
 echo "ci_install: the README's $block install blocks worked as written ($((SECONDS - start)) s)"

@@ -24,14 +24,18 @@ if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
 build=${INSTALL_BUILD_DIR:-build-install}
 packages=(gsort gsort-mpi libgsort-dev)
 
+created_dirs=$build/install_created_dirs.txt  # the folders `cmake --install` made, for --uninstall
+
 if [ "$mode" = --uninstall ]; then
   if [ -f "$build/install_manifest.txt" ]; then
     xargs -d '\n' $sudo rm -f -- < "$build/install_manifest.txt"
-    # and the folders of gsort's own that are left empty (libexec/gsort, include/gsort, ...)
-    xargs -d '\n' -n1 dirname < "$build/install_manifest.txt" | grep '/gsort$' | sort -u \
+    # and the folders of gsort's own that are left empty (libexec/gsort, include/gsort, ...),
+    # and those the install made (share/zsh/site-functions, ...), deepest first, where empty
+    { xargs -d '\n' -n1 dirname < "$build/install_manifest.txt" | grep '/gsort$' || true
+      if [ -f "$created_dirs" ]; then cat "$created_dirs"; fi; } | sort -ru \
       | xargs -r -d '\n' $sudo rmdir --ignore-fail-on-non-empty --
     echo "install.sh: removed the $(wc -l < "$build/install_manifest.txt") files of $build/install_manifest.txt"
-    $sudo rm -f "$build/install_manifest.txt"
+    $sudo rm -f "$build/install_manifest.txt" "$created_dirs"
   fi
   installed=()
   for p in "${packages[@]}"; do
@@ -55,8 +59,16 @@ if [ -f "$build/CMakeCache.txt" ]; then cmake -S . -B "$build" "${configure[@]}"
 BUILD_DIR=$build scripts/build.sh "${configure[@]}"
 
 if [ -z "$mode" ]; then
-  $sudo cmake --install "$build" --prefix "${PREFIX:-/usr/local}"
-  echo "install.sh: gsort installed under ${PREFIX:-/usr/local}"
+  prefix=${PREFIX:-/usr/local}
+  case $prefix in /*) ;; *) prefix=$PWD/$prefix ;; esac
+  prefix=${prefix%/}
+  existed=$(find "$prefix" -type d 2>/dev/null | LC_ALL=C sort || true)
+  $sudo cmake --install "$build" --prefix "$prefix"
+  # The folders that hold what was installed, and did not exist before.
+  xargs -d '\n' -n1 dirname < "$build/install_manifest.txt" | sort -u | while IFS= read -r dir; do
+    while [ "${#dir}" -gt "${#prefix}" ] && [ "${dir#"$prefix"/}" != "$dir" ]; do echo "$dir"; dir=$(dirname "$dir"); done
+  done | LC_ALL=C sort -u | LC_ALL=C comm -23 - <(echo "$existed") > "$created_dirs"
+  echo "install.sh: gsort installed under $prefix"
   exit 0
 fi
 
