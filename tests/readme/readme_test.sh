@@ -121,7 +121,7 @@ export TMPDIR=$work/tmp
 version=$(gsort --version)
 have_mpi=no have_gpu=no
 if grep -q '^MPI: yes' <<< "$version" && command -v mpirun > /dev/null; then have_mpi=yes; fi
-if grep -q '^GPU support: yes' <<< "$version" && grep -q '^GPU' <<< "$(nvidia-smi -L 2> /dev/null)"; then have_gpu=yes; fi
+if grep -q '^GPU support: built' <<< "$version" && grep -q '^GPU' <<< "$(nvidia-smi -L 2> /dev/null)"; then have_gpu=yes; fi
 
 ran=0 skipped=0
 setup=()           # the setup blocks seen so far
