@@ -23,7 +23,7 @@ cd "$(dirname "$0")/.."
 start=$SECONDS
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
-for p in gsort gsort-mpi libgsort-dev; do
+for p in gsort gsort-mpi libgsort-dev libgsort0; do
   if dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed"; then fail "package $p is installed already"; fi
 done
 if command -v gsort >/dev/null; then fail "a gsort is installed already: $(command -v gsort)"; fi
@@ -81,7 +81,7 @@ check_installed() {
 
 # After the packages: the alternatives for /usr/bin/gsort, and mpirun.
 check_packages() {
-  dpkg-query -W gsort libgsort-dev
+  dpkg-query -W gsort libgsort0 libgsort-dev
   if ! dpkg-query -W -f='${Status}' gsort-mpi 2>/dev/null | grep -q "ok installed"; then
     grep -qx 'MPI: no' <<<"$(gsort --version)" || fail "without gsort-mpi, gsort --version does not say 'MPI: no'"
     return
