@@ -101,13 +101,16 @@ std::unique_ptr<SortBackend> make_backend(const SortConfig& config, const KeyLay
                                           BackendStart when) {
   if (config.backend == BackendChoice::kCpu) return make_cpu_backend(layout, pool);
 #if GSORT_HAVE_CUDA
-  // Only a build with a GPU backend has a GPU start-up to weigh.
-  if (config.backend == BackendChoice::kAuto && size_known &&
+  // Only a build with a GPU backend has a GPU start-up to weigh. An input
+  // larger than -S is not weighed so: the GPU's memory may hold it whole,
+  // which saves writing and reading its runs (src/pipeline/sort_on_device.h).
+  if (config.backend == BackendChoice::kAuto && size_known && input_bytes <= config.memory_bytes &&
       cpu_is_faster_for(input_bytes, layout.record_size(), pool.size())) {
-    // Said truly: where there is no usable GPU, that is why (asked only
-    // under -v: the driver's start costs a fraction of a second).
+    // Said truly: where there is no GPU driver, that is why (asked only
+    // under -v, and without starting the driver, which costs a fraction of
+    // a second: -v must not slow the sort it describes).
     std::string why;
-    if (log.verbose() && !gpu_usable(config.device, &why)) {
+    if (log.verbose() && !gpu_driver_installed(&why)) {
       log.info("backend: the CPU backend sorts (" + why + ")");
     } else {
       log.info("input of " + std::to_string(input_bytes) + " bytes: the CPU backend sorts it faster than the GPU starts");

@@ -51,7 +51,8 @@ void add_sort_options(po::options_description& d, RawOptions& o) {
        "every rank on one host), mpi (host buffers through MPI), nccl (between the ranks' GPUs "
        "through NCCL) or auto (shm where every rank shares one host, else mpi) (default auto)")
       ("gpu-memory", po::value(&o.gpu_memory)->value_name("SIZE"),
-       "device memory gsort may take (default: most of the free memory)")
+       "device memory gsort may take (default: most of the free memory); an input larger than -S that "
+       "fits it is sorted there whole, in one pass, with no temporary files")
       ("compress-temp", po::value(&o.compress_temp)->value_name("WHEN")->implicit_value(kImplicit, "on"),
        "compress the runs spilled to the temporary directory with zstd: auto (the default: when a sample "
        "of the data shrinks 1.5x or more and the runs outgrow the page cache onto a temp device slower than "

@@ -21,7 +21,7 @@ LineDestination::LineDestination(const SortConfig& config, const std::string& pa
       encoder(config.compress_output ? make_output_encoder(config.output_format, target.file(), config.output_level,
                                                            config.threads, pool)
                                      : nullptr),
-      mapped(target.file()),
+      mapped(target),
       blocks(destination_sink(target, encoder.get()), block_bytes) {}
 
 LineJob::LineJob(const SortConfig& c, ThreadPool& p, const Log& l)
@@ -133,7 +133,7 @@ void open_destination(LineJob& job, const std::string& path) {
   bool known = false;
   const uint64_t input_bytes = plain_input_bytes(config.inputs, &known);
   LineDestination& out = *job.out;
-  out.refusal = mapping_refusal(out.target, out.encoder != nullptr, false, known ? input_bytes : 0);
+  out.refusal = mapping_refusal(out.target, config.inputs, out.encoder != nullptr, false, known ? input_bytes : 0);
   const uint64_t bound = input_bytes + config.inputs.size();
   OutputRoom room;
   if (known && !out.encoder) {
