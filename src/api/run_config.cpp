@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 
+#include "io/codec/input_format.h"
 #include "io/input/input_set.h"
 #include "io/input/readable_inputs.h"
 #include "io/output/output_parts.h"
@@ -147,6 +148,7 @@ RunOptions one_process_run(const SortConfig& config) {
 
 RunOutcome run_config(const SortConfig& config, const RunOptions& run) {
   Stopwatch total;
+  set_input_decoding(config.decompress);
   require_readable_inputs(config.inputs);
   refuse_overlapping_files(config, run.output);
   std::optional<OutputDirectory> parts;

@@ -52,12 +52,7 @@ void refuse_unsupported_gnu_options(const RawLineOptions& o) {
   if (o.random) throw UsageError("-R (random order) is not supported; use shuf");
   if (o.dictionary) throw UsageError("-d (dictionary order) is not supported; lines compare as bytes without it");
   if (o.nonprinting) throw UsageError("-i (ignore non-printing) is not supported; lines compare as bytes without it");
-  if (o.debug) throw UsageError("--debug is not supported; use -v for what gsort did");
-  if (!o.files0_from.empty()) throw UsageError("--files0-from is not supported; give the inputs as arguments (xargs -0)");
   if (!o.random_source.empty()) throw UsageError("--random-source is not supported (nor -R)");
-  if (!o.compress_program.empty()) {
-    throw UsageError("--compress-program is not supported; use --compress-temp (zstd)");
-  }
   refuse_sort_word(o.sort_word);
 }
 

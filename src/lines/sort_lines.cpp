@@ -6,6 +6,7 @@
 #include "io/output/output_parts.h"
 #include "io/temp/stale_temp_dirs.h"
 #include "src/core/stopwatch.h"
+#include "src/lines/debug/debug_annotator.h"
 #include "src/lines/line_check.h"
 #include "src/lines/line_job.h"
 #include "src/merge/merge_limits.h"
@@ -18,9 +19,11 @@ namespace gsort {
 LineDestination::LineDestination(const SortConfig& config, const std::string& path, ThreadPool& pool,
                                  uint64_t block_bytes)
     : target(path),
-      encoder(config.compress_output ? make_output_encoder(config.output_format, target.file(), config.output_level,
-                                                           config.threads, pool)
-                                     : nullptr),
+      encoder(config.lines.debug ? std::make_unique<DebugAnnotator>(
+                                       make_line_spec(config.lines, config.reverse, config.unique), target.file())
+              : config.compress_output ? make_output_encoder(config.output_format, target.file(), config.output_level,
+                                                             config.threads, pool)
+                                       : nullptr),
       mapped(target),
       blocks(destination_sink(target, encoder.get()), block_bytes) {}
 

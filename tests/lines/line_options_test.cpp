@@ -60,7 +60,6 @@ TEST(LineOptions, UnsupportedGnuOptionsAreRefusedByName) {
       {{"-R"}, "-R (random order) is not supported"},
       {{"-d"}, "-d (dictionary order) is not supported"},
       {{"-i"}, "-i (ignore non-printing) is not supported"},
-      {{"--files0-from=list"}, "--files0-from is not supported"},
       {{"--sort=month"}, "--sort=month (-M) is not supported"},
       {{"--sort=bogus"}, "--sort=bogus: unknown sort"},
       {{"--compress-program=gzip"}, "--compress-program is not supported; use --compress-temp"},
