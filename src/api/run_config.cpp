@@ -78,8 +78,7 @@ RunOutcome check(const SortConfig& config, const KeyLayout& layout, const Log& l
   std::atomic<uint64_t> checked_bytes{0};
   RunOutcome out;
   {
-    const bool show = config.check_quiet ? config.progress == ProgressMode::kOn : ProgressMeter::wanted(config.progress);
-    ProgressMeter meter(show);
+    ProgressMeter meter(ProgressMeter::wanted(config));
     meter.phase("checking", size_known ? input_bytes : 0, &checked_bytes);
     out.check = check_sorted(config.inputs.front(), layout, config.unique, 16u << 20, &checked_bytes);
   }

@@ -96,7 +96,7 @@ void add_report_options(po::options_description& d, RawOptions& o) {
   d.add_options()
       ("progress", po::bool_switch(&o.progress),
        "show a progress line on standard error even when it is not a terminal")
-      ("no-progress", po::bool_switch(&o.no_progress), "never show the progress line (default: only on a terminal)")
+      ("no-progress", po::bool_switch(&o.no_progress), "never show the progress line (default: on a terminal gsort neither reads nor prints to)")
       ("stats", po::value(&o.stats)->value_name("FILE"),
        "write statistics of the run as one JSON object to FILE (- for standard error)")
       ("trace", po::value(&o.trace)->value_name("FILE"),

@@ -164,8 +164,7 @@ LineSortOutcome sort_lines(const SortConfig& config, const RunOptions& run, Thre
                            const LinesBeforeCommit& before_commit) {
   LineJob job(config, pool, log);
   LineSortOutcome outcome;
-  ProgressMeter meter(config.mode == Mode::kCheck && config.check_quiet ? config.progress == ProgressMode::kOn
-                                                                        : ProgressMeter::wanted(config.progress));
+  ProgressMeter meter(ProgressMeter::wanted(config));
   job.meter = &meter;
   if (config.mode == Mode::kCheck) {
     meter.phase("checking", 0, nullptr);

@@ -173,7 +173,7 @@ SortReport external_sort(const SortContext& ctx, const RunOptions& run) {
   InputTally tally;
   tally.hash_records = config.verify;
   // First, so that waiting for a slow producer on a pipe shows too.
-  ProgressMeter meter(ProgressMeter::wanted(config.progress));
+  ProgressMeter meter(ProgressMeter::wanted(config));
   meter.phase("reading", 0, &tally.stored_bytes);
   // What gsorts killed by SIGKILL left: their temp directories
   // (io/temp/stale_temp_dirs.h), and ranks' shared segments (stale_files.h).

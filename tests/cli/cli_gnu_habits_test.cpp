@@ -134,7 +134,7 @@ TEST(CliGnuHabits, CheckNamesRecordOffsetAndBothKeys) {
 
 bool built_with_cuda() {
   const ProcessResult v = run_gsort({"--version"});
-  return v.out.find("GPU support: yes") != std::string::npos;
+  return v.out.find("GPU support: built") != std::string::npos;
 }
 
 // Without a GPU, --backend gpu says there is none, not what the CUDA
