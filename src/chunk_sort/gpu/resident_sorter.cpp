@@ -5,7 +5,7 @@
 #include <utility>
 
 #include "kernels/extract_keys.h"
-#include "kernels/gather_records.h"
+#include "kernels/bucket_partition.h"
 #include "kernels/key_sort.h"
 
 namespace gsort::gpu {
