@@ -13,8 +13,6 @@ namespace {
 
 constexpr uint64_t kMaxSlotBytes = uint64_t{256} << 20;
 
-std::string mebibytes(uint64_t bytes) { return std::to_string((bytes + (1 << 19)) >> 20) + " MiB"; }
-
 }  // namespace
 
 uint64_t read_into_device(ThreadPool& pool, ResidentSort& resident, uint64_t count, InputSet& inputs) {
@@ -58,7 +56,7 @@ bool sort_on_device(const SortContext& ctx, uint64_t budget, InputSet& inputs, c
   }
   report.device_resident_bytes = resident->device_bytes();
   ctx.log.info("device: the whole input (" + plural(count, "record") + ") is sorted in GPU memory, " +
-               mebibytes(resident->device_bytes()) + " of it; two host slots of " +
+               mebibytes_text(resident->device_bytes()) + " of it; two host slots of " +
                plural(resident->slot_records(), "record"));
   report.add_phase("allocate", t.lap());
   // Made first: an unwritable destination fails before the read.

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <memory>
 
+#include "src/core/log.h"
 #include "src/cuda/host_registration.h"
 
 namespace gsort::gpu {
@@ -22,8 +23,6 @@ std::string device_name(int device) {
   GSORT_CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
   return prop.name;
 }
-
-std::string mebibytes(uint64_t bytes) { return std::to_string((bytes + (1 << 19)) >> 20) + " MiB"; }
 
 // Free memory left to the runtime and other users when gsort takes "most" of it.
 size_t headroom_for(size_t total_bytes) { return std::max<size_t>(size_t{512} << 20, total_bytes / 32); }
@@ -58,7 +57,7 @@ cuda::DeviceBuffer acquire_arena(const kernels::KeyFormat& format, uint32_t reco
         throw DeviceOutOfMemory("the GPU memory cap of " + std::to_string(cap) + " bytes is too small to sort " +
                                 records + " with a " + key);
       }
-      throw DeviceOutOfMemory("too little GPU memory is free (" + mebibytes(free_bytes) + ") to sort " + records +
+      throw DeviceOutOfMemory("too little GPU memory is free (" + mebibytes_text(free_bytes) + ") to sort " + records +
                               " with a " + key);
     }
     try {
@@ -137,7 +136,7 @@ size_t DeviceContext::largest_arena() const {
 bool DeviceContext::hold_arena(size_t bytes, std::string* why) {
   if (arena_.size() >= bytes) return true;
   if (cap_ != 0 && bytes > cap_) {
-    *why = "they need " + mebibytes(bytes) + " of GPU memory, and --gpu-memory allows " + mebibytes(cap_);
+    *why = "they need " + mebibytes_text(bytes) + " of GPU memory, and --gpu-memory allows " + mebibytes_text(cap_);
     return false;
   }
   synchronize();
@@ -148,7 +147,7 @@ bool DeviceContext::hold_arena(size_t bytes, std::string* why) {
   } catch (const DeviceOutOfMemory&) {
     size_t free_bytes = 0, total_bytes = 0;
     GSORT_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
-    *why = "they need " + mebibytes(bytes) + " of GPU memory, and " + mebibytes(free_bytes) + " is free";
+    *why = "they need " + mebibytes_text(bytes) + " of GPU memory, and " + mebibytes_text(free_bytes) + " is free";
     arena_ = acquire_arena(format_, record_size_, 0, input_hint_, &plan_);
     return false;
   }
