@@ -148,7 +148,7 @@ bool DeviceContext::hold_arena(size_t bytes, std::string* why) {
     size_t free_bytes = 0, total_bytes = 0;
     GSORT_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
     *why = "they need " + mebibytes_text(bytes) + " of GPU memory, and " + mebibytes_text(free_bytes) + " is free";
-    arena_ = acquire_arena(format_, record_size_, 0, input_hint_, &plan_);
+    arena_ = acquire_arena(format_, record_size_, cap_, input_hint_, &plan_);
     return false;
   }
   plan_ = plan_device_memory(format_, record_size_, arena_.size());
