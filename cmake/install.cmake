@@ -10,8 +10,11 @@
 #     share/doc/gsort/README.md
 #   mpi    (package gsort-mpi; builds with MPI)
 #     libexec/gsort/gsort-mpi                     the program with the distributed driver
+#   lib    (package libgsort0; builds with GSORT_SHARED_LIBRARY)
+#     LIBDIR/libgsort.so.0, libgsort.so.VERSION  the shared library, SONAME libgsort.so.0
 #   dev    (package libgsort-dev)
-#     LIBDIR/libgsort.a, include/gsort/*.h, LIBDIR/cmake/gsort/, LIBDIR/pkgconfig/gsort.pc
+#     LIBDIR/libgsort.a, LIBDIR/libgsort.so (a link to libgsort.so.0, where built),
+#     include/gsort/*.h, LIBDIR/cmake/gsort/, LIBDIR/pkgconfig/gsort.pc
 #   local  (`cmake --install` only, never packaged)
 #     bin/gsort -> ../libexec/gsort/gsort-mpi, or gsort without MPI
 #     share/doc/gsort/LICENSE, CHANGELOG.md
@@ -80,16 +83,23 @@ install(FILES README.md DESTINATION ${CMAKE_INSTALL_DOCDIR} COMPONENT tools)
 install(FILES LICENSE CHANGELOG.md DESTINATION ${CMAKE_INSTALL_DOCDIR} COMPONENT local)
 
 # ---------------------------------------------------------------------------
-# The library: LIBDIR/libgsort.a (cmake/library.cmake), its public headers
-# include/gsort/, the CMake package (find_package(gsort) gives gsort::gsort)
-# and gsort.pc. libgsort.a is a static archive of gsort's own code (and the
-# static CUDA runtime); both files name what a program must link with it.
+# The library: LIBDIR/libgsort.a and, where built, libgsort.so.0 with its
+# link libgsort.so (cmake/library.cmake), the public headers include/gsort/,
+# the CMake package and gsort.pc. With the shared library, find_package(gsort)
+# gives gsort::gsort as it and gsort::gsort_static as the archive, and
+# `-lgsort` (gsort.pc) finds the shared one, as the linker prefers it; else
+# gsort::gsort is the archive. libgsort.a is a static archive of gsort's own
+# code (and the static CUDA runtime): the files name what a program must link
+# with it.
 # LIBDIR is lib/<multiarch> in the installed build (scripts/install.sh),
 # where pkg-config and CMake look first and cross-compilers find them.
 # ---------------------------------------------------------------------------
 include(CMakePackageConfigHelpers)
 set(gsort_cmake_dir ${CMAKE_INSTALL_LIBDIR}/cmake/gsort)
 install(FILES ${GSORT_LIB_ARCHIVE} DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT dev)
+if(GSORT_SHARED_LIBRARY)
+  install(TARGETS gsort_shared LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT lib NAMELINK_COMPONENT dev)
+endif()
 install(DIRECTORY include/gsort DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} COMPONENT dev)
 
 configure_package_config_file(cmake/gsortConfig.cmake.in ${PROJECT_BINARY_DIR}/gsortConfig.cmake
@@ -101,11 +111,19 @@ install(FILES ${PROJECT_BINARY_DIR}/gsortConfig.cmake ${PROJECT_BINARY_DIR}/gsor
         DESTINATION ${gsort_cmake_dir} COMPONENT dev)
 
 # gsort.pc names the prefix relative to itself, so that the same file
-# serves `cmake --install --prefix P` and the .deb's /usr. The archive is
-# static, so its dependencies are in Libs, not Libs.private.
+# serves `cmake --install --prefix P` and the .deb's /usr. With the shared
+# library, -lgsort finds it and the archive's dependencies are Libs.private
+# (pkg-config --static); without, -lgsort is the archive and they are Libs.
 set(gsort_pc_dir ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
 file(RELATIVE_PATH GSORT_PC_PREFIX_FROM_PCFILEDIR /${gsort_pc_dir} /)
 string(REGEX REPLACE "/$" "" GSORT_PC_PREFIX_FROM_PCFILEDIR "${GSORT_PC_PREFIX_FROM_PCFILEDIR}")
-set(GSORT_PC_LIBS "-lboost_program_options -lboost_iostreams -lzstd -lz -lbz2 -llzma -lpthread -ldl -lrt")
+set(gsort_static_libs "-lboost_program_options -lboost_iostreams -lzstd -lz -lbz2 -llzma -lpthread -ldl -lrt")
+if(GSORT_SHARED_LIBRARY)
+  set(GSORT_PC_LIBS "")
+  set(GSORT_PC_LIBS_PRIVATE "Libs.private: ${gsort_static_libs}")
+else()
+  set(GSORT_PC_LIBS " ${gsort_static_libs}")
+  set(GSORT_PC_LIBS_PRIVATE "")
+endif()
 configure_file(cmake/gsort.pc.in ${PROJECT_BINARY_DIR}/gsort.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/gsort.pc DESTINATION ${gsort_pc_dir} COMPONENT dev)

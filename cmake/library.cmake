@@ -32,3 +32,25 @@ add_custom_command(
   COMMENT "Packing the layers into libgsort.a"
   VERBATIM)
 add_custom_target(gsort_lib_archive ALL DEPENDS ${GSORT_LIB_ARCHIVE})
+
+# libgsort.so.0 (GSORT_SHARED_LIBRARY, CMakeLists.txt): the same layers, whole,
+# in one shared library with the SONAME libgsort.so.0, linked with the
+# system's Boost, codecs and C++ runtime, and in a CUDA build the static CUDA
+# runtime. A program linked with it holds only its own code. The layers are
+# named as files between --whole-archive and --no-whole-archive, so that every
+# object goes in (the public functions are not all called from inside); the
+# layer targets after them bring what the layers link with.
+if(GSORT_SHARED_LIBRARY)
+  file(GENERATE OUTPUT ${PROJECT_BINARY_DIR}/gsort_shared.cpp
+       CONTENT "// libgsort.so is the layers' objects alone (cmake/library.cmake).\n")
+  add_library(gsort_shared SHARED ${PROJECT_BINARY_DIR}/gsort_shared.cpp)
+  set(whole_layers "")
+  foreach(layer IN LISTS GSORT_LIB_LAYERS)
+    list(APPEND whole_layers $<TARGET_FILE:gsort_${layer}>)
+  endforeach()
+  target_link_libraries(gsort_shared PRIVATE -Wl,--whole-archive ${whole_layers} -Wl,--no-whole-archive
+                        ${lib_deps})
+  target_link_options(gsort_shared PRIVATE -Wl,--no-undefined -Wl,-z,relro,-z,now)
+  set_target_properties(gsort_shared PROPERTIES OUTPUT_NAME gsort VERSION ${PROJECT_VERSION} SOVERSION 0)
+  add_dependencies(gsort_shared ${lib_deps})
+endif()

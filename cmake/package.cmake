@@ -3,7 +3,9 @@
 #                 completions
 #   gsort-mpi     gsort with the distributed driver, linked with Open MPI
 #                 (built where CMake found MPI); Depends: gsort
-#   libgsort-dev  libgsort.a, the headers, the CMake and pkg-config files
+#   libgsort0     libgsort.so.0, the shared library (SONAME libgsort.so.0)
+#   libgsort-dev  libgsort.a, the libgsort.so link, the headers, the CMake and
+#                 pkg-config files; Depends: libgsort0 (= this version)
 # made by `scripts/install.sh --package` (or `cpack` in its build folder,
 # build-install/) as PACKAGE_VERSION-1 (a Debian revision, so that the
 # Debian changelog is changelog.Debian.gz beside the upstream changelog.gz).
@@ -114,17 +116,18 @@ set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 set(CPACK_DEBIAN_ENABLE_COMPONENT_DEPENDS ON)
 set(CPACK_DEBIAN_PACKAGE_CONTROL_STRICT_PERMISSION ON)
 
-set(gsort_what "gsort sorts files of fixed-size binary records by a key inside each record,
-files larger than host memory included: chunks are sorted on an NVIDIA GPU
-(or by a parallel CPU backend), spilled as sorted runs and merged. The sort
-is stable, keys are byte strings or little/big-endian integers and IEEE
-floats, zstd, gzip, bzip2 and xz inputs and outputs are understood, and
-errors have exact exit codes.")
+set(gsort_what "gsort sorts text lines, byte for byte as LC_ALL=C sort does (GNU's keys
+and -n -h -r -u -s -f -b -z -c -m), and files of fixed-size binary records
+by keys inside each record (byte strings, little- or big-endian integers,
+IEEE floats), files larger than host memory included: chunks are sorted on
+an NVIDIA GPU or on all CPU cores, spilled as sorted runs and merged. The
+sort is stable, zstd, gzip, bzip2 and xz inputs and outputs are understood,
+and errors have exact exit codes.")
 
 set(CPACK_COMPONENTS_ALL tools dev)
 set(CPACK_DEBIAN_TOOLS_PACKAGE_NAME gsort)
 set(CPACK_DEBIAN_TOOLS_PACKAGE_SECTION utils)
-set(CPACK_DEBIAN_TOOLS_DESCRIPTION "out-of-core sort for files of fixed-size binary records
+set(CPACK_DEBIAN_TOOLS_DESCRIPTION "out-of-core sort of text lines and binary records, GPU or CPU
 ${gsort_what}
 .
 This package runs gsort as one process; gsort-mpi adds `mpirun -np N gsort`.
@@ -154,13 +157,39 @@ mpirun, runs as one process.")
   gsort_debian_files(mpi gsort-mpi)
 endif()
 
-set(CPACK_DEBIAN_DEV_PACKAGE_NAME libgsort-dev)
-set(CPACK_DEBIAN_DEV_PACKAGE_SECTION libdevel)
-set(CPACK_DEBIAN_DEV_DESCRIPTION "C++ library to sort fixed-size binary records, on the GPU when present
+set(gsort_library_what "The C++ library <gsort/gsort.h> sorts files, open descriptors and records
+in memory, and checks files, with the gsort command's options and
+guarantees.")
+if(GSORT_SHARED_LIBRARY)
+  list(APPEND CPACK_COMPONENTS_ALL lib)
+  set(CPACK_DEBIAN_LIB_PACKAGE_NAME libgsort0)
+  set(CPACK_DEBIAN_LIB_PACKAGE_SECTION libs)
+  set(CPACK_DEBIAN_LIB_DESCRIPTION "C++ library to sort text lines and binary records, GPU or CPU
 ${gsort_what}
 .
-This package holds the static library libgsort.a, its headers
-(<gsort/gsort.h>), a CMake package (find_package(gsort)) and gsort.pc.")
+${gsort_library_what}
+.
+This package holds the shared library libgsort.so.0.")
+  # DEBIAN/shlibs (libgsort 0 libgsort0 (>= VERSION)), for dpkg-shlibdeps of
+  # the programs that link it, and DEBIAN/triggers (ldconfig).
+  set(CPACK_DEBIAN_PACKAGE_GENERATE_SHLIBS ON)
+  set(CPACK_DEBIAN_PACKAGE_GENERATE_SHLIBS_POLICY ">=")
+  configure_file(${gsort_debian}/libgsort0.triggers ${gsort_debian_out}/libgsort0/triggers COPYONLY)
+  set(CPACK_DEBIAN_LIB_PACKAGE_CONTROL_EXTRA ${gsort_debian_out}/libgsort0/triggers)
+  gsort_debian_files(lib libgsort0)
+  set(CPACK_COMPONENT_DEV_DEPENDS lib)
+endif()
+
+set(CPACK_DEBIAN_DEV_PACKAGE_NAME libgsort-dev)
+set(CPACK_DEBIAN_DEV_PACKAGE_SECTION libdevel)
+set(CPACK_DEBIAN_DEV_DESCRIPTION "C++ library to sort text lines and binary records (development files)
+${gsort_what}
+.
+${gsort_library_what}
+.
+This package holds the headers (<gsort/gsort.h>), the link libgsort.so to
+the shared library, the static library libgsort.a, a CMake package
+(find_package(gsort)) and gsort.pc.")
 # An archive holds no dependencies: a program that links libgsort.a links
 # these too (gsortConfig.cmake and gsort.pc name them).
 set(CPACK_DEBIAN_DEV_PACKAGE_SHLIBDEPS OFF)

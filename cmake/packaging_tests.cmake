@@ -1,5 +1,5 @@
-# Tests of what gets installed (ctest -L packaging): the man pages and every
-# completion know every option of --help, bash completes options, key types
+# Tests of what gets installed (ctest -L packaging): the man pages render
+# without groff warnings, they and every completion know every option of --help, bash completes options, key types
 # and choices, fish too, `cmake --install` puts each file in its place (and
 # refuses the test build without GSORT_INSTALL_TEST_BUILD=1), the man pages
 # cannot be left out silently, and gsort loads no MPI.
@@ -14,6 +14,10 @@ if(GSORT_MAN_PAGES_BUILT)
            COMMAND ${gsort_pkg_tests}/check_options_documented.sh $<TARGET_FILE:gsort-gen>
                    ${PROJECT_BINARY_DIR}/man/gsort-gen.1)
   set_tests_properties(packaging.gsort_gen_man_page_lists_every_option PROPERTIES LABELS packaging)
+  add_test(NAME packaging.man_pages_render
+           COMMAND ${gsort_pkg_tests}/check_man_pages_render.sh ${PROJECT_BINARY_DIR}/man/gsort.1
+                   ${PROJECT_BINARY_DIR}/man/gsort-gen.1)
+  set_tests_properties(packaging.man_pages_render PROPERTIES LABELS packaging SKIP_RETURN_CODE 77)
 endif()
 add_test(NAME packaging.gsort_options_documented
          COMMAND ${gsort_pkg_tests}/check_options_documented.sh $<TARGET_FILE:gsort> ${gsort_documented_in})

@@ -5,9 +5,9 @@
 _gsort_long_options="--output --record-size --key --format --reverse --unique --stable --check
   --field-separator --numeric-sort --human-numeric-sort --ignore-case --ignore-leading-blanks --zero-terminated
   --dictionary-order --general-numeric-sort --ignore-nonprinting --month-sort --random-sort --random-source
-  --version-sort --sort
+  --version-sort --sort --debug --files0-from --buffer-size
   --merge --batch-size --memory --temporary-directory --parallel --backend --algorithm --exchange --device
-  --gpu-memory --compress-temp --compress-temp= --spill-streams --page-cache --compress-output --compress-output=
+  --gpu-memory --compress-temp --compress-temp= --spill-streams --page-cache --compress-output --compress-output= --decompress --decompress=
   --verify --no-verify --no-space-check --fsync --progress --no-progress --stats --trace --output-parts --to-terminal --verbose
   --help --version"
 _gsort_short_options="-o -k -r -u -s -c -C -m -S -T -v -h -t -n -f -b -z -d -g -i -M -R -V"
@@ -29,7 +29,7 @@ _gsort_key_values() {
 _gsort_option_values() {
   local option=$1 value=$2
   case $option in
-    -o|--output|--stats|--trace|--random-source) compgen -f -- "$value" ;;
+    -o|--output|--stats|--trace|--files0-from|--random-source) compgen -f -- "$value" ;;
     --sort) printf '%s\n' general-numeric human-numeric month numeric random version ;;
     -T|--temporary-directory) compgen -d -- "$value" ;;
     -k|--key) _gsort_key_values "$value" ;;
@@ -39,13 +39,14 @@ _gsort_option_values() {
     --exchange) printf '%s\n' auto shm mpi nccl ;;
     --compress-temp) printf '%s\n' auto on off ;;
     --page-cache) printf '%s\n' keep drop ;;
+    --decompress) printf '%s\n' auto no ;;
   esac
 }
 
 # Whether OPTION takes the next word as its value.
 _gsort_takes_value() {
   case $1 in
-    -o|--output|--record-size|-k|--key|--format|-S|--memory|-T|--temporary-directory|--parallel|--batch-size| \
+    -o|--output|--record-size|-k|--key|--format|-S|--memory|--buffer-size|--files0-from|-T|--temporary-directory|--parallel|--batch-size| \
     --backend|--algorithm|--exchange|--device|--gpu-memory|--spill-streams|--page-cache|--stats|--trace) return 0 ;;
   esac
   return 1

@@ -98,7 +98,7 @@ rounds=${ROUNDS:-3}
 run_dir=$work/run
 mkdir -p "$run_dir/tmp"
 gpus=0
-if "$bin/gsort" --version | grep -q "^GPU support: yes"; then
+if "$bin/gsort" --version | grep -q "^GPU support: built"; then
   gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU' || true)
 fi
 made_files=()

@@ -11,6 +11,7 @@
 #     (cmake/cuda_architectures.cmake), not the test build's one
 #   - gsort sorts what gsort-gen makes, .gz in and .xz out, checked with -c
 #   - examples/ and the headers' example build against the installed library
+#   - scripts/install.sh --uninstall leaves /usr/local's folders as they were
 #   - from the packages: /usr/bin/gsort is the one-process program until
 #     gsort-mpi is installed, then `mpirun -np 2 gsort` sorts as one process
 #     does; removing gsort-mpi gives the one-process gsort back
@@ -22,7 +23,7 @@ cd "$(dirname "$0")/.."
 start=$SECONDS
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
-for p in gsort gsort-mpi libgsort-dev; do
+for p in gsort gsort-mpi libgsort-dev libgsort0; do
   if dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed"; then fail "package $p is installed already"; fi
 done
 if command -v gsort >/dev/null; then fail "a gsort is installed already: $(command -v gsort)"; fi
@@ -80,7 +81,7 @@ check_installed() {
 
 # After the packages: the alternatives for /usr/bin/gsort, and mpirun.
 check_packages() {
-  dpkg-query -W gsort libgsort-dev
+  dpkg-query -W gsort libgsort0 libgsort-dev
   if ! dpkg-query -W -f='${Status}' gsort-mpi 2>/dev/null | grep -q "ok installed"; then
     grep -qx 'MPI: no' <<<"$(gsort --version)" || fail "without gsort-mpi, gsort --version does not say 'MPI: no'"
     return
@@ -104,6 +105,7 @@ while IFS= read -r -d '' text; do
   where=$(head -1 <<< "$text" | sed 's/^# //')
   echo "== ci_install: $where, as written ($((SECONDS - start)) s so far):"
   sed 1d <<< "$text"
+  find /usr/local -type d | sort > "$work/dirs.before"
   bash -euo pipefail -c "$text" > "$work/block.log" 2>&1 || { tail -40 "$work/block.log"; fail "$where failed"; }
   hash -r
   check_installed "$where"
@@ -111,6 +113,9 @@ while IFS= read -r -d '' text; do
   scripts/install.sh --uninstall >/dev/null
   hash -r
   if command -v gsort >/dev/null; then fail "scripts/install.sh --uninstall left $(command -v gsort)"; fi
+  find /usr/local -type d | sort > "$work/dirs.after"
+  diff "$work/dirs.before" "$work/dirs.after" >&2 \
+    || fail "after scripts/install.sh --uninstall, /usr/local's folders differ from before the install (> : left behind)"
 done < <(awk '/^# README line / && NR > 1 { printf "%c", 0 } { print }' "$work/commands.sh"; printf '\0')
 [ "$block" -ge 2 ] || fail "the README has $block install blocks; expected the cmake --install and the .deb ones"
 echo "ci_install: the README's $block install blocks worked as written ($((SECONDS - start)) s)"

@@ -6,9 +6,13 @@
 #     why each one left is there)
 #   - the control fields: a real Maintainer; gsort depends on no Open MPI,
 #     suggests no -dev package, names no essential package unversioned
-#   - the split: gsort the programs, man pages and completions;
-#     libgsort-dev the headers, libgsort.a, CMake and pkg-config files;
-#     gsort-mpi the program with the distributed driver
+#   - the split: gsort the programs, man pages and completions; libgsort0
+#     the shared library; libgsort-dev the headers, libgsort.a, the
+#     libgsort.so link, CMake and pkg-config files; gsort-mpi the program
+#     with the distributed driver
+#   - libgsort0: the SONAME libgsort.so.0, its shlibs, libgsort-dev's
+#     Depends on it; a hello-world compiled with pkg-config against the two
+#     packages' files links libgsort.so.0, is small, and runs
 #   - each package has its copyright (DEP-5) and changelog.Debian.gz
 #   - gsort installs and runs where Open MPI is not installed: dpkg -i into
 #     a scratch root whose package database is this machine's less Open MPI,
@@ -30,6 +34,7 @@ if ! ls "$build"/package/gsort_*.deb >/dev/null 2>&1; then scripts/install.sh --
 debs=("$build"/package/*.deb)
 gsort_deb=$(ls "$build"/package/gsort_*.deb)
 dev_deb=$(ls "$build"/package/libgsort-dev_*.deb)
+lib_deb=$(ls "$build"/package/libgsort0_*.deb)
 mpi_deb=$(ls "$build"/package/gsort-mpi_*.deb 2>/dev/null || true)
 
 echo "== lintian"
@@ -53,6 +58,8 @@ if grep -qiE 'mpi' <<< "$depends"; then fail "gsort depends on Open MPI: $depend
 suggests=$(dpkg-deb --field "$gsort_deb" Suggests)
 if grep -qE -- '-dev\b' <<< "$suggests"; then fail "gsort suggests -dev packages: $suggests"; fi
 dev_depends=$(dpkg-deb --field "$dev_deb" Depends)
+[[ $dev_depends == *"libgsort0 (= $(dpkg-deb --field "$lib_deb" Version))"* ]] \
+  || fail "libgsort-dev's Depends '$dev_depends' lack libgsort0 (= its version)"
 for lib in libboost-program-options-dev libboost-iostreams-dev libzstd-dev zlib1g-dev libbz2-dev liblzma-dev; do
   [[ $dev_depends == *"$lib"* ]] || fail "libgsort-dev does not depend on $lib (linking libgsort.a needs it)"
 done
@@ -83,14 +90,52 @@ done
 expect_files "$gsort_deb" /usr/libexec/gsort/gsort /usr/bin/gsort-gen /usr/share/man/man1/gsort.1.gz \
   /usr/share/man/man1/gsort-gen.1.gz /usr/share/bash-completion/completions/gsort
 refuse_files "$gsort_deb" '^/usr/(include|lib)/|gsort-mpi'
-expect_files "$dev_deb" /usr/include/gsort/gsort.h '/usr/lib/[^/]*/libgsort.a' '/usr/lib/[^/]*/pkgconfig/gsort.pc' \
-  '/usr/lib/[^/]*/cmake/gsort/gsortConfig.cmake'
-refuse_files "$dev_deb" '^/usr/(bin|libexec|share/man)/'
+expect_files "$dev_deb" /usr/include/gsort/gsort.h '/usr/lib/[^/]*/libgsort.a' '/usr/lib/[^/]*/libgsort.so' \
+  '/usr/lib/[^/]*/pkgconfig/gsort.pc' '/usr/lib/[^/]*/cmake/gsort/gsortConfig.cmake'
+refuse_files "$dev_deb" '^/usr/(bin|libexec|share/man)/|libgsort\.so\.'
+expect_files "$lib_deb" '/usr/lib/[^/]*/libgsort.so.0' '/usr/lib/[^/]*/libgsort.so.0.[0-9.]*'
+refuse_files "$lib_deb" '^/usr/(bin|libexec|include|share/man)/|\.a$|libgsort\.so$'
 if [ -n "$mpi_deb" ]; then
   expect_files "$mpi_deb" /usr/libexec/gsort/gsort-mpi
   refuse_files "$mpi_deb" '^/usr/(bin|include|lib)/|^/usr/libexec/gsort/gsort$'
 fi
 echo "each package holds its own files, its copyright and changelog.Debian.gz"
+
+echo "== libgsort0, and a program linked with it"
+root=$(mktemp -d "${TMPDIR:-/tmp}/gsort-package-root.XXXXXX")
+trap 'rm -rf "$root"' EXIT
+dpkg-deb -x "$lib_deb" "$root/tree"
+dpkg-deb -x "$dev_deb" "$root/tree"
+so=$(ls "$root"/tree/usr/lib/*/libgsort.so.0)
+libdir=$(dirname "$so")
+soname=$(readelf -d "$so" | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p')
+[ "$soname" = libgsort.so.0 ] || fail "libgsort.so.0's SONAME is '$soname'"
+[ "$(readlink -f "$libdir/libgsort.so")" = "$(readlink -f "$so")" ] || fail "libgsort-dev's libgsort.so does not lead to libgsort.so.0"
+shlibs=$(dpkg-deb --ctrl-tarfile "$lib_deb" | tar -xO ./shlibs)
+[[ $shlibs == "libgsort 0 libgsort0 (>= "* ]] || fail "libgsort0's shlibs: '$shlibs'"
+cat > "$root/hello.cpp" <<'CPP'
+#include <gsort/gsort.h>
+#include <cstdint>
+#include <cstdio>
+int main() {
+  uint64_t keys[] = {3, 1, 2};
+  gsort::Options o;
+  o.record_size = 8;
+  o.keys = {"0:u64"};
+  gsort::sort_records(keys, 3, o);
+  std::printf("%llu %llu %llu\n", (unsigned long long)keys[0], (unsigned long long)keys[1], (unsigned long long)keys[2]);
+}
+CPP
+# The .pc names its prefix relative to itself: it serves the unpacked tree.
+# shellcheck disable=SC2046
+c++ -std=c++17 -O2 "$root/hello.cpp" -o "$root/hello" \
+  $(PKG_CONFIG_PATH="$libdir/pkgconfig" pkg-config --cflags --libs gsort) || fail "hello.cpp does not build against the packages"
+readelf -d "$root/hello" | grep -q 'NEEDED.*\[libgsort\.so\.0\]' || fail "hello does not load libgsort.so.0"
+size=$(stat -c %s "$root/hello")
+[ "$size" -lt 1048576 ] || fail "hello is $size bytes: libgsort was linked into it"
+[ "$(LD_LIBRARY_PATH=$libdir "$root/hello")" = "1 2 3" ] || fail "hello did not sort: $(LD_LIBRARY_PATH=$libdir "$root/hello" 2>&1)"
+echo "libgsort.so.0 (SONAME $soname, shlibs '$shlibs'); hello links it, is $size bytes, and sorts"
+rm -rf "$root"
 
 echo "== dpkg -i gsort where Open MPI is not installed"
 root=$(mktemp -d "${TMPDIR:-/tmp}/gsort-nompi-root.XXXXXX")

@@ -37,5 +37,4 @@ export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 # A test that cannot run under ASan (RLIMIT_AS, huge allocations) gets the
 # label no_sanitizer, with the reason beside it; none needs it so far. The
 # packaging tests check files, not code, and this build has no GPU or MPI.
-ctest --test-dir "$build_dir" --output-on-failure --parallel "$(nproc)" \
-  --label-exclude "no_sanitizer|packaging|readme|gpu|distributed" "$@"
+scripts/run_suite.sh "$build_dir" --label-exclude "no_sanitizer|packaging|readme|gpu|distributed" "$@"

@@ -60,6 +60,13 @@ for step in "${steps[@]}"; do
         compute-sanitizer --tool $tool --error-exitcode 9 "$carry/gsort" --backend gpu --format gensort --gpu-memory 8M \
           "$tmp/small.bin" -o "$tmp/small.out" >"$out/san_cli_$tool.log" 2>&1
         echo "$tool gsort cli rc=$?"; grep -E "SUMMARY" "$out/san_cli_$tool.log" | tail -1
+        # Larger than -S: held whole in device memory (sort_on_device), then in device-sized runs.
+        for gpu_memory in 1G 4M; do
+          compute-sanitizer --tool $tool --error-exitcode 9 "$carry/gsort" --backend gpu --format gensort -S 1M \
+            --gpu-memory $gpu_memory -T "$tmp" "$tmp/small.bin" -o "$tmp/tier.out" >"$out/san_tier_$tool.log" 2>&1
+          echo "$tool device tier (--gpu-memory $gpu_memory) rc=$?"; grep -E "SUMMARY" "$out/san_tier_$tool.log" | tail -1
+          cmp -s "$tmp/tier.out" "$tmp/small.out" && echo "device tier output = the GPU run's"
+        done
       done
       "$carry/gsort" -c --format gensort "$tmp/small.out" && echo "sanitized run output sorted"
       ;;

@@ -3,7 +3,8 @@
 # of its own, ${INSTALL_BUILD_DIR:-build-install}, never from the test build
 # (build/, which scripts/test.sh compiles for one GPU architecture).
 #   scripts/install.sh             build, then `cmake --install` into ${PREFIX:-/usr/local}
-#   scripts/install.sh --deb       build the Debian packages and install them (dpkg -i, under /usr)
+#   scripts/install.sh --deb       build the Debian packages and install them (dpkg -i, under /usr):
+#                                  gsort, libgsort0, libgsort-dev, and gsort-mpi where MPI is built
 #   scripts/install.sh --package   build the Debian packages only, and print their paths
 #   scripts/install.sh --uninstall remove what the other modes installed
 # More arguments go to CMake (e.g. -DGSORT_ENABLE_CUDA=OFF). The build is
@@ -22,16 +23,21 @@ esac
 sudo=""
 if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
 build=${INSTALL_BUILD_DIR:-build-install}
-packages=(gsort gsort-mpi libgsort-dev)
+packages=(gsort gsort-mpi libgsort-dev libgsort0)
+
+created_dirs=$build/install_created_dirs.txt  # the folders `cmake --install` made, for --uninstall
 
 if [ "$mode" = --uninstall ]; then
   if [ -f "$build/install_manifest.txt" ]; then
     xargs -d '\n' $sudo rm -f -- < "$build/install_manifest.txt"
-    # and the folders of gsort's own that are left empty (libexec/gsort, include/gsort, ...)
-    xargs -d '\n' -n1 dirname < "$build/install_manifest.txt" | grep '/gsort$' | sort -u \
+    # and the folders of gsort's own that are left empty (libexec/gsort, include/gsort, ...),
+    # and those the install made (share/zsh/site-functions, ...), deepest first, where empty
+    { xargs -d '\n' -n1 dirname < "$build/install_manifest.txt" | grep '/gsort$' || true
+      if [ -f "$created_dirs" ]; then cat "$created_dirs"; fi; } | sort -ru \
       | xargs -r -d '\n' $sudo rmdir --ignore-fail-on-non-empty --
     echo "install.sh: removed the $(wc -l < "$build/install_manifest.txt") files of $build/install_manifest.txt"
-    $sudo rm -f "$build/install_manifest.txt"
+    $sudo rm -f "$build/install_manifest.txt" "$created_dirs"
+    if command -v ldconfig >/dev/null; then $sudo ldconfig; fi
   fi
   installed=()
   for p in "${packages[@]}"; do
@@ -55,8 +61,18 @@ if [ -f "$build/CMakeCache.txt" ]; then cmake -S . -B "$build" "${configure[@]}"
 BUILD_DIR=$build scripts/build.sh "${configure[@]}"
 
 if [ -z "$mode" ]; then
-  $sudo cmake --install "$build" --prefix "${PREFIX:-/usr/local}"
-  echo "install.sh: gsort installed under ${PREFIX:-/usr/local}"
+  prefix=${PREFIX:-/usr/local}
+  case $prefix in /*) ;; *) prefix=$PWD/$prefix ;; esac
+  prefix=${prefix%/}
+  existed=$(find "$prefix" -type d 2>/dev/null | LC_ALL=C sort || true)
+  $sudo cmake --install "$build" --prefix "$prefix"
+  # The folders that hold what was installed, and did not exist before.
+  xargs -d '\n' -n1 dirname < "$build/install_manifest.txt" | sort -u | while IFS= read -r dir; do
+    while [ "${#dir}" -gt "${#prefix}" ] && [ "${dir#"$prefix"/}" != "$dir" ]; do echo "$dir"; dir=$(dirname "$dir"); done
+  done | LC_ALL=C sort -u | LC_ALL=C comm -23 - <(echo "$existed") > "$created_dirs"
+  # The dynamic linker finds libgsort.so.0 under /usr/local through its cache.
+  if grep -q '/libgsort\.so\.0$' "$build/install_manifest.txt" && command -v ldconfig >/dev/null; then $sudo ldconfig; fi
+  echo "install.sh: gsort installed under $prefix"
   exit 0
 fi
 

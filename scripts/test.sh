@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds gsort with its tests, and runs the whole
-# suite with ctest. GPU tests skip themselves where no GPU is present.
+# suite with ctest (scripts/run_suite.sh: it fails too if a test left a
+# scratch directory behind). GPU tests skip themselves where no GPU is present.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install_deps.sh
@@ -17,4 +18,5 @@ if [ "${GSORT_WITH_MPI:-0}" = 1 ] &&
        "was installed? remove it and run again)" >&2
   exit 1
 fi
-ctest --test-dir "${BUILD_DIR:-build}" --output-on-failure --parallel "$(nproc)" "$@"
+# The suite, and a check that it left no scratch directory in /tmp.
+scripts/run_suite.sh "${BUILD_DIR:-build}" "$@"

@@ -82,7 +82,10 @@ int run(const SortConfig& config, const RunOptions& options) {
   const CheckResult& r = outcome.check;
   if (r.sorted) return kExitOk;
   if (!config.check_quiet && config.lines.enabled) {  // GNU sort's words: "-:2: disorder: b"
-    std::fprintf(stderr, "gsort: %s\n", describe_line_disorder(config.inputs.front(), r).c_str());
+    // The line as it is, NULs included, ended as lines end (-z: NUL), as sort writes it.
+    const std::string line = "gsort: " + describe_line_disorder(config.inputs.front(), r) +
+                             static_cast<char>(config.lines.zero_terminated ? '\0' : '\n');
+    std::fwrite(line.data(), 1, line.size(), stderr);
   } else if (!config.check_quiet) {
     const std::string name = config.inputs.front() == "-" ? "standard input" : config.inputs.front();
     std::fprintf(stderr, "gsort: %s: %s\n", name.c_str(), describe_disorder(r, layout_of(config), config.unique).c_str());
@@ -95,6 +98,7 @@ int run_alone(int argc, char** argv, const StandardStreams& streams) {
   try {
     const ParsedCommand cmd = parse_command_line(argc, argv);
     if (cmd.done) return kExitOk;
+    for (const std::string& note : cmd.notes) print_error(note);
     return run(cmd.config, prepare_run(cmd.config, streams, true));
   } catch (const std::exception& e) {
     print_error(failure_text(e));

@@ -100,10 +100,12 @@ void File::fail(const char* what) const {
 }
 
 size_t File::read_full(void* buf, size_t n) {
+  if (read_ended_) return 0;
   auto* p = static_cast<uint8_t*>(buf);
   bool ok;
   const size_t done = move_all(n, true, &ok, [&](size_t at, size_t want) { return ::read(fd_, p + at, want); });
   if (!ok) fail("cannot read");
+  read_ended_ = done < n;
   return done;
 }
 

@@ -48,7 +48,10 @@ class File {
   const std::string& display_name() const { return path_; }
   bool is_open() const { return fd_ >= 0; }
 
-  // Reads up to n bytes; returns fewer only at end of file.
+  // Reads up to n bytes; returns fewer only at end of file. Once a read has
+  // found the end, later calls return 0 without reading again: a terminal
+  // gives one end of file per Ctrl-D, and a second read would wait for
+  // another one, where sort ends on the first.
   size_t read_full(void* buf, size_t n);
   size_t pread_full(void* buf, size_t n, uint64_t offset);
   void write_all(const void* buf, size_t n);
@@ -91,11 +94,13 @@ class File {
     std::swap(path_, o.path_);
     std::swap(owned_, o.owned_);
     std::swap(pacer_, o.pacer_);
+    std::swap(read_ended_, o.read_ended_);
   }
   int fd_ = -1;
   std::string path_;
   bool owned_ = false;
   std::unique_ptr<WritebackPacer> pacer_;
+  bool read_ended_ = false;  // read_full found the end of the file
 };
 
 // The descriptor that a name stands for: 0 for "-" (with `standard` 0; 1

@@ -10,6 +10,7 @@
 #include "src/core/errors.h"
 #include "io/file/checksum.h"
 #include "io/codec/compression.h"
+#include "io/codec/input_format.h"
 
 namespace gsort {
 namespace {
@@ -51,7 +52,7 @@ InputFile::InputFile(const std::string& name, uint32_t record_size, InputTally* 
     start_ = file_.position();
     stored_size_ = file_.size() - std::min(start_, file_.size());
     const size_t got = file_.pread_full(magic, std::min<uint64_t>(sizeof magic, stored_size_), start_);
-    format_ = format_by_magic(magic, got);
+    format_ = input_format(name, magic, got);
     if (format_ == CompressionFormat::kNone) {
       size_known_ = true;
       size_ = stored_size_;
@@ -60,7 +61,7 @@ InputFile::InputFile(const std::string& name, uint32_t record_size, InputTally* 
   } else {
     file_.enlarge_pipe();
     peeked = file_.read_full(magic, sizeof magic);
-    format_ = format_by_magic(magic, peeked);
+    format_ = input_format(name, magic, peeked);
   }
   file_.advise_sequential();
   if (format_ != CompressionFormat::kNone) {
@@ -212,7 +213,7 @@ uint64_t plain_input_bytes(const std::vector<std::string>& names, bool* known) {
     const uint64_t size = f.size(), start = std::min(f.position(), size);
     uint8_t magic[kMagicPeekBytes];
     const size_t got = f.pread_full(magic, std::min<uint64_t>(sizeof magic, size - start), start);
-    if (format_by_magic(magic, got) != CompressionFormat::kNone) return 0;
+    if (input_format(name, magic, got) != CompressionFormat::kNone) return 0;
     total += size - start;
   }
   *known = true;

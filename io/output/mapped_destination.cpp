@@ -11,10 +11,18 @@
 
 namespace gsort {
 
+MappedDestination::~MappedDestination() {
+  ahead_.reset();
+  if (!range_) return;
+  range_.reset();
+  // Standard output (a temporary file goes whole): nothing of a failed sort is left.
+  if (reopen_ != nullptr) (void)::ftruncate(file_.fd(), static_cast<off_t>(offset_));
+}
+
 bool MappedDestination::reserve(uint64_t bytes) {
   if (range_) throw Error("internal error: the destination was mapped twice");
   bool no_room = false;
-  range_ = MappedOutputRange::map(file_, 0, bytes, &no_room);
+  range_ = MappedOutputRange::map(file_, offset_, bytes, &no_room, reopen_);
   if (no_room) no_room_for_ = bytes;
   return range_ != nullptr;
 }
@@ -52,11 +60,12 @@ void MappedDestination::finish(uint64_t written, bool fsync) {
   const uint64_t reserved = range_->size();
   range_->finish(fsync);
   range_.reset();
-  if (written < reserved && ::ftruncate(file_.fd(), static_cast<off_t>(written)) != 0) {
+  const off_t end = static_cast<off_t>(offset_ + written);
+  if (written < reserved && ::ftruncate(file_.fd(), end) != 0) {
     throw IoError("cannot write output: " + describe_errno(file_.display_name(), errno));
   }
   // The file's offset never moved: put it at the end, as write() would have.
-  if (::lseek(file_.fd(), static_cast<off_t>(written), SEEK_SET) < 0) {
+  if (::lseek(file_.fd(), end, SEEK_SET) < 0) {
     throw IoError("cannot write output: " + describe_errno(file_.display_name(), errno));
   }
 }

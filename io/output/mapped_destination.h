@@ -15,6 +15,7 @@
 
 #include "io/output/block_target.h"
 #include "io/output/mapped_output_range.h"
+#include "io/output/output_target.h"
 #include "io/output/populate_ahead.h"
 #include "src/core/thread_pool.h"
 
@@ -27,6 +28,24 @@ class MappedDestination {
   // `file`: the output's temporary file, open for reading and writing;
   // borrowed, it must outlive this.
   explicit MappedDestination(File& file) : file_(file) {}
+  // The target's file; standard output that is a regular file from where
+  // its offset stands (OutputTarget::direct_is_mappable).
+  explicit MappedDestination(OutputTarget& target) : MappedDestination(target.file()) {
+    if (target.direct_is_mappable()) start_at(target.direct_offset(), OutputTarget::kStandardOutputName);
+  }
+  // A range of standard output still mapped (a failed sort) is cut off the
+  // file again.
+  ~MappedDestination();
+  MappedDestination(const MappedDestination&) = delete;
+  MappedDestination& operator=(const MappedDestination&) = delete;
+
+  // Maps the file from `offset` instead of from 0, through `reopen` (its
+  // name, opened read-write for the mmap): standard output that is a
+  // regular file, written where its offset stands. Before any other call.
+  void start_at(uint64_t offset, const char* reopen) {
+    offset_ = offset;
+    reopen_ = reopen;
+  }
 
   // Reserves and maps [0, bytes) of the file now, where its size is known
   // early (an in-memory sort, before it reads), and starts making its pages
@@ -53,13 +72,16 @@ class MappedDestination {
   std::string no_room() const;
 
   // After the writer finished `written` bytes: unmaps (with `fsync`, the
-  // bytes on stable storage first) and cuts the file to `written`.
+  // bytes on stable storage first), cuts the file to offset + `written`
+  // and puts `file`'s offset there, as write() would have.
   void finish(uint64_t written, bool fsync);
 
  private:
   File& file_;
+  uint64_t offset_ = 0;
+  const char* reopen_ = nullptr;
   std::unique_ptr<MappedOutputRange> range_;
-  // Reserves and maps [0, bytes), where the disk has room; false if not.
+  // Reserves and maps [offset, +bytes), where the disk has room; false if not.
   bool reserve(uint64_t bytes);
 
   std::unique_ptr<PopulateAhead> ahead_;  // after range_: goes first

@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -14,7 +15,8 @@
 namespace gsort {
 
 std::unique_ptr<MappedOutputRange> MappedOutputRange::reserve_and_map(const std::string& path, int fd, bool owns_fd,
-                                                                      uint64_t offset, uint64_t bytes, bool* no_room) {
+                                                                      uint64_t offset, uint64_t bytes, bool* no_room,
+                                                                      int map_fd) {
   const auto give_up = [&] {
     if (owns_fd) ::close(fd);
   };
@@ -36,7 +38,7 @@ std::unique_ptr<MappedOutputRange> MappedOutputRange::reserve_and_map(const std:
   const uint64_t page = static_cast<uint64_t>(::sysconf(_SC_PAGESIZE));
   const uint64_t start = offset / page * page;
   const size_t length = static_cast<size_t>(offset + bytes - start);
-  void* base = ::mmap(nullptr, length, PROT_READ | PROT_WRITE, MAP_SHARED, fd, static_cast<off_t>(start));
+  void* base = ::mmap(nullptr, length, PROT_READ | PROT_WRITE, MAP_SHARED, map_fd, static_cast<off_t>(start));
   if (base == MAP_FAILED) {
     give_up();
     return nullptr;
@@ -58,7 +60,7 @@ std::unique_ptr<MappedOutputRange> MappedOutputRange::map(const std::string& pat
   if (bytes == 0) return nullptr;
   const int fd = ::open(path.c_str(), O_RDWR | O_CLOEXEC);
   if (fd < 0) throw IoError("cannot open output for writing: " + describe_errno(path, errno));
-  std::unique_ptr<MappedOutputRange> range = reserve_and_map(path, fd, true, offset, bytes, nullptr);
+  std::unique_ptr<MappedOutputRange> range = reserve_and_map(path, fd, true, offset, bytes, nullptr, fd);
   // Every page present and writable before a byte is copied, on all
   // threads; any failure (an old kernel, no memory) falls back.
   if (range && !populate_on_pool(static_cast<uint8_t*>(range->base_), range->length_, PopulateFor::kWrite, pool)) {
@@ -68,9 +70,24 @@ std::unique_ptr<MappedOutputRange> MappedOutputRange::map(const std::string& pat
 }
 
 std::unique_ptr<MappedOutputRange> MappedOutputRange::map(const File& file, uint64_t offset, uint64_t bytes,
-                                                          bool* no_room) {
+                                                          bool* no_room, const char* reopen) {
   if (bytes == 0) return nullptr;
-  return reserve_and_map(file.display_name(), file.fd(), false, offset, bytes, no_room);
+  if (reopen == nullptr) return reserve_and_map(file.display_name(), file.fd(), false, offset, bytes, no_room, file.fd());
+  // The mapping outlives the descriptor it was made through.
+  const int map_fd = ::open(reopen, O_RDWR | O_NOCTTY | O_CLOEXEC);
+  if (map_fd < 0) return nullptr;
+  struct stat a {}, b {};
+  std::unique_ptr<MappedOutputRange> range;
+  try {
+    if (::fstat(map_fd, &a) == 0 && ::fstat(file.fd(), &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino) {
+      range = reserve_and_map(file.display_name(), file.fd(), false, offset, bytes, no_room, map_fd);
+    }
+  } catch (...) {
+    ::close(map_fd);
+    throw;
+  }
+  ::close(map_fd);
+  return range;
 }
 
 MappedOutputRange::MappedOutputRange(std::string path, int fd, bool owns_fd, void* base, size_t length, uint8_t* data,

@@ -34,8 +34,11 @@ class MappedOutputRange {
   // (ENOSPC, EDQUOT) is null too, and sets *no_room: the file, which must
   // end at `offset`, is cut back there, so that whatever was reserved
   // before the failure is free again for a writer that grows it.
+  // `reopen`: where the descriptor is write-only (standard output), the
+  // file's name (/proc/self/fd/1) opened read-write for the mmap alone and
+  // closed again; null where it cannot be opened so.
   static std::unique_ptr<MappedOutputRange> map(const File& file, uint64_t offset, uint64_t bytes,
-                                                bool* no_room = nullptr);
+                                                bool* no_room = nullptr, const char* reopen = nullptr);
   ~MappedOutputRange();
   MappedOutputRange(const MappedOutputRange&) = delete;
   MappedOutputRange& operator=(const MappedOutputRange&) = delete;
@@ -54,7 +57,7 @@ class MappedOutputRange {
   // cannot (or, with no_room, has no room). Closes an owned fd on every way
   // out but success.
   static std::unique_ptr<MappedOutputRange> reserve_and_map(const std::string& path, int fd, bool owns_fd,
-                                                            uint64_t offset, uint64_t bytes, bool* no_room);
+                                                            uint64_t offset, uint64_t bytes, bool* no_room, int map_fd);
   void release() noexcept;
 
   std::string path_;

@@ -46,6 +46,7 @@ OutputTarget::OutputTarget(const std::string& destination, const std::string& ro
   if (is_stdout()) {
     direct_ = File::standard_output();
     direct_.enlarge_pipe();  // gsort | consumer: large writes, fewer wake-ups
+    note_mappable_stdout();
     return;
   }
   if (const int fd = descriptor_of_name(destination, 1); fd >= 0) {
@@ -87,6 +88,18 @@ OutputTarget::OutputTarget(const std::string& destination, const std::string& ro
   } else {
     temp_ = std::make_unique<OutputTemp>(dir, destination, "cannot create " + role, destination, !shared);
   }
+}
+
+// Whether the standard output is a regular file that ends at its offset
+// (at its end, for O_APPEND): a mapping from there changes nothing else.
+void OutputTarget::note_mappable_stdout() {
+  struct stat st {};
+  const int flags = ::fcntl(1, F_GETFL);
+  if (flags < 0 || ::fstat(1, &st) != 0 || !S_ISREG(st.st_mode)) return;
+  const off_t at = (flags & O_APPEND) ? st.st_size : ::lseek(1, 0, SEEK_CUR);
+  if (at < 0 || at != st.st_size) return;
+  direct_mappable_ = true;
+  direct_offset_ = static_cast<uint64_t>(at);
 }
 
 // One of our descriptors is written as it stands, from its offset (as

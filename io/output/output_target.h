@@ -50,6 +50,13 @@ class OutputTarget {
   bool is_stdout() const { return destination_ == "-"; }
   // Writing straight into the destination (stdout, a device, a FIFO).
   bool is_direct() const { return target_.empty(); }
+  // Standard output that is a regular file ending where its offset stands
+  // (`> file`, `>> file`): it may be mapped from direct_offset(), through
+  // its name reopened read-write for the mmap (`>` opens it write-only);
+  // otherwise the stream writes it.
+  bool direct_is_mappable() const { return direct_mappable_; }
+  uint64_t direct_offset() const { return direct_offset_; }
+  static constexpr const char* kStandardOutputName = "/proc/self/fd/1";
   const std::string& destination() const { return destination_; }
 
   // Everything that can fail before the destination changes: with
@@ -69,6 +76,7 @@ class OutputTarget {
   void open_descriptor(const DescriptorName& named);
   void set_final_mode_and_owner();
   void write_in_place();
+  void note_mappable_stdout();
   std::string destination_;
   std::string role_;
   std::string target_;  // the file the temporary is renamed onto; empty when direct
@@ -80,6 +88,8 @@ class OutputTarget {
   bool durable_ = false;
   bool prepared_ = false;
   File direct_;
+  bool direct_mappable_ = false;
+  uint64_t direct_offset_ = 0;
   std::unique_ptr<OutputTemp> temp_;  // null when direct
 };
 

@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 
+#include "io/codec/input_format.h"
 #include "io/input/input_set.h"
 #include "io/input/readable_inputs.h"
 #include "io/output/output_parts.h"
@@ -77,8 +78,7 @@ RunOutcome check(const SortConfig& config, const KeyLayout& layout, const Log& l
   std::atomic<uint64_t> checked_bytes{0};
   RunOutcome out;
   {
-    const bool show = config.check_quiet ? config.progress == ProgressMode::kOn : ProgressMeter::wanted(config.progress);
-    ProgressMeter meter(show);
+    ProgressMeter meter(ProgressMeter::wanted(config));
     meter.phase("checking", size_known ? input_bytes : 0, &checked_bytes);
     out.check = check_sorted(config.inputs.front(), layout, config.unique, 16u << 20, &checked_bytes);
   }
@@ -148,6 +148,7 @@ RunOptions one_process_run(const SortConfig& config) {
 
 RunOutcome run_config(const SortConfig& config, const RunOptions& run) {
   Stopwatch total;
+  set_input_decoding(config.decompress);
   require_readable_inputs(config.inputs);
   refuse_overlapping_files(config, run.output);
   std::optional<OutputDirectory> parts;

@@ -35,15 +35,21 @@ GpuSortAlgorithm gpu_algorithm(AlgorithmChoice choice) {
 }  // namespace
 #endif
 
-bool cpu_is_faster_for(uint64_t input_bytes, uint32_t record_size, unsigned threads) {
-  return input_bytes < kGpuMinInputBytes || input_bytes / record_size < kGpuMinRecordsPerThread * threads;
-}
-
 std::unique_ptr<HostPin> pin_for_backend(const SortConfig& config, uint32_t record_size, unsigned threads,
                                          uint64_t input_bytes, void* p, size_t bytes) {
 #if GSORT_HAVE_CUDA
   if (config.backend == BackendChoice::kCpu) return nullptr;
-  if (config.backend == BackendChoice::kAuto && cpu_is_faster_for(input_bytes, record_size, threads)) return nullptr;
+  if (config.backend == BackendChoice::kAuto) {
+    BackendFacts facts;
+    facts.size_known = true;
+    facts.input_bytes = input_bytes;
+    facts.record_size = record_size;
+    facts.threads = threads;
+    facts.memory_budget = config.memory_bytes;
+    facts.built_with_cuda = true;
+    facts.driver_installed = gpu_driver_installed(nullptr);
+    if (decide_backend(facts).pick == BackendPick::kCpu) return nullptr;
+  }
   return pin_host_for_device(config.device, p, bytes);
 #else
   (void)config, (void)record_size, (void)threads, (void)input_bytes, (void)p, (void)bytes;
@@ -101,18 +107,22 @@ std::unique_ptr<SortBackend> make_backend(const SortConfig& config, const KeyLay
                                           BackendStart when) {
   if (config.backend == BackendChoice::kCpu) return make_cpu_backend(layout, pool);
 #if GSORT_HAVE_CUDA
-  // Only a build with a GPU backend has a GPU start-up to weigh.
-  if (config.backend == BackendChoice::kAuto && size_known &&
-      cpu_is_faster_for(input_bytes, layout.record_size(), pool.size())) {
-    // Said truly: where there is no usable GPU, that is why (asked only
-    // under -v: the driver's start costs a fraction of a second).
-    std::string why;
-    if (log.verbose() && !gpu_usable(config.device, &why)) {
-      log.info("backend: the CPU backend sorts (" + why + ")");
-    } else {
-      log.info("input of " + std::to_string(input_bytes) + " bytes: the CPU backend sorts it faster than the GPU starts");
+  // Only a build with a GPU backend has a GPU start-up to weigh
+  // (backend_decision.h): no driver, or a small input, is the CPU's at once.
+  if (config.backend == BackendChoice::kAuto) {
+    BackendFacts facts;
+    facts.size_known = size_known;
+    facts.input_bytes = input_bytes;
+    facts.record_size = layout.record_size();
+    facts.threads = static_cast<unsigned>(pool.size());
+    facts.memory_budget = config.memory_bytes;
+    facts.built_with_cuda = true;
+    facts.driver_installed = gpu_driver_installed(nullptr);
+    const BackendDecision decision = decide_backend(facts);
+    if (decision.pick == BackendPick::kCpu) {
+      log.info(decision.why);
+      return make_cpu_backend(layout, pool);
     }
-    return make_cpu_backend(layout, pool);
   }
   if (when == BackendStart::kInBackground && config.backend != BackendChoice::kHybrid) {
     // auto may end on the CPU backend: plan for the larger of the two needs.

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <memory>
 
+#include "src/chunk_sort/backend_decision.h"
 #include "src/chunk_sort/sort_backend.h"
 #include "src/config/sort_config.h"
 #include "src/core/thread_pool.h"
@@ -14,17 +15,6 @@
 #include "src/core/log.h"
 
 namespace gsort {
-
-// size_known/input_bytes: the input's size, when known. With auto, an input
-// known to be small for this machine is sorted on the CPU: below
-// kGpuMinInputBytes, or below kGpuMinRecordsPerThread records per CPU
-// thread: below that, the CPU backend finishes before the GPU's CUDA
-// start-up and pinning would (docs/benchmarks.md, "Start-up costs").
-constexpr uint64_t kGpuMinInputBytes = uint64_t{32} << 20;
-constexpr uint64_t kGpuMinRecordsPerThread = uint64_t{4} << 20;
-
-// Whether auto should sort an input of this known size on the CPU.
-bool cpu_is_faster_for(uint64_t input_bytes, uint32_t record_size, unsigned threads);
 
 // Host memory pinned ahead of the backend that make_backend would make for
 // an input of `input_bytes` (known size): pin_for_backend pins it for that

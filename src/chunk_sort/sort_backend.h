@@ -56,6 +56,30 @@ class ChunkSortSession {
   }
 };
 
+// A whole input held in a backend's own memory (a GPU's), for an input
+// larger than the host's budget: read once, sorted there, written once.
+// The host's part is two staging slots, each of slot_records() records.
+// Calls come from one thread, in this order: fill_slot/upload until every
+// record is there, sort, then next_sorted until it returns 0.
+class ResidentSort {
+ public:
+  virtual ~ResidentSort() = default;
+  virtual uint64_t slot_records() const = 0;
+  // A staging slot free to be filled (waits until its last upload is done).
+  virtual uint8_t* fill_slot() = 0;
+  // Sends the `count` records just put in fill_slot()'s slot to the device,
+  // after those sent before; returns without waiting for the copy.
+  virtual void upload(uint64_t count) = 0;
+  // Sorts every record sent (stably: equal keys keep the order sent).
+  virtual void sort() = 0;
+  // The next slice of the sorted records, in a staging slot valid until the
+  // next call; returns its record count, 0 after the last.
+  virtual uint64_t next_sorted(const uint8_t** records) = 0;
+  // Seconds spent in its steps, and the device memory it held.
+  virtual BackendTimings timings() const = 0;
+  virtual uint64_t device_bytes() const = 0;
+};
+
 class SortBackend {
  public:
   virtual ~SortBackend() = default;
@@ -121,6 +145,22 @@ class SortBackend {
 
   // The most device memory the backend held at once (--stats); 0 without a device.
   virtual uint64_t peak_device_bytes() const { return 0; }
+
+  // A ResidentSort of `count` records, with staging slots of at most
+  // `slot_bytes` each; null, with the reason in `why`, where the backend
+  // cannot hold them all (no device, the device's memory or --gpu-memory).
+  // The most records one ResidentSort may hold now (0: none), with slots
+  // of slot_bytes: the size of the runs a device can form.
+  virtual uint64_t resident_capacity(uint64_t slot_bytes) {
+    (void)slot_bytes;
+    return 0;
+  }
+  virtual std::unique_ptr<ResidentSort> hold_records(uint64_t count, uint64_t slot_bytes, std::string* why) {
+    (void)count;
+    (void)slot_bytes;
+    *why = "this backend sorts in host memory only";
+    return nullptr;
+  }
 };
 
 }  // namespace gsort

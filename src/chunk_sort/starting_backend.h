@@ -65,6 +65,9 @@ class StartingBackend final : public SortBackend {
   uint64_t host_bytes_per_record() const override { return host_bytes_per_record_; }
   BackendTimings timings() const override;
   uint64_t peak_device_bytes() const override;
+  // Both wait for the start.
+  uint64_t resident_capacity(uint64_t slot_bytes) override;
+  std::unique_ptr<ResidentSort> hold_records(uint64_t count, uint64_t slot_bytes, std::string* why) override;
   std::unique_ptr<HostPin> pin_host(void* p, size_t bytes) override;
 
   // How many of the buffers allocate_host gave out before the start ended

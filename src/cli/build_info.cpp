@@ -22,14 +22,23 @@ std::string boost_version() {
   return v;
 }
 
-std::string gpu_line() {
+// What was built, then, in a CUDA build, what the driver finds here: a build
+// with GPU support on a machine without a GPU sorts on the CPU.
+std::string gpu_lines() {
 #ifdef GSORT_HAVE_CUDA
   const int major = CUDART_VERSION / 1000, minor = CUDART_VERSION % 1000 / 10;
   // GSORT_CUDA_ARCHITECTURES comes from cmake/build_info.cmake.
-  return "GPU support: yes (CUDA " + std::to_string(major) + "." + std::to_string(minor) +
-         "; GPU architectures " + GSORT_CUDA_ARCHITECTURES + ")\n";
+  std::string lines = "GPU support: built (CUDA " + std::to_string(major) + "." + std::to_string(minor) +
+                      "; GPU architectures " + GSORT_CUDA_ARCHITECTURES + ")\n";
+  int devices = 0;
+  if (cudaGetDeviceCount(&devices) != cudaSuccess) {
+    (void)cudaGetLastError();
+    devices = 0;
+  }
+  return lines + (devices > 0 ? "GPU devices: " + std::to_string(devices) + " found\n"
+                              : std::string("GPU devices: none found (the CPU backend sorts)\n"));
 #else
-  return "GPU support: no (built without CUDA; the CPU backend sorts)\n";
+  return "GPU support: not built (built without CUDA; the CPU backend sorts)\n";
 #endif
 }
 
@@ -39,7 +48,7 @@ std::string build_info_text() {
   const std::string mpi = gsort_built_with_mpi() ? "MPI: yes (mpirun -np N gsort sorts across N ranks)\n" : "MPI: no\n";
   const std::string nccl =
       gsort_built_with_nccl() ? "NCCL: yes (--exchange nccl; libnccl is loaded when it is used)\n" : "NCCL: no\n";
-  return gpu_line() + mpi + nccl + codec_versions() + ", Boost " + boost_version() + "\n";
+  return gpu_lines() + mpi + nccl + codec_versions() + ", Boost " + boost_version() + "\n";
 }
 
 }  // namespace gsort

@@ -3,6 +3,8 @@
 #include <boost/program_options/errors.hpp>
 #include <boost/program_options/value_semantic.hpp>
 
+#include "src/cli/gnu_long_names.h"
+#include "src/cli/obsolete_keys.h"
 #include "src/cli/option_table.h"
 #include "src/core/errors.h"
 
@@ -57,11 +59,115 @@ std::string with_explicit_level(const std::string& a, const std::string* next) {
   return a + "=" + kImplicit;
 }
 
+// Walks the words as getopt does, rewriting what sort means otherwise
+// than Boost would read it (gnu_arguments.h's first four points).
+class SortWords {
+ public:
+  SortWords(const std::vector<std::string>& args, const po::options_description& all, bool posixly_correct)
+      : args_(args), all_(all), posixly_correct_(posixly_correct) {}
+
+  GnuArguments run() {
+    for (i_ = 0; i_ < args_.size(); ++i_) {
+      const std::string& a = args_[i_];
+      if (ended_) {
+        out_.words.push_back(a);
+      } else if (a == "--") {
+        ended_ = true;
+        out_.words.push_back(a);
+      } else if (a.rfind("--", 0) == 0) {
+        long_option(a);
+      } else if (a.size() > 1 && a[0] == '-') {
+        short_options(a);
+      } else {
+        operand(a);
+      }
+    }
+    return std::move(out_);
+  }
+
+ private:
+  const std::string* next() const { return i_ + 1 < args_.size() ? &args_[i_ + 1] : nullptr; }
+
+  // The option's value is the next word: copied as it is.
+  void take_next_as_value() {
+    if (const std::string* n = next()) {
+      out_.words.push_back(*n);
+      ++i_;
+    }
+  }
+
+  void long_option(const std::string& a) {
+    const size_t eq = a.find('=');
+    const std::string name = a.substr(2, eq == std::string::npos ? std::string::npos : eq - 2);
+    std::string full = gnu_long_option(name);
+    // sort's exact names, then gsort's, then prefixes of sort's names.
+    if (full.empty() || (full != name && all_.find_nothrow(name, false) != nullptr)) full = name;
+    if (full == "check") {
+      out_.words.push_back(eq == std::string::npos ? "--check" : check_option_for(a.substr(eq + 1)));
+      return;
+    }
+    if (full == "key") ++keys_;
+    out_.words.push_back("--" + full + (eq == std::string::npos ? "" : a.substr(eq)));
+    if (eq == std::string::npos && takes_value(all_, full)) take_next_as_value();
+  }
+
+  // A cluster (-nrk2): -y and what it takes are dropped; the first option
+  // with a value takes the rest of the word, or the next word.
+  void short_options(const std::string& a) {
+    std::string kept = "-";
+    for (size_t k = 1; k < a.size(); ++k) {
+      if (a[k] == 'y') {
+        // sort ignores -y's value: the rest of the word, or a next word of
+        // digits only (another next word is an operand).
+        const std::string* n = next();
+        if (k + 1 == a.size() && !n) throw UsageError("option requires an argument -- 'y'");
+        if (k + 1 == a.size() && n->find_first_not_of("0123456789") == std::string::npos) ++i_;
+        break;
+      }
+      kept += a[k];
+      if (!takes_value(all_, std::string("-") + a[k])) continue;
+      if (a[k] == 'k') ++keys_;
+      kept += a.substr(k + 1);
+      if (kept.size() > 1) out_.words.push_back(kept);
+      if (k + 1 == a.size()) take_next_as_value();
+      return;
+    }
+    if (kept.size() > 1) out_.words.push_back(kept);
+  }
+
+  void operand(const std::string& a) {
+    if (a.size() > 1 && a[0] == '+') {
+      const std::string* n = next();
+      const bool minus_pos = n && looks_like_minus_pos(*n);
+      if (obsolete_keys_by_default() || (minus_pos && !posixly_correct_)) {
+        if (std::optional<ObsoleteKey> key = parse_obsolete_key(a, minus_pos ? n : nullptr)) {
+          out_.words.push_back("--key=" + key->spec);
+          out_.obsolete_keys.push_back(ObsoleteKeyNote{keys_++, key->warning});
+          if (key->took_minus) ++i_;
+          return;
+        }
+      }
+    }
+    out_.words.push_back(a);
+    // As getopt under POSIXLY_CORRECT: options end at the first operand.
+    if (posixly_correct_) ended_ = true;
+  }
+
+  const std::vector<std::string>& args_;
+  const po::options_description& all_;
+  const bool posixly_correct_;
+  GnuArguments out_;
+  size_t i_ = 0;
+  size_t keys_ = 0;
+  bool ended_ = false;
+};
+
 }  // namespace
 
-std::vector<std::string> gnu_arguments(int argc, const char* const* argv, const po::options_description& all,
-                                       bool posixly_correct) {
-  std::vector<std::string> args(argv + 1, argv + argc);
+GnuArguments gnu_arguments(int argc, const char* const* argv, const po::options_description& all,
+                           bool posixly_correct) {
+  GnuArguments sorted = SortWords(std::vector<std::string>(argv + 1, argv + argc), all, posixly_correct).run();
+  std::vector<std::string>& args = sorted.words;
   if (posixly_correct) {
     const size_t at = first_operand(args, all);
     if (at < args.size() && args[at] != "--") args.insert(args.begin() + static_cast<std::ptrdiff_t>(at), "--");
@@ -77,6 +183,8 @@ std::vector<std::string> gnu_arguments(int argc, const char* const* argv, const 
     if (a == "--") {
       options_ended = true;
       out.push_back(a);
+    } else if (a == "--decompress") {
+      out.push_back(a + "=" + kImplicit);
     } else if (a == "--compress-temp" || a == "--compress-output") {
       out.push_back(with_explicit_level(a, i + 1 < args.size() ? &args[i + 1] : nullptr));
     } else if (a.find('=') == a.size() - 1 && takes_value(all, a.substr(2, a.size() - 3))) {
@@ -86,7 +194,8 @@ std::vector<std::string> gnu_arguments(int argc, const char* const* argv, const 
       out.push_back(a);
     }
   }
-  return out;
+  sorted.words = std::move(out);
+  return sorted;
 }
 
 }  // namespace gsort

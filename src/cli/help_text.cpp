@@ -38,13 +38,13 @@ const HelpPage& gsort_page() {
       {
     {"Input and keys", {"record-size", "format", "key", "reverse", "unique", "stable", "check", "-C", "merge"}},
     {"Text lines (the default)", {"field-separator", "numeric-sort", "human-numeric-sort", "ignore-case",
-                                  "ignore-leading-blanks", "zero-terminated"}},
+                                  "ignore-leading-blanks", "zero-terminated", "debug", "files0-from"}},
     {"Other orderings of lines (GNU sort's, also as -k modifiers d g i M R V)",
      {"dictionary-order", "general-numeric-sort", "ignore-nonprinting", "month-sort", "random-sort", "random-source",
       "version-sort", "sort"}},
     {"Memory and temporary files", {"memory", "temporary-directory", "batch-size", "compress-temp", "spill-streams", "page-cache"}},
     {"Backends", {"backend", "algorithm", "device", "gpu-memory", "parallel", "exchange"}},
-    {"Output", {"output", "compress-output", "output-parts", "to-terminal", "verify", "no-verify", "no-space-check", "fsync"}},
+    {"Output", {"output", "compress-output", "decompress", "output-parts", "to-terminal", "verify", "no-verify", "no-space-check", "fsync"}},
     {"Reporting", {"verbose", "progress", "no-progress", "stats", "trace", "help", "version"}},
       },
       std::string(kExamples) + "\n" + kExitStatus};

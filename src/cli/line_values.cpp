@@ -60,14 +60,6 @@ void refuse_incompatible_gnu_orderings(const RawLineOptions& o, const std::vecto
   if (taken) refuse_incompatible_orderings(global_orderings(o));
 }
 
-void refuse_unsupported_gnu_options(const RawLineOptions& o) {
-  if (o.debug) throw UsageError("--debug is not supported; use -v for what gsort did");
-  if (!o.files0_from.empty()) throw UsageError("--files0-from is not supported; give the inputs as arguments (xargs -0)");
-  if (!o.compress_program.empty()) {
-    throw UsageError("--compress-program is not supported; use --compress-temp (zstd)");
-  }
-}
-
 namespace {
 
 int parse_separator(const RawLineOptions& o) {
@@ -111,6 +103,15 @@ void set_line_options(const RawLineOptions& o, const std::vector<std::string>& k
   l.zero_terminated = o.zero_terminated;
   // A malformed key fails now; -R's seed is read once, for every chunk and merge.
   if (uses_random(make_line_spec(l, c.reverse, c.unique))) l.random_seed = random_seed(o.random_source);
+}
+
+void refuse_debug_of_orderings(const SortConfig& c) {
+  if (!c.lines.debug) return;
+  for (const LineKey& key : make_line_spec(c.lines, c.reverse, c.unique).keys) {
+    if (key.general || key.month || key.random || key.version || key.keep != kKeepAll) {
+      throw UsageError("--debug with -d, -g, -i, -M, -R or -V is not supported yet; sort without --debug");
+    }
+  }
 }
 
 void refuse_line_options_for_records(const RawLineOptions& o) {

@@ -1,8 +1,7 @@
 // The values of text lines' options (the default mode: no --record-size,
 // no --format) checked and put into the SortConfig: GNU sort's -t -b -d -f
 // -g -h -i -M -n -R -V -z -s, --random-source, --sort=WORD and -k
-// POS1[,POS2]; GNU sort's options gsort does not offer are refused in one
-// line naming the closest one it does (never ignored).
+// POS1[,POS2].
 #pragma once
 
 #include <string>
@@ -13,19 +12,19 @@
 
 namespace gsort {
 
-// Throws UsageError for a refused option.
-void refuse_unsupported_gnu_options(const RawLineOptions& o);
 // --sort=WORD (a word or an unambiguous prefix) as its letter's option.
 void apply_sort_word(RawLineOptions& o);
 // -d -g -i -M -R -V into the line options.
 void set_orderings(const RawLineOptions& o, LineOptions& l);
 // Line mode: UsageError in GNU sort's words ("options '-hn' are
 // incompatible") when the global ordering options exclude each other and
-// a key takes them (a -k without OPTS, or no -k). Before the refusal of
-// the options gsort lacks, so that a mix GNU sort refuses too says so.
+// a key takes them (a -k without OPTS, or no -k).
 void refuse_incompatible_gnu_orderings(const RawLineOptions& o, const std::vector<std::string>& keys);
 // Line mode: c.lines from the options, -k as GNU keys (keys), -s (stable).
 void set_line_options(const RawLineOptions& o, const std::vector<std::string>& keys, bool stable, SortConfig& c);
+// --debug marks and notes the keys of -b -f -h -n (and none) as sort does;
+// with -d -g -i -M -R -V it is refused (UsageError) rather than marked otherwise.
+void refuse_debug_of_orderings(const SortConfig& c);
 // Record mode: UsageError for an option that only lines take.
 void refuse_line_options_for_records(const RawLineOptions& o);
 // The message for a -k that is not gsort's record key in record mode.

@@ -26,12 +26,14 @@ void add_sort_options(po::options_description& d, RawOptions& o) {
       ("unique,u", po::bool_switch(&o.unique), "keep only the first record of each run of equal keys")
       ("stable,s", po::bool_switch(&o.stable), "lines: when the keys tie, keep input order (no comparison of whole "
        "lines); records: accepted for GNU sort's sake, the sort is always stable")
-      ("check,c", po::bool_switch(&o.check), "check whether the input is sorted; exit 1 if not")
+      ("check,c", po::bool_switch(&o.check),
+       "check whether the input is sorted; exit 1 if not (GNU sort's --check=quiet or silent is -C, "
+       "--check=diagnose-first is -c)")
       (",C", po::bool_switch(&o.check_quiet), "like -c, but report nothing")
       ("merge,m", po::bool_switch(&o.merge), "merge inputs that are already sorted")
       ("memory,S", po::value(&o.memory)->value_name("SIZE"),
        "host memory budget: a number with suffix b, K, M, G, T, P, E (bare number: K) or % of RAM "
-       "(default 50%)")
+       "(default 50%); --buffer-size (GNU sort's name) is the same")
       ("temporary-directory,T", po::value(&o.temp_dir)->value_name("DIR"),
        "directory for temporary files (default: $TMPDIR, else /tmp)")
       ("parallel", po::value(&o.parallel)->value_name("N"),
@@ -51,7 +53,8 @@ void add_sort_options(po::options_description& d, RawOptions& o) {
        "every rank on one host), mpi (host buffers through MPI), nccl (between the ranks' GPUs "
        "through NCCL) or auto (shm where every rank shares one host, else mpi) (default auto)")
       ("gpu-memory", po::value(&o.gpu_memory)->value_name("SIZE"),
-       "device memory gsort may take (default: most of the free memory)")
+       "device memory gsort may take (default: most of the free memory); an input larger than -S that "
+       "fits it is sorted there whole, in one pass, with no temporary files")
       ("compress-temp", po::value(&o.compress_temp)->value_name("WHEN")->implicit_value(kImplicit, "on"),
        "compress the runs spilled to the temporary directory with zstd: auto (the default: when a sample "
        "of the data shrinks 1.5x or more and the runs outgrow the page cache onto a temp device slower than "
@@ -71,8 +74,11 @@ void add_output_options(po::options_description& d, RawOptions& o) {
        "compress the output in the format its name's suffix names: .gz (gzip, LEVEL 1-9, default 6), "
        ".bz2 (bzip2, 1-9: blocks of LEVEL x 100 kB, default 9), .xz (xz, 0-9, default 6), else zstd "
        "(.zst, other names, standard output; zstd's levels, default 3). Those suffixes imply this option; "
-       "one of a format gsort cannot write (.lz4, .zip, ...) is an error. Inputs compressed with zstd, "
-       "gzip, bzip2 or xz are recognised and decompressed without any option")
+       "one of a format gsort cannot write (.lz4, .zip, ...) is an error")
+      ("decompress", po::value(&o.decompress)->value_name("WHEN")->implicit_value(kImplicit, "auto"),
+       "decode inputs by their content too: auto (bare --decompress) decodes any input, standard input "
+       "included, that starts with the magic of zstd, gzip, bzip2 or xz; no (the default) decodes only "
+       "inputs named *.zst, *.gz, *.bz2 or *.xz, and reads every other input as it is")
       ("verify", po::bool_switch(&o.verify),
        "check the output against the input before it is put in place: order, record count, and a "
        "checksum of all records (costs about 10% of an in-memory sort)")
@@ -90,7 +96,7 @@ void add_report_options(po::options_description& d, RawOptions& o) {
   d.add_options()
       ("progress", po::bool_switch(&o.progress),
        "show a progress line on standard error even when it is not a terminal")
-      ("no-progress", po::bool_switch(&o.no_progress), "never show the progress line (default: only on a terminal)")
+      ("no-progress", po::bool_switch(&o.no_progress), "never show the progress line (default: on a terminal gsort neither reads nor prints to)")
       ("stats", po::value(&o.stats)->value_name("FILE"),
        "write statistics of the run as one JSON object to FILE (- for standard error)")
       ("trace", po::value(&o.trace)->value_name("FILE"),
@@ -114,6 +120,17 @@ void add_message_options(po::options_description& d, RawOptions& o) {
       ("verbose,v", po::bool_switch(&o.verbose), "report sizes and phase timings on standard error")
       ("help", po::bool_switch(&o.help), "show this help and exit")
       ("version", po::bool_switch(&o.version), "show the version and exit");
+}
+
+// The rest of GNU sort's interface for lines: its notes on the keys, its
+// list of inputs.
+void add_gnu_interface_options(po::options_description& d, RawLineOptions& o) {
+  d.add_options()
+      ("debug", po::bool_switch(&o.debug),
+       "lines: annotate the part of each line used to sort (as GNU sort does), and warn on stderr about "
+       "questionable usage; standard output only, not with -o or -c")
+      ("files0-from", po::value(&o.files0_from)->value_name("F"),
+       "read the inputs from the names in file F, each ended by a NUL; F - reads them from standard input");
 }
 
 // Text lines' own options (GNU sort's), shown in --help.
@@ -157,6 +174,7 @@ po::options_description visible_options(RawOptions& o) {
   add_sort_options(d, o);
   add_line_options(d, o.lines);
   add_ordering_options(d, o.lines);
+  add_gnu_interface_options(d, o.lines);
   add_output_options(d, o);
   add_report_options(d, o);
   add_destination_options(d, o);
@@ -168,8 +186,6 @@ po::options_description refused_options(RawOptions& o) {
   RawLineOptions& l = o.lines;
   po::options_description d;
   d.add_options()
-      ("debug", po::bool_switch(&l.debug), "")
-      ("files0-from", po::value(&l.files0_from), "")
       ("compress-program", po::value(&l.compress_program), "");
   return d;
 }

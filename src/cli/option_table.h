@@ -5,7 +5,9 @@
 
 #include <boost/program_options/options_description.hpp>
 
+#include <cstddef>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace gsort {
@@ -18,8 +20,15 @@ struct RawLineOptions {
   bool separator_given = false;
   bool numeric = false, human_numeric = false, fold = false, ignore_blanks = false, zero_terminated = false;
   bool general_numeric = false, month = false, version_sort = false, random = false;
-  bool dictionary = false, nonprinting = false, debug = false;
-  std::string files0_from, random_source, sort_word, compress_program;
+  bool dictionary = false, nonprinting = false;
+  std::string random_source, sort_word;
+  // sort's interface beside the orderings: --debug, --files0-from,
+  // --compress-program, and the obsolete +POS1 -POS2 keys (as the
+  // key_index-th -k, with --debug's note).
+  bool debug = false;
+  std::string files0_from, compress_program;
+  bool files0_from_given = false, compress_program_given = false;
+  std::vector<std::pair<size_t, std::string>> obsolete_keys;
 };
 
 // The options as given, before they are checked.
@@ -47,7 +56,7 @@ struct RawOptions {
   bool help = false, version = false;
   bool record_size_given = false, output_given = false, memory_given = false;
   // Optional-value options: empty when absent, kImplicit when given bare.
-  std::string compress_temp, compress_output;
+  std::string compress_temp, compress_output, decompress;
   long long spill_streams = 0;  // signed, so that "-1" is rejected
   std::string page_cache = "drop";
   bool spill_streams_given = false;

@@ -11,6 +11,8 @@
 
 #include "io/codec/compression.h"
 #include "io/codec/zstd_stream.h"
+#include "src/cli/files0_from.h"
+#include "src/cli/gnu_interface_values.h"
 #include "src/cli/line_values.h"
 #include "src/cli/size_parse.h"
 #include "src/core/address_space.h"
@@ -21,9 +23,11 @@ namespace gsort {
 namespace {
 
 constexpr unsigned kThreadsPerCore = 4;  // --parallel is capped at this many per hardware thread
+constexpr long long kMostThreadsAsked = 1 << 30;  // larger --parallel values read as this
 constexpr long long kMostSpillStreams = 64;
 constexpr uint64_t kLeastRankMemoryBytes = 64ull << 20;  // a rank's share of the default -S
 constexpr uint64_t kLeastDefaultMemoryBytes = 1ull << 20;  // the default -S under the tightest ulimit -v
+constexpr uint64_t kLeastMemoryBytes = 1;  // -S 0 and the like: the plan sets its own floor
 constexpr unsigned kHelperThreads = 10;  // beside the pool's: readers, spill and output writers, prefetch, the progress line
 
 // The soft limit on open files (ulimit -n); 0 where there is none.
@@ -112,9 +116,12 @@ void set_mode(const RawOptions& o, SortConfig& c) {
     if (c.mode == Mode::kCheck) throw UsageError("--check and --merge cannot be combined");
     c.mode = Mode::kMerge;
   }
-  if (c.mode == Mode::kCheck && c.inputs.size() > 1) throw UsageError("--check takes one input");
+  const std::string check_letter = o.check_quiet ? "C" : "c";
+  if (c.mode == Mode::kCheck && c.inputs.size() > 1) {
+    throw UsageError("extra operand '" + c.inputs[1] + "' not allowed with -" + check_letter);
+  }
   // As GNU sort: -c writes nothing, so an -o it would ignore is a mistake.
-  if (c.mode == Mode::kCheck && o.output_given) throw UsageError("--check and --output cannot be combined");
+  if (c.mode == Mode::kCheck && o.output_given) throw UsageError("options '-" + check_letter + "o' are incompatible");
   // As sort: standard input named again is read once; the second time it
   // is at its end, so the later names add nothing.
   bool stdin_named = false;
@@ -144,10 +151,13 @@ uint64_t default_memory_bytes(unsigned ranks_on_host, unsigned threads) {
 // says how ranks share the defaults).
 void set_host_resources(const RawOptions& o, unsigned ranks_on_host, SortConfig& c) {
   c.temp_dir = o.temp_dir.empty() ? default_temp_dir() : o.temp_dir;
-  if (o.parallel_given && (o.parallel < 1 || o.parallel > 4096)) {
-    throw UsageError("--parallel " + std::to_string(o.parallel) + " is out of range (1 to 4096; without it, all cores)");
+  if (o.parallel_given && o.parallel == 0) throw UsageError("number in parallel must be nonzero");
+  if (o.parallel_given && o.parallel < 0) {
+    throw UsageError("--parallel " + std::to_string(o.parallel) + " is out of range (at least 1; without it, all cores)");
   }
-  c.threads_requested = o.parallel ? static_cast<unsigned>(o.parallel) : default_threads();
+  // As sort, any number is taken; more threads than kThreadsPerCore per core are not started.
+  c.threads_requested = o.parallel ? static_cast<unsigned>(std::min<long long>(o.parallel, kMostThreadsAsked))
+                                   : default_threads();
   // The pool does data-parallel work: past a few threads per core they
   // only contend (4096 threads on 2 cores took 40 times as long).
   c.threads = std::min(c.threads_requested, kThreadsPerCore * default_threads());
@@ -156,8 +166,8 @@ void set_host_resources(const RawOptions& o, unsigned ranks_on_host, SortConfig&
     c.threads = c.threads_requested = std::max(1u, c.threads / ranks_on_host);
   }
   if (o.memory_given) {  // -S '' is an invalid size, not the default
-    c.memory_bytes = parse_size(o.memory, "--memory");
-    if (c.memory_bytes == 0) throw UsageError("--memory must be more than 0");
+    // As sort, 0 (or any small size) is its least budget.
+    c.memory_bytes = std::max(parse_size(o.memory, "--memory"), kLeastMemoryBytes);
   } else {
     c.memory_bytes = default_memory_bytes(ranks_on_host, c.threads);
   }
@@ -244,6 +254,15 @@ void set_compression(const RawOptions& o, SortConfig& c) {
   }
 }
 
+// --decompress[=auto|no]: inputs decoded by their magic too, or by name only.
+void set_decompression(const RawOptions& o, SortConfig& c) {
+  if (o.decompress.empty() || o.decompress == "no") return;
+  if (o.decompress != kImplicit && o.decompress != "auto") {
+    throw UsageError("--decompress: expected auto or no, not '" + o.decompress + "'");
+  }
+  c.decompress = InputDecoding::kSniff;
+}
+
 // --verify, --fsync, --progress, --stats, --trace. Of --verify and
 // --no-verify (--progress and --no-progress) only the last one given is
 // left (repeated_options.h).
@@ -265,14 +284,14 @@ SortConfig to_config(const RawOptions& o, unsigned ranks_on_host) {
   // GNU sort refuses this as it parses, before anything else.
   if (o.check && o.check_quiet) throw UsageError("options '-cC' are incompatible");
   SortConfig c;
-  c.inputs = o.inputs.empty() ? std::vector<std::string>{"-"} : o.inputs;
+  c.inputs = o.lines.files0_from_given ? read_files0_from(o.lines.files0_from, o.inputs) : o.inputs;
+  if (c.inputs.empty()) c.inputs = {"-"};
   c.output = o.output.empty() ? throw UsageError("--output needs a file name") : o.output;
   c.output_parts = o.output_parts;
   c.to_terminal = o.to_terminal;
   if (c.output_parts && c.output == "-") throw UsageError("--output-parts needs -o DIR");
   const bool lines = !o.record_size_given && o.format.empty();  // text lines, the default
   if (lines) refuse_incompatible_gnu_orderings(o.lines, o.keys);
-  refuse_unsupported_gnu_options(o.lines);
   if (lines) {
     set_mode(o, c);
     set_line_options(o.lines, o.keys, o.stable, c);
@@ -281,11 +300,14 @@ SortConfig to_config(const RawOptions& o, unsigned ranks_on_host) {
     set_record_layout(o, c);
     set_mode(o, c);
   }
+  set_gnu_interface(o, lines, c);
+  if (lines) refuse_debug_of_orderings(c);
   set_host_resources(o, ranks_on_host, c);
   c.verbose = o.verbose;
   set_backend(o, c);
   set_spilling(o, c);
   set_compression(o, c);
+  set_decompression(o, c);
   set_reporting(o, c);
   return c;
 }

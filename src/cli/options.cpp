@@ -10,6 +10,7 @@
 
 #include "io/file/file.h"
 #include "src/cli/build_info.h"
+#include "src/cli/debug_notes.h"
 #include "src/cli/gnu_arguments.h"
 #include "src/cli/help_text.h"
 #include "src/cli/line_values.h"
@@ -72,6 +73,8 @@ void note_given(const po::variables_map& vm, RawOptions& o) {
   o.spill_streams_given = vm.count("spill-streams") > 0;
   o.compress_output_given = vm.count("compress-output") > 0;
   o.lines.separator_given = vm.count("field-separator") > 0;
+  o.lines.files0_from_given = vm.count("files0-from") > 0;
+  o.lines.compress_program_given = vm.count("compress-program") > 0;
   apply_sort_word(o.lines);  // --sort=WORD is its letter
 }
 
@@ -97,7 +100,9 @@ ParsedCommand parse_command_line(int argc, const char* const* argv, unsigned ran
     // long names only, and the positional inputs have none to guess.
     const int style = po::command_line_style::default_style;
     const bool posixly_correct = std::getenv("POSIXLY_CORRECT") != nullptr;
-    po::parsed_options parsed = po::command_line_parser(gnu_arguments(argc, argv, all, posixly_correct))
+    GnuArguments words = gnu_arguments(argc, argv, all, posixly_correct);
+    for (const ObsoleteKeyNote& k : words.obsolete_keys) o.lines.obsolete_keys.emplace_back(k.key_index, k.warning);
+    po::parsed_options parsed = po::command_line_parser(words.words)
                                     .options(all)
                                     .positional(positional)
                                     .style(style)
@@ -125,6 +130,7 @@ ParsedCommand parse_command_line(int argc, const char* const* argv, unsigned ran
     return cmd;
   }
   cmd.config = to_config(o, ranks_on_host);
+  if (cmd.config.lines.debug) cmd.notes = debug_notes(o);
   return cmd;
 }
 

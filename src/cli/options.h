@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "src/config/sort_config.h"
 
@@ -10,6 +11,7 @@ namespace gsort {
 struct ParsedCommand {
   SortConfig config;
   bool done = false;  // --help or --version was printed: exit 0
+  std::vector<std::string> notes;  // --debug's notes on the options, for standard error
 };
 
 // Throws UsageError on anything malformed. ranks_on_host: 0 for one

@@ -28,6 +28,7 @@ struct LineOptions {
   bool ignore_blanks = false;     // -b
   bool stable = false;            // -s: no last-resort comparison of whole lines
   bool zero_terminated = false;   // -z: lines end with NUL, not newline
+  bool debug = false;             // --debug: each output line followed by its keys underlined
 };
 
 }  // namespace gsort

@@ -55,6 +55,7 @@ struct SortConfig {
   int temp_level = 1;           // its zstd level
   unsigned spill_streams = 0;   // --spill-streams: files a run is written as at once; 0: the default
   PageCacheUse page_cache = PageCacheUse::kDrop;  // --page-cache
+  InputDecoding decompress = InputDecoding::kByName;  // --decompress: inputs decoded by their magic too
   bool compress_output = false; // --compress-output, or -o FILE.zst/.gz/.bz2/.xz
   CompressionFormat output_format = CompressionFormat::kZstd;  // by the output's suffix (zstd without one)
   int output_level = 3;         // its level, as that format counts them (io/codec/compression.h)

@@ -19,4 +19,11 @@ constexpr const char* format_name(CompressionFormat f) {
   return "plain";
 }
 
+// Which inputs are decoded: those whose name ends in a compressed format's
+// suffix (.gz .bz2 .xz .zst, io/codec/compression.h), and, with
+// --decompress (kSniff), any other that starts with a format's magic,
+// standard input included. Never by content alone otherwise: a text that
+// happens to begin with a magic is text.
+enum class InputDecoding { kByName, kSniff };
+
 }  // namespace gsort

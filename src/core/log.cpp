@@ -17,6 +17,8 @@ std::string plural(uint64_t n, const char* word) {
   return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
 }
 
+std::string mebibytes_text(uint64_t bytes) { return std::to_string((bytes + (1 << 19)) >> 20) + " MiB"; }
+
 std::string seconds_text(double seconds) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.3f s", seconds);

@@ -30,6 +30,8 @@ class Log {
 std::string plural(uint64_t n, const char* word);
 // "1.234 s": for -v's lines.
 std::string seconds_text(double seconds);
+// "1234 MiB": bytes in MiB, rounded, for messages.
+std::string mebibytes_text(uint64_t bytes);
 
 // Held by whoever writes to stderr, so that lines never interleave.
 std::mutex& stderr_mutex();

@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "io/codec/input_format.h"
 #include "io/temp/temp_registry.h"
 #include "src/distributed/distributed_sort.h"
 #include "src/distributed/ranks/rank_agreement.h"
@@ -68,7 +69,10 @@ void DistributedLaunch::agree_on_printing(bool printed) {
   fence.agree();
 }
 
-void DistributedLaunch::sort(const SortConfig& config) { distributed_sort(*group_, config); }
+void DistributedLaunch::sort(const SortConfig& config) {
+  set_input_decoding(config.decompress);  // as run_config does for one process
+  distributed_sort(*group_, config);
+}
 
 void DistributedLaunch::abort(int exit_code) {
   MPI_Abort(group_ ? group_->comm : MPI_COMM_WORLD, exit_code);

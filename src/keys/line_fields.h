@@ -54,6 +54,29 @@ GSORT_HD uint64_t pass_line_fields(const uint8_t* line, uint64_t len, uint64_t a
   return at;
 }
 
+// Where the key starts (GNU's begfield).
+GSORT_HD uint64_t line_key_start(const uint8_t* line, uint64_t len, const LineKey& key, int separator) {
+  uint64_t passed = 0;
+  uint64_t at = pass_line_fields(line, len, 0, &passed, key.start_field, true, separator);
+  if (key.skip_start_blanks) at = skip_line_blanks(line, len, at);
+  return advance_within(at, key.start_char, len);
+}
+
+// Where the key ends (GNU's limfield); may be before its start, which
+// makes the key empty.
+GSORT_HD uint64_t line_key_limit(const uint8_t* line, uint64_t len, const LineKey& key, int separator) {
+  if (key.end_field == kToLineEnd) return len;
+  // Without a character position the whole end field is in the key.
+  const uint64_t fields = key.end_char == 0 ? key.end_field + 1 : key.end_field;
+  uint64_t passed = 0;
+  uint64_t at = pass_line_fields(line, len, 0, &passed, fields, key.end_char != 0, separator);
+  if (key.end_char != 0) {
+    if (key.skip_end_blanks) at = skip_line_blanks(line, len, at);
+    at = advance_within(at, key.end_char, len);
+  }
+  return at;
+}
+
 // The key's bytes: [*begin, *end), empty when the limit is before the
 // start. The start is GNU's begfield; the limit (limfield: the end of
 // field end_field, or end_char bytes into it, or the line's end) goes on

@@ -6,6 +6,7 @@
 #include "io/output/output_parts.h"
 #include "io/temp/stale_temp_dirs.h"
 #include "src/core/stopwatch.h"
+#include "src/lines/debug/debug_annotator.h"
 #include "src/lines/line_check.h"
 #include "src/lines/line_job.h"
 #include "src/merge/merge_limits.h"
@@ -18,10 +19,12 @@ namespace gsort {
 LineDestination::LineDestination(const SortConfig& config, const std::string& path, ThreadPool& pool,
                                  uint64_t block_bytes)
     : target(path),
-      encoder(config.compress_output ? make_output_encoder(config.output_format, target.file(), config.output_level,
-                                                           config.threads, pool)
-                                     : nullptr),
-      mapped(target.file()),
+      encoder(config.lines.debug ? std::make_unique<DebugAnnotator>(
+                                       make_line_spec(config.lines, config.reverse, config.unique), target.file())
+              : config.compress_output ? make_output_encoder(config.output_format, target.file(), config.output_level,
+                                                             config.threads, pool)
+                                       : nullptr),
+      mapped(target),
       blocks(destination_sink(target, encoder.get()), block_bytes) {}
 
 LineJob::LineJob(const SortConfig& c, ThreadPool& p, const Log& l)
@@ -133,7 +136,7 @@ void open_destination(LineJob& job, const std::string& path) {
   bool known = false;
   const uint64_t input_bytes = plain_input_bytes(config.inputs, &known);
   LineDestination& out = *job.out;
-  out.refusal = mapping_refusal(out.target, out.encoder != nullptr, false, known ? input_bytes : 0);
+  out.refusal = mapping_refusal(out.target, config.inputs, out.encoder != nullptr, false, known ? input_bytes : 0);
   const uint64_t bound = input_bytes + config.inputs.size();
   OutputRoom room;
   if (known && !out.encoder) {
@@ -162,8 +165,7 @@ LineSortOutcome sort_lines(const SortConfig& config, const RunOptions& run, Thre
                            const LinesBeforeCommit& before_commit) {
   LineJob job(config, pool, log);
   LineSortOutcome outcome;
-  ProgressMeter meter(config.mode == Mode::kCheck && config.check_quiet ? config.progress == ProgressMode::kOn
-                                                                        : ProgressMeter::wanted(config.progress));
+  ProgressMeter meter(ProgressMeter::wanted(config));
   job.meter = &meter;
   if (config.mode == Mode::kCheck) {
     meter.phase("checking", 0, nullptr);

@@ -1,5 +1,6 @@
 // The stages in order: set-up and the plan (sort_plan.cpp), then one of
-// three paths (sort_in_memory.cpp; form_runs.cpp, then the merges of
+// four paths (sort_in_memory.cpp; sort_on_device.cpp, for an input the
+// GPU's memory holds whole; form_runs.cpp, then the merges of
 // src/merge/merge_passes.cpp; or, for --merge, the merges alone), then
 // verification and the commit.
 #include "src/pipeline/external_sort.h"
@@ -29,6 +30,7 @@
 #include "src/pipeline/read_progress.h"
 #include "src/pipeline/room_check.h"
 #include "src/pipeline/sort_in_memory.h"
+#include "src/pipeline/sort_on_device.h"
 #include "src/pipeline/sort_plan.h"
 #include "src/pipeline/temp_compression.h"
 #include "src/verify/output_check.h"
@@ -171,7 +173,7 @@ SortReport external_sort(const SortContext& ctx, const RunOptions& run) {
   InputTally tally;
   tally.hash_records = config.verify;
   // First, so that waiting for a slow producer on a pipe shows too.
-  ProgressMeter meter(ProgressMeter::wanted(config.progress));
+  ProgressMeter meter(ProgressMeter::wanted(config));
   meter.phase("reading", 0, &tally.stored_bytes);
   // What gsorts killed by SIGKILL left: their temp directories
   // (io/temp/stale_temp_dirs.h), and ranks' shared segments (stale_files.h).
@@ -181,13 +183,13 @@ SortReport external_sort(const SortContext& ctx, const RunOptions& run) {
   if (run.consume_inputs) inputs.consume_as_read();
   SortOutput out(ctx, run);
   const SortPlan plan = plan_sort(ctx, inputs);
-  const std::string refusal = mapping_refusal(out.target, out.encoder != nullptr, plan.writeback_paced,
+  const std::string refusal = mapping_refusal(out.target, config.inputs, out.encoder != nullptr, plan.writeback_paced,
                                               inputs.size_known() ? inputs.total_bytes() : 0);
   RoomCheck room(config.space_check, output_room(inputs, out, refusal), config.temp_dir);
   check_room(ctx, plan, inputs, runs, room);
   report_plan(plan, inputs, report);
   runs.plan_writes(plan.memory.block_bytes, plan.writeback_paced);
-  MappedDestination mapped(out.target.file());
+  MappedDestination mapped(out.target);
   FinalOutput destination(destination_sink(out.target, out.encoder.get()), rs, plan.memory.block_bytes,
                           config.unique ? &ctx.layout : nullptr, out.check.get());
   if (refusal.empty()) {
@@ -226,9 +228,9 @@ SortReport external_sort(const SortContext& ctx, const RunOptions& run) {
     report.input_bytes = report.input_records * rs;
   } else if (plan.memory.in_memory) {
     sort_in_memory(ctx, plan.memory.chunk_records, inputs, progress, direct, report);
-  } else {
+  } else if (!sort_on_device(ctx, plan.budget, inputs, progress, destination, report)) {
     RunMerges merges(merge_setup(ctx, plan, runs, report), runs, report);
-    const RunFormation formation{ctx, plan.memory, inputs, progress, runs, merges, direct};
+    const RunFormation formation{ctx, plan.memory, inputs, progress, runs, merges, direct, plan.budget};
     std::vector<PendingSource> formed = form_runs(formation, report);
     if (!formed.empty()) {
       pace_output();

@@ -7,6 +7,7 @@
 #include "src/merge/run_stack.h"
 #include "src/pipeline/background_spill.h"
 #include "src/pipeline/chunk_reader.h"
+#include "src/pipeline/device_runs.h"
 #include "src/pipeline/temp_compression.h"
 
 namespace gsort {
@@ -54,6 +55,8 @@ bool only_chunk(const InputSet& inputs, ChunkReader& chunks, uint64_t chunk_reco
 }  // namespace
 
 std::vector<PendingSource> form_runs(const RunFormation& f, SortReport& report) {
+  std::vector<PendingSource> on_device;
+  if (form_runs_on_device(f, on_device, report)) return on_device;
   const SortContext& ctx = f.ctx;
   const uint32_t rs = ctx.layout.record_size();
   InputSet& inputs = f.inputs;

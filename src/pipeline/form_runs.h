@@ -26,6 +26,7 @@ struct RunFormation {
   TempRuns& runs;       // where the runs are written
   RunMerges& merges;    // merges waiting runs early
   DirectWrite& direct;  // where an input of one chunk goes
+  uint64_t budget = 0;  // -S as used: the device's staging slots are a share of it
 };
 
 // Returns the runs in the order they were formed (empty when the input was

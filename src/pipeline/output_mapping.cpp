@@ -1,18 +1,42 @@
 #include "src/pipeline/output_mapping.h"
 
+#include <sys/stat.h>
+
 #include "io/cache/page_cache_room.h"
 #include "src/core/address_space.h"
 #include "src/core/test_hooks.h"
 
 namespace gsort {
 
-std::string mapping_refusal(const OutputTarget& target, bool encoded, bool writeback_paced, uint64_t input_bytes) {
+namespace {
+
+// Whether one of `inputs` is the file standard output writes ("-": standard
+// input's): `gsort f >> f` reads f whole before it writes, which a mapping
+// made before the read would change.
+bool reads_standard_output(const std::vector<std::string>& inputs) {
+  struct stat out {};
+  if (::fstat(1, &out) != 0) return true;
+  for (const std::string& name : inputs) {
+    struct stat in {};
+    const int rc = name == "-" ? ::fstat(0, &in) : ::stat(name.c_str(), &in);
+    if (rc == 0 && in.st_dev == out.st_dev && in.st_ino == out.st_ino) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+std::string mapping_refusal(const OutputTarget& target, const std::vector<std::string>& inputs, bool encoded,
+                            bool writeback_paced, uint64_t input_bytes) {
   if (test_hooks::output_way) {
     const int forced = test_hooks::output_way();
     if (forced == 1) return "a test asked for the stream";
     if (forced == 2) return "";
   }
-  if (target.is_direct()) return target.is_stdout() ? "standard output" : "not a regular file";
+  if (target.is_direct()) {
+    if (!target.direct_is_mappable()) return target.is_stdout() ? "standard output" : "not a regular file";
+    if (reads_standard_output(inputs)) return "standard output is also an input";
+  }
   if (encoded) return "compressed";
   if (writeback_paced) return "larger than the page cache takes; paced";
   if (input_bytes > 0) {

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "io/output/mapped_destination.h"
 #include "io/output/output_target.h"
@@ -18,10 +19,12 @@
 
 namespace gsort {
 
-// Why the destination is not mapped (empty: it may be). input_bytes: the
-// inputs' size where known (0: unknown); writeback_paced: the plan paces
-// what is written.
-std::string mapping_refusal(const OutputTarget& target, bool encoded, bool writeback_paced, uint64_t input_bytes);
+// Why the destination is not mapped (empty: it may be). Standard output
+// may be where it is a regular file ending at its offset and no input is
+// that file. input_bytes: the inputs' size where known (0: unknown);
+// writeback_paced: the plan paces what is written.
+std::string mapping_refusal(const OutputTarget& target, const std::vector<std::string>& inputs, bool encoded,
+                            bool writeback_paced, uint64_t input_bytes);
 
 // Why the destination, if it went as a stream, was not mapped: the
 // mapping's refusal, else the room check's, else the disk's answer to the

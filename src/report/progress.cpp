@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstdio>
 
+#include "io/file/terminal.h"
 #include "src/core/log.h"
 
 namespace gsort {
@@ -45,10 +46,15 @@ std::string format_bytes(double bytes) {
   return buf;
 }
 
-bool ProgressMeter::wanted(ProgressMode mode) {
-  if (mode == ProgressMode::kOn) return true;
-  if (mode == ProgressMode::kOff) return false;
-  return ::isatty(2) == 1;
+bool ProgressMeter::wanted(const SortConfig& config) {
+  if (config.progress == ProgressMode::kOn) return true;
+  if (config.progress == ProgressMode::kOff) return false;
+  if (config.mode == Mode::kCheck && config.check_quiet) return false;
+  if (::isatty(2) != 1) return false;
+  for (const std::string& input : config.inputs) {
+    if (input_is_terminal(input)) return false;
+  }
+  return config.mode == Mode::kCheck || !output_is_terminal_of(config.output, 2);
 }
 
 ProgressMeter::ProgressMeter(bool show) : show_(show) {

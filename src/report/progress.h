@@ -6,7 +6,7 @@
 // pipeline only advances counters it owns anyway (a relaxed atomic add per
 // block); the thread reads them.
 //
-//   ProgressMeter meter(ProgressMeter::wanted(config.progress));
+//   ProgressMeter meter(ProgressMeter::wanted(config));
 //   meter.phase("reading", total_bytes, &bytes_read);   // bytes_read: atomic, advanced by the reader
 //   ...                                                  // destructor clears the line
 #pragma once
@@ -25,8 +25,10 @@ namespace gsort {
 
 class ProgressMeter {
  public:
-  // kAuto shows the line when stderr is a terminal; kOn always, kOff never.
-  static bool wanted(ProgressMode mode);
+  // --progress: always; --no-progress: never. Else (kAuto) when stderr is a
+  // terminal that gsort neither reads (lines typed there) nor writes its
+  // output to, as sort draws nothing there; -C: never unless --progress.
+  static bool wanted(const SortConfig& config);
 
   explicit ProgressMeter(bool show);
   ~ProgressMeter();  // stops the thread and clears the line

@@ -50,6 +50,9 @@ std::string stats_json(const SortConfig& config, const std::string& output, cons
                                     ? Json(config.output_level)
                                     : Json(nullptr)}};
   j["in_memory"] = report.in_memory;
+  // A spilled sort whose input the GPU held whole (sort_on_device.h), or why not.
+  j["device_resident"] = {{"bytes", report.device_resident_bytes},
+                          {"why_not", report.device_tier_why.empty() ? Json(nullptr) : Json(report.device_tier_why)}};
   j["chunk_records"] = report.chunk_records;
   j["runs"] = report.runs;
   j["merge_passes"] = report.merge_passes;

@@ -134,7 +134,7 @@ TEST(CliGnuHabits, CheckNamesRecordOffsetAndBothKeys) {
 
 bool built_with_cuda() {
   const ProcessResult v = run_gsort({"--version"});
-  return v.out.find("GPU support: yes") != std::string::npos;
+  return v.out.find("GPU support: built") != std::string::npos;
 }
 
 // Without a GPU, --backend gpu says there is none, not what the CUDA
@@ -192,9 +192,15 @@ TEST(CliGnuHabits, LongOptionPrefixes) {
   ProcessResult r = run_gsort({"--rev", "--record-s", "8", "--ke", "0:u32", dir.file("in.bin")});
   ASSERT_EQ(r.status(), "exit 0") << r.err;
   EXPECT_EQ(r.out, tagged_records({{3, 1}, {2, 2}, {1, 0}}));
-  r = run_gsort({"--compress", "--record-size", "8", dir.file("in.bin")});
+  // A prefix of gsort's options only is ambiguous among them...
+  r = run_gsort({"--no-", "--record-size", "8", dir.file("in.bin")});
   EXPECT_EQ(r.status(), "exit 2");
-  EXPECT_NE(r.err.find("'--compress' is ambiguous"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("'--no-' is ambiguous"), std::string::npos) << r.err;
+  // ... and one that names one of sort's long options is that one, as in
+  // sort (--compress is --compress-program there), gsort's own aside.
+  r = run_gsort({"--compress=gzip", "--record-size", "8", dir.file("in.bin")});
+  EXPECT_EQ(r.status(), "exit 2");
+  EXPECT_NE(r.err.find("--compress-program"), std::string::npos) << r.err;
   r = run_gsort({"--in", dir.file("in.bin"), "--record-size", "8"});
   EXPECT_EQ(r.status(), "exit 2");
   EXPECT_EQ(r.err, "gsort: unrecognised option '--in' (try 'gsort --help')\n");

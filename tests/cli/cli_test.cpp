@@ -562,9 +562,10 @@ TEST(CliInfo, Version) {
   EXPECT_TRUE(std::any_of(r.out.begin(), r.out.end(), ::isdigit)) << r.out;
   // What was built in (src/cli/build_info.cpp).
 #ifdef GSORT_HAVE_CUDA
-  EXPECT_NE(r.out.find("GPU support: yes (CUDA "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("GPU support: built (CUDA "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\nGPU devices: "), std::string::npos) << "built is not found: " << r.out;
 #else
-  EXPECT_NE(r.out.find("GPU support: no"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("GPU support: not built"), std::string::npos) << r.out;
 #endif
 #ifdef GSORT_HAVE_MPI
   EXPECT_NE(r.out.find("MPI: yes"), std::string::npos) << r.out;

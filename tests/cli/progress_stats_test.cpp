@@ -254,6 +254,9 @@ TEST(Stats, NumbersMatchASpillingRun) {
   EXPECT_EQ(s["output"]["stored_bytes"], 960000);
   EXPECT_EQ(s["output"]["compressed"], false);
   EXPECT_EQ(s["in_memory"], false);
+  // --backend cpu never asks a device to hold the input (issue 36).
+  EXPECT_EQ(s["device_resident"]["bytes"], 0);
+  EXPECT_TRUE(s["device_resident"]["why_not"].is_null()) << s["device_resident"];
   EXPECT_GT(s["runs"].get<uint64_t>(), 1u);
   EXPECT_GE(s["merge_passes"].get<uint64_t>(), 1u);
   EXPECT_GE(s["temp"]["bytes_written"].get<uint64_t>(), s["temp"]["record_bytes"].get<uint64_t>());

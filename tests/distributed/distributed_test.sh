@@ -530,7 +530,8 @@ case_stale_temp() {
 # One rank that cannot have the memory it needs fails every rank: exit 2
 # within a bound, one line, the old output kept, nothing left.
 case_memlimit() {
-  gen -n 300000 --format gensort -o "$work/g"
+  # 400 MB: each rank's half alone is more than rank 1's 256 MiB of address space.
+  gen -n 4000000 --format gensort -o "$work/g"
   local wrapper=$work/limited.sh n
   n=$(ranks 2)
   cat >"$wrapper" <<WRAP

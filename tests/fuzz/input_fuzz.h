@@ -1,6 +1,7 @@
 // The body of the compressed-input fuzz targets (zstd_input_fuzz,
 // compressed_input_fuzz): the fuzz input as an input file read through
-// InputSet, which decodes it when it starts with a format's magic. Every
+// InputSet, which decodes it when it starts with a format's magic (as
+// under --decompress: the fuzz file has no suffix). Every
 // failure must be a gsort::Error. Decoding stops after kMostBytes, so a
 // small bomb cannot pass for a hang.
 #pragma once
@@ -10,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "io/codec/input_format.h"
 #include "io/input/input_set.h"
 #include "src/core/errors.h"
 #include "tests/fuzz/memory_file.h"
@@ -35,6 +37,7 @@ inline void read_input(const std::string& path, uint32_t record_size) {
 }
 
 inline int test_one_input(const uint8_t* data, size_t size) {
+  gsort::set_input_decoding(gsort::InputDecoding::kSniff);
   const MemoryFile file(data, size);
   for (const uint32_t rs : {1u, 100u}) read_input(file.path(), rs);
   return 0;

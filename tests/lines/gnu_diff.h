@@ -34,4 +34,12 @@ DiffOutcome run_gnu_merge_differential(uint64_t seed, int cases, size_t max_line
                                        const std::vector<unsigned>& thread_counts,
                                        const std::vector<std::string>& extra_args);
 
+// Through the gsort binary on a pipe, as run_gnu_differential_cli, with
+// sort's interface beside the orderings: each case adds --debug (stdout
+// and stderr compared, "sort:" read as "gsort:"), or one of --check=WORD,
+// -y, --buffer-size, -S 0, --parallel=100000, options spelled as sort's
+// long abbreviations (--st, --rev, --bu=) or obsolete +POS1 -POS2 keys
+// (stdout, exit status and whether stderr is empty compared).
+DiffOutcome run_gnu_interface_differential(uint64_t seed, int cases, size_t max_lines);
+
 }  // namespace gsort_test

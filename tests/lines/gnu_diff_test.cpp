@@ -62,5 +62,14 @@ TEST(GnuDifferential, MergeInPiecesOverUnsortedInputs) {
   EXPECT_TRUE(d.same) << d.what;
 }
 
+// sort's interface beside the orderings (gnu_diff.h): --debug's notes and
+// marks byte for byte, --check=WORD, -y, --buffer-size, -S 0, --parallel
+// beyond the cores, long abbreviations and obsolete keys.
+TEST(GnuDifferential, DebugCheckWordsAbbreviationsAndObsoleteKeys) {
+  if (!have_gnu_sort()) GTEST_SKIP() << "no /usr/bin/sort";
+  const DiffOutcome d = run_gnu_interface_differential(7031, 400, 60);
+  EXPECT_TRUE(d.same) << d.what;
+}
+
 }  // namespace
 }  // namespace gsort_test

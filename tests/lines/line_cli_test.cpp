@@ -173,20 +173,44 @@ TEST_F(LineCli, CompressedInputsAndOutputs) {
   const std::string data = log_lines(rng, 2 << 20);
   write_file(dir.file("in"), data);
   const std::string expected = gnu({dir.file("in")}).out;
-  for (const char* tool : {"gzip", "zstd", "xz", "bzip2"}) {
+  const std::pair<const char*, const char*> tools[] = {{"gzip", ".gz"}, {"zstd", ".zst"}, {"xz", ".xz"}, {"bzip2", ".bz2"}};
+  for (const auto& [tool, suffix] : tools) {
     if (!have_tool((std::string("/usr/bin/") + tool).c_str())) continue;
-    const std::string packed = dir.file(std::string("in.") + tool);
+    const std::string packed = dir.file(std::string("in") + suffix);
     ASSERT_EQ(run_process({"/bin/sh", "-c", std::string(tool) + " -c < " + dir.file("in") + " > " + packed}).exit_code, 0);
     const ProcessResult ours = gsort({packed});
     ASSERT_EQ(ours.exit_code, 0) << tool << ": " << ours.err;
     EXPECT_TRUE(ours.out == expected) << tool;
-    // And through a pipe.
-    const ProcessResult piped = gsort({}, c_locale(read_file(packed)));
+    // And through a pipe, where --decompress=auto reads the magic.
+    const ProcessResult piped = gsort({"--decompress=auto"}, c_locale(read_file(packed)));
     EXPECT_TRUE(piped.out == expected) << tool << " on a pipe";
   }
   ASSERT_EQ(gsort({dir.file("in"), "-o", dir.file("out.gz")}).exit_code, 0);
   const ProcessResult back = run_process({"/bin/sh", "-c", "gzip -dc < " + dir.file("out.gz")});
   EXPECT_TRUE(back.out == expected) << "-o FILE.gz is gzip";
+}
+
+// Issue 37: a text that begins with a compressed format's magic is text,
+// as sort reads it, in a file and on a pipe; --decompress=auto decodes by
+// the magic, a .gz name without it.
+TEST_F(LineCli, TextBeginningWithAMagicSortsAsText) {
+  for (const std::string magic : {std::string("BZh9"), std::string("\x1f\x8b\x08"), std::string("(\xb5/\xfd"),
+                                  std::string("\xfd" "7zXZ\0", 6)}) {
+    const std::string text = magic + "zz\nb\na\n";
+    write_file(dir.file("magic.txt"), text);
+    const std::string expected = gnu({dir.file("magic.txt")}).out;
+    EXPECT_EQ(expected.size(), text.size());
+    const ProcessResult from_file = gsort({dir.file("magic.txt")});
+    EXPECT_EQ(from_file.exit_code, 0) << from_file.err;
+    EXPECT_EQ(from_file.out, expected);
+    EXPECT_EQ(gsort({}, c_locale(text)).out, expected) << "on a pipe";
+  }
+  write_file(dir.file("plain"), "b\na\n");
+  ASSERT_EQ(run_process({"/bin/sh", "-c", "gzip -c < " + dir.file("plain") + " > " + dir.file("p.gz")}).exit_code, 0);
+  EXPECT_EQ(gsort({dir.file("p.gz")}).out, "a\nb\n") << "a .gz name is decoded";
+  const std::string packed = read_file(dir.file("p.gz"));
+  EXPECT_EQ(gsort({"--decompress"}, c_locale(packed)).out, "a\nb\n") << "--decompress sniffs standard input";
+  EXPECT_NE(gsort({}, c_locale(packed)).out, "a\nb\n") << "without it, gzip bytes are lines as they are";
 }
 
 TEST_F(LineCli, SeveralInputsEachEndsItsLastLine) {
@@ -347,7 +371,14 @@ TEST_F(LineCli, OutputWaysAndAutoCompressedRuns) {
   EXPECT_NE(spilled.find("\"way\":\"mapped\""), std::string::npos) << spilled;
   EXPECT_NE(spilled.find("\"compressed\":true,\"zstd_level\":1"), std::string::npos) << spilled;
   EXPECT_NE(spilled.find("\"compress_mode\":\"auto\""), std::string::npos) << spilled;
-  const ProcessResult piped = gsort({"--stats", dir.file("s.json"), dir.file("in")});
+  // Standard output that is a regular file (the harness's) is mapped too
+  // (issue 38); a pipe is one stream.
+  const ProcessResult to_file = gsort({"--stats", dir.file("s.json"), dir.file("in")});
+  EXPECT_TRUE(to_file.out == expected);
+  EXPECT_NE(read_file(dir.file("s.json")).find("\"way\":\"mapped\""), std::string::npos);
+  const ProcessResult piped = run_process(
+      {"/bin/sh", "-c", "\"$0\" --stats \"$1\" \"$2\" | cat", gsort_argv({}).front(), dir.file("s.json"), dir.file("in")},
+      c_locale());
   EXPECT_TRUE(piped.out == expected);
   EXPECT_NE(read_file(dir.file("s.json")).find("\"way\":\"stream\""), std::string::npos);
 }

@@ -4,8 +4,8 @@
 # links exists, and the chart, its data and the README's table agree: each
 # figure of docs/data/comparison.csv is a label in the SVG that
 # scripts/plot_benchmarks.py drew from it, and the README's table shows it
-# (to the table's decimals); a tool without a figure (sortbin: not measured
-# yet) has its note in both, never a number.
+# (to the table's decimals); a tool without a figure (GNU sort: not measured,
+# say) has its note in both, never a number.
 set -euo pipefail
 readme=$1 csv=$2 svg=$3
 fail() { echo "FAIL: $*" >&2; exit 1; }

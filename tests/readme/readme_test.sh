@@ -24,6 +24,12 @@
 #     <!-- readme-test: file NAME -->     any language: the block's text is
 #                                         written as NAME into the directory of
 #                                         the next ```sh block
+#     <!-- readme-test: quick start -->   runs where gsort is not on PATH, in a
+#                                         directory whose build-release/ holds
+#                                         the build's programs, as after
+#                                         scripts/quickstart.sh: the block must
+#                                         put them on PATH itself (`gsort` must
+#                                         then be build-release/gsort)
 #     <!-- readme-test: install -->       not run here (it installs gsort
 #                                         system-wide): scripts/ci_install.sh
 #                                         runs it in CI, as root, and checks
@@ -111,6 +117,7 @@ prefix=$work/prefix
 # The test build installs only with GSORT_INSTALL_TEST_BUILD=1 (cmake/install.cmake).
 GSORT_INSTALL_TEST_BUILD=1 "$cmake_bin" --install "$build" --prefix "$prefix" > "$work/install.log" \
   || { cat "$work/install.log"; fail "cmake --install $build"; }
+plain_path=$PATH  # for the quick start's block, which puts gsort on PATH itself
 export PATH="$prefix/bin:$(dirname "$cmake_bin"):$PATH"
 export CMAKE_PREFIX_PATH="$prefix" PKG_CONFIG_PATH="$prefix/lib/pkgconfig"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
@@ -121,7 +128,7 @@ export TMPDIR=$work/tmp
 version=$(gsort --version)
 have_mpi=no have_gpu=no
 if grep -q '^MPI: yes' <<< "$version" && command -v mpirun > /dev/null; then have_mpi=yes; fi
-if grep -q '^GPU support: yes' <<< "$version" && grep -q '^GPU' <<< "$(nvidia-smi -L 2> /dev/null)"; then have_gpu=yes; fi
+if grep -q '^GPU support: built' <<< "$version" && grep -q '^GPU' <<< "$(nvidia-smi -L 2> /dev/null)"; then have_gpu=yes; fi
 
 ran=0 skipped=0
 setup=()           # the setup blocks seen so far
@@ -131,7 +138,7 @@ for meta in "$work"/blocks/*.meta; do
   text=${meta%.meta}.txt
   where="README line $line"
   case $marker in
-    '' | setup | 'needs mpi' | 'needs gpu' | install) ;;
+    '' | setup | 'needs mpi' | 'needs gpu' | install | 'quick start') ;;
     skip\ \(*\)) ;;
     skip*) fail "$where: a skip needs its reason: <!-- readme-test: skip (why) -->" ;;
     file\ *)
@@ -166,13 +173,21 @@ for meta in "$work"/blocks/*.meta; do
   for name in "${!files[@]}"; do cp "${files[$name]}" "$dir/$name"; done
   files=()
   script=$work/run-$line.sh
+  run_path=$PATH
   {
     echo 'set -euo pipefail'
     for s in "${setup[@]}"; do cat "$s"; done
     cat "$text"
+    if [ "$marker" = 'quick start' ]; then
+      echo '[ "$(command -v gsort)" = "$PWD/build-release/gsort" ] || { echo "gsort is not build-release/gsort: $(command -v gsort)"; exit 1; }'
+    fi
   } > "$script"
+  if [ "$marker" = 'quick start' ]; then
+    ln -s "$prefix/bin" "$dir/build-release"
+    run_path=$plain_path
+  fi
   start=$(date +%s.%N)
-  if ! (cd "$dir" && timeout 300 bash "$script" > "$work/out" 2>&1 < /dev/null); then
+  if ! (cd "$dir" && PATH=$run_path timeout 300 bash "$script" > "$work/out" 2>&1 < /dev/null); then
     echo "--- $where, the block:" >&2
     cat "$text" >&2
     echo "--- its output:" >&2

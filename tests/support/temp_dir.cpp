@@ -27,7 +27,11 @@ std::runtime_error io_error(const std::string& what, const std::string& path) {
 
 TempDir::TempDir() {
   const char* base = std::getenv("TMPDIR");
-  std::string pattern = std::string(base && *base ? base : "/tmp") + "/gsort-test.XXXXXX";
+  // scripts/run_suite.sh tags its run's directories (gsort-test.RUN.XXXXXX)
+  // to find those a test left behind.
+  const char* run = std::getenv("GSORT_TEST_RUN");
+  const std::string tag = run && *run && std::strpbrk(run, "/.") == nullptr ? std::string(run) + "." : "";
+  std::string pattern = std::string(base && *base ? base : "/tmp") + "/gsort-test." + tag + "XXXXXX";
   if (!mkdtemp(pattern.data())) throw io_error("cannot create temp dir", pattern);
   path_ = pattern;
 }

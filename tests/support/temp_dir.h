@@ -8,7 +8,8 @@
 
 namespace gsort_test {
 
-// A fresh, empty directory under $TMPDIR (else /tmp), removed with all it
+// A fresh, empty directory under $TMPDIR (else /tmp), gsort-test.XXXXXX
+// (gsort-test.RUN.XXXXXX with GSORT_TEST_RUN=RUN), removed with all it
 // holds when the object dies. Set GSORT_TEST_KEEP=1 to keep it for a
 // post-mortem; its path is then printed on stderr.
 class TempDir {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "io/codec/compression.h"
+#include "io/codec/input_format.h"
 #include "io/input/input_set.h"
 #include "io/codec/output_encoder.h"
 #include "src/core/errors.h"
@@ -74,6 +75,18 @@ TEST(CompressionFormats, LevelsPerFormat) {
 
 // Writes `data` through an encoder in writes of the given sizes (cycled),
 // then reads it back as an input.
+// The name suffix that makes an input be read in format f.
+std::string suffix_of(CompressionFormat f) {
+  switch (f) {
+    case CompressionFormat::kZstd: return ".zst";
+    case CompressionFormat::kGzip: return ".gz";
+    case CompressionFormat::kBzip2: return ".bz2";
+    case CompressionFormat::kXz: return ".xz";
+    case CompressionFormat::kNone: break;
+  }
+  return "";
+}
+
 std::string round_trip(CompressionFormat format, int level, unsigned threads, const std::string& data,
                        const std::vector<size_t>& write_sizes, const std::string& path) {
   gsort::ThreadPool pool(threads);
@@ -106,10 +119,32 @@ TEST(CompressionFormats, EveryEncoderReadsBackWhateverTheWrites) {
     SCOPED_TRACE(gsort::format_name(f));
     const int level = f == CompressionFormat::kXz ? 0 : 1;  // quick
     for (unsigned threads : {1u, 3u}) {
-      EXPECT_TRUE(round_trip(f, level, threads, data, {1, 4095, 1 << 20, 7}, dir.file("a")) == data);
+      EXPECT_TRUE(round_trip(f, level, threads, data, {1, 4095, 1 << 20, 7}, dir.file("a" + suffix_of(f))) == data);
     }
-    EXPECT_EQ(round_trip(f, level, 2, "", {1}, dir.file("empty")), "");
+    EXPECT_EQ(round_trip(f, level, 2, "", {1}, dir.file("empty" + suffix_of(f))), "");
   }
+}
+
+// Issue 37: an input is decoded by its name, or by its magic only where
+// the run asks for it (--decompress); a text that begins with a magic is text.
+TEST(InputFormat, ByNameOrByMagicWhenAsked) {
+  const std::string gz("\x1f\x8b\x08\x00", 4);
+  const auto format_of = [](const std::string& name, const std::string& bytes) {
+    return gsort::input_format(name, reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size());
+  };
+  EXPECT_EQ(format_of("in.gz", "plain"), CompressionFormat::kGzip);
+  EXPECT_EQ(format_of("in.ZST", ""), CompressionFormat::kZstd);
+  EXPECT_EQ(format_of("in.bz2", ""), CompressionFormat::kBzip2);
+  EXPECT_EQ(format_of("in.xz", ""), CompressionFormat::kXz);
+  EXPECT_EQ(format_of("in.lz4", gz), CompressionFormat::kNone) << "a format gsort does not read: as it is";
+  EXPECT_EQ(format_of("in.txt", gz), CompressionFormat::kNone);
+  EXPECT_EQ(format_of("-", "BZh9"), CompressionFormat::kNone);
+  gsort::set_input_decoding(gsort::InputDecoding::kSniff);
+  EXPECT_EQ(format_of("in.txt", gz), CompressionFormat::kGzip);
+  EXPECT_EQ(format_of("-", "BZh9"), CompressionFormat::kBzip2);
+  EXPECT_EQ(format_of("-", "(\xb5/\xfd"), CompressionFormat::kZstd);
+  EXPECT_EQ(format_of("in.txt", "plain"), CompressionFormat::kNone);
+  gsort::set_input_decoding(gsort::InputDecoding::kByName);
 }
 
 }  // namespace

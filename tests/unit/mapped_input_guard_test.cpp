@@ -4,12 +4,14 @@
 // outside one, SIGBUS keeps its default action (the process dies by it).
 // Each case runs in a child process (gtest death tests).
 #include <fcntl.h>
+#include <stdlib.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -23,6 +25,36 @@ namespace fs = std::filesystem;
 
 constexpr size_t kBytes = size_t{1} << 20;
 
+// The scratch directory of a death test, one for the test and its child.
+// The "threadsafe" style runs the test body again in a new process, where
+// a TempDir of its own would be a second directory that the child, dying,
+// never removes. The test makes the directory and names it in the
+// environment; the child, which inherits that, uses it.
+class DeathTestDir {
+ public:
+  DeathTestDir() {
+    if (const char* inherited = std::getenv(kVariable)) {
+      path_ = inherited;
+      return;
+    }
+    dir_ = std::make_unique<gsort_test::TempDir>();
+    path_ = dir_->path();
+    ::setenv(kVariable, path_.c_str(), 1);
+  }
+  ~DeathTestDir() {
+    if (dir_) ::unsetenv(kVariable);
+  }
+  DeathTestDir(const DeathTestDir&) = delete;
+  DeathTestDir& operator=(const DeathTestDir&) = delete;
+
+  const std::string& path() const { return path_; }
+
+ private:
+  static constexpr const char* kVariable = "GSORT_TEST_DEATH_TEST_DIR";
+  std::unique_ptr<gsort_test::TempDir> dir_;  // in the test, not in its child
+  std::string path_;
+};
+
 // Maps a 1 MiB file of `path`, then cuts the file to nothing.
 volatile const unsigned char* map_then_truncate(const std::string& path) {
   const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_TRUNC, 0600);
@@ -34,7 +66,7 @@ volatile const unsigned char* map_then_truncate(const std::string& path) {
 
 TEST(MappedInputGuardDeathTest, AFileCutShortEndsWithOneLineExitTwoAndNoTempFiles) {
   GTEST_FLAG_SET(death_test_style, "threadsafe");
-  gsort_test::TempDir dir;
+  DeathTestDir dir;
   const std::string input = dir.path() + "/input", temp = dir.path() + "/run.0";
   EXPECT_EXIT(
       {
@@ -66,13 +98,13 @@ TEST(MappedInputGuardDeathTest, AFileCutShortEndsWithOneLineExitTwoAndNoTempFile
 
 TEST(MappedInputGuardDeathTest, AFaultOutsideRegisteredInputsKeepsTheDefaultAction) {
   GTEST_FLAG_SET(death_test_style, "threadsafe");
-  gsort_test::TempDir dir;
+  DeathTestDir dir;
   EXPECT_EXIT(read_past_the_end(dir.path() + "/input", false), ::testing::KilledBySignal(SIGBUS), "");
 }
 
 TEST(MappedInputGuardDeathTest, AnUnregisteredRangeIsNoLongerGuarded) {
   GTEST_FLAG_SET(death_test_style, "threadsafe");
-  gsort_test::TempDir dir;
+  DeathTestDir dir;
   EXPECT_EXIT(read_past_the_end(dir.path() + "/input", true), ::testing::KilledBySignal(SIGBUS), "");
 }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <memory>
 
+#include "src/core/log.h"
 #include "src/cuda/host_registration.h"
 
 namespace gsort::gpu {
@@ -23,7 +24,8 @@ std::string device_name(int device) {
   return prop.name;
 }
 
-std::string mebibytes(uint64_t bytes) { return std::to_string((bytes + (1 << 19)) >> 20) + " MiB"; }
+// Free memory left to the runtime and other users when gsort takes "most" of it.
+size_t headroom_for(size_t total_bytes) { return std::max<size_t>(size_t{512} << 20, total_bytes / 32); }
 
 // Takes the arena; fills `plan` with the plan for the size actually taken.
 cuda::DeviceBuffer acquire_arena(const kernels::KeyFormat& format, uint32_t record_size, uint64_t cap, uint64_t input_hint,
@@ -32,7 +34,7 @@ cuda::DeviceBuffer acquire_arena(const kernels::KeyFormat& format, uint32_t reco
   GSORT_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
   size_t target = cap;
   if (cap == 0) {  // most of the free memory, with headroom for the runtime and other users
-    const size_t headroom = std::max<size_t>(size_t{512} << 20, total_bytes / 32);
+    const size_t headroom = headroom_for(total_bytes);
     target = free_bytes > 2 * headroom ? free_bytes - headroom : free_bytes / 2;
     // A known input needs no more than one group of all its records (keys,
     // indices, their double buffers and scratch) plus staging, and never
@@ -55,7 +57,7 @@ cuda::DeviceBuffer acquire_arena(const kernels::KeyFormat& format, uint32_t reco
         throw DeviceOutOfMemory("the GPU memory cap of " + std::to_string(cap) + " bytes is too small to sort " +
                                 records + " with a " + key);
       }
-      throw DeviceOutOfMemory("too little GPU memory is free (" + mebibytes(free_bytes) + ") to sort " + records +
+      throw DeviceOutOfMemory("too little GPU memory is free (" + mebibytes_text(free_bytes) + ") to sort " + records +
                               " with a " + key);
     }
     try {
@@ -102,8 +104,9 @@ DeviceContext::DeviceContext(const KeyLayout& layout, const GpuOptions& options)
       record_size_(layout.record_size()),
       field_count_(static_cast<int>(layout.fields().size())) {
   grows_ = options.memory_cap == 0 && options.input_bytes_hint == 0;
-  const uint64_t hint = grows_ ? kFirstArenaInputBytes : options.input_bytes_hint;
-  arena_ = acquire_arena(format_, record_size_, options.memory_cap, hint, &plan_);
+  cap_ = options.memory_cap;
+  input_hint_ = grows_ ? kFirstArenaInputBytes : options.input_bytes_hint;
+  arena_ = acquire_arena(format_, record_size_, cap_, input_hint_, &plan_);
   peak_arena_bytes_ = arena_.size();
   const size_t field_bytes = layout.fields().size() * sizeof(KeyField);
   fields_ = cuda::DeviceBuffer(field_bytes);
@@ -120,6 +123,37 @@ void DeviceContext::ensure_room(uint64_t records) {
   arena_ = acquire_arena(format_, record_size_, 0, records * record_size_, &plan_);
   at_ceiling_ = plan_.streaming.capacity < records;
   peak_arena_bytes_ = std::max(peak_arena_bytes_, arena_.size());
+}
+
+size_t DeviceContext::largest_arena() const {
+  if (cap_ != 0) return cap_;
+  size_t free_bytes = 0, total_bytes = 0;
+  GSORT_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+  const size_t could = arena_.size() + free_bytes, headroom = headroom_for(total_bytes);
+  return could > headroom ? could - headroom : 0;
+}
+
+bool DeviceContext::hold_arena(size_t bytes, std::string* why) {
+  if (arena_.size() >= bytes) return true;
+  if (cap_ != 0 && bytes > cap_) {
+    *why = "they need " + mebibytes_text(bytes) + " of GPU memory, and --gpu-memory allows " + mebibytes_text(cap_);
+    return false;
+  }
+  synchronize();
+  result_blocks_.clear();  // sized for the old groups
+  arena_ = cuda::DeviceBuffer();  // freed first: the new one needs its room
+  try {
+    arena_ = cuda::DeviceBuffer(bytes);
+  } catch (const DeviceOutOfMemory&) {
+    size_t free_bytes = 0, total_bytes = 0;
+    GSORT_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+    *why = "they need " + mebibytes_text(bytes) + " of GPU memory, and " + mebibytes_text(free_bytes) + " is free";
+    arena_ = acquire_arena(format_, record_size_, cap_, input_hint_, &plan_);
+    return false;
+  }
+  plan_ = plan_device_memory(format_, record_size_, arena_.size());
+  peak_arena_bytes_ = std::max(peak_arena_bytes_, arena_.size());
+  return true;
 }
 
 void DeviceContext::synchronize() const {

@@ -44,6 +44,14 @@ class DeviceContext {
   // Call with the device held and nothing in flight; other callers' plan
   // and result blocks are replaced. A no-op for a fixed arena.
   void ensure_room(uint64_t records);
+  // Makes the arena at least `bytes` (a resident sort's), within the cap;
+  // false, with the reason in `why` and an arena as before, where it cannot
+  // be had. Call with the device held and nothing in flight; result blocks
+  // are replaced and the plan remade for the new size.
+  bool hold_arena(size_t bytes, std::string* why);
+  // The largest arena hold_arena could have now: the cap, or the arena and
+  // the free memory less headroom.
+  size_t largest_arena() const;
   // The largest arena held so far.
   size_t peak_arena_bytes() const { return peak_arena_bytes_; }
   // Waits for everything enqueued on the three streams.
@@ -90,6 +98,8 @@ class DeviceContext {
   cuda::DeviceBuffer fields_;
   int field_count_;
   std::vector<HostBuffer> result_blocks_;
+  uint64_t cap_ = 0;           // --gpu-memory; 0: none
+  uint64_t input_hint_ = 0;    // what the first arena was sized for
   bool grows_ = false;         // no cap and no known input size
   bool at_ceiling_ = false;    // a growth got less than it asked for: stop asking
   size_t peak_arena_bytes_ = 0;

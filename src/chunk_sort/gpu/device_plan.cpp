@@ -9,7 +9,7 @@ namespace {
 
 constexpr size_t kAlign = 256;
 constexpr size_t kMaxPieceBytes = size_t{64} << 20;
-constexpr uint64_t kMaxGroup = 0xFFFFFFFFu;  // indices and CUB counts are 32-bit
+constexpr uint64_t kMaxGroup = kMaxGroupRecords;
 
 size_t align_up(size_t n) { return (n + kAlign - 1) / kAlign * kAlign; }
 
@@ -107,6 +107,21 @@ kernels::KeyFormat make_key_format(const KeyLayout& layout, GpuSortAlgorithm alg
     f.path = kernels::ExtractPath::kGeneric;
   }
   return f;
+}
+
+ResidentPlan plan_resident(const kernels::KeyFormat& format, uint32_t record_size, uint64_t records,
+                           uint64_t slot_records) {
+  ResidentPlan p;
+  p.records = records;
+  p.slot_records = std::max<uint64_t>(slot_records, 1);
+  p.records_at = 0;
+  size_t at = align_up(records * record_size);
+  at = layout_group(format, std::max<uint64_t>(records, 1), at, &p.group);
+  const size_t slot = align_up(p.slot_records * record_size);
+  p.gather[0] = at;
+  p.gather[1] = at + slot;
+  p.bytes = at + 2 * slot;
+  return p;
 }
 
 DevicePlan plan_device_memory(const kernels::KeyFormat& format, uint32_t record_size, size_t arena_bytes) {

@@ -43,6 +43,27 @@ kernels::KeyFormat make_key_format(const KeyLayout& layout, GpuSortAlgorithm alg
 // staging slots: what a known input needs at most (a chunk is one group).
 size_t device_bytes_for_records(const kernels::KeyFormat& format, uint32_t record_size, uint64_t records);
 
+// A resident sort's layout (resident_sorter.h): every record of the input,
+// one group of their keys, and two slots the sorted records are gathered
+// into on their way out.
+struct ResidentPlan {
+  uint64_t records = 0;
+  uint64_t slot_records = 0;  // records per staging slot, on both sides
+  size_t records_at = 0;
+  GroupArrays group;
+  size_t gather[2] = {};
+  size_t bytes = 0;  // arena bytes the plan uses
+};
+
+// Most records one group (and so one resident sort) may hold: indices and
+// CUB's counts are 32-bit.
+constexpr uint64_t kMaxGroupRecords = 0xFFFFFFFFu;
+
+// The layout for `records` (at most kMaxGroupRecords) records moving
+// through slots of `slot_records` records.
+ResidentPlan plan_resident(const kernels::KeyFormat& format, uint32_t record_size, uint64_t records,
+                           uint64_t slot_records);
+
 // The plan for an arena of `arena_bytes`. streaming.capacity is 0 when the
 // arena cannot hold a group of kMinGroupRecords.
 DevicePlan plan_device_memory(const kernels::KeyFormat& format, uint32_t record_size, size_t arena_bytes);

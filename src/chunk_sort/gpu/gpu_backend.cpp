@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "src/chunk_sort/gpu/chunk_sorter.h"
+#include "src/chunk_sort/gpu/resident_sorter.h"
 
 namespace gsort::gpu {
 
@@ -87,6 +88,42 @@ HostBuffer GpuBackend::allocate_host(size_t bytes) {
 
 std::unique_ptr<HostPin> GpuBackend::pin_host(void* p, size_t bytes) {
   return pin_host_for_device(device_.device(), p, bytes);
+}
+
+uint64_t GpuBackend::resident_capacity(uint64_t slot_bytes) {
+  const uint32_t size = layout_.record_size();
+  DeviceHold hold(gate_);
+  hold.acquire();
+  device_.make_current();
+  const size_t limit = device_.largest_arena();
+  // The most records whose plan fits: plan bytes grow with the records.
+  uint64_t lo = 0, hi = std::min<uint64_t>(kMaxGroupRecords, limit / size);
+  while (lo < hi) {
+    const uint64_t mid = lo + (hi - lo + 1) / 2;
+    const uint64_t slot = std::max<uint64_t>(1, std::min<uint64_t>(slot_bytes / size, mid));
+    if (plan_resident(device_.format(), size, mid, slot).bytes <= limit) {
+      lo = mid;
+    } else {
+      hi = mid - 1;
+    }
+  }
+  return lo;
+}
+
+std::unique_ptr<ResidentSort> GpuBackend::hold_records(uint64_t count, uint64_t slot_bytes, std::string* why) {
+  if (count > kMaxGroupRecords) {
+    *why = std::to_string(count) + " records are more than one device sort takes (2^32 - 1)";
+    return nullptr;
+  }
+  const uint32_t size = layout_.record_size();
+  const uint64_t slot = std::max<uint64_t>(1, std::min<uint64_t>(slot_bytes / size, std::max<uint64_t>(count, 1)));
+  const ResidentPlan plan = plan_resident(device_.format(), size, count, slot);
+  auto hold = std::make_unique<DeviceHold>(gate_);
+  hold->acquire();
+  device_.make_current();
+  if (!device_.hold_arena(plan.bytes, why)) return nullptr;
+  return std::make_unique<ResidentSorter>(device_, std::move(hold), plan, pool_,
+                                          [this](const BackendTimings& t) { add_timings(t); });
 }
 
 BackendTimings GpuBackend::timings() const {

@@ -34,6 +34,8 @@ class GpuBackend final : public SortBackend {
   bool pins_host() const override { return true; }
   BackendTimings timings() const override;
   uint64_t peak_device_bytes() const override { return device_.peak_arena_bytes(); }
+  uint64_t resident_capacity(uint64_t slot_bytes) override;
+  std::unique_ptr<ResidentSort> hold_records(uint64_t count, uint64_t slot_bytes, std::string* why) override;
 
   // The plan's sizes, in records: a host-to-device piece, a sorted group.
   uint64_t piece_records() const { return device_.plan().piece_records; }

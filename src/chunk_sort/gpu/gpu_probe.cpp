@@ -46,6 +46,15 @@ int cuda_device_count() {
   return count;
 }
 
+bool gpu_driver_installed(std::string* why) {
+  int driver = 0;
+  if (cudaDriverGetVersion(&driver) != cudaSuccess || driver == 0) {
+    return fail(why, "there is no GPU (no NVIDIA driver is installed)");
+  }
+  if (why) why->clear();
+  return true;
+}
+
 bool gpu_usable(int device, std::string* why) {
   try {
     int count = 0;

@@ -35,6 +35,11 @@ struct GpuOptions {
 // text).
 bool gpu_usable(int device, std::string* why);
 
+// Whether an NVIDIA driver is installed, asked without starting it (no
+// device is opened: milliseconds where gpu_usable takes a fraction of a
+// second); on false, `why` says so as gpu_usable would.
+bool gpu_driver_installed(std::string* why);
+
 // How many CUDA devices the driver finds (0 with no driver or on any error).
 int cuda_device_count();
 

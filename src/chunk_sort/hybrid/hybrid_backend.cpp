@@ -32,6 +32,11 @@ class HybridBackend final : public SortBackend {
 
   HostBuffer allocate_host(size_t bytes) override { return gpu_->allocate_host(bytes); }
   uint64_t peak_device_bytes() const override { return gpu_->peak_device_bytes(); }
+  // An input held whole on the device is the device's to sort.
+  uint64_t resident_capacity(uint64_t slot_bytes) override { return gpu_->resident_capacity(slot_bytes); }
+  std::unique_ptr<ResidentSort> hold_records(uint64_t count, uint64_t slot_bytes, std::string* why) override {
+    return gpu_->hold_records(count, slot_bytes, why);
+  }
 
   void sort_order(const uint8_t* records, uint64_t count, uint32_t* order) override {
     if (count < kMinRecords) {

@@ -1,0 +1,134 @@
+#include "src/cli/debug_notes.h"
+
+#include "src/lines/keys/line_key_spec.h"
+
+namespace gsort {
+namespace {
+
+// One key as GNU sort holds it after the global options are inherited:
+// sword unset (SIZE_MAX) is a key from the start of the line.
+struct NotedKey {
+  LineKey key;
+  bool from_line_start = false;  // GNU's sword == SIZE_MAX
+  bool numeric() const { return key.numeric || key.human; }
+};
+
+// The global options as a key (GNU's gkey).
+LineKey global_key(const RawOptions& o) {
+  LineKey g;
+  g.skip_start_blanks = g.skip_end_blanks = o.lines.ignore_blanks;
+  g.fold = o.lines.fold;
+  g.numeric = o.lines.numeric;
+  g.human = o.lines.human_numeric;
+  g.reverse = o.reverse;
+  return g;
+}
+
+bool orders_otherwise(const LineKey& k) {
+  return k.skip_start_blanks || k.skip_end_blanks || k.fold || k.numeric || k.human;
+}
+
+// The notes on key number n (from 1).
+void note_key(const NotedKey& k, size_t n, bool separated, std::vector<std::string>& out) {
+  const std::string number = std::to_string(n);
+  const LineKey& key = k.key;
+  const bool zero_width = !k.from_line_start && key.end_field != kToLineEnd && key.end_field < key.start_field;
+  if (zero_width) out.push_back("key " + number + " has zero width and will be ignored");
+  const bool line_offset = key.end_field == 0 && key.end_char != 0;  // -k1.x,1.y
+  const bool implicit_skip = k.numeric();
+  if (!zero_width && !separated && !line_offset &&
+      ((!key.skip_start_blanks && !implicit_skip) || (!key.skip_start_blanks && key.start_char != 0) ||
+       (!key.skip_end_blanks && key.end_char != 0))) {
+    out.push_back("leading blanks are significant in key " + number + "; consider also specifying 'b'");
+  }
+}
+
+// Whether a numeric key spans fields (GNU's sword + 1 < eword + 1, or no end).
+bool spans_fields(const NotedKey& k) {
+  if (k.key.end_field == kToLineEnd) return true;
+  const uint64_t start = k.from_line_start ? 1 : k.key.start_field + 1;
+  return start < k.key.end_field + 1;
+}
+
+// The global options no key took, as letters (GNU's key_to_opts).
+std::string ignored_letters(const LineKey& g) {
+  std::string s;
+  if (g.skip_start_blanks || g.skip_end_blanks) s += 'b';
+  if (g.fold) s += 'f';
+  if (g.human) s += 'h';
+  if (g.numeric) s += 'n';
+  if (g.reverse) s += 'r';
+  return s;
+}
+
+std::vector<NotedKey> noted_keys(const RawOptions& o, const LineKey& global) {
+  std::vector<NotedKey> keys;
+  for (const std::string& text : o.keys) {
+    const ParsedLineKey parsed = parse_line_key(text);
+    NotedKey k{parsed.key, parsed.key.start_field == 0 && parsed.key.start_char == 0};
+    if (!orders_otherwise(k.key) && !k.key.reverse) {
+      k.key.skip_start_blanks = global.skip_start_blanks;
+      k.key.skip_end_blanks = global.skip_end_blanks;
+      k.key.fold = global.fold;
+      k.key.numeric = global.numeric;
+      k.key.human = global.human;
+      k.key.reverse = global.reverse;
+    }
+    keys.push_back(k);
+  }
+  return keys;
+}
+
+}  // namespace
+
+std::vector<std::string> debug_notes(const RawOptions& o) {
+  std::vector<std::string> out{"text ordering performed using simple byte comparison"};
+  const LineKey global = global_key(o);
+  std::vector<NotedKey> keys = noted_keys(o, global);
+  const bool global_only = keys.empty() && orders_otherwise(global);
+  if (global_only) keys.push_back(NotedKey{global, true});
+  const bool separated = o.lines.separator_given;
+  const int tab = separated && o.lines.separator.size() == 1 ? static_cast<unsigned char>(o.lines.separator[0]) : -1;
+  LineKey unused = global;
+  bool numeric = false, numeric_span = false;
+  for (size_t i = 0; i < keys.size(); ++i) {
+    for (const auto& [index, warning] : o.lines.obsolete_keys) {
+      if (index == i) out.push_back(warning);
+    }
+    if (!global_only) note_key(keys[i], i + 1, separated, out);
+    numeric |= keys[i].numeric();
+    if (!global_only && keys[i].numeric() && spans_fields(keys[i])) {
+      out.push_back("key " + std::to_string(i + 1) + " is numeric and spans multiple fields");
+      numeric_span = true;
+    }
+    const LineKey& k = keys[i].key;
+    unused.skip_start_blanks &= !k.skip_start_blanks;
+    unused.skip_end_blanks &= !k.skip_end_blanks;
+    unused.fold &= !k.fold;
+    unused.numeric &= !k.numeric;
+    unused.human &= !k.human;
+    unused.reverse &= !k.reverse;
+  }
+  bool decimal_point_noted = false;
+  if (numeric_span && tab == '.') {
+    out.push_back("field separator '.' is treated as a decimal point in numbers");
+    decimal_point_noted = true;
+  } else if (numeric_span && tab == '-') {
+    out.push_back("field separator '-' is treated as a minus sign in numbers");
+  }
+  if (numeric && !decimal_point_noted) {
+    out.push_back(std::string(tab == '.' ? "" : "note ") + "numbers use '.' as a decimal point in this locale");
+  }
+  const bool stable_or_unique = o.stable || o.unique;
+  const bool any_keys = !keys.empty();
+  if (orders_otherwise(unused) || (unused.reverse && stable_or_unique && any_keys)) {
+    LineKey shown = unused;
+    if (!stable_or_unique) shown.reverse = false;
+    const std::string letters = ignored_letters(shown);
+    out.push_back((letters.size() == 1 ? "option '-" : "options '-") + letters + (letters.size() == 1 ? "' is ignored" : "' are ignored"));
+  }
+  if (unused.reverse && !stable_or_unique && any_keys) out.push_back("option '-r' only applies to last-resort comparison");
+  return out;
+}
+
+}  // namespace gsort

@@ -1,0 +1,43 @@
+// The path for an input larger than the host's budget that the GPU's
+// memory can hold whole (SortBackend::hold_records): read once through two
+// pinned slots into the device, sorted there, and written once to the
+// destination. No run touches the disk; host memory is the two slots.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "io/input/input_set.h"
+#include "src/output/final_output.h"
+#include "src/pipeline/external_sort.h"
+#include "src/pipeline/read_progress.h"
+#include "src/report/sort_report.h"
+
+namespace gsort {
+
+// Whether to ask the backend to hold the input: a sort (not a merge) of
+// known, non-zero size that does not fit `budget`, with a backend that may
+// have a device (not --backend cpu).
+bool device_tier_wanted(const SortConfig& config, bool size_known, uint64_t input_bytes, bool in_memory);
+
+// Each staging slot's bytes under a host budget of `budget`: a quarter of
+// it, at most 256 MiB.
+uint64_t device_tier_slot_bytes(uint64_t budget);
+
+// Sorts a spilled sort's inputs on the device (device_tier_wanted) when
+// the backend can hold them all; false, having read nothing, when not
+// wanted or it cannot (then the reason is under -v and in
+// report.device_tier_why).
+bool sort_on_device(const SortContext& ctx, uint64_t budget, InputSet& inputs, const ReadProgress& progress,
+                    FinalOutput& out, SortReport& report);
+
+// Reads up to `count` records of `inputs` into `resident` through its
+// slots (the pool reads); returns how many.
+uint64_t read_into_device(ThreadPool& pool, ResidentSort& resident, uint64_t count, InputSet& inputs);
+
+// 0, 1, ..., count - 1 (at least one entry): the order of records that are
+// already in order, for writers that take an order.
+std::vector<uint32_t> identity_order(uint64_t count);
+
+}  // namespace gsort

@@ -1,0 +1,114 @@
+// Standard output that is a regular file is written as -o writes its file,
+// through a mapping by all threads, from where its offset stands, which is
+// left at the end of what gsort wrote (issue 38): `{ ...; gsort; ...; } >
+// out` and `>> out` keep what comes before and after. A pipe, /dev/null, a
+// file that is also an input and a file with bytes past its offset are
+// written as one stream, as before. A failed sort leaves the file as it was.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "tests/support/process.h"
+#include "tests/support/rng.h"
+#include "tests/support/temp_dir.h"
+
+namespace gsort_test {
+namespace {
+
+std::string records(size_t n, uint64_t seed) {
+  Rng rng(seed);
+  return rng.bytes(n * 100);
+}
+
+class StandardOutputFile : public testing::Test {
+ protected:
+  void SetUp() override {
+    std::string lines;
+    for (int i = 0; i < 200000; ++i) lines += std::to_string((i * 7919) % 100003) + " line\n";
+    write_file(dir_.file("lines"), lines);
+    write_file(dir_.file("records"), records(300000, 21));
+    ASSERT_EQ(run_gsort({"--format", "gensort", dir_.file("records"), "-o", dir_.file("records.sorted")}).exit_code,
+              0);
+    ASSERT_EQ(run_gsort({dir_.file("lines"), "-o", dir_.file("lines.sorted")}).exit_code, 0);
+  }
+
+  // /bin/sh -c `script` in the test's directory, with $G the gsort binary.
+  ProcessResult shell(const std::string& script, const std::string& binary = "") {
+    ProcessOptions o;
+    o.env = {"G=" + (binary.empty() ? gsort_argv({}).front() : binary)};
+    return run_process({"/bin/sh", "-c", "cd '" + dir_.path() + "' && " + script}, o);
+  }
+  std::string file(const std::string& name) { return read_file(dir_.file(name)); }
+
+  TempDir dir_;
+};
+
+TEST_F(StandardOutputFile, IsMappedAndWritesWhatDashOWrites) {
+  ProcessResult r = shell("\"$G\" -v --format gensort records > out");
+  ASSERT_EQ(r.status(), "exit 0") << r.err;
+  EXPECT_TRUE(file("out") == file("records.sorted"));
+  EXPECT_NE(r.err.find("output: filled through a mapping"), std::string::npos) << r.err;
+  r = shell("\"$G\" -v lines > out");
+  ASSERT_EQ(r.status(), "exit 0") << r.err;
+  EXPECT_TRUE(file("out") == file("lines.sorted"));
+  EXPECT_NE(r.err.find("output: filled through a mapping"), std::string::npos) << r.err;
+}
+
+TEST_F(StandardOutputFile, WhatComesBeforeAndAfterStays) {
+  ProcessResult r = shell("{ echo first; \"$G\" --format gensort records; echo last; } > out");
+  ASSERT_EQ(r.status(), "exit 0") << r.err;
+  EXPECT_TRUE(file("out") == "first\n" + file("records.sorted") + "last\n");
+  r = shell("{ printf x; \"$G\" -u lines; printf y; } > out");
+  ASSERT_EQ(r.status(), "exit 0") << r.err;
+  const ProcessResult unique = run_gsort({"-u", dir_.file("lines")});
+  EXPECT_TRUE(file("out") == "x" + unique.out + "y") << "-u writes less than it reserved";
+}
+
+TEST_F(StandardOutputFile, AppendKeepsWhatWasThere) {
+  write_file(dir_.file("out"), "kept\n");
+  const ProcessResult r = shell("\"$G\" -v lines >> out && \"$G\" --format gensort records >> out");
+  ASSERT_EQ(r.status(), "exit 0") << r.err;
+  EXPECT_TRUE(file("out") == "kept\n" + file("lines.sorted") + file("records.sorted"));
+  EXPECT_NE(r.err.find("output: filled through a mapping"), std::string::npos) << r.err;
+}
+
+TEST_F(StandardOutputFile, AFileThatIsAlsoAnInputIsAStream) {
+  const std::string before = file("lines");
+  const ProcessResult r = shell("\"$G\" -v lines >> lines");
+  ASSERT_EQ(r.status(), "exit 0") << r.err;
+  EXPECT_TRUE(file("lines") == before + file("lines.sorted"));
+  EXPECT_NE(r.err.find("standard output is also an input"), std::string::npos) << r.err;
+}
+
+TEST_F(StandardOutputFile, PipesDevicesAndFilesWithATailStayStreams) {
+  ProcessResult r = shell("\"$G\" -v --format gensort records | cat > out");
+  ASSERT_EQ(r.status(), "exit 0") << r.err;
+  EXPECT_TRUE(file("out") == file("records.sorted"));
+  EXPECT_NE(r.err.find("one write() stream (standard output)"), std::string::npos) << r.err;
+  r = shell("\"$G\" -v lines > /dev/null");
+  ASSERT_EQ(r.status(), "exit 0") << r.err;
+  EXPECT_NE(r.err.find("one write() stream"), std::string::npos) << r.err;
+  // Opened without truncation over a longer file: the bytes past the output stay.
+  const std::string tail(100, 't');
+  write_file(dir_.file("out"), std::string(file("lines.sorted").size(), 'o') + tail);
+  r = shell("\"$G\" -v lines 1<> out");
+  ASSERT_EQ(r.status(), "exit 0") << r.err;
+  EXPECT_TRUE(file("out") == file("lines.sorted") + tail);
+  EXPECT_NE(r.err.find("one write() stream"), std::string::npos) << r.err;
+}
+
+#ifdef GSORT_HOOKS_BINARY
+// The input shrinks under the sort after the output was mapped: exit 2,
+// and the file ends where it ended before.
+TEST_F(StandardOutputFile, AFailedSortLeavesTheFileAsItWas) {
+  write_file(dir_.file("out"), "kept\n");
+  const ProcessResult r =
+      shell("GSORT_TEST_TRUNCATE_INPUT=records:1000000:0 \"$G\" --format gensort records >> out", GSORT_HOOKS_BINARY);
+  EXPECT_EQ(r.status(), "exit 2") << r.err;
+  EXPECT_EQ(file("out"), "kept\n");
+}
+#endif
+
+}  // namespace
+}  // namespace gsort_test
