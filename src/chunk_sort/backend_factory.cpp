@@ -32,6 +32,20 @@ GpuSortAlgorithm gpu_algorithm(AlgorithmChoice choice) {
   return GpuSortAlgorithm::kAuto;
 }
 
+// What auto's choice is made from, in a build with CUDA (backend_decision.h).
+BackendFacts auto_facts(const SortConfig& config, bool size_known, uint64_t input_bytes, uint32_t record_size,
+                        unsigned threads) {
+  BackendFacts facts;
+  facts.size_known = size_known;
+  facts.input_bytes = input_bytes;
+  facts.record_size = record_size;
+  facts.threads = threads;
+  facts.memory_budget = config.memory_bytes;
+  facts.built_with_cuda = true;
+  facts.driver_installed = gpu_driver_installed(nullptr);
+  return facts;
+}
+
 }  // namespace
 #endif
 
@@ -39,16 +53,9 @@ std::unique_ptr<HostPin> pin_for_backend(const SortConfig& config, uint32_t reco
                                          uint64_t input_bytes, void* p, size_t bytes) {
 #if GSORT_HAVE_CUDA
   if (config.backend == BackendChoice::kCpu) return nullptr;
-  if (config.backend == BackendChoice::kAuto) {
-    BackendFacts facts;
-    facts.size_known = true;
-    facts.input_bytes = input_bytes;
-    facts.record_size = record_size;
-    facts.threads = threads;
-    facts.memory_budget = config.memory_bytes;
-    facts.built_with_cuda = true;
-    facts.driver_installed = gpu_driver_installed(nullptr);
-    if (decide_backend(facts).pick == BackendPick::kCpu) return nullptr;
+  if (config.backend == BackendChoice::kAuto &&
+      decide_backend(auto_facts(config, true, input_bytes, record_size, threads)).pick == BackendPick::kCpu) {
+    return nullptr;
   }
   return pin_host_for_device(config.device, p, bytes);
 #else
@@ -110,15 +117,8 @@ std::unique_ptr<SortBackend> make_backend(const SortConfig& config, const KeyLay
   // Only a build with a GPU backend has a GPU start-up to weigh
   // (backend_decision.h): no driver, or a small input, is the CPU's at once.
   if (config.backend == BackendChoice::kAuto) {
-    BackendFacts facts;
-    facts.size_known = size_known;
-    facts.input_bytes = input_bytes;
-    facts.record_size = layout.record_size();
-    facts.threads = static_cast<unsigned>(pool.size());
-    facts.memory_budget = config.memory_bytes;
-    facts.built_with_cuda = true;
-    facts.driver_installed = gpu_driver_installed(nullptr);
-    const BackendDecision decision = decide_backend(facts);
+    const BackendDecision decision = decide_backend(
+        auto_facts(config, size_known, input_bytes, layout.record_size(), static_cast<unsigned>(pool.size())));
     if (decision.pick == BackendPick::kCpu) {
       log.info(decision.why);
       return make_cpu_backend(layout, pool);

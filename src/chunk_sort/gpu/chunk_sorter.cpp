@@ -5,7 +5,6 @@
 
 #include "src/chunk_sort/gpu/host_merge.h"
 #include "src/core/stopwatch.h"
-#include "kernels/extract_keys.h"
 
 namespace gsort::gpu {
 namespace {
@@ -60,21 +59,7 @@ void ChunkSorter::enqueue_piece(uint64_t begin, uint64_t end) {
     device_.compute.wait(device_.results_copied.get());
     wait_for_results_ = false;
   }
-  kernels::ExtractArgs args;
-  args.records = staged;
-  args.record_size = size;
-  args.count = end - begin;
-  args.out_offset = begin - group * capacity;
-  args.index_base = static_cast<uint32_t>(begin);
-  args.columns = device_.at<uint64_t>(group_.columns);
-  args.column_stride = capacity;
-  args.last_keys = device_.at<void>(group_.keys_a);
-  args.values = device_.at<uint32_t>(group_.values_a);
-  args.fields = device_.fields();
-  args.field_count = device_.field_count();
-  const size_t extract = device_.timer.begin(Phase::kExtract, device_.compute);
-  kernels::launch_extract_keys(device_.format(), args, device_.compute.get());
-  device_.timer.end(extract, device_.compute);
+  device_.extract_keys(staged, end - begin, group_, begin - group * capacity, static_cast<uint32_t>(begin));
   device_.slot_free[slot].record(device_.compute);
   ++pieces_;
 }

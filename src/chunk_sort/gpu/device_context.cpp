@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "src/core/log.h"
+#include "kernels/extract_keys.h"
 #include "src/cuda/host_registration.h"
 
 namespace gsort::gpu {
@@ -179,6 +180,25 @@ kernels::SortBuffers DeviceContext::sort_buffers(const GroupArrays& g) const {
   b.temp = at<void>(g.temp);
   b.temp_bytes = g.temp_bytes;
   return b;
+}
+
+void DeviceContext::extract_keys(const uint8_t* records, uint64_t count, const GroupArrays& g, uint64_t out_offset,
+                                 uint32_t index_base) {
+  kernels::ExtractArgs args;
+  args.records = records;
+  args.record_size = record_size_;
+  args.count = count;
+  args.out_offset = out_offset;
+  args.index_base = index_base;
+  args.columns = at<uint64_t>(g.columns);
+  args.column_stride = g.capacity;
+  args.last_keys = at<void>(g.keys_a);
+  args.values = at<uint32_t>(g.values_a);
+  args.fields = fields();
+  args.field_count = field_count_;
+  const size_t span = timer.begin(Phase::kExtract, compute);
+  kernels::launch_extract_keys(format_, args, compute.get());
+  timer.end(span, compute);
 }
 
 bool is_pinned(const void* p) {

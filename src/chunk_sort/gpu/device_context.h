@@ -64,6 +64,11 @@ class DeviceContext {
     return reinterpret_cast<T*>(arena_.data() + offset);
   }
   kernels::SortBuffers sort_buffers(const GroupArrays& g) const;
+  // Enqueues on `compute`, timed, the extraction of the keys of `count`
+  // records at `records` (device) into group `g`'s arrays from position
+  // `out_offset`, their indices counted from `index_base`.
+  void extract_keys(const uint8_t* records, uint64_t count, const GroupArrays& g, uint64_t out_offset,
+                    uint32_t index_base);
   // Host block for group `g`'s results: its sorted order at 0, its sorted
   // keys at result_keys_offset(). Blocks are kept for later chunks.
   uint8_t* result_block(size_t g, ThreadPool& pool);

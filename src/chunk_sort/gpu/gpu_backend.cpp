@@ -90,6 +90,15 @@ std::unique_ptr<HostPin> GpuBackend::pin_host(void* p, size_t bytes) {
   return pin_host_for_device(device_.device(), p, bytes);
 }
 
+namespace {
+
+// Records per staging slot of a resident sort of `count` records.
+uint64_t slot_records_for(uint64_t slot_bytes, uint32_t record_size, uint64_t count) {
+  return std::max<uint64_t>(1, std::min<uint64_t>(slot_bytes / record_size, count));
+}
+
+}  // namespace
+
 uint64_t GpuBackend::resident_capacity(uint64_t slot_bytes) {
   const uint32_t size = layout_.record_size();
   DeviceHold hold(gate_);
@@ -100,8 +109,7 @@ uint64_t GpuBackend::resident_capacity(uint64_t slot_bytes) {
   uint64_t lo = 0, hi = std::min<uint64_t>(kMaxGroupRecords, limit / size);
   while (lo < hi) {
     const uint64_t mid = lo + (hi - lo + 1) / 2;
-    const uint64_t slot = std::max<uint64_t>(1, std::min<uint64_t>(slot_bytes / size, mid));
-    if (plan_resident(device_.format(), size, mid, slot).bytes <= limit) {
+    if (plan_resident(device_.format(), size, mid, slot_records_for(slot_bytes, size, mid)).bytes <= limit) {
       lo = mid;
     } else {
       hi = mid - 1;
@@ -116,8 +124,7 @@ std::unique_ptr<ResidentSort> GpuBackend::hold_records(uint64_t count, uint64_t 
     return nullptr;
   }
   const uint32_t size = layout_.record_size();
-  const uint64_t slot = std::max<uint64_t>(1, std::min<uint64_t>(slot_bytes / size, std::max<uint64_t>(count, 1)));
-  const ResidentPlan plan = plan_resident(device_.format(), size, count, slot);
+  const ResidentPlan plan = plan_resident(device_.format(), size, count, slot_records_for(slot_bytes, size, count));
   auto hold = std::make_unique<DeviceHold>(gate_);
   hold->acquire();
   device_.make_current();

@@ -4,7 +4,6 @@
 #include <string>
 #include <utility>
 
-#include "kernels/extract_keys.h"
 #include "kernels/bucket_partition.h"
 #include "kernels/key_sort.h"
 
@@ -45,22 +44,7 @@ void ResidentSorter::upload(uint64_t count) {
   uploaded_[fill_].record(device_.copy_in);
 
   device_.compute.wait(uploaded_[fill_].get());
-  const GroupArrays& g = plan_.group;
-  kernels::ExtractArgs args;
-  args.records = records;
-  args.record_size = size;
-  args.count = count;
-  args.out_offset = sent_;
-  args.index_base = static_cast<uint32_t>(sent_);
-  args.columns = device_.at<uint64_t>(g.columns);
-  args.column_stride = g.capacity;
-  args.last_keys = device_.at<void>(g.keys_a);
-  args.values = device_.at<uint32_t>(g.values_a);
-  args.fields = device_.fields();
-  args.field_count = device_.field_count();
-  const size_t extract = device_.timer.begin(Phase::kExtract, device_.compute);
-  kernels::launch_extract_keys(device_.format(), args, device_.compute.get());
-  device_.timer.end(extract, device_.compute);
+  device_.extract_keys(records, count, plan_.group, sent_, static_cast<uint32_t>(sent_));
   sent_ += count;
   fill_ ^= 1u;
 }
