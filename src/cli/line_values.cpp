@@ -16,18 +16,6 @@ const std::pair<const char*, char> kSortWords[] = {{"general-numeric", 'g'}, {"h
                                                    {"month", 'M'},           {"numeric", 'n'},
                                                    {"random", 'R'},          {"version", 'V'}};
 
-// The global ordering options as GNU sort's letters.
-std::string global_orderings(const RawLineOptions& o) {
-  std::string letters;
-  const std::pair<bool, char> given[] = {{o.dictionary, 'd'},    {o.fold, 'f'},        {o.general_numeric, 'g'},
-                                         {o.human_numeric, 'h'}, {o.nonprinting, 'i'}, {o.month, 'M'},
-                                         {o.numeric, 'n'},       {o.random, 'R'},      {o.version_sort, 'V'}};
-  for (const auto& [on, letter] : given) {
-    if (on) letters += letter;
-  }
-  return letters;
-}
-
 }  // namespace
 
 void apply_sort_word(RawLineOptions& o) {
@@ -57,7 +45,13 @@ void apply_sort_word(RawLineOptions& o) {
 void refuse_incompatible_gnu_orderings(const RawLineOptions& o, const std::vector<std::string>& keys) {
   bool taken = keys.empty();  // the global options make the whole line a key
   for (const std::string& k : keys) taken |= !looks_like_record_key(k) && !parse_line_key(k).has_options;
-  if (taken) refuse_incompatible_orderings(global_orderings(o));
+  if (!taken) return;
+  LineOptions global;
+  set_orderings(o, global);
+  global.fold = o.fold;
+  global.numeric = o.numeric;
+  global.human_numeric = o.human_numeric;
+  refuse_incompatible_orderings(global_orderings(global));
 }
 
 namespace {

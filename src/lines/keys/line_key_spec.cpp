@@ -131,7 +131,9 @@ LineKey global_key(const LineOptions& options) {
   return global;
 }
 
-// The letters of the global options that exclude each other, as GNU sort names them.
+
+}  // namespace
+
 std::string global_orderings(const LineOptions& o) {
   std::string letters;
   const std::pair<bool, char> given[] = {{o.dictionary, 'd'}, {o.fold, 'f'},      {o.general_numeric, 'g'},
@@ -142,8 +144,6 @@ std::string global_orderings(const LineOptions& o) {
   }
   return letters;
 }
-
-}  // namespace
 
 LineSpec make_line_spec(const LineOptions& options, bool reverse, bool unique) {
   LineSpec spec;

@@ -41,6 +41,9 @@ ParsedLineKey parse_line_key(const std::string& spec);
 // Throws UsageError in GNU sort's words when the ordering options in
 // `letters` (of d f g h i M n R V) exclude each other.
 void refuse_incompatible_orderings(const std::string& letters);
+// The letters of the global ordering options that are on, as GNU sort
+// names them (for refuse_incompatible_orderings).
+std::string global_orderings(const LineOptions& options);
 
 // Whether a -k argument is gsort's record key (OFFSET:TYPE), which has a
 // ':' where GNU's POS never has one.
