@@ -64,12 +64,6 @@ DiffOutcome compare(const LineOptionsCase& o, const std::string& data, const std
   return d;
 }
 
-ProcessOptions c_locale() {
-  ProcessOptions p;
-  p.env = {"LC_ALL=C"};
-  return p;
-}
-
 }  // namespace
 
 DiffOutcome run_gnu_differential(uint64_t seed, int cases, size_t max_lines,

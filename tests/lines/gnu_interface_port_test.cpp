@@ -13,19 +13,12 @@
 #include <string>
 #include <vector>
 
+#include "tests/lines/sort_pl_case.h"
 #include "tests/support/process.h"
 #include "tests/support/temp_dir.h"
 
 namespace gsort_test {
 namespace {
-
-struct PortedCase {
-  const char* name;
-  std::vector<std::string> args;
-  std::string in, out;
-  int exit_code = 0;
-  std::string err;
-};
 
 ProcessResult gsort(std::vector<std::string> args, const std::string& input, std::vector<std::string> env = {}) {
   args.insert(args.begin(), GSORT_BINARY);
@@ -43,8 +36,8 @@ std::string repeated(const std::string& s, int n) {
   return out;
 }
 
-void expect_cases(const std::vector<PortedCase>& cases, const std::vector<std::string>& env = {}) {
-  for (const PortedCase& c : cases) {
+void expect_cases(const std::vector<SortPlCase>& cases, const std::vector<std::string>& env = {}) {
+  for (const SortPlCase& c : cases) {
     const ProcessResult r = gsort(c.args, c.in, env);
     EXPECT_EQ(r.exit_code, c.exit_code) << c.name << ": " << r.err;
     EXPECT_EQ(r.out, c.out) << c.name;

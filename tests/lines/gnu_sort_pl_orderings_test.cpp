@@ -14,20 +14,13 @@
 #include <string>
 #include <vector>
 
+#include "tests/lines/sort_pl_case.h"
 #include "tests/support/line_reference.h"
 #include "tests/support/process.h"
 #include "tests/support/temp_dir.h"
 
 namespace gsort_test {
 namespace {
-
-struct SortPlCase {
-  const char* name;
-  std::vector<std::string> args;
-  std::string in, out;
-  int exit_code = 0;
-  std::string err;
-};
 
 const std::vector<SortPlCase>& ordering_cases() {
   static const std::vector<SortPlCase> cases = {

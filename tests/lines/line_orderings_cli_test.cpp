@@ -18,16 +18,6 @@
 namespace gsort_test {
 namespace {
 
-ProcessOptions c_locale(const std::string& stdin_data = "") {
-  ProcessOptions p;
-  p.env = {"LC_ALL=C"};
-  if (!stdin_data.empty()) {
-    p.stdin_kind = StdinKind::kPipe;
-    p.stdin_data = stdin_data;
-  }
-  return p;
-}
-
 ProcessResult run(const char* program, std::vector<std::string> args, const ProcessOptions& p = c_locale()) {
   args.insert(args.begin(), program);
   return run_process(args, p);

@@ -284,4 +284,14 @@ pid_t dead_pid() {
   return pid;
 }
 
+ProcessOptions c_locale(const std::string& stdin_data) {
+  ProcessOptions p;
+  p.env = {"LC_ALL=C"};
+  if (!stdin_data.empty()) {
+    p.stdin_kind = StdinKind::kPipe;
+    p.stdin_data = stdin_data;
+  }
+  return p;
+}
+
 }  // namespace gsort_test

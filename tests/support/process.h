@@ -85,6 +85,9 @@ ProcessResult run_gsort(const std::vector<std::string>& args,
                         const ProcessOptions& options = {});
 ProcessResult run_gsort_gen(const std::vector<std::string>& args,
                             const ProcessOptions& options = {});
+// Options for a run in the C locale (LC_ALL=C), as GNU sort is compared;
+// with `stdin_data`, fed that through a pipe.
+ProcessOptions c_locale(const std::string& stdin_data = "");
 // The full argv those would run, for failure messages and Process.
 std::vector<std::string> gsort_argv(const std::vector<std::string>& args);
 std::vector<std::string> gsort_gen_argv(const std::vector<std::string>& args);
