@@ -27,9 +27,9 @@ bool MappedDestination::reserve(uint64_t bytes) {
   return range_ != nullptr;
 }
 
-bool MappedDestination::prepare(uint64_t bytes, ThreadPool& pool) {
+bool MappedDestination::prepare(uint64_t bytes, ThreadPool& pool, uint64_t lead) {
   if (!reserve(bytes)) return false;
-  ahead_ = std::make_unique<PopulateAhead>(range_->data(), bytes, pool);
+  ahead_ = std::make_unique<PopulateAhead>(range_->data(), bytes, pool, lead);
   return true;
 }
 
@@ -54,11 +54,11 @@ std::string MappedDestination::no_room() const {
   return "no room to reserve its " + std::to_string(no_room_for_) + " bytes at once";
 }
 
-void MappedDestination::finish(uint64_t written, bool fsync) {
+void MappedDestination::finish(uint64_t written, bool fsync, ThreadPool* pool) {
   ahead_.reset();  // waits for the pieces under way
   if (!range_) return;
   const uint64_t reserved = range_->size();
-  range_->finish(fsync);
+  range_->finish(fsync, pool);
   range_.reset();
   const off_t end = static_cast<off_t>(offset_ + written);
   if (written < reserved && ::ftruncate(file_.fd(), end) != 0) {

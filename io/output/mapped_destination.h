@@ -51,8 +51,8 @@ class MappedDestination {
   // early (an in-memory sort, before it reads), and starts making its pages
   // present on the pool's threads (PopulateAhead) while the sort goes on.
   // False where the file system cannot reserve or map it, or has no room to
-  // reserve it (no_room() says so).
-  bool prepare(uint64_t bytes, ThreadPool& pool);
+  // reserve it (no_room() says so). lead: PopulateAhead's (0: all at once).
+  bool prepare(uint64_t bytes, ThreadPool& pool, uint64_t lead = 0);
   // Blocks of block_bytes over [0, bytes) of the file: the prepared range,
   // or one reserved and mapped now, whose pages the writer's threads make
   // present as they fill them: nothing is made present ahead on the pool,
@@ -73,8 +73,9 @@ class MappedDestination {
 
   // After the writer finished `written` bytes: unmaps (with `fsync`, the
   // bytes on stable storage first), cuts the file to offset + `written`
-  // and puts `file`'s offset there, as write() would have.
-  void finish(uint64_t written, bool fsync);
+  // and puts `file`'s offset there, as write() would have. With a pool, it
+  // unmaps on the pool's threads (MappedOutputRange::finish).
+  void finish(uint64_t written, bool fsync, ThreadPool* pool = nullptr);
 
  private:
   File& file_;

@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 
 #include "io/file/file.h"
@@ -103,7 +104,7 @@ MappedOutputRange::MappedOutputRange(std::string path, int fd, bool owns_fd, voi
 
 MappedOutputRange::~MappedOutputRange() { release(); }
 
-void MappedOutputRange::finish(bool fsync) {
+void MappedOutputRange::finish(bool fsync, ThreadPool* pool) {
   if (fsync && (::msync(base_, length_, MS_SYNC) != 0 || (::fdatasync(fd_) != 0 && errno != EINVAL))) {
     const int err = errno;
     release();
@@ -112,14 +113,26 @@ void MappedOutputRange::finish(bool fsync) {
   const int fd = fd_;
   const bool owned = owns_fd_;
   fd_ = -1;
-  release();
+  release(pool);
   if (owned && fd >= 0 && ::close(fd) != 0) throw IoError("cannot write output: " + describe_errno(path_, errno));
 }
 
-void MappedOutputRange::release() noexcept {
+void MappedOutputRange::release(ThreadPool* pool) noexcept {
   if (base_) {
     unregister_mapped_input(guard_);
-    ::munmap(base_, length_);
+    constexpr size_t kPiece = size_t{256} << 20;  // a multiple of any page size
+    if (pool != nullptr && length_ > kPiece) {
+      try {
+        uint8_t* base = static_cast<uint8_t*>(base_);
+        pool->parallel_for((length_ + kPiece - 1) / kPiece, [&](size_t i) {
+          ::munmap(base + i * kPiece, std::min(kPiece, length_ - i * kPiece));
+        });
+      } catch (...) {
+        ::munmap(base_, length_);  // what is left (unmapping an unmapped page is no error)
+      }
+    } else {
+      ::munmap(base_, length_);
+    }
     base_ = nullptr;
   }
   if (fd_ >= 0 && owns_fd_) ::close(fd_);

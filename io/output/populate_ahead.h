@@ -18,13 +18,18 @@ namespace gsort {
 
 class PopulateAhead {
  public:
-  PopulateAhead(uint8_t* base, uint64_t bytes, ThreadPool& pool);
+  // lead: how far ahead of what the writers asked for (wait_until) pages
+  // are made present; 0: all of them, at once. A budget bounds the dirty
+  // pages it makes (a memory-limited cgroup would write them back and read
+  // them in again before the writers come).
+  PopulateAhead(uint8_t* base, uint64_t bytes, ThreadPool& pool, uint64_t lead = 0);
   ~PopulateAhead();  // stops after the step under way; what is present stays
   PopulateAhead(const PopulateAhead&) = delete;
   PopulateAhead& operator=(const PopulateAhead&) = delete;
 
   // Blocks until [0, end) is present (or populating stopped: a kernel
-  // without MADV_POPULATE_WRITE, where pages fault in as written).
+  // without MADV_POPULATE_WRITE, where pages fault in as written); the
+  // writers are at `end` now, for the lead.
   void wait_until(uint64_t end);
 
  private:
@@ -33,9 +38,11 @@ class PopulateAhead {
   uint8_t* const base_;
   const uint64_t bytes_;
   ThreadPool& pool_;
+  const uint64_t lead_;
   std::mutex mutex_;
-  std::condition_variable advanced_;
+  std::condition_variable advanced_;  // done_, over_ or (for run) asked_ and stop_
   uint64_t done_ = 0;  // [0, done_) is present
+  uint64_t asked_ = 0;  // the furthest end a writer waited for
   bool over_ = false;  // every piece done, or populating failed
   bool stop_ = false;  // the destructor asks
   std::thread thread_;  // last: starts once the members above exist

@@ -7,17 +7,20 @@ bool is_digit(uint8_t c) { return c >= '0' && c <= '9'; }
 bool is_alpha(uint8_t c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
 
 // Where the file suffix of s[0, n) begins: the longest tail made of
-// ".X..." parts (X a letter or '~', then letters, digits and '~'). As in
-// coreutils 9.1, a name that is all suffix has an empty prefix.
+// ".X..." parts (X a letter or '~', then letters, digits and '~'), but
+// never the whole of a nonempty name, so the first byte is always prefix.
+// That is coreutils 9.2's rule and its manual's; 9.1 let ".a" be all
+// suffix, which put ".A" before ".0".
 uint64_t prefix_length(const uint8_t* s, uint64_t n) {
-  for (uint64_t i = 0;; ++i) {
-    const uint64_t prefix = i;
+  uint64_t prefix = 0;
+  for (uint64_t i = 0; i < n;) {
+    prefix = ++i;
     while (i + 1 < n && s[i] == '.' && (is_alpha(s[i + 1]) || s[i + 1] == '~')) {
       for (i += 2; i < n && (is_alpha(s[i]) || is_digit(s[i]) || s[i] == '~'); ++i) {
       }
     }
-    if (i >= n) return prefix;
   }
+  return prefix;
 }
 
 // The rank of byte s[pos] among non-digits: the end before all but '~',

@@ -1,5 +1,5 @@
 // -V: version order, as GNU sort compares keys with gnulib's filenvercmp
-// in coreutils 9.1 (the C locale's letters and digits): runs of digits
+// in coreutils 9.2 and later (the C locale's letters and digits): runs of digits
 // compare as numbers, other bytes letters first, then the rest, '~'
 // before everything, even the end; file suffixes (".tar.gz": each a '.',
 // a letter or '~', letters, digits and '~') are compared only when the

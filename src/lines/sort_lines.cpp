@@ -100,7 +100,7 @@ void commit(LineJob& job, const RunOptions& run, const LinesBeforeCommit& before
   const Stopwatch t;
   LineDestination& out = *job.out;
   job.report.input_stored_bytes = job.tally.stored_bytes.load();
-  out.mapped.finish(job.report.output_bytes, job.config.fsync);
+  out.mapped.finish(job.report.output_bytes, job.config.fsync, &job.pool);
   report_output_way(out.blocks.way(), stream_reason(out.refusal, *out.room, out.mapped), job.pool.size(), job.log,
                     job.report);
   if (job.verify) {

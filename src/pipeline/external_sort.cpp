@@ -162,6 +162,26 @@ void finish(const SortContext& ctx, const RunOptions& run, const InputTally& tal
   ctx.log.info("merge passes: " + std::to_string(report.merge_passes));
 }
 
+// Lets the destination be written through a mapping, where nothing
+// refused it.
+void allow_mapped_output(const SortContext& ctx, const SortPlan& plan, const InputSet& inputs, RoomCheck& room,
+                         MappedDestination& mapped, FinalOutput& destination) {
+  // An in-memory sort knows its output's size before it reads: the
+  // mapping's pages are made present while it reads and sorts.
+  if (plan.memory.in_memory && ctx.config.mode == Mode::kSort && inputs.size_known() && inputs.total_bytes() > 0 &&
+      room.may_map()) {
+    mapped.prepare(inputs.total_bytes(), ctx.pool);
+  }
+  // Room is checked again when the runs are settled: a mapping that no
+  // longer fits beside them is not made.
+  destination.allow_mapping([&mapped, &room](uint64_t bytes, uint64_t block) {
+    return room.may_map() ? mapped.map(bytes, block) : nullptr;
+  });
+  // The final merge in ranges fills it on every thread (src/merge/parallel_merge.h).
+  destination.allow_whole_mapping(
+      [&mapped, &room](uint64_t bytes) { return room.may_map() ? mapped.map_whole(bytes) : nullptr; });
+}
+
 }  // namespace
 
 SortReport external_sort(const SortContext& ctx, const RunOptions& run) {
@@ -192,22 +212,11 @@ SortReport external_sort(const SortContext& ctx, const RunOptions& run) {
   MappedDestination mapped(out.target);
   FinalOutput destination(destination_sink(out.target, out.encoder.get()), rs, plan.memory.block_bytes,
                           config.unique ? &ctx.layout : nullptr, out.check.get());
-  if (refusal.empty()) {
-    // An in-memory sort knows its output's size before it reads: the
-    // mapping's pages are made present while it reads and sorts.
-    if (plan.memory.in_memory && config.mode == Mode::kSort && inputs.size_known() && inputs.total_bytes() > 0 &&
-        room.may_map()) {
-      mapped.prepare(inputs.total_bytes(), ctx.pool);
-    }
-    // Room is checked again when the runs are settled: a mapping that no
-    // longer fits beside them is not made.
-    destination.allow_mapping([&mapped, &room](uint64_t bytes, uint64_t block) {
-      return room.may_map() ? mapped.map(bytes, block) : nullptr;
-    });
-    // The final merge in ranges fills it on every thread (src/merge/parallel_merge.h).
-    destination.allow_whole_mapping(
-        [&mapped, &room](uint64_t bytes) { return room.may_map() ? mapped.map_whole(bytes) : nullptr; });
-  }
+  if (refusal.empty()) allow_mapped_output(ctx, plan, inputs, room, mapped, destination);
+  // The device tier knows its output's size once the device holds the input.
+  const PrepareOutput prepare_held_output = [&](uint64_t bytes, uint64_t lead) {
+    if (refusal.empty() && room.may_map()) mapped.prepare(bytes, ctx.pool, lead);
+  };
   DirectWrite direct(destination, ctx.pool, meter, report);
   const ReadProgress progress{meter, tally.stored_bytes, inputs.stored_bytes()};
   // Paced as the runs are, once a merge will write it (does nothing for a pipe).
@@ -228,7 +237,7 @@ SortReport external_sort(const SortContext& ctx, const RunOptions& run) {
     report.input_bytes = report.input_records * rs;
   } else if (plan.memory.in_memory) {
     sort_in_memory(ctx, plan.memory.chunk_records, inputs, progress, direct, report);
-  } else if (!sort_on_device(ctx, plan.budget, inputs, progress, destination, report)) {
+  } else if (!sort_on_device(ctx, plan.budget, inputs, progress, destination, prepare_held_output, report)) {
     RunMerges merges(merge_setup(ctx, plan, runs, report), runs, report);
     const RunFormation formation{ctx, plan.memory, inputs, progress, runs, merges, direct, plan.budget};
     std::vector<PendingSource> formed = form_runs(formation, report);
@@ -237,7 +246,10 @@ SortReport external_sort(const SortContext& ctx, const RunOptions& run) {
       merges.merge_all(std::move(formed), destination, meter, report.input_records * rs);
     }
   }
-  mapped.finish(report.output_records * rs, config.fsync);
+  const bool was_mapped = mapped.mapped();
+  Stopwatch unmap;
+  mapped.finish(report.output_records * rs, config.fsync, &ctx.pool);
+  if (was_mapped) report.add_phase("unmap output", unmap.lap());
   report_output_way(destination.way(), stream_reason(refusal, room, mapped), ctx.pool.size(), ctx.log, report);
   finish(ctx, run, tally, out, meter, report);
   return report;

@@ -41,7 +41,7 @@ bool device_tier_wanted(const SortConfig& config, bool size_known, uint64_t inpu
 uint64_t device_tier_slot_bytes(uint64_t budget) { return std::max<uint64_t>(1, std::min(kMaxSlotBytes, budget / 4)); }
 
 bool sort_on_device(const SortContext& ctx, uint64_t budget, InputSet& inputs, const ReadProgress& progress,
-                    FinalOutput& out, SortReport& report) {
+                    FinalOutput& out, const PrepareOutput& prepare_output, SortReport& report) {
   const bool known = inputs.size_known();
   if (!device_tier_wanted(ctx.config, known, known ? inputs.total_bytes() : 0, false)) return false;
   const uint32_t rs = ctx.layout.record_size();
@@ -58,6 +58,8 @@ bool sort_on_device(const SortContext& ctx, uint64_t budget, InputSet& inputs, c
   ctx.log.info("device: the whole input (" + plural(count, "record") + ") is sorted in GPU memory, " +
                mebibytes_text(resident->device_bytes()) + " of it; two host slots of " +
                plural(resident->slot_records(), "record"));
+  // The slots take half the budget; the output's pages made present ahead, the other half.
+  prepare_output(count * rs, budget / 2);
   report.add_phase("allocate", t.lap());
   // Made first: an unwritable destination fails before the read.
   std::unique_ptr<OutputWriter> writer = out.writer(count * rs);

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -29,8 +30,13 @@ uint64_t device_tier_slot_bytes(uint64_t budget);
 // the backend can hold them all; false, having read nothing, when not
 // wanted or it cannot (then the reason is under -v and in
 // report.device_tier_why).
+// prepare_output(bytes, lead) is called once the device holds the input,
+// before the read: the destination may map its `bytes` now and make its
+// pages present while the device reads and sorts, at most `lead` bytes
+// ahead of the writer (MappedDestination::prepare).
+using PrepareOutput = std::function<void(uint64_t bytes, uint64_t lead)>;
 bool sort_on_device(const SortContext& ctx, uint64_t budget, InputSet& inputs, const ReadProgress& progress,
-                    FinalOutput& out, SortReport& report);
+                    FinalOutput& out, const PrepareOutput& prepare_output, SortReport& report);
 
 // Reads up to `count` records of `inputs` into `resident` through its
 // slots (the pool reads); returns how many.

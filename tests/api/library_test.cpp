@@ -87,6 +87,7 @@ TEST(Library, SortFilesSpillsRunsUnderASmallBudgetAndRemovesThem) {
   o.memory_bytes = 1 << 20;
   o.temp_dir = temp;
   o.verify = true;
+  o.backend = gsort::Backend::kCpu;  // a GPU would hold the input whole (the device tier) and spill nothing
   const gsort::SortResult r = gsort::sort_files({dir.file("in")}, dir.file("out"), o);
   EXPECT_GT(r.temp_bytes, 0u) << "expected the sort to spill runs";
   EXPECT_EQ(gsort_test::describe_difference(gsort_test::read_file(dir.file("out")),

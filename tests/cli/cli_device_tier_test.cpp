@@ -35,7 +35,7 @@ class DeviceTier : public testing::Test {
   // gsort `args` on `input` with --stats on stderr; fails the test unless
   // it exits 0 and leaves nothing in -T.
   ProcessResult sort(std::vector<std::string> args, const std::string& input) {
-    args.insert(args.end(), {"-T", dir_.subdir("tmp"), "--stats", input});
+    args.insert(args.end(), {"-T", dir_.subdir("tmp"), "--stats", "-", input});
     ProcessResult r = run_gsort(args);
     EXPECT_EQ(r.exit_code, 0) << r.status() << ": " << r.err;
     EXPECT_EQ(count_files(dir_.subdir("tmp")), 0u) << "temp files left behind";

@@ -11,6 +11,11 @@
 
 namespace gsort_test {
 
+// Whether /usr/bin/sort -V orders as gsort does: coreutils 9.2 and later
+// put ".0" before ".A"; 9.1 put ".A" first (src/keys/version_order.cpp).
+// Where it does not, the comparisons with it leave -V out.
+bool gnu_sort_has_current_version_order();
+
 struct DiffOutcome {
   bool same = true;
   std::string what;  // on a difference: the case and both outputs, for the failure message

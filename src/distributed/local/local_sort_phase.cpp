@@ -73,7 +73,7 @@ SortReport sort_memory_at(RankContext& rank, ReceivedInMemory& memory, uint64_t 
     throw Error("internal error: the sorted part is shorter than its range of the output");
   }
   if (mapped) {
-    mapped->finish(rank.config.fsync);
+    mapped->finish(rank.config.fsync, &rank.pool);
     return report;
   }
   if (rank.config.fsync) out.flush_data_to_disk();

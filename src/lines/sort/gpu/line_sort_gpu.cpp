@@ -9,6 +9,7 @@
 #include "src/core/host_buffer.h"
 #include "src/cuda/check.h"
 #include "src/cuda/resources.h"
+#include "src/keys/line_key.h"
 #include "src/lines/sort/tie_refine.h"
 
 namespace gsort {
@@ -97,7 +98,9 @@ class GpuLineSorter final : public LineSorter {
     return device;
   }
 
+  // -g, -R and -V first keys have no device image (line_key.h): the CPU sorts them.
   bool fits(const LineSpan& lines) const {
+    if (host_only_order(spec_.image().key)) return false;
     const uint64_t need = lines.bytes() + lines.count * (kernels::kLineSortBytesPerLine + 16);
     return memory_cap_ == 0 || need <= memory_cap_;
   }
