@@ -35,9 +35,11 @@ struct GpuOptions {
 // text).
 bool gpu_usable(int device, std::string* why);
 
-// Whether an NVIDIA driver is installed, asked without starting it (no
-// device is opened: milliseconds where gpu_usable takes a fraction of a
-// second); on false, `why` says so as gpu_usable would.
+// Whether an NVIDIA driver is installed, from its device node and /proc
+// files, without loading the CUDA driver library (microseconds, where
+// gpu_usable takes a fraction of a second); on false, `why` says so as
+// gpu_usable would. A driver whose library is missing shows when the device
+// starts.
 bool gpu_driver_installed(std::string* why);
 
 // How many CUDA devices the driver finds (0 with no driver or on any error).
