@@ -6,6 +6,7 @@
 
 #include "io/file/file.h"
 #include "io/output/mapped_window.h"
+#include "io/temp/temp_registry.h"
 #include "src/core/errors.h"
 #include "src/core/host_buffer.h"
 
@@ -16,7 +17,10 @@ MappedDestination::~MappedDestination() {
   if (!range_) return;
   range_.reset();
   // Standard output (a temporary file goes whole): nothing of a failed sort is left.
-  if (reopen_ != nullptr) (void)::ftruncate(file_.fd(), static_cast<off_t>(offset_));
+  if (reopen_ != nullptr) {
+    (void)::ftruncate(file_.fd(), static_cast<off_t>(offset_));
+    unregister_output_cut();
+  }
 }
 
 bool MappedDestination::reserve(uint64_t bytes) {
@@ -24,6 +28,8 @@ bool MappedDestination::reserve(uint64_t bytes) {
   bool no_room = false;
   range_ = MappedOutputRange::map(file_, offset_, bytes, &no_room, reopen_);
   if (no_room) no_room_for_ = bytes;
+  // Standard output grown in place: an interrupted sort leaves it as it was.
+  if (range_ && reopen_ != nullptr) register_output_cut(file_.fd(), offset_);
   return range_ != nullptr;
 }
 
@@ -61,6 +67,7 @@ void MappedDestination::finish(uint64_t written, bool fsync, ThreadPool* pool) {
   range_->finish(fsync, pool);
   range_.reset();
   const off_t end = static_cast<off_t>(offset_ + written);
+  if (reopen_ != nullptr) unregister_output_cut();  // complete: a signal from here on leaves it whole
   if (written < reserved && ::ftruncate(file_.fd(), end) != 0) {
     throw IoError("cannot write output: " + describe_errno(file_.display_name(), errno));
   }

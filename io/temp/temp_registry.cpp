@@ -42,6 +42,15 @@ std::atomic<int> g_creating{0};  // open TempCreation brackets
 // SIGKILL soon after SIGTERM when it ends a job (distributed sort).
 std::atomic<int> g_slots_used{0};
 
+// register_output_cut's file and length (-1: none).
+std::atomic<int> g_cut_fd{-1};
+std::atomic<int64_t> g_cut_length{0};
+
+void cut_output() {
+  const int fd = g_cut_fd.load(std::memory_order_acquire);
+  if (fd >= 0) (void)::ftruncate(fd, static_cast<off_t>(g_cut_length.load(std::memory_order_acquire)));
+}
+
 void remove_all(int kind) {
   const int used = g_slots_used.load(std::memory_order_acquire);
   for (int i = 0; i < used; ++i) {
@@ -63,6 +72,7 @@ extern "C" void cleanup_and_reraise(int sig) {
     struct timespec ms = {0, 1000000};
     ::nanosleep(&ms, nullptr);
   }
+  cut_output();
   remove_all(kFile);
   remove_all(kDirectory);
   ::signal(sig, SIG_DFL);
@@ -89,6 +99,11 @@ const MappedRange* mapped_range_of(uintptr_t address) {
 
 extern "C" void mapped_input_fault(int sig, siginfo_t* info, void*) {
   const MappedRange* range = info ? mapped_range_of(reinterpret_cast<uintptr_t>(info->si_addr)) : nullptr;
+  if (range && g_signalled.load()) {
+    // The mapped output was cut by a handler under way (cut_output), which
+    // ends the process: nothing to say.
+    for (;;) ::pause();
+  }
   if (range) {
     static const char kInput[] =
         "gsort: an input file was cut short while gsort was reading it (it must not change during the sort)\n";
@@ -99,6 +114,7 @@ extern "C" void mapped_input_fault(int sig, siginfo_t* info, void*) {
       (void)!::write(2, kInput, sizeof kInput - 1);
     }
     g_signalled.store(true);
+    cut_output();
     remove_all(kFile);
     remove_all(kDirectory);
     ::_exit(kExitError);
@@ -179,6 +195,13 @@ void unregister_mapped_input(int slot) {
   std::lock_guard<std::mutex> lock(g_mapped_mutex);
   g_mapped[slot].end.store(0, std::memory_order_release);
 }
+
+void register_output_cut(int fd, uint64_t length) {
+  g_cut_length.store(static_cast<int64_t>(length), std::memory_order_release);
+  g_cut_fd.store(fd, std::memory_order_release);
+}
+
+void unregister_output_cut() { g_cut_fd.store(-1, std::memory_order_release); }
 
 int register_temp_path(const std::string& path, bool is_directory) {
   if (path.size() >= PATH_MAX) throw Error("temporary path too long: " + path);

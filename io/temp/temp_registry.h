@@ -29,6 +29,13 @@ int register_mapped_output(const void* base, size_t length);
 // Either kind.
 void unregister_mapped_input(int slot);
 
+// Standard output that gsort extends in place (a regular file it maps):
+// on a fatal signal, and on a SIGBUS in a mapped range, the handler cuts
+// the file `fd` back to `length` bytes, where it ended before. One at a time;
+// unregister before the descriptor closes.
+void register_output_cut(int fd, uint64_t length);
+void unregister_output_cut();
+
 // Registers a path for removal on a fatal signal; returns a slot for
 // unregister_temp_path. Thread-safe. Throws Error when the table is full.
 int register_temp_path(const std::string& path, bool is_directory);

@@ -108,6 +108,22 @@ TEST_F(StandardOutputFile, AFailedSortLeavesTheFileAsItWas) {
   EXPECT_EQ(r.status(), "exit 2") << r.err;
   EXPECT_EQ(file("out"), "kept\n");
 }
+
+// Interrupted by SIGINT before the read: in memory, after the output was
+// mapped and its file extended to hold the sort (the signal's handler cuts
+// it back); spilled, before it was mapped.
+TEST_F(StandardOutputFile, AnInterruptedSortLeavesTheFileAsItWas) {
+  for (const std::string& more : {std::string(), std::string(" -S 1M -T .")}) {
+    write_file(dir_.file("out"), "kept\n");
+    const ProcessResult r = shell("GSORT_TEST_SIGNAL_AT_CHUNK=0:2 exec \"$G\" --format gensort records" + more +
+                                      " >> out",
+                                  GSORT_HOOKS_BINARY);
+    EXPECT_EQ(r.status(), "signal 2") << more << ": " << r.err;
+    const std::string out = file("out");
+    EXPECT_EQ(out.size(), 5u) << more;
+    EXPECT_TRUE(out == "kept\n") << more;
+  }
+}
 #endif
 
 }  // namespace

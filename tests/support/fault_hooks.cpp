@@ -42,6 +42,21 @@ void truncate_input(uint64_t chunk) {
   if (::truncate(s.substr(0, middle).c_str(), bytes) != 0) std::abort();
 }
 
+// GSORT_TEST_SIGNAL_AT_CHUNK=CHUNK:SIG: the process sends itself SIG
+// before chunk CHUNK is read.
+void signal_at_chunk(uint64_t chunk) {
+  const char* spec = std::getenv("GSORT_TEST_SIGNAL_AT_CHUNK");
+  if (spec == nullptr || *spec == '\0') return;
+  char* end = nullptr;
+  if (std::strtoull(spec, &end, 10) != chunk || *end != ':') return;
+  ::kill(::getpid(), std::atoi(end + 1));
+}
+
+void before_chunk(uint64_t chunk) {
+  truncate_input(chunk);
+  signal_at_chunk(chunk);
+}
+
 // GSORT_TEST_TEMP_DEVICE=ROOM_BYTES[:WRITE_MB_S] (the page cache's room, the
 // temp device's write speed) for --compress-temp=auto.
 void fake_temp_device(uint64_t* page_cache_room, double* write_bytes_per_s) {
@@ -111,7 +126,7 @@ void corrupt_run(int fd, uint64_t run, uint64_t segment) {
 void install_fault_hooks() {
   before_final_write = &corrupt_output_record;
   before_stats_rename = &block_stats_rename;
-  before_chunk_read = &truncate_input;
+  before_chunk_read = &before_chunk;
   temp_device = &fake_temp_device;
   rank_phase = &fail_rank;
   receive_in_files = &receive_in_files_set;

@@ -7,6 +7,8 @@
 //   GSORT_TEST_TRUNCATE_INPUT=PATH:BYTES:CHUNK  truncates the file PATH to
 //   BYTES just before chunk CHUNK (0-based) of the input is read: a file
 //   that shrinks while gsort reads it.
+//   GSORT_TEST_SIGNAL_AT_CHUNK=CHUNK:SIG  the process sends itself signal
+//   SIG (a number) just before chunk CHUNK of the input is read.
 //   GSORT_TEST_TEMP_DEVICE=ROOM_BYTES[:WRITE_MB_S]  what --compress-temp=auto
 //   takes for the page cache's room and (when given) the temp device's
 //   write speed, instead of measuring them (WRITE_MB_S 0: could not be
