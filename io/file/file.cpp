@@ -120,11 +120,27 @@ size_t File::pread_full(void* buf, size_t n, uint64_t offset) {
 }
 
 void File::write_all(const void* buf, size_t n) {
+  if (direct_) {
+    direct_->append(buf, n);
+    return;
+  }
   const auto* p = static_cast<const uint8_t*>(buf);
   bool ok;
   move_all(n, false, &ok, [&](size_t at, size_t want) { return ::write(fd_, p + at, want); });
   if (!ok) fail("cannot write");
   if (pacer_) pacer_->wrote(n);
+}
+
+bool File::write_around_cache(size_t staging_bytes) {
+  if (direct_ || fd_ < 0 || !is_regular()) return direct_ != nullptr;
+  direct_ = DirectWriter::open(fd_, path_, staging_bytes);
+  return direct_ != nullptr;
+}
+
+void File::finish_writes() {
+  if (!direct_) return;
+  std::unique_ptr<DirectWriter> direct = std::move(direct_);
+  direct->finish();
 }
 
 void File::pace_writeback() {
@@ -220,6 +236,7 @@ void File::flush_data_to_disk() const {
 
 void File::close() {
   if (fd_ < 0) return;
+  finish_writes();
   const int fd = fd_;
   fd_ = -1;
   pacer_.reset();

@@ -9,6 +9,7 @@
 #include <string>
 #include <utility>
 
+#include "io/file/direct_writer.h"
 #include "io/file/writeback_pacer.h"
 
 namespace gsort {
@@ -84,6 +85,16 @@ class File {
   // Nothing happens for a pipe or a terminal.
   void pace_writeback();
   bool writeback_paced() const { return pacer_ && pacer_->active(); }
+  // From here on, write_all goes around the page cache: staged in
+  // `staging_bytes` and written with O_DIRECT in whole blocks
+  // (io/file/direct_writer.h). False, with nothing changed, where the file
+  // cannot take direct writes or its offset is not block-aligned.
+  bool write_around_cache(size_t staging_bytes);
+  bool writes_around_cache() const { return direct_ != nullptr && direct_->direct(); }
+  // Writes what write_all staged, cuts the file to what it was given and
+  // puts the offset at its end. close() does it too; call it before
+  // anything else reads, flushes or names the file.
+  void finish_writes();
   // Closes and reports errors a delayed write may only show at close.
   void close();
 
@@ -94,12 +105,14 @@ class File {
     std::swap(path_, o.path_);
     std::swap(owned_, o.owned_);
     std::swap(pacer_, o.pacer_);
+    std::swap(direct_, o.direct_);
     std::swap(read_ended_, o.read_ended_);
   }
   int fd_ = -1;
   std::string path_;
   bool owned_ = false;
   std::unique_ptr<WritebackPacer> pacer_;
+  std::unique_ptr<DirectWriter> direct_;
   bool read_ended_ = false;  // read_full found the end of the file
 };
 

@@ -141,6 +141,7 @@ void OutputTarget::write_in_place() {
 
 void OutputTarget::prepare_commit(bool durable) {
   durable_ = durable;
+  file().finish_writes();
   const std::string name = is_stdout() ? std::string("standard output") : destination_;
   if (is_stdout() || is_direct()) {
     if (durable) flush_to_disk(direct_.fd(), name);

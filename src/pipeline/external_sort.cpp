@@ -5,6 +5,7 @@
 // verification and the commit.
 #include "src/pipeline/external_sort.h"
 
+#include <algorithm>
 #include <memory>
 #include <optional>
 #include <string>
@@ -162,6 +163,20 @@ void finish(const SortContext& ctx, const RunOptions& run, const InputTally& tal
   ctx.log.info("merge passes: " + std::to_string(report.merge_passes));
 }
 
+// A spilled sort that outgrows the page cache (plan.writeback_paced): its
+// output file is written around the cache (O_DIRECT, io/file/direct_writer.h)
+// where the file system allows, else paced as the runs are. Standard
+// output, devices and encoded outputs are paced (nothing happens for a pipe).
+void write_output_past_the_cache(const SortContext& ctx, const SortPlan& plan, SortOutput& out) {
+  File& file = out.target.file();
+  const size_t staging = static_cast<size_t>(std::clamp<uint64_t>(plan.budget / 32, uint64_t{1} << 20, uint64_t{64} << 20));
+  if (!out.encoder && !out.target.is_direct() && file.write_around_cache(staging)) {
+    ctx.log.info("output: written around the page cache (O_DIRECT), in blocks of " + mebibytes_text(staging));
+    return;
+  }
+  file.pace_writeback();
+}
+
 // Lets the destination be written through a mapping, where nothing
 // refused it.
 void allow_mapped_output(const SortContext& ctx, const SortPlan& plan, const InputSet& inputs, RoomCheck& room,
@@ -219,9 +234,8 @@ SortReport external_sort(const SortContext& ctx, const RunOptions& run) {
   };
   DirectWrite direct(destination, ctx.pool, meter, report);
   const ReadProgress progress{meter, tally.stored_bytes, inputs.stored_bytes()};
-  // Paced as the runs are, once a merge will write it (does nothing for a pipe).
   const auto pace_output = [&] {
-    if (plan.writeback_paced) out.target.file().pace_writeback();
+    if (plan.writeback_paced) write_output_past_the_cache(ctx, plan, out);
   };
   if (config.mode == Mode::kMerge) {
     RunMerges merges(merge_setup(ctx, plan, runs, report), runs, report);
@@ -237,13 +251,13 @@ SortReport external_sort(const SortContext& ctx, const RunOptions& run) {
     report.input_bytes = report.input_records * rs;
   } else if (plan.memory.in_memory) {
     sort_in_memory(ctx, plan.memory.chunk_records, inputs, progress, direct, report);
-  } else if (!sort_on_device(ctx, plan.budget, inputs, progress, destination, prepare_held_output, report)) {
-    RunMerges merges(merge_setup(ctx, plan, runs, report), runs, report);
-    const RunFormation formation{ctx, plan.memory, inputs, progress, runs, merges, direct, plan.budget};
-    std::vector<PendingSource> formed = form_runs(formation, report);
-    if (!formed.empty()) {
-      pace_output();
-      merges.merge_all(std::move(formed), destination, meter, report.input_records * rs);
+  } else {
+    pace_output();
+    if (!sort_on_device(ctx, plan.budget, inputs, progress, destination, prepare_held_output, report)) {
+      RunMerges merges(merge_setup(ctx, plan, runs, report), runs, report);
+      const RunFormation formation{ctx, plan.memory, inputs, progress, runs, merges, direct, plan.budget};
+      std::vector<PendingSource> formed = form_runs(formation, report);
+      if (!formed.empty()) merges.merge_all(std::move(formed), destination, meter, report.input_records * rs);
     }
   }
   const bool was_mapped = mapped.mapped();

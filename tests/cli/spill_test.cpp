@@ -11,6 +11,8 @@
 #include <unistd.h>
 
 #include <gtest/gtest.h>
+#include <linux/magic.h>
+#include <sys/vfs.h>
 
 #include <nlohmann/json.hpp>
 #include <string>
@@ -64,6 +66,11 @@ Sorted sort_in(const TempDir& dir, const std::string& data, const std::string& e
 // The same by gsort itself, with kSpec and `args`.
 Sorted gsort_in(const TempDir& dir, const std::string& data, const std::vector<std::string>& args) {
   return sort_in(dir, data, reference_sort(data, kSpec), gsort_argv(with_spec(args)));
+}
+
+bool on_tmpfs(const std::string& dir) {
+  struct statfs fs;
+  return ::statfs(dir.c_str(), &fs) == 0 && fs.f_type == TMPFS_MAGIC;
 }
 
 // gsort-test-hooks' argv for `args`, and the options that make it pretend a
@@ -149,6 +156,32 @@ TEST(WritebackPacing, ASortOutgrowingThePageCacheIsPacedAndKeepsEveryRecord) {
     EXPECT_GT(s.stats["runs"].get<uint64_t>(), 1u);
     EXPECT_EQ(s.stats["temp"]["writeback_paced"].get<bool>(), c.paced);
     EXPECT_EQ(contains(s.err, "writes paced:"), c.paced) << s.err;
+    // The output file itself goes around the cache where the file system takes O_DIRECT.
+    if (c.paced && !on_tmpfs(dir.path())) {
+      EXPECT_TRUE(contains(s.err, "output: written around the page cache")) << s.err;
+    }
+  }
+}
+
+// Written around the page cache, with records dropped (-u: the output's
+// length is no multiple of a block) and as a merge of sorted inputs (-m).
+TEST(WritebackPacing, DirectOutputWritesUniqueAndMergedOutputsWhole) {
+  TempDir dir;
+  Rng rng(79);
+  const std::string data = numbered_u32_records(rng, 3000000, 70001);  // 48 MB, 70001 keys
+  RefSpec unique = kSpec;
+  unique.unique = true;
+  const Sorted u = sort_in(dir, data, reference_sort(data, unique),
+                           hooks_argv(with_spec({"-S", "16M", "-u", "--compress-temp=off", "-v"})), temp_device("1000"));
+  TempDir other;
+  const std::string sorted = reference_sort(data, kSpec);
+  write_file(other.file("sorted"), sorted);
+  // -m of two sorted inputs: `in` (sort_in's) is the same records, sorted too.
+  const std::vector<std::string> merge = hooks_argv(with_spec({"-m", "-S", "16M", "-v", other.file("sorted")}));
+  const Sorted m = sort_in(dir, sorted, reference_sort(sorted + sorted, kSpec), merge, temp_device("1000"));
+  if (!on_tmpfs(dir.path())) {
+    EXPECT_TRUE(contains(u.err, "output: written around the page cache")) << u.err;
+    EXPECT_TRUE(contains(m.err, "output: written around the page cache")) << m.err;
   }
 }
 
