@@ -10,7 +10,7 @@ namespace {
 struct NotedKey {
   LineKey key;
   bool from_line_start = false;  // GNU's sword == SIZE_MAX
-  bool numeric() const { return key.numeric || key.human; }
+  bool numeric() const { return key.numeric || key.human || key.general; }  // GNU's key_numeric
 };
 
 // The global options as a key (GNU's gkey).
@@ -20,12 +20,19 @@ LineKey global_key(const RawOptions& o) {
   g.fold = o.lines.fold;
   g.numeric = o.lines.numeric;
   g.human = o.lines.human_numeric;
+  g.general = o.lines.general_numeric;
+  g.month = o.lines.month;
+  g.random = o.lines.random;
+  g.version = o.lines.version_sort;
+  g.keep = o.lines.dictionary ? kKeepDictionary : o.lines.nonprinting ? kKeepPrintable : kKeepAll;
   g.reverse = o.reverse;
   return g;
 }
 
+// GNU's !default_key_compare: any option but 'r'.
 bool orders_otherwise(const LineKey& k) {
-  return k.skip_start_blanks || k.skip_end_blanks || k.fold || k.numeric || k.human;
+  return k.skip_start_blanks || k.skip_end_blanks || k.fold || k.numeric || k.human || k.general || k.month ||
+         k.random || k.version || k.keep != kKeepAll;
 }
 
 // The notes on key number n (from 1).
@@ -35,7 +42,7 @@ void note_key(const NotedKey& k, size_t n, bool separated, std::vector<std::stri
   const bool zero_width = !k.from_line_start && key.end_field != kToLineEnd && key.end_field < key.start_field;
   if (zero_width) out.push_back("key " + number + " has zero width and will be ignored");
   const bool line_offset = key.end_field == 0 && key.end_char != 0;  // -k1.x,1.y
-  const bool implicit_skip = k.numeric();
+  const bool implicit_skip = k.numeric() || key.month;
   if (!zero_width && !separated && !line_offset &&
       ((!key.skip_start_blanks && !implicit_skip) || (!key.skip_start_blanks && key.start_char != 0) ||
        (!key.skip_end_blanks && key.end_char != 0))) {
@@ -54,10 +61,16 @@ bool spans_fields(const NotedKey& k) {
 std::string ignored_letters(const LineKey& g) {
   std::string s;
   if (g.skip_start_blanks || g.skip_end_blanks) s += 'b';
+  if (g.keep == kKeepDictionary) s += 'd';
   if (g.fold) s += 'f';
+  if (g.general) s += 'g';
   if (g.human) s += 'h';
+  if (g.keep == kKeepPrintable) s += 'i';
+  if (g.month) s += 'M';
   if (g.numeric) s += 'n';
+  if (g.random) s += 'R';
   if (g.reverse) s += 'r';
+  if (g.version) s += 'V';
   return s;
 }
 
@@ -72,6 +85,11 @@ std::vector<NotedKey> noted_keys(const RawOptions& o, const LineKey& global) {
       k.key.fold = global.fold;
       k.key.numeric = global.numeric;
       k.key.human = global.human;
+      k.key.general = global.general;
+      k.key.month = global.month;
+      k.key.random = global.random;
+      k.key.version = global.version;
+      k.key.keep = global.keep;
       k.key.reverse = global.reverse;
     }
     keys.push_back(k);
@@ -90,7 +108,7 @@ std::vector<std::string> debug_notes(const RawOptions& o) {
   const bool separated = o.lines.separator_given;
   const int tab = separated && o.lines.separator.size() == 1 ? static_cast<unsigned char>(o.lines.separator[0]) : -1;
   LineKey unused = global;
-  bool numeric = false, numeric_span = false;
+  bool numeric = false, numeric_span = false, general_span = false;
   for (size_t i = 0; i < keys.size(); ++i) {
     for (const auto& [index, warning] : o.lines.obsolete_keys) {
       if (index == i) out.push_back(warning);
@@ -99,7 +117,7 @@ std::vector<std::string> debug_notes(const RawOptions& o) {
     numeric |= keys[i].numeric();
     if (!global_only && keys[i].numeric() && spans_fields(keys[i])) {
       out.push_back("key " + std::to_string(i + 1) + " is numeric and spans multiple fields");
-      numeric_span = true;
+      (keys[i].key.general ? general_span : numeric_span) = true;
     }
     const LineKey& k = keys[i].key;
     unused.skip_start_blanks &= !k.skip_start_blanks;
@@ -107,14 +125,22 @@ std::vector<std::string> debug_notes(const RawOptions& o) {
     unused.fold &= !k.fold;
     unused.numeric &= !k.numeric;
     unused.human &= !k.human;
+    unused.general &= !k.general;
+    unused.month &= !k.month;
+    unused.random &= !k.random;
+    unused.version &= !k.version;
+    if (unused.keep == k.keep) unused.keep = kKeepAll;
     unused.reverse &= !k.reverse;
   }
   bool decimal_point_noted = false;
-  if (numeric_span && tab == '.') {
+  const bool any_span = numeric_span || general_span;
+  if (any_span && tab == '.') {
     out.push_back("field separator '.' is treated as a decimal point in numbers");
     decimal_point_noted = true;
-  } else if (numeric_span && tab == '-') {
+  } else if (any_span && tab == '-') {
     out.push_back("field separator '-' is treated as a minus sign in numbers");
+  } else if (general_span && tab == '+') {
+    out.push_back("field separator '+' is treated as a plus sign in numbers");
   }
   if (numeric && !decimal_point_noted) {
     out.push_back(std::string(tab == '.' ? "" : "note ") + "numbers use '.' as a decimal point in this locale");

@@ -99,15 +99,6 @@ void set_line_options(const RawLineOptions& o, const std::vector<std::string>& k
   if (uses_random(make_line_spec(l, c.reverse, c.unique))) l.random_seed = random_seed(o.random_source);
 }
 
-void refuse_debug_of_orderings(const SortConfig& c) {
-  if (!c.lines.debug) return;
-  for (const LineKey& key : make_line_spec(c.lines, c.reverse, c.unique).keys) {
-    if (key.general || key.month || key.random || key.version || key.keep != kKeepAll) {
-      throw UsageError("--debug with -d, -g, -i, -M, -R or -V is not supported yet; sort without --debug");
-    }
-  }
-}
-
 void refuse_line_options_for_records(const RawLineOptions& o) {
   const char* what = o.separator_given ? "-t" : o.numeric ? "-n" : o.human_numeric ? "-h" : o.fold ? "-f"
                    : o.ignore_blanks ? "-b" : o.zero_terminated ? "-z" : o.general_numeric ? "-g" : o.month ? "-M"

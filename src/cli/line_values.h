@@ -22,9 +22,6 @@ void set_orderings(const RawLineOptions& o, LineOptions& l);
 void refuse_incompatible_gnu_orderings(const RawLineOptions& o, const std::vector<std::string>& keys);
 // Line mode: c.lines from the options, -k as GNU keys (keys), -s (stable).
 void set_line_options(const RawLineOptions& o, const std::vector<std::string>& keys, bool stable, SortConfig& c);
-// --debug marks and notes the keys of -b -f -h -n (and none) as sort does;
-// with -d -g -i -M -R -V it is refused (UsageError) rather than marked otherwise.
-void refuse_debug_of_orderings(const SortConfig& c);
 // Record mode: UsageError for an option that only lines take.
 void refuse_line_options_for_records(const RawLineOptions& o);
 // The message for a -k that is not gsort's record key in record mode.

@@ -301,7 +301,6 @@ SortConfig to_config(const RawOptions& o, unsigned ranks_on_host) {
     set_mode(o, c);
   }
   set_gnu_interface(o, lines, c);
-  if (lines) refuse_debug_of_orderings(c);
   set_host_resources(o, ranks_on_host, c);
   c.verbose = o.verbose;
   set_backend(o, c);

@@ -1,7 +1,9 @@
 #include "src/lines/debug/debug_annotator.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
+#include <string>
 
 #include "src/keys/line_fields.h"
 #include "src/keys/line_number.h"
@@ -36,6 +38,29 @@ uint64_t number_end(const uint8_t* line, uint64_t at, uint64_t limit, bool human
   return p + (human && p < limit && unit_order_of(line[p]) != 0);
 }
 
+// Where the month name at line[at, limit) ends (three letters, any case),
+// `at` itself when there is none: what -M reads of the key.
+uint64_t month_end(const uint8_t* line, uint64_t at, uint64_t limit) {
+  static const char* const kMonths[] = {"JAN", "FEB", "MAR", "APR", "MAY", "JUN",
+                                        "JUL", "AUG", "SEP", "OCT", "NOV", "DEC"};
+  if (limit < at + 3) return at;
+  for (const char* m : kMonths) {
+    bool same = true;
+    for (int i = 0; i < 3 && same; ++i) same = (line[at + i] & ~0x20) == static_cast<uint8_t>(m[i]);
+    if (same) return at + 3;
+  }
+  return at;
+}
+
+// Where strtold stops in line[at, limit), as -g reads the key (GNU sort
+// underlines what strtold took); `at` where it takes nothing.
+uint64_t general_end(const uint8_t* line, uint64_t at, uint64_t limit) {
+  const std::string key(reinterpret_cast<const char*>(line + at), static_cast<size_t>(limit - at));
+  char* end = nullptr;
+  (void)std::strtold(key.c_str(), &end);
+  return at + static_cast<uint64_t>(end - key.c_str());
+}
+
 // One key's mark: spaces up to its start, then '_' under it.
 void mark_key(const LineSpec& spec, const LineKey* key, const uint8_t* line, uint64_t len, std::string& out) {
   uint64_t begin = 0, limit = len;
@@ -45,11 +70,15 @@ void mark_key(const LineSpec& spec, const LineKey* key, const uint8_t* line, uin
     const bool from_line_start = key->start_field == 0 && key->start_char == 0;
     begin = from_line_start ? 0 : line_key_start(line, len, *key, spec.separator);
     limit = line_key_limit(line, len, *key, spec.separator);
-    if ((from_line_start && key->skip_start_blanks) || reads_number(*key)) {
+    if ((from_line_start && key->skip_start_blanks) || reads_number(*key) || key->month || key->general) {
       // Past the limit where it is before the start, as sort does.
       const uint64_t stop = limit >= begin ? limit : len;
       while (begin < stop && is_line_blank(line[begin])) ++begin;
-      if (limit >= begin && reads_number(*key)) limit = number_end(line, begin, limit, key->human);
+      if (limit >= begin) {
+        if (reads_number(*key)) limit = number_end(line, begin, limit, key->human);
+        else if (key->month) limit = month_end(line, begin, limit);
+        else if (key->general) limit = general_end(line, begin, limit);
+      }
     }
   }
   const uint64_t offset = columns(line, 0, begin);
