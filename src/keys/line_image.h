@@ -25,7 +25,8 @@
 //    number strtold reads;
 //  - random ('R', host only): the key's MD5 digest (line_orders.h), then
 //    its bytes as a text key's;
-//  - version ('V'): none (empty: the full comparison orders them);
+//  - version ('V', host only): version_order.h's head, whose differences
+//    order the keys; equal heads leave them to the comparison;
 //  - 'r' complements every byte, padding included.
 // Numbers, months, general numbers and kept bytes are exact: equal images
 // mean equal keys. Text keys (and 'R' keys) with equal images differ at
@@ -58,7 +59,7 @@ struct LineImageView {
   LineNumber number;   // numeric keys only
   int unit_order = 0;  // 'h' only
   uint64_t text = 0;   // text and 'R' keys: the bytes 'd' or 'i' keep (else len)
-  uint8_t head[kImageHeadBytes] = {};  // 'M' its month, 'g' its image, 'R' its digest
+  uint8_t head[kImageHeadBytes] = {};  // 'M' its month, 'g' its image, 'R' its digest, 'V' its head
   uint64_t head_len = 0;
 };
 
@@ -97,7 +98,9 @@ GSORT_HD LineImageView view_line_key(const LineImageSpec& spec, const uint8_t* k
     }
   }
 #if !defined(__CUDA_ARCH__)
-  if (order == LineOrder::kGeneral || order == LineOrder::kRandom) v.head_len = host_image_head(spec, key, len, v.head);
+  if (order == LineOrder::kGeneral || order == LineOrder::kRandom || order == LineOrder::kVersion) {
+    v.head_len = host_image_head(spec, key, len, v.head);
+  }
 #endif
   return v;
 }
@@ -113,7 +116,6 @@ GSORT_HD uint64_t line_image_length(const LineImageSpec& spec, const LineImageVi
   const LineOrder order = line_order(spec.key);
   if (order == LineOrder::kText) return v.text;
   if (order == LineOrder::kRandom) return kRandomDigestBytes + v.text;
-  if (order == LineOrder::kVersion) return 0;
   if (order != LineOrder::kNumber) return v.head_len;
   if (v.number.sign == 0) return 1;
   if (v.number.int_digits > kImageCountCap) return kImageNumberHeader;

@@ -5,7 +5,9 @@
 #include <cstring>
 
 #include "src/keys/line_fields.h"
+#include "src/keys/line_image.h"
 #include "src/keys/md5.h"
+#include "src/keys/version_order.h"
 
 namespace gsort {
 namespace {
@@ -82,6 +84,7 @@ uint64_t host_image_head(const LineImageSpec& spec, const uint8_t* key, uint64_t
     random_digest(spec.seed, k.data, k.len, head);
     return 16;
   }
+  if (line_order(spec.key) == LineOrder::kVersion) return version_image(k.data, k.len, head, kImageHeadBytes);
   return 0;
 }
 

@@ -1,6 +1,6 @@
 // GNU sort's orderings whose images the host alone computes, in the C
-// locale: -g (the number strtold reads) and -R (a keyed MD5 digest); -V
-// (version_order.h) has none. Each reads the key as GNU sort does: after
+// locale: -g (the number strtold reads), -R (a keyed MD5 digest) and -V
+// (version_order.h's head). Each reads the key as GNU sort does: after
 // 'd' or 'i' drop bytes and 'f' folds the rest (transform_key).
 #pragma once
 
@@ -33,7 +33,7 @@ uint64_t general_image(const uint8_t* key, uint64_t len, uint8_t out[kGeneralIma
 void random_digest(const uint8_t seed[kRandomSeedBytes], const uint8_t* key, uint64_t len, uint8_t out[16]);
 
 // The image head of a key that needs the host (line_image.h): 'g' its
-// image, 'R' its digest. Returns the head's length.
+// image, 'R' its digest, 'V' its version head. Returns the head's length.
 uint64_t host_image_head(const LineImageSpec& spec, const uint8_t* key, uint64_t len, uint8_t* head);
 
 }  // namespace gsort

@@ -59,7 +59,70 @@ int compare_runs(const uint8_t* a, uint64_t alen, const uint8_t* b, uint64_t ble
   return 0;
 }
 
+// Appends bytes to a head of at most `most` bytes; false once it is full.
+struct HeadWriter {
+  uint8_t* out;
+  uint64_t most;
+  uint64_t len = 0;
+  bool put(uint8_t b) {
+    if (len == most) return false;
+    out[len++] = b;
+    return true;
+  }
+};
+
+// The class of a key for compare_versions' first rules.
+uint8_t version_class(const uint8_t* s, uint64_t n) {
+  if (n == 0) return 0;
+  if (s[0] != '.') return 4;
+  if (n == 1) return 1;
+  return n == 2 && s[1] == '.' ? 2 : 3;
+}
+
+// s[0, n) as compare_runs reads it (version_image's encoding), then the
+// end as compare_runs sees it: more empty runs, each a 0x02 and a zero
+// length, up to the head's size. Stops where the head is full or a digit
+// run is too long for its length byte.
+void put_runs(const uint8_t* s, uint64_t n, HeadWriter& w) {
+  uint64_t i = 0;
+  for (;;) {
+    for (; i < n && !is_digit(s[i]); ++i) {
+      const uint8_t c = s[i];
+      if (c == '~') {
+        if (!w.put(0x01)) return;
+      } else if (is_alpha(c)) {
+        if (!w.put(static_cast<uint8_t>(0x10 + (c - 'A')))) return;
+      } else if (!w.put(0xFF) || !w.put(c)) {
+        return;
+      }
+    }
+    // A digit or the end closes the run alike: compare_runs compares them
+    // only with the other key's non-digits ('~' below, the rest above).
+    if (!w.put(0x02)) return;
+    while (i < n && s[i] == '0') ++i;
+    uint64_t digits = 0;
+    while (i + digits < n && is_digit(s[i + digits])) ++digits;
+    if (digits >= 0xFE) {
+      w.put(0xFF);
+      return;
+    }
+    if (!w.put(static_cast<uint8_t>(digits))) return;
+    for (uint64_t d = 0; d < digits; ++d) {
+      if (!w.put(s[i + d])) return;
+    }
+    i += digits;
+  }
+}
+
 }  // namespace
+
+uint64_t version_image(const uint8_t* key, uint64_t len, uint8_t* out, uint64_t most) {
+  HeadWriter w{out, most};
+  const uint8_t cls = version_class(key, len);
+  if (!w.put(cls) || cls < 3) return w.len;
+  put_runs(key, prefix_length(key, len), w);
+  return w.len;
+}
 
 int compare_versions(const uint8_t* a, uint64_t alen, const uint8_t* b, uint64_t blen) {
   if (alen == 0 || blen == 0) return (alen != 0) - (blen != 0);

@@ -12,6 +12,7 @@
 #include "src/keys/line_orders.h"
 #include "src/keys/md5.h"
 #include "src/keys/version_order.h"
+#include "tests/support/rng.h"
 
 namespace gsort {
 namespace {
@@ -65,6 +66,40 @@ TEST(LineOrders, VersionOrder) {
   }
   EXPECT_EQ(version_sign("a01", "a1"), 0) << "leading zeros do not count";
   EXPECT_EQ(version_sign("a", "a0"), 0) << "nor does a run of zeros";
+}
+
+// The head: where two heads differ, their first differing byte orders the
+// keys as compare_versions does (equal heads say nothing), over keys built
+// to meet every rule: '~', the end, letters, other bytes, zero runs, long
+// digit runs, file suffixes, "." and "..", hidden names, heads cut short.
+TEST(LineOrders, VersionHeadOrdersAsTheComparison) {
+  gsort_test::Rng rng(2027);
+  static const char* const kParts[] = {"", "~", ".", "..", "0", "00", "007", "1", "9", "10", "a", "A", "z", "Z",
+                                       "-", "_", "+", ".tar", ".gz", ".a1", ".~x", "~rc1", "\x01", "\xff", " ",
+                                       "1234567890123456789012345"};
+  std::vector<std::string> keys;
+  for (int i = 0; i < 3000; ++i) {
+    std::string k;
+    for (uint64_t p = rng.below(7); p > 0; --p) k += kParts[rng.below(sizeof kParts / sizeof kParts[0])];
+    if (rng.chance(2)) k = std::string(300, '7') + k;  // a digit run past the length byte
+    keys.push_back(k);
+  }
+  for (const uint64_t most : {uint64_t{21}, uint64_t{6}, uint64_t{2}}) {
+    std::vector<std::vector<uint8_t>> heads;
+    for (const std::string& k : keys) {
+      std::vector<uint8_t> h(most, 0);
+      const uint64_t n = gsort::version_image(u(k), k.size(), h.data(), most);
+      ASSERT_LE(n, most);
+      heads.push_back(h);  // padded with zeros past n, as the image words are
+    }
+    for (int t = 0; t < 200000; ++t) {
+      const size_t i = rng.below(keys.size()), j = rng.below(keys.size());
+      const int by_head = heads[i] < heads[j] ? -1 : heads[j] < heads[i] ? 1 : 0;
+      if (by_head != 0) {
+        ASSERT_EQ(by_head, version_sign(keys[i], keys[j])) << "'" << keys[i] << "' and '" << keys[j] << "', head of " << most;
+      }
+    }
+  }
 }
 
 TEST(LineOrders, Months) {

@@ -177,7 +177,7 @@ void TieRefiner::sort_by_comparator(KeyEntry* e, KeyEntry* tmp, uint64_t n, bool
 template <typename Push>
 void TieRefiner::settle_spent(KeyEntry* e, KeyEntry* tmp, const TieSegment& s, bool parallel, Push push) {
   const LineImageSpec& image = images_[s.level];
-  if (line_order(image.key) == LineOrder::kVersion) {  // no image: the comparison orders them
+  if (line_order(image.key) == LineOrder::kVersion) {  // equal heads say nothing: the comparison orders them
     sort_by_comparator(e, tmp, s.size, parallel);
     return;
   }
