@@ -15,9 +15,9 @@
 #include <vector>
 
 #include "src/core/thread_pool.h"
-#include "src/lines/keys/line_key_spec.h"
-#include "src/lines/sort/line_index.h"
-#include "src/lines/sort/line_sorter.h"
+#include "src/lines/keys/key_spec.h"
+#include "src/lines/sort/index.h"
+#include "src/lines/sort/sorter.h"
 
 namespace {
 

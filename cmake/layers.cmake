@@ -47,10 +47,20 @@ set(GSORT_LAYERS
   "src/pipeline:src/core src/cuda io src/keys src/config src/algo src/chunk_sort src/verify src/output src/merge src/report"
   # Text lines: GNU sort's key model and the reference comparison (keys,
   # which the command line parses with); the sorters of a chunk (sort; its
-  # gpu/ room alone sees kernels and src/cuda); the pipeline above them.
+  # gpu/ room alone sees kernels and src/cuda). Then the pipeline's rooms,
+  # one way: read (chunks of lines, and one line at a time); verify (-c,
+  # and --verify's tally); output (the writer every sorted stream ends
+  # in); merge (windows, the k-way merge, the runs, on the records' run
+  # files and merge primitives); debug (--debug's annotations). The files
+  # at the top of src/lines (the job, its plan and stages) sequence them.
   "src/lines/keys:src/core src/keys src/config"
   "src/lines/sort:src/core src/keys src/config src/algo src/chunk_sort src/lines/keys"
   "src/lines/sort/gpu:src/core src/cuda src/keys src/config src/algo kernels src/chunk_sort src/lines/keys src/lines/sort"
+  "src/lines/read:src/core io"
+  "src/lines/verify:src/core io src/keys src/config src/verify src/lines/keys src/lines/sort src/lines/read"
+  "src/lines/output:src/core io src/keys src/config src/lines/keys src/lines/sort src/lines/verify"
+  "src/lines/merge:src/core io src/keys src/config src/merge src/lines/keys src/lines/sort src/lines/verify src/lines/output"
+  "src/lines/debug:src/core io src/keys src/config src/lines/keys"
   "src/lines:src/core io src/keys src/config src/algo src/chunk_sort src/verify src/output src/merge src/report src/pipeline"
   # The distributed sort's rooms run one way: ranks; then output (which
   # knows only ranks) and partition; local, which sorts into the output;

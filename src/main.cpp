@@ -23,7 +23,7 @@
 #include "src/core/mpi_launcher.h"
 #include "src/core/process_clock.h"
 #include "src/keys/key_layout.h"
-#include "src/lines/line_check.h"
+#include "src/lines/verify/check.h"
 #include "src/verify/disorder_text.h"
 
 #ifdef GSORT_TEST_HOOKS

@@ -1,6 +1,6 @@
 #include "src/cli/debug_notes.h"
 
-#include "src/lines/keys/line_key_spec.h"
+#include "src/lines/keys/key_spec.h"
 
 namespace gsort {
 namespace {

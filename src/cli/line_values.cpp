@@ -4,7 +4,7 @@
 
 #include "src/cli/random_source.h"
 #include "src/core/errors.h"
-#include "src/lines/keys/line_key_spec.h"
+#include "src/lines/keys/key_spec.h"
 
 namespace gsort {
 

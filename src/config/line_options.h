@@ -1,6 +1,6 @@
 // The options of a sort of text lines (the default when no record layout,
 // --record-size or --format, is given), as the command line gave them:
-// plain data. src/lines/line_key_spec.h resolves them into the keys and the
+// plain data. src/lines/keys/key_spec.h resolves them into the keys and the
 // comparison, GNU sort's way.
 #pragma once
 

@@ -1,6 +1,6 @@
 // One GNU sort key over text lines (-k POS1[,POS2] with its modifiers),
 // resolved: plain data, so that the GPU gets a copy as it is. Parsing is in
-// src/lines/line_key_spec.h; where a key starts and ends in a line is
+// src/lines/keys/key_spec.h; where a key starts and ends in a line is
 // line_fields.h; its fixed-width image (for radix sorting) line_image.h.
 //
 // Positions are GNU's, zero-based: the key starts start_char bytes into

@@ -3,7 +3,7 @@
 // leading blanks, an optional '-', digits, and optionally one '.' and more
 // digits; no '+', no exponent. Whatever does not fit ends the number; a
 // key without digits is zero. Shared by the host and the GPU: the
-// comparison (src/lines/line_numeric.h) and the key's image
+// comparison (src/lines/keys/numeric.h) and the key's image
 // (line_image.h) both read this shape.
 //
 // The C locale has no thousands separator, but GNU sort built where char

@@ -1,4 +1,4 @@
-// The GPU sorter of lines (src/lines/gpu/line_sort_gpu.h, kernels/line_sort.cu)
+// The GPU sorter of lines (src/lines/sort/gpu/sort_gpu.h, kernels/line_sort.cu)
 // against the plain reference sort and against GNU sort: its order must be
 // exactly the CPU sorter's. Adversarial ties for the device's refining
 // rounds: all lines equal, long common prefixes (more rounds than the
@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "src/core/thread_pool.h"
-#include "src/lines/sort/gpu/line_sort_gpu.h"
+#include "src/lines/sort/gpu/sort_gpu.h"
 #include "tests/gpu/require_gpu.h"
 #include "tests/lines/gnu_diff.h"
 #include "tests/support/line_gen.h"

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "src/keys/line_image.h"
-#include "src/lines/keys/line_compare.h"
+#include "src/lines/keys/compare.h"
 #include "tests/support/line_gen.h"
 #include "tests/support/line_reference.h"
 

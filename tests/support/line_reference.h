@@ -9,10 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "src/lines/keys/line_compare.h"
-#include "src/lines/sort/line_index.h"
-#include "src/lines/keys/line_key_spec.h"
-#include "src/lines/sort/line_sorter.h"
+#include "src/lines/keys/compare.h"
+#include "src/lines/keys/key_spec.h"
+#include "src/lines/sort/index.h"
+#include "src/lines/sort/sorter.h"
 
 namespace gsort_test {
 

@@ -8,8 +8,8 @@
 
 #include "src/chunk_sort/entries/key_entry.h"
 #include "src/core/thread_pool.h"
-#include "src/lines/keys/line_compare.h"
-#include "src/lines/sort/line_index.h"
+#include "src/lines/keys/compare.h"
+#include "src/lines/sort/index.h"
 
 namespace gsort {
 

@@ -17,8 +17,8 @@
 #include <cstdint>
 
 #include "src/core/thread_pool.h"
-#include "src/lines/keys/line_key_spec.h"
-#include "src/lines/sort/line_index.h"
+#include "src/lines/keys/key_spec.h"
+#include "src/lines/sort/index.h"
 #include "src/lines/sort/pair_sort.h"
 #include "src/lines/sort/tie_refine.h"
 

@@ -1,0 +1,100 @@
+// One sort of lines in progress: what its stages share (sort_lines.cpp
+// sets it up; spill.cpp forms runs, merge_passes.cpp merges).
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "io/codec/output_encoder.h"
+#include "io/input/input_set.h"
+#include "io/output/mapped_destination.h"
+#include "io/output/output_target.h"
+#include "src/config/sort_config.h"
+#include "src/core/log.h"
+#include "src/core/thread_pool.h"
+#include "src/lines/keys/compare.h"
+#include "src/lines/merge/runs.h"
+#include "src/lines/merge/window.h"
+#include "src/lines/plan.h"
+#include "src/lines/verify/verify.h"
+#include "src/merge/pending_source.h"
+#include "src/merge/temp_runs.h"
+#include "src/output/output_blocks.h"
+#include "src/pipeline/room_check.h"
+#include "src/report/progress.h"
+#include "src/report/sort_report.h"
+
+namespace gsort {
+
+// The destination: its file (made first: an unwritable destination fails
+// before any work), its encoder with --compress-output, and its blocks,
+// the output file itself mapped where it may be (`refusal` says why not,
+// else `room`: src/pipeline/room_check.h, which also counts the runs).
+struct LineDestination {
+  LineDestination(const SortConfig& config, const std::string& path, ThreadPool& pool, uint64_t block_bytes);
+  OutputTarget target;
+  std::unique_ptr<OutputEncoder> encoder;
+  MappedDestination mapped;
+  OutputBlocks blocks;
+  std::string refusal;
+  std::unique_ptr<RoomCheck> room;
+};
+
+struct LineJob {
+  LineJob(const SortConfig& c, ThreadPool& p, const Log& l);
+
+  const SortConfig& config;
+  ThreadPool& pool;
+  const Log& log;
+  LineSpec spec;
+  LineComparator compare;
+  LinePlan plan;
+  SortReport report;
+  InputTally tally;
+  ProgressMeter* meter = nullptr;
+  std::string sorter;                  // what sorted the chunks (for -v and --stats)
+  std::unique_ptr<LineVerify> verify;  // --verify
+  TempRuns runs;                       // one-byte records
+  std::unique_ptr<LineDestination> out;
+
+  // -u's comparison, or null.
+  const LineComparator* unique_by() const { return config.unique ? &compare : nullptr; }
+  // The destination's one writer; `bytes`: at most what it will write (0: unknown).
+  std::unique_ptr<LineWriter> destination_writer(uint64_t bytes);
+  // A new run written as `streams` segments (on any thread, once made).
+  std::unique_ptr<LineRunOutput> run_output(PendingSource& run, unsigned streams);
+  // A finished run in the report.
+  void count_run(const LineRunFigures& figures);
+  // A waiting source as a merge window, when `sources` are merged at once.
+  std::unique_ptr<LineWindow> window(PendingSource& source, uint64_t sources);
+};
+
+// The room check counts the runs a spilled sort of `bytes` of lines writes
+// (room_check.h): now where they are plain, or once the sample decides.
+void count_line_runs(LineJob& job, uint64_t bytes);
+
+// Merges the sources (runs, or -m's inputs), in order, into the
+// destination: in passes over groups of plan.fan_in consecutive sources
+// while there are more (each group into a run). bound: at most the bytes
+// it will write (0: unknown).
+void merge_line_sources(LineJob& job, std::vector<PendingSource> sources, uint64_t bound);
+
+// Merges -m's inputs into the destination: early, as they are opened in
+// turn, into runs (src/merge/run_stack.h), while more wait than one merge
+// takes or the descriptors allow, then the rest at once (the merge limits
+// replace plan.fan_in, now that the destination is open).
+void merge_line_inputs(LineJob& job, std::vector<PendingSource> inputs, uint64_t bound);
+
+// Merges the last plan.fan_in runs into one, in their place (too many
+// runs wait: each holds a descriptor).
+void merge_last_runs(LineJob& job, std::deque<PendingSource>& runs);
+
+// Sorts the inputs: in memory when they fit one chunk (written to the
+// destination), else as runs, returned to be merged (none: the output
+// was written).
+std::deque<PendingSource> sort_line_chunks(LineJob& job);
+
+}  // namespace gsort

@@ -1,0 +1,61 @@
+#include "src/lines/keys/numeric.h"
+
+#include <string>
+
+#include "src/keys/line_number.h"
+
+namespace gsort {
+namespace {
+
+// The digits D of a number whose integer part holds separators (rare).
+std::string digits_of(const uint8_t* key, const LineNumber& n) {
+  std::string d;
+  for (uint64_t at = n.int_begin; at < n.int_end; ++at) {
+    if (is_ascii_digit(key[at])) d += static_cast<char>(key[at]);
+  }
+  d.append(reinterpret_cast<const char*>(key) + n.frac_begin, n.frac_digits);
+  return d;
+}
+
+// Compares digit strings of equal integer digit counts; the longer one
+// has a non-zero digit further on (trailing zeros are not counted).
+int compare_digits(const uint8_t* x, uint64_t nx, const uint8_t* y, uint64_t ny) {
+  const uint64_t common = nx < ny ? nx : ny;
+  for (uint64_t k = 0; k < common; ++k) {
+    if (x[k] != y[k]) return x[k] < y[k] ? -1 : 1;
+  }
+  return nx == ny ? 0 : (nx < ny ? -1 : 1);
+}
+
+// Compares the magnitudes of two non-zero numbers.
+int compare_magnitudes(const uint8_t* a, const LineNumber& x, const uint8_t* b, const LineNumber& y) {
+  if (x.int_digits != y.int_digits) return x.int_digits < y.int_digits ? -1 : 1;
+  if (x.separated() || y.separated()) {
+    const std::string dx = digits_of(a, x), dy = digits_of(b, y);
+    return compare_digits(reinterpret_cast<const uint8_t*>(dx.data()), dx.size(),
+                          reinterpret_cast<const uint8_t*>(dy.data()), dy.size());
+  }
+  // The integer digits, then the fractions, each contiguous.
+  const int d = compare_digits(a + x.int_begin, x.int_digits, b + y.int_begin, y.int_digits);
+  if (d != 0) return d;
+  return compare_digits(a + x.frac_begin, x.frac_digits, b + y.frac_begin, y.frac_digits);
+}
+
+}  // namespace
+
+int compare_line_numbers(const uint8_t* a, uint64_t alen, const uint8_t* b, uint64_t blen) {
+  const LineNumber x = parse_line_number(a, alen);
+  const LineNumber y = parse_line_number(b, blen);
+  if (x.sign != y.sign) return x.sign < y.sign ? -1 : 1;
+  if (x.sign == 0) return 0;
+  const int m = compare_magnitudes(a, x, b, y);
+  return x.sign < 0 ? -m : m;
+}
+
+int compare_human_numbers(const uint8_t* a, uint64_t alen, const uint8_t* b, uint64_t blen, bool fold) {
+  const int x = line_unit_order(a, alen, fold), y = line_unit_order(b, blen, fold);
+  if (x != y) return x < y ? -1 : 1;
+  return compare_line_numbers(a, alen, b, blen);
+}
+
+}  // namespace gsort

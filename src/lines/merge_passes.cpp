@@ -1,0 +1,131 @@
+// Merging sorted sources of lines into the destination, in passes when
+// they are more than one merge takes, and early when too many runs wait.
+#include <algorithm>
+
+#include "src/core/stopwatch.h"
+#include "src/lines/job.h"
+#include "src/lines/merge/merge.h"
+#include "src/merge/group_merger.h"
+#include "src/merge/run_stack.h"
+#include "src/pipeline/temp_compression.h"
+
+namespace gsort {
+namespace {
+
+std::vector<std::unique_ptr<LineWindow>> open_windows(LineJob& job, std::vector<PendingSource>& group) {
+  std::vector<std::unique_ptr<LineWindow>> windows;
+  for (PendingSource& source : group) windows.push_back(job.window(source, group.size()));
+  return windows;
+}
+
+// The group merged into one run of one stream; its runs' files are freed.
+PendingSource merge_into_run(LineJob& job, std::vector<PendingSource>& group) {
+  // A merge of -m's inputs may write the first run: nothing to sample.
+  const TempSettings settings{job.config, job.pool, job.log, job.plan.window_bytes(job.plan.fan_in)};
+  decide_run_compression(settings, SampleFrames{}, job.runs, job.report.temp);
+  PendingSource run;
+  for (const PendingSource& source : group) run.level = std::max(run.level, source.level + 1);
+  std::unique_ptr<LineRunOutput> out = job.run_output(run, 1);
+  std::vector<std::unique_ptr<LineWindow>> windows = open_windows(job, group);
+  merge_lines(windows, job.compare, out->lines(), job.pool);
+  windows.clear();
+  job.count_run(out->finish());
+  for (PendingSource& source : group) {
+    if (!source.is_input()) job.runs.remove(source);
+  }
+  return run;
+}
+
+// One pass: each group of fan_in consecutive sources merged into a run.
+std::vector<PendingSource> merge_pass(LineJob& job, std::vector<PendingSource>& sources) {
+  std::vector<PendingSource> next;
+  const uint64_t fan_in = job.plan.fan_in;
+  for (size_t first = 0; first < sources.size(); first += fan_in) {
+    const size_t last = std::min<size_t>(sources.size(), first + fan_in);
+    if (last - first == 1) {
+      next.push_back(std::move(sources[first]));
+      continue;
+    }
+    std::vector<PendingSource> group(std::make_move_iterator(sources.begin() + static_cast<ptrdiff_t>(first)),
+                                     std::make_move_iterator(sources.begin() + static_cast<ptrdiff_t>(last)));
+    next.push_back(merge_into_run(job, group));
+  }
+  return next;
+}
+
+// The merges of -m's inputs into runs, for the waiting runs' stack.
+class LineGroupMerges final : public GroupMerger {
+ public:
+  LineGroupMerges(LineJob& job, const MergeLimits& limits) : job_(job), limits_(limits) {}
+  const MergeLimits& limits() const override { return limits_; }
+  const Log& log() const override { return job_.log; }
+  PendingSource merge_to_run(std::vector<PendingSource> group) override { return merge_into_run(job_, group); }
+
+ private:
+  LineJob& job_;
+  const MergeLimits limits_;
+};
+
+// -m's runs, where more inputs wait than one merge takes: at most all the
+// input, written plain (nothing to sample) unless --compress-temp.
+void count_merged_runs(LineJob& job, const MergeLimits& limits, uint64_t inputs, uint64_t bound) {
+  if (inputs <= limits.fan_in || bound == 0 || job.config.compress_temp == TempCompression::kOn) return;
+  RunsRoom runs;
+  runs.bytes = bound;
+  runs.files = std::min<uint64_t>(inputs, limits.max_open_runs + limits.fan_in) + 1;
+  runs.largest_file = bound;
+  runs.merge_sources = limits.fan_in;
+  runs.merged_into_runs = true;
+  job.out->room->count_runs(runs);
+}
+
+}  // namespace
+
+void merge_line_inputs(LineJob& job, std::vector<PendingSource> inputs, uint64_t bound) {
+  std::string explain;
+  const MergeLimits limits =
+      merge_limits(job.plan.memory_fan_in, job.config.batch_size, true, free_descriptors(), &explain);
+  job.plan.fan_in = limits.fan_in;
+  job.log.info(explain);
+  count_merged_runs(job, limits, inputs.size(), bound);
+  LineGroupMerges merges(job, limits);
+  RunStack waiting(merges, job.report);
+  for (PendingSource& input : inputs) waiting.push(std::move(input));
+  waiting.merge_down_to(limits.fan_in);
+  std::vector<PendingSource> left = waiting.take();
+  // The merges each line went through before the last.
+  for (const PendingSource& source : left) {
+    job.report.merge_passes = std::max<uint64_t>(job.report.merge_passes, static_cast<uint64_t>(source.level));
+  }
+  merge_line_sources(job, std::move(left), bound);
+}
+
+void merge_last_runs(LineJob& job, std::deque<PendingSource>& runs) {
+  const size_t n = std::min<size_t>(runs.size(), job.plan.fan_in);
+  std::vector<PendingSource> last(n);
+  for (size_t i = n; i-- > 0;) {
+    last[i] = std::move(runs.back());
+    runs.pop_back();
+  }
+  runs.push_back(merge_into_run(job, last));
+  ++job.report.early_merges;
+}
+
+void merge_line_sources(LineJob& job, std::vector<PendingSource> sources, uint64_t bound) {
+  const Stopwatch t;
+  job.meter->phase("merging", 0, &job.out->blocks.written_bytes());
+  while (sources.size() > job.plan.fan_in) {
+    sources = merge_pass(job, sources);
+    ++job.report.merge_passes;
+  }
+  std::vector<std::unique_ptr<LineWindow>> windows = open_windows(job, sources);
+  std::unique_ptr<LineWriter> out = job.destination_writer(bound);
+  merge_lines(windows, job.compare, *out, job.pool);
+  out->finish();
+  ++job.report.merge_passes;
+  job.report.output_records += out->lines_written();
+  job.report.output_bytes += out->bytes_written();
+  job.report.add_phase("merge", t.seconds());
+}
+
+}  // namespace gsort

@@ -1,0 +1,261 @@
+#include "src/lines/output/writer.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "src/core/errors.h"
+
+namespace gsort {
+namespace {
+
+constexpr uint64_t kBatchLines = 1 << 18;  // lines whose sizes are summed at once
+constexpr uint64_t kParallelGatherBytes = 1 << 20;  // less than this is copied by one thread
+
+}  // namespace
+
+LineWriter::LineWriter(std::unique_ptr<BlockTarget> target, uint8_t eol, const LineComparator* unique_by)
+    : target_(std::move(target)), eol_(eol), unique_by_(unique_by) {}
+
+LineWriter::LineWriter(WriteBehind::Sink sink, uint64_t block_bytes, uint8_t eol, const LineComparator* unique_by)
+    : LineWriter(std::make_unique<WriteBehind>(std::move(sink), std::max<uint64_t>(block_bytes, 4096)), eol,
+                 unique_by) {}
+
+void LineWriter::flush() {
+  if (used_ == 0) return;
+  if (has_last_ && last_ != carried_.data()) {
+    carried_.assign(last_, last_ + last_len_);
+    last_ = carried_.data();
+  }
+  if (bytes_counter_) bytes_counter_->fetch_add(used_, std::memory_order_relaxed);
+  target_->submit(used_);
+  ++blocks_;
+  used_ = 0;
+}
+
+void LineWriter::put(const uint8_t* p, uint64_t n) {
+  while (n > 0) {
+    if (target_->capacity() == 0) throw Error("internal error: the output outgrew the range reserved for it");
+    const uint64_t k = std::min<uint64_t>(n, target_->capacity() - used_);
+    std::memcpy(target_->buffer() + used_, p, k);
+    used_ += k;
+    p += k;
+    n -= k;
+    if (used_ == target_->capacity()) flush();
+  }
+}
+
+void LineWriter::keep_last(const uint8_t* line, uint64_t len, bool in_buffer) {
+  if (!comparison()) return;
+  has_last_ = true;
+  last_len_ = len;
+  if (in_buffer) {
+    last_ = line;
+  } else {
+    carried_.assign(line, line + len);
+    last_ = carried_.data();
+  }
+}
+
+void LineWriter::append(const uint8_t* line, uint64_t len) {
+  if (comparison()) {
+    const int d = against_last(line, len);
+    if (verify_ && d > 0) verify_->disorder(lines_ + dropped_ + 1);
+    if (unique_by_ && d == 0) {
+      ++dropped_;
+      if (verify_) dropped_sum_ += hash_line(line, len);
+      return;
+    }
+    if (verify_) kept_sum_ += hash_line(line, len);
+  }
+  ++lines_;
+  bytes_ += len + 1;
+  if (len + 1 <= target_->capacity() - used_) {
+    uint8_t* at = target_->buffer() + used_;
+    std::memcpy(at, line, len);
+    at[len] = eol_;
+    used_ += len + 1;
+    keep_last(at, len, true);
+    if (used_ == target_->capacity()) flush();
+    return;
+  }
+  keep_last(line, len, false);  // before put() may flush the buffer it would point into
+  put(line, len);
+  put(&eol_, 1);
+}
+
+namespace {
+
+// The lines of a chunk in sorted order.
+struct OrderedLines {
+  const LineSpan& span;
+  const uint32_t* order;
+  const uint8_t* line(uint64_t j) const { return span.line(order[j]); }
+  uint64_t length(uint64_t j) const { return span.length(order[j]); }
+  void prefetch(uint64_t j) const { __builtin_prefetch(span.starts + order[j]); }
+};
+
+// Lines `from` on of another sequence.
+template <typename Lines>
+struct Shifted {
+  const Lines& lines;
+  uint64_t from;
+  const uint8_t* line(uint64_t j) const { return lines.line(from + j); }
+  uint64_t length(uint64_t j) const { return lines.length(from + j); }
+  void prefetch(uint64_t j) const { lines.prefetch(from + j); }
+};
+
+// Lines given by where they are.
+struct RefLines {
+  const LineRef* refs;
+  const uint8_t* line(uint64_t j) const { return refs[j].line; }
+  uint64_t length(uint64_t j) const { return refs[j].length; }
+  void prefetch(uint64_t j) const { __builtin_prefetch(refs[j].line); }
+};
+
+// Lines ahead whose places (or bytes) are asked for early: they lie
+// anywhere in their chunk.
+constexpr uint64_t kAhead = 16;
+
+// Runs body(task, begin, end) over [0, n) on the pool's threads (one
+// task, on this thread, when `parallel` is false).
+template <typename Body>
+void in_tasks(ThreadPool& pool, bool parallel, uint64_t n, Body body) {
+  const size_t tasks = parallel && pool.size() > 1 ? pool.balanced_task_count() : 1;
+  if (tasks == 1) {
+    body(size_t{0}, uint64_t{0}, n);
+    return;
+  }
+  pool.parallel_for(tasks, [&](size_t t) { body(t, split_point(n, tasks, t), split_point(n, tasks, t + 1)); }, true);
+}
+
+size_t tasks_of(ThreadPool& pool, bool parallel) { return parallel && pool.size() > 1 ? pool.balanced_task_count() : 1; }
+
+}  // namespace
+
+void LineWriter::gather(ThreadPool& pool, const LineRef* refs, const std::vector<uint64_t>& offset, uint64_t n) {
+  uint8_t* base = target_->buffer() + used_;
+  const bool parallel = offset[n] - offset[0] >= kParallelGatherBytes;
+  std::vector<uint64_t> kept(tasks_of(pool, parallel), 0), dropped(kept.size(), 0);  // --verify's hash sums
+  in_tasks(pool, parallel, n, [&](size_t t, uint64_t b, uint64_t e) {
+    for (uint64_t j = b; j < e; ++j) {
+      if (j + kAhead / 2 < e) __builtin_prefetch(refs[j + kAhead / 2].line);
+      const uint64_t size = offset[j + 1] - offset[j];
+      if (verify_) (size == 0 ? dropped[t] : kept[t]) += hash_line(refs[j].line, refs[j].length);
+      if (size == 0) continue;
+      std::memcpy(base + offset[j], refs[j].line, refs[j].length);
+      base[offset[j] + refs[j].length] = eol_;
+    }
+  });
+  for (size_t t = 0; t < kept.size(); ++t) {
+    kept_sum_ += kept[t];
+    dropped_sum_ += dropped[t];
+  }
+}
+
+template <typename Lines>
+void LineWriter::batch_offsets(ThreadPool& pool, const Lines& lines, uint64_t first, uint64_t n,
+                               std::vector<uint64_t>& offset, std::vector<LineRef>& refs) {
+  offset.assign(n + 1, 0);
+  refs.resize(n);
+  const bool parallel = n >= 4096;
+  std::vector<uint64_t> disorder(tasks_of(pool, parallel), 0);  // --verify: the first line out of order, from 1
+  // offset[j + 1] first holds line j's size: the line and its terminator,
+  // or 0 for a line that -u drops.
+  in_tasks(pool, parallel, n, [&](size_t t, uint64_t b, uint64_t e) {
+    for (uint64_t j = b; j < e; ++j) {
+      if (j + kAhead < e) lines.prefetch(first + j + kAhead);
+      const uint8_t* line = lines.line(first + j);
+      const uint64_t len = lines.length(first + j);
+      refs[j] = LineRef{line, len};
+      int d = -1;
+      if (comparison()) {
+        d = j == 0 ? against_last(line, len)
+                   : comparison()->compare(lines.line(first + j - 1), lines.length(first + j - 1), line, len);
+      }
+      if (d > 0 && disorder[t] == 0) disorder[t] = j + 1;
+      offset[j + 1] = unique_by_ && d == 0 ? 0 : len + 1;
+    }
+  });
+  for (uint64_t at : disorder) {
+    if (at != 0 && verify_) verify_->disorder(lines_ + dropped_ + at);
+  }
+  for (uint64_t j = 0; j < n; ++j) offset[j + 1] += offset[j];
+}
+
+template <typename Lines>
+uint64_t LineWriter::fill_block(ThreadPool& pool, const Lines& lines, uint64_t count) {
+  std::vector<uint64_t> offset;
+  std::vector<LineRef> refs;
+  const uint64_t blocks = blocks_;
+  uint64_t done = 0;
+  while (done < count && blocks_ == blocks) {
+    // About as many lines as the buffer has room for, by the mean size so far.
+    const uint64_t mean = lines_ + dropped_ == 0 ? 64 : std::max<uint64_t>(1, bytes_ / (lines_ + dropped_));
+    const uint64_t room_for = (target_->capacity() - used_) / mean + 64;
+    const uint64_t n = std::min({kBatchLines, count - done, room_for});
+    batch_offsets(pool, lines, done, n, offset, refs);
+    // As many as fit the buffer; a first line that does not fit goes alone.
+    const uint64_t room = target_->capacity() - used_;
+    const uint64_t fit = static_cast<uint64_t>(std::upper_bound(offset.begin() + 1, offset.end(), room) - offset.begin()) - 1;
+    if (fit == 0) {
+      if (used_ != 0 && offset[1] <= target_->capacity()) {
+        flush();
+        continue;
+      }
+      append(lines.line(done), lines.length(done));  // kept or dropped, it tells
+      done += 1;
+      continue;
+    }
+    gather(pool, refs.data(), offset, fit);
+    note_gathered(refs.data(), offset, fit);
+    done += fit;
+    if (target_->capacity() - used_ < 4096) flush();
+  }
+  return done;
+}
+
+void LineWriter::note_gathered(const LineRef* refs, const std::vector<uint64_t>& offset, uint64_t n) {
+  uint64_t kept = 0;
+  for (uint64_t j = 0; j < n; ++j) kept += offset[j + 1] != offset[j];
+  dropped_ += n - kept;
+  for (uint64_t j = n; comparison() && j-- > 0;) {
+    if (offset[j + 1] == offset[j]) continue;
+    keep_last(target_->buffer() + used_ + offset[j], refs[j].length, true);
+    break;
+  }
+  lines_ += kept;
+  bytes_ += offset[n];
+  used_ += offset[n];
+}
+
+template <typename Lines>
+void LineWriter::append_batch(ThreadPool& pool, const Lines& lines, uint64_t count) {
+  for (uint64_t done = 0; done < count;) done += fill_block(pool, Shifted<Lines>{lines, done}, count - done);
+}
+
+void LineWriter::follow(const uint8_t* line, uint64_t len) { keep_last(line, len, false); }
+
+uint64_t LineWriter::append_sorted_block(ThreadPool& pool, const LineSpan& lines, const uint32_t* order,
+                                         uint64_t count) {
+  return fill_block(pool, OrderedLines{lines, order}, count);
+}
+
+void LineWriter::append_sorted(ThreadPool& pool, const LineSpan& lines, const uint32_t* order, uint64_t count) {
+  append_batch(pool, OrderedLines{lines, order}, count);
+}
+
+void LineWriter::append_lines(ThreadPool& pool, const LineRef* lines, uint64_t count) {
+  append_batch(pool, RefLines{lines}, count);
+}
+
+void LineWriter::finish() {
+  flush();
+  target_->finish();
+  if (verify_) {
+    if (final_) verify_->written(lines_, kept_sum_);
+    verify_->dropped(dropped_, dropped_sum_);
+    kept_sum_ = dropped_sum_ = 0;
+  }
+}
+
+}  // namespace gsort

@@ -1,0 +1,87 @@
+#include "src/lines/read/reader.h"
+
+#include <cstring>
+
+#include "src/core/errors.h"
+
+namespace gsort {
+
+LineReader::LineReader(const std::vector<std::string>& inputs, uint8_t eol, uint64_t max_line, ThreadPool& pool,
+                       InputTally* tally, bool drop_read_pages)
+    : set_(inputs, 1, tally, drop_read_pages), eol_(eol), max_line_(max_line), pool_(pool) {
+  openers_ = set_.lazy_sources();
+  known_ = set_.size_known();
+  total_ = set_.total_bytes();
+}
+
+void LineReader::too_long(const std::string& source) const {
+  throw DataError((source.empty() ? std::string("input") : source) + ": a line is longer than " +
+                  std::to_string(max_line_) + " bytes, a quarter of the memory budget (-S); give a larger -S");
+}
+
+void LineReader::note_source(uint64_t offset, const std::string& name) {
+  if (!sources_.empty() && sources_.back().second == name) return;
+  if (!sources_.empty() && sources_.back().first == offset) sources_.pop_back();
+  sources_.emplace_back(offset, name);
+}
+
+std::string LineReader::source_of(uint64_t offset) const {
+  std::string name;
+  for (const auto& [start, source] : sources_) {
+    if (start > offset) break;
+    name = source;
+  }
+  return name;
+}
+
+uint64_t LineReader::fill_from_inputs(uint8_t* buf, uint64_t fill, uint64_t room) {
+  while (fill < room) {
+    if (!current_) {
+      if (next_input_ == openers_.size()) {
+        inputs_done_ = true;
+        break;
+      }
+      current_ = openers_[next_input_++]();
+      current_name_ = current_->name();
+      current_has_bytes_ = false;
+    }
+    auto* file = dynamic_cast<InputFile*>(current_.get());
+    note_source(fill, current_name_);
+    const uint64_t got = file ? file->read(buf + fill, room - fill, pool_) : current_->read(buf + fill, room - fill);
+    if (got > 0) {
+      fill += got;
+      last_byte_ = buf[fill - 1];
+      current_has_bytes_ = true;
+      continue;
+    }
+    // The end of this input: its last line gets a terminator if it lacks one.
+    if (current_has_bytes_ && last_byte_ != eol_) buf[fill++] = eol_;
+    current_.reset();
+  }
+  return fill;
+}
+
+uint64_t LineReader::read_chunk(uint8_t* buf, uint64_t capacity) {
+  uint64_t fill = carry_.size();
+  if (fill != 0) std::memcpy(buf, carry_.data(), fill);
+  carry_.clear();
+  sources_.clear();
+  note_source(0, carry_source_);
+  // One byte is kept free for the terminator an input's end may add.
+  fill = fill_from_inputs(buf, fill, capacity - 1);
+  if (fill == 0) return 0;
+  if (inputs_done_) return fill;  // every input ended with a terminator
+  uint64_t end = fill;
+  while (end > 0 && buf[end - 1] != eol_) --end;
+  if (fill - end >= max_line_ || end == 0) too_long(current_name_);
+  carry_.assign(buf + end, buf + fill);
+  carry_source_ = source_of(end);
+  return end;
+}
+
+void LineReader::unread(const uint8_t* chunk, uint64_t from, uint64_t end) {
+  carry_source_ = source_of(from);
+  carry_.insert(carry_.begin(), chunk + from, chunk + end);
+}
+
+}  // namespace gsort

@@ -1,0 +1,227 @@
+// The CPU sorter: the first pass (first_pass.h) takes 96 bits per line;
+// an MSD step on all threads scatters the (bits, line) pairs by their
+// highest varying bits into buckets, and the buckets are sorted (LSD radix),
+// their ties refined (tie_refine.h) and their order written in waves of
+// tasks, each wave a prefix of the final order handed out at once
+// (sort_in_parts), so that the output is written while the rest is sorted.
+// A bucket too large for one task is sorted and refined by all threads.
+#include <algorithm>
+#include <cstring>
+
+#include "src/core/host_buffer.h"
+#include "src/lines/sort/first_pass.h"
+#include "src/lines/sort/pair_sort.h"
+#include "src/lines/sort/sorter.h"
+#include "src/lines/sort/tie_refine.h"
+
+namespace gsort {
+namespace {
+
+constexpr uint64_t kSplitMin = uint64_t{1} << 16;     // fewer lines: one piece
+constexpr uint64_t kWaves = 4;                        // about this many prefixes handed out
+constexpr uint64_t kLargeBucket = uint64_t{1} << 16;  // a bucket past a group's size and this: all threads
+
+// Consecutive buckets sorted by one task, or one large bucket by all.
+struct Group {
+  size_t first_bucket = 0, end_bucket = 0;
+  uint64_t begin = 0, end = 0;  // its entries
+  bool large = false;
+};
+
+// The runs of equal bits in w[begin, end), as tied segments.
+std::vector<TieSegment> ties_in(const WideEntry* w, uint64_t begin, uint64_t end, const TieStart& start) {
+  std::vector<TieSegment> ties;
+  if (start.settled) return ties;
+  for (uint64_t i = begin, j = i; i < end; i = j) {
+    j = i + 1;
+    while (j < end && w[j].hi == w[i].hi && w[j].lo == w[i].lo) ++j;
+    if (j - i > 1) ties.push_back(TieSegment{i, j - i, start.depth, start.level});
+  }
+  return ties;
+}
+
+class CpuLineSorter final : public LineSorter {
+ public:
+  CpuLineSorter(const LineSpec& spec, ThreadPool& pool) : spec_(spec), pool_(pool) {}
+
+  std::string describe() const override {
+    return "cpu (" + std::to_string(pool_.size()) + (pool_.size() == 1 ? " thread)" : " threads)");
+  }
+  // The pairs and their scratch, the cache, and the tied lines' compact
+  // pairs and scratch (all of them when every line ties).
+  uint64_t bytes_per_line() const override { return 2 * sizeof(WideEntry) + sizeof(LineCache) + 2 * sizeof(KeyEntry); }
+
+  void sort(const LineSpan& lines, uint32_t* order) override { sort_in_parts(lines, order, [](uint64_t) {}); }
+
+  void sort_in_parts(const LineSpan& lines, uint32_t* order, const std::function<void(uint64_t)>& ready) override {
+    const uint64_t n = lines.count;
+    if (n == 0) {
+      ready(0);
+      return;
+    }
+    reserve(n);
+    bool cached = false;
+    const TieStart start = first_pass(pool_, spec_, lines, w(), tmp(), cache(), &cached);
+    TieRefiner refiner(spec_, lines, pool_, cache(), cached);
+    std::vector<size_t> starts;
+    const int bits = static_cast<int>(std::clamp<uint64_t>(64 - __builtin_clzll(n) - 8, 8, 12));
+    const bool split = n >= kSplitMin && pool_.size() > 1;
+    if (!split || !scatter_wide_by_top_bits(pool_, w(), tmp(), n, bits, starts)) {
+      // One piece; when every line has the same bits, its ties on all threads.
+      sort_range(0, n, split, refiner, start, order);
+      ready(n);
+      return;
+    }
+    in_waves(groups_of(starts, n), starts, refiner, start, order, ready);
+  }
+
+ private:
+  // Buckets in groups of about a wave's share per task; a bucket larger
+  // than that (and kLargeBucket) a group of its own, for all threads.
+  std::vector<Group> groups_of(const std::vector<size_t>& starts, uint64_t n) const {
+    const uint64_t target = std::max<uint64_t>(1, n / (pool_.balanced_task_count() * kWaves));
+    std::vector<Group> groups;
+    const size_t buckets = starts.size() - 1;
+    for (size_t b = 0; b < buckets;) {
+      Group g;
+      g.first_bucket = b;
+      g.begin = starts[b];
+      const uint64_t size = starts[b + 1] - starts[b];
+      g.large = size > 2 * target && size >= kLargeBucket;
+      if (g.large) {
+        ++b;
+      } else {
+        while (b < buckets && starts[b + 1] - g.begin <= target) ++b;
+        if (b == g.first_bucket) ++b;  // one bucket over the target, too small for all threads
+      }
+      g.end_bucket = b;
+      g.end = starts[b];
+      if (g.end > g.begin) groups.push_back(g);
+    }
+    return groups;
+  }
+
+  // Sorts the groups in order, a wave of small ones (one task each) or one
+  // large one at a time, handing out each prefix as it is done.
+  void in_waves(const std::vector<Group>& groups, const std::vector<size_t>& starts, TieRefiner& refiner,
+                const TieStart& start, uint32_t* order, const std::function<void(uint64_t)>& ready) {
+    const size_t per_wave = pool_.balanced_task_count();
+    for (size_t g = 0; g < groups.size();) {
+      if (groups[g].large) {
+        // The bucket back from tmp, then sorted by all threads.
+        const Group& big = groups[g];
+        parallel_copy(pool_, reinterpret_cast<uint8_t*>(w() + big.begin),
+                      reinterpret_cast<const uint8_t*>(tmp() + big.begin), (big.end - big.begin) * sizeof(WideEntry));
+        sort_range(big.begin, big.end, true, refiner, start, order);
+        ready(big.end);
+        ++g;
+        continue;
+      }
+      size_t h = g;
+      while (h < groups.size() && h - g < per_wave && !groups[h].large) ++h;
+      pool_.parallel_for(h - g, [&](size_t k) { sort_small(groups[g + k], starts, refiner, start, order); });
+      ready(groups[h - 1].end);
+      g = h;
+    }
+  }
+
+  // One task: each bucket sorted from tmp into w, the ties refined, the order written.
+  void sort_small(const Group& g, const std::vector<size_t>& starts, TieRefiner& refiner, const TieStart& start,
+                  uint32_t* order) {
+    for (size_t b = g.first_bucket; b < g.end_bucket; ++b) {
+      const uint64_t begin = starts[b], n = starts[b + 1] - begin;
+      if (n == 0) continue;
+      radix_sort_wide(tmp() + begin, w() + begin, n);
+      std::memcpy(w() + begin, tmp() + begin, n * sizeof(WideEntry));
+    }
+    write_order(g.begin, g.end, order);
+    refine(ties_in(w(), g.begin, g.end, start), false, refiner, order, g.begin);
+  }
+
+  // w[begin, end) sorted (by all threads when `parallel`), refined, written.
+  void sort_range(uint64_t begin, uint64_t end, bool parallel, TieRefiner& refiner, const TieStart& start,
+                  uint32_t* order) {
+    const uint64_t n = end - begin;
+    parallel ? sort_wide(pool_, w() + begin, tmp() + begin, n) : radix_sort_wide(w() + begin, tmp() + begin, n);
+    const size_t tasks = parallel && n >= 4096 ? pool_.balanced_task_count() : 1;
+    std::vector<std::vector<TieSegment>> found(tasks);
+    pool_.parallel_for(tasks, [&](size_t t) {
+      uint64_t b = begin + split_point(n, tasks, t), e = begin + split_point(n, tasks, t + 1);
+      // A task takes the runs that start in its range.
+      while (b > begin && b < e && w()[b].hi == w()[b - 1].hi && w()[b].lo == w()[b - 1].lo) ++b;
+      while (e < end && e > b && w()[e].hi == w()[e - 1].hi && w()[e].lo == w()[e - 1].lo) ++e;
+      write_order(b, e, order);
+      found[t] = ties_in(w(), b, e, start);
+    });
+    std::vector<TieSegment> ties;
+    for (auto& f : found) ties.insert(ties.end(), f.begin(), f.end());
+    refine(std::move(ties), parallel, refiner, order, begin);
+  }
+
+  void write_order(uint64_t begin, uint64_t end, uint32_t* order) const {
+    for (uint64_t i = begin; i < end; ++i) order[i] = w()[i].index;
+  }
+
+  // The tied segments' members refined in a compact array of their own
+  // (with all threads where `parallel`), their order written over theirs.
+  // The segments lie in [base, base + n) of the chunk's order, so their
+  // members fit the sorter's tie arrays from `base` on: tasks refining
+  // disjoint ranges share them, and no array is made and zeroed per call.
+  void refine(std::vector<TieSegment> ties, bool parallel, TieRefiner& refiner, uint32_t* order,
+              uint64_t base) const {
+    if (ties.empty()) return;
+    KeyEntry* e = tie_entries() + base;
+    KeyEntry* scratch = tie_scratch() + base;
+    std::vector<TieSegment> local = ties;
+    uint64_t at = 0;
+    for (TieSegment& s : local) {
+      s.begin = at;
+      at += s.size;
+    }
+    // copy(o, m, n): between segment k's n places in the order and its members.
+    const auto each_segment = [&](auto copy) {
+      const size_t tasks = parallel && at >= 4096 ? std::min(ties.size(), pool_.balanced_task_count()) : 1;
+      pool_.parallel_for(tasks, [&](size_t t) {
+        for (size_t k = split_point(ties.size(), tasks, t), end = split_point(ties.size(), tasks, t + 1); k < end; ++k) {
+          copy(order + ties[k].begin, e + local[k].begin, ties[k].size);
+        }
+      });
+    };
+    each_segment([](const uint32_t* o, KeyEntry* m, uint64_t n) {
+      for (uint64_t i = 0; i < n; ++i) m[i].index = o[i];
+    });
+    parallel ? refiner.refine(e, scratch, local) : refiner.refine_serial(e, scratch, local);
+    each_segment([](uint32_t* o, const KeyEntry* m, uint64_t n) {
+      for (uint64_t i = 0; i < n; ++i) o[i] = m[i].index;
+    });
+  }
+
+  void reserve(uint64_t n) {
+    if (n <= capacity_) return;
+    for (HostBuffer* b : {&entries_, &scratch_, &cache_, &tie_entries_, &tie_scratch_}) *b = HostBuffer();
+    entries_ = HostBuffer::allocate_pageable(n * sizeof(WideEntry));
+    scratch_ = HostBuffer::allocate_pageable(n * sizeof(WideEntry));
+    cache_ = HostBuffer::allocate_pageable(n * sizeof(LineCache));
+    tie_entries_ = HostBuffer::allocate_pageable(n * sizeof(KeyEntry));
+    tie_scratch_ = HostBuffer::allocate_pageable(n * sizeof(KeyEntry));
+    capacity_ = n;
+  }
+  WideEntry* w() const { return reinterpret_cast<WideEntry*>(entries_.data()); }
+  WideEntry* tmp() const { return reinterpret_cast<WideEntry*>(scratch_.data()); }
+  LineCache* cache() const { return reinterpret_cast<LineCache*>(cache_.data()); }
+  KeyEntry* tie_entries() const { return reinterpret_cast<KeyEntry*>(tie_entries_.data()); }
+  KeyEntry* tie_scratch() const { return reinterpret_cast<KeyEntry*>(tie_scratch_.data()); }
+
+  LineSpec spec_;
+  ThreadPool& pool_;
+  HostBuffer entries_, scratch_, cache_, tie_entries_, tie_scratch_;
+  uint64_t capacity_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<LineSorter> make_cpu_line_sorter(const LineSpec& spec, ThreadPool& pool) {
+  return std::make_unique<CpuLineSorter>(spec, pool);
+}
+
+}  // namespace gsort

@@ -1,0 +1,50 @@
+// What sorts the lines of one chunk: the CPU on all threads
+// (sort_cpu.cpp) or the GPU (gpu/sort_gpu.h). Either returns the
+// same order: the lines by the full comparison (src/lines/keys/compare.h), lines
+// that compare equal in input order.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "src/core/host_buffer.h"
+#include "src/core/log.h"
+#include "src/core/thread_pool.h"
+#include "src/config/sort_config.h"
+#include "src/lines/sort/index.h"
+#include "src/lines/keys/key_spec.h"
+
+namespace gsort {
+
+class LineSorter {
+ public:
+  virtual ~LineSorter() = default;
+  // order[0, lines.count): the sorted order of the chunk's lines.
+  virtual void sort(const LineSpan& lines, uint32_t* order) = 0;
+  // The same, calling ready(n) as each prefix order[0, n) is final (the
+  // last call with lines.count), so that writing may start before the end.
+  virtual void sort_in_parts(const LineSpan& lines, uint32_t* order, const std::function<void(uint64_t)>& ready) {
+    sort(lines, order);
+    ready(lines.count);
+  }
+  virtual std::string describe() const = 0;
+  // Host bytes the sorter holds per line of a chunk (for the memory plan).
+  virtual uint64_t bytes_per_line() const = 0;
+  // Host memory for a chunk's text, line starts and order: pinned for the
+  // GPU's copies, where it can be.
+  virtual HostBuffer allocate_host(size_t bytes) { return HostBuffer::allocate_pageable(bytes); }
+};
+
+// The CPU sorter (sort_cpu.cpp).
+std::unique_ptr<LineSorter> make_cpu_line_sorter(const LineSpec& spec, ThreadPool& pool);
+
+// The sorter --backend asks for: the GPU when asked and usable (auto: when
+// one is usable, for chunks of 32Ki lines or more), else the CPU.
+// --backend gpu without a usable GPU throws DeviceError. --backend hybrid
+// sorts lines on the GPU alone.
+std::unique_ptr<LineSorter> make_line_sorter(const SortConfig& config, const LineSpec& spec, ThreadPool& pool,
+                                             const Log& log);
+
+}  // namespace gsort

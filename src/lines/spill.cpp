@@ -1,0 +1,233 @@
+// Reading the inputs chunk by chunk and sorting each: written straight to
+// the destination when the whole input is one chunk (while it is sorted),
+// else spilled as runs on a thread of their own while the next chunk is
+// read and sorted (as the record sort's src/pipeline/background_spill.h).
+#include <algorithm>
+#include <future>
+
+#include "src/core/host_buffer.h"
+#include "src/core/log.h"
+#include "src/core/process_clock.h"
+#include "src/core/stopwatch.h"
+#include "src/lines/job.h"
+#include "src/lines/read/reader.h"
+#include "src/lines/sort/index.h"
+#include "src/lines/sort/sorter.h"
+#include "src/merge/merge_limits.h"
+#include "src/pipeline/direct_write.h"
+#include "src/pipeline/temp_compression.h"
+
+namespace gsort {
+namespace {
+
+// A chunk's text, its line starts and its order, in the sorter's host
+// memory (pinned for the GPU); the starts and the order grow to the lines
+// a chunk holds, up to the plan's count.
+struct ChunkBuffers {
+  HostBuffer text, starts, order;
+  uint64_t lines = 0;  // what starts and order have room for
+  uint64_t* start() const { return reinterpret_cast<uint64_t*>(starts.data()); }
+  uint32_t* sorted() const { return reinterpret_cast<uint32_t*>(order.data()); }
+  uint64_t* room_for(uint64_t n, LineSorter& sorter) {
+    if (n > lines || !starts) {
+      starts = HostBuffer();
+      order = HostBuffer();
+      starts = sorter.allocate_host((n + 1) * sizeof(uint64_t));
+      order = sorter.allocate_host(std::max<uint64_t>(n, 1) * sizeof(uint32_t));
+      lines = n;
+    }
+    return start();
+  }
+};
+
+ChunkBuffers allocate_chunk(const LinePlan& plan, LineSorter& sorter) {
+  ChunkBuffers b;
+  b.text = sorter.allocate_host(plan.chunk_bytes);
+  return b;
+}
+
+// Indexes the chunk just read; lines past the plan's count go back to the reader.
+LineSpan index_chunk(LineJob& job, LineReader& reader, ChunkBuffers& b, LineSorter& sorter, uint64_t bytes) {
+  const IndexResult ix = index_lines(job.pool, b.text.data(), bytes, job.spec.eol, job.plan.chunk_lines,
+                                     [&b, &sorter](uint64_t n) { return b.room_for(n, sorter); });
+  if (ix.longest > job.plan.max_line) {
+    uint64_t i = 0;
+    while (b.start()[i + 1] - b.start()[i] != ix.longest) ++i;
+    reader.too_long(reader.source_of(b.start()[i]));
+  }
+  if (ix.bytes < bytes) reader.unread(b.text.data(), ix.bytes, bytes);
+  job.report.input_records += ix.lines;
+  job.report.input_bytes += ix.bytes;
+  const LineSpan span{b.text.data(), b.start(), ix.lines};
+  if (job.verify) job.verify->input(span.count, hash_lines(job.pool, span));
+  return span;
+}
+
+// A sorted chunk written as a run on a thread of its own; the chunk's text
+// and order must stay untouched until finish() returns. One at a time.
+class LineSpill {
+ public:
+  explicit LineSpill(LineJob& job) : job_(job) {}
+  // Waits for a spill still in flight (after an error elsewhere) and drops
+  // its error: the first error is the one reported.
+  ~LineSpill() {
+    if (!done_.valid()) return;
+    try {
+      done_.get();
+    } catch (...) {
+    }
+  }
+  bool busy() const { return done_.valid(); }
+
+  void start(const LineSpan& span, const uint32_t* order) {
+    run_ = PendingSource();
+    const unsigned streams = static_cast<unsigned>(std::clamp<uint64_t>(span.count, 1, job_.plan.spill_streams));
+    out_ = job_.run_output(run_, streams);  // the files are made here, on this thread
+    started_s_ = process_seconds();
+    LineRunOutput* out = out_.get();
+    ThreadPool& pool = job_.pool;
+    done_ = std::async(std::launch::async, [out, &pool, span, order] {
+      out->append_sorted(pool, span, order, span.count);
+      return out->finish();
+    });
+  }
+
+  // Waits for the run; its figures and span go to the report.
+  PendingSource finish() {
+    const LineRunFigures figures = done_.get();
+    out_.reset();
+    job_.count_run(figures);
+    ++job_.report.runs;
+    job_.report.add_span(PhaseSpan{"write runs", "spill", started_s_, process_seconds()});
+    return std::move(run_);
+  }
+
+ private:
+  LineJob& job_;
+  PendingSource run_;
+  std::unique_ptr<LineRunOutput> out_;
+  double started_s_ = 0;
+  std::future<LineRunFigures> done_;  // declared last: a spill in flight ends before the rest goes
+};
+
+// --compress-temp, settled before the first run from a sample of the first
+// sorted chunk as its run will hold it.
+void settle_compression(LineJob& job, const LineSpan& span, const uint32_t* order) {
+  SampleFrames sample;
+  sample.bytes = span.bytes();
+  sample.frame = [&span, order](size_t f, size_t frames, uint64_t frame_bytes) {
+    std::vector<uint8_t> raw;
+    for (uint64_t i = split_point(span.count, frames, f); i < span.count && raw.size() < frame_bytes; ++i) {
+      raw.insert(raw.end(), span.line(order[i]), span.line(order[i]) + span.length(order[i]) + 1);
+    }
+    return raw;
+  };
+  const TempSettings settings{job.config, job.pool, job.log, job.plan.window_bytes(job.plan.fan_in)};
+  decide_run_compression(settings, sample, job.runs, job.report.temp);
+}
+
+// The whole input in one chunk: written while it is sorted, each final
+// part of the order as soon as the sorter hands it over.
+void sort_in_memory(LineJob& job, LineSorter& sorter, const LineSpan& span, uint32_t* order) {
+  job.report.in_memory = true;
+  std::unique_ptr<LineWriter> out = job.destination_writer(span.bytes());
+  job.meter->phase("sorting", 0, nullptr);
+  const SortWriteSpans spans = sort_while_writing(
+      span.count, [&](const std::function<void(uint64_t)>& ready) { sorter.sort_in_parts(span, order, ready); },
+      [&] { job.meter->phase("writing", span.bytes(), &job.out->blocks.written_bytes()); },
+      [&](uint64_t from, uint64_t to) { out->append_sorted(job.pool, span, order + from, to - from); });
+  out->finish();
+  job.report.output_records += out->lines_written();
+  job.report.output_bytes += out->bytes_written();
+  job.report.add_span(spans.sort);
+  if (span.count > 0) job.report.add_span(PhaseSpan{"gather+write", "main", spans.write_start, process_seconds()});
+}
+
+void plan_chunks(LineJob& job, const LineReader& reader, const LineSorter& sorter) {
+  const SortConfig& config = job.config;
+  job.plan = plan_lines(config.memory_bytes, sorter.bytes_per_line(), reader.known_bytes(), config.inputs.size(),
+                        config.batch_size, free_descriptors(2), config.spill_streams);
+  job.sorter = sorter.describe();
+  if (job.plan.budget > config.memory_bytes) {
+    job.log.info("memory: -S " + std::to_string(config.memory_bytes) + " bytes raised to the least a line sort takes, " +
+                 std::to_string(job.plan.budget) + " bytes");
+  }
+  job.report.memory_budget = job.plan.budget;
+  job.report.chunk_records = job.plan.chunk_lines;
+  job.report.temp.streams = job.plan.spill_streams;
+  job.report.temp.expected_bytes = reader.known_bytes();
+  job.runs.plan_writes(job.plan.block_bytes, false);
+  if (job.plan.double_buffered) count_line_runs(job, reader.known_bytes());
+  job.log.info("lines: sorter " + sorter.describe() + ", chunks of " + std::to_string(job.plan.chunk_bytes) +
+               " bytes or " + std::to_string(job.plan.chunk_lines) + " lines" +
+               (job.plan.double_buffered ? " (two: one read and sorted while the other is spilled)" : "") +
+               ", lines up to " + std::to_string(job.plan.max_line) + " bytes");
+}
+
+// How much the next chunk reads: no more lines than a chunk holds, at the
+// mean length so far, so that few are read only to be put back (copied
+// twice) for the chunk after.
+uint64_t next_read(const LineJob& job) {
+  const LinePlan& plan = job.plan;
+  const uint64_t lines = job.report.input_records;
+  if (lines == 0) return plan.chunk_bytes;
+  const uint64_t mean = std::max<uint64_t>(1, job.report.input_bytes / lines);
+  const uint64_t fits = plan.chunk_lines / 16 * 15 * mean;
+  return std::clamp<uint64_t>(fits, plan.max_line + 2, plan.chunk_bytes);
+}
+
+// The run just spilled joins those waiting; too many (each holds its
+// segments' descriptors) are merged early, until fewer wait than the plan's
+// waiting_files.
+void add_run(LineJob& job, std::deque<PendingSource>& runs, PendingSource run) {
+  runs.push_back(std::move(run));
+  for (;;) {
+    size_t open = 0;
+    for (const PendingSource& r : runs) open += r.open_files();
+    if (open < job.plan.waiting_files || runs.size() < 2) return;
+    merge_last_runs(job, runs);
+  }
+}
+
+}  // namespace
+
+std::deque<PendingSource> sort_line_chunks(LineJob& job) {
+  const SortConfig& config = job.config;
+  LineReader reader(config.inputs, job.spec.eol, job.plan.max_line, job.pool, &job.tally,
+                    config.page_cache == PageCacheUse::kDrop);
+  std::unique_ptr<LineSorter> sorter = make_line_sorter(config, job.spec, job.pool, job.log);
+  plan_chunks(job, reader, *sorter);
+  ChunkBuffers buffers[2] = {allocate_chunk(job.plan, *sorter), ChunkBuffers()};
+  if (job.plan.double_buffered) buffers[1] = allocate_chunk(job.plan, *sorter);
+  std::deque<PendingSource> runs;
+  LineSpill spill(job);  // after the buffers: a spill in flight ends before they go
+  Stopwatch t;
+  job.meter->phase("reading", reader.known_bytes(), &job.tally.stored_bytes);
+  uint64_t bytes = reader.read_chunk(buffers[0].text.data(), job.plan.chunk_bytes);
+  for (int cur = 0; bytes != 0; cur = job.plan.double_buffered ? 1 - cur : cur) {
+    ChunkBuffers& b = buffers[cur];
+    const LineSpan span = index_chunk(job, reader, b, *sorter, bytes);
+    job.report.add_phase("read", t.lap());
+    const bool last = reader.done();
+    if (last && runs.empty() && !spill.busy()) {
+      sort_in_memory(job, *sorter, span, b.sorted());
+      return runs;
+    }
+    job.meter->phase("sorting", 0, nullptr);
+    sorter->sort(span, b.sorted());
+    job.report.add_phase("sort", t.lap());
+    // The run before this one: the other buffer is free once it is written.
+    if (spill.busy()) add_run(job, runs, spill.finish());
+    settle_compression(job, span, b.sorted());
+    job.meter->phase("spilling", 0, nullptr);
+    spill.start(span, b.sorted());
+    if (last) break;
+    if (!job.plan.double_buffered) add_run(job, runs, spill.finish());
+    bytes = reader.read_chunk(buffers[job.plan.double_buffered ? 1 - cur : cur].text.data(), next_read(job));
+    t.lap();
+  }
+  if (spill.busy()) add_run(job, runs, spill.finish());
+  return runs;
+}
+
+}  // namespace gsort
