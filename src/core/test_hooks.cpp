@@ -14,5 +14,6 @@ CountHook shared_slot_records = nullptr;
 WayHook output_way = nullptr;
 MergeRangesHook final_merge_ranges = nullptr;
 RunFileHook before_final_merge = nullptr;
+FaultHook fail_device_allocation = nullptr;
 
 }  // namespace gsort::test_hooks

@@ -61,6 +61,11 @@ extern MergeRangesHook final_merge_ranges;
 using RunFileHook = void (*)(int fd, uint64_t run, uint64_t segment);
 extern RunFileHook before_final_merge;
 
+// Called before each allocation of device memory (cuda::DeviceBuffer):
+// true makes it fail as cudaMalloc does when the device is out of memory.
+using FaultHook = bool (*)();
+extern FaultHook fail_device_allocation;
+
 // The most records a slot of the shared-memory exchange holds, so that small
 // inputs take many steps; 0: no limit.
 using CountHook = uint64_t (*)();

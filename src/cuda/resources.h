@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <utility>
 
+#include "src/core/test_hooks.h"
 #include "src/cuda/check.h"
 
 namespace gsort::cuda {
@@ -62,12 +63,18 @@ class Event {
   cudaEvent_t event_ = nullptr;
 };
 
+// cudaMalloc, or the out-of-memory error a test injects (src/core/test_hooks.h).
+inline cudaError_t device_malloc(void** p, size_t bytes) {
+  if (test_hooks::fail_device_allocation && test_hooks::fail_device_allocation()) return cudaErrorMemoryAllocation;
+  return cudaMalloc(p, bytes);
+}
+
 // Device memory from plain cudaMalloc.
 class DeviceBuffer {
  public:
   DeviceBuffer() = default;
   explicit DeviceBuffer(size_t bytes) : size_(bytes) {
-    if (bytes) GSORT_CUDA_CHECK(cudaMalloc(&data_, bytes));
+    if (bytes) GSORT_CUDA_CHECK(device_malloc(&data_, bytes));
   }
   ~DeviceBuffer() {
     if (data_) GSORT_CUDA_REPORT(cudaFree(data_));

@@ -5,6 +5,9 @@
 // runs are as large as the device holds, or the host's where the device's
 // would not be fewer, and --stats says why. Skips without a GPU (CI).
 #include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <algorithm>
 
 #include <nlohmann/json.hpp>
 #include <string>
@@ -153,6 +156,41 @@ TEST_F(DeviceTier, RecordCountsAroundTheSlotBoundaries) {
     EXPECT_GT(stats(r)["device_resident"]["bytes"].get<uint64_t>(), 0u) << count;
   }
 }
+
+#ifdef GSORT_HOOKS_BINARY
+// A device allocation that fails at any step of the device tier (the
+// arena, the gather slots, the sort's scratch, ...): gsort either keeps the
+// host's way and writes what the CPU writes, or exits 2 with one line and
+// leaves neither an output nor a temporary file. Never a wrong output.
+TEST_F(DeviceTier, AFailedDeviceAllocationAtAnyStepFailsCleanlyOrFallsBack) {
+  const std::string input = generate({"--format", "gensort", "--records", "300000", "--seed", "16"});
+  const std::string expected = cpu_output({"--format", "gensort", "-S", "4M"}, input);
+  const std::string out = dir_.file("out.bin");
+  const std::string stats_file = dir_.file("s.json");
+  int affected = 0;  // runs the fault changed: a failure, or the input not held on the device
+  for (int nth = 1; nth <= 16; ++nth) {
+    SCOPED_TRACE("allocation " + std::to_string(nth) + " fails");
+    ProcessOptions o;
+    o.env = {"GSORT_TEST_FAIL_DEVICE_ALLOC=" + std::to_string(nth)};
+    const ProcessResult r = run_process({GSORT_HOOKS_BINARY, "--format", "gensort", "-S", "4M", "--backend", "gpu",
+                                         "--verify", "--stats", stats_file, "-T", dir_.subdir("tmp"), input, "-o", out},
+                                        o);
+    EXPECT_EQ(count_files(dir_.subdir("tmp")), 0u) << "temp files left behind";
+    if (r.exit_code == 0) {
+      EXPECT_TRUE(read_file(out) == expected);
+      affected += nlohmann::json::parse(read_file(stats_file))["device_resident"]["bytes"] == 0;
+    } else {
+      ++affected;
+      EXPECT_EQ(r.status(), "exit 2") << r.err;
+      EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+      EXPECT_NE(::access(out.c_str(), F_OK), 0) << "an output after a failure";
+    }
+    ::unlink(out.c_str());
+    ::unlink(stats_file.c_str());
+  }
+  EXPECT_GT(affected, 0) << "no injected failure reached the device tier";
+}
+#endif
 
 }  // namespace
 }  // namespace gsort_test

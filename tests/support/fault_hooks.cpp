@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cstdint>
 #include <cstdlib>
 #include <string>
@@ -55,6 +56,17 @@ void signal_at_chunk(uint64_t chunk) {
 void before_chunk(uint64_t chunk) {
   truncate_input(chunk);
   signal_at_chunk(chunk);
+}
+
+// GSORT_TEST_FAIL_DEVICE_ALLOC=N: the N-th allocation of device memory
+// (from 1) fails as out of memory; the others succeed.
+bool fail_nth_device_allocation() {
+  static const uint64_t nth = [] {
+    const char* spec = std::getenv("GSORT_TEST_FAIL_DEVICE_ALLOC");
+    return spec == nullptr ? uint64_t{0} : std::strtoull(spec, nullptr, 10);
+  }();
+  static std::atomic<uint64_t> made{0};
+  return nth != 0 && ++made == nth;
 }
 
 // GSORT_TEST_TEMP_DEVICE=ROOM_BYTES[:WRITE_MB_S] (the page cache's room, the
@@ -136,6 +148,7 @@ void install_fault_hooks() {
   output_way = &forced_output_way;
   final_merge_ranges = &forced_final_merge;
   before_final_merge = &corrupt_run;
+  fail_device_allocation = &fail_nth_device_allocation;
 }
 
 }  // namespace gsort::test_hooks

@@ -9,6 +9,8 @@
 //   that shrinks while gsort reads it.
 //   GSORT_TEST_SIGNAL_AT_CHUNK=CHUNK:SIG  the process sends itself signal
 //   SIG (a number) just before chunk CHUNK of the input is read.
+//   GSORT_TEST_FAIL_DEVICE_ALLOC=N  the N-th allocation of device memory
+//   (from 1) fails as out of memory (cudaErrorMemoryAllocation).
 //   GSORT_TEST_TEMP_DEVICE=ROOM_BYTES[:WRITE_MB_S]  what --compress-temp=auto
 //   takes for the page cache's room and (when given) the temp device's
 //   write speed, instead of measuring them (WRITE_MB_S 0: could not be
