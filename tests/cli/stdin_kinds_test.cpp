@@ -1,17 +1,21 @@
 // Standard input of every kind: a regular file (`gsort < file`) is read as
 // the named file would be (size known, so the same plan and backend), from
 // wherever its offset stands; a pipe larger than the pipe buffer arrives
-// whole.
+// whole, and so does one written a few bytes at a time (records and lines,
+// in memory and spilled); an empty pipe gives an empty output, and one that
+// ends inside a record is a one-line error that writes nothing.
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
 #include "tests/support/process.h"
 #include "tests/support/record_gen.h"
 #include "tests/support/reference_sort.h"
+#include "tests/support/rng.h"
 #include "tests/support/temp_dir.h"
 
 namespace gsort_test {
@@ -71,6 +75,72 @@ TEST(StdinKinds, PipeLargerThanThePipeBufferArrivesWhole) {
   const ProcessResult r = run_gsort(with_spec({"-", "-o", dir.file("out"), "-T", dir.path()}), piped);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(read_file(dir.file("out")), reference_sort(data, kSpec));
+}
+
+// gsort on a pipe written in pieces of 1 to `most` bytes (each its own
+// write(), so the reader sees them arrive a few at a time).
+ProcessResult sort_trickled(const std::vector<std::string>& args, const std::string& data, size_t most) {
+  ProcessOptions piped;
+  piped.stdin_kind = StdinKind::kPipe;
+  Process p(gsort_argv(args), piped);
+  const int fd = p.take_stdin();
+  Rng rng(most);
+  for (size_t at = 0; at < data.size();) {
+    const size_t n = std::min<size_t>(data.size() - at, rng.range(1, most));
+    if (::write(fd, data.data() + at, n) != static_cast<ssize_t>(n)) break;  // gsort failed: its status says why
+    at += n;
+  }
+  ::close(fd);
+  return p.wait(120);
+}
+
+TEST(StdinKinds, RecordsArrivingInOddPiecesSortWhole) {
+  TempDir dir;
+  const std::string data = Rng(14).bytes(16 * 150000);
+  for (const std::vector<std::string>& extra : {std::vector<std::string>{}, {"-S", "1M", "-T", dir.path()}}) {
+    std::vector<std::string> args = with_spec({"-o", dir.file("out")});
+    args.insert(args.end(), extra.begin(), extra.end());
+    const ProcessResult r = sort_trickled(args, data, 13);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_TRUE(read_file(dir.file("out")) == reference_sort(data, kSpec)) << (extra.empty() ? "in memory" : "spilled");
+  }
+}
+
+TEST(StdinKinds, LinesArrivingInOddPiecesSortAsSortDoes) {
+  TempDir dir;
+  Rng rng(15);
+  std::string lines;
+  for (int i = 0; i < 60000; ++i) lines += std::to_string(rng.below(100000)) + (rng.chance(3) ? " x\n" : "\n");
+  write_file(dir.file("in"), lines);
+  const ProcessResult gnu = run_process({"/usr/bin/sort", "-n", dir.file("in")}, c_locale());
+  for (const std::vector<std::string>& extra : {std::vector<std::string>{}, {"-S", "1M", "-T", dir.path()}}) {
+    std::vector<std::string> args = {"-n", "-o", dir.file("out")};
+    args.insert(args.end(), extra.begin(), extra.end());
+    const ProcessResult r = sort_trickled(args, lines, 7);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_TRUE(read_file(dir.file("out")) == gnu.out) << (extra.empty() ? "in memory" : "spilled");
+  }
+}
+
+TEST(StdinKinds, AnEmptyPipeGivesAnEmptyOutput) {
+  TempDir dir;
+  for (const std::vector<std::string>& args : {with_spec({"-o", dir.file("records")}), {"-o", dir.file("lines")}}) {
+    const ProcessResult r = sort_trickled(args, "", 1);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_TRUE(r.err.empty()) << r.err;
+  }
+  EXPECT_EQ(read_file(dir.file("records")), "");
+  EXPECT_EQ(read_file(dir.file("lines")), "");
+}
+
+TEST(StdinKinds, APipeEndingInsideARecordIsAClearErrorAndWritesNothing) {
+  TempDir dir;
+  const std::string data = Rng(16).bytes(16 * 1000 + 5);
+  const ProcessResult r = sort_trickled(with_spec({"-o", dir.file("out")}), data, 11);
+  EXPECT_EQ(r.status(), "exit 2");
+  EXPECT_EQ(r.err, "gsort: standard input: size 16005 bytes is not a multiple of the record size 16 (5 bytes left over)\n");
+  EXPECT_NE(::access(dir.file("out").c_str(), F_OK), 0) << "an output after the error";
+  EXPECT_EQ(count_files(dir.path()), 0u) << "files left behind";
 }
 
 }  // namespace
