@@ -1,7 +1,7 @@
 // coreutils' own tests of sort's interface beside the orderings, ported:
 // tests/sort/sort.pl (the obsolete +POS1 -POS2 keys, --p= and -S32b),
-// sort-files0-from.pl (every case), sort-debug-warn.sh and
-// sort-debug-keys.sh (every case outside a locale). Each runs the
+// sort-files0-from.pl (every case) and sort-debug-warn.sh (sort-debug-keys.sh
+// is gnu_debug_keys_port_test.cpp's). Each runs the
 // gsort program with the same arguments and input and expects the same
 // output, exit status and message (gsort's name in place of sort's).
 // Where the suite (newer than coreutils 9.1) and sort 9.1 differ, these
@@ -173,49 +173,6 @@ TEST(SortDebugWarn, KeyNotes) {
 TEST(SortDebugWarn, RefusedWhereSortRefusesIt) {
   expect_cases({{"output", {"--debug", "-o", "x"}, "", "", 2, "gsort: options '-o --debug' are incompatible\n"},
                 {"check", {"--debug", "-c"}, "", "", 2, "gsort: options '-c --debug' are incompatible\n"}});
-}
-
-// sort-debug-keys.sh's cases of -g, -M and -d, as the suite expects them
-// (its `number` is cat -n's "N<tab>", shown as "N>").
-TEST(SortDebugKeys, MarksUnderGeneralNumbersMonthsAndDictionaryKeys) {
-  const auto marks = [](std::vector<std::string> args, const std::string& in) {
-    args.push_back("--debug");
-    return gsort(args, in).out;
-  };
-  EXPECT_EQ(marks({"-s", "-k2g"}, "1\n\n44\n33\n2\n"),
-            "1\n ^ no match for key\n\n^ no match for key\n44\n  ^ no match for key\n33\n  ^ no match for key\n"
-            "2\n ^ no match for key\n");
-  EXPECT_EQ(marks({"-s", "-k1.3g"}, "1\n\n44\n33\n2\n"),
-            "1\n ^ no match for key\n\n^ no match for key\n44\n  ^ no match for key\n33\n  ^ no match for key\n"
-            "2\n ^ no match for key\n");
-  EXPECT_EQ(marks({"-s", "-k1g"}, "1\n\n44\n33\n2\n"), "\n^ no match for key\n1\n_\n2\n_\n33\n__\n44\n__\n");
-  EXPECT_EQ(marks({"-s", "-k2g"}, "1\t2\n2\t\n3\t1\n"), "2>\n  ^ no match for key\n3>1\n  _\n1>2\n  _\n");
-  EXPECT_EQ(marks({"-s", "-k1M"}, "FEB\n\nJAN\n"), "\n^ no match for key\nJAN\n___\nFEB\n___\n");
-  EXPECT_EQ(marks({"-s", "-k2,2M"}, "FEB\n\nJAN\n"),
-            "FEB\n   ^ no match for key\n\n^ no match for key\nJAN\n   ^ no match for key\n");
-  EXPECT_EQ(marks({"-s", "-k1M"}, "FEB\nJAZZ\n\nJAN\n"),
-            "JAZZ\n^ no match for key\n\n^ no match for key\nJAN\n___\nFEB\n___\n");
-  EXPECT_EQ(marks({"-s", "-k2,2M"}, "1\tFEB\n2\tJAZZ\n3\t\n4\tJAN\n"),
-            "2>JAZZ\n  ^ no match for key\n3>\n  ^ no match for key\n4>JAN\n  ___\n1>FEB\n  ___\n");
-  EXPECT_EQ(marks({"-s", "-k1M"}, "FEB\nJANZ\n\nJAN\n"),
-            "\n^ no match for key\nJANZ\n___\nJAN\n___\nFEB\n___\n");
-  EXPECT_EQ(marks({"-s", "-g"}, " 1.2ignore\n 1.1e4ignore\n"), " 1.2ignore\n ___\n 1.1e4ignore\n _____\n");
-  EXPECT_EQ(marks({"-s", "-d"}, "\tb\n\t\ta\n"), ">>a\n___\n>b\n__\n");
-}
-
-// sort-debug-keys.sh's cases of -n, -h, -b, -t and the whole line.
-TEST(SortDebugKeys, MarksUnderEachKey) {
-  const auto marks = [](std::vector<std::string> args, const std::string& in) {
-    args.push_back("--debug");
-    return gsort(args, in).out;
-  };
-  EXPECT_EQ(marks({"-s", "-k2,1"}, "1\n"), "1\n ^ no match for key\n");
-  EXPECT_EQ(marks({"-s", "-k1,1n"}, "2\n1\n33\n"), "1\n_\n2\n_\n33\n__\n");
-  EXPECT_EQ(marks({"-t\t", "-s", "-k2,2n"}, "2\t\n3\t1\n"), "2>\n  ^ no match for key\n3>1\n  _\n");
-  EXPECT_EQ(marks({"-s", "-h"}, " 1.2Kx\n"), " 1.2Kx\n ____\n");
-  EXPECT_EQ(marks({"-k2b"}, "a \t b\n"), "a > b\n    _\n_____\n");
-  EXPECT_EQ(marks({"-z", "-s"}, std::string("a\tb\0", 4)), "a>b\n___\n");
-  EXPECT_EQ(marks({"-u"}, "\x01" "a\n"), "\x01" "a\n_\n");
 }
 
 }  // namespace
