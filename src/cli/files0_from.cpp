@@ -15,7 +15,8 @@ namespace {
 std::string read_all(const std::string& from) {
   const bool standard = from == "-";
   std::unique_ptr<FILE, int (*)(FILE*)> opened(standard ? nullptr : std::fopen(from.c_str(), "rb"), &std::fclose);
-  if (!standard && !opened) throw IoError("open failed: " + describe_errno(from, errno));
+  // An empty name shows as '' (as sort quotes it).
+  if (!standard && !opened) throw IoError("open failed: " + describe_errno(from.empty() ? "''" : from, errno));
   FILE* f = standard ? stdin : opened.get();
   std::string text;
   char buffer[1 << 16];

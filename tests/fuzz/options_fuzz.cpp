@@ -1,7 +1,9 @@
 // libFuzzer target: the whole command line (parse_command_line). The input
 // is split on NUL bytes into argv[1..]. A command line is a config, --help or
-// --version (printed to stdout, which is sent to /dev/null), or a
-// UsageError; nothing may exit the process or throw anything else.
+// --version (printed to stdout, which is sent to /dev/null), a UsageError,
+// or another of gsort's typed errors where an option names a file the
+// parser reads (--files0-from, --random-source: an IoError, exit 2 as for
+// sort); nothing may exit the process or throw anything else.
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -34,7 +36,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   argv.push_back(nullptr);
   try {
     (void)gsort::parse_command_line(static_cast<int>(args.size()), argv.data());
-  } catch (const gsort::UsageError&) {
+  } catch (const gsort::Error&) {  // UsageError among them
   }
   return 0;
 }
