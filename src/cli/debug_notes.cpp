@@ -13,28 +13,6 @@ struct NotedKey {
   bool numeric() const { return key.numeric || key.human || key.general; }  // GNU's key_numeric
 };
 
-// The global options as a key (GNU's gkey).
-LineKey global_key(const RawOptions& o) {
-  LineKey g;
-  g.skip_start_blanks = g.skip_end_blanks = o.lines.ignore_blanks;
-  g.fold = o.lines.fold;
-  g.numeric = o.lines.numeric;
-  g.human = o.lines.human_numeric;
-  g.general = o.lines.general_numeric;
-  g.month = o.lines.month;
-  g.random = o.lines.random;
-  g.version = o.lines.version_sort;
-  g.keep = o.lines.dictionary ? kKeepDictionary : o.lines.nonprinting ? kKeepPrintable : kKeepAll;
-  g.reverse = o.reverse;
-  return g;
-}
-
-// GNU's !default_key_compare: any option but 'r'.
-bool orders_otherwise(const LineKey& k) {
-  return k.skip_start_blanks || k.skip_end_blanks || k.fold || k.numeric || k.human || k.general || k.month ||
-         k.random || k.version || k.keep != kKeepAll;
-}
-
 // The notes on key number n (from 1).
 void note_key(const NotedKey& k, size_t n, bool separated, std::vector<std::string>& out) {
   const std::string number = std::to_string(n);
@@ -79,19 +57,7 @@ std::vector<NotedKey> noted_keys(const RawOptions& o, const LineKey& global) {
   for (const std::string& text : o.keys) {
     const ParsedLineKey parsed = parse_line_key(text);
     NotedKey k{parsed.key, parsed.key.start_field == 0 && parsed.key.start_char == 0};
-    if (!orders_otherwise(k.key) && !k.key.reverse) {
-      k.key.skip_start_blanks = global.skip_start_blanks;
-      k.key.skip_end_blanks = global.skip_end_blanks;
-      k.key.fold = global.fold;
-      k.key.numeric = global.numeric;
-      k.key.human = global.human;
-      k.key.general = global.general;
-      k.key.month = global.month;
-      k.key.random = global.random;
-      k.key.version = global.version;
-      k.key.keep = global.keep;
-      k.key.reverse = global.reverse;
-    }
+    if (!orders_by_options(k.key) && !k.key.reverse) k.key = with_global_options(global, k.key);
     keys.push_back(k);
   }
   return keys;
@@ -99,11 +65,12 @@ std::vector<NotedKey> noted_keys(const RawOptions& o, const LineKey& global) {
 
 }  // namespace
 
-std::vector<std::string> debug_notes(const RawOptions& o) {
+std::vector<std::string> debug_notes(const RawOptions& o, const LineOptions& lines) {
   std::vector<std::string> out{"text ordering performed using simple byte comparison"};
-  const LineKey global = global_key(o);
+  LineKey global = global_line_key(lines);  // GNU's gkey
+  global.reverse = o.reverse;
   std::vector<NotedKey> keys = noted_keys(o, global);
-  const bool global_only = keys.empty() && orders_otherwise(global);
+  const bool global_only = keys.empty() && orders_by_options(global);
   if (global_only) keys.push_back(NotedKey{global, true});
   const bool separated = o.lines.separator_given;
   const int tab = separated && o.lines.separator.size() == 1 ? static_cast<unsigned char>(o.lines.separator[0]) : -1;
@@ -147,7 +114,7 @@ std::vector<std::string> debug_notes(const RawOptions& o) {
   }
   const bool stable_or_unique = o.stable || o.unique;
   const bool any_keys = !keys.empty();
-  if (orders_otherwise(unused) || (unused.reverse && stable_or_unique && any_keys)) {
+  if (orders_by_options(unused) || (unused.reverse && stable_or_unique && any_keys)) {
     LineKey shown = unused;
     if (!stable_or_unique) shown.reverse = false;
     const std::string letters = ignored_letters(shown);

@@ -9,10 +9,12 @@
 #include <vector>
 
 #include "src/cli/option_table.h"
+#include "src/config/line_options.h"
 
 namespace gsort {
 
-// One line each, without the program's name. The options are checked.
-std::vector<std::string> debug_notes(const RawOptions& o);
+// One line each, without the program's name. The options are checked;
+// `lines` are the line options made of them (SortConfig::lines).
+std::vector<std::string> debug_notes(const RawOptions& o, const LineOptions& lines);
 
 }  // namespace gsort

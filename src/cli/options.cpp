@@ -130,7 +130,7 @@ ParsedCommand parse_command_line(int argc, const char* const* argv, unsigned ran
     return cmd;
   }
   cmd.config = to_config(o, ranks_on_host);
-  if (cmd.config.lines.debug) cmd.notes = debug_notes(o);
+  if (cmd.config.lines.debug) cmd.notes = debug_notes(o, cmd.config.lines);
   return cmd;
 }
 

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "src/keys/line_fields.h"
+#include "src/keys/line_month.h"
 #include "src/keys/line_number.h"
 
 namespace gsort {
@@ -38,18 +39,11 @@ uint64_t number_end(const uint8_t* line, uint64_t at, uint64_t limit, bool human
   return p + (human && p < limit && unit_order_of(line[p]) != 0);
 }
 
-// Where the month name at line[at, limit) ends (three letters, any case),
-// `at` itself when there is none: what -M reads of the key.
+// Where the month name at line[at, limit) ends (its three letters), `at`
+// itself when there is none: what -M reads of a key whose blanks are
+// passed (line_month.h).
 uint64_t month_end(const uint8_t* line, uint64_t at, uint64_t limit) {
-  static const char* const kMonths[] = {"JAN", "FEB", "MAR", "APR", "MAY", "JUN",
-                                        "JUL", "AUG", "SEP", "OCT", "NOV", "DEC"};
-  if (limit < at + 3) return at;
-  for (const char* m : kMonths) {
-    bool same = true;
-    for (int i = 0; i < 3 && same; ++i) same = (line[at + i] & ~0x20) == static_cast<uint8_t>(m[i]);
-    if (same) return at + 3;
-  }
-  return at;
+  return line_month(line + at, limit - at) != 0 ? at + 3 : at;
 }
 
 // Where strtold stops in line[at, limit), as -g reads the key (GNU sort

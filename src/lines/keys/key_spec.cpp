@@ -114,10 +114,7 @@ std::vector<LineImageSpec> LineSpec::images() const {
   return all;
 }
 
-namespace {
-
-// The global ordering options as a key (GNU sort's gkey), -r aside.
-LineKey global_key(const LineOptions& options) {
+LineKey global_line_key(const LineOptions& options) {
   LineKey global;
   global.skip_start_blanks = global.skip_end_blanks = options.ignore_blanks;
   global.fold = options.fold;
@@ -131,8 +128,17 @@ LineKey global_key(const LineOptions& options) {
   return global;
 }
 
+bool orders_by_options(const LineKey& k) {
+  return k.skip_start_blanks || k.skip_end_blanks || k.fold || reads_number(k) || k.general || k.month || k.random ||
+         k.version || k.keep != kKeepAll;
+}
 
-}  // namespace
+LineKey with_global_options(const LineKey& global, const LineKey& key) {
+  LineKey inherited = global;
+  inherited.start_field = key.start_field, inherited.start_char = key.start_char;
+  inherited.end_field = key.end_field, inherited.end_char = key.end_char;
+  return inherited;
+}
 
 std::string global_orderings(const LineOptions& o) {
   std::string letters;
@@ -153,25 +159,16 @@ LineSpec make_line_spec(const LineOptions& options, bool reverse, bool unique) {
   spec.unique = unique;
   spec.eol = options.zero_terminated ? '\0' : '\n';
   std::copy(options.random_seed.begin(), options.random_seed.end(), spec.seed);
-  LineKey global = global_key(options);
+  LineKey global = global_line_key(options);
   global.reverse = reverse;
   bool inherited = false;  // a key took the global options
   for (const std::string& text : options.keys) {
-    ParsedLineKey parsed = parse_line_key(text);
-    if (!parsed.has_options) {
-      const uint64_t start_field = parsed.key.start_field, start_char = parsed.key.start_char;
-      const uint64_t end_field = parsed.key.end_field, end_char = parsed.key.end_char;
-      parsed.key = global;
-      parsed.key.start_field = start_field, parsed.key.start_char = start_char;
-      parsed.key.end_field = end_field, parsed.key.end_char = end_char;
-      inherited = true;
-    }
-    spec.keys.push_back(parsed.key);
+    const ParsedLineKey parsed = parse_line_key(text);
+    inherited |= !parsed.has_options;
+    spec.keys.push_back(parsed.has_options ? parsed.key : with_global_options(global, parsed.key));
   }
   // GNU sort: with no -k, options other than -r make the whole line a key.
-  const bool whole_line_key = global.skip_start_blanks || global.fold || reads_number(global) || global.general ||
-                              global.month || global.random || global.version || global.keep != kKeepAll;
-  if (spec.keys.empty() && whole_line_key) spec.keys.push_back(global);
+  if (spec.keys.empty() && orders_by_options(global)) spec.keys.push_back(global);
   if (inherited || options.keys.empty()) refuse_incompatible_orderings(global_orderings(options));
   return spec;
 }

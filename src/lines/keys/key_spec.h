@@ -45,6 +45,16 @@ void refuse_incompatible_orderings(const std::string& letters);
 // names them (for refuse_incompatible_orderings).
 std::string global_orderings(const LineOptions& options);
 
+// The global ordering options as a key (GNU sort's gkey), -r aside.
+LineKey global_line_key(const LineOptions& options);
+// Whether a key orders by any of its options but 'r' (GNU sort's
+// !default_key_compare): with no -k, such global options make the whole
+// line a key.
+bool orders_by_options(const LineKey& key);
+// `global`'s options over `key`'s fields and characters: how a key without
+// options of its own inherits the global ones.
+LineKey with_global_options(const LineKey& global, const LineKey& key);
+
 // Whether a -k argument is gsort's record key (OFFSET:TYPE), which has a
 // ':' where GNU's POS never has one.
 bool looks_like_record_key(const std::string& spec);
