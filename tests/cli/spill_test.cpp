@@ -11,8 +11,6 @@
 #include <unistd.h>
 
 #include <gtest/gtest.h>
-#include <linux/magic.h>
-#include <sys/vfs.h>
 
 #include <nlohmann/json.hpp>
 #include <string>
@@ -66,11 +64,6 @@ Sorted sort_in(const TempDir& dir, const std::string& data, const std::string& e
 // The same by gsort itself, with kSpec and `args`.
 Sorted gsort_in(const TempDir& dir, const std::string& data, const std::vector<std::string>& args) {
   return sort_in(dir, data, reference_sort(data, kSpec), gsort_argv(with_spec(args)));
-}
-
-bool on_tmpfs(const std::string& dir) {
-  struct statfs fs;
-  return ::statfs(dir.c_str(), &fs) == 0 && fs.f_type == TMPFS_MAGIC;
 }
 
 // gsort-test-hooks' argv for `args`, and the options that make it pretend a

@@ -13,15 +13,6 @@
 namespace gsort_test {
 namespace {
 
-ProcessResult gsort(std::vector<std::string> args, const std::string& input) {
-  args.insert(args.begin(), GSORT_BINARY);
-  ProcessOptions p;
-  p.env = {"LC_ALL=C"};
-  p.stdin_kind = StdinKind::kPipe;
-  p.stdin_data = input;
-  return run_process(args, p);
-}
-
 // sort-debug-keys.sh's first part whole (the second needs a French
 // locale): every command in its order, the outputs joined, against the
 // suite's expected text.
@@ -78,7 +69,7 @@ TEST(SortDebugKeys, TheSuitesCommandsWriteItsExpectedText) {
     }
     std::vector<std::string> args = c.args;
     args.push_back("--debug");
-    std::string text = gsort(args, input).out;
+    std::string text = run_gsort_on_pipe(args, input).out;
     if (c.drop_nuls) text.erase(std::remove(text.begin(), text.end(), '\0'), text.end());
     out += text;
   }
@@ -311,7 +302,7 @@ B>chr1
 TEST(SortDebugKeys, MarksUnderGeneralNumbersMonthsAndDictionaryKeys) {
   const auto marks = [](std::vector<std::string> args, const std::string& in) {
     args.push_back("--debug");
-    return gsort(args, in).out;
+    return run_gsort_on_pipe(args, in).out;
   };
   EXPECT_EQ(marks({"-s", "-k2g"}, "1\n\n44\n33\n2\n"),
             "1\n ^ no match for key\n\n^ no match for key\n44\n  ^ no match for key\n33\n  ^ no match for key\n"
@@ -338,7 +329,7 @@ TEST(SortDebugKeys, MarksUnderGeneralNumbersMonthsAndDictionaryKeys) {
 TEST(SortDebugKeys, MarksUnderEachKey) {
   const auto marks = [](std::vector<std::string> args, const std::string& in) {
     args.push_back("--debug");
-    return gsort(args, in).out;
+    return run_gsort_on_pipe(args, in).out;
   };
   EXPECT_EQ(marks({"-s", "-k2,1"}, "1\n"), "1\n ^ no match for key\n");
   EXPECT_EQ(marks({"-s", "-k1,1n"}, "2\n1\n33\n"), "1\n_\n2\n_\n33\n__\n");

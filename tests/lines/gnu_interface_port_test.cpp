@@ -20,16 +20,6 @@
 namespace gsort_test {
 namespace {
 
-ProcessResult gsort(std::vector<std::string> args, const std::string& input, std::vector<std::string> env = {}) {
-  args.insert(args.begin(), GSORT_BINARY);
-  ProcessOptions p;
-  p.env = {"LC_ALL=C"};
-  p.env.insert(p.env.end(), env.begin(), env.end());
-  p.stdin_kind = StdinKind::kPipe;
-  p.stdin_data = input;
-  return run_process(args, p);
-}
-
 std::string repeated(const std::string& s, int n) {
   std::string out;
   for (int i = 0; i < n; ++i) out += s;
@@ -38,7 +28,7 @@ std::string repeated(const std::string& s, int n) {
 
 void expect_cases(const std::vector<SortPlCase>& cases, const std::vector<std::string>& env = {}) {
   for (const SortPlCase& c : cases) {
-    const ProcessResult r = gsort(c.args, c.in, env);
+    const ProcessResult r = run_gsort_on_pipe(c.args, c.in, env);
     EXPECT_EQ(r.exit_code, c.exit_code) << c.name << ": " << r.err;
     EXPECT_EQ(r.out, c.out) << c.name;
     EXPECT_EQ(r.err, c.err) << c.name;
@@ -137,7 +127,7 @@ TEST(SortFiles0From, EveryCase) {
 std::string debug_notes(std::vector<std::string> args) {
   args.push_back("--debug");
   args.push_back("/dev/null");
-  const ProcessResult r = gsort(args, "");
+  const ProcessResult r = run_gsort_on_pipe(args, "");
   EXPECT_EQ(r.exit_code, 0) << r.err;
   return r.err;
 }

@@ -49,19 +49,10 @@ const std::vector<SortPlCase>& ordering_cases() {
   return cases;
 }
 
-ProcessResult gsort(std::vector<std::string> args, const std::string& input) {
-  args.insert(args.begin(), GSORT_BINARY);
-  ProcessOptions p;
-  p.env = {"LC_ALL=C"};
-  p.stdin_kind = StdinKind::kPipe;
-  p.stdin_data = input;
-  return run_process(args, p);
-}
-
 TEST(SortPl, OrderingCasesOnAPipeAndAFile) {
   TempDir dir;
   for (const SortPlCase& c : ordering_cases()) {
-    const ProcessResult piped = gsort(c.args, c.in);
+    const ProcessResult piped = run_gsort_on_pipe(c.args, c.in);
     EXPECT_EQ(piped.exit_code, c.exit_code) << c.name << ": " << piped.err;
     EXPECT_EQ(piped.out, c.out) << c.name;
     EXPECT_EQ(piped.err, c.err) << c.name;
@@ -69,7 +60,7 @@ TEST(SortPl, OrderingCasesOnAPipeAndAFile) {
     write_file(in, c.in);
     std::vector<std::string> args = c.args;
     args.push_back(in);
-    const ProcessResult from_file = gsort(args, "");
+    const ProcessResult from_file = run_gsort_on_pipe(args, "");
     EXPECT_EQ(from_file.exit_code, c.exit_code) << c.name << " (file): " << from_file.err;
     EXPECT_EQ(from_file.out, c.out) << c.name << " (file)";
     if (c.exit_code != 0 || c.out.empty()) continue;
@@ -77,7 +68,7 @@ TEST(SortPl, OrderingCasesOnAPipeAndAFile) {
     write_file(sorted, c.out);
     args = c.args;
     args.insert(args.end(), {"-C", sorted});
-    EXPECT_EQ(gsort(args, "").exit_code, 0) << c.name << ": its output is in order";
+    EXPECT_EQ(run_gsort_on_pipe(args, "").exit_code, 0) << c.name << ": its output is in order";
   }
 }
 
@@ -164,12 +155,12 @@ TEST(SortPl, VersionSortShellTest) {
       "string start 5.70.0 end of str\n"
       "string start 5.80.0 end of str\n"
       "string start 5.90.0 end of str\n";
-  const ProcessResult r = gsort({"--stable", "--sort=version"}, in);
+  const ProcessResult r = run_gsort_on_pipe({"--stable", "--sort=version"}, in);
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.out, expected);
   std::string in0 = in, expected0 = expected;
   for (char& ch : in0) ch = ch == ' ' ? '\0' : ch;
-  const ProcessResult z = gsort({"--stable", "--sort=version"}, in0);
+  const ProcessResult z = run_gsort_on_pipe({"--stable", "--sort=version"}, in0);
   std::string back = z.out;
   for (char& ch : back) ch = ch == '\0' ? ' ' : ch;
   EXPECT_EQ(back, expected0) << "spaces as NULs";
@@ -187,8 +178,8 @@ TEST(SortPl, GeneralNumericFloatLimits) {
   std::string exp, reversed;
   for (const std::string& x : ascending) exp += x + "\n";
   for (auto it = ascending.rbegin(); it != ascending.rend(); ++it) reversed += *it + "\n";
-  EXPECT_EQ(gsort({"-sg"}, reversed).out, exp);
-  EXPECT_EQ(gsort({"-gu"}, "10\n1e1\n").out, "10\n");
+  EXPECT_EQ(run_gsort_on_pipe({"-sg"}, reversed).out, exp);
+  EXPECT_EQ(run_gsort_on_pipe({"-gu"}, "10\n1e1\n").out, "10\n");
 }
 
 // sort-rand.sh: -R puts 1..100 in an order that is not the input's, and a
@@ -196,21 +187,21 @@ TEST(SortPl, GeneralNumericFloatLimits) {
 TEST(SortPl, RandomSortIsARandomPermutation) {
   std::string in;
   for (int i = 1; i <= 100; ++i) in += std::to_string(i) + "\n";
-  const ProcessResult once = gsort({"--random-sort"}, in), again = gsort({"-R"}, in);
+  const ProcessResult once = run_gsort_on_pipe({"--random-sort"}, in), again = run_gsort_on_pipe({"-R"}, in);
   ASSERT_EQ(once.exit_code, 0) << once.err;
   EXPECT_NE(once.out, in) << "not random?";
   EXPECT_NE(once.out, again.out) << "the same order twice without --random-source";
-  EXPECT_EQ(gsort({"-n"}, once.out).out, in) << "not a permutation";
+  EXPECT_EQ(run_gsort_on_pipe({"-n"}, once.out).out, in) << "not a permutation";
 }
 
 // sort-NaN-infloop.sh: NaNs merge and sort (they looped in GNU sort before 9.2).
 TEST(SortPl, GeneralNumericNaNsMergeAndSort) {
   TempDir dir;
   write_file(dir.file("F"), "nan\n");
-  EXPECT_EQ(gsort({"-g", "-m", dir.file("F"), dir.file("F")}, "").out, "nan\nnan\n");
+  EXPECT_EQ(run_gsort_on_pipe({"-g", "-m", dir.file("F"), dir.file("F")}, "").out, "nan\nnan\n");
   std::string many;
   for (int i = 0; i < 128095; ++i) many += "nan\n";
-  const ProcessResult r = gsort({"-g"}, many);
+  const ProcessResult r = run_gsort_on_pipe({"-g"}, many);
   EXPECT_EQ(r.exit_code, 0);
   EXPECT_TRUE(r.out == many);
 }
@@ -222,7 +213,7 @@ TEST(SortPl, MonthSortOfShuffledMonths) {
   const int shuffled[] = {7, 2, 11, 0, 5, 9, 1, 4, 10, 3, 8, 6};
   std::string in, expected;
   for (int i = 0; i < 12; ++i) in += std::to_string(i + 1) + "\t" + months[shuffled[i]] + "\n";
-  const ProcessResult r = gsort({"-k2,2M"}, in);
+  const ProcessResult r = run_gsort_on_pipe({"-k2,2M"}, in);
   for (const std::string& line : split_lines(r.out, '\n')) expected += line.substr(line.find('\t') + 1) + ";";
   EXPECT_EQ(expected, "JAN;FEB;MAR;APR;MAY;JUN;JUL;AUG;SEP;OCT;NOV;DEC;");
 }

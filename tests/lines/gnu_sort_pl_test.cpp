@@ -52,22 +52,13 @@ const std::vector<SortPlCase>& human_cases() {
   return cases;
 }
 
-ProcessResult gsort(std::vector<std::string> args, const std::string& input) {
-  args.insert(args.begin(), GSORT_BINARY);
-  ProcessOptions p;
-  p.env = {"LC_ALL=C"};
-  p.stdin_kind = StdinKind::kPipe;
-  p.stdin_data = input;
-  return run_process(args, p);
-}
-
 std::string lines_of(const std::string& text) {
   return text.empty() || text.back() == '\n' ? text : text + "\n";
 }
 
 TEST(SortPl, HumanNumericCases) {
   for (const SortPlCase& c : human_cases()) {
-    const ProcessResult r = gsort(c.args, c.in);
+    const ProcessResult r = run_gsort_on_pipe(c.args, c.in);
     EXPECT_EQ(r.exit_code, c.exit_code) << c.name << ": " << r.err;
     EXPECT_EQ(r.out, c.out) << c.name;
     EXPECT_EQ(r.err, c.err) << c.name;
@@ -87,16 +78,16 @@ TEST(SortPl, HumanNumericOutputsCheckAndMerge) {
     write_file(given, c.in);
     std::vector<std::string> args = c.args;
     args.insert(args.end(), {"-C", sorted});
-    EXPECT_EQ(gsort(args, "").exit_code, 0) << c.name << ": its output is in order";
+    EXPECT_EQ(run_gsort_on_pipe(args, "").exit_code, 0) << c.name << ": its output is in order";
     args.back() = given;
     const bool in_order = lines_of(c.in) == c.out;
-    EXPECT_EQ(gsort(args, "").exit_code, in_order ? 0 : 1) << c.name << ": its input";
+    EXPECT_EQ(run_gsort_on_pipe(args, "").exit_code, in_order ? 0 : 1) << c.name << ": its input";
     if (!merges_twice) continue;
     args = c.args;
     args.insert(args.end(), {"-m", sorted, sorted});
     std::string twice;
     for (const std::string& line : split_lines(c.out, '\n')) twice += line + "\n" + line + "\n";
-    EXPECT_EQ(gsort(args, "").out, twice) << c.name << ": merged with itself";
+    EXPECT_EQ(run_gsort_on_pipe(args, "").out, twice) << c.name << ": merged with itself";
   }
 }
 

@@ -256,6 +256,16 @@ ProcessResult run_gsort(const std::vector<std::string>& args, const ProcessOptio
   return run_process(gsort_argv(args), options);
 }
 
+ProcessResult run_gsort_on_pipe(const std::vector<std::string>& args, const std::string& input,
+                                const std::vector<std::string>& env) {
+  ProcessOptions p;
+  p.env = {"LC_ALL=C"};
+  p.env.insert(p.env.end(), env.begin(), env.end());
+  p.stdin_kind = StdinKind::kPipe;
+  p.stdin_data = input;
+  return run_gsort(args, p);
+}
+
 ProcessResult run_gsort_gen(const std::vector<std::string>& args,
                             const ProcessOptions& options) {
   return run_process(gsort_gen_argv(args), options);

@@ -88,6 +88,10 @@ ProcessResult run_gsort_gen(const std::vector<std::string>& args,
 // Options for a run in the C locale (LC_ALL=C), as GNU sort is compared;
 // with `stdin_data`, fed that through a pipe.
 ProcessOptions c_locale(const std::string& stdin_data = "");
+// gsort in the C locale with `input` on a pipe (an empty pipe for ""), and
+// `env` beside LC_ALL=C: as the ports of coreutils' sort tests run it.
+ProcessResult run_gsort_on_pipe(const std::vector<std::string>& args, const std::string& input,
+                                const std::vector<std::string>& env = {});
 // The full argv those would run, for failure messages and Process.
 std::vector<std::string> gsort_argv(const std::vector<std::string>& args);
 std::vector<std::string> gsort_gen_argv(const std::vector<std::string>& args);

@@ -1,6 +1,8 @@
 #include "tests/support/temp_dir.h"
 
 #include <dirent.h>
+#include <linux/magic.h>
+#include <sys/vfs.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -135,6 +137,11 @@ std::vector<std::string> entry_names(const std::string& dir) {
   }
   std::sort(names.begin(), names.end());
   return names;
+}
+
+bool on_tmpfs(const std::string& dir) {
+  struct statfs fs;
+  return ::statfs(dir.c_str(), &fs) == 0 && fs.f_type == TMPFS_MAGIC;
 }
 
 }  // namespace gsort_test

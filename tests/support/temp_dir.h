@@ -46,6 +46,10 @@ std::vector<std::string> list_tree(const std::string& dir);
 // when dir is missing.
 std::vector<std::string> entry_names(const std::string& dir);
 
+// Whether dir lies on tmpfs (memory: no disk for writeback, O_DIRECT only
+// from Linux 6.6).
+bool on_tmpfs(const std::string& dir);
+
 // How many regular files lie under dir, recursively; 0 when dir is missing.
 // Tolerates files that vanish while it looks.
 size_t count_files(const std::string& dir);

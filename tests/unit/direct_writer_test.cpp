@@ -5,8 +5,6 @@
 // its ordinary writes, and so does one on a file system without O_DIRECT.
 #include <gtest/gtest.h>
 #include <fcntl.h>
-#include <linux/magic.h>
-#include <sys/vfs.h>
 #include <unistd.h>
 
 #include <cstdint>
@@ -19,14 +17,9 @@
 
 namespace {
 
-bool on_tmpfs(const std::string& dir) {
-  struct statfs fs;
-  return ::statfs(dir.c_str(), &fs) == 0 && fs.f_type == TMPFS_MAGIC;
-}
-
 TEST(DirectWriter, KeepsEveryByteForAnySizes) {
   gsort_test::TempDir dir;
-  if (on_tmpfs(dir.path())) GTEST_SKIP() << "the temp directory is tmpfs, which takes no direct writes";
+  if (gsort_test::on_tmpfs(dir.path())) GTEST_SKIP() << "the temp directory is tmpfs, which takes no direct writes";
   gsort_test::Rng rng(91);
   const std::vector<size_t> totals = {0, 1, 4095, 4096, 4097, 3 * 4096 + 100, (5 << 20) + 123};
   for (const size_t staging : {size_t{4096}, size_t{1} << 20, size_t{3} << 20}) {
@@ -54,7 +47,7 @@ TEST(DirectWriter, KeepsEveryByteForAnySizes) {
 
 TEST(DirectWriter, AnUnalignedOffsetKeepsOrdinaryWrites) {
   gsort_test::TempDir dir;
-  if (!on_tmpfs(dir.path())) {
+  if (!gsort_test::on_tmpfs(dir.path())) {
     gsort::File f = gsort::File::create(dir.file("unaligned.bin"));
     f.write_all("abc", 3);
     EXPECT_FALSE(f.write_around_cache(1 << 20));
@@ -63,7 +56,7 @@ TEST(DirectWriter, AnUnalignedOffsetKeepsOrdinaryWrites) {
     EXPECT_EQ(gsort_test::read_file(dir.file("unaligned.bin")), "abcdef");
   }
   // tmpfs takes O_DIRECT from Linux 6.6 only: either way the bytes arrive.
-  if (::access("/dev/shm", W_OK) == 0 && on_tmpfs("/dev/shm")) {
+  if (::access("/dev/shm", W_OK) == 0 && gsort_test::on_tmpfs("/dev/shm")) {
     const std::string path = "/dev/shm/gsort-direct-writer-test." + std::to_string(::getpid());
     {
       gsort::File f = gsort::File::create(path);
