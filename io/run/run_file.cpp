@@ -121,6 +121,7 @@ void RunWriter::finish(bool keep_open) {
     h.frame_bytes = static_cast<uint32_t>(sums_.block_bytes());
   }
   h.payload_bytes = stored_;
+  file_.finish_writes();  // direct writes (File::write_around_cache) land before the header
   file_.pwrite_all(&h, sizeof h, 0);
   if (!keep_open) file_.close();
 }

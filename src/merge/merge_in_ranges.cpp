@@ -14,7 +14,7 @@ namespace gsort {
 namespace {
 
 void report_ranges(const Log& log, const ParallelMergeResult& r, const ParallelMergePlan& plan, size_t runs,
-                   double check_s, double removed_s, SortReport& report) {
+                   double check_s, SortReport& report) {
   report.add_duration("merge: cutting into ranges", r.split_s);
   report.add_duration("merge: ranges", r.merge_s);
   if (r.close_s > 0) report.add_duration("merge: closing -u gaps", r.close_s);
@@ -25,7 +25,7 @@ void report_ranges(const Log& log, const ParallelMergeResult& r, const ParallelM
            seconds_text(r.merge_s) + " (threads busy " + seconds_text(r.busy_s) + ": reading runs " +
            seconds_text(r.read_s) + ", freeing them " + seconds_text(r.release_s) + ")" +
            (r.close_s > 0 ? ", -u gaps closed " + seconds_text(r.close_s) : "") +
-           ", checked " + seconds_text(check_s) + ", runs removed " + seconds_text(removed_s));
+           ", checked " + seconds_text(check_s));
 }
 
 }  // namespace
@@ -51,8 +51,11 @@ bool RunMerges::merge_in_ranges(std::vector<PendingSource>& group, FinalOutput& 
   ParallelMergeOptions options;
   options.budget_bytes = setup_.windows.usable_bytes;
   options.bytes_read = &merged_bytes_;
-  // The runs go after this merge: what each range read goes as it is done.
-  options.release_runs = true;
+  // The runs are not punched out range by range as they are read: the
+  // output's room was reserved when it was mapped, and freeing pages that
+  // are still being written back waits for the disk (docs/benchmarks.md).
+  // They go whole, after the commit.
+  options.release_runs = false;
   options.ranges = forced > 0 ? static_cast<size_t>(forced) : 0;
   const ParallelMergePlan plan = plan_parallel_merge(runs, setup_.pool.size(), options);
   if (!plan.refusal.empty()) {
@@ -71,12 +74,7 @@ bool RunMerges::merge_in_ranges(std::vector<PendingSource>& group, FinalOutput& 
   const Stopwatch checking;
   target->finish(r.kept);
   const double check_s = checking.seconds();
-  const Stopwatch removing;
-  views.clear();
-  runs_.remove(group, setup_.pool);
-  const double removed_s = removing.seconds();
-  report_.add_phase("merge: removing runs", removed_s);
-  report_ranges(setup_.log, r, plan, group.size(), check_s, removed_s, report_);
+  report_ranges(setup_.log, r, plan, group.size(), check_s, report_);
   report_.output_records += r.kept;
   return true;
 }

@@ -96,8 +96,8 @@ std::vector<PendingSource> RunMerges::merge_pass(std::vector<PendingSource> pend
   return next;
 }
 
-void RunMerges::merge_all(std::vector<PendingSource> pending, FinalOutput& out, ProgressMeter& meter,
-                          uint64_t progress_total) {
+std::vector<PendingSource> RunMerges::merge_all(std::vector<PendingSource> pending, FinalOutput& out,
+                                               ProgressMeter& meter, uint64_t progress_total) {
   int passes = 0;
   while (pending.size() > setup_.limits.fan_in) {
     const Stopwatch t;
@@ -115,7 +115,8 @@ void RunMerges::merge_all(std::vector<PendingSource> pending, FinalOutput& out, 
   }
   const Stopwatch t;
   meter.phase(deepest_level_ > 0 ? "final merge" : "merging", progress_total, &merged_bytes_);
-  if (!merge_in_ranges(pending, out, progress_total)) {
+  const bool in_ranges = merge_in_ranges(pending, out, progress_total);
+  if (!in_ranges) {
     std::unique_ptr<OutputWriter> writer = out.writer(progress_total);
     merge_group(pending, *writer);
     const Stopwatch flushing;
@@ -127,6 +128,8 @@ void RunMerges::merge_all(std::vector<PendingSource> pending, FinalOutput& out, 
   // passes above, and this one.
   report_.merge_passes = static_cast<uint64_t>(deepest_level_) + 1;
   report_.add_phase("final merge", t.seconds());
+  if (!in_ranges) pending.clear();
+  return pending;
 }
 
 }  // namespace gsort

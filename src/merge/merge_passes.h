@@ -4,7 +4,8 @@
 // into runs are the run merger's (run_merger.h); the last is split into
 // key ranges merged on every core (parallel_merge.h) where the destination
 // is mapped, else the run merger's too. Run files are deleted as soon as
-// their merge is done.
+// their merge is done, except the final merge's in ranges: those are handed
+// back, to be deleted once the output is committed.
 #pragma once
 
 #include <atomic>
@@ -56,9 +57,11 @@ class RunMerges final : public GroupMerger {
   // into runs while more than the fan-in are left, then into a writer of
   // `out` (made when the final merge begins). progress_total: the record
   // bytes every pass reads, for the progress line and the size of the
-  // output's writer (0: unknown).
-  void merge_all(std::vector<PendingSource> pending, FinalOutput& out, ProgressMeter& meter,
-                 uint64_t progress_total);
+  // output's writer (0: unknown). Returns the runs the final merge read
+  // where it merged in ranges, for the caller to remove (TempRuns::remove)
+  // after the commit: their cached pages take long to free.
+  [[nodiscard]] std::vector<PendingSource> merge_all(std::vector<PendingSource> pending, FinalOutput& out,
+                                                     ProgressMeter& meter, uint64_t progress_total);
 
  private:
   void merge_group(std::vector<PendingSource>& group, OutputWriter& out);

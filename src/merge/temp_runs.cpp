@@ -30,7 +30,16 @@ File TempRuns::new_segment(const char* stem, RunSegment& segment) {
   segment.identity = RunIdentity{job_id_, number};
   segment.file.named = made.named;
   segment.file.slot = made.slot;
-  if (storage_.paced) made.file.pace_writeback();
+  // Runs larger than the page cache's room go around it where the file
+  // system takes direct writes (as the output does), else paced.
+  if (storage_.paced) {
+    const uint64_t staging = 2 * storage_.block_bytes;
+    if (!made.file.write_around_cache(staging)) {
+      made.file.pace_writeback();
+    } else if (!said_direct_.exchange(true)) {
+      log_.info("runs: written around the page cache (O_DIRECT), in blocks of " + mebibytes_text(staging / 2));
+    }
+  }
   return std::move(made.file);
 }
 

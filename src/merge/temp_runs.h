@@ -5,6 +5,7 @@
 // merges write runs through RunOutput (run_output.h).
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -22,7 +23,7 @@ namespace gsort {
 
 struct RunStorage {
   uint64_t block_bytes = 0;    // the plan's write block, shared by a run's segments
-  bool paced = false;          // handed to the disk as written, and dropped from the cache
+  bool paced = false;          // past the page cache: written around it (O_DIRECT), else paced
   RunCompression compression;  // --compress-temp
 };
 
@@ -80,6 +81,7 @@ class TempRuns {
   RunDecoderPool decoders_;  // shared by the readers of compressed runs
   std::unique_ptr<TempDir> dir_;
   std::function<void(bool)> when_settled_;
+  std::atomic<bool> said_direct_{false};  // -v told that runs go around the cache
 };
 
 }  // namespace gsort

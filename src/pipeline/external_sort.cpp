@@ -204,6 +204,7 @@ SortReport external_sort(const SortContext& ctx, const RunOptions& run) {
   const uint32_t rs = ctx.layout.record_size();
   // Outlives the locals below: the temp directory goes last.
   TempRuns runs(config.temp_dir, ctx.log, rs);
+  std::vector<PendingSource> merged_runs;  // removed after the commit
   SortReport report;
   InputTally tally;
   tally.hash_records = config.verify;
@@ -247,7 +248,7 @@ SortReport external_sort(const SortContext& ctx, const RunOptions& run) {
       pending.push(std::move(input));
     }
     pace_output();
-    merges.merge_all(pending.take(), destination, meter, inputs.size_known() ? inputs.total_bytes() : 0);
+    merged_runs = merges.merge_all(pending.take(), destination, meter, inputs.size_known() ? inputs.total_bytes() : 0);
     report.input_bytes = report.input_records * rs;
   } else if (plan.memory.in_memory) {
     sort_in_memory(ctx, plan.memory.chunk_records, inputs, progress, direct, report);
@@ -257,7 +258,7 @@ SortReport external_sort(const SortContext& ctx, const RunOptions& run) {
       RunMerges merges(merge_setup(ctx, plan, runs, report), runs, report);
       const RunFormation formation{ctx, plan.memory, inputs, progress, runs, merges, direct, plan.budget};
       std::vector<PendingSource> formed = form_runs(formation, report);
-      if (!formed.empty()) merges.merge_all(std::move(formed), destination, meter, report.input_records * rs);
+      if (!formed.empty()) merged_runs = merges.merge_all(std::move(formed), destination, meter, report.input_records * rs);
     }
   }
   const bool was_mapped = mapped.mapped();
@@ -266,6 +267,11 @@ SortReport external_sort(const SortContext& ctx, const RunOptions& run) {
   if (was_mapped) report.add_phase("unmap output", unmap.lap());
   report_output_way(destination.way(), stream_reason(refusal, room, mapped), ctx.pool.size(), ctx.log, report);
   finish(ctx, run, tally, out, meter, report);
+  if (!merged_runs.empty()) {
+    const Stopwatch removing;
+    runs.remove(merged_runs, ctx.pool);
+    ctx.log.info("runs removed after the commit in " + seconds_text(removing.seconds()));
+  }
   return report;
 }
 

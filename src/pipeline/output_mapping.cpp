@@ -38,7 +38,7 @@ std::string mapping_refusal(const OutputTarget& target, const std::vector<std::s
     if (reads_standard_output(inputs)) return "standard output is also an input";
   }
   if (encoded) return "compressed";
-  if (writeback_paced) return "larger than the page cache takes; paced";
+  if (writeback_paced) return "larger than the page cache takes: around it, or paced";
   if (input_bytes > 0) {
     const uint64_t mappable = address_space_left(0);
     if (mappable != UINT64_MAX && input_bytes > mappable / 2) {

@@ -7,6 +7,7 @@
 
 #include "src/core/log.h"
 #include "src/core/stopwatch.h"
+#include "src/core/test_hooks.h"
 
 namespace gsort {
 namespace {
@@ -17,7 +18,8 @@ constexpr uint64_t kMaxSlotBytes = uint64_t{256} << 20;
 
 uint64_t read_into_device(ThreadPool& pool, ResidentSort& resident, uint64_t count, InputSet& inputs) {
   uint64_t total = 0;
-  while (total < count) {
+  for (uint64_t slots = 0; total < count; ++slots) {
+    if (test_hooks::before_chunk_read) test_hooks::before_chunk_read(slots);
     uint8_t* slot = resident.fill_slot();
     const uint64_t got = inputs.read(slot, std::min(resident.slot_records(), count - total), &pool);
     if (got == 0) break;

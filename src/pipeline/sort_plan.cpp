@@ -48,7 +48,8 @@ bool pace_writeback(const SortContext& ctx, const MemoryPlan& plan, const InputS
   if (inputs.total_bytes() <= room) return false;
   ctx.log.info("writes paced: the runs and the output (" + std::to_string(inputs.total_bytes()) +
                " bytes) exceed what the page cache takes at memory speed (" + std::to_string(room) +
-               " bytes); each is handed to the disk as it is written and dropped from the cache once written");
+               " bytes); each is written around the cache (O_DIRECT) where the file system allows, else handed to "
+               "the disk as it is written and dropped from the cache once written");
   return true;
 }
 

@@ -152,7 +152,9 @@ TEST(WritebackPacing, ASortOutgrowingThePageCacheIsPacedAndKeepsEveryRecord) {
     // The output file itself goes around the cache where the file system takes O_DIRECT.
     if (c.paced && !on_tmpfs(dir.path())) {
       EXPECT_TRUE(contains(s.err, "output: written around the page cache")) << s.err;
+      EXPECT_TRUE(contains(s.err, "runs: written around the page cache")) << s.err;
     }
+    if (!c.paced) EXPECT_FALSE(contains(s.err, "runs: written around the page cache")) << s.err;
   }
 }
 
