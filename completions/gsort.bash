@@ -5,7 +5,7 @@
 _gsort_long_options="--output --record-size --key --format --reverse --unique --stable --check
   --field-separator --numeric-sort --human-numeric-sort --ignore-case --ignore-leading-blanks --zero-terminated
   --dictionary-order --general-numeric-sort --ignore-nonprinting --month-sort --random-sort --random-source
-  --version-sort --sort --debug --files0-from --buffer-size
+  --version-sort --sort --debug --files0-from --compress-program --buffer-size
   --merge --batch-size --memory --temporary-directory --parallel --backend --algorithm --exchange --device
   --gpu-memory --compress-temp --compress-temp= --spill-streams --page-cache --compress-output --compress-output= --decompress --decompress=
   --verify --no-verify --no-space-check --fsync --progress --no-progress --stats --trace --output-parts --to-terminal --verbose
@@ -38,6 +38,7 @@ _gsort_option_values() {
     --algorithm) printf '%s\n' auto cub radix merge ;;
     --exchange) printf '%s\n' auto shm mpi nccl ;;
     --compress-temp) printf '%s\n' auto on off ;;
+    --compress-program) compgen -c -- "$value" ;;
     --page-cache) printf '%s\n' keep drop ;;
     --decompress) printf '%s\n' auto no ;;
   esac
@@ -47,7 +48,7 @@ _gsort_option_values() {
 _gsort_takes_value() {
   case $1 in
     -o|--output|--record-size|-k|--key|--format|-S|--memory|--buffer-size|--files0-from|-T|--temporary-directory|--parallel|--batch-size| \
-    --backend|--algorithm|--exchange|--device|--gpu-memory|--spill-streams|--page-cache|--stats|--trace) return 0 ;;
+    --backend|--algorithm|--exchange|--device|--gpu-memory|--spill-streams|--page-cache|--stats|--trace|--compress-program) return 0 ;;
   esac
   return 1
 }

@@ -42,13 +42,8 @@ void check_payload(const std::string& path, const RunHeader& h, uint32_t record_
 
 }  // namespace
 
-RunHeader read_run_header(File& file, uint32_t record_size, const RunIdentity& expected) {
-  const std::string& path = file.path();
-  const uint64_t size = file.size();
-  RunHeader h;
-  if (size < sizeof(RunHeader) || file.pread_full(&h, sizeof h, 0) != sizeof h) {
-    throw DataError("run file " + path + " is truncated (no header)");
-  }
+void check_run_header(const RunHeader& h, const std::string& path, uint32_t record_size,
+                      const RunIdentity& expected) {
   if (std::memcmp(h.magic, kRunMagic, sizeof kRunMagic) != 0) {
     throw DataError("run file " + path + " is not a complete gsort run (bad magic)");
   }
@@ -66,6 +61,16 @@ RunHeader read_run_header(File& file, uint32_t record_size, const RunIdentity& e
     throw DataError("run file " + path + " has unknown flags " + std::to_string(h.flags));
   }
   check_payload(path, h, record_size);
+}
+
+RunHeader read_run_header(File& file, uint32_t record_size, const RunIdentity& expected) {
+  const std::string& path = file.path();
+  const uint64_t size = file.size();
+  RunHeader h;
+  if (size < sizeof(RunHeader) || file.pread_full(&h, sizeof h, 0) != sizeof h) {
+    throw DataError("run file " + path + " is truncated (no header)");
+  }
+  check_run_header(h, path, record_size, expected);
   if (size != sizeof(RunHeader) + h.payload_bytes || h.payload_bytes > size) {
     throw DataError("run file " + path + " is truncated or damaged: " + std::to_string(size) +
                     " bytes on disk, header promises " + std::to_string(sizeof(RunHeader) + h.payload_bytes));

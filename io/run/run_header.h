@@ -13,6 +13,11 @@ namespace gsort {
 // record size and the identity the reader expects. Throws DataError naming
 // the file when the run is truncated, foreign or damaged.
 RunHeader read_run_header(File& file, uint32_t record_size, const RunIdentity& expected);
+// What read_run_header checks of a header read otherwise (from a pipe):
+// its magic, version, record size, identity, flags and payload; throws
+// DataError naming `path`.
+void check_run_header(const RunHeader& header, const std::string& path, uint32_t record_size,
+                      const RunIdentity& expected);
 
 inline bool run_is_compressed(const RunHeader& header) { return (header.flags & kRunZstdFrames) != 0; }
 // A plain run's records per block.

@@ -1,7 +1,8 @@
 // A run spilled as several segment files (spill streams: each segment a
 // contiguous slice of the run, written side by side) read back as one
 // source: the records of the first segment, then the second's, and so on.
-// Each segment is a RunReader, checked as any run is (header, identity,
+// Each segment is a run reader (RunReader, or PipedRunReader through
+// --compress-program), checked as any run is (header, identity,
 // checksums); a segment is closed as soon as it is read to its end.
 #pragma once
 
@@ -11,14 +12,14 @@
 #include <vector>
 
 #include "io/file/record_source.h"
-#include "io/run/run_file.h"
 
 namespace gsort {
 
 class RunSegmentsReader final : public RecordSource {
  public:
-  // `segments`: in the run's order, at least one.
-  explicit RunSegmentsReader(std::vector<std::unique_ptr<RunReader>> segments);
+  // `segments`: in the run's order, at least one, each knowing its record
+  // count (size_hint) before it reads.
+  RunSegmentsReader(std::vector<std::unique_ptr<RecordSource>> segments, uint32_t record_size);
 
   // Fills up to max_records, crossing from one segment to the next.
   uint64_t read(uint8_t* buf, uint64_t max_records) override;
@@ -27,7 +28,9 @@ class RunSegmentsReader final : public RecordSource {
   uint64_t size_hint() const override { return records_; }
 
  private:
-  std::vector<std::unique_ptr<RunReader>> segments_;
+  std::vector<std::unique_ptr<RecordSource>> segments_;
+  std::vector<uint64_t> left_;  // each segment's records not yet read
+  const uint32_t rs_;
   size_t current_ = 0;
   uint64_t records_ = 0;
   std::string name_;

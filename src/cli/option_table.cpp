@@ -130,7 +130,10 @@ void add_gnu_interface_options(po::options_description& d, RawLineOptions& o) {
        "lines: annotate the part of each line used to sort (as GNU sort does), and warn on stderr about "
        "questionable usage; standard output only, not with -o or -c")
       ("files0-from", po::value(&o.files0_from)->value_name("F"),
-       "read the inputs from the names in file F, each ended by a NUL; F - reads them from standard input");
+       "read the inputs from the names in file F, each ended by a NUL; F - reads them from standard input")
+      ("compress-program", po::value(&o.compress_program)->value_name("PROG"),
+       "compress temporary files with PROG, and read them back with PROG -d (as GNU sort does); "
+       "zstd inside gsort (--compress-temp) is then off");
 }
 
 // Text lines' own options (GNU sort's), shown in --help.
@@ -179,14 +182,6 @@ po::options_description visible_options(RawOptions& o) {
   add_report_options(d, o);
   add_destination_options(d, o);
   add_message_options(d, o);
-  return d;
-}
-
-po::options_description refused_options(RawOptions& o) {
-  RawLineOptions& l = o.lines;
-  po::options_description d;
-  d.add_options()
-      ("compress-program", po::value(&l.compress_program), "");
   return d;
 }
 

@@ -77,7 +77,5 @@ constexpr const char* kImplicit = "default";
 
 // The options that --help shows, writing into `o` when parsed.
 boost::program_options::options_description visible_options(RawOptions& o);
-// GNU sort's options that gsort refuses (not in --help), into o.lines.
-boost::program_options::options_description refused_options(RawOptions& o);
 
 }  // namespace gsort

@@ -90,7 +90,6 @@ ParsedCommand parse_command_line(int argc, const char* const* argv, unsigned ran
   RawOptions o;
   po::options_description all = visible_options(o);
   all.add_options()("input", po::value(&o.inputs)->composing(), "");
-  all.add(refused_options(o));
   po::positional_options_description positional;
   positional.add("input", -1);
   po::variables_map vm;

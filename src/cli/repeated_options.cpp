@@ -15,22 +15,34 @@ std::string setting_of(const std::string& key) {
   return key;
 }
 
-void refuse_two_outputs(const std::vector<boost::program_options::option>& parsed) {
+// The first value of option `key` that differs from its first one, or null.
+const std::string* differing_value(const std::vector<boost::program_options::option>& parsed, const char* key,
+                                   const std::string** first_value) {
   const std::string* first = nullptr;
   for (const boost::program_options::option& o : parsed) {
-    if (o.string_key != "output" || o.value.empty()) continue;
+    if (o.string_key != key || o.value.empty()) continue;
     if (first && *first != o.value.front()) {
-      throw UsageError("two output files given: '" + *first + "' and '" + o.value.front() + "' (give -o once)");
+      *first_value = first;
+      return &o.value.front();
     }
     if (!first) first = &o.value.front();
   }
+  return nullptr;
+}
+
+void refuse_differing_repeats(const std::vector<boost::program_options::option>& parsed) {
+  const std::string* first = nullptr;
+  if (const std::string* other = differing_value(parsed, "output", &first)) {
+    throw UsageError("two output files given: '" + *first + "' and '" + *other + "' (give -o once)");
+  }
+  if (differing_value(parsed, "compress-program", &first)) throw UsageError("multiple compress programs specified");
 }
 
 }  // namespace
 
 void keep_last_occurrences(std::vector<boost::program_options::option>& parsed,
                            const std::vector<std::string>& lists) {
-  refuse_two_outputs(parsed);
+  refuse_differing_repeats(parsed);
   std::map<std::string, size_t> last;  // setting -> index of its last occurrence
   for (size_t i = 0; i < parsed.size(); ++i) last[setting_of(parsed[i].string_key)] = i;
   size_t kept = 0;

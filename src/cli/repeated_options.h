@@ -8,6 +8,8 @@
 //   -o, --output                the same file again is fine, another file
 //                               is an error, as in GNU sort (a result
 //                               written to a file not meant would be lost);
+//   --compress-program          the same program again is fine, another is
+//                               an error, as in GNU sort;
 //   a --no-X switch and --X     one setting: the later of the two wins;
 //   anything else               the last occurrence wins.
 #pragma once
@@ -21,7 +23,8 @@ namespace gsort {
 
 // Removes the occurrences that a later one overrides from `parsed`, in
 // place. `lists` are the keys (Boost's string_key) of the options that
-// collect every value. Throws UsageError for two different -o files.
+// collect every value. Throws UsageError for two different -o files or
+// compress programs.
 void keep_last_occurrences(std::vector<boost::program_options::option>& parsed,
                            const std::vector<std::string>& lists);
 

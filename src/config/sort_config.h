@@ -52,6 +52,7 @@ struct SortConfig {
   uint64_t gpu_memory = 0;     // --gpu-memory; 0 means most of the free memory
 
   TempCompression compress_temp = TempCompression::kAuto;  // --compress-temp: spill runs as zstd frames
+  std::string compress_program;  // --compress-program: PROG compresses the runs, PROG -d reads them ("" none)
   int temp_level = 1;           // its zstd level
   unsigned spill_streams = 0;   // --spill-streams: files a run is written as at once; 0: the default
   PageCacheUse page_cache = PageCacheUse::kDrop;  // --page-cache

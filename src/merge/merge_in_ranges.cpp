@@ -36,6 +36,10 @@ bool RunMerges::merge_in_ranges(std::vector<PendingSource>& group, FinalOutput& 
   for (const PendingSource& p : group) {
     if (p.is_input()) return false;
   }
+  if (runs_.through_program()) {
+    setup_.log.info("final merge: in batches, not in ranges (runs are read through --compress-program, in order)");
+    return false;
+  }
   std::vector<std::unique_ptr<RunView>> views(group.size());
   setup_.pool.parallel_for(group.size(), [&](size_t i) { views[i] = runs_.view(group[i]); });
   std::vector<const RunView*> runs;

@@ -3,6 +3,8 @@
 // (merge_passes.h) hand these to each other.
 #pragma once
 
+#include <sys/types.h>
+
 #include <cstddef>
 #include <functional>
 #include <memory>
@@ -20,6 +22,13 @@ namespace gsort {
 struct RunSegment {
   TempFile file;          // open; see TempDir
   RunIdentity identity;   // the segment's, checked when it is read
+  // --compress-program (TempRuns::sealed): `file` made beside the segment
+  // for its compressed bytes, until they are written there; then
+  // `file` holds them, and the compressor is waited for before the
+  // segment is read.
+  TempFile packed;
+  pid_t compressor = -1;
+  bool through_program = false;
 };
 
 // A source waiting to be merged: an input of --merge (opened when its

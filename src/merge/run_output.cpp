@@ -15,7 +15,8 @@ struct RunOutput::Stream {
   OutputWriter out;  // after writer: its write-behind thread stops first
 };
 
-RunOutput::RunOutput(TempRuns& runs, const char* stem, PendingSource& run, unsigned streams) : run_(run) {
+RunOutput::RunOutput(TempRuns& runs, const char* stem, PendingSource& run, unsigned streams)
+    : runs_(runs), run_(run) {
   streams = std::max(1u, streams);
   const uint32_t rs = runs.record_size();
   const RunStorage& storage = runs.storage();
@@ -60,9 +61,10 @@ void fill_slices_in_turn(std::vector<uint64_t> next, const std::vector<uint64_t>
   }
 }
 
-uint64_t close_segment(RunWriter& writer, RunSegment& segment) {
+uint64_t close_segment(RunWriter& writer, RunSegment& segment, TempRuns& runs) {
   writer.finish(true);
   segment.file.file = writer.take_file();
+  runs.sealed(segment);
   return writer.file_bytes();
 }
 
@@ -71,7 +73,7 @@ RunFigures RunOutput::finish() {
   for (auto& s : streams_) s->out.finish();
   for (size_t i = 0; i < streams_.size(); ++i) {
     RunWriter& writer = streams_[i]->writer;
-    figures.file_bytes += close_segment(writer, run_.segments[i]);
+    figures.file_bytes += close_segment(writer, run_.segments[i], runs_);
     figures.record_bytes += writer.record_count() * writer.record_size();
   }
   return figures;

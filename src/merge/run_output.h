@@ -54,6 +54,7 @@ class RunOutput {
 
  private:
   struct Stream;
+  TempRuns& runs_;
   PendingSource& run_;
   std::vector<std::unique_ptr<Stream>> streams_;
 };
@@ -65,8 +66,8 @@ class RunOutput {
 void fill_slices_in_turn(std::vector<uint64_t> next, const std::vector<uint64_t>& end,
                          const std::function<uint64_t(size_t s, uint64_t from, uint64_t left)>& block);
 // The segment's header written and its file, still open, handed to
-// `segment`; returns its bytes on disk.
-uint64_t close_segment(RunWriter& writer, RunSegment& segment);
+// `segment` (and sealed: TempRuns::sealed); returns its bytes on disk.
+uint64_t close_segment(RunWriter& writer, RunSegment& segment, TempRuns& runs);
 
 // Adds a finished run's figures to the report (on the main thread).
 void count_run(const RunFigures& figures, SortReport& report);

@@ -1,15 +1,22 @@
 #include "src/merge/temp_runs.h"
 
 #include <algorithm>
+#include <cstring>
 #include <utility>
 #include <vector>
 
+#include "io/run/piped_run_reader.h"
 #include "io/run/run_segments.h"
+#include "src/core/errors.h"
 
 namespace gsort {
 
-TempRuns::TempRuns(std::string directory, const Log& log, uint32_t record_size)
-    : directory_(std::move(directory)), log_(log), rs_(record_size), job_id_(new_job_id()) {}
+TempRuns::TempRuns(std::string directory, const Log& log, uint32_t record_size, const std::string& compress_program)
+    : directory_(std::move(directory)), log_(log), rs_(record_size), job_id_(new_job_id()) {
+  if (!compress_program.empty()) program_ = std::make_unique<CompressProgram>(compress_program);
+}
+
+TempRuns::~TempRuns() = default;
 
 TempDir& TempRuns::dir() {
   if (!dir_) {
@@ -30,6 +37,7 @@ File TempRuns::new_segment(const char* stem, RunSegment& segment) {
   segment.identity = RunIdentity{job_id_, number};
   segment.file.named = made.named;
   segment.file.slot = made.slot;
+  if (program_) segment.packed = dir().create_file(stem, &number);
   // Runs larger than the page cache's room go around it where the file
   // system takes direct writes (as the output does), else paced.
   if (storage_.paced) {
@@ -51,30 +59,79 @@ RunCompression TempRuns::compression_for(unsigned streams) const {
   return compression;
 }
 
+void TempRuns::sealed(RunSegment& segment) {
+  if (!program_) return;
+  int error = 0;
+  const pid_t pid = program_->start_compressor(segment.file.file.fd(), segment.packed.file.fd(), &error);
+  if (pid < 0) {
+    dir().remove(segment.packed);
+    std::lock_guard<std::mutex> lock(program_mutex_);
+    if (error != last_spawn_error_) {
+      print_diagnostic("gsort: could not run compress program " + program_->quoted() + ": " + std::strerror(error));
+    }
+    last_spawn_error_ = error;
+    return;
+  }
+  // The program reads its own descriptor of the plain file: gsort's goes,
+  // and the file with the program.
+  dir().remove(segment.file);
+  segment.file = std::move(segment.packed);
+  segment.packed = TempFile();
+  segment.compressor = pid;
+  segment.through_program = true;
+}
+
 std::unique_ptr<RecordSource> TempRuns::open(PendingSource& run) {
-  std::vector<std::unique_ptr<RunReader>> readers;
+  std::vector<std::unique_ptr<RecordSource>> readers;
   for (RunSegment& segment : run.segments) {
+    if (segment.through_program) {
+      readers.push_back(open_through_program(segment));
+      continue;
+    }
     readers.push_back(
         std::make_unique<RunReader>(std::move(segment.file.file), rs_, segment.identity, &decoders_, true));
   }
   if (readers.size() == 1) return std::move(readers.front());
-  return std::make_unique<RunSegmentsReader>(std::move(readers));
+  return std::make_unique<RunSegmentsReader>(std::move(readers), rs_);
+}
+
+std::unique_ptr<RecordSource> TempRuns::open_through_program(RunSegment& segment) {
+  if (segment.compressor >= 0) {
+    const pid_t compressor = segment.compressor;
+    segment.compressor = -1;
+    program_->wait(compressor);
+  }
+  int read_end = -1, error = 0;
+  const pid_t pid = program_->start_decompressor(segment.file.file.fd(), &read_end, &error);
+  if (pid < 0) {
+    throw Error("could not run compress program " + program_->quoted() + " -d: " + std::strerror(error));
+  }
+  const CompressProgram& program = *program_;
+  return std::make_unique<PipedRunReader>(File(read_end, segment.file.file.path(), true), rs_, segment.identity,
+                                          [&program, pid] { program.wait(pid); });
 }
 
 std::unique_ptr<RunView> TempRuns::view(PendingSource& run) {
+  if (program_) throw Error("internal error: a run compressed by --compress-program read by range");
   std::vector<RunViewSegment> segments;
   for (RunSegment& segment : run.segments) segments.push_back(RunViewSegment{&segment.file.file, segment.identity});
   return std::make_unique<RunView>(std::move(segments), rs_, &decoders_);
 }
 
 void TempRuns::remove(PendingSource& run) {
-  for (RunSegment& segment : run.segments) dir().remove(segment.file);
+  for (RunSegment& segment : run.segments) {
+    dir().remove(segment.file);
+    if (segment.packed.file.fd() >= 0) dir().remove(segment.packed);
+  }
 }
 
 void TempRuns::remove(std::vector<PendingSource>& runs, ThreadPool& pool) {
   std::vector<TempFile*> files;
   for (PendingSource& run : runs) {
-    for (RunSegment& segment : run.segments) files.push_back(&segment.file);
+    for (RunSegment& segment : run.segments) {
+      files.push_back(&segment.file);
+      if (segment.packed.file.fd() >= 0) files.push_back(&segment.packed);
+    }
   }
   if (files.empty()) return;
   TempDir& d = dir();

@@ -9,8 +9,10 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <string>
 
+#include "io/codec/compress_program.h"
 #include "io/file/record_source.h"
 #include "io/run/run_file.h"
 #include "io/run/run_view.h"
@@ -30,7 +32,9 @@ struct RunStorage {
 class TempRuns {
  public:
   // directory: -T, where the temporary directory is made.
-  TempRuns(std::string directory, const Log& log, uint32_t record_size);
+  // compress_program: --compress-program's PROG, or "" (none).
+  TempRuns(std::string directory, const Log& log, uint32_t record_size, const std::string& compress_program = "");
+  ~TempRuns();
   TempRuns(const TempRuns&) = delete;
   TempRuns& operator=(const TempRuns&) = delete;
 
@@ -60,8 +64,19 @@ class TempRuns {
   // threads.
   RunCompression compression_for(unsigned streams) const;
 
+  // Whether runs go through --compress-program: then they are read in
+  // order only (open), never by range (view).
+  bool through_program() const { return program_ != nullptr; }
+  // A segment written whole (its header in place), its file still open:
+  // with --compress-program, handed to the program, which writes it
+  // compressed into the segment's `packed` file while gsort goes on; where
+  // the program cannot be started, kept as it is (said once per error, as
+  // sort does).
+  void sealed(RunSegment& segment);
+
   // A spilled run as a merge source: its one segment, or its segments read
-  // one after another; each is punched out as it is read.
+  // one after another; each is punched out as it is read (through
+  // --compress-program: each read from its decompressor's pipe).
   std::unique_ptr<RecordSource> open(PendingSource& run);
   // The run for reading any range of it, by many threads (the parallel
   // merge); its files stay the run's.
@@ -73,6 +88,9 @@ class TempRuns {
   void remove(std::vector<PendingSource>& runs, ThreadPool& pool);
 
  private:
+  // A segment through its decompressor, once its compressor is done.
+  std::unique_ptr<RecordSource> open_through_program(RunSegment& segment);
+
   const std::string directory_;
   const Log& log_;
   const uint32_t rs_;
@@ -82,6 +100,9 @@ class TempRuns {
   std::unique_ptr<TempDir> dir_;
   std::function<void(bool)> when_settled_;
   std::atomic<bool> said_direct_{false};  // -v told that runs go around the cache
+  std::unique_ptr<CompressProgram> program_;
+  std::mutex program_mutex_;
+  int last_spawn_error_ = 0;  // under program_mutex_: said once until another comes
 };
 
 }  // namespace gsort

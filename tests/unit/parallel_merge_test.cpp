@@ -74,11 +74,11 @@ class RunFiles {
   std::string merge_sequentially(gsort::ThreadPool& pool, const gsort::KeyLayout* unique_by) const {
     std::vector<std::unique_ptr<gsort::RecordSource>> sources;
     for (size_t r = 0; r < runs_.size(); ++r) {
-      std::vector<std::unique_ptr<gsort::RunReader>> segments;
+      std::vector<std::unique_ptr<gsort::RecordSource>> segments;
       for (size_t s = 0; s < runs_[r].size(); ++s) {
         segments.push_back(std::make_unique<gsort::RunReader>(runs_[r][s], kRs, nullptr, false, identity(r, s)));
       }
-      sources.push_back(std::make_unique<gsort::RunSegmentsReader>(std::move(segments)));
+      sources.push_back(std::make_unique<gsort::RunSegmentsReader>(std::move(segments), kRs));
     }
     std::string out;
     gsort::OutputWriter writer([&out](const uint8_t* data, size_t n) { out.append(reinterpret_cast<const char*>(data), n); },

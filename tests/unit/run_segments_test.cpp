@@ -39,9 +39,9 @@ std::vector<std::string> write_segments(const TempDir& dir, const std::string& d
 }
 
 std::unique_ptr<gsort::RunSegmentsReader> open_segments(const std::vector<std::string>& paths) {
-  std::vector<std::unique_ptr<gsort::RunReader>> readers;
+  std::vector<std::unique_ptr<gsort::RecordSource>> readers;
   for (const std::string& p : paths) readers.push_back(std::make_unique<gsort::RunReader>(p, 16));
-  return std::make_unique<gsort::RunSegmentsReader>(std::move(readers));
+  return std::make_unique<gsort::RunSegmentsReader>(std::move(readers), 16);
 }
 
 std::string read_all(gsort::RecordSource& source, uint64_t window) {

@@ -18,7 +18,7 @@ struct LineRunOutput::Stream {
 
 LineRunOutput::LineRunOutput(TempRuns& runs, PendingSource& run, unsigned streams, uint8_t eol,
                              const LineComparator* unique_by, LineVerify* verify)
-    : run_(run) {
+    : runs_(runs), run_(run) {
   streams = std::max(1u, streams);
   // The plan's block is shared by the streams, and so are the pool's threads.
   const uint64_t block = runs.storage().block_bytes / streams;
@@ -57,7 +57,7 @@ LineRunFigures LineRunOutput::finish() {
   LineRunFigures figures;
   for (auto& s : streams_) s->out.finish();
   for (size_t i = 0; i < streams_.size(); ++i) {
-    figures.file_bytes += close_segment(streams_[i]->writer, run_.segments[i]);
+    figures.file_bytes += close_segment(streams_[i]->writer, run_.segments[i], runs_);
     figures.lines += streams_[i]->out.lines_written();
     figures.bytes += streams_[i]->out.bytes_written();
   }

@@ -50,6 +50,7 @@ class LineRunOutput {
 
  private:
   struct Stream;
+  TempRuns& runs_;
   PendingSource& run_;
   std::vector<std::unique_ptr<Stream>> streams_;
 };
