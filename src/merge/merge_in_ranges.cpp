@@ -23,7 +23,7 @@ void report_ranges(const Log& log, const ParallelMergeResult& r, const ParallelM
            plural(std::min<size_t>(plan.workers, r.ranges), "thread") + " (read buffers of " +
            std::to_string(plan.buffer_bytes >> 10) + " KiB): cut " + seconds_text(r.split_s) + ", merged " +
            seconds_text(r.merge_s) + " (threads busy " + seconds_text(r.busy_s) + ": reading runs " +
-           seconds_text(r.read_s) + ", freeing them " + seconds_text(r.release_s) + ")" +
+           seconds_text(r.read_s) + "; freed in the background in " + seconds_text(r.release_s) + ")" +
            (r.close_s > 0 ? ", -u gaps closed " + seconds_text(r.close_s) : "") +
            ", checked " + seconds_text(check_s));
 }
@@ -55,11 +55,9 @@ bool RunMerges::merge_in_ranges(std::vector<PendingSource>& group, FinalOutput& 
   ParallelMergeOptions options;
   options.budget_bytes = setup_.windows.usable_bytes;
   options.bytes_read = &merged_bytes_;
-  // The runs are not punched out range by range as they are read: the
-  // output's room was reserved when it was mapped, and freeing pages that
-  // are still being written back waits for the disk (docs/benchmarks.md).
-  // They go whole, after the commit.
-  options.release_runs = false;
+  // What each range read goes as it is done, on a thread of its own
+  // (src/merge/background_release.h); the rest goes after the commit.
+  options.release_runs = true;
   options.ranges = forced > 0 ? static_cast<size_t>(forced) : 0;
   const ParallelMergePlan plan = plan_parallel_merge(runs, setup_.pool.size(), options);
   if (!plan.refusal.empty()) {

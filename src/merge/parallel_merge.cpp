@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <exception>
+#include <memory>
 
 #include "src/algo/close_gaps.h"
 #include "src/core/host_buffer.h"
 #include "src/core/stopwatch.h"
+#include "src/merge/background_release.h"
 #include "src/merge/range_merge.h"
 #include "src/merge/range_split.h"
 
@@ -94,10 +96,11 @@ ParallelMergeResult parallel_merge(const std::vector<const RunView*>& runs, cons
   std::atomic<size_t> next{0};
   std::atomic<bool> failed{false};
   const size_t workers = std::min<size_t>(plan.workers, result.ranges);
+  std::unique_ptr<BackgroundRelease> release;
+  if (options.release_runs) release = std::make_unique<BackgroundRelease>(runs, ranges);
   pool.parallel_for(workers, [&](size_t) {
     try {
-      RangeMerger merger(runs, layout, plan.buffer_bytes, options.unique_by, options.sum_dropped,
-                         options.release_runs);
+      RangeMerger merger(runs, layout, plan.buffer_bytes, options.unique_by, options.sum_dropped);
       for (size_t p = next++; p < result.ranges && !failed; p = next++) {
         const Stopwatch merging;
         // The range's pages made present in one call: faults taken record
@@ -105,6 +108,7 @@ ParallelMergeResult parallel_merge(const std::vector<const RunView*>& runs, cons
         populate_for_write(out + starts[p] * rs, (starts[p + 1] - starts[p]) * rs);
         done[p] = merger.merge(ranges.cuts[p], ranges.cuts[p + 1], out + starts[p] * rs, options.bytes_read);
         busy[p] = merging.seconds();
+        if (release) release->merged(p);
       }
     } catch (...) {
       failed = true;  // the other threads take no more ranges
@@ -112,6 +116,7 @@ ParallelMergeResult parallel_merge(const std::vector<const RunView*>& runs, cons
     }
   });
   result.merge_s = step.lap();
+  if (release) result.release_s = release->stop(options.release_all);
 
   std::vector<Piece> pieces;
   for (size_t p = 0; p < result.ranges; ++p) {
@@ -119,7 +124,6 @@ ParallelMergeResult parallel_merge(const std::vector<const RunView*>& runs, cons
     result.dropped += done[p].dropped;
     result.dropped_hash_sum += done[p].dropped_hash_sum;
     result.read_s += done[p].read_s;
-    result.release_s += done[p].release_s;
     result.busy_s += busy[p];
     pieces.push_back(Piece{starts[p] * rs, done[p].kept * rs});
   }

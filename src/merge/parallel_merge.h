@@ -33,7 +33,12 @@ struct ParallelMergeOptions {
   const KeyLayout* unique_by = nullptr;  // -u
   bool sum_dropped = false;             // sum the hashes of what -u drops (--verify)
   std::atomic<uint64_t>* bytes_read = nullptr;  // advanced as the runs are read
-  bool release_runs = false;  // free what is merged as it goes (RunView::release): runs deleted after
+  // Free what is merged as it goes, on a thread of its own
+  // (background_release.h): for runs deleted after the merge.
+  bool release_runs = false;
+  // Every range's part freed before the merge returns, not only what the
+  // release thread reached (tests).
+  bool release_all = false;
   size_t ranges = 0;  // a test's number of ranges, taken wherever memory allows; 0: as the sizes say
 };
 

@@ -30,12 +30,11 @@ struct RangeMerger::Head {
 };
 
 RangeMerger::RangeMerger(const std::vector<const RunView*>& runs, const KeyLayout& layout, uint64_t buffer_bytes,
-                         const KeyLayout* unique_by, bool sum_dropped, bool release)
+                         const KeyLayout* unique_by, bool sum_dropped)
     : runs_(runs),
       layout_(layout),
       unique_by_(unique_by),
       sum_dropped_(sum_dropped),
-      release_(release),
       buffer_bytes_(buffer_bytes),
       buffers_(HostBuffer::allocate_pageable(runs.size() * buffer_bytes)) {}
 
@@ -63,11 +62,6 @@ RangeResult RangeMerger::merge(const std::vector<uint64_t>& begin, const std::ve
     } while (h.refill(rs, bytes_read, &read_s));
   } else {
     result = merge_heads(heads, out, bytes_read, &read_s);
-  }
-  if (release_) {
-    const Stopwatch releasing;
-    for (size_t r = 0; r < runs_.size(); ++r) runs_[r]->release(begin[r], end[r]);
-    result.release_s = releasing.seconds();
   }
   result.read_s = read_s;
   return result;

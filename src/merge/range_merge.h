@@ -24,7 +24,6 @@ struct RangeResult {
   uint64_t dropped = 0;           // records -u dropped
   uint64_t dropped_hash_sum = 0;  // their hash_record sum, where asked for (--verify)
   double read_s = 0;              // reading and checking the runs' blocks
-  double release_s = 0;           // freeing what the range alone read
 };
 
 class RangeMerger {
@@ -32,10 +31,8 @@ class RangeMerger {
   // runs: in the merge's order. buffer_bytes: each run's read buffer (at
   // least its least_buffer_bytes()). unique_by: -u's layout, or null.
   // sum_dropped: sum the dropped records' hashes (for --verify).
-  // release: free what each range alone read of the runs once it is merged
-  // (RunView::release), for runs deleted after the merge.
   RangeMerger(const std::vector<const RunView*>& runs, const KeyLayout& layout, uint64_t buffer_bytes,
-              const KeyLayout* unique_by, bool sum_dropped, bool release);
+              const KeyLayout* unique_by, bool sum_dropped);
 
   // Merges records [begin[r], end[r]) of each run r into `out`, which has
   // room for all of them. bytes_read (may be null) is advanced by the
@@ -52,7 +49,6 @@ class RangeMerger {
   const KeyLayout& layout_;
   const KeyLayout* const unique_by_;
   const bool sum_dropped_;
-  const bool release_;
   const uint64_t buffer_bytes_;
   HostBuffer buffers_;  // one buffer per run, end to end
 };

@@ -158,6 +158,7 @@ Merged merge_in_ranges(RunFiles& files, const gsort::KeyLayout& layout, gsort::T
   options.unique_by = unique_by;
   options.sum_dropped = true;
   options.release_runs = release;
+  options.release_all = release;
   std::atomic<uint64_t> read{0};
   options.bytes_read = &read;
   const gsort::ParallelMergePlan plan = gsort::plan_parallel_merge(runs, pool.size(), options);
@@ -260,8 +261,9 @@ uint64_t allocated_bytes(const std::string& path) {
   return static_cast<uint64_t>(st.st_blocks) * 512;
 }
 
-// Each range frees what it alone read once it is merged: the other ranges,
-// reading the blocks cut between them, still read every byte they need.
+// Each range frees what it alone read once it is merged (on the release
+// thread; all of it, with release_all): the other ranges, reading the
+// blocks cut between them, still read every byte they need.
 TEST(ParallelMerge, FreeingWhatEachRangeReadKeepsTheBytes) {
   gsort::ThreadPool pool(3);
   for (const bool compressed : {false, true}) {
