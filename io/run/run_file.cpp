@@ -100,27 +100,35 @@ void RunWriter::write_frame(size_t slot, const uint8_t* records, uint64_t count)
   stored_ += sizeof h + h.stored_bytes;
 }
 
-void RunWriter::finish(bool keep_open) {
+RunHeader make_run_header(uint32_t record_size, uint64_t count, const RunIdentity& identity, uint64_t checksum,
+                          uint32_t block_bytes, uint64_t payload_bytes) {
   RunHeader h;
   std::memset(&h, 0, sizeof h);
   std::memcpy(h.magic, kRunMagic, sizeof kRunMagic);
   h.version = kRunFormatVersion;
-  h.record_size = record_size_;
-  h.record_count = count_;
-  h.job_id = identity_.job_id;
-  h.run_index = identity_.run_index;
+  h.record_size = record_size;
+  h.record_count = count;
+  h.job_id = identity.job_id;
+  h.run_index = identity.run_index;
+  h.checksum = checksum;
+  h.frame_bytes = block_bytes;
+  h.payload_bytes = payload_bytes;
+  return h;
+}
+
+void RunWriter::finish(bool keep_open) {
+  RunHeader h;
   if (!slots_.empty()) {
-    h.checksum = hash_.digest();
+    h = make_run_header(record_size_, count_, identity_, hash_.digest(),
+                         static_cast<uint32_t>(frame_records_ * record_size_), stored_);
     h.flags = kRunZstdFrames;
-    h.frame_bytes = static_cast<uint32_t>(frame_records_ * record_size_);
   } else {
     const std::vector<uint64_t>& table = sums_.finish();
     file_.write_all(table.data(), table.size() * sizeof(uint64_t));
     stored_ += table.size() * sizeof(uint64_t);
-    h.checksum = sums_.table_checksum();
-    h.frame_bytes = static_cast<uint32_t>(sums_.block_bytes());
+    h = make_run_header(record_size_, count_, identity_, sums_.table_checksum(),
+                         static_cast<uint32_t>(sums_.block_bytes()), stored_);
   }
-  h.payload_bytes = stored_;
   file_.finish_writes();  // direct writes (File::write_around_cache) land before the header
   file_.pwrite_all(&h, sizeof h, 0);
   if (!keep_open) file_.close();

@@ -80,6 +80,14 @@ struct RunIdentity {
   uint64_t run_index = 0;  // the run's number within the job
 };
 
+// A run's header, its flags 0 (a plain run: `count` records of
+// `record_size` bytes in blocks of `block_bytes`, `payload_bytes` after
+// the header, records and block table, `checksum` the table's XXH3); the
+// writer of zstd frames sets kRunZstdFrames, with its own frame size and
+// checksum.
+RunHeader make_run_header(uint32_t record_size, uint64_t count, const RunIdentity& identity,
+                          uint64_t checksum, uint32_t block_bytes, uint64_t payload_bytes);
+
 // A random 64-bit id (getrandom), never 0.
 uint64_t new_job_id();
 

@@ -63,9 +63,11 @@ PendingSource RunMerges::merge_to_run(std::vector<PendingSource> group) {
   for (const PendingSource& p : group) level = std::max(level, p.level);
   PendingSource merged;
   if (setup_.before_run) setup_.before_run();
-  RunOutput out(runs_, "merged", merged);
-  merge_group(group, out.records());
-  count_run(out.finish(), report_);
+  if (!merge_to_run_in_ranges(group, merged)) {
+    RunOutput out(runs_, "merged", merged);
+    merge_group(group, out.records());
+    count_run(out.finish(), report_);
+  }
   merged.level = level + 1;
   deepest_level_ = std::max(deepest_level_, merged.level);
   return merged;

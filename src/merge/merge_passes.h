@@ -3,7 +3,8 @@
 // runs; the last pass merges what is left into the destination. Merges
 // into runs are the run merger's (run_merger.h); the last is split into
 // key ranges merged on every core (parallel_merge.h) where the destination
-// is mapped, else the run merger's too. Run files are deleted as soon as
+// is mapped, else the run merger's too; so are merges into runs, where the
+// runs are plain and in the page cache. Run files are deleted as soon as
 // their merge is done, except the final merge's in ranges: those are handed
 // back, to be deleted once the output is committed.
 #pragma once
@@ -70,6 +71,10 @@ class RunMerges final : public GroupMerger {
   // with nothing written, where the run merger is to do it.
   bool merge_in_ranges(std::vector<PendingSource>& group, FinalOutput& out, uint64_t bytes);
   std::vector<PendingSource> merge_pass(std::vector<PendingSource> pending);
+  // A merge into a run on every core (merge_to_run_in_ranges.cpp), where
+  // the sources are plain runs in the page cache; false, with nothing
+  // written, where the run merger is to do it.
+  bool merge_to_run_in_ranges(std::vector<PendingSource>& group, PendingSource& merged);
 
   const MergeSetup setup_;
   TempRuns& runs_;
