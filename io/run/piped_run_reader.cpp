@@ -28,8 +28,7 @@ PipedRunReader::~PipedRunReader() { abandon(); }
 void PipedRunReader::abandon() noexcept {
   if (!at_end_) return;
   pipe_ = File();  // closed first: a program still writing gets EPIPE and ends
-  std::function<void()> at_end = std::move(at_end_);
-  at_end_ = nullptr;
+  const std::function<void()> at_end = std::exchange(at_end_, nullptr);
   try {
     at_end();
   } catch (...) {
@@ -57,9 +56,7 @@ void PipedRunReader::finish() {
   if (StreamHash::of(table.data(), bytes) != header_.checksum) damaged("is damaged (checksum table)");
   uint8_t more = 0;
   if (pipe_.read_full(&more, 1) != 0) damaged("is damaged (bytes after its end)");
-  std::function<void()> at_end = std::move(at_end_);
-  at_end_ = nullptr;
-  at_end();
+  std::exchange(at_end_, nullptr)();
 }
 
 void PipedRunReader::damaged(const std::string& what) const {

@@ -30,6 +30,25 @@ void report_ranges(const Log& log, const ParallelMergeResult& r, const ParallelM
 
 }  // namespace
 
+RunMerges::RangeViews RunMerges::view_runs(std::vector<PendingSource>& group) {
+  RangeViews opened;
+  opened.views.resize(group.size());
+  setup_.pool.parallel_for(group.size(), [&](size_t i) { opened.views[i] = runs_.view(group[i]); });
+  for (const auto& v : opened.views) {
+    opened.runs.push_back(v.get());
+    opened.records += v->size();
+  }
+  return opened;
+}
+
+ParallelMergeOptions RunMerges::range_merge_options() {
+  ParallelMergeOptions options;
+  options.budget_bytes = setup_.windows.usable_bytes;
+  options.bytes_read = &merged_bytes_;
+  options.release_runs = true;
+  return options;
+}
+
 bool RunMerges::merge_in_ranges(std::vector<PendingSource>& group, FinalOutput& out, uint64_t bytes) {
   const long forced = test_hooks::final_merge_ranges ? test_hooks::final_merge_ranges() : 0;
   if (forced < 0 || bytes == 0 || !out.may_map_whole()) return false;
@@ -40,24 +59,14 @@ bool RunMerges::merge_in_ranges(std::vector<PendingSource>& group, FinalOutput& 
     setup_.log.info("final merge: in batches, not in ranges (runs are read through --compress-program, in order)");
     return false;
   }
-  std::vector<std::unique_ptr<RunView>> views(group.size());
-  setup_.pool.parallel_for(group.size(), [&](size_t i) { views[i] = runs_.view(group[i]); });
-  std::vector<const RunView*> runs;
-  uint64_t records = 0;
-  for (const auto& v : views) {
-    runs.push_back(v.get());
-    records += v->size();
-  }
-  if (records * out.record_size() != bytes) {
-    throw Error("internal error: the runs hold " + std::to_string(records) + " records, " +
+  RangeViews opened = view_runs(group);
+  const std::vector<const RunView*>& runs = opened.runs;
+  if (opened.records * out.record_size() != bytes) {
+    throw Error("internal error: the runs hold " + std::to_string(opened.records) + " records, " +
                 std::to_string(bytes / out.record_size()) + " were sorted");
   }
-  ParallelMergeOptions options;
-  options.budget_bytes = setup_.windows.usable_bytes;
-  options.bytes_read = &merged_bytes_;
-  // What each range read goes as it is done, on a thread of its own
-  // (src/merge/background_release.h); the rest goes after the commit.
-  options.release_runs = true;
+  // What the ranges did not free goes after the commit.
+  ParallelMergeOptions options = range_merge_options();
   options.ranges = forced > 0 ? static_cast<size_t>(forced) : 0;
   const ParallelMergePlan plan = plan_parallel_merge(runs, setup_.pool.size(), options);
   if (!plan.refusal.empty()) {

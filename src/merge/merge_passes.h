@@ -12,6 +12,7 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <vector>
 
 #include "src/chunk_sort/sort_backend.h"
@@ -20,6 +21,7 @@
 #include "src/keys/key_layout.h"
 #include "src/merge/group_merger.h"
 #include "src/merge/merge_limits.h"
+#include "src/merge/parallel_merge.h"
 #include "src/merge/pending_source.h"
 #include "src/merge/temp_runs.h"
 #include "src/output/final_output.h"
@@ -75,6 +77,17 @@ class RunMerges final : public GroupMerger {
   // the sources are plain runs in the page cache; false, with nothing
   // written, where the run merger is to do it.
   bool merge_to_run_in_ranges(std::vector<PendingSource>& group, PendingSource& merged);
+  // A group of runs opened to be read by range, for both merges in ranges:
+  // views[i] is group[i]'s; `runs` the same, as parallel_merge takes them.
+  struct RangeViews {
+    std::vector<std::unique_ptr<RunView>> views;
+    std::vector<const RunView*> runs;
+    uint64_t records = 0;
+  };
+  RangeViews view_runs(std::vector<PendingSource>& group);
+  // A merge in ranges of runs deleted after it: what each range read is
+  // freed as it is done (src/merge/background_release.h).
+  ParallelMergeOptions range_merge_options();
 
   const MergeSetup setup_;
   TempRuns& runs_;

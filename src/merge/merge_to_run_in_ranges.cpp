@@ -26,18 +26,10 @@ bool RunMerges::merge_to_run_in_ranges(std::vector<PendingSource>& group, Pendin
     if (p.is_input()) return false;
   }
   const Stopwatch t;
-  std::vector<std::unique_ptr<RunView>> views(group.size());
-  setup_.pool.parallel_for(group.size(), [&](size_t i) { views[i] = runs_.view(group[i]); });
-  std::vector<const RunView*> runs;
-  uint64_t records = 0;
-  for (const auto& v : views) {
-    runs.push_back(v.get());
-    records += v->size();
-  }
-  ParallelMergeOptions options;
-  options.budget_bytes = setup_.windows.usable_bytes;
-  options.bytes_read = &merged_bytes_;
-  options.release_runs = true;
+  RangeViews opened = view_runs(group);
+  const std::vector<const RunView*>& runs = opened.runs;
+  const uint64_t records = opened.records;
+  const ParallelMergeOptions options = range_merge_options();
   const ParallelMergePlan plan = plan_parallel_merge(runs, setup_.pool.size(), options);
   if (!plan.refusal.empty()) return false;
   const uint32_t rs = setup_.layout.record_size();
@@ -62,7 +54,7 @@ bool RunMerges::merge_to_run_in_ranges(std::vector<PendingSource>& group, Pendin
   target->finish(false, &setup_.pool);
   segment.file.file = std::move(file);
   runs_.sealed(segment);
-  views.clear();
+  opened = RangeViews();  // the views go before their runs' files
   runs_.remove(group, setup_.pool);
   count_run(RunFigures{bytes, records * rs}, report_);
   report_.add_duration("merge into runs: ranges", r.merge_s);
