@@ -17,6 +17,11 @@ BackendDecision decide_backend(const BackendFacts& f) {
   if (!f.driver_installed) {
     return {BackendPick::kCpu, "backend: the CPU backend sorts (there is no GPU (no NVIDIA driver is installed))"};
   }
+  if (f.address_space_limit != 0 && f.address_space_limit < kGpuMinAddressSpace) {
+    return {BackendPick::kCpu, "backend: the CPU backend sorts (an address-space limit (ulimit -v) of " +
+                                   std::to_string(f.address_space_limit >> 20) +
+                                   " MiB leaves too little for the CUDA runtime)"};
+  }
   // An input larger than -S is not weighed by its size: the GPU's memory
   // may hold it whole, which saves writing and reading its runs
   // (src/pipeline/sort_on_device.h).

@@ -17,6 +17,10 @@ namespace gsort {
 // CUDA start-up and pinning would (docs/benchmarks.md, "Start-up costs").
 constexpr uint64_t kGpuMinInputBytes = uint64_t{32} << 20;
 constexpr uint64_t kGpuMinRecordsPerThread = uint64_t{4} << 20;
+// Under an address-space limit (ulimit -v) below this, auto does not start
+// the GPU: the CUDA runtime reserves more address space than that, and
+// loading it would take from what the sort's own threads and buffers need.
+constexpr uint64_t kGpuMinAddressSpace = uint64_t{64} << 30;
 
 // Whether auto should sort an input of this known size on the CPU.
 bool cpu_is_faster_for(uint64_t input_bytes, uint32_t record_size, unsigned threads);
@@ -30,6 +34,7 @@ struct BackendFacts {
   uint64_t memory_budget = 0;  // -S
   bool built_with_cuda = false;
   bool driver_installed = false;
+  uint64_t address_space_limit = 0;  // RLIMIT_AS; 0: none
 };
 
 enum class BackendPick { kCpu, kGpu, kHybrid };

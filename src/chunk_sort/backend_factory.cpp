@@ -1,5 +1,7 @@
 #include "src/chunk_sort/backend_factory.h"
 
+#include <sys/resource.h>
+
 #include <algorithm>
 
 #include "src/chunk_sort/cpu/cpu_backend.h"
@@ -43,6 +45,8 @@ BackendFacts auto_facts(const SortConfig& config, bool size_known, uint64_t inpu
   facts.memory_budget = config.memory_bytes;
   facts.built_with_cuda = true;
   facts.driver_installed = gpu_driver_installed(nullptr);
+  struct rlimit as {};
+  if (::getrlimit(RLIMIT_AS, &as) == 0 && as.rlim_cur != RLIM_INFINITY) facts.address_space_limit = as.rlim_cur;
   return facts;
 }
 

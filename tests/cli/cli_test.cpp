@@ -590,7 +590,8 @@ TEST(CliTemp, TinyMemorySpillsAndLeavesTempDirEmpty) {
   write_file(dir.file("in.bin"), data);
   const std::string tmp = dir.subdir("tmp");
   const std::string out = dir.subdir("out");
-  const ProcessResult r = run_gsort({"--record-size", "100", "-S", "64K", "-T", tmp, "-v", "-o",
+  // The CPU backend: a GPU host's device tier would hold the whole input.
+  const ProcessResult r = run_gsort({"--record-size", "100", "-S", "64K", "--backend", "cpu", "-T", tmp, "-v", "-o",
                                      out + "/sorted.bin", dir.file("in.bin")});
   ASSERT_EQ(r.status(), "exit 0") << r.err;
   EXPECT_EQ(r.out, "");
@@ -652,8 +653,8 @@ TEST(CliErrorDiskFull, TempDirectoryFillsUp) {
   // (cli_room_check_test.cpp) would refuse it before any run.
   write_file(dir.file("in.bin"), rng.bytes(40000 * 100));
   const std::string out = dir.subdir("out");
-  const std::vector<std::string> args = {"--record-size", "100", "-S", "64K", "--no-space-check", "-T", tmp,
-                                         "-o", out + "/result.bin", dir.file("in.bin")};
+  const std::vector<std::string> args = {"--record-size", "100", "-S", "64K", "--backend", "cpu", "--no-space-check",
+                                         "-T", tmp, "-o", out + "/result.bin", dir.file("in.bin")};
   const ProcessResult r = run_gsort(args);
   expect_clean_error(r, {"no space left"}, command_line(gsort_argv(args)));
   EXPECT_EQ(list_tree(tmp), std::vector<std::string>{}) << "temp dir not emptied";

@@ -41,15 +41,16 @@ TEST(CliLimits, TinyMemoryIsRaisedAndStaysSmall) {
   ProcessOptions options;
   options.timeout_s = 60;
   const ProcessResult r = run_gsort(
-      gensort({"-S", "1b", "-v", "--parallel", "2", "-T", dir.subdir("tmp"), "--stats", dir.file("s.json"), "-o",
-               dir.file("out"), dir.file("in")}),
+      gensort({"-S", "1b", "-v", "--parallel", "2", "--backend", "cpu", "-T", dir.subdir("tmp"), "--stats",
+               dir.file("s.json"), "-o", dir.file("out"), dir.file("in")}),
       options);
   ASSERT_EQ(r.status(), "exit 0") << r.err.substr(0, 2000);
   EXPECT_NE(r.err.find("memory: -S 1 bytes raised to the minimum of 262144 bytes"), std::string::npos) << r.err;
   EXPECT_EQ(describe_difference(read_file(dir.file("out")), reference_sort(data, kGensort), 100), "");
   // 256 KiB of budget: the process (code, threads, buffers) stays small. Two
   // threads, as on the CI machine: each thread adds its own buffers and
-  // allocator arena (63 MB peak with 16 threads on the H100 host).
+  // allocator arena (63 MB peak with 16 threads on the H100 host). The CPU
+  // backend: a GPU's runtime alone is larger (138 MB on the H100 host).
   // gsort's own peak (--stats: VmHWM); the child's rusage would also hold
   // this test process's size at the exec.
   const uint64_t peak_kib =
@@ -126,8 +127,10 @@ TEST(CliLimits, ManyRunsUnderAnOpenFileLimitOf32) {
   write_file(dir.file("in"), data);
   ProcessOptions limited;
   limited.open_file_limit = 32;
-  const ProcessResult r = run_gsort(gensort({"-S", "4M", "-v", "-T", dir.subdir("tmp"), "-o", dir.file("out"),
-                                             dir.file("in")}), limited);
+  // The CPU backend: a GPU host's device tier would hold the whole input.
+  const ProcessResult r = run_gsort(gensort({"-S", "4M", "--backend", "cpu", "-v", "-T", dir.subdir("tmp"), "-o",
+                                             dir.file("out"), dir.file("in")}),
+                                    limited);
   ASSERT_EQ(r.status(), "exit 0") << r.err;
   EXPECT_NE(r.err.find("early"), std::string::npos) << r.err;
   // The reference: the same sort in memory (byte-identical: the sort is stable).

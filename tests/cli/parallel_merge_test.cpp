@@ -32,7 +32,8 @@ struct Sorted {
 // ("batches" or "ranges:N"), into dir/out.
 Sorted sort_with(const TempDir& dir, const std::string& how, const std::vector<std::string>& args,
               const std::vector<std::string>& env = {}) {
-  std::vector<std::string> argv = {GSORT_HOOKS_BINARY};
+  // The CPU backend: a GPU host's device tier would hold the whole input.
+  std::vector<std::string> argv = {GSORT_HOOKS_BINARY, "--backend", "cpu"};
   argv.insert(argv.end(), args.begin(), args.end());
   argv.insert(argv.end(), {"-T", dir.path(), "-v", dir.file("in"), "-o", dir.file("out")});
   ProcessOptions options;
@@ -90,9 +91,10 @@ TEST(ParallelFinalMerge, ALargeSortTakesTheRangesByItself) {
   Rng rng(37);
   const std::string data = numbered_u32_records(rng, 1200000, 1u << 30);  // 19 MB
   write_file(dir.file("in"), data);
-  const ProcessResult r = run_process(gsort_argv(spec_args(kSpec, {"-S", "8M", "-v", "-T", dir.path(), dir.file("in"),
-                                                                   "-o", dir.file("out")})),
-                                      ProcessOptions{});
+  // The CPU backend: a GPU host's device tier would hold the whole input.
+  const std::vector<std::string> args = {"-S", "8M", "--backend", "cpu", "-v", "-T", dir.path(), dir.file("in"),
+                                         "-o", dir.file("out")};
+  const ProcessResult r = run_process(gsort_argv(spec_args(kSpec, args)), ProcessOptions{});
   ASSERT_EQ(r.status(), "exit 0") << r.err;
   EXPECT_TRUE(read_file(dir.file("out")) == reference_sort(data, kSpec));
   EXPECT_TRUE(contains(r.err, "gsort: final merge: ")) << r.err;

@@ -108,8 +108,10 @@ TEST(SpillStreams, EarlyMergesAndPassesOverRunsOfSeveralFiles) {
   TempDir dir;
   Rng rng(71);
   const std::string data = numbered_u32_records(rng, 600000, 50000);
-  // --batch-size 3: runs of 3 files each are merged early, in a tree.
-  const nlohmann::json s = gsort_in(dir, data, {"-S", "4M", "--spill-streams", "3", "--batch-size", "3"}).stats;
+  // --batch-size 3: runs of 3 files each are merged early, in a tree. The CPU
+  // backend: a GPU host's device tier would hold the whole input.
+  const nlohmann::json s =
+      gsort_in(dir, data, {"-S", "4M", "--backend", "cpu", "--spill-streams", "3", "--batch-size", "3"}).stats;
   EXPECT_EQ(s["temp"]["streams"].get<int>(), 3);
   EXPECT_GT(s["early_merges"].get<int>(), 0);
   EXPECT_GT(s["merge_passes"].get<int>(), 1);
@@ -130,7 +132,8 @@ TEST(SpillStreams, MergesIntoRunsGoInRangesAndKeepTheOrder) {
       // zstd runs are the run merger's (tested above): once is enough.
       if ((spec.reverse || spec.unique) && std::string(compress) == "--compress-temp=on") continue;
       SCOPED_TRACE(std::string(spec.reverse ? "-r" : "") + (spec.unique ? "-u" : "") + ", " + compress);
-      const std::vector<std::string> args = {"-S", "16M", "--batch-size", "3", "-s", compress, "-v"};
+      const std::vector<std::string> args = {"-S", "16M", "--backend", "cpu", "--batch-size", "3",
+                                             "-s", compress, "-v"};
       const Sorted s = sort_in(dir, data, reference_sort(data, spec), gsort_argv(with_spec(args, spec)));
       EXPECT_GT(s.stats["early_merges"].get<int>(), 0);
       const bool plain = std::string(compress) == "--compress-temp=off";
@@ -214,10 +217,11 @@ TEST(TempCompression, ManyRunsAndPassesGiveByteIdenticalOutput) {
     const std::string data = numbered_u32_records(rng, 60000, compressible ? 50 : 1000, compressible);  // 960 KB
     // Each output is the reference sort's bytes (gsort_in checks): plain
     // and compressed runs give the same.
-    const nlohmann::json plain = gsort_in(dir, data, {"-S", "64K"}).stats;
+    // The CPU backend: a GPU host's device tier would hold the whole input.
+    const nlohmann::json plain = gsort_in(dir, data, {"-S", "64K", "--backend", "cpu"}).stats;
     for (const char* option : {"--compress-temp", "--compress-temp=3", "--compress-temp=-1"}) {
       SCOPED_TRACE(option);
-      const nlohmann::json packed = gsort_in(dir, data, {"-S", "64K", option}).stats;
+      const nlohmann::json packed = gsort_in(dir, data, {"-S", "64K", "--backend", "cpu", option}).stats;
       EXPECT_GT(packed["runs"].get<uint64_t>(), 10u);
       EXPECT_GT(packed["merge_passes"].get<uint64_t>(), 1u);
       EXPECT_EQ(packed["runs"], plain["runs"]);
@@ -237,7 +241,7 @@ TEST(TempCompression, ManyRunsAndPassesGiveByteIdenticalOutput) {
 // gsort-test-hooks pretending the temp device `device` ("": measured).
 nlohmann::json temp_choice(const TempDir& dir, const std::string& data, const std::vector<std::string>& args,
                            const std::string& device, std::string* err = nullptr) {
-  std::vector<std::string> options = {"-S", "1M", "-v"};
+  std::vector<std::string> options = {"-S", "1M", "--backend", "cpu", "-v"};  // spilled on a GPU host too
   options.insert(options.end(), args.begin(), args.end());
   Sorted s = sort_in(dir, data, reference_sort(data, kSpec), hooks_argv(with_spec(options)), temp_device(device));
   if (err) *err = s.err;

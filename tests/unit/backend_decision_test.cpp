@@ -46,6 +46,19 @@ TEST(BackendDecision, AutoWithoutADriverOrCudaIsTheCpuAtOnce) {
   EXPECT_EQ(decide_backend(f).pick, BackendPick::kCpu);
 }
 
+TEST(BackendDecision, AutoLeavesTheGpuAloneUnderASmallAddressSpaceLimit) {
+  BackendFacts f = gpu_host(12 * kGiB, 100);
+  f.address_space_limit = 150 * kMiB;
+  const BackendDecision d = decide_backend(f);
+  EXPECT_EQ(d.pick, BackendPick::kCpu);
+  EXPECT_NE(d.why.find("ulimit -v"), std::string::npos) << d.why;
+  f.address_space_limit = kGpuMinAddressSpace;
+  EXPECT_EQ(decide_backend(f).pick, BackendPick::kGpu);
+  f.address_space_limit = 150 * kMiB;
+  f.choice = BackendChoice::kGpu;  // asked for: tried, and its failure said
+  EXPECT_EQ(decide_backend(f).pick, BackendPick::kGpu);
+}
+
 TEST(BackendDecision, AutoWeighsAKnownSizeThatFitsTheBudget) {
   // 16 threads: the GPU from 64M records (4M a thread) and 32 MiB up.
   EXPECT_EQ(decide_backend(gpu_host(2 * kGiB, 100)).pick, BackendPick::kCpu) << "20M gensort records";
