@@ -39,8 +39,49 @@ bool MappedDestination::prepare(uint64_t bytes, ThreadPool& pool, uint64_t lead)
   return true;
 }
 
+bool MappedDestination::prepare_growing(uint64_t max_bytes, ThreadPool& pool) {
+  if (range_) throw Error("internal error: the destination was mapped twice");
+  range_ = MappedOutputRange::map_growing(file_, offset_, max_bytes, reopen_);
+  if (!range_) return false;
+  if (reopen_ != nullptr) register_output_cut(file_.fd(), offset_);
+  growing_ = true;
+  ahead_ = std::make_unique<PopulateAhead>(range_->data(), max_bytes, pool, 0, true);
+  return true;
+}
+
+void MappedDestination::grow(uint64_t bytes) {
+  if (!growing_ || bytes <= range_->size()) return;
+  if (bytes > range_->capacity() || !range_->grow(bytes)) {
+    abandon_growth();
+    return;
+  }
+  ahead_->extend(bytes);
+}
+
+void MappedDestination::abandon_growth() {
+  if (!growing_) return;
+  growing_ = false;
+  ahead_.reset();
+  range_.reset();
+  if (::ftruncate(file_.fd(), static_cast<off_t>(offset_)) != 0) {
+    throw IoError("cannot write output: " + describe_errno(file_.display_name(), errno));
+  }
+  if (reopen_ != nullptr) unregister_output_cut();
+}
+
+void MappedDestination::settle_growth(uint64_t bytes) {
+  if (!growing_) return;
+  if (bytes != range_->size()) {
+    abandon_growth();
+    return;
+  }
+  growing_ = false;
+  ahead_->end_growth(bytes);
+}
+
 std::unique_ptr<BlockTarget> MappedDestination::map(uint64_t bytes, uint64_t block_bytes) {
   if (handed_out_) throw Error("internal error: the destination was mapped twice");
+  settle_growth(bytes);
   if (!range_ && (no_room_for_ != 0 || !reserve(bytes))) return nullptr;
   if (bytes > range_->size()) throw Error("internal error: the output outgrew the range reserved for it");
   handed_out_ = true;
@@ -49,6 +90,7 @@ std::unique_ptr<BlockTarget> MappedDestination::map(uint64_t bytes, uint64_t blo
 
 uint8_t* MappedDestination::map_whole(uint64_t bytes) {
   if (handed_out_) throw Error("internal error: the destination was mapped twice");
+  settle_growth(bytes);
   if (!range_ && (no_room_for_ != 0 || !reserve(bytes))) return nullptr;
   if (bytes > range_->size()) throw Error("internal error: the output outgrew the range reserved for it");
   handed_out_ = true;

@@ -53,6 +53,18 @@ class MappedDestination {
   // False where the file system cannot reserve or map it, or has no room to
   // reserve it (no_room() says so). lead: PopulateAhead's (0: all at once).
   bool prepare(uint64_t bytes, ThreadPool& pool, uint64_t lead = 0);
+  // The same for a stream, whose output's size is known only at its end:
+  // maps up to `max_bytes` now; grow() reserves what has arrived, whose
+  // pages are made present on the pool as it comes. The map() or
+  // map_whole() that follows takes the range if it asks for exactly what
+  // grew; otherwise the range goes and a new one is made.
+  bool prepare_growing(uint64_t max_bytes, ThreadPool& pool);
+  // The output will be at least `bytes` long (a growing range only; it is
+  // given up where the disk has no room for it).
+  void grow(uint64_t bytes);
+  // Gives a growing range up now: unmapped, its pages dropped, the file cut
+  // back (the stream outgrew what one range was to hold).
+  void abandon_growth();
   // Blocks of block_bytes over [0, bytes) of the file: the prepared range,
   // or one reserved and mapped now, whose pages the writer's threads make
   // present as they fill them: nothing is made present ahead on the pool,
@@ -84,9 +96,12 @@ class MappedDestination {
   std::unique_ptr<MappedOutputRange> range_;
   // Reserves and maps [offset, +bytes), where the disk has room; false if not.
   bool reserve(uint64_t bytes);
+  // A growing range asked for `bytes`: kept if that is what it holds.
+  void settle_growth(uint64_t bytes);
 
   std::unique_ptr<PopulateAhead> ahead_;  // after range_: goes first
   bool handed_out_ = false;
+  bool growing_ = false;
   uint64_t no_room_for_ = 0;  // the bytes a reservation found no room for
 };
 

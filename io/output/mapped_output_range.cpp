@@ -36,9 +36,18 @@ std::unique_ptr<MappedOutputRange> MappedOutputRange::reserve_and_map(const std:
     if (err == EOPNOTSUPP || err == ENOSYS) return nullptr;
     throw IoError("cannot write output: " + describe_errno(path, err));
   }
+  return map_reserved(path, fd, owns_fd, offset, bytes, bytes, map_fd);
+}
+
+std::unique_ptr<MappedOutputRange> MappedOutputRange::map_reserved(const std::string& path, int fd, bool owns_fd,
+                                                                   uint64_t offset, uint64_t bytes, uint64_t map_bytes,
+                                                                   int map_fd) {
+  const auto give_up = [&] {
+    if (owns_fd) ::close(fd);
+  };
   const uint64_t page = static_cast<uint64_t>(::sysconf(_SC_PAGESIZE));
   const uint64_t start = offset / page * page;
-  const size_t length = static_cast<size_t>(offset + bytes - start);
+  const size_t length = static_cast<size_t>(offset + map_bytes - start);
   void* base = ::mmap(nullptr, length, PROT_READ | PROT_WRITE, MAP_SHARED, map_fd, static_cast<off_t>(start));
   if (base == MAP_FAILED) {
     give_up();
@@ -52,8 +61,11 @@ std::unique_ptr<MappedOutputRange> MappedOutputRange::reserve_and_map(const std:
     give_up();
     throw;
   }
-  return std::unique_ptr<MappedOutputRange>(new MappedOutputRange(
+  std::unique_ptr<MappedOutputRange> range(new MappedOutputRange(
       path, fd, owns_fd, base, length, static_cast<uint8_t*>(base) + (offset - start), bytes, guard));
+  range->capacity_ = map_bytes;
+  range->offset_ = offset;
+  return range;
 }
 
 std::unique_ptr<MappedOutputRange> MappedOutputRange::map(const std::string& path, uint64_t offset, uint64_t bytes,
@@ -70,25 +82,66 @@ std::unique_ptr<MappedOutputRange> MappedOutputRange::map(const std::string& pat
   return range;
 }
 
-std::unique_ptr<MappedOutputRange> MappedOutputRange::map(const File& file, uint64_t offset, uint64_t bytes,
-                                                          bool* no_room, const char* reopen) {
-  if (bytes == 0) return nullptr;
-  if (reopen == nullptr) return reserve_and_map(file.display_name(), file.fd(), false, offset, bytes, no_room, file.fd());
-  // The mapping outlives the descriptor it was made through.
+namespace {
+
+// make(map_fd) through `reopen` (the file's name, opened read-write for the
+// mmap alone and closed again) where it is the same file as `file`; null
+// where it cannot be opened so.
+template <typename Make>
+std::unique_ptr<MappedOutputRange> through_reopened(const File& file, const char* reopen, const Make& make) {
   const int map_fd = ::open(reopen, O_RDWR | O_NOCTTY | O_CLOEXEC);
   if (map_fd < 0) return nullptr;
   struct stat a {}, b {};
   std::unique_ptr<MappedOutputRange> range;
   try {
     if (::fstat(map_fd, &a) == 0 && ::fstat(file.fd(), &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino) {
-      range = reserve_and_map(file.display_name(), file.fd(), false, offset, bytes, no_room, map_fd);
+      range = make(map_fd);
     }
   } catch (...) {
     ::close(map_fd);
     throw;
   }
-  ::close(map_fd);
+  ::close(map_fd);  // the mapping outlives the descriptor it was made through
   return range;
+}
+
+}  // namespace
+
+std::unique_ptr<MappedOutputRange> MappedOutputRange::map(const File& file, uint64_t offset, uint64_t bytes,
+                                                          bool* no_room, const char* reopen) {
+  if (bytes == 0) return nullptr;
+  const auto make = [&](int map_fd) {
+    return reserve_and_map(file.display_name(), file.fd(), false, offset, bytes, no_room, map_fd);
+  };
+  return reopen == nullptr ? make(file.fd()) : through_reopened(file, reopen, make);
+}
+
+std::unique_ptr<MappedOutputRange> MappedOutputRange::map_growing(const File& file, uint64_t offset,
+                                                                  uint64_t max_bytes, const char* reopen) {
+  if (max_bytes == 0) return nullptr;
+  const auto make = [&](int map_fd) {
+    return map_reserved(file.display_name(), file.fd(), false, offset, 0, max_bytes, map_fd);
+  };
+  return reopen == nullptr ? make(file.fd()) : through_reopened(file, reopen, make);
+}
+
+bool MappedOutputRange::grow(uint64_t bytes) {
+  if (bytes < bytes_ || bytes > capacity_) throw Error("internal error: a mapped output range grew out of bounds");
+  if (bytes == bytes_) return true;
+  if (::fallocate(fd_, 0, static_cast<off_t>(offset_ + bytes_), static_cast<off_t>(bytes - bytes_)) == 0) {
+    bytes_ = bytes;
+    return true;
+  }
+  const int err = errno;
+  if (err != ENOSPC && err != EDQUOT && err != EOPNOTSUPP && err != ENOSYS) {
+    throw IoError("cannot write output: " + describe_errno(path_, err));
+  }
+  // Nothing of the range stays reserved (a failed fallocate may keep part).
+  if (::ftruncate(fd_, static_cast<off_t>(offset_)) != 0) {
+    throw IoError("cannot write output: " + describe_errno(path_, errno));
+  }
+  bytes_ = 0;
+  return false;
 }
 
 MappedOutputRange::MappedOutputRange(std::string path, int fd, bool owns_fd, void* base, size_t length, uint8_t* data,
@@ -100,6 +153,7 @@ MappedOutputRange::MappedOutputRange(std::string path, int fd, bool owns_fd, voi
       length_(length),
       data_(data),
       bytes_(bytes),
+      capacity_(bytes),
       guard_(guard) {}
 
 MappedOutputRange::~MappedOutputRange() { release(); }

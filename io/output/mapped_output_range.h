@@ -39,6 +39,12 @@ class MappedOutputRange {
   // closed again; null where it cannot be opened so.
   static std::unique_ptr<MappedOutputRange> map(const File& file, uint64_t offset, uint64_t bytes,
                                                 bool* no_room = nullptr, const char* reopen = nullptr);
+  // A range that grows (grow()) from nothing to at most `max_bytes`: the
+  // output of a stream, whose size is known only at its end. All of it is
+  // mapped now; only what grow() reserved may be touched. Null where it
+  // cannot be mapped. `reopen` as above.
+  static std::unique_ptr<MappedOutputRange> map_growing(const File& file, uint64_t offset, uint64_t max_bytes,
+                                                        const char* reopen = nullptr);
   ~MappedOutputRange();
   MappedOutputRange(const MappedOutputRange&) = delete;
   MappedOutputRange& operator=(const MappedOutputRange&) = delete;
@@ -46,6 +52,13 @@ class MappedOutputRange {
   // The range's first byte (the file's byte `offset`).
   uint8_t* data() const { return data_; }
   uint64_t size() const { return bytes_; }
+  // The most a growing range may grow to (size() for any other).
+  uint64_t capacity() const { return capacity_; }
+  // Reserves the file up to the range's byte `bytes` (size() <= bytes <=
+  // capacity()). False where the file system cannot or the disk has no
+  // room: then nothing of the range is reserved any more (the file is cut
+  // back to `offset`), and it must go unused. Throws IoError on other errors.
+  bool grow(uint64_t bytes);
   // Unmaps it; with `fsync`, its bytes are on stable storage first (msync,
   // then fdatasync). With a pool, in pieces on its threads: munmap clears
   // page tables under a shared lock, so the pieces go at once where one
@@ -55,6 +68,11 @@ class MappedOutputRange {
  private:
   MappedOutputRange(std::string path, int fd, bool owns_fd, void* base, size_t length, uint8_t* data, uint64_t bytes,
                     int guard);
+  // Maps [offset, +map_bytes) of map_fd and registers it for SIGBUS; the
+  // range holds `bytes` of it. Null where it cannot be mapped; closes an
+  // owned fd on every way out but success.
+  static std::unique_ptr<MappedOutputRange> map_reserved(const std::string& path, int fd, bool owns_fd, uint64_t offset,
+                                                         uint64_t bytes, uint64_t map_bytes, int map_fd);
   // Reserves and maps [offset, +bytes) of fd; null where the file system
   // cannot (or, with no_room, has no room). Closes an owned fd on every way
   // out but success.
@@ -69,6 +87,8 @@ class MappedOutputRange {
   size_t length_;
   uint8_t* data_;
   uint64_t bytes_;
+  uint64_t capacity_;
+  uint64_t offset_ = 0;
   int guard_;      // the SIGBUS table's slot
 };
 

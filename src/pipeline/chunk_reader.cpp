@@ -18,7 +18,7 @@ ChunkReader::ChunkReader(InputSet& inputs, SortBackend& backend, uint64_t chunk_
   buffers_[0] = backend_.allocate_host(chunk_records_ * rs_);
 }
 
-uint64_t ChunkReader::read_into(uint8_t* into, const char* thread) {
+uint64_t ChunkReader::read_into(uint8_t* into, const char* thread, const std::function<void(uint64_t)>* arrived) {
   if (test_hooks::before_chunk_read) test_hooks::before_chunk_read(chunks_read_);
   ++chunks_read_;
   const double start = process_seconds();
@@ -36,6 +36,7 @@ uint64_t ChunkReader::read_into(uint8_t* into, const char* thread) {
       const uint64_t got = inputs_.read(into + n * rs_, want);
       n += got;
       ahead.filled(n * rs_);
+      if (arrived != nullptr && got != 0) (*arrived)(n * rs_);
       if (got < want || n == chunk_records_) break;  // a short read: the input has ended
     }
   }
@@ -44,7 +45,9 @@ uint64_t ChunkReader::read_into(uint8_t* into, const char* thread) {
   return n;
 }
 
-void ChunkReader::read_first() { count_ = read_into(records(), "main"); }
+void ChunkReader::read_first(const std::function<void(uint64_t)>* arrived) {
+  count_ = read_into(records(), "main", arrived);
+}
 
 void ChunkReader::read_ahead() {
   next_known_ = false;

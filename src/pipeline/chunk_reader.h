@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <future>
 #include <vector>
 
@@ -25,8 +26,9 @@ class ChunkReader {
   ChunkReader(const ChunkReader&) = delete;
   ChunkReader& operator=(const ChunkReader&) = delete;
 
-  // Reads the first chunk (which may be short, or empty).
-  void read_first();
+  // Reads the first chunk (which may be short, or empty); a stream's
+  // progress goes to `arrived` (the bytes read so far) as it is read.
+  void read_first(const std::function<void(uint64_t)>* arrived = nullptr);
   // The current chunk.
   uint8_t* records() { return buffers_[current_].data(); }
   uint64_t count() const { return count_; }
@@ -51,7 +53,7 @@ class ChunkReader {
 
  private:
   // Reads the next chunk into `into`; `thread` names the reading thread in the timeline.
-  uint64_t read_into(uint8_t* into, const char* thread);
+  uint64_t read_into(uint8_t* into, const char* thread, const std::function<void(uint64_t)>* arrived = nullptr);
 
   InputSet& inputs_;
   SortBackend& backend_;

@@ -187,6 +187,10 @@ void allow_mapped_output(const SortContext& ctx, const SortPlan& plan, const Inp
       room.may_map()) {
     mapped.prepare(inputs.total_bytes(), ctx.pool);
   }
+  // A stream's likewise, as far as it is read, in case its first chunk holds it whole.
+  if (!plan.memory.in_memory && ctx.config.mode == Mode::kSort && !inputs.size_known() && room.may_map()) {
+    mapped.prepare_growing(plan.memory.chunk_records * ctx.layout.record_size(), ctx.pool);
+  }
   // Room is checked again when the runs are settled: a mapping that no
   // longer fits beside them is not made.
   destination.allow_mapping([&mapped, &room](uint64_t bytes, uint64_t block) {
@@ -256,7 +260,8 @@ SortReport external_sort(const SortContext& ctx, const RunOptions& run) {
     pace_output();
     if (!sort_on_device(ctx, plan.budget, inputs, progress, destination, prepare_held_output, report)) {
       RunMerges merges(merge_setup(ctx, plan, runs, report), runs, report);
-      const RunFormation formation{ctx, plan.memory, inputs, progress, runs, merges, direct, plan.budget};
+      OutputGrowth growth{[&mapped](uint64_t bytes) { mapped.grow(bytes); }, [&mapped] { mapped.abandon_growth(); }};
+      const RunFormation formation{ctx, plan.memory, inputs, progress, runs, merges, direct, plan.budget, &growth};
       std::vector<PendingSource> formed = form_runs(formation, report);
       if (!formed.empty()) merged_runs = merges.merge_all(std::move(formed), destination, meter, report.input_records * rs);
     }

@@ -68,7 +68,7 @@ std::vector<PendingSource> form_runs(const RunFormation& f, SortReport& report) 
   // After the buffers it reads: a spill in flight ends before they go.
   BackgroundSpill spill(f.runs, ctx.pool, f.plan.spill_streams, report);
   f.progress.phase("forming runs");
-  chunks.read_first();
+  chunks.read_first(f.growth != nullptr ? &f.growth->arrived : nullptr);
   bool more = true;
   while (more) {
     report.input_records += chunks.count();
@@ -105,6 +105,7 @@ std::vector<PendingSource> form_runs(const RunFormation& f, SortReport& report) 
       f.direct.write(chunks.records(), orders.current(), chunks.count());
       break;
     }
+    if (f.growth != nullptr) f.growth->abandon();
     decide_run_compression(ctx, f.plan.source_records, RunSample{chunks.records(), orders.current(), chunks.count()},
                            f.runs, report.temp);
     spill.start(chunks.records(), orders.current(), chunks.count());

@@ -3,6 +3,7 @@
 // turns out to be one chunk, it goes straight to the destination instead.
 #pragma once
 
+#include <functional>
 #include <vector>
 
 #include "io/input/input_set.h"
@@ -18,6 +19,13 @@
 namespace gsort {
 
 // What run formation takes.
+// The destination made ready while a stream's first chunk is read, for the
+// case that the chunk holds the whole stream (MappedDestination::prepare_growing).
+struct OutputGrowth {
+  std::function<void(uint64_t bytes)> arrived;  // the output will be at least `bytes` long
+  std::function<void()> abandon;                // it will not be written from one chunk
+};
+
 struct RunFormation {
   const SortContext& ctx;
   const MemoryPlan& plan;  // the chunk, the spill streams, the merges' source windows (run frames)
@@ -27,6 +35,7 @@ struct RunFormation {
   RunMerges& merges;    // merges waiting runs early
   DirectWrite& direct;  // where an input of one chunk goes
   uint64_t budget = 0;  // -S as used: the device's staging slots are a share of it
+  OutputGrowth* growth = nullptr;  // a stream's destination, made ready as it is read
 };
 
 // Returns the runs in the order they were formed (empty when the input was

@@ -4,6 +4,8 @@
 // out` and `>> out` keep what comes before and after. A pipe, /dev/null, a
 // file that is also an input and a file with bytes past its offset are
 // written as one stream, as before. A failed sort leaves the file as it was.
+// A pipe's output is mapped and made ready while the pipe is read (the
+// range grows with it); a pipe that outgrows one chunk gives that range up.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -40,19 +42,21 @@ class StandardOutputFile : public testing::Test {
     return run_process({"/bin/sh", "-c", "cd '" + dir_.path() + "' && " + script}, o);
   }
   std::string file(const std::string& name) { return read_file(dir_.file(name)); }
+  // `script` ends well, leaves `expected` in `name` and, under -v, says it
+  // filled it through a mapping.
+  void expect_mapped(const std::string& script, const std::string& name, const std::string& expected) {
+    const ProcessResult r = shell(script);
+    ASSERT_EQ(r.status(), "exit 0") << script << ": " << r.err;
+    EXPECT_TRUE(file(name) == expected) << script;
+    EXPECT_NE(r.err.find("output: filled through a mapping"), std::string::npos) << script << ": " << r.err;
+  }
 
   TempDir dir_;
 };
 
 TEST_F(StandardOutputFile, IsMappedAndWritesWhatDashOWrites) {
-  ProcessResult r = shell("\"$G\" -v --format gensort records > out");
-  ASSERT_EQ(r.status(), "exit 0") << r.err;
-  EXPECT_TRUE(file("out") == file("records.sorted"));
-  EXPECT_NE(r.err.find("output: filled through a mapping"), std::string::npos) << r.err;
-  r = shell("\"$G\" -v lines > out");
-  ASSERT_EQ(r.status(), "exit 0") << r.err;
-  EXPECT_TRUE(file("out") == file("lines.sorted"));
-  EXPECT_NE(r.err.find("output: filled through a mapping"), std::string::npos) << r.err;
+  expect_mapped("\"$G\" -v --format gensort records > out", "out", file("records.sorted"));
+  expect_mapped("\"$G\" -v lines > out", "out", file("lines.sorted"));
 }
 
 TEST_F(StandardOutputFile, WhatComesBeforeAndAfterStays) {
@@ -63,6 +67,26 @@ TEST_F(StandardOutputFile, WhatComesBeforeAndAfterStays) {
   ASSERT_EQ(r.status(), "exit 0") << r.err;
   const ProcessResult unique = run_gsort({"-u", dir_.file("lines")});
   EXPECT_TRUE(file("out") == "x" + unique.out + "y") << "-u writes less than it reserved";
+}
+
+TEST_F(StandardOutputFile, APipesOutputIsMappedAsThePipeArrives) {
+  expect_mapped("cat records | \"$G\" -v --format gensort > out", "out", file("records.sorted"));
+  expect_mapped("cat records | \"$G\" -v --format gensort -o sorted", "sorted", file("records.sorted"));
+  const ProcessResult r = shell("{ echo first; cat records | \"$G\" --format gensort; echo last; } > out");
+  ASSERT_EQ(r.status(), "exit 0") << r.err;
+  EXPECT_TRUE(file("out") == "first\n" + file("records.sorted") + "last\n");
+}
+
+// Under -S 1M the pipe fills many chunks: the range grown for its first is
+// given up (the file cut back to where gsort started), and the merge writes
+// the output after what came before.
+TEST_F(StandardOutputFile, APipeOfManyChunksGivesItsGrownRangeUp) {
+  const ProcessResult r =
+      shell("{ echo first; cat records | \"$G\" -v --format gensort -S 1M -T .; echo last; } > out");
+  ASSERT_EQ(r.status(), "exit 0") << r.err;
+  EXPECT_TRUE(file("out") == "first\n" + file("records.sorted") + "last\n");
+  EXPECT_NE(r.err.find("gsort: runs: "), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("gsort: runs: 0\n"), std::string::npos) << r.err;
 }
 
 TEST_F(StandardOutputFile, AppendKeepsWhatWasThere) {
@@ -123,6 +147,12 @@ TEST_F(StandardOutputFile, AnInterruptedSortLeavesTheFileAsItWas) {
     EXPECT_EQ(out.size(), 5u) << more;
     EXPECT_TRUE(out == "kept\n") << more;
   }
+  // A pipe: interrupted before its read, with its output's range mapped to grow.
+  write_file(dir_.file("out"), "kept\n");
+  const ProcessResult r =
+      shell("cat records | GSORT_TEST_SIGNAL_AT_CHUNK=0:2 \"$G\" --format gensort >> out", GSORT_HOOKS_BINARY);
+  EXPECT_NE(r.status(), "exit 0") << r.err;
+  EXPECT_TRUE(file("out") == "kept\n");
 }
 #endif
 
