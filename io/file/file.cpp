@@ -228,6 +228,8 @@ bool File::punch_hole(uint64_t offset, uint64_t n) const {
                      static_cast<off_t>(n)) == 0;
 }
 
+bool File::cut_to(uint64_t size) const { return ::ftruncate(fd_, static_cast<off_t>(size)) == 0; }
+
 void File::flush_data_to_disk() const {
   if (::fdatasync(fd_) != 0 && errno != EINVAL) {
     throw IoError("cannot flush output to disk: " + describe_errno(path_, errno));

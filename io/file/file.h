@@ -76,6 +76,10 @@ class File {
   // Frees the storage and cached pages of [offset, offset+n), keeping the
   // size; false where the file system cannot punch holes.
   bool punch_hole(uint64_t offset, uint64_t n) const;
+  // Cuts the file to `size` bytes (ftruncate); false where it cannot. Its
+  // cached pages past `size` go, dirty ones unwritten (a punched hole, on
+  // ext4, writes them out first).
+  bool cut_to(uint64_t size) const;
   // Flushes the file's data to stable storage (fdatasync), where the
   // descriptor supports it; IoError "cannot flush output to disk" if not.
   void flush_data_to_disk() const;

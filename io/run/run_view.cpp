@@ -15,6 +15,7 @@ struct RunView::Segment {
   RunHeader header{};
   uint64_t first = 0;  // the run's index of its first record
   uint64_t block_records = 0;  // plain segments
+  std::vector<uint64_t> sums;  // plain segments: each block's checksum (read_run_block_sums)
   uint64_t count() const { return header.record_count; }
   bool compressed() const { return run_is_compressed(header); }
 };
@@ -67,6 +68,14 @@ void index_frames(const RunView::Segment& seg, uint32_t s, uint32_t rs, std::vec
   }
 }
 
+// A plain segment's block checksums, from its table at `table_at`.
+std::vector<uint64_t> read_block_sums(File& file, uint64_t table_at, uint64_t blocks) {
+  std::vector<uint64_t> sums(static_cast<size_t>(blocks));
+  const size_t bytes = sums.size() * sizeof(uint64_t);
+  if (file.pread_full(sums.data(), bytes, table_at) != bytes) throw DataError("run file " + file.path() + " is truncated");
+  return sums;
+}
+
 }  // namespace
 
 RunView::RunView(std::vector<RunViewSegment> segments, uint32_t record_size, RunDecoderPool* decoders)
@@ -82,6 +91,8 @@ RunView::RunView(std::vector<RunViewSegment> segments, uint32_t record_size, Run
       unit_bytes_ = std::max<uint64_t>(unit_bytes_, seg.header.frame_bytes);
     } else {
       seg.block_records = run_header_block_records(seg.header);
+      seg.sums = read_block_sums(*seg.file, sizeof(RunHeader) + seg.count() * rs_,
+                                 run_block_count(seg.count(), seg.block_records));
       unit_bytes_ = std::max<uint64_t>(unit_bytes_, seg.block_records * rs_);
     }
     records_ += seg.count();
@@ -92,7 +103,11 @@ RunView::RunView(std::vector<RunViewSegment> segments, uint32_t record_size, Run
 
 RunView::~RunView() = default;
 
-uint64_t RunView::index_bytes() const { return frames_.capacity() * sizeof(Frame); }
+uint64_t RunView::index_bytes() const {
+  uint64_t bytes = frames_.capacity() * sizeof(Frame);
+  for (const Segment& seg : segments_) bytes += seg.sums.capacity() * sizeof(uint64_t);
+  return bytes;
+}
 
 size_t RunView::segment_of(uint64_t i) const {
   const auto it = std::upper_bound(segments_.begin(), segments_.end(), i,
@@ -134,7 +149,7 @@ void RunView::decode_frame(size_t f, uint8_t* dst) const {
   }
 }
 
-void RunView::read_blocks(size_t s, uint64_t k0, uint64_t k1, uint8_t* dst, std::vector<uint64_t>& sums) const {
+void RunView::read_blocks(size_t s, uint64_t k0, uint64_t k1, uint8_t* dst) const {
   const Segment& seg = segments_[s];
   const uint64_t bpr = seg.block_records;
   const uint64_t first = k0 * bpr, last = std::min(k1 * bpr, seg.count());
@@ -142,15 +157,9 @@ void RunView::read_blocks(size_t s, uint64_t k0, uint64_t k1, uint8_t* dst, std:
   if (seg.file->pread_full(dst, bytes, sizeof(RunHeader) + first * rs_) != bytes) {
     throw DataError("run file " + seg.file->path() + " is truncated");
   }
-  sums.resize(static_cast<size_t>(k1 - k0));
-  const size_t sum_bytes = sums.size() * sizeof(uint64_t);
-  const uint64_t table_at = sizeof(RunHeader) + seg.count() * rs_;
-  if (seg.file->pread_full(sums.data(), sum_bytes, table_at + k0 * sizeof(uint64_t)) != sum_bytes) {
-    throw DataError("run file " + seg.file->path() + " is truncated");
-  }
   for (uint64_t k = k0; k < k1; ++k) {
     const uint64_t n = std::min(bpr, seg.count() - k * bpr) * rs_;
-    if (run_block_sum(dst + (k - k0) * bpr * rs_, static_cast<size_t>(n), k) != sums[k - k0]) {
+    if (run_block_sum(dst + (k - k0) * bpr * rs_, static_cast<size_t>(n), k) != seg.sums[k]) {
       throw DataError("run file " + seg.file->path() + " is corrupted (checksum mismatch in block " +
                       std::to_string(k + 1) + ")");
     }
@@ -227,31 +236,21 @@ uint64_t RunView::compressed_partition_point(uint64_t lo, uint64_t hi,
   return a;
 }
 
-void RunView::release(uint64_t begin, uint64_t end) const {
+void RunView::release_from(uint64_t record) const {
   for (const Segment& seg : segments_) {
-    const uint64_t lo = std::max(begin, seg.first), hi = std::min(end, seg.first + seg.count());
-    if (lo >= hi) continue;
-    uint64_t from = 0, to = 0;  // bytes of the file only this range reads
-    if (seg.compressed()) {
-      const size_t first = frame_of(lo) + (frames_[frame_of(lo)].first < lo ? 1 : 0);
-      size_t last = frame_of(hi - 1);
-      if (frames_[last].first + frames_[last].records(rs_) > hi) {
-        if (last == 0) continue;
-        --last;
-      }
-      if (first > last || frames_[first].segment != frames_[last].segment) continue;
-      from = frames_[first].at;
-      to = frames_[last].at + sizeof(RunFrameHeader) + frames_[last].header.stored_bytes;
-    } else {
-      const uint64_t bpr = seg.block_records;
-      const uint64_t a = (lo - seg.first + bpr - 1) / bpr;
-      const uint64_t b = hi == seg.first + seg.count() ? run_block_count(seg.count(), bpr) : (hi - seg.first) / bpr;
-      from = sizeof(RunHeader) + a * bpr * rs_;
-      to = sizeof(RunHeader) + std::min(b * bpr, seg.count()) * rs_;
+    if (record >= seg.first + seg.count()) continue;
+    // What the records before `record` need of this segment's file; its
+    // header at least, so that the file is never cut to nothing (ext4
+    // writes a file cut to nothing out when it is closed).
+    uint64_t keep = sizeof(RunHeader);
+    if (record > seg.first && seg.compressed()) {
+      const Frame& f = frames_[frame_of(record - 1)];
+      keep = f.at + sizeof(RunFrameHeader) + f.header.stored_bytes;
+    } else if (record > seg.first) {
+      const uint64_t blocks = run_block_count(record - seg.first, seg.block_records);
+      keep = sizeof(RunHeader) + std::min(blocks * seg.block_records, seg.count()) * rs_;
     }
-    from = (from + kRunReleaseAlign - 1) & ~(kRunReleaseAlign - 1);
-    to &= ~(kRunReleaseAlign - 1);
-    if (from < to) seg.file->punch_hole(from, to - from);
+    (void)seg.file->cut_to(keep);
   }
 }
 
@@ -281,7 +280,7 @@ const uint8_t* RunCursor::next(uint64_t* count) {
     const uint64_t k0 = (pos_ - seg.first) / bpr;
     const uint64_t room = std::max<uint64_t>(1, capacity_ / (bpr * rs));
     const uint64_t k1 = std::min(run_block_count(stop - seg.first, bpr), k0 + room);
-    v.read_blocks(s, k0, k1, buffer_, sums_);
+    v.read_blocks(s, k0, k1, buffer_);
     from = seg.first + k0 * bpr;
     ends = seg.first + k1 * bpr;
   }

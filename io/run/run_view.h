@@ -1,7 +1,8 @@
 // A spilled run as the parallel merge reads it: any range of its records,
 // by many threads at once (pread on the run's descriptors). A run is one or
 // more segment files, each a contiguous slice of the run (spill streams);
-// the view checks every segment's header when it is made, and a cursor
+// the view checks every segment's header when it is made (and holds plain
+// segments' block checksums, so that a cut file still checks), and a cursor
 // checks every block (plain runs, run_blocks.h) or frame (compressed runs)
 // it reads before handing out any of its records. A damaged run is a
 // DataError naming its file.
@@ -41,13 +42,12 @@ class RunView final : public SortedRecords {
   uint64_t partition_point(uint64_t lo, uint64_t hi,
                            const std::function<bool(const uint8_t*)>& before) const override;
 
-  // Frees the storage (and cached pages) of what only records [begin, end)
-  // occupy: whole blocks or frames inside the range, cut inward to
-  // kRunReleaseAlign, so that no byte another range reads is touched. For a
-  // run read once and deleted after: its pages go while the merge runs
-  // instead of all at once at the end. Does nothing where the file system
-  // cannot punch holes.
-  void release(uint64_t begin, uint64_t end) const;
+  // Frees the storage (and cached pages) of what only records [record,
+  // size()) occupy, by cutting each segment's file short: whole blocks or
+  // frames, so that no byte records before `record` need is touched. For a
+  // run read once, from its end, and deleted after: its pages go while the
+  // merge runs, dirty ones unwritten. A file that cannot be cut stays whole.
+  void release_from(uint64_t record) const;
 
   uint32_t record_size() const { return rs_; }
   // The least buffer a cursor over this run needs: its largest block or
@@ -68,7 +68,7 @@ class RunView final : public SortedRecords {
   // Decodes frame f (checked) into dst, which holds its records.
   void decode_frame(size_t f, uint8_t* dst) const;
   // Reads the blocks [k0, k1) of plain segment s into dst and checks them.
-  void read_blocks(size_t s, uint64_t k0, uint64_t k1, uint8_t* dst, std::vector<uint64_t>& sums) const;
+  void read_blocks(size_t s, uint64_t k0, uint64_t k1, uint8_t* dst) const;
   uint64_t compressed_partition_point(uint64_t lo, uint64_t hi,
                                       const std::function<bool(const uint8_t*)>& before) const;
 
@@ -97,7 +97,6 @@ class RunCursor {
   uint8_t* buffer_;
   uint64_t capacity_;
   uint64_t pos_ = 0, end_ = 0;
-  std::vector<uint64_t> sums_;
 };
 
 }  // namespace gsort

@@ -13,19 +13,26 @@
 namespace gsort {
 namespace {
 
+// The steps around parallel_merge, timed for -v.
+struct RangeSteps {
+  double open_s = 0, map_s = 0, check_s = 0, close_s = 0;
+};
+
 void report_ranges(const Log& log, const ParallelMergeResult& r, const ParallelMergePlan& plan, size_t runs,
-                   double check_s, SortReport& report) {
+                   const RangeSteps& steps, SortReport& report) {
   report.add_duration("merge: cutting into ranges", r.split_s);
   report.add_duration("merge: ranges", r.merge_s);
   if (r.close_s > 0) report.add_duration("merge: closing -u gaps", r.close_s);
-  report.add_duration("merge: checking output", check_s);
+  report.add_duration("merge: checking output", steps.check_s);
   log.info("final merge: " + plural(r.ranges, "range") + " of " + plural(runs, "run") + " on " +
            plural(std::min<size_t>(plan.workers, r.ranges), "thread") + " (read buffers of " +
            std::to_string(plan.buffer_bytes >> 10) + " KiB): cut " + seconds_text(r.split_s) + ", merged " +
            seconds_text(r.merge_s) + " (threads busy " + seconds_text(r.busy_s) + ": reading runs " +
-           seconds_text(r.read_s) + "; freed in the background in " + seconds_text(r.release_s) + ")" +
-           (r.close_s > 0 ? ", -u gaps closed " + seconds_text(r.close_s) : "") +
-           ", checked " + seconds_text(check_s));
+           seconds_text(r.read_s) + "; freed in the background in " + seconds_text(r.release_s) +
+           ", waited for that " + seconds_text(r.release_wait_s) + ")" +
+           (r.close_s > 0 ? ", -u gaps closed " + seconds_text(r.close_s) : "") + ", checked " +
+           seconds_text(steps.check_s) + "; runs opened in " + seconds_text(steps.open_s) + ", output mapped in " +
+           seconds_text(steps.map_s) + ", runs closed in " + seconds_text(steps.close_s));
 }
 
 }  // namespace
@@ -59,7 +66,10 @@ bool RunMerges::merge_in_ranges(std::vector<PendingSource>& group, FinalOutput& 
     setup_.log.info("final merge: in batches, not in ranges (runs are read through --compress-program, in order)");
     return false;
   }
+  RangeSteps steps;
+  Stopwatch step;
   RangeViews opened = view_runs(group);
+  steps.open_s = step.lap();
   const std::vector<const RunView*>& runs = opened.runs;
   if (opened.records * out.record_size() != bytes) {
     throw Error("internal error: the runs hold " + std::to_string(opened.records) + " records, " +
@@ -73,7 +83,9 @@ bool RunMerges::merge_in_ranges(std::vector<PendingSource>& group, FinalOutput& 
     setup_.log.info("final merge: in batches, not in ranges (" + plan.refusal + ")");
     return false;
   }
+  step.lap();
   const std::unique_ptr<MappedRecords> target = out.mapped_records(bytes);
+  steps.map_s = step.lap();
   if (!target) {
     setup_.log.info("final merge: in batches, not in ranges (the output is not mapped)");
     return false;
@@ -82,10 +94,12 @@ bool RunMerges::merge_in_ranges(std::vector<PendingSource>& group, FinalOutput& 
   options.sum_dropped = target->counts_dropped();
   const ParallelMergeResult r = parallel_merge(runs, setup_.layout, setup_.pool, plan, options, target->data());
   target->dropped(r.dropped, r.dropped_hash_sum);
-  const Stopwatch checking;
+  step.lap();
   target->finish(r.kept);
-  const double check_s = checking.seconds();
-  report_ranges(setup_.log, r, plan, group.size(), check_s, report_);
+  steps.check_s = step.lap();
+  opened.views.clear();
+  steps.close_s = step.lap();
+  report_ranges(setup_.log, r, plan, group.size(), steps, report_);
   report_.output_records += r.kept;
   return true;
 }

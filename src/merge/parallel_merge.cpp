@@ -101,7 +101,10 @@ ParallelMergeResult parallel_merge(const std::vector<const RunView*>& runs, cons
   pool.parallel_for(workers, [&](size_t) {
     try {
       RangeMerger merger(runs, layout, plan.buffer_bytes, options.unique_by, options.sum_dropped);
-      for (size_t p = next++; p < result.ranges && !failed; p = next++) {
+      // From the last range to the first, where the runs are freed as they
+      // go: what is merged is then each run's tail (background_release.h).
+      for (size_t q = next++; q < result.ranges && !failed; q = next++) {
+        const size_t p = release ? result.ranges - 1 - q : q;
         const Stopwatch merging;
         // The range's pages made present in one call: faults taken record
         // by record, by every thread at once, cost the merge most of its time.
@@ -116,7 +119,10 @@ ParallelMergeResult parallel_merge(const std::vector<const RunView*>& runs, cons
     }
   });
   result.merge_s = step.lap();
-  if (release) result.release_s = release->stop(options.release_all);
+  if (release) {
+    result.release_s = release->stop(options.release_all);
+    result.release_wait_s = step.lap();
+  }
 
   std::vector<Piece> pieces;
   for (size_t p = 0; p < result.ranges; ++p) {

@@ -57,6 +57,7 @@ struct ParallelMergeResult {
   uint64_t dropped = 0, dropped_hash_sum = 0;
   size_t ranges = 0;
   double split_s = 0, merge_s = 0, close_s = 0;
+  double release_wait_s = 0;  // waiting for the background release to stop
   // Summed over the threads: merging ranges, and of that reading and
   // checking the runs, and freeing what was read.
   double busy_s = 0, read_s = 0, release_s = 0;
