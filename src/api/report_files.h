@@ -32,6 +32,8 @@ class ReportFiles {
   }
   // --stats -: the JSON on stderr, after -v's lines (stats_for_stderr's layout).
   void print_to_stderr();
+  // Whether print_to_stderr() has JSON to print.
+  bool stats_for_stderr_pending() const { return !stderr_json_.empty(); }
 
  private:
   bool stats_wanted_ = false;

@@ -13,6 +13,7 @@
 #include "io/output/output_parts.h"
 #include "src/api/report_files.h"
 #include "src/api/run_lines.h"
+#include "src/api/teardown_clock.h"
 #include "src/cli/distinct_files.h"
 #include "src/chunk_sort/backend_factory.h"
 #include "src/chunk_sort/starting_backend.h"
@@ -95,9 +96,11 @@ RunOutcome check(const SortConfig& config, const KeyLayout& layout, const Log& l
 // The run, once its files are checked.
 RunOutcome run_checked(const SortConfig& config, const RunOptions& run, Stopwatch& total) {
   const Log log(config.verbose);
+  TeardownClock teardown(log);  // before what it times the freeing of
   const KeyLayout layout = layout_of(config);
   ReportFiles files(config);
   if (config.mode == Mode::kCheck) return check(config, layout, log, total, files);
+  say_when_main_began(log);
   ThreadPool pool(config.threads);
   bool size_known = false;
   const uint64_t input_bytes = plain_input_bytes(config.inputs, &size_known);
@@ -130,7 +133,9 @@ RunOutcome run_checked(const SortConfig& config, const RunOptions& run, Stopwatc
   out.seconds = total.seconds();
   out.backend = backend->describe();
   report_verbose(log, out.report, *backend, out.seconds);
+  const bool stats_last = files.stats_for_stderr_pending();
   files.print_to_stderr();  // --stats -: after -v's lines, not in the middle of them
+  if (!stats_last) teardown.start();
   return out;
 }
 

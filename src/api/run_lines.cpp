@@ -3,6 +3,7 @@
 #include <string>
 
 #include "src/api/report_files.h"
+#include "src/api/teardown_clock.h"
 #include "src/core/stopwatch.h"
 #include "src/core/thread_pool.h"
 #include "src/lines/sort_lines.h"
@@ -26,6 +27,8 @@ void report_verbose(const Log& log, const RunOutcome& out) {
 RunOutcome run_lines_config(const SortConfig& config, const RunOptions& run) {
   Stopwatch total;
   const Log log(config.verbose);
+  TeardownClock teardown(log);  // before what it times the freeing of
+  say_when_main_began(log);
   ReportFiles files(config);
   ThreadPool pool(config.threads);
   RunOutcome out;
@@ -48,7 +51,9 @@ RunOutcome run_lines_config(const SortConfig& config, const RunOptions& run) {
   }
   files.publish(run.output);
   report_verbose(log, out);
+  const bool stats_last = files.stats_for_stderr_pending();
   files.print_to_stderr();  // --stats -: after -v's lines
+  if (!stats_last) teardown.start();
   return out;
 }
 

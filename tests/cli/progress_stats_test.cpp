@@ -382,6 +382,21 @@ namespace {
 // --stats - on a terminal: indented JSON, after -v's lines, not one long
 // line in their middle; elsewhere one line. (util-linux's script gives the
 // command a terminal.)
+// -v times what lies outside the run's own clock: the start before main()
+// and, last, the freeing of the backend, buffers and threads after the total.
+TEST(Verbose, SaysWhenMainBeganAndLastTheTeardown) {
+  TempDir dir;
+  write_file(dir.file("in"), std::string(3000, 'x'));
+  const ProcessResult r = run_gsort({"-v", "--record-size", "10", dir.file("in"), "-o", dir.file("out")});
+  ASSERT_EQ(r.status(), "exit 0") << r.err;
+  EXPECT_NE(r.err.find("gsort: clock: main() began "), std::string::npos) << r.err;
+  const size_t teardown = r.err.rfind("\ngsort: teardown: ");
+  ASSERT_NE(teardown, std::string::npos) << r.err;
+  EXPECT_NE(r.err.find(" s after the total\n", teardown), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find('\n', teardown + 1), r.err.size() - 1) << "not the last line: " << r.err;
+  EXPECT_LT(r.err.find("gsort: total: "), teardown) << r.err;
+}
+
 TEST(StatsOnStderr, IndentedOnATerminalAndAfterTheVerboseLines) {
   if (::access("/usr/bin/script", X_OK) != 0) GTEST_SKIP() << "no script(1)";
   TempDir dir;
