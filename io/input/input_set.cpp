@@ -1,5 +1,7 @@
 #include "io/input/input_set.h"
 
+#include <fcntl.h>
+
 #include "src/core/errors.h"
 
 namespace gsort {
@@ -78,6 +80,20 @@ uint64_t InputSet::read(uint8_t* buf, uint64_t max_records, ThreadPool* pool) {
     }
   }
   return done;
+}
+
+FileRange InputSet::ahead(uint64_t bytes) {
+  if (current_ >= entries_.size()) return FileRange{};
+  if (!reading_) reading_ = open_input(current_);
+  return reading_->ahead(bytes);
+}
+
+void read_into_cache(const FileRange& range) {
+  if (range.fd < 0 || range.bytes == 0) return;
+#ifdef POSIX_FADV_WILLNEED
+  (void)::posix_fadvise(range.fd, static_cast<off_t>(range.offset), static_cast<off_t>(range.bytes),
+                        POSIX_FADV_WILLNEED);
+#endif
 }
 
 std::vector<InputSet::Opener> InputSet::lazy_sources() {

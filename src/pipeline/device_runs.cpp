@@ -1,7 +1,9 @@
 #include "src/pipeline/device_runs.h"
 
+#include <algorithm>
 #include <memory>
 #include <string>
+#include <thread>
 
 #include "src/core/errors.h"
 #include "src/core/log.h"
@@ -14,11 +16,46 @@
 namespace gsort {
 namespace {
 
+// While a compressed run is sorted, compressed and written, the disk has
+// little to do (zstd is the slow part): the next run's first bytes are
+// asked of the kernel meanwhile, into the page cache (up to half of -S), on
+// a thread of its own, so that its read finds them there. Plain runs keep
+// the disk writing: reading beside that was slower than after it
+// (docs/benchmarks.md, the disk that does not read and write at once).
+class NextRunAhead {
+ public:
+  NextRunAhead() = default;
+  ~NextRunAhead() { wait(); }
+  NextRunAhead(const NextRunAhead&) = delete;
+  NextRunAhead& operator=(const NextRunAhead&) = delete;
+  void start(const FileRange& range) {
+    wait();
+    if (range.fd < 0) return;
+    thread_ = std::thread([range] { read_into_cache(range); });
+    ++started_;
+    bytes_ += range.bytes;
+  }
+  size_t started() const { return started_; }
+  uint64_t bytes() const { return bytes_; }
+  // Before the input is read again (its descriptor is the range's).
+  void wait() {
+    if (thread_.joinable()) thread_.join();
+  }
+
+ private:
+  std::thread thread_;
+  size_t started_ = 0;
+  uint64_t bytes_ = 0;
+};
+
 // One run: `count` records read into the device, sorted, written as they
 // come back; --compress-temp is settled on the first run's first slice.
-PendingSource device_run(const RunFormation& f, ResidentSort& resident, uint64_t count, SortReport& report) {
+// `next` records follow it (0: none): read ahead where the runs are compressed.
+PendingSource device_run(const RunFormation& f, ResidentSort& resident, uint64_t count, uint64_t next,
+                         NextRunAhead& ahead, SortReport& report) {
   const SortContext& ctx = f.ctx;
   const double start = process_seconds();
+  ahead.wait();
   const uint64_t got = read_into_device(ctx.pool, resident, count, f.inputs);
   report.input_records += got;
   resident.sort();
@@ -26,6 +63,9 @@ PendingSource device_run(const RunFormation& f, ResidentSort& resident, uint64_t
   const uint8_t* records = nullptr;
   uint64_t n = resident.next_sorted(&records);
   decide_run_compression(ctx, f.plan.source_records, RunSample{records, in_order.data(), n}, f.runs, report.temp);
+  if (report.temp.compressed && next > 0 && got == count) {
+    ahead.start(f.inputs.ahead(std::min(next * ctx.layout.record_size(), f.budget / 2)));
+  }
   PendingSource run;
   RunOutput out(f.runs, "run", run, 1);
   for (; n > 0; n = resident.next_sorted(&records)) out.append_gathered(ctx.pool, records, in_order.data(), n);
@@ -53,6 +93,7 @@ bool form_runs_on_device(const RunFormation& f, std::vector<PendingSource>& form
   }
   const uint64_t total = f.inputs.total_bytes() / rs;
   RunStack waiting(f.merges, report);
+  NextRunAhead ahead;  // after the runs' stack: a read-ahead ends first
   f.progress.phase("forming runs");
   uint64_t read = 0;
   while (read < total) {
@@ -62,13 +103,18 @@ bool form_runs_on_device(const RunFormation& f, std::vector<PendingSource>& form
     if (!resident) throw DeviceError("the GPU cannot hold run " + std::to_string(report.runs + 1) + ": " + why);
     report.device_resident_bytes = std::max(report.device_resident_bytes, resident->device_bytes());
     const uint64_t before = report.input_records;
-    waiting.push(device_run(f, *resident, count, report));
+    const uint64_t next = std::min(capacity, total - read - count);
+    waiting.push(device_run(f, *resident, count, next, ahead, report));
     if (report.input_records == before) break;  // the input ended early
     read = report.input_records;
   }
   report.input_bytes = report.input_records * rs;
   ctx.log.info("device: formed " + plural(report.runs, "run") + " of up to " + plural(capacity, "record") +
                " in GPU memory");
+  if (ahead.started() > 0) {
+    ctx.log.info("device: " + mebibytes_text(ahead.bytes()) + " of the input read ahead into the page cache, for " +
+                 plural(ahead.started(), "run") + ", while the compressed run before each was written");
+  }
   formed = waiting.take();
   return true;
 }
