@@ -122,6 +122,15 @@ class SortBackend {
   // being filled. The default waits for finish() and calls sort_order().
   virtual std::unique_ptr<ChunkSortSession> begin_chunk(const uint8_t* records);
 
+  // The same for a stream's chunk, whose records come at the stream's pace
+  // into a buffer of `capacity` records: sorted while it arrives. Null where
+  // the backend sorts a chunk once it is whole (the default).
+  virtual std::unique_ptr<ChunkSortSession> begin_stream(const uint8_t* records, uint64_t capacity) {
+    (void)records;
+    (void)capacity;
+    return nullptr;
+  }
+
   // Host memory for chunk buffers. A GPU backend returns pinned memory so
   // copies run at full speed; the default is pageable memory.
   virtual HostBuffer allocate_host(size_t bytes) { return HostBuffer::allocate_pageable(bytes); }

@@ -1,5 +1,6 @@
 #include "src/pipeline/form_runs.h"
 
+#include <functional>
 #include <memory>
 
 #include "src/core/host_buffer.h"
@@ -52,6 +53,25 @@ bool only_chunk(const InputSet& inputs, ChunkReader& chunks, uint64_t chunk_reco
   return !inputs.size_known() && chunks.next_count() == 0;
 }
 
+// The whole input in one chunk: no temp files, written while it is sorted,
+// as the in-memory sort does; by `arriving` where it was sorted as it came.
+void sort_and_write_whole(const RunFormation& f, ChunkReader& chunks, uint32_t* order, ChunkSortSession* arriving,
+                          SortReport& report) {
+  report.in_memory = true;
+  const uint8_t* records = chunks.records();
+  const uint64_t count = chunks.count();
+  if (arriving != nullptr) {
+    f.direct.sort_and_write(records, count, order, [&](uint32_t* into, const OrderProgress& ready) {
+      arriving->finish_in_parts(into, count, ready);
+    });
+    return;
+  }
+  SortBackend& backend = f.ctx.backend.backend_for_whole_input(count);
+  f.direct.sort_and_write(records, count, order, [&](uint32_t* into, const OrderProgress& ready) {
+    backend.sort_order_in_parts(records, count, into, ready);
+  });
+}
+
 }  // namespace
 
 std::vector<PendingSource> form_runs(const RunFormation& f, SortReport& report) {
@@ -68,21 +88,24 @@ std::vector<PendingSource> form_runs(const RunFormation& f, SortReport& report) 
   // After the buffers it reads: a spill in flight ends before they go.
   BackgroundSpill spill(f.runs, ctx.pool, f.plan.spill_streams, report);
   f.progress.phase("forming runs");
-  chunks.read_first(f.growth != nullptr ? &f.growth->arrived : nullptr);
+  // A stream's first chunk is sorted as it arrives where the backend can
+  // (begin_stream), and its output made ready meanwhile (f.growth).
+  std::unique_ptr<ChunkSortSession> arriving =
+      inputs.size_known() ? nullptr : ctx.backend.begin_stream(chunks.records(), chunk);
+  const std::function<void(uint64_t)> arrived = [&](uint64_t bytes) {
+    if (f.growth != nullptr) f.growth->arrived(bytes);
+    if (arriving) arriving->records_ready(bytes / rs);
+  };
+  if (arriving) ctx.log.info("input: a stream, sorted in pieces as it arrives");
+  chunks.read_first(&arrived);
   bool more = true;
   while (more) {
     report.input_records += chunks.count();
     if (waiting.empty() && !spill.busy() && whole_input_in_hand(inputs, chunks, chunk, rs)) {
-      // No temp files needed: written while it is sorted, as the in-memory sort does.
-      report.in_memory = true;
-      const uint8_t* records = chunks.records();
-      const uint64_t count = chunks.count();
-      SortBackend& backend = ctx.backend.backend_for_whole_input(count);
-      f.direct.sort_and_write(records, count, orders.current(), [&](uint32_t* order, const OrderProgress& ready) {
-        backend.sort_order_in_parts(records, count, order, ready);
-      });
+      sort_and_write_whole(f, chunks, orders.current(), arriving.get(), report);
       break;
     }
+    arriving.reset();  // more than one chunk: each is sorted once it is read
     // A spill that has ended gives its buffer back now, so that the next
     // chunk is read while this one is sorted.
     if (spill.busy() && spill.ended()) waiting.push(spill.finish());

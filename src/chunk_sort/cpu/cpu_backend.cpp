@@ -10,7 +10,8 @@
 #include "src/core/host_buffer.h"
 #include "src/core/stopwatch.h"
 #include "src/chunk_sort/entries/entry_merge.h"
-#include "src/chunk_sort/cpu/radix_sort.h"
+#include "src/chunk_sort/cpu/entry_sort.h"
+#include "src/chunk_sort/cpu/stream_piece_sort.h"
 
 namespace gsort {
 namespace {
@@ -34,6 +35,14 @@ class CpuBackend final : public SortBackend {
   void sort_order_in_parts(const uint8_t* records, uint64_t count, uint32_t* order,
                            const OrderProgress& ready) override {
     sort_into(records, static_cast<size_t>(count), order, &ready);
+  }
+
+  // With few threads there are none to spare beside the reader, and the
+  // pieces' merge costs more than the one sort at the end.
+  std::unique_ptr<ChunkSortSession> begin_stream(const uint8_t* records, uint64_t capacity) override {
+    if (pool_.size() < kStreamPiecesMinThreads) return nullptr;
+    return std::make_unique<StreamPieceSort>(layout_, pool_, records, capacity,
+                                             StreamPieceSort::default_piece_records(layout_.record_size()), timings_);
   }
 
   // Keys are extracted in parallel, then the runs' entries are merged: with
@@ -88,6 +97,7 @@ class CpuBackend final : public SortBackend {
   }
 
  private:
+  static constexpr size_t kStreamPiecesMinThreads = 4;
   // Below this many records one thread sorts the chunk.
   static constexpr size_t kBucketSortMin = size_t{1} << 16;
   // Below this many entries a batch merges on one thread.
@@ -224,25 +234,8 @@ class CpuBackend final : public SortBackend {
     timings_.sort_s += t0.seconds();
   }
 
-  // Sorts e[0..n) in place (tmp is scratch of n entries): radix on the
-  // prefix, then runs of equal prefixes by the rest of the key.
   void sort_range(const uint8_t* records, KeyEntry* e, KeyEntry* tmp, size_t n) {
-    radix_sort_entries(e, tmp, n);
-    if (layout_.prefix_is_whole_key()) return;
-    const uint32_t rs = layout_.record_size();
-    // A run of equal prefixes is in index order; stable_sort keeps that
-    // order for equal keys.
-    size_t i = 0;
-    while (i < n) {
-      size_t j = i + 1;
-      while (j < n && e[j].prefix == e[i].prefix) ++j;
-      if (j - i > 1) {
-        std::stable_sort(e + i, e + j, [&](const KeyEntry& x, const KeyEntry& y) {
-          return layout_.compare_after_prefix(records + uint64_t{x.index} * rs, records + uint64_t{y.index} * rs) < 0;
-        });
-      }
-      i = j;
-    }
+    sort_entries(layout_, records, e, tmp, n);
   }
 
   bool less(const uint8_t* records, const KeyEntry& x, const KeyEntry& y) const {

@@ -8,6 +8,9 @@
 //    entries (skewed keys), and for small chunks or one thread, it falls
 //    back to slices: each thread radix sorts a slice, and the slices are
 //    merged pairwise by merge path on all threads.
+//  - begin_stream (a pipe's chunk, with 4 threads or more): sorted in
+//    pieces while it arrives, merged in one pass when it ends
+//    (stream_piece_sort.h).
 //  - merge_order (the run merge's batches): keys are extracted in
 //    parallel, then the runs are merged pairwise by merge path on all
 //    threads; small batches or one thread use a loser tree on one thread.
