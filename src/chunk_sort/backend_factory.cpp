@@ -147,8 +147,8 @@ std::unique_ptr<SortBackend> make_backend(const SortConfig& config, const KeyLay
       whole_input = [&layout, &pool, &log](uint64_t count) -> std::unique_ptr<SortBackend> {
         const uint64_t bytes = count * layout.record_size();
         if (!cpu_is_faster_for(bytes, layout.record_size(), pool.size())) return nullptr;
-        log.info("input of " + std::to_string(bytes) +
-                 " bytes, read whole: the CPU backend sorts it faster than the GPU");
+        log.info("a stream of at most " + std::to_string(bytes) +
+                 " bytes in one chunk: the CPU backend sorts it faster than the GPU");
         return make_cpu_backend(layout, pool);
       };
     }

@@ -137,6 +137,46 @@ std::string StartingBackend::describe() const {
   return whole_input_backend_ ? whole_input_backend_->describe() : started().describe();
 }
 
+// The whole-input backend's session for a stream's chunk: finished, that
+// backend sorted the input; dropped unfinished, it is given up, and the
+// chunks that follow go to the started backend.
+class StartingBackend::StreamSession final : public ChunkSortSession {
+ public:
+  StreamSession(StartingBackend& owner, std::unique_ptr<ChunkSortSession> inner)
+      : owner_(owner), inner_(std::move(inner)) {}
+  ~StreamSession() override {
+    inner_.reset();  // before the backend it sorts with
+    if (!finished_) owner_.whole_input_backend_.reset();
+  }
+  StreamSession(const StreamSession&) = delete;
+  StreamSession& operator=(const StreamSession&) = delete;
+
+  void records_ready(uint64_t available) override { inner_->records_ready(available); }
+  void finish(uint32_t* order) override {
+    finished_ = true;
+    inner_->finish(order);
+  }
+  void finish_in_parts(uint32_t* order, uint64_t count, const OrderProgress& ready) override {
+    finished_ = true;
+    inner_->finish_in_parts(order, count, ready);
+  }
+
+ private:
+  StartingBackend& owner_;
+  std::unique_ptr<ChunkSortSession> inner_;
+  bool finished_ = false;
+};
+
+std::unique_ptr<ChunkSortSession> StartingBackend::begin_stream(const uint8_t* records, uint64_t capacity) {
+  if (!whole_input_choice_ || whole_input_backend_) return nullptr;
+  std::unique_ptr<SortBackend> chosen = whole_input_choice_(capacity);
+  if (!chosen) return nullptr;
+  std::unique_ptr<ChunkSortSession> inner = chosen->begin_stream(records, capacity);
+  if (!inner) return nullptr;
+  whole_input_backend_ = std::move(chosen);
+  return std::make_unique<StreamSession>(*this, std::move(inner));
+}
+
 SortBackend& StartingBackend::backend_for_whole_input(uint64_t count) {
   // A start that already ended on a host backend (auto without a usable
   // GPU) needs no other.

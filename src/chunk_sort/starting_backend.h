@@ -61,6 +61,12 @@ class StartingBackend final : public SortBackend {
                            const OrderProgress& ready) override;
   void merge_order(const uint8_t* records, const uint64_t* starts, size_t runs, uint32_t* order) override;
   std::unique_ptr<ChunkSortSession> begin_chunk(const uint8_t* records) override;
+  // A stream's chunk, sorted as it arrives by what the WholeInputChoice
+  // gives for a whole chunk (auto: the CPU), without waiting for the start;
+  // that backend then sorted the input, unless the session is dropped
+  // unfinished (the stream outgrew its chunk). Null where the choice
+  // declines or its backend has no such session.
+  std::unique_ptr<ChunkSortSession> begin_stream(const uint8_t* records, uint64_t capacity) override;
   HostBuffer allocate_host(size_t bytes) override;
   uint64_t host_bytes_per_record() const override { return host_bytes_per_record_; }
   BackendTimings timings() const override;
@@ -76,6 +82,7 @@ class StartingBackend final : public SortBackend {
 
  private:
   struct LazyBuffer;
+  class StreamSession;
   void run(const Start& start);
   void pin_lazy_buffers(SortBackend& backend);
   HostBuffer lazy_handle(const std::shared_ptr<LazyBuffer>& lazy, size_t bytes);

@@ -238,6 +238,51 @@ TEST(StartingBackend, AStreamsBufferIsNotFaultedInAndNothingPinsForTheCpu) {
   EXPECT_EQ(order[0], 999u);
 }
 
+// A stream's chunk is sorted as it arrives by the WholeInputChoice's
+// backend for a whole chunk (auto: the CPU, with 4 threads or more),
+// without waiting for the start; dropped unfinished (the stream outgrew its
+// chunk), the started backend sorts what follows and --stats names it.
+TEST(StartingBackend, AStreamsChunkIsSortedAsItArrivesByTheWholeInputChoice) {
+  const gsort::KeyLayout layout = u64_layout();
+  gsort::ThreadPool pool(4);
+  auto choice = [&](uint64_t count) -> std::unique_ptr<gsort::SortBackend> {
+    return count < 5000 ? gsort::make_cpu_backend(layout, pool) : nullptr;
+  };
+  for (const bool finished : {true, false}) {
+    Started s;
+    std::shared_future<void> go = s.go.get_future().share();
+    gsort::StartingBackend backend(
+        [&s, &layout, &pool, go]() -> std::unique_ptr<gsort::SortBackend> {
+          go.wait();
+          auto b = std::make_unique<PinningBackend>(layout, pool);
+          s.made = b.get();
+          return b;
+        },
+        0, pool, /*size_known=*/false, choice);
+    EXPECT_EQ(backend.begin_stream(nullptr, 6000), nullptr) << "a chunk the choice declines";
+    const uint64_t count = 3000;
+    gsort::HostBuffer records = backend.allocate_host(count * 8);
+    fill_descending(records.data(), count);
+    std::unique_ptr<gsort::ChunkSortSession> session = backend.begin_stream(records.data(), count);
+    ASSERT_NE(session, nullptr);
+    session->records_ready(count / 2);
+    session->records_ready(count);
+    if (finished) {
+      std::vector<uint32_t> order(count);
+      session->finish_in_parts(order.data(), count, [](uint64_t) {});
+      for (uint64_t i = 0; i < count; ++i) ASSERT_EQ(order[i], count - 1 - i) << "at " << i;
+      EXPECT_FALSE(backend.ready()) << "waited for the start";
+      EXPECT_NE(backend.describe().find("cpu"), std::string::npos) << backend.describe();
+      session.reset();
+      s.go.set_value();
+    } else {
+      session.reset();
+      s.go.set_value();
+      EXPECT_EQ(backend.describe(), "pinning stand-in");
+    }
+  }
+}
+
 }  // namespace
 
 // Nor is it pinned by a start that ends on a backend that pins (the GPU):
