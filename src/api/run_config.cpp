@@ -24,6 +24,7 @@
 #include "src/core/stopwatch.h"
 #include "src/core/thread_pool.h"
 #include "src/pipeline/external_sort.h"
+#include "src/report/anonymous_peak.h"
 #include "src/report/progress.h"
 #include "src/report/stats_json.h"
 #include "src/report/trace_file.h"
@@ -53,6 +54,8 @@ void report_verbose(const Log& log, const SortReport& r, const SortBackend& back
   for (const auto& [name, seconds] : r.phases) log.info("phase " + name + ": " + seconds_text(seconds) + phase_window(r, name));
   const BackendTimings t = backend.timings();
   log.info("backend at the end: " + backend.describe());
+  log.info("memory: peak " + mebibytes_text(r.peak_anonymous_bytes) + " anonymous (sampled), " +
+           mebibytes_text(peak_host_bytes()) + " resident (VmHWM, with the pages of mapped files)");
   log.info("backend: extract " + seconds_text(t.extract_s) + ", sort " + seconds_text(t.sort_s) +
            ", merge " + seconds_text(t.merge_s) + ", copy in " + seconds_text(t.copy_in_s) + ", copy out " +
            seconds_text(t.copy_out_s));
@@ -101,6 +104,8 @@ RunOutcome run_checked(const SortConfig& config, const RunOptions& run, Stopwatc
   ReportFiles files(config);
   if (config.mode == Mode::kCheck) return check(config, layout, log, total, files);
   say_when_main_began(log);
+  std::optional<AnonymousPeak> anonymous;  // for --stats and -v
+  if (files.stats_wanted() || log.verbose()) anonymous.emplace();
   ThreadPool pool(config.threads);
   bool size_known = false;
   const uint64_t input_bytes = plain_input_bytes(config.inputs, &size_known);
@@ -123,12 +128,14 @@ RunOutcome run_checked(const SortConfig& config, const RunOptions& run, Stopwatc
       starting->backend();
       backend_span = PhaseSpan{"start backend", "backend start", starting->started_at(), starting->ended_at()};
     }
-    const SortReport whole = with_backend_start(r, backend_span);
+    SortReport whole = with_backend_start(r, backend_span);
+    if (anonymous) whole.peak_anonymous_bytes = anonymous->bytes();
     if (files.trace_wanted()) files.write_trace(chrome_trace_json(whole));
     if (files.stats_wanted()) files.write_stats(stats_json(config, run.output, whole, *backend, total.seconds()));
   };
   RunOutcome out;
   out.report = with_backend_start(external_sort(ctx, run), backend_span);
+  if (anonymous) out.report.peak_anonymous_bytes = anonymous->bytes();
   files.publish(run.output);
   out.seconds = total.seconds();
   out.backend = backend->describe();

@@ -1,5 +1,6 @@
 #include "src/api/run_lines.h"
 
+#include <optional>
 #include <string>
 
 #include "src/api/report_files.h"
@@ -7,6 +8,7 @@
 #include "src/core/stopwatch.h"
 #include "src/core/thread_pool.h"
 #include "src/lines/sort_lines.h"
+#include "src/report/anonymous_peak.h"
 #include "src/report/stats_json.h"
 #include "src/report/trace_file.h"
 
@@ -30,12 +32,16 @@ RunOutcome run_lines_config(const SortConfig& config, const RunOptions& run) {
   TeardownClock teardown(log);  // before what it times the freeing of
   say_when_main_began(log);
   ReportFiles files(config);
+  std::optional<AnonymousPeak> anonymous;  // for --stats
+  if (files.stats_wanted()) anonymous.emplace();
   ThreadPool pool(config.threads);
   RunOutcome out;
   const auto before_commit = [&](const SortReport& r, const std::string& sorter) {
     if (files.trace_wanted()) files.write_trace(chrome_trace_json(r));
     if (files.stats_wanted()) {
-      files.write_stats(stats_json(config, run.output, r, BackendSummary{sorter, {}, 0}, total.seconds()));
+      SortReport sampled = r;
+      sampled.peak_anonymous_bytes = anonymous->bytes();
+      files.write_stats(stats_json(config, run.output, sampled, BackendSummary{sorter, {}, 0}, total.seconds()));
     }
   };
   LineSortOutcome lines = sort_lines(config, run, pool, log, before_commit);

@@ -49,6 +49,7 @@ struct SortReport {
   uint64_t merge_batches = 0;  // batches the merges worked in
   uint64_t early_merges = 0;   // merges of waiting runs before the input ended (run_stack.h)
   uint64_t memory_budget = 0;  // -S as used: raised to the minimum when below it
+  uint64_t peak_anonymous_bytes = 0;  // the process's anonymous memory at its peak, sampled (0: not sampled)
   uint64_t temp_bytes = 0;    // bytes written to run files (as stored: compressed with --compress-temp)
   uint64_t temp_record_bytes = 0;  // record bytes spilled to run files (before compression)
   uint64_t input_stored_bytes = 0;   // bytes read from the input files (compressed size for zstd inputs)

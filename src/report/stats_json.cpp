@@ -89,6 +89,7 @@ std::string stats_json(const SortConfig& config, const std::string& output, cons
   j["memory"] = {{"budget_bytes", report.memory_budget ? report.memory_budget : config.memory_bytes},
                  {"requested_bytes", config.memory_bytes},
                  {"peak_host_bytes", peak_host_bytes()},
+                 {"peak_anonymous_bytes", report.peak_anonymous_bytes ? Json(report.peak_anonymous_bytes) : Json(nullptr)},
                  {"peak_device_bytes", backend.peak_device_bytes}};
   Json verify = {{"enabled", config.verify}, {"result", config.verify ? (report.verified ? "ok" : "failed") : "off"}};
   if (report.verified) {

@@ -264,6 +264,9 @@ TEST(Stats, NumbersMatchASpillingRun) {
   EXPECT_EQ(s["temp"]["compressed"], false);
   EXPECT_NE(s["backend"].get<std::string>().find("cpu"), std::string::npos);
   EXPECT_GT(s["memory"]["peak_host_bytes"].get<uint64_t>(), 0u);
+  // Sampled anonymous memory: some, and no more than the resident peak.
+  EXPECT_GT(s["memory"]["peak_anonymous_bytes"].get<uint64_t>(), 0u);
+  EXPECT_LE(s["memory"]["peak_anonymous_bytes"].get<uint64_t>(), s["memory"]["peak_host_bytes"].get<uint64_t>());
   EXPECT_EQ(s["memory"]["peak_device_bytes"], 0);
   // -S 64K is below the floor (src/pipeline/memory_plan.h): raised.
   EXPECT_EQ(s["memory"]["requested_bytes"], 65536);
