@@ -136,11 +136,6 @@ bool MappedOutputRange::grow(uint64_t bytes) {
   if (err != ENOSPC && err != EDQUOT && err != EOPNOTSUPP && err != ENOSYS) {
     throw IoError("cannot write output: " + describe_errno(path_, err));
   }
-  // Nothing of the range stays reserved (a failed fallocate may keep part).
-  if (::ftruncate(fd_, static_cast<off_t>(offset_)) != 0) {
-    throw IoError("cannot write output: " + describe_errno(path_, errno));
-  }
-  bytes_ = 0;
   return false;
 }
 

@@ -56,8 +56,9 @@ class MappedOutputRange {
   uint64_t capacity() const { return capacity_; }
   // Reserves the file up to the range's byte `bytes` (size() <= bytes <=
   // capacity()). False where the file system cannot or the disk has no
-  // room: then nothing of the range is reserved any more (the file is cut
-  // back to `offset`), and it must go unused. Throws IoError on other errors.
+  // room: the range must then go unused, and the caller cut the file back
+  // to `offset` (a failed reservation may keep part of what it took).
+  // Throws IoError on other errors.
   bool grow(uint64_t bytes);
   // Unmaps it; with `fsync`, its bytes are on stable storage first (msync,
   // then fdatasync). With a pool, in pieces on its threads: munmap clears

@@ -15,7 +15,7 @@ struct RunView::Segment {
   RunHeader header{};
   uint64_t first = 0;  // the run's index of its first record
   uint64_t block_records = 0;  // plain segments
-  std::vector<uint64_t> sums;  // plain segments: each block's checksum (read_run_block_sums)
+  std::vector<uint64_t> sums;  // plain segments: each block's checksum (read_block_sums)
   uint64_t count() const { return header.record_count; }
   bool compressed() const { return run_is_compressed(header); }
 };

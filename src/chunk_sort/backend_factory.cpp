@@ -1,12 +1,11 @@
 #include "src/chunk_sort/backend_factory.h"
 
-#include <sys/resource.h>
-
 #include <algorithm>
 
 #include "src/chunk_sort/cpu/cpu_backend.h"
 #include "src/chunk_sort/hybrid/hybrid_backend.h"
 #include "src/chunk_sort/starting_backend.h"
+#include "src/core/address_space.h"
 #include "src/core/errors.h"
 #include "src/core/log.h"
 #include "src/core/process_clock.h"
@@ -45,8 +44,7 @@ BackendFacts auto_facts(const SortConfig& config, bool size_known, uint64_t inpu
   facts.memory_budget = config.memory_bytes;
   facts.built_with_cuda = true;
   facts.driver_installed = gpu_driver_installed(nullptr);
-  struct rlimit as {};
-  if (::getrlimit(RLIMIT_AS, &as) == 0 && as.rlim_cur != RLIM_INFINITY) facts.address_space_limit = as.rlim_cur;
+  if (const uint64_t as = address_space_limit(); as != UINT64_MAX) facts.address_space_limit = as;
   return facts;
 }
 

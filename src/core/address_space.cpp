@@ -76,4 +76,8 @@ uint64_t address_space_left(unsigned threads) {
   return std::min(left(as, vm_figure(status, "VmSize")), left(data, vm_figure(status, "VmData")));
 }
 
+uint64_t address_space_limit() { return soft_limit(RLIMIT_AS); }
+
+uint64_t process_status_bytes(const std::string& name) { return vm_figure(read_status(), name); }
+
 }  // namespace gsort

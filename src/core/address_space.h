@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 namespace gsort {
 
@@ -22,5 +23,12 @@ uint64_t address_space_left(unsigned threads);
 void fit_threads_to_address_limits();
 
 constexpr uint64_t kLimitedThreadStackBytes = uint64_t{2} << 20;
+
+// RLIMIT_AS's soft value (ulimit -v); UINT64_MAX when unlimited.
+uint64_t address_space_limit();
+
+// A "Name:  N kB" figure of /proc/self/status ("VmHWM", "RssAnon", ...) in
+// bytes; 0 when absent.
+uint64_t process_status_bytes(const std::string& name);
 
 }  // namespace gsort

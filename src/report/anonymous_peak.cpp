@@ -1,21 +1,12 @@
 #include "src/report/anonymous_peak.h"
 
-#include <algorithm>
 #include <chrono>
-#include <cstdio>
+
+#include "src/core/address_space.h"
 
 namespace gsort {
 
-uint64_t anonymous_bytes_now() {
-  std::FILE* f = std::fopen("/proc/self/status", "re");
-  if (f == nullptr) return 0;
-  char line[256];
-  unsigned long long kib = 0;
-  bool found = false;
-  while (!found && std::fgets(line, sizeof line, f)) found = std::sscanf(line, "RssAnon: %llu kB", &kib) == 1;
-  std::fclose(f);
-  return found ? static_cast<uint64_t>(kib) * 1024 : 0;
-}
+uint64_t anonymous_bytes_now() { return process_status_bytes("RssAnon"); }
 
 AnonymousPeak::AnonymousPeak()
     : thread_([this] {

@@ -4,11 +4,11 @@
 
 #include <sys/resource.h>
 
-#include <cstdio>
 
 #include <nlohmann/json.hpp>
 
 #include "io/file/checksum.h"
+#include "src/core/address_space.h"
 
 namespace gsort {
 
@@ -17,14 +17,7 @@ namespace gsort {
 // set at the exec (a child started by vfork or posix_spawn inherits it), so
 // a gsort started by a large process would report that process's size.
 uint64_t peak_host_bytes() {
-  if (std::FILE* f = std::fopen("/proc/self/status", "re")) {
-    char line[256];
-    unsigned long long kib = 0;
-    bool found = false;
-    while (!found && std::fgets(line, sizeof line, f)) found = std::sscanf(line, "VmHWM: %llu kB", &kib) == 1;
-    std::fclose(f);
-    if (found) return static_cast<uint64_t>(kib) * 1024;
-  }
+  if (const uint64_t hwm = process_status_bytes("VmHWM")) return hwm;
   rusage u{};
   if (::getrusage(RUSAGE_SELF, &u) != 0) return 0;
   return static_cast<uint64_t>(u.ru_maxrss) * 1024;  // Linux reports KiB

@@ -97,8 +97,11 @@ struct Started {
   PinningBackend* made = nullptr;
 };
 
+// A StartingBackend whose start waits for s.go, then fails or makes a
+// PinningBackend; `whole_input` as StartingBackend takes it.
 std::unique_ptr<gsort::StartingBackend> starting(Started& s, const gsort::KeyLayout& layout, gsort::ThreadPool& pool,
-                                                 bool fail = false, bool size_known = true) {
+                                                 bool fail = false, bool size_known = true,
+                                                 gsort::StartingBackend::WholeInputChoice whole_input = nullptr) {
   std::shared_future<void> go = s.go.get_future().share();
   return std::make_unique<gsort::StartingBackend>(
       [&s, &layout, &pool, go, fail]() -> std::unique_ptr<gsort::SortBackend> {
@@ -108,7 +111,7 @@ std::unique_ptr<gsort::StartingBackend> starting(Started& s, const gsort::KeyLay
         s.made = b.get();
         return b;
       },
-      0, pool, size_known);
+      0, pool, size_known, std::move(whole_input));
 }
 
 TEST(StartingBackend, BuffersFilledBeforeTheStartArePinnedWholeAndKeepTheirBytes) {
@@ -250,15 +253,9 @@ TEST(StartingBackend, AStreamsChunkIsSortedAsItArrivesByTheWholeInputChoice) {
   };
   for (const bool finished : {true, false}) {
     Started s;
-    std::shared_future<void> go = s.go.get_future().share();
-    gsort::StartingBackend backend(
-        [&s, &layout, &pool, go]() -> std::unique_ptr<gsort::SortBackend> {
-          go.wait();
-          auto b = std::make_unique<PinningBackend>(layout, pool);
-          s.made = b.get();
-          return b;
-        },
-        0, pool, /*size_known=*/false, choice);
+    std::unique_ptr<gsort::StartingBackend> started =
+        starting(s, layout, pool, /*fail=*/false, /*size_known=*/false, choice);
+    gsort::StartingBackend& backend = *started;
     EXPECT_EQ(backend.begin_stream(nullptr, 6000), nullptr) << "a chunk the choice declines";
     const uint64_t count = 3000;
     gsort::HostBuffer records = backend.allocate_host(count * 8);
@@ -322,15 +319,9 @@ TEST(StartingBackend, AStreamReadWholeGoesToTheWholeInputChoice) {
   };
   for (const uint64_t count : {uint64_t{1000}, uint64_t{6000}}) {
     Started s;
-    std::shared_future<void> go = s.go.get_future().share();
-    gsort::StartingBackend backend(
-        [&s, &layout, &pool, go]() -> std::unique_ptr<gsort::SortBackend> {
-          go.wait();
-          auto b = std::make_unique<PinningBackend>(layout, pool);
-          s.made = b.get();
-          return b;
-        },
-        0, pool, /*size_known=*/false, choice);
+    std::unique_ptr<gsort::StartingBackend> started =
+        starting(s, layout, pool, /*fail=*/false, /*size_known=*/false, choice);
+    gsort::StartingBackend& backend = *started;
     gsort::HostBuffer records = backend.allocate_host(count * 8);
     fill_descending(records.data(), count);
     std::vector<uint32_t> order(count);

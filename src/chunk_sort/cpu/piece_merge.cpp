@@ -75,13 +75,16 @@ void merge_range(const Before& before, const KeyEntry* e, const std::vector<uint
 void merge_sorted_pieces(ThreadPool& pool, const KeyLayout& layout, const uint8_t* records, const KeyEntry* entries,
                          const std::vector<uint64_t>& bounds, uint32_t* order, const OrderProgress& ready) {
   const uint64_t count = bounds.back();
+  if (bounds.size() < 2) {  // no pieces: nothing arrived
+    ready(count);
+    return;
+  }
   const Before before{layout, records};
   const size_t ranges = static_cast<size_t>(std::clamp<uint64_t>(count / kMinRangeRecords, 1,
                                                                  pool.size() * kRangesPerThread));
-  const std::vector<std::vector<uint64_t>> cuts =
-      bounds.size() < 2 ? std::vector<std::vector<uint64_t>>() : cut_ranges(before, entries, bounds, ranges);
+  const std::vector<std::vector<uint64_t>> cuts = cut_ranges(before, entries, bounds, ranges);
   std::vector<uint64_t> starts(ranges + 1, 0);
-  for (size_t r = 0; r < ranges && !cuts.empty(); ++r) {
+  for (size_t r = 0; r < ranges; ++r) {
     uint64_t n = 0;
     for (size_t p = 0; p + 1 < bounds.size(); ++p) n += cuts[r + 1][p] - cuts[r][p];
     starts[r + 1] = starts[r] + n;
@@ -90,7 +93,7 @@ void merge_sorted_pieces(ThreadPool& pool, const KeyLayout& layout, const uint8_
   std::vector<bool> done(ranges, false);
   size_t frontier = 0;  // ranges [0, frontier) are merged and reported
   pool.parallel_for(ranges, [&](size_t r) {
-    if (!cuts.empty()) merge_range(before, entries, cuts[r], cuts[r + 1], order + starts[r]);
+    merge_range(before, entries, cuts[r], cuts[r + 1], order + starts[r]);
     std::lock_guard<std::mutex> lock(mutex);
     done[r] = true;
     const size_t was = frontier;

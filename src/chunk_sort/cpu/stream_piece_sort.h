@@ -10,6 +10,7 @@
 #pragma once
 
 #include <condition_variable>
+#include <exception>
 #include <cstdint>
 #include <mutex>
 #include <thread>
