@@ -22,6 +22,7 @@
 #include "src/core/failure_text.h"
 #include "src/core/mpi_launcher.h"
 #include "src/core/process_clock.h"
+#include "src/core/process_exit.h"
 #include "src/keys/key_layout.h"
 #include "src/lines/verify/check.h"
 #include "src/verify/disorder_text.h"
@@ -78,6 +79,7 @@ RunOptions prepare_run(const SortConfig& config, const StandardStreams& streams,
 // input was in order, and -c says where it was not.
 int run(const SortConfig& config, const RunOptions& options) {
   const RunOutcome outcome = run_config(config, options);
+  if (outcome.pending_start) end_process(kExitOk);  // the output is in place: the device's start is not waited for
   if (config.mode != Mode::kCheck) return kExitOk;
   const CheckResult& r = outcome.check;
   if (r.sorted) return kExitOk;
@@ -170,5 +172,5 @@ int main(int argc, char** argv) {
 #else
   if (const gsort::LaunchedRanks ranks = gsort::launched_ranks(); ranks.size > 1) return gsort::refuse_ranks(ranks);
 #endif
-  return gsort::run_alone(argc, argv, streams);
+  gsort::end_process(gsort::run_alone(argc, argv, streams));
 }

@@ -96,6 +96,16 @@ RunOutcome check(const SortConfig& config, const KeyLayout& layout, const Log& l
   return out;
 }
 
+}  // namespace
+
+// The started backend, and the pool it was given, kept past the run.
+struct PendingStart {
+  std::unique_ptr<ThreadPool> pool;
+  std::unique_ptr<SortBackend> backend;  // after the pool: goes first
+};
+
+namespace {
+
 // The run, once its files are checked.
 RunOutcome run_checked(const SortConfig& config, const RunOptions& run, Stopwatch& total) {
   const Log log(config.verbose);
@@ -106,27 +116,30 @@ RunOutcome run_checked(const SortConfig& config, const RunOptions& run, Stopwatc
   say_when_main_began(log);
   std::optional<AnonymousPeak> anonymous;  // for --stats and -v
   if (files.stats_wanted() || log.verbose()) anonymous.emplace();
-  ThreadPool pool(config.threads);
+  auto pool = std::make_unique<ThreadPool>(config.threads);  // outlives the backend (PendingStart)
   bool size_known = false;
   const uint64_t input_bytes = plain_input_bytes(config.inputs, &size_known);
   const double backend_start = process_seconds();
   std::unique_ptr<SortBackend> backend =
-      make_backend(config, layout, pool, log, size_known, input_bytes, BackendStart::kInBackground);
+      make_backend(config, layout, *pool, log, size_known, input_bytes, BackendStart::kInBackground);
   auto* starting = dynamic_cast<StartingBackend*>(backend.get());
   PhaseSpan backend_span{"start backend", "main", backend_start, process_seconds()};
   if (!starting) {
     log.info("backend: " + backend->describe() + ", ready in " +
              seconds_text(backend_span.end_s - backend_span.start_s));
   }
-  SortContext ctx{config, layout, *backend, pool, log};
+  SortContext ctx{config, layout, *backend, *pool, log};
   // --stats' and --trace's times end just before the output's commit (its
   // rename); both files are written then, and renamed after it.
   ctx.before_commit = [&](const SortReport& r) {
-    if (starting) {
+    if (starting && (starting->ready() || !starting->sorted_without_start())) {
       // A start that failed and was never needed (an empty input) still
-      // fails the run, before the output is put in place.
-      starting->backend();
+      // fails the run, before the output is put in place, unless auto
+      // sorted the input without it.
+      if (!starting->sorted_without_start()) starting->backend();
       backend_span = PhaseSpan{"start backend", "backend start", starting->started_at(), starting->ended_at()};
+    } else if (starting) {
+      backend_span = PhaseSpan{"start backend", "backend start", starting->started_at(), process_seconds()};
     }
     SortReport whole = with_backend_start(r, backend_span);
     if (anonymous) whole.peak_anonymous_bytes = anonymous->bytes();
@@ -143,6 +156,10 @@ RunOutcome run_checked(const SortConfig& config, const RunOptions& run, Stopwatc
   const bool stats_last = files.stats_for_stderr_pending();
   files.print_to_stderr();  // --stats -: after -v's lines, not in the middle of them
   if (!stats_last) teardown.start();
+  if (starting && !starting->ready() && starting->sorted_without_start()) {
+    log.info("backend: the device was still starting when the output was committed; the run does not wait for it");
+    out.pending_start = std::make_shared<PendingStart>(PendingStart{std::move(pool), std::move(backend)});
+  }
   return out;
 }
 

@@ -3,6 +3,7 @@
 // (gsort/gsort.h) both come here.
 #pragma once
 
+#include <memory>
 #include <string>
 
 #include "src/config/run_options.h"
@@ -12,11 +13,17 @@
 
 namespace gsort {
 
+struct PendingStart;  // run_config.cpp
+
 struct RunOutcome {
   SortReport report;     // of a sort or merge
   CheckResult check;     // of a check (Mode::kCheck)
   std::string backend;   // the backend's description at the end (not for a check)
   double seconds = 0;
+  // A device start that had not ended when the output was committed (auto
+  // sorted a stream on the CPU meanwhile). Dropping it waits for that start
+  // to end; the command line exits without waiting (src/core/process_exit.h).
+  std::shared_ptr<PendingStart> pending_start;
 };
 
 // What one process runs a config into: its -o, or with --output-parts

@@ -9,6 +9,7 @@
 #include "src/core/errors.h"
 #include "src/core/log.h"
 #include "src/core/process_clock.h"
+#include "src/core/test_hooks.h"
 #if GSORT_HAVE_CUDA
 #include "src/chunk_sort/gpu/make_gpu_backend.h"
 #endif
@@ -43,7 +44,7 @@ BackendFacts auto_facts(const SortConfig& config, bool size_known, uint64_t inpu
   facts.threads = threads;
   facts.memory_budget = config.memory_bytes;
   facts.built_with_cuda = true;
-  facts.driver_installed = gpu_driver_installed(nullptr);
+  facts.driver_installed = gpu_driver_installed(nullptr) || (test_hooks::device_present && test_hooks::device_present());
   if (const uint64_t as = address_space_limit(); as != UINT64_MAX) facts.address_space_limit = as;
   return facts;
 }
@@ -130,8 +131,12 @@ std::unique_ptr<SortBackend> make_backend(const SortConfig& config, const KeyLay
     // auto may end on the CPU backend: plan for the larger of the two needs.
     const uint64_t host_bytes =
         config.backend == BackendChoice::kAuto ? make_cpu_backend(layout, pool)->host_bytes_per_record() : 0;
-    auto start = [&config, &layout, &pool, &log, size_known, input_bytes] {
+    // The start may outlive the run that began it (auto sorted a stream on
+    // the CPU first: StartingBackend::sorted_without_start): it owns what it
+    // reads; the pool must outlive the StartingBackend.
+    auto start = [config, layout, &pool, log, size_known, input_bytes] {
       const double begun = process_seconds();
+      if (test_hooks::device_start) test_hooks::device_start();
       std::unique_ptr<SortBackend> b = start_gpu_backend(config, layout, pool, log, size_known, input_bytes);
       log.info("backend: " + b->describe() + ", ready in " + seconds_text(process_seconds() - begun) +
                " (started while the input is read)");

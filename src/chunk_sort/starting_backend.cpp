@@ -201,7 +201,9 @@ void StartingBackend::merge_order(const uint8_t* records, const uint64_t* starts
 BackendTimings StartingBackend::timings() const {
   return whole_input_backend_ ? whole_input_backend_->timings() : started().timings();
 }
-uint64_t StartingBackend::peak_device_bytes() const { return started().peak_device_bytes(); }
+uint64_t StartingBackend::peak_device_bytes() const {
+  return whole_input_backend_ ? whole_input_backend_->peak_device_bytes() : started().peak_device_bytes();
+}
 uint64_t StartingBackend::resident_capacity(uint64_t slot_bytes) { return backend().resident_capacity(slot_bytes); }
 std::unique_ptr<ResidentSort> StartingBackend::hold_records(uint64_t count, uint64_t slot_bytes, std::string* why) {
   return backend().hold_records(count, slot_bytes, why);

@@ -47,6 +47,10 @@ class StartingBackend final : public SortBackend {
 
   // Whether the start has ended (with a backend or an error); never blocks.
   bool ready() const { return ready_.load(std::memory_order_acquire); }
+  // Whether the WholeInputChoice's backend sorted the whole input, so that
+  // the result needs nothing of the start (nor its error): describe,
+  // timings and peak_device_bytes then answer without waiting.
+  bool sorted_without_start() const { return whole_input_backend_ != nullptr; }
   // The started backend; waits, and rethrows the start's error.
   SortBackend& backend();
   // When the start began and ended, in process seconds (after ready()).

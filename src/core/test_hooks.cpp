@@ -15,5 +15,7 @@ WayHook output_way = nullptr;
 MergeRangesHook final_merge_ranges = nullptr;
 RunFileHook before_final_merge = nullptr;
 FaultHook fail_device_allocation = nullptr;
+ChoiceHook device_present = nullptr;
+StartHook device_start = nullptr;
 
 }  // namespace gsort::test_hooks

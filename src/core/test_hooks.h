@@ -66,6 +66,15 @@ extern RunFileHook before_final_merge;
 using FaultHook = bool (*)();
 extern FaultHook fail_device_allocation;
 
+// A device that a test makes up: device_present says whether auto should
+// count a GPU driver as installed (it then starts the device in the
+// background as for a real one); device_start is called first on the
+// start's thread and may take its time or throw, as a slow or failing
+// device would.
+extern ChoiceHook device_present;
+using StartHook = void (*)();
+extern StartHook device_start;
+
 // The most records a slot of the shared-memory exchange holds, so that small
 // inputs take many steps; 0: no limit.
 using CountHook = uint64_t (*)();

@@ -170,7 +170,7 @@ TEST(WritebackPacing, ASortOutgrowingThePageCacheIsPacedAndKeepsEveryRecord) {
                         Case{"1000000000000", {}, false}}) {
     SCOPED_TRACE(std::string("room ") + c.room + (c.extra.empty() ? "" : " " + c.extra[0] + " " + c.extra[1]));
     std::vector<std::string> argv =
-        hooks_argv(with_spec({"-S", "48M", "--spill-streams", "1", "--compress-temp=off", "-v"}));
+        hooks_argv(with_spec({"-S", "48M", "--spill-streams", "1", "--compress-temp=off", "-v", "--backend", "cpu"}));
     argv.insert(argv.end(), c.extra.begin(), c.extra.end());
     const Sorted s = sort_in(dir, data, expected, argv, temp_device(c.room));
     EXPECT_GT(s.stats["runs"].get<uint64_t>(), 1u);

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <string>
 #include <vector>
 
@@ -96,19 +97,21 @@ ProcessResult sort_trickled(const std::vector<std::string>& args, const std::str
 
 // With 4 threads or more the CPU sorts a pipe's chunk in pieces as it
 // arrives (src/chunk_sort/cpu/stream_piece_sort.h); a pipe that outgrows
-// its chunk (-S 1M) drops those pieces and spills.
+// its chunk (-S 1M) drops those pieces and spills. The case that looks for
+// the pieces names the CPU: on a GPU host, auto gives a chunk of gigabytes
+// to the GPU.
 TEST(StdinKinds, RecordsArrivingInOddPiecesSortWhole) {
   TempDir dir;
   const std::string data = Rng(14).bytes(16 * 150000);
   const std::vector<std::vector<std::string>> extras = {
-      {}, {"-S", "1M", "-T", dir.path()}, {"--parallel", "4", "-v"}, {"--parallel", "4", "-S", "1M", "-T", dir.path()}};
+      {}, {"-S", "1M", "-T", dir.path()}, {"--parallel", "4", "-v", "--backend", "cpu"}, {"--parallel", "4", "-S", "1M", "-T", dir.path()}};
   for (const std::vector<std::string>& extra : extras) {
     std::vector<std::string> args = with_spec({"-o", dir.file("out")});
     args.insert(args.end(), extra.begin(), extra.end());
     const ProcessResult r = sort_trickled(args, data, 13);
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_TRUE(read_file(dir.file("out")) == reference_sort(data, kSpec)) << testing::PrintToString(extra);
-    if (extra.size() == 3) EXPECT_NE(r.err.find("sorted in pieces as it arrives"), std::string::npos) << r.err;
+    if (extra.size() == 5) EXPECT_NE(r.err.find("sorted in pieces as it arrives"), std::string::npos) << r.err;
   }
 }
 
@@ -151,3 +154,43 @@ TEST(StdinKinds, APipeEndingInsideARecordIsAClearErrorAndWritesNothing) {
 
 }  // namespace
 }  // namespace gsort_test
+
+// Only a build with CUDA starts a device for auto.
+#if defined(GSORT_HOOKS_BINARY) && GSORT_HAVE_CUDA
+namespace gsort_test {
+namespace {
+
+// auto on a GPU host starts the device while a pipe is read. A stream that
+// the CPU sorted whole needs nothing of that start: gsort commits the
+// output and exits without waiting for it, and neither its slowness nor
+// its failure changes the result. gsort-test-hooks fakes the device here
+// (GSORT_TEST_DEVICE_START=MS:ok|fail): a start of a minute, or one that
+// fails at once (which may end before or after the sort).
+TEST(StdinKinds, ASmallPipeNeitherWaitsForNorFailsWithTheDevicesStart) {
+  TempDir dir;
+  const std::string data = Rng(16).bytes(16 * 20000);
+  for (const char* start : {"60000:fail", "60000:ok", "0:fail"}) {
+    SCOPED_TRACE(start);
+    ProcessOptions o;
+    o.stdin_kind = StdinKind::kPipe;
+    o.stdin_data = data;
+    o.env = {std::string("GSORT_TEST_DEVICE_START=") + start};
+    o.timeout_s = 50;  // the process must end long before the start would
+    std::vector<std::string> argv = {GSORT_HOOKS_BINARY, "-v"};
+    for (const std::string& a : with_spec({"-o", dir.file("out")})) argv.push_back(a);
+    const auto began = std::chrono::steady_clock::now();
+    const ProcessResult r = run_process(argv, o);
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_TRUE(read_file(dir.file("out")) == reference_sort(data, kSpec));
+    if (start[0] != '0') {
+      EXPECT_LT(seconds, 30) << "waited for the device's start";
+      EXPECT_NE(r.err.find("the run does not wait for it"), std::string::npos) << r.err;
+    }
+    ::unlink(dir.file("out").c_str());
+  }
+}
+
+}  // namespace
+}  // namespace gsort_test
+#endif

@@ -5,9 +5,12 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <string>
+#include <thread>
 
 #include "src/core/errors.h"
 #include "src/core/test_hooks.h"
@@ -67,6 +70,19 @@ bool fail_nth_device_allocation() {
   }();
   static std::atomic<uint64_t> made{0};
   return nth != 0 && ++made == nth;
+}
+
+// GSORT_TEST_DEVICE_START=MS:ok|fail: auto sees a GPU driver; the device's
+// start takes MS milliseconds, then goes on (to find no usable GPU on a
+// host without one) or fails as a broken device would.
+bool fake_device_present() { return std::getenv("GSORT_TEST_DEVICE_START") != nullptr; }
+void fake_device_start() {
+  const char* spec = std::getenv("GSORT_TEST_DEVICE_START");
+  if (spec == nullptr) return;
+  char* end = nullptr;
+  const uint64_t ms = std::strtoull(spec, &end, 10);
+  std::this_thread::sleep_for(std::chrono::milliseconds(ms));  // the slow device itself, not a wait for anything
+  if (std::strcmp(end, ":fail") == 0) throw DeviceError("the device failed to start (GSORT_TEST_DEVICE_START)");
 }
 
 // GSORT_TEST_TEMP_DEVICE=ROOM_BYTES[:WRITE_MB_S] (the page cache's room, the
@@ -149,6 +165,8 @@ void install_fault_hooks() {
   final_merge_ranges = &forced_final_merge;
   before_final_merge = &corrupt_run;
   fail_device_allocation = &fail_nth_device_allocation;
+  device_present = &fake_device_present;
+  device_start = &fake_device_start;
 }
 
 }  // namespace gsort::test_hooks

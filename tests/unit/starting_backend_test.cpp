@@ -274,6 +274,7 @@ TEST(StartingBackend, AStreamsChunkIsSortedAsItArrivesByTheWholeInputChoice) {
       s.go.set_value();
     } else {
       session.reset();
+      EXPECT_FALSE(backend.sorted_without_start()) << "the stream outgrew its chunk";
       s.go.set_value();
       EXPECT_EQ(backend.describe(), "pinning stand-in");
     }
@@ -333,9 +334,16 @@ TEST(StartingBackend, AStreamReadWholeGoesToTheWholeInputChoice) {
       EXPECT_FALSE(backend.ready()) << "waited for the start";
       EXPECT_EQ(backend.describe(), whole.describe());
       EXPECT_NE(backend.describe().find("cpu"), std::string::npos) << backend.describe();
+      // What --stats and -v ask after the sort answers without the start
+      // (a wait here would never end: the start is held).
+      EXPECT_TRUE(backend.sorted_without_start());
+      EXPECT_EQ(backend.peak_device_bytes(), 0u);
+      (void)backend.timings();
+      EXPECT_FALSE(backend.ready());
       s.go.set_value();  // the start ends on its own; the destructor waits for it
     } else {
       EXPECT_EQ(&backend.backend_for_whole_input(count), &backend);
+      EXPECT_FALSE(backend.sorted_without_start());
       s.go.set_value();
       backend.sort_order(records.data(), count, order.data());
       EXPECT_EQ(backend.describe(), "pinning stand-in");
