@@ -138,7 +138,7 @@ RunOutcome run_checked(const SortConfig& config, const RunOptions& run, Stopwatc
       // sorted the input without it.
       if (!starting->sorted_without_start()) starting->backend();
       backend_span = PhaseSpan{"start backend", "backend start", starting->started_at(), starting->ended_at()};
-    } else if (starting) {
+    } else if (starting && starting->start_pending()) {
       backend_span = PhaseSpan{"start backend", "backend start", starting->started_at(), process_seconds()};
     }
     SortReport whole = with_backend_start(r, backend_span);
@@ -156,9 +156,13 @@ RunOutcome run_checked(const SortConfig& config, const RunOptions& run, Stopwatc
   const bool stats_last = files.stats_for_stderr_pending();
   files.print_to_stderr();  // --stats -: after -v's lines, not in the middle of them
   if (!stats_last) teardown.start();
-  if (starting && !starting->ready() && starting->sorted_without_start()) {
-    log.info("backend: the device was still starting when the output was committed; the run does not wait for it");
-    out.pending_start = std::make_shared<PendingStart>(PendingStart{std::move(pool), std::move(backend)});
+  if (starting && starting->sorted_without_start()) {
+    if (starting->start_pending()) {
+      log.info("backend: the device was still starting when the output was committed; the run does not wait for it");
+      out.pending_start = std::make_shared<PendingStart>(PendingStart{std::move(pool), std::move(backend)});
+    } else if (!starting->ready()) {
+      log.info("backend: the device was never started: the stream was sorted whole on the CPU");
+    }
   }
   return out;
 }

@@ -61,13 +61,27 @@ StartingBackend::StartingBackend(Start start, uint64_t host_bytes_per_record, Th
     : host_bytes_per_record_(host_bytes_per_record),
       pool_(pool),
       fault_in_buffers_(size_known),
-      whole_input_choice_(std::move(whole_input)) {
-  started_at_ = process_seconds();
-  thread_ = std::thread([this, start = std::move(start)] { run(start); });
+      whole_input_choice_(std::move(whole_input)),
+      start_(std::move(start)) {
+  if (size_known || !whole_input_choice_) begin_start();
 }
 
 StartingBackend::~StartingBackend() {
   if (thread_.joinable()) thread_.join();
+}
+
+void StartingBackend::begin_start() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (begun_) return;
+  begun_ = true;
+  started_at_ = process_seconds();
+  auto* self = const_cast<StartingBackend*>(this);  // the start fills in the backend
+  thread_ = std::thread([self] { self->run(self->start_); });
+}
+
+bool StartingBackend::start_pending() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return begun_ && !ready();
 }
 
 void StartingBackend::run(const Start& start) {
@@ -121,6 +135,7 @@ void StartingBackend::pin_lazy_buffers(SortBackend& backend) {
 }
 
 void StartingBackend::wait() const {
+  begin_start();
   std::unique_lock<std::mutex> lock(mutex_);
   done_.wait(lock, [&] { return ready_.load(std::memory_order_acquire); });
 }
@@ -139,19 +154,27 @@ std::string StartingBackend::describe() const {
 
 // The whole-input backend's session for a stream's chunk: finished, that
 // backend sorted the input; dropped unfinished, it is given up, and the
-// chunks that follow go to the started backend.
+// chunks that follow go to the started backend. A stream that fills half
+// of its chunk may outgrow it: the device starts then, while the rest is
+// read.
 class StartingBackend::StreamSession final : public ChunkSortSession {
  public:
-  StreamSession(StartingBackend& owner, std::unique_ptr<ChunkSortSession> inner)
-      : owner_(owner), inner_(std::move(inner)) {}
+  StreamSession(StartingBackend& owner, std::unique_ptr<ChunkSortSession> inner, uint64_t capacity)
+      : owner_(owner), inner_(std::move(inner)), start_at_(capacity / 2) {}
   ~StreamSession() override {
     inner_.reset();  // before the backend it sorts with
-    if (!finished_) owner_.whole_input_backend_.reset();
+    if (!finished_) {
+      owner_.whole_input_backend_.reset();
+      owner_.begin_start();
+    }
   }
   StreamSession(const StreamSession&) = delete;
   StreamSession& operator=(const StreamSession&) = delete;
 
-  void records_ready(uint64_t available) override { inner_->records_ready(available); }
+  void records_ready(uint64_t available) override {
+    if (available >= start_at_) owner_.begin_start();
+    inner_->records_ready(available);
+  }
   void finish(uint32_t* order) override {
     finished_ = true;
     inner_->finish(order);
@@ -164,17 +187,20 @@ class StartingBackend::StreamSession final : public ChunkSortSession {
  private:
   StartingBackend& owner_;
   std::unique_ptr<ChunkSortSession> inner_;
+  const uint64_t start_at_;  // records
   bool finished_ = false;
 };
 
 std::unique_ptr<ChunkSortSession> StartingBackend::begin_stream(const uint8_t* records, uint64_t capacity) {
   if (!whole_input_choice_ || whole_input_backend_) return nullptr;
   std::unique_ptr<SortBackend> chosen = whole_input_choice_(capacity);
-  if (!chosen) return nullptr;
-  std::unique_ptr<ChunkSortSession> inner = chosen->begin_stream(records, capacity);
-  if (!inner) return nullptr;
+  std::unique_ptr<ChunkSortSession> inner = chosen ? chosen->begin_stream(records, capacity) : nullptr;
+  if (!inner) {
+    begin_start();  // the chunk may be the started backend's
+    return nullptr;
+  }
   whole_input_backend_ = std::move(chosen);
-  return std::make_unique<StreamSession>(*this, std::move(inner));
+  return std::make_unique<StreamSession>(*this, std::move(inner), capacity);
 }
 
 SortBackend& StartingBackend::backend_for_whole_input(uint64_t count) {

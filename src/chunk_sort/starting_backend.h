@@ -35,10 +35,14 @@ class StartingBackend final : public SortBackend {
   // is whole in one chunk, another backend to sort it (the CPU's, for auto
   // and a small stream), or null to keep the started one.
   using WholeInputChoice = std::function<std::unique_ptr<SortBackend>(uint64_t count)>;
-  // Runs `start` on a new thread now. host_bytes_per_record: the most that
-  // any backend `start` (or `whole_input`) may return needs (the plan is
-  // made before it is). `pool` faults in the buffers handed out before the
-  // start ends, when `size_known` (they will be filled).
+  // Runs `start` on a new thread now, or, for a stream with a
+  // WholeInputChoice, once the backend may be needed: when the choice
+  // declines a stream's chunk, when a stream it took fills half of its
+  // chunk or outgrows it, or when anything waits for the backend. A stream
+  // that the choice sorts whole never starts the device. host_bytes_per_record:
+  // the most that any backend `start` (or `whole_input`) may return needs
+  // (the plan is made before it is). `pool` faults in the buffers handed
+  // out before the start ends, when `size_known` (they will be filled).
   StartingBackend(Start start, uint64_t host_bytes_per_record, ThreadPool& pool, bool size_known,
                   WholeInputChoice whole_input = nullptr);
   // Waits for the start (it cannot be cancelled), then unregisters nothing
@@ -47,6 +51,8 @@ class StartingBackend final : public SortBackend {
 
   // Whether the start has ended (with a backend or an error); never blocks.
   bool ready() const { return ready_.load(std::memory_order_acquire); }
+  // Whether the start has begun and not ended.
+  bool start_pending() const;
   // Whether the WholeInputChoice's backend sorted the whole input, so that
   // the result needs nothing of the start (nor its error): describe,
   // timings and peak_device_bytes then answer without waiting.
@@ -90,6 +96,7 @@ class StartingBackend final : public SortBackend {
   void run(const Start& start);
   void pin_lazy_buffers(SortBackend& backend);
   HostBuffer lazy_handle(const std::shared_ptr<LazyBuffer>& lazy, size_t bytes);
+  void begin_start() const;  // once; any thread
   void wait() const;
   SortBackend& started() const;
 
@@ -103,12 +110,15 @@ class StartingBackend final : public SortBackend {
   std::atomic<bool> ready_{false};
   std::unique_ptr<SortBackend> backend_;
   std::exception_ptr error_;
-  double started_at_ = 0, ended_at_ = 0;
+  mutable double started_at_ = 0;
+  double ended_at_ = 0;
   unsigned pinned_buffers_ = 0;
   bool ready_for_buffers_ = false;  // guarded by buffers_mutex_: no more lazy buffers
   std::mutex buffers_mutex_;  // guards buffers_; taken before a buffer's own
   std::vector<std::shared_ptr<LazyBuffer>> buffers_;
-  std::thread thread_;  // last: starts once the members above exist
+  Start start_;
+  mutable bool begun_ = false;  // guarded by mutex_
+  mutable std::thread thread_;  // last: starts once the members above exist
 };
 
 }  // namespace gsort

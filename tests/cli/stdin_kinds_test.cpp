@@ -189,6 +189,19 @@ TEST(StdinKinds, ASmallPipeNeitherWaitsForNorFailsWithTheDevicesStart) {
     }
     ::unlink(dir.file("out").c_str());
   }
+  // A chunk small enough for the CPU (-S 64M) is the CPU's from the start:
+  // the device is not started at all.
+  ProcessOptions o;
+  o.stdin_kind = StdinKind::kPipe;
+  o.stdin_data = data;
+  o.env = {"GSORT_TEST_DEVICE_START=60000:fail"};
+  o.timeout_s = 50;
+  std::vector<std::string> argv = {GSORT_HOOKS_BINARY, "-v", "-S", "64M", "--parallel", "4"};
+  for (const std::string& a : with_spec({"-o", dir.file("out")})) argv.push_back(a);
+  const ProcessResult r = run_process(argv, o);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(read_file(dir.file("out")) == reference_sort(data, kSpec));
+  EXPECT_NE(r.err.find("the device was never started"), std::string::npos) << r.err;
 }
 
 }  // namespace

@@ -281,6 +281,41 @@ TEST(StartingBackend, AStreamsChunkIsSortedAsItArrivesByTheWholeInputChoice) {
   }
 }
 
+// A stream's start waits until the backend may be needed: a stream that
+// the WholeInputChoice sorts whole, below half of its chunk, never starts
+// the device; one that passes half of it starts it while the rest arrives.
+TEST(StartingBackend, AStreamSortedWholeOnTheChoiceNeverStartsTheDevice) {
+  const gsort::KeyLayout layout = u64_layout();
+  gsort::ThreadPool pool(4);
+  auto choice = [&](uint64_t) { return gsort::make_cpu_backend(layout, pool); };
+  const uint64_t capacity = 4000;
+  for (const uint64_t count : {uint64_t{1000}, uint64_t{3000}}) {
+    Started s;
+    std::unique_ptr<gsort::StartingBackend> started =
+        starting(s, layout, pool, /*fail=*/false, /*size_known=*/false, choice);
+    gsort::StartingBackend& backend = *started;
+    gsort::HostBuffer records = backend.allocate_host(capacity * 8);
+    fill_descending(records.data(), count);
+    std::unique_ptr<gsort::ChunkSortSession> session = backend.begin_stream(records.data(), capacity);
+    ASSERT_NE(session, nullptr);
+    session->records_ready(count);
+    std::vector<uint32_t> order(count);
+    session->finish_in_parts(order.data(), count, [](uint64_t) {});
+    session.reset();
+    for (uint64_t i = 0; i < count; ++i) ASSERT_EQ(order[i], count - 1 - i) << "at " << i;
+    EXPECT_TRUE(backend.sorted_without_start());
+    EXPECT_EQ(backend.start_pending(), count > capacity / 2) << count << " of " << capacity;
+    s.go.set_value();
+    if (count > capacity / 2) {
+      backend.backend();  // the start runs to its end
+      EXPECT_NE(s.made, nullptr);
+    } else {
+      EXPECT_FALSE(backend.ready()) << "never begun: nothing ends";
+      EXPECT_EQ(s.made, nullptr) << "the device was started";
+    }
+  }
+}
+
 }  // namespace
 
 // Nor is it pinned by a start that ends on a backend that pins (the GPU):
