@@ -4,8 +4,10 @@
 // sort, and map errors to exit codes. This is the only place that decides
 // the exit status, for one process and for ranks; everything below throws.
 #include <cstdio>
+#include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "io/file/destination.h"
 #include "io/file/standard_streams.h"
@@ -75,11 +77,18 @@ RunOptions prepare_run(const SortConfig& config, const StandardStreams& streams,
   return run;
 }
 
+// A device start still running when the output was committed: kept, never
+// destroyed (which would wait for it), until end_process ends the process.
+void keep_until_exit(const std::shared_ptr<PendingStart>& pending) {
+  static auto* kept = new std::vector<std::shared_ptr<PendingStart>>();  // reachable, never freed
+  kept->push_back(pending);
+}
+
 // A sort's exit status is 0 (failures throw); a check's says whether the
 // input was in order, and -c says where it was not.
 int run(const SortConfig& config, const RunOptions& options) {
   const RunOutcome outcome = run_config(config, options);
-  if (outcome.pending_start) end_process(kExitOk);  // the output is in place: the device's start is not waited for
+  if (outcome.pending_start) keep_until_exit(outcome.pending_start);
   if (config.mode != Mode::kCheck) return kExitOk;
   const CheckResult& r = outcome.check;
   if (r.sorted) return kExitOk;
@@ -166,11 +175,16 @@ int main(int argc, char** argv) {
   gsort::test_hooks::install_fault_hooks();
 #endif
 #ifdef GSORT_DISTRIBUTED_DRIVER
-  // Under mpirun with several ranks, the distributed sort takes over.
-  gsort::DistributedLaunch mpi(&argc, &argv);
-  if (mpi.several_ranks()) return gsort::run_as_rank(mpi, argc, argv, streams);
+  int code = 0;
+  {
+    // Under mpirun with several ranks, the distributed sort takes over.
+    gsort::DistributedLaunch mpi(&argc, &argv);
+    if (mpi.several_ranks()) return gsort::run_as_rank(mpi, argc, argv, streams);
+    code = gsort::run_alone(argc, argv, streams);
+  }  // MPI is finalized before the process ends
+  gsort::end_process(code);
 #else
   if (const gsort::LaunchedRanks ranks = gsort::launched_ranks(); ranks.size > 1) return gsort::refuse_ranks(ranks);
-#endif
   gsort::end_process(gsort::run_alone(argc, argv, streams));
+#endif
 }
