@@ -164,6 +164,11 @@ void plan_chunks(LineJob& job, const LineReader& reader, const LineSorter& sorte
                ", lines up to " + std::to_string(job.plan.max_line) + " bytes");
 }
 
+void say_sort_steps(const LineJob& job, const LineSorter& sorter) {
+  const std::string steps = sorter.steps();
+  if (!steps.empty()) job.log.info("lines: sort steps: " + steps);
+}
+
 // How much the next chunk reads: no more lines than a chunk holds, at the
 // mean length so far, so that few are read only to be put back (copied
 // twice) for the chunk after.
@@ -211,6 +216,7 @@ std::deque<PendingSource> sort_line_chunks(LineJob& job) {
     const bool last = reader.done();
     if (last && runs.empty() && !spill.busy()) {
       sort_in_memory(job, *sorter, span, b.sorted());
+      say_sort_steps(job, *sorter);
       return runs;
     }
     job.meter->phase("sorting", 0, nullptr);
@@ -227,6 +233,7 @@ std::deque<PendingSource> sort_line_chunks(LineJob& job) {
     t.lap();
   }
   if (spill.busy()) add_run(job, runs, spill.finish());
+  say_sort_steps(job, *sorter);
   return runs;
 }
 

@@ -5,6 +5,7 @@
 // path.
 #include <gtest/gtest.h>
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -124,6 +125,33 @@ TEST(LineSortCpu, LargeRandomChunkOnOneAndManyThreads) {
       ThreadPool pool(threads);
       ASSERT_EQ(gsort_test::order_by(*make_cpu_line_sorter(spec, pool), spec, lines), expected) << gsort_test::join_args(args) << ", " << threads << " threads";
     }
+  }
+}
+
+// -t, -k2,2 -k1,1n over a column of a few words: the words take a few of
+// the 96 bits sorted first, and the next key's number the rest, so that
+// distinct numbers of up to 7 digits, of either sign, leave no line to
+// refine (the top 32 bits of their image left nearly all of them tied). 13-digit numbers outgrow the next
+// key's first image word: lines tie there and are refined, in the same
+// order.
+TEST(LineSortCpu, AFirstKeyOfFewWordsLeavesTheBitsToTheNext) {
+  Rng rng(31);
+  const LineSpec spec = gsort_test::spec_of_args({"-t,", "-k2,2", "-k1,1n"});
+  for (const bool long_numbers : {false, true}) {
+    std::vector<std::string> lines;
+    for (uint64_t i = 0; i < 200000; ++i) {
+      const std::string word = std::vector<std::string>{"alpha", "beta", "gamma"}[rng.below(3)];
+      // Distinct: 1 to 7 digits, either sign (the image's sign and
+      // exponent vary too), or 13 digits.
+      const uint64_t number = long_numbers ? 1000000000000 + i * 37 : i * 2654435761 % 10000000 + 1;
+      lines.push_back((i % 2 != 0 || long_numbers ? "" : "-") + std::to_string(number) + "," + word);
+    }
+    const std::vector<uint32_t> expected = gsort_test::reference_order(spec, lines);
+    ThreadPool pool(4);
+    std::unique_ptr<LineSorter> sorter = make_cpu_line_sorter(spec, pool);
+    ASSERT_EQ(gsort_test::order_by(*sorter, spec, lines), expected) << long_numbers;
+    const bool none_refined = sorter->steps().find(" 0 lines in 0 segments") != std::string::npos;
+    EXPECT_EQ(none_refined, !long_numbers) << sorter->steps();
   }
 }
 

@@ -24,13 +24,13 @@ struct Figures {
   }
 };
 
-// The top varying bits (at most 32) of a word, in order: keeps its order
-// where the other bits are the same for every line.
+// The top varying bits of a word (at most `most`), in order, as a number
+// of bits() bits: keeps the word's order where the other bits are the same
+// for every line.
 class Squeeze {
  public:
-  explicit Squeeze(uint64_t varying) {
-    int bits = 0;
-    for (int b = 63; b >= 0 && bits < 32; --b) {
+  Squeeze(uint64_t varying, int most) {
+    for (int b = 63; b >= 0 && bits_ < most; --b) {
       if (((varying >> b) & 1) == 0) continue;
       if (!runs_.empty() && runs_.back().first == b + 1) {
         --runs_.back().first;
@@ -38,19 +38,50 @@ class Squeeze {
       } else {
         runs_.emplace_back(b, 1);
       }
-      ++bits;
+      ++bits_;
     }
-    shift_ = 32 - bits;
   }
-  uint32_t operator()(uint64_t w) const {
+  int bits() const { return bits_; }
+  uint64_t operator()(uint64_t w) const {
     uint64_t d = 0;
-    for (const auto& [shift, width] : runs_) d = d << width | ((w >> shift) & ((uint64_t{1} << width) - 1));
-    return static_cast<uint32_t>(d << shift_);
+    for (const auto& [shift, width] : runs_) {
+      d = (width == 64 ? 0 : d << width) | ((w >> shift) & (width == 64 ? ~uint64_t{0} : (uint64_t{1} << width) - 1));
+    }
+    return d;
   }
+  // The kept bits at the top of 32.
+  uint32_t top32(uint64_t w) const { return static_cast<uint32_t>((*this)(w) << (32 - bits_)); }
 
  private:
   std::vector<std::pair<int, int>> runs_;  // (lowest bit, width), from the top
-  int shift_ = 32;
+  int bits_ = 0;
+};
+
+// Where every first image fits word 0 exactly and a next level follows: the
+// first key's varying bits, then as many of the next level's word 0's as
+// are left of the 96, left-aligned in (hi, lo). Lines tie on them only when
+// their first keys are equal, so the whole of the 96 bits beyond the first
+// key's few varying bits (a column of a few words) orders the next key.
+class ExactThenNext {
+ public:
+  ExactThenNext(uint64_t v0, uint64_t vn) : first_(v0, 64), next_(vn, std::min(64, 96 - first_.bits())) {}
+  void set(WideEntry& e, uint64_t w0, uint64_t next) const {
+    const int b0 = first_.bits(), bn = next_.bits(), used = b0 + bn;
+    const uint64_t f = first_(w0), x = next_(next);
+    if (used <= 64) {  // all in hi
+      const uint64_t word = (b0 == 0 ? 0 : f << bn) | x;  // b0 > 0 keeps bn below 64
+      e.hi = used == 0 ? 0 : word << (64 - used);
+      e.lo = 0;
+      return;
+    }
+    // hi: the top 64 of the `used` bits; lo: the other r at its top. bn >= r as b0 <= 64.
+    const int r = used - 64;
+    e.hi = (b0 == 0 ? 0 : f << (64 - b0)) | (x >> r);
+    e.lo = static_cast<uint32_t>((x & ((uint64_t{1} << r) - 1)) << (32 - r));
+  }
+
+ private:
+  Squeeze first_, next_;
 };
 
 struct Words {
@@ -117,12 +148,21 @@ TieStart first_pass(ThreadPool& pool, const LineSpec& spec, const LineSpan& line
     hi_word = 1, lo_word = 2;
     start = TieStart{2, 0, false};
   }
-  const Squeeze squeeze(lo_word == 1 ? all.v1 : lo_word == 2 ? all.v2 : lo_word == 3 ? all.vn : 0);
+  if (lo_word == 3) {
+    const ExactThenNext bits(all.v0, all.vn);
+    pool.parallel_for(tasks, [&](size_t t) {
+      for (uint64_t i = split_point(n, tasks, t), end = split_point(n, tasks, t + 1); i < end; ++i) {
+        bits.set(entries[i], entries[i].hi, spare[i].hi);
+      }
+    });
+    return start;
+  }
+  const Squeeze squeeze(lo_word == 1 ? all.v1 : lo_word == 2 ? all.v2 : 0, 32);
   pool.parallel_for(tasks, [&](size_t t) {
     for (uint64_t i = split_point(n, tasks, t), end = split_point(n, tasks, t + 1); i < end; ++i) {
-      const uint64_t lo = lo_word == 3 ? spare[i].hi : lo_word > 0 ? cache[i].word[lo_word - 1] : 0;
+      const uint64_t lo = lo_word > 0 ? cache[i].word[lo_word - 1] : 0;
       if (hi_word == 1) entries[i].hi = cache[i].word[0];
-      entries[i].lo = lo_word < 0 ? 0 : squeeze(lo);
+      entries[i].lo = lo_word < 0 ? 0 : squeeze.top32(lo);
     }
   });
   return start;

@@ -7,11 +7,14 @@
 //  - word 0 and the top bits of word 1 of the first image, by default;
 //  - words 1 and 2 when word 0 is the same for every line (a date at the
 //    start of log lines);
-//  - word 0 and the top bits of the next level's word 0 when every first
-//    image fits word 0 and tells equal keys exactly (numbers of a few
-//    digits, short words without a trailing NUL): lines whose first keys
-//    tie go on to the next key, or to the last-resort whole line.
-// Only the bits that vary over the chunk are kept of the 32.
+//  - the varying bits of word 0, then as many of the next level's word 0's
+//    varying bits as fit, when every first image fits word 0 and tells
+//    equal keys exactly (numbers of a few digits, short words without a
+//    trailing NUL): a first key of a few distinct words leaves most of the
+//    96 bits to the next key; lines whose first keys tie go on to the next
+//    key, or to the last-resort whole line.
+// Only the bits that vary over the chunk are kept of the 32 (and, in the
+// last case, of the first key's word too).
 #pragma once
 
 #include <cstdint>

@@ -11,6 +11,7 @@
 #include "src/core/host_buffer.h"
 #include "src/lines/sort/first_pass.h"
 #include "src/lines/sort/pair_sort.h"
+#include "src/lines/sort/sort_steps.h"
 #include "src/lines/sort/sorter.h"
 #include "src/lines/sort/tie_refine.h"
 
@@ -47,6 +48,7 @@ class CpuLineSorter final : public LineSorter {
   std::string describe() const override {
     return "cpu (" + std::to_string(pool_.size()) + (pool_.size() == 1 ? " thread)" : " threads)");
   }
+  std::string steps() const override { return steps_.text(); }
   // The pairs and their scratch, the cache, and the tied lines' compact
   // pairs and scratch (all of them when every line ties).
   uint64_t bytes_per_line() const override { return 2 * sizeof(WideEntry) + sizeof(LineCache) + 2 * sizeof(KeyEntry); }
@@ -61,18 +63,23 @@ class CpuLineSorter final : public LineSorter {
     }
     reserve(n);
     bool cached = false;
+    Stopwatch t;
     const TieStart start = first_pass(pool_, spec_, lines, w(), tmp(), cache(), &cached);
+    steps_.first_pass_s += t.lap();
     TieRefiner refiner(spec_, lines, pool_, cache(), cached);
     std::vector<size_t> starts;
     const int bits = static_cast<int>(std::clamp<uint64_t>(64 - __builtin_clzll(n) - 8, 8, 12));
     const bool split = n >= kSplitMin && pool_.size() > 1;
-    if (!split || !scatter_wide_by_top_bits(pool_, w(), tmp(), n, bits, starts)) {
+    const bool scattered = split && scatter_wide_by_top_bits(pool_, w(), tmp(), n, bits, starts);
+    steps_.split_s += t.lap();
+    if (!scattered) {
       // One piece; when every line has the same bits, its ties on all threads.
       sort_range(0, n, split, refiner, start, order);
       ready(n);
-      return;
+    } else {
+      in_waves(groups_of(starts, n), starts, refiner, start, order, ready);
     }
-    in_waves(groups_of(starts, n), starts, refiner, start, order, ready);
+    steps_.buckets_s += t.lap();
   }
 
  private:
@@ -128,12 +135,14 @@ class CpuLineSorter final : public LineSorter {
   // One task: each bucket sorted from tmp into w, the ties refined, the order written.
   void sort_small(const Group& g, const std::vector<size_t>& starts, TieRefiner& refiner, const TieStart& start,
                   uint32_t* order) {
+    const Stopwatch took;
     for (size_t b = g.first_bucket; b < g.end_bucket; ++b) {
       const uint64_t begin = starts[b], n = starts[b + 1] - begin;
       if (n == 0) continue;
       radix_sort_wide(tmp() + begin, w() + begin, n);
       std::memcpy(w() + begin, tmp() + begin, n * sizeof(WideEntry));
     }
+    steps_.add_radix(took, false);
     write_order(g.begin, g.end, order);
     refine(ties_in(w(), g.begin, g.end, start), false, refiner, order, g.begin);
   }
@@ -142,7 +151,9 @@ class CpuLineSorter final : public LineSorter {
   void sort_range(uint64_t begin, uint64_t end, bool parallel, TieRefiner& refiner, const TieStart& start,
                   uint32_t* order) {
     const uint64_t n = end - begin;
+    const Stopwatch took;
     parallel ? sort_wide(pool_, w() + begin, tmp() + begin, n) : radix_sort_wide(w() + begin, tmp() + begin, n);
+    steps_.add_radix(took, parallel);
     const size_t tasks = parallel && n >= 4096 ? pool_.balanced_task_count() : 1;
     std::vector<std::vector<TieSegment>> found(tasks);
     pool_.parallel_for(tasks, [&](size_t t) {
@@ -170,6 +181,7 @@ class CpuLineSorter final : public LineSorter {
   void refine(std::vector<TieSegment> ties, bool parallel, TieRefiner& refiner, uint32_t* order,
               uint64_t base) const {
     if (ties.empty()) return;
+    const Stopwatch took;
     KeyEntry* e = tie_entries() + base;
     KeyEntry* scratch = tie_scratch() + base;
     std::vector<TieSegment> local = ties;
@@ -194,6 +206,7 @@ class CpuLineSorter final : public LineSorter {
     each_segment([](uint32_t* o, const KeyEntry* m, uint64_t n) {
       for (uint64_t i = 0; i < n; ++i) o[i] = m[i].index;
     });
+    steps_.add_refine(took, parallel, at, ties.size());
   }
 
   void reserve(uint64_t n) {
@@ -214,6 +227,7 @@ class CpuLineSorter final : public LineSorter {
 
   LineSpec spec_;
   ThreadPool& pool_;
+  mutable SortSteps steps_;
   HostBuffer entries_, scratch_, cache_, tie_entries_, tie_scratch_;
   uint64_t capacity_ = 0;
 };

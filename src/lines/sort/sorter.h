@@ -30,6 +30,9 @@ class LineSorter {
     ready(lines.count);
   }
   virtual std::string describe() const = 0;
+  // Where the sorting time went so far, in one line for -v ("" where the
+  // sorter does not say).
+  virtual std::string steps() const { return {}; }
   // Host bytes the sorter holds per line of a chunk (for the memory plan).
   virtual uint64_t bytes_per_line() const = 0;
   // Host memory for a chunk's text, line starts and order: pinned for the
