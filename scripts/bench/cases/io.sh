@@ -1,7 +1,7 @@
 # Input through a pipe; compressed inputs and outputs.
 # shellcheck shell=bash disable=SC2034,SC2154  # variables shared with scripts/bench.sh
 
-bench_case pipe "2 GB gensort through a pipe: cat in | dd of=out bs=1M (baseline), cat in | gsort -o out, > out, < in"
+bench_case pipe "2 GB gensort through a pipe: cat in | dd of=out bs=1M (baseline), cat in | gsort -o out, > out, < in; 2 GB of log lines: cat in | cat > out (baseline), cat in | gsort > out, -o out, gsort in -o out"
 bench_case compress-io "compressed inputs (1 GB gensort as .zst .gz .bz2 .xz) and outputs (OUT_SIZE_GB=0.2), against plain files and the tools alone"
 
 case_pipe() {
@@ -15,6 +15,20 @@ case_pipe() {
   gsort_row "cat | gsort -o out" "$out" "$(q cat "$in") | @GSORT@ --format gensort -o @OUT@" "$check"
   gsort_row "cat | gsort > out" "$out" "$(q cat "$in") | @GSORT@ --format gensort > @OUT@" "$check"
   gsort_row "gsort < in > out" "$out" "@GSORT@ --format gensort < $(q "$in") > @OUT@" "$check"
+  run_table
+  # Issue 38: the same for text lines, against cat | cat, each output
+  # identical to gsort's own from the named file.
+  records_of 2 159
+  data_lines logs "$records"
+  in=$data
+  local ref=$run_dir/out.ref
+  "$bin/gsort" "$in" -o "$ref"
+  table "$case_name-lines" "$(gb "$records" 159) GB of log lines through a pipe" "$(stat -c %s "$in")"
+  tbl_inputs=("$in")
+  row "cat | cat > out" "$out" "$(q cat "$in") | cat > $(q "$out")"
+  gsort_row "cat | gsort > out" "$out" "$(q cat "$in") | @GSORT@ > @OUT@" "$(q same_output "$ref" "$out")"
+  gsort_row "cat | gsort -o out" "$out" "$(q cat "$in") | @GSORT@ -o @OUT@" "$(q same_output "$ref" "$out")"
+  gsort_row "gsort in -o out" "$out" "@GSORT@ $(q "$in") -o @OUT@" "$(q same_output "$ref" "$out")"
   run_table
 }
 
