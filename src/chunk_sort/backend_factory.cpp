@@ -75,7 +75,15 @@ std::unique_ptr<SortBackend> start_gpu_backend(const SortConfig& config, const K
                                                const Log& log, bool size_known, uint64_t input_bytes) {
 #if GSORT_HAVE_CUDA
   std::string why;
-  if (gpu_usable(config.device, &why)) {
+  bool faked_failure = false;  // a test's device that failed to start, as a real one would here
+  try {
+    if (test_hooks::device_start) test_hooks::device_start();
+  } catch (const Error& e) {
+    if (config.backend != BackendChoice::kAuto) throw;
+    why = e.what();
+    faked_failure = true;
+  }
+  if (!faked_failure && gpu_usable(config.device, &why)) {
     GpuOptions options;
     options.device = config.device;
     options.memory_cap = config.gpu_memory;
@@ -136,7 +144,6 @@ std::unique_ptr<SortBackend> make_backend(const SortConfig& config, const KeyLay
     // reads; the pool must outlive the StartingBackend.
     auto start = [config, layout, &pool, log, size_known, input_bytes] {
       const double begun = process_seconds();
-      if (test_hooks::device_start) test_hooks::device_start();
       std::unique_ptr<SortBackend> b = start_gpu_backend(config, layout, pool, log, size_known, input_bytes);
       log.info("backend: " + b->describe() + ", ready in " + seconds_text(process_seconds() - begun) +
                " (started while the input is read)");

@@ -69,8 +69,8 @@ extern FaultHook fail_device_allocation;
 // A device that a test makes up: device_present says whether auto should
 // count a GPU driver as installed (it then starts the device in the
 // background as for a real one); device_start is called first on the
-// start's thread and may take its time or throw, as a slow or failing
-// device would.
+// start's thread and may take its time or throw an Error, as a slow or
+// failing device would (auto then goes on with the CPU backend).
 extern ChoiceHook device_present;
 using StartHook = void (*)();
 extern StartHook device_start;

@@ -204,6 +204,35 @@ TEST(StdinKinds, ASmallPipeNeitherWaitsForNorFailsWithTheDevicesStart) {
   EXPECT_NE(r.err.find("the device was never started"), std::string::npos) << r.err;
 }
 
+// A stream that outgrows its chunk (-S 1M) needs the started backend for
+// its chunks and runs: the deferred start begins (at half of the chunk) and
+// is waited for; a start that fails leaves auto on the CPU, as a device
+// that fails to start does. Either way every record comes out in order.
+TEST(StdinKinds, AStreamThatOutgrowsItsChunkStartsTheDeviceItNeeds) {
+  TempDir dir;
+  const std::string data = Rng(17).bytes(16 * 20000);
+  for (const char* start : {"300:ok", "300:fail"}) {
+    SCOPED_TRACE(start);
+    ProcessOptions o;
+    o.stdin_kind = StdinKind::kPipe;
+    o.stdin_data = data;
+    o.env = {std::string("GSORT_TEST_DEVICE_START=") + start};
+    std::vector<std::string> argv = {GSORT_HOOKS_BINARY, "-v", "-S", "1M", "--parallel", "4", "-T", dir.path()};
+    for (const std::string& a : with_spec({"-o", dir.file("out")})) argv.push_back(a);
+    const ProcessResult r = run_process(argv, o);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_TRUE(read_file(dir.file("out")) == reference_sort(data, kSpec));
+    EXPECT_NE(r.err.find("(started while the input is read)"), std::string::npos) << r.err;
+    EXPECT_EQ(r.err.find("the device was never started"), std::string::npos) << r.err;
+    if (std::string(start).find("fail") != std::string::npos) {
+      EXPECT_NE(r.err.find("the device failed to start (GSORT_TEST_DEVICE_START); using the CPU backend"),
+                std::string::npos)
+          << r.err;
+    }
+    ::unlink(dir.file("out").c_str());
+  }
+}
+
 }  // namespace
 }  // namespace gsort_test
 #endif
