@@ -1,7 +1,6 @@
 #include "src/chunk_sort/cpu/stream_piece_sort.h"
 
 #include <algorithm>
-#include <cstring>
 
 #include "src/chunk_sort/cpu/entry_sort.h"
 #include "src/chunk_sort/cpu/piece_merge.h"
@@ -13,14 +12,6 @@ namespace {
 
 constexpr uint64_t kPieceBytes = uint64_t{64} << 20;
 constexpr uint64_t kMinPieceRecords = uint64_t{1} << 16;  // below this, one thread sorts a piece
-
-void parallel_copy_entries(ThreadPool& pool, KeyEntry* to, const KeyEntry* from, uint64_t n) {
-  const size_t tasks = std::min<size_t>(pool.balanced_task_count(), std::max<uint64_t>(1, n >> 16));
-  pool.parallel_for(tasks, [&](size_t t) {
-    const uint64_t a = split_point(n, tasks, t), b = split_point(n, tasks, t + 1);
-    std::memcpy(to + a, from + a, (b - a) * sizeof(KeyEntry));
-  });
-}
 
 }  // namespace
 
@@ -109,7 +100,9 @@ void StreamPieceSort::sort_piece(uint64_t begin, uint64_t end) {
   timings_.sort_s += t.lap();
   if (slices > 1) {
     const KeyEntry* merged = merge_entry_runs(pool_, layout_, records_, e, tmp, cut);
-    if (merged != e) parallel_copy_entries(pool_, e, merged, n);
+    if (merged != e) {
+      parallel_copy(pool_, reinterpret_cast<uint8_t*>(e), reinterpret_cast<const uint8_t*>(merged), n * sizeof(KeyEntry));
+    }
     timings_.merge_s += t.lap();
   }
 }
