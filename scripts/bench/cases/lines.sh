@@ -7,8 +7,8 @@
 bench_case lines "text lines against GNU sort, outputs identical: 2 GB of log lines sorted whole; 2 GB of CSV by -t, -k3,3n and by -t, -k2,2 -k1,1n; 2 GB of gensort ASCII records as lines; 12 GB of log lines with -S 2G (LINES_MEM, default 50%, is -S for the others; LINES_SETS picks of logs csv ascii big; LINES_BIG=0 leaves the 12 GB table out)"
 
 # lines_table NAME TITLE IN MEM ARGS...: cp IN, GNU sort ARGS -S MEM, gsort
-# ARGS -S MEM (auto: the CPU; with a GPU, also --backend gpu), gsort's output checked
-# identical to GNU sort's.
+# ARGS -S MEM (auto: the CPU; with a GPU, also --backend gpu unless LINES_GPU=0),
+# gsort's output checked identical to GNU sort's.
 lines_table() {
   local name=$1 title=$2 in=$3 mem=$4 out=$run_dir/out gnu=$run_dir/out.gnu
   shift 4
@@ -18,7 +18,7 @@ lines_table() {
   row "GNU sort" "$gnu" "$(q env LC_ALL=C sort --parallel="$(nproc)" -S "$mem" -T "$run_dir/tmp" "$@" -o "$gnu" "$in")"
   gsort_row "gsort" "$out" "@GSORT@ $(q -S "$mem" -T "$run_dir/tmp" "$@" "$in") --stats @STATS@ -o @OUT@" \
     "$(q same_output "$gnu" "$out")"
-  if ((gpus)); then
+  if ((gpus)) && [[ ${LINES_GPU:-1} == 1 ]]; then
     gsort_row "gsort --backend gpu" "$out" \
       "@GSORT@ $(q --backend gpu -S "$mem" -T "$run_dir/tmp" "$@" "$in") --stats @STATS@ -o @OUT@" \
       "$(q same_output "$gnu" "$out")"

@@ -42,9 +42,18 @@ case_cgroup() {
     # lines: the same bytes as ascii's records, sorted as text lines (issue 31).
     local -a layout=(--format gensort)
     [[ ${sets[i]} != lines ]] || layout=()
+    # Issue 37 compares lines with GNU sort in the same cgroup, at the -S gsort takes there.
+    local gnu_row=
+    if [[ ${sets[i]} == lines && ${GNU_SORT:-1} == 1 ]]; then
+      gnu_row=${#tbl_label[@]}
+      local gnu_mem=${MEM:-$(($(numfmt --from=iec "${LIMIT:-3G}") / 2 >> 20))M}
+      row "GNU sort, lines" "$out" "$(q env LC_ALL=C sort --parallel="$(nproc)" -S "$gnu_mem" -T "$run_dir/tmp" \
+        -o "$out" "${inputs[i]}")" "$(check_sorted "$out")"
+    fi
     for v in "${variants[@]}"; do
       local opts=${MEM:+ -S $MEM}
       [[ $v == default ]] || opts+=" $v"
+      [[ -z $gnu_row ]] || tbl_ratios+=("GNU sort over gsort $v=$gnu_row/${#tbl_label[@]}")
       gsort_row "gsort $v, ${sets[i]}" "$out" "@GSORT@ ${layout[*]} -T $(q "$run_dir/tmp")$opts --stats @STATS@ \
 $(q "${inputs[i]}") -o @OUT@" "$(check_sorted "${layout[@]}" "$out")"
     done
