@@ -188,6 +188,34 @@ void RunView::read_at(const std::vector<uint64_t>& indexes, uint8_t* dst) const 
   }
 }
 
+void RunView::read_span(uint64_t first, uint64_t count, uint8_t* dst, FrameCache* cache) const {
+  FrameCache local;
+  FrameCache& decoded = cache ? *cache : local;
+  for (uint64_t i = first, stop = first + count; i < stop;) {
+    const Segment& seg = segments_[segment_of(i)];
+    if (!seg.compressed()) {
+      const uint64_t n = std::min(stop, seg.first + seg.count()) - i;
+      if (seg.file->pread_full(dst, n * rs_, sizeof(RunHeader) + (i - seg.first) * rs_) != n * rs_) {
+        throw DataError("run file " + seg.file->path() + " is truncated");
+      }
+      i += n;
+      dst += n * rs_;
+      continue;
+    }
+    const size_t f = frame_of(i);
+    if (decoded.frame != f) {
+      decoded.frame = SIZE_MAX;  // until the decode succeeds
+      decoded.bytes.resize(frames_[f].header.record_bytes);
+      decode_frame(f, decoded.bytes.data());
+      decoded.frame = f;
+    }
+    const uint64_t n = std::min(stop, frames_[f].first + frames_[f].records(rs_)) - i;
+    std::copy_n(decoded.bytes.data() + (i - frames_[f].first) * rs_, n * rs_, dst);
+    i += n;
+    dst += n * rs_;
+  }
+}
+
 uint64_t RunView::partition_point(uint64_t lo, uint64_t hi, const std::function<bool(const uint8_t*)>& before) const {
   if (!frames_.empty()) return compressed_partition_point(lo, hi, before);
   std::vector<uint8_t> record(rs_);

@@ -39,6 +39,15 @@ class RunView final : public SortedRecords {
   uint64_t size() const override { return records_; }
   uint64_t sample_index(uint64_t i) const override;
   void read_at(const std::vector<uint64_t>& indexes, uint8_t* dst) const override;
+  // Copies records [first, first + count) to dst, unchecked as read_at's
+  // (one-byte records: the bytes of a run of lines, around a probed line).
+  // `cache` (one thread's, may be null) keeps the frame decoded last for
+  // the next call: a binary search probes one frame many times.
+  struct FrameCache {
+    size_t frame = SIZE_MAX;
+    std::vector<uint8_t> bytes;
+  };
+  void read_span(uint64_t first, uint64_t count, uint8_t* dst, FrameCache* cache = nullptr) const;
   uint64_t partition_point(uint64_t lo, uint64_t hi,
                            const std::function<bool(const uint8_t*)>& before) const override;
 

@@ -60,7 +60,8 @@ void add_sort_options(po::options_description& d, RawOptions& o) {
        "of the data shrinks 1.5x or more and the runs outgrow the page cache onto a temp device slower than "
        "the compressor, measured; -v says why), on, off, or a zstd LEVEL (on is level 1)")
       ("spill-streams", po::value(&o.spill_streams)->value_name("N"),
-       "write each spilled run as N files at once (default 8; fewer under a small -S)")
+       "write each spilled run as N files at once (default 8 for records, 1 for text lines; fewer under a "
+       "small -S)")
       ("page-cache", po::value(&o.page_cache)->value_name("WHAT"),
        "drop (the default): once read, drop the pages of the input that gsort itself brought into the "
        "page cache (what was cached before stays); keep: leave them there");

@@ -17,5 +17,7 @@ RunFileHook before_final_merge = nullptr;
 FaultHook fail_device_allocation = nullptr;
 ChoiceHook device_present = nullptr;
 StartHook device_start = nullptr;
+CountHook hold_line_runs_from = nullptr;
+ChoiceHook hold_line_runs_in_host = nullptr;
 
 }  // namespace gsort::test_hooks

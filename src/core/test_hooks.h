@@ -80,6 +80,14 @@ extern StartHook device_start;
 using CountHook = uint64_t (*)();
 extern CountHook shared_slot_records;
 
+// Text lines' runs held in the GPU's memory from inputs of this many bytes
+// on, where a test wants small inputs to take that way (null, or
+// UINT64_MAX: as gsort decides).
+extern CountHook hold_line_runs_from;
+// Those runs held in the host's memory instead of a device's: the held
+// runs' pipeline on a machine without a GPU.
+extern ChoiceHook hold_line_runs_in_host;
+
 }  // namespace gsort::test_hooks
 
 namespace gsort {

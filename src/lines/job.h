@@ -16,6 +16,7 @@
 #include "src/core/log.h"
 #include "src/core/thread_pool.h"
 #include "src/lines/keys/compare.h"
+#include "src/lines/merge/held_runs.h"
 #include "src/lines/merge/runs.h"
 #include "src/lines/merge/window.h"
 #include "src/lines/plan.h"
@@ -59,6 +60,9 @@ struct LineJob {
   std::unique_ptr<LineVerify> verify;  // --verify
   TempRuns runs;                       // one-byte records
   std::unique_ptr<LineDestination> out;
+  // Where the runs are held instead of the temporary directory (the GPU's
+  // memory), or null; declared after `out`: freed before it.
+  std::unique_ptr<HeldLineRuns> held;
 
   // -u's comparison, or null.
   const LineComparator* unique_by() const { return config.unique ? &compare : nullptr; }
@@ -91,6 +95,15 @@ void merge_line_inputs(LineJob& job, std::vector<PendingSource> inputs, uint64_t
 // Merges the last plan.fan_in runs into one, in their place (too many
 // runs wait: each holds a descriptor).
 void merge_last_runs(LineJob& job, std::deque<PendingSource>& runs);
+
+// Holds the runs of a spilled sort of `bytes` of lines in the GPU's memory
+// (job.held) where a device can take them all and the input is large enough
+// for that to pay; -v says which, and why.
+void hold_line_runs(LineJob& job, uint64_t bytes);
+
+// Merges the runs job.held holds into the destination: in ranges where it
+// may (merge_in_ranges.h), else in batches.
+void merge_held_line_runs(LineJob& job);
 
 // Sorts the inputs: in memory when they fit one chunk (written to the
 // destination), else as runs, returned to be merged (none: the output

@@ -3,8 +3,10 @@
 #include <algorithm>
 
 #include "src/core/stopwatch.h"
+#include "src/core/test_hooks.h"
 #include "src/lines/job.h"
 #include "src/lines/merge/merge.h"
+#include "src/lines/merge_in_ranges.h"
 #include "src/merge/group_merger.h"
 #include "src/merge/run_stack.h"
 #include "src/pipeline/temp_compression.h"
@@ -118,6 +120,18 @@ void merge_line_sources(LineJob& job, std::vector<PendingSource> sources, uint64
     sources = merge_pass(job, sources);
     ++job.report.merge_passes;
   }
+  if (test_hooks::before_final_merge) {
+    for (size_t r = 0; r < sources.size(); ++r) {
+      for (size_t s = 0; s < sources[r].segments.size(); ++s) {
+        test_hooks::before_final_merge(sources[r].segments[s].file.file.fd(), r, s);
+      }
+    }
+  }
+  if (merge_lines_in_ranges(job, sources)) {
+    ++job.report.merge_passes;
+    job.report.add_phase("merge", t.seconds());
+    return;
+  }
   std::vector<std::unique_ptr<LineWindow>> windows = open_windows(job, sources);
   std::unique_ptr<LineWriter> out = job.destination_writer(bound);
   merge_lines(windows, job.compare, *out, job.pool);
@@ -125,6 +139,37 @@ void merge_line_sources(LineJob& job, std::vector<PendingSource> sources, uint64
   ++job.report.merge_passes;
   job.report.output_records += out->lines_written();
   job.report.output_bytes += out->bytes_written();
+  job.report.add_phase("merge", t.seconds());
+}
+
+void merge_held_line_runs(LineJob& job) {
+  const Stopwatch t;
+  job.meter->phase("merging", 0, &job.out->blocks.written_bytes());
+  const HeldLineRuns& held = *job.held;
+  std::vector<std::unique_ptr<RunBytes>> owned;
+  std::vector<const RunBytes*> runs;
+  for (size_t r = 0; r < held.runs(); ++r) {
+    owned.push_back(held.run(r));
+    runs.push_back(owned.back().get());
+  }
+  if (!merge_held_lines_in_ranges(job, runs)) {
+    // Every held run at once: they take no descriptors, and a window grows to its longest line.
+    std::vector<std::unique_ptr<LineWindow>> windows;
+    const uint64_t n = runs.size();
+    for (size_t r = 0; r < n; ++r) {
+      const uint64_t bytes = std::min(job.plan.window_bytes(n), runs[r]->size() + 1);
+      windows.push_back(std::make_unique<LineWindow>(read_in_order(*runs[r], "run " + std::to_string(r) + " in " +
+                                                                                 held.where()),
+                                                     job.spec.eol, bytes, std::min(job.plan.window_lines(n), bytes),
+                                                     job.plan.max_line));
+    }
+    std::unique_ptr<LineWriter> out = job.destination_writer(held.used());
+    merge_lines(windows, job.compare, *out, job.pool);
+    out->finish();
+    job.report.output_records += out->lines_written();
+    job.report.output_bytes += out->bytes_written();
+  }
+  ++job.report.merge_passes;
   job.report.add_phase("merge", t.seconds());
 }
 

@@ -35,7 +35,7 @@ LinePlan plan_lines(uint64_t budget, uint64_t bytes_per_line, uint64_t known_byt
   // As records do: the streams share the block, each keeping a useful part,
   // and a run takes at most a quarter of the files.
   const uint64_t room = std::clamp<uint64_t>(std::min(p.block_bytes / kMinStreamBlockBytes, files / 4), 1, UINT32_MAX);
-  p.spill_streams = static_cast<unsigned>(std::clamp<uint64_t>(streams != 0 ? streams : kDefaultSpillStreams, 1, room));
+  p.spill_streams = static_cast<unsigned>(std::clamp<uint64_t>(streams != 0 ? streams : kDefaultLineSpillStreams, 1, room));
   // Beside the waiting files: the next spill's, or one merge's output.
   p.waiting_files = std::max<uint64_t>(files - p.spill_streams, 1);
   return p;

@@ -157,6 +157,8 @@ void open_destination(LineJob& job, const std::string& path) {
   out.blocks.allow_mapping([&out, &check](uint64_t bytes, uint64_t block) {
     return check.may_map() ? out.mapped.map(bytes, block) : nullptr;
   });
+  out.blocks.allow_whole_mapping(
+      [&out, &check](uint64_t bytes) { return check.may_map() ? out.mapped.map_whole(bytes) : nullptr; });
 }
 
 }  // namespace
@@ -184,6 +186,8 @@ LineSortOutcome sort_lines(const SortConfig& config, const RunOptions& run, Thre
       merge_line_sources(job, std::vector<PendingSource>(std::make_move_iterator(runs.begin()),
                                                          std::make_move_iterator(runs.end())),
                          job.report.input_bytes);
+    } else if (job.held && job.held->runs() > 0) {
+      merge_held_line_runs(job);
     }
   }
   commit(job, run, before_commit);

@@ -80,33 +80,66 @@ class LineSpill {
   bool busy() const { return done_.valid(); }
 
   void start(const LineSpan& span, const uint32_t* order) {
+    if (job_.held) {
+      start_held(span, order);
+      return;
+    }
     run_ = PendingSource();
     const unsigned streams = static_cast<unsigned>(std::clamp<uint64_t>(span.count, 1, job_.plan.spill_streams));
     out_ = job_.run_output(run_, streams);  // the files are made here, on this thread
     started_s_ = process_seconds();
     LineRunOutput* out = out_.get();
     ThreadPool& pool = job_.pool;
-    done_ = std::async(std::launch::async, [out, &pool, span, order] {
+    double* steps = steps_;
+    done_ = std::async(std::launch::async, [out, &pool, span, order, steps] {
+      Stopwatch t;
       out->append_sorted(pool, span, order, span.count);
-      return out->finish();
+      steps[0] = t.lap();
+      LineRunFigures figures = out->finish();
+      steps[1] = t.lap();
+      return figures;
     });
   }
 
-  // Waits for the run; its figures and span go to the report.
+  // Waits for the run; its figures and span go to the report. A run the
+  // job holds (job.held) is no file: the source returned is empty.
   PendingSource finish() {
     const LineRunFigures figures = done_.get();
     out_.reset();
-    job_.count_run(figures);
+    if (!job_.held) job_.count_run(figures);
     ++job_.report.runs;
     job_.report.add_span(PhaseSpan{"write runs", "spill", started_s_, process_seconds()});
+    job_.report.add_duration("write runs: gathering into the streams", steps_[0]);
+    job_.report.add_duration("write runs: the streams finishing", steps_[1]);
     return std::move(run_);
   }
 
  private:
+  // The run copied into job.held through a writer of the plan's blocks.
+  void start_held(const LineSpan& span, const uint32_t* order) {
+    started_s_ = process_seconds();
+    HeldLineRuns* held = job_.held.get();
+    ThreadPool& pool = job_.pool;
+    auto writer = std::make_shared<LineWriter>([held](const uint8_t* data, size_t bytes) { held->append(data, bytes); },
+                                               job_.plan.block_bytes, job_.spec.eol, job_.unique_by());
+    writer->verify_with(job_.verify.get(), false);
+    double* steps = steps_;
+    done_ = std::async(std::launch::async, [writer, held, &pool, span, order, steps] {
+      Stopwatch t;
+      writer->append_sorted(pool, span, order, span.count);
+      steps[0] = t.lap();
+      writer->finish();
+      held->end_run();
+      steps[1] = t.lap();
+      return LineRunFigures{writer->lines_written(), writer->bytes_written(), 0};
+    });
+  }
+
   LineJob& job_;
   PendingSource run_;
   std::unique_ptr<LineRunOutput> out_;
   double started_s_ = 0;
+  double steps_[2] = {0, 0};  // the spill's gathering and finishing, written by its thread
   std::future<LineRunFigures> done_;  // declared last: a spill in flight ends before the rest goes
 };
 
@@ -157,7 +190,10 @@ void plan_chunks(LineJob& job, const LineReader& reader, const LineSorter& sorte
   job.report.temp.streams = job.plan.spill_streams;
   job.report.temp.expected_bytes = reader.known_bytes();
   job.runs.plan_writes(job.plan.block_bytes, false);
-  if (job.plan.double_buffered) count_line_runs(job, reader.known_bytes());
+  if (job.plan.double_buffered) {
+    hold_line_runs(job, reader.known_bytes());
+    if (!job.held) count_line_runs(job, reader.known_bytes());
+  }
   job.log.info("lines: sorter " + sorter.describe() + ", chunks of " + std::to_string(job.plan.chunk_bytes) +
                " bytes or " + std::to_string(job.plan.chunk_lines) + " lines" +
                (job.plan.double_buffered ? " (two: one read and sorted while the other is spilled)" : "") +
@@ -185,6 +221,7 @@ uint64_t next_read(const LineJob& job) {
 // segments' descriptors) are merged early, until fewer wait than the plan's
 // waiting_files.
 void add_run(LineJob& job, std::deque<PendingSource>& runs, PendingSource run) {
+  if (job.held) return;  // it is in job.held
   runs.push_back(std::move(run));
   for (;;) {
     size_t open = 0;
@@ -214,7 +251,7 @@ std::deque<PendingSource> sort_line_chunks(LineJob& job) {
     const LineSpan span = index_chunk(job, reader, b, *sorter, bytes);
     job.report.add_phase("read", t.lap());
     const bool last = reader.done();
-    if (last && runs.empty() && !spill.busy()) {
+    if (last && runs.empty() && !spill.busy() && (!job.held || job.held->runs() == 0)) {
       sort_in_memory(job, *sorter, span, b.sorted());
       say_sort_steps(job, *sorter);
       return runs;
@@ -224,7 +261,7 @@ std::deque<PendingSource> sort_line_chunks(LineJob& job) {
     job.report.add_phase("sort", t.lap());
     // The run before this one: the other buffer is free once it is written.
     if (spill.busy()) add_run(job, runs, spill.finish());
-    settle_compression(job, span, b.sorted());
+    if (!job.held) settle_compression(job, span, b.sorted());
     job.meter->phase("spilling", 0, nullptr);
     spill.start(span, b.sorted());
     if (last) break;

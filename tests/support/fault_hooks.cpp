@@ -149,6 +149,15 @@ void corrupt_run(int fd, uint64_t run, uint64_t segment) {
   if (::pwrite(fd, &byte, 1, at) != 1) std::abort();
 }
 
+// GSORT_TEST_HOLD_LINE_RUNS_FROM=BYTES
+uint64_t hold_line_runs_from_set() {
+  const char* bytes = std::getenv("GSORT_TEST_HOLD_LINE_RUNS_FROM");
+  return bytes ? std::strtoull(bytes, nullptr, 10) : UINT64_MAX;
+}
+
+// GSORT_TEST_HOLD_LINE_RUNS_IN_HOST=1
+bool hold_line_runs_in_host_set() { return std::getenv("GSORT_TEST_HOLD_LINE_RUNS_IN_HOST") != nullptr; }
+
 }  // namespace
 
 void install_fault_hooks() {
@@ -167,6 +176,8 @@ void install_fault_hooks() {
   fail_device_allocation = &fail_nth_device_allocation;
   device_present = &fake_device_present;
   device_start = &fake_device_start;
+  hold_line_runs_from = &hold_line_runs_from_set;
+  hold_line_runs_in_host = &hold_line_runs_in_host_set;
 }
 
 }  // namespace gsort::test_hooks

@@ -1,0 +1,78 @@
+#include "src/lines/merge/held_runs.h"
+
+#include <algorithm>
+#include <cstring>
+#include <vector>
+
+#include "src/core/errors.h"
+
+namespace gsort {
+namespace {
+
+class HostPieces final : public RunPieces {
+ public:
+  HostPieces(const uint8_t* base, uint64_t begin, uint64_t end, uint8_t* buffer, uint64_t bytes)
+      : base_(base), at_(begin), end_(end), buffer_(buffer), bytes_(bytes) {}
+  const uint8_t* next(uint64_t* count) override {
+    *count = std::min(bytes_, end_ - at_);
+    if (*count == 0) return nullptr;
+    std::memcpy(buffer_, base_ + at_, *count);  // copied, as the device's pieces are
+    at_ += *count;
+    return buffer_;
+  }
+
+ private:
+  const uint8_t* const base_;
+  uint64_t at_;
+  const uint64_t end_;
+  uint8_t* const buffer_;
+  const uint64_t bytes_;
+};
+
+class HostRunBytes final : public RunBytes {
+ public:
+  HostRunBytes(const uint8_t* base, uint64_t size) : base_(base), size_(size) {}
+  uint64_t size() const override { return size_; }
+  void read_span(uint64_t first, uint64_t count, uint8_t* dst, RunView::FrameCache*) const override {
+    std::memcpy(dst, base_ + first, count);
+  }
+  uint64_t least_buffer_bytes() const override { return 4096; }
+  std::unique_ptr<RunPieces> pieces(uint64_t begin, uint64_t end, uint8_t* buffer, uint64_t bytes) const override {
+    return std::make_unique<HostPieces>(base_, begin, end, buffer, bytes);
+  }
+
+ private:
+  const uint8_t* const base_;
+  const uint64_t size_;
+};
+
+class HostHeldRuns final : public HeldLineRuns {
+ public:
+  explicit HostHeldRuns(uint64_t bytes) : store_(bytes) {}
+  uint64_t capacity() const override { return store_.size(); }
+  uint64_t used() const override { return used_; }
+  void append(const uint8_t* data, uint64_t bytes) override {
+    if (bytes > store_.size() - used_) throw Error("internal error: the runs outgrow the store reserved for them");
+    std::memcpy(store_.data() + used_, data, bytes);
+    used_ += bytes;
+  }
+  void end_run() override { starts_.push_back(used_); }
+  size_t runs() const override { return starts_.size() - 1; }
+  std::unique_ptr<RunBytes> run(size_t r) const override {
+    return std::make_unique<HostRunBytes>(store_.data() + starts_[r], starts_[r + 1] - starts_[r]);
+  }
+  std::string where() const override { return "the host's memory (a test's)"; }
+
+ private:
+  std::vector<uint8_t> store_;
+  uint64_t used_ = 0;
+  std::vector<uint64_t> starts_{0};
+};
+
+}  // namespace
+
+std::unique_ptr<HeldLineRuns> hold_line_runs_in_host(uint64_t bytes) {
+  return std::make_unique<HostHeldRuns>(std::max<uint64_t>(bytes, 1));
+}
+
+}  // namespace gsort

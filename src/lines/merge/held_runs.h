@@ -1,0 +1,40 @@
+// Spilled runs of lines held outside the temporary directory, end to end in
+// one reserved store (the GPU's memory: device/device_runs.h): written one
+// run at a time by the spill's writer thread, then read by the final merge
+// in ranges, by many threads at once, as RunBytes. Nothing touches the page
+// cache or the disk, so a sort whose runs the store holds writes its input's
+// bytes once, to the output.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "src/lines/merge/run_bytes.h"
+
+namespace gsort {
+
+class HeldLineRuns {
+ public:
+  virtual ~HeldLineRuns() = default;
+  // The bytes reserved, and those the runs take so far.
+  virtual uint64_t capacity() const = 0;
+  virtual uint64_t used() const = 0;
+  // Appends to the run being written (a DataError-free Error where the
+  // store is full: the plan reserves the input's size, which bounds it).
+  virtual void append(const uint8_t* data, uint64_t bytes) = 0;
+  // Ends the run being written.
+  virtual void end_run() = 0;
+  virtual size_t runs() const = 0;
+  // Run r's bytes; the store must outlive them.
+  virtual std::unique_ptr<RunBytes> run(size_t r) const = 0;
+  // Where the runs are, for -v ("the GPU's memory (device 0)").
+  virtual std::string where() const = 0;
+};
+
+// The same store in the host's memory, for the tests of a machine without
+// a GPU (test_hooks::hold_line_runs_in_host): the held runs' pipeline, all
+// but the device's copies.
+std::unique_ptr<HeldLineRuns> hold_line_runs_in_host(uint64_t bytes);
+
+}  // namespace gsort

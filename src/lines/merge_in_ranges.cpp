@@ -1,0 +1,194 @@
+#include "src/lines/merge_in_ranges.h"
+
+#include <algorithm>
+#include <atomic>
+#include <memory>
+
+#include "src/core/errors.h"
+#include "src/core/host_buffer.h"
+#include "src/core/log.h"
+#include "src/core/stopwatch.h"
+#include "src/core/test_hooks.h"
+#include "src/lines/merge/range_cut.h"
+#include "src/lines/merge/range_merge.h"
+#include "src/merge/background_release.h"
+
+namespace gsort {
+namespace {
+
+// As the records' plan (src/merge/parallel_merge.cpp): ranges of 4 MiB at
+// least, 4 per thread; a read buffer of at most 256 KiB per run and worker.
+constexpr uint64_t kLeastRangeBytes = uint64_t{4} << 20;
+constexpr uint64_t kRangesPerThread = 4;
+constexpr uint64_t kLeastBlocksPerPart = 4;
+constexpr uint64_t kMostBufferBytes = uint64_t{256} << 10;
+constexpr uint64_t kDecoderBytes = uint64_t{256} << 10;
+
+struct RangePlan {
+  std::string refusal;
+  size_t ranges = 0;
+  unsigned workers = 0;
+  uint64_t buffer_bytes = 0;
+};
+
+RangePlan plan_ranges(const std::vector<const RunBytes*>& runs, unsigned threads, uint64_t budget, size_t forced) {
+  RangePlan plan;
+  uint64_t bytes = 0, unit = 1;
+  bool compressed = false;
+  for (const RunBytes* r : runs) {
+    bytes += r->size();
+    unit = std::max(unit, r->least_buffer_bytes());
+    compressed |= r->compressed();
+  }
+  const uint64_t n = std::max<uint64_t>(runs.size(), 1);
+  if (bytes == 0) {
+    plan.refusal = "no lines";
+    return plan;
+  }
+  const uint64_t extra = compressed ? unit + kDecoderBytes : 0;
+  const uint64_t by_size = std::min(bytes / kLeastRangeBytes, bytes / (n * unit * kLeastBlocksPerPart));
+  plan.ranges = forced != 0 ? forced : static_cast<size_t>(std::min<uint64_t>(uint64_t{threads} * kRangesPerThread, by_size));
+  const uint64_t by_memory = budget / (n * unit + extra);
+  plan.workers = static_cast<unsigned>(std::min<uint64_t>({threads, std::max<size_t>(plan.ranges, 1), by_memory}));
+  if (forced == 0 && plan.ranges < 2) {
+    plan.refusal = "too small to cut into ranges";
+  } else if (plan.workers < (forced == 0 ? 2u : 1u)) {
+    plan.refusal = "the budget gives no two threads a buffer of " + std::to_string(unit >> 10) + " KiB for each of " +
+                   std::to_string(runs.size()) + " runs";
+  }
+  if (!plan.refusal.empty()) return plan;
+  const uint64_t share = (budget / plan.workers - extra) / n;
+  plan.buffer_bytes = compressed ? unit : std::max(unit, std::min(kMostBufferBytes, share) / unit * unit);
+  return plan;
+}
+
+std::string refusal(const LineJob& job) {
+  if (job.config.unique) return "-u drops lines as the batches go";
+  if (job.verify) return "--verify counts the lines as the batches go";
+  if (job.runs.through_program()) return "runs are read through --compress-program, in order";
+  if (!job.out->blocks.may_map_whole()) return "the output is not mapped";
+  return "";
+}
+
+struct RangeFigures {
+  double busy_s = 0, read_s = 0, release_s = 0;
+  uint64_t lines = 0, bytes = 0;
+};
+
+// Every range merged into out on the plan's workers, from the last range
+// to the first; runs in files (views not empty) freed behind them.
+RangeFigures merge_ranges(LineJob& job, const std::vector<const RunBytes*>& runs,
+                          const std::vector<const RunView*>& views, const MergeRanges& ranges, const RangePlan& plan,
+                          uint8_t* out) {
+  const size_t n = ranges.ranges();
+  std::vector<uint64_t> starts(n + 1);
+  for (size_t p = 0; p <= n; ++p) starts[p] = ranges.records_before(p);
+  std::vector<LineRangeResult> done(n);
+  std::vector<double> busy(n);
+  std::atomic<size_t> next{0};
+  std::atomic<bool> failed{false};
+  std::atomic<uint64_t>& written = job.out->blocks.written_bytes();
+  std::unique_ptr<BackgroundRelease> release;
+  if (!views.empty()) release = std::make_unique<BackgroundRelease>(views, ranges);
+  job.pool.parallel_for(std::min<size_t>(plan.workers, n), [&](size_t) {
+    try {
+      LineRangeMerger merger(runs, job.compare, job.spec.eol, plan.buffer_bytes);
+      for (size_t q = next++; q < n && !failed; q = next++) {
+        const size_t p = n - 1 - q;
+        const Stopwatch merging;
+        populate_for_write(out + starts[p], starts[p + 1] - starts[p]);
+        done[p] = merger.merge(ranges.cuts[p], ranges.cuts[p + 1], out + starts[p], nullptr);
+        if (done[p].bytes != starts[p + 1] - starts[p]) {
+          throw Error("internal error: a range of the final merge wrote " + std::to_string(done[p].bytes) +
+                      " bytes of " + std::to_string(starts[p + 1] - starts[p]));
+        }
+        written.fetch_add(done[p].bytes, std::memory_order_relaxed);
+        busy[p] = merging.seconds();
+        if (release) release->merged(p);
+      }
+    } catch (...) {
+      failed = true;  // the other threads take no more ranges
+      throw;
+    }
+  });
+  RangeFigures f;
+  if (release) f.release_s = release->stop();
+  for (size_t p = 0; p < n; ++p) {
+    f.busy_s += busy[p];
+    f.read_s += done[p].read_s;
+    f.lines += done[p].lines;
+    f.bytes += done[p].bytes;
+  }
+  return f;
+}
+
+// The ranges' plan, cut and merge of `runs` into the destination; false
+// (said under -v) where the plan or the mapping declines.
+bool merge_runs(LineJob& job, const std::vector<const RunBytes*>& runs, const std::vector<const RunView*>& views,
+                size_t forced, double open_s) {
+  Stopwatch step;
+  uint64_t bytes = 0;
+  for (const RunBytes* r : runs) bytes += r->size();
+  const RangePlan plan = plan_ranges(runs, job.pool.size(), job.plan.budget, forced);
+  uint8_t* out = plan.refusal.empty() ? job.out->blocks.whole(bytes) : nullptr;
+  if (!out) {
+    job.log.info("final merge: in batches, not in ranges (" +
+                 (plan.refusal.empty() ? std::string("the output could not be mapped") : plan.refusal) + ")");
+    return false;
+  }
+  open_s += step.lap();
+  const MergeRanges ranges = cut_line_runs(runs, job.compare, job.spec.eol, plan.ranges, job.pool);
+  const double cut_s = step.lap();
+  const RangeFigures f = merge_ranges(job, runs, views, ranges, plan, out);
+  const double merge_s = step.lap();
+  job.report.output_records += f.lines;
+  job.report.output_bytes += f.bytes;
+  job.report.add_duration("merge: cutting into ranges", cut_s);
+  job.report.add_duration("merge: ranges", merge_s);
+  job.log.info("final merge: " + plural(ranges.ranges(), "range") + " of " + plural(runs.size(), "run") + " on " +
+               plural(std::min<size_t>(plan.workers, ranges.ranges()), "thread") + " (read buffers of " +
+               std::to_string(plan.buffer_bytes >> 10) + " KiB): runs opened in " + seconds_text(open_s) + ", cut " +
+               seconds_text(cut_s) + ", merged " + seconds_text(merge_s) + " (threads busy " +
+               seconds_text(f.busy_s) + ", reading runs " + seconds_text(f.read_s) +
+               (views.empty() ? std::string() : "; freed in the background in " + seconds_text(f.release_s)) + ")");
+  return true;
+}
+
+// GSORT_TEST_FINAL_MERGE's ranges (> 0), or -1 for the batches; 0: as planned.
+long forced_ranges() { return test_hooks::final_merge_ranges ? test_hooks::final_merge_ranges() : 0; }
+
+bool declined(const LineJob& job, const std::string& why) {
+  if (why.empty()) return false;
+  job.log.info("final merge: in batches, not in ranges (" + why + ")");
+  return true;
+}
+
+}  // namespace
+
+bool merge_lines_in_ranges(LineJob& job, std::vector<PendingSource>& sources) {
+  const long forced = forced_ranges();
+  if (forced < 0 || declined(job, refusal(job))) return false;
+  for (const PendingSource& s : sources) {
+    if (s.is_input() && declined(job, "-m merges its inputs")) return false;
+  }
+  Stopwatch step;
+  std::vector<std::unique_ptr<RunView>> views(sources.size());
+  job.pool.parallel_for(sources.size(), [&](size_t i) { views[i] = job.runs.view(sources[i]); });
+  std::vector<std::unique_ptr<FileRunBytes>> bytes;
+  std::vector<const RunBytes*> runs;
+  std::vector<const RunView*> release;
+  for (const auto& v : views) {
+    bytes.push_back(std::make_unique<FileRunBytes>(*v));
+    runs.push_back(bytes.back().get());
+    release.push_back(v.get());
+  }
+  return merge_runs(job, runs, release, static_cast<size_t>(std::max(forced, 0L)), step.seconds());
+}
+
+bool merge_held_lines_in_ranges(LineJob& job, const std::vector<const RunBytes*>& runs) {
+  const long forced = forced_ranges();
+  if (forced < 0 || declined(job, refusal(job))) return false;
+  return merge_runs(job, runs, {}, static_cast<size_t>(std::max(forced, 0L)), 0);
+}
+
+}  // namespace gsort

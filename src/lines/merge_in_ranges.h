@@ -1,0 +1,28 @@
+// The final merge of spilled runs of lines on every core, as records have
+// it (src/merge/parallel_merge.h): the runs are cut into ranges of whole
+// lines (merge/range_cut.h), and the pool's threads each merge one range at
+// a time, of every run, straight into the range's place in the mapped
+// output (merge/range_merge.h), from the last range to the first. Runs in
+// the temporary directory are freed behind them as they go
+// (src/merge/background_release.h); runs held in the GPU's memory
+// (merge/held_runs.h) are read from there.
+// It takes runs only (not -m's inputs), a destination that maps whole, and
+// no -u or --verify (whose lines the batch merge, merge/merge.h, counts and
+// drops); elsewhere it declines and the batch merge does the work.
+#pragma once
+
+#include <vector>
+
+#include "src/lines/job.h"
+
+namespace gsort {
+
+// Merges `sources` (runs in the temporary directory) into the destination
+// and counts what it wrote into the report; false (nothing written) where
+// it declines, saying why under -v.
+bool merge_lines_in_ranges(LineJob& job, std::vector<PendingSource>& sources);
+
+// The same for the runs job.held holds.
+bool merge_held_lines_in_ranges(LineJob& job, const std::vector<const RunBytes*>& runs);
+
+}  // namespace gsort

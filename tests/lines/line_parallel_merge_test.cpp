@@ -1,0 +1,206 @@
+// The lines' final merge on every core (issue 37, src/lines/merge_in_ranges.h):
+// gsort-test-hooks forced to merge spilled runs of lines in ranges
+// (GSORT_TEST_FINAL_MERGE=ranges:N) writes the bytes it writes when forced
+// through the batches, and GNU sort's, over heavy duplicates, one line
+// repeated, lines longer than a read buffer, empty lines, -r, -s with a
+// key, a CSV key mix, -f, -z and compressed runs; -u and --verify keep the
+// batches; a damaged run is exit 2 with nothing left, either way. Runs held
+// outside the temporary directory (src/lines/merge/held_runs.h) give the
+// same bytes every way: in the host's memory (a test's store, here) and
+// in the GPU's (skipped without one), where a failed device allocation
+// leaves the runs to the temporary directory.
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <string>
+#include <vector>
+
+#include "tests/support/line_gen.h"
+#include "tests/support/process.h"
+#include "tests/support/temp_dir.h"
+
+namespace gsort_test {
+namespace {
+
+bool contains(const std::string& text, const std::string& what) { return text.find(what) != std::string::npos; }
+
+struct Sorted {
+  ProcessResult result;
+  std::string out;
+};
+
+// gsort-test-hooks on dir/in with `args` under -S 4M, the final merge
+// forced `how` ("batches" or "ranges:N"), into dir/out; lines up to 1 MiB.
+Sorted sort_with(const TempDir& dir, const std::string& how, const std::vector<std::string>& args,
+                 const std::vector<std::string>& env = {}) {
+  std::vector<std::string> argv = {GSORT_HOOKS_BINARY, "-S", "4M"};
+  argv.insert(argv.end(), args.begin(), args.end());
+  argv.insert(argv.end(), {"-T", dir.path(), "-v", dir.file("in"), "-o", dir.file("out")});
+  ProcessOptions options = c_locale();
+  options.env.insert(options.env.end(), env.begin(), env.end());
+  options.env.push_back("GSORT_TEST_FINAL_MERGE=" + how);
+  Sorted run;
+  run.result = run_process(argv, options);
+  if (run.result.status() == "exit 0") run.out = read_file(dir.file("out"));
+  return run;
+}
+
+std::string gnu_sort(const TempDir& dir, std::vector<std::string> args) {
+  args.insert(args.begin(), "/usr/bin/sort");
+  args.push_back(dir.file("in"));
+  const ProcessResult r = run_process(args, c_locale());
+  EXPECT_EQ(r.status(), "exit 0") << r.err;
+  return r.out;
+}
+
+// Lines of 1 to 6 comma-separated fields drawn from `distinct` values, one
+// in 500 longer than the merge's read buffer (256 KiB), some empty.
+std::string csv_lines(Rng& rng, size_t bytes, uint32_t distinct, char eol) {
+  std::string s;
+  while (s.size() < bytes) {
+    const uint64_t v = rng.below(distinct);
+    if (v % 500 == 7) {
+      s += std::string(300000 + rng.below(1000), static_cast<char>('a' + v % 3));
+    } else if (v % 97 != 3) {
+      for (uint64_t f = 0, n = 1 + v % 6; f < n; ++f) {
+        s += (f ? "," : "") + std::to_string((v * 7919 + f * 31) % 1000) + (f % 2 ? "x" : "");
+      }
+    }
+    s += eol;
+  }
+  return s;
+}
+
+bool have_gnu_sort() { return ::access("/usr/bin/sort", X_OK) == 0; }
+
+TEST(LineParallelMerge, SameBytesAsTheBatchesAndGnuSort) {
+  if (!have_gnu_sort()) GTEST_SKIP() << "no GNU sort";
+  TempDir dir;
+  Rng rng(3737);
+  struct Data {
+    const char* name;
+    uint32_t distinct;
+  };
+  for (const Data d : {Data{"heavy duplicates", 9}, Data{"one line", 1}, Data{"many lines", 1000000}}) {
+    const std::vector<std::vector<std::string>> mixes = {
+        {}, {"-r"}, {"-s", "-t,", "-k2,2"}, {"-t,", "-k2,2", "-k1,1n"}, {"-f", "--compress-temp=on"}, {"-z"}};
+    for (const std::vector<std::string>& mix : mixes) {
+      const bool z = !mix.empty() && mix.front() == "-z";
+      write_file(dir.file("in"), csv_lines(rng, 6u << 20, d.distinct, z ? '\0' : '\n'));
+      SCOPED_TRACE(std::string(d.name) + ", " + command_line(mix));
+      std::vector<std::string> gnu_args;
+      for (const std::string& a : mix) {
+        if (a.rfind("--compress", 0) != 0) gnu_args.push_back(a);
+      }
+      const std::string expected = gnu_sort(dir, gnu_args);
+      const Sorted batches = sort_with(dir, "batches", mix);
+      ASSERT_EQ(batches.result.status(), "exit 0") << batches.result.err;
+      EXPECT_TRUE(batches.out == expected) << "the batches differ from GNU sort";
+      EXPECT_FALSE(contains(batches.result.err, "gsort: final merge: ")) << batches.result.err;
+      const Sorted ranges = sort_with(dir, "ranges:13", mix);
+      ASSERT_EQ(ranges.result.status(), "exit 0") << ranges.result.err;
+      EXPECT_TRUE(ranges.out == expected) << "the ranges differ from GNU sort";
+      EXPECT_TRUE(contains(ranges.result.err, "gsort: final merge: ")) << ranges.result.err;
+      EXPECT_TRUE(contains(ranges.result.err, " ranges of ")) << ranges.result.err;
+      EXPECT_EQ(count_files(dir.path()), 2u) << "files left behind";  // in, out
+    }
+  }
+}
+
+TEST(LineParallelMerge, UniqueAndVerifyKeepTheBatches) {
+  if (!have_gnu_sort()) GTEST_SKIP() << "no GNU sort";
+  TempDir dir;
+  Rng rng(3738);
+  write_file(dir.file("in"), csv_lines(rng, 2u << 20, 50, '\n'));
+  const Sorted unique = sort_with(dir, "ranges:7", {"-u"});
+  ASSERT_EQ(unique.result.status(), "exit 0") << unique.result.err;
+  EXPECT_TRUE(unique.out == gnu_sort(dir, {"-u"}));
+  EXPECT_TRUE(contains(unique.result.err, "final merge: in batches, not in ranges (-u")) << unique.result.err;
+  const Sorted verified = sort_with(dir, "ranges:7", {"--verify"});
+  ASSERT_EQ(verified.result.status(), "exit 0") << verified.result.err;
+  EXPECT_TRUE(verified.out == gnu_sort(dir, {}));
+  EXPECT_TRUE(contains(verified.result.err, "not in ranges (--verify")) << verified.result.err;
+}
+
+TEST(LineParallelMerge, ALargeSortTakesTheRangesByItself) {
+  TempDir dir;
+  Rng rng(3739);
+  write_file(dir.file("in"), csv_lines(rng, 24u << 20, 1000000, '\n'));
+  const ProcessResult r = run_process({GSORT_BINARY, "-S", "8M", "-v", "-T", dir.path(), dir.file("in"), "-o",
+                                       dir.file("out")},
+                                      c_locale());
+  ASSERT_EQ(r.status(), "exit 0") << r.err;
+  EXPECT_TRUE(contains(r.err, " ranges of ")) << r.err;
+  EXPECT_TRUE(contains(r.err, "merge: ranges")) << r.err;
+  const ProcessResult check = run_process({GSORT_BINARY, "-c", dir.file("out")}, c_locale());
+  EXPECT_EQ(check.status(), "exit 0") << check.err;
+  EXPECT_EQ(read_file(dir.file("out")).size(), read_file(dir.file("in")).size());
+}
+
+TEST(LineParallelMerge, ADamagedRunIsExit2WithNothingLeft) {
+  TempDir dir;
+  Rng rng(3740);
+  write_file(dir.file("in"), csv_lines(rng, 3u << 20, 1000000, '\n'));
+  for (const char* how : {"batches", "ranges:9"}) {
+    for (const char* temp : {"--compress-temp=off", "--compress-temp=on"}) {
+      SCOPED_TRACE(std::string(how) + ", " + temp);
+      const Sorted run = sort_with(dir, how, {temp}, {"GSORT_TEST_CORRUPT_RUN=1:0"});
+      EXPECT_EQ(run.result.status(), "exit 2") << run.result.err;
+      EXPECT_TRUE(contains(run.result.err, "is corrupted")) << run.result.err;
+      EXPECT_FALSE(path_exists(dir.file("out")));
+      EXPECT_EQ(count_files(dir.path()), 1u) << "files left behind";  // in
+    }
+  }
+}
+
+TEST(LineHeldRuns, SameBytesAsGnuSortEveryWay) {
+  if (!have_gnu_sort()) GTEST_SKIP() << "no GNU sort";
+  TempDir dir;
+  Rng rng(3741);
+  const std::vector<std::string> hold = {"GSORT_TEST_HOLD_LINE_RUNS_FROM=0", "GSORT_TEST_HOLD_LINE_RUNS_IN_HOST=1"};
+  const std::vector<std::vector<std::string>> mixes = {{}, {"-r"}, {"-u"}, {"--verify"}, {"-s", "-t,", "-k2,2"}, {"-z"}};
+  for (const std::vector<std::string>& mix : mixes) {
+    const std::string first = mix.empty() ? "" : mix.front();
+    write_file(dir.file("in"), csv_lines(rng, 6u << 20, 5000, first == "-z" ? '\0' : '\n'));
+    const std::string expected = gnu_sort(dir, first == "--verify" ? std::vector<std::string>{} : mix);
+    for (const char* how : {"batches", "ranges:11", "planned"}) {
+      SCOPED_TRACE(command_line(mix) + ", " + how);
+      const Sorted run = sort_with(dir, how, mix, hold);
+      ASSERT_EQ(run.result.status(), "exit 0") << run.result.err;
+      EXPECT_TRUE(run.out == expected) << "the held runs' output differs from GNU sort";
+      EXPECT_TRUE(contains(run.result.err, "lines: runs held in the host's memory")) << run.result.err;
+      EXPECT_EQ(count_files(dir.path()), 2u) << "files left behind";  // in, out
+    }
+  }
+}
+
+TEST(LineHeldRuns, TheGpusMemoryHoldsTheRunsOrLeavesThemToTheDisk) {
+  if (!have_gnu_sort()) GTEST_SKIP() << "no GNU sort";
+  TempDir dir;
+  write_file(dir.file("probe"), "b\na\n");
+  const ProcessResult probe =
+      run_process({GSORT_BINARY, "--backend", "gpu", dir.file("probe"), "-o", dir.file("out")}, c_locale());
+  if (probe.exit_code != 0) GTEST_SKIP() << "no usable GPU: " << probe.err;
+  Rng rng(3742);
+  write_file(dir.file("in"), csv_lines(rng, 8u << 20, 1000000, '\n'));
+  const std::string expected = gnu_sort(dir, {});
+  for (const char* how : {"batches", "ranges:9", "planned"}) {
+    SCOPED_TRACE(how);
+    const Sorted run = sort_with(dir, how, {}, {"GSORT_TEST_HOLD_LINE_RUNS_FROM=0"});
+    ASSERT_EQ(run.result.status(), "exit 0") << run.result.err;
+    EXPECT_TRUE(run.out == expected) << "the device's runs give another output";
+    EXPECT_TRUE(contains(run.result.err, "lines: runs held in the GPU's memory (device 0)")) << run.result.err;
+    EXPECT_EQ(count_files(dir.path()), 3u) << "files left behind";  // probe, in, out
+  }
+  // The store's allocation fails: the runs go to the temporary directory, with the same bytes.
+  const Sorted fallback =
+      sort_with(dir, "planned", {}, {"GSORT_TEST_HOLD_LINE_RUNS_FROM=0", "GSORT_TEST_FAIL_DEVICE_ALLOC=1"});
+  ASSERT_EQ(fallback.result.status(), "exit 0") << fallback.result.err;
+  EXPECT_TRUE(fallback.out == expected);
+  EXPECT_TRUE(contains(fallback.result.err, "lines: runs in the temporary directory, not in the GPU's memory ("))
+      << fallback.result.err;
+}
+
+}  // namespace
+}  // namespace gsort_test
