@@ -59,7 +59,7 @@ class HostHeldRuns final : public HeldLineRuns {
   void end_run() override { starts_.push_back(used_); }
   size_t runs() const override { return starts_.size() - 1; }
   std::unique_ptr<RunBytes> run(size_t r) const override {
-    return std::make_unique<HostRunBytes>(store_.data() + starts_[r], starts_[r + 1] - starts_[r]);
+    return run_bytes_in_host(store_.data() + starts_[r], starts_[r + 1] - starts_[r]);
   }
   std::string where() const override { return "the host's memory (a test's)"; }
 
@@ -73,6 +73,10 @@ class HostHeldRuns final : public HeldLineRuns {
 
 std::unique_ptr<HeldLineRuns> hold_line_runs_in_host(uint64_t bytes) {
   return std::make_unique<HostHeldRuns>(std::max<uint64_t>(bytes, 1));
+}
+
+std::unique_ptr<RunBytes> run_bytes_in_host(const uint8_t* bytes, uint64_t size) {
+  return std::make_unique<HostRunBytes>(bytes, size);
 }
 
 }  // namespace gsort

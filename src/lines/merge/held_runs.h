@@ -36,5 +36,7 @@ class HeldLineRuns {
 // a GPU (test_hooks::hold_line_runs_in_host): the held runs' pipeline, all
 // but the device's copies.
 std::unique_ptr<HeldLineRuns> hold_line_runs_in_host(uint64_t bytes);
+// A run's bytes in the host's memory (borrowed), as that store hands them out.
+std::unique_ptr<RunBytes> run_bytes_in_host(const uint8_t* bytes, uint64_t size);
 
 }  // namespace gsort
