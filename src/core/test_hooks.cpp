@@ -19,5 +19,6 @@ ChoiceHook device_present = nullptr;
 StartHook device_start = nullptr;
 CountHook hold_line_runs_from = nullptr;
 ChoiceHook hold_line_runs_in_host = nullptr;
+CountHook hold_line_runs_after = nullptr;
 
 }  // namespace gsort::test_hooks

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <future>
 #include <memory>
 #include <string>
 #include <vector>
@@ -29,6 +30,12 @@
 #include "src/report/sort_report.h"
 
 namespace gsort {
+
+// A store for held runs, once made; or why there is none.
+struct HeldRunsStart {
+  std::unique_ptr<HeldLineRuns> store;
+  std::string why;
+};
 
 // The destination: its file (made first: an unwritable destination fails
 // before any work), its encoder with --compress-output, and its blocks,
@@ -61,8 +68,12 @@ struct LineJob {
   TempRuns runs;                       // one-byte records
   std::unique_ptr<LineDestination> out;
   // Where the runs are held instead of the temporary directory (the GPU's
-  // memory), or null; declared after `out`: freed before it.
+  // memory), or null; declared after `out`: freed before it. held_start:
+  // the store being made beside the first chunks (hold_line_runs), which
+  // take_held_runs takes once it is ready; a start still going on when the
+  // job ends is waited for before `held` goes.
   std::unique_ptr<HeldLineRuns> held;
+  std::future<HeldRunsStart> held_start;
 
   // -u's comparison, or null.
   const LineComparator* unique_by() const { return config.unique ? &compare : nullptr; }
@@ -96,14 +107,20 @@ void merge_line_inputs(LineJob& job, std::vector<PendingSource> inputs, uint64_t
 // runs wait: each holds a descriptor).
 void merge_last_runs(LineJob& job, std::deque<PendingSource>& runs);
 
-// Holds the runs of a spilled sort of `bytes` of lines in the GPU's memory
-// (job.held) where a device can take them all and the input is large enough
-// for that to pay; -v says which, and why.
+// Where a device may hold the runs of a spilled sort of `bytes` of lines
+// (the input is large enough for that to pay), starts making the store in
+// the GPU's memory beside the first chunks (job.held_start); -v says which,
+// and why.
 void hold_line_runs(LineJob& job, uint64_t bytes);
+// Before each run: whether it goes to job.held, which it fills from the
+// start once that is ready (the runs before it went to the temporary
+// directory).
+bool take_held_runs(LineJob& job);
 
-// Merges the runs job.held holds into the destination: in ranges where it
-// may (merge_in_ranges.h), else in batches.
-void merge_held_line_runs(LineJob& job);
+// Merges the runs in the temporary directory (`files`, the earlier ones)
+// and those job.held holds into the destination: in ranges where it may
+// (merge_in_ranges.h), else in batches.
+void merge_held_line_runs(LineJob& job, std::vector<PendingSource> files);
 
 // Sorts the inputs: in memory when they fit one chunk (written to the
 // destination), else as runs, returned to be merged (none: the output

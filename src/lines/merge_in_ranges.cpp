@@ -88,8 +88,11 @@ RangeFigures merge_ranges(LineJob& job, const std::vector<const RunBytes*>& runs
   std::atomic<size_t> next{0};
   std::atomic<bool> failed{false};
   std::atomic<uint64_t>& written = job.out->blocks.written_bytes();
+  // The release sees the runs in files: the first columns of the cuts.
+  MergeRanges file_ranges;
+  for (const std::vector<uint64_t>& cut : ranges.cuts) file_ranges.cuts.emplace_back(cut.begin(), cut.begin() + views.size());
   std::unique_ptr<BackgroundRelease> release;
-  if (!views.empty()) release = std::make_unique<BackgroundRelease>(views, ranges);
+  if (!views.empty()) release = std::make_unique<BackgroundRelease>(views, file_ranges);
   job.pool.parallel_for(std::min<size_t>(plan.workers, n), [&](size_t) {
     try {
       LineRangeMerger merger(runs, job.compare, job.spec.eol, plan.buffer_bytes);
@@ -122,8 +125,9 @@ RangeFigures merge_ranges(LineJob& job, const std::vector<const RunBytes*>& runs
   return f;
 }
 
-// The ranges' plan, cut and merge of `runs` into the destination; false
-// (said under -v) where the plan or the mapping declines.
+// The ranges' plan, cut and merge of `runs` into the destination (the
+// first of them in files, `views`); false (said under -v) where the plan or
+// the mapping declines.
 bool merge_runs(LineJob& job, const std::vector<const RunBytes*>& runs, const std::vector<const RunView*>& views,
                 size_t forced, double open_s) {
   Stopwatch step;
@@ -165,15 +169,15 @@ bool declined(const LineJob& job, const std::string& why) {
 
 }  // namespace
 
-bool merge_lines_in_ranges(LineJob& job, std::vector<PendingSource>& sources) {
+bool merge_lines_in_ranges(LineJob& job, std::vector<PendingSource>& files, const std::vector<const RunBytes*>& held) {
   const long forced = forced_ranges();
   if (forced < 0 || declined(job, refusal(job))) return false;
-  for (const PendingSource& s : sources) {
+  for (const PendingSource& s : files) {
     if (s.is_input() && declined(job, "-m merges its inputs")) return false;
   }
   Stopwatch step;
-  std::vector<std::unique_ptr<RunView>> views(sources.size());
-  job.pool.parallel_for(sources.size(), [&](size_t i) { views[i] = job.runs.view(sources[i]); });
+  std::vector<std::unique_ptr<RunView>> views(files.size());
+  job.pool.parallel_for(files.size(), [&](size_t i) { views[i] = job.runs.view(files[i]); });
   std::vector<std::unique_ptr<FileRunBytes>> bytes;
   std::vector<const RunBytes*> runs;
   std::vector<const RunView*> release;
@@ -182,13 +186,8 @@ bool merge_lines_in_ranges(LineJob& job, std::vector<PendingSource>& sources) {
     runs.push_back(bytes.back().get());
     release.push_back(v.get());
   }
+  runs.insert(runs.end(), held.begin(), held.end());
   return merge_runs(job, runs, release, static_cast<size_t>(std::max(forced, 0L)), step.seconds());
-}
-
-bool merge_held_lines_in_ranges(LineJob& job, const std::vector<const RunBytes*>& runs) {
-  const long forced = forced_ranges();
-  if (forced < 0 || declined(job, refusal(job))) return false;
-  return merge_runs(job, runs, {}, static_cast<size_t>(std::max(forced, 0L)), 0);
 }
 
 }  // namespace gsort

@@ -17,12 +17,11 @@
 
 namespace gsort {
 
-// Merges `sources` (runs in the temporary directory) into the destination
+// Merges `files` (runs in the temporary directory) and then `held` (runs
+// job.held holds, after them in the merge's order) into the destination
 // and counts what it wrote into the report; false (nothing written) where
 // it declines, saying why under -v.
-bool merge_lines_in_ranges(LineJob& job, std::vector<PendingSource>& sources);
-
-// The same for the runs job.held holds.
-bool merge_held_lines_in_ranges(LineJob& job, const std::vector<const RunBytes*>& runs);
+bool merge_lines_in_ranges(LineJob& job, std::vector<PendingSource>& files,
+                           const std::vector<const RunBytes*>& held = {});
 
 }  // namespace gsort

@@ -81,6 +81,16 @@ void count_merged_runs(LineJob& job, const MergeLimits& limits, uint64_t inputs,
   job.out->room->count_runs(runs);
 }
 
+// A test's hook on each file of each run before the final merge reads them.
+void before_final_merge(std::vector<PendingSource>& runs) {
+  if (!test_hooks::before_final_merge) return;
+  for (size_t r = 0; r < runs.size(); ++r) {
+    for (size_t s = 0; s < runs[r].segments.size(); ++s) {
+      test_hooks::before_final_merge(runs[r].segments[s].file.file.fd(), r, s);
+    }
+  }
+}
+
 }  // namespace
 
 void merge_line_inputs(LineJob& job, std::vector<PendingSource> inputs, uint64_t bound) {
@@ -120,13 +130,7 @@ void merge_line_sources(LineJob& job, std::vector<PendingSource> sources, uint64
     sources = merge_pass(job, sources);
     ++job.report.merge_passes;
   }
-  if (test_hooks::before_final_merge) {
-    for (size_t r = 0; r < sources.size(); ++r) {
-      for (size_t s = 0; s < sources[r].segments.size(); ++s) {
-        test_hooks::before_final_merge(sources[r].segments[s].file.file.fd(), r, s);
-      }
-    }
-  }
+  before_final_merge(sources);
   if (merge_lines_in_ranges(job, sources)) {
     ++job.report.merge_passes;
     job.report.add_phase("merge", t.seconds());
@@ -142,9 +146,10 @@ void merge_line_sources(LineJob& job, std::vector<PendingSource> sources, uint64
   job.report.add_phase("merge", t.seconds());
 }
 
-void merge_held_line_runs(LineJob& job) {
+void merge_held_line_runs(LineJob& job, std::vector<PendingSource> files) {
   const Stopwatch t;
   job.meter->phase("merging", 0, &job.out->blocks.written_bytes());
+  before_final_merge(files);
   const HeldLineRuns& held = *job.held;
   std::vector<std::unique_ptr<RunBytes>> owned;
   std::vector<const RunBytes*> runs;
@@ -152,18 +157,23 @@ void merge_held_line_runs(LineJob& job) {
     owned.push_back(held.run(r));
     runs.push_back(owned.back().get());
   }
-  if (!merge_held_lines_in_ranges(job, runs)) {
-    // Every held run at once: they take no descriptors, and a window grows to its longest line.
-    std::vector<std::unique_ptr<LineWindow>> windows;
-    const uint64_t n = runs.size();
-    for (size_t r = 0; r < n; ++r) {
-      const uint64_t bytes = std::min(job.plan.window_bytes(n), runs[r]->size() + 1);
-      windows.push_back(std::make_unique<LineWindow>(read_in_order(*runs[r], "run " + std::to_string(r) + " in " +
-                                                                                 held.where()),
-                                                     job.spec.eol, bytes, std::min(job.plan.window_lines(n), bytes),
-                                                     job.plan.max_line));
+  if (!merge_lines_in_ranges(job, files, runs)) {
+    while (files.size() > job.plan.fan_in) {
+      files = merge_pass(job, files);
+      ++job.report.merge_passes;
     }
-    std::unique_ptr<LineWriter> out = job.destination_writer(held.used());
+    // The held runs after those in files: they take no descriptors, and a
+    // window grows to its longest line.
+    const uint64_t n = files.size() + runs.size();
+    std::vector<std::unique_ptr<LineWindow>> windows;
+    for (PendingSource& source : files) windows.push_back(job.window(source, n));
+    for (size_t r = 0; r < runs.size(); ++r) {
+      const uint64_t bytes = std::min(job.plan.window_bytes(n), runs[r]->size() + 1);
+      windows.push_back(std::make_unique<LineWindow>(
+          read_in_order(*runs[r], "run " + std::to_string(r) + " in " + held.where()), job.spec.eol, bytes,
+          std::min(job.plan.window_lines(n), bytes), job.plan.max_line));
+    }
+    std::unique_ptr<LineWriter> out = job.destination_writer(job.report.input_bytes);
     merge_lines(windows, job.compare, *out, job.pool);
     out->finish();
     job.report.output_records += out->lines_written();

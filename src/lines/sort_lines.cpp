@@ -182,12 +182,11 @@ LineSortOutcome sort_lines(const SortConfig& config, const RunOptions& run, Thre
     merge_inputs(job);
   } else {
     std::deque<PendingSource> runs = sort_line_chunks(job);
-    if (!runs.empty()) {
-      merge_line_sources(job, std::vector<PendingSource>(std::make_move_iterator(runs.begin()),
-                                                         std::make_move_iterator(runs.end())),
-                         job.report.input_bytes);
-    } else if (job.held && job.held->runs() > 0) {
-      merge_held_line_runs(job);
+    std::vector<PendingSource> files(std::make_move_iterator(runs.begin()), std::make_move_iterator(runs.end()));
+    if (job.held && job.held->runs() > 0) {
+      merge_held_line_runs(job, std::move(files));
+    } else if (!files.empty()) {
+      merge_line_sources(job, std::move(files), job.report.input_bytes);
     }
   }
   commit(job, run, before_commit);

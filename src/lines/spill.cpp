@@ -79,8 +79,10 @@ class LineSpill {
   }
   bool busy() const { return done_.valid(); }
 
-  void start(const LineSpan& span, const uint32_t* order) {
-    if (job_.held) {
+  // `held`: into job.held; else into the temporary directory.
+  void start(const LineSpan& span, const uint32_t* order, bool held) {
+    holding_ = held;
+    if (held) {
       start_held(span, order);
       return;
     }
@@ -101,12 +103,15 @@ class LineSpill {
     });
   }
 
+  // Whether the run in flight goes to job.held.
+  bool holding() const { return holding_; }
+
   // Waits for the run; its figures and span go to the report. A run the
   // job holds (job.held) is no file: the source returned is empty.
   PendingSource finish() {
     const LineRunFigures figures = done_.get();
     out_.reset();
-    if (!job_.held) job_.count_run(figures);
+    if (!holding_) job_.count_run(figures);
     ++job_.report.runs;
     job_.report.add_span(PhaseSpan{"write runs", "spill", started_s_, process_seconds()});
     job_.report.add_duration("write runs: gathering into the streams", steps_[0]);
@@ -139,6 +144,7 @@ class LineSpill {
   PendingSource run_;
   std::unique_ptr<LineRunOutput> out_;
   double started_s_ = 0;
+  bool holding_ = false;
   double steps_[2] = {0, 0};  // the spill's gathering and finishing, written by its thread
   std::future<LineRunFigures> done_;  // declared last: a spill in flight ends before the rest goes
 };
@@ -192,7 +198,7 @@ void plan_chunks(LineJob& job, const LineReader& reader, const LineSorter& sorte
   job.runs.plan_writes(job.plan.block_bytes, false);
   if (job.plan.double_buffered) {
     hold_line_runs(job, reader.known_bytes());
-    if (!job.held) count_line_runs(job, reader.known_bytes());
+    count_line_runs(job, reader.known_bytes());
   }
   job.log.info("lines: sorter " + sorter.describe() + ", chunks of " + std::to_string(job.plan.chunk_bytes) +
                " bytes or " + std::to_string(job.plan.chunk_lines) + " lines" +
@@ -221,7 +227,6 @@ uint64_t next_read(const LineJob& job) {
 // segments' descriptors) are merged early, until fewer wait than the plan's
 // waiting_files.
 void add_run(LineJob& job, std::deque<PendingSource>& runs, PendingSource run) {
-  if (job.held) return;  // it is in job.held
   runs.push_back(std::move(run));
   for (;;) {
     size_t open = 0;
@@ -229,6 +234,13 @@ void add_run(LineJob& job, std::deque<PendingSource>& runs, PendingSource run) {
     if (open < job.plan.waiting_files || runs.size() < 2) return;
     merge_last_runs(job, runs);
   }
+}
+
+// The run in flight, finished: into the waiting runs, or held (job.held).
+void take_run(LineJob& job, std::deque<PendingSource>& runs, LineSpill& spill) {
+  const bool held = spill.holding();
+  PendingSource run = spill.finish();
+  if (!held) add_run(job, runs, std::move(run));
 }
 
 }  // namespace
@@ -260,16 +272,18 @@ std::deque<PendingSource> sort_line_chunks(LineJob& job) {
     sorter->sort(span, b.sorted());
     job.report.add_phase("sort", t.lap());
     // The run before this one: the other buffer is free once it is written.
-    if (spill.busy()) add_run(job, runs, spill.finish());
-    if (!job.held) settle_compression(job, span, b.sorted());
+    if (spill.busy()) take_run(job, runs, spill);
+    const bool held = take_held_runs(job);
+    if (!held) settle_compression(job, span, b.sorted());
     job.meter->phase("spilling", 0, nullptr);
-    spill.start(span, b.sorted());
+    spill.start(span, b.sorted(), held);
     if (last) break;
-    if (!job.plan.double_buffered) add_run(job, runs, spill.finish());
+    if (!job.plan.double_buffered) take_run(job, runs, spill);
     bytes = reader.read_chunk(buffers[job.plan.double_buffered ? 1 - cur : cur].text.data(), next_read(job));
     t.lap();
   }
-  if (spill.busy()) add_run(job, runs, spill.finish());
+  if (spill.busy()) take_run(job, runs, spill);
+  if (job.held_start.valid()) job.log.info("lines: the GPU's memory was not ready before the last run");
   say_sort_steps(job, *sorter);
   return runs;
 }

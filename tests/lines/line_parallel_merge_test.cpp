@@ -5,8 +5,9 @@
 // repeated, lines longer than a read buffer, empty lines, -r, -s with a
 // key, a CSV key mix, -f, -z and compressed runs; -u and --verify keep the
 // batches; a damaged run is exit 2 with nothing left, either way. Runs held
-// outside the temporary directory (src/lines/merge/held_runs.h) give the
-// same bytes every way: in the host's memory (a test's store, here) and
+// outside the temporary directory (src/lines/merge/held_runs.h), alone or
+// after runs in files, give the same bytes every way: in the host's memory
+// (a test's store, here) and
 // in the GPU's (skipped without one), where a failed device allocation
 // leaves the runs to the temporary directory.
 #include <gtest/gtest.h>
@@ -158,19 +159,25 @@ TEST(LineHeldRuns, SameBytesAsGnuSortEveryWay) {
   if (!have_gnu_sort()) GTEST_SKIP() << "no GNU sort";
   TempDir dir;
   Rng rng(3741);
-  const std::vector<std::string> hold = {"GSORT_TEST_HOLD_LINE_RUNS_FROM=0", "GSORT_TEST_HOLD_LINE_RUNS_IN_HOST=1"};
   const std::vector<std::vector<std::string>> mixes = {{}, {"-r"}, {"-u"}, {"--verify"}, {"-s", "-t,", "-k2,2"}, {"-z"}};
   for (const std::vector<std::string>& mix : mixes) {
     const std::string first = mix.empty() ? "" : mix.front();
     write_file(dir.file("in"), csv_lines(rng, 6u << 20, 5000, first == "-z" ? '\0' : '\n'));
     const std::string expected = gnu_sort(dir, first == "--verify" ? std::vector<std::string>{} : mix);
-    for (const char* how : {"batches", "ranges:11", "planned"}) {
-      SCOPED_TRACE(command_line(mix) + ", " + how);
-      const Sorted run = sort_with(dir, how, mix, hold);
-      ASSERT_EQ(run.result.status(), "exit 0") << run.result.err;
-      EXPECT_TRUE(run.out == expected) << "the held runs' output differs from GNU sort";
-      EXPECT_TRUE(contains(run.result.err, "lines: runs held in the host's memory")) << run.result.err;
-      EXPECT_EQ(count_files(dir.path()), 2u) << "files left behind";  // in, out
+    // From the first run on, or from the third (the two before it in files, as when the device starts late).
+    for (const char* after : {"0", "2"}) {
+      const std::vector<std::string> hold = {"GSORT_TEST_HOLD_LINE_RUNS_FROM=0", "GSORT_TEST_HOLD_LINE_RUNS_IN_HOST=1",
+                                             std::string("GSORT_TEST_HOLD_LINE_RUNS_AFTER=") + after};
+      for (const char* how : {"batches", "ranges:11", "planned"}) {
+        SCOPED_TRACE(command_line(mix) + ", held from run " + after + ", " + how);
+        const Sorted run = sort_with(dir, how, mix, hold);
+        ASSERT_EQ(run.result.status(), "exit 0") << run.result.err;
+        EXPECT_TRUE(run.out == expected) << "the held runs' output differs from GNU sort";
+        EXPECT_TRUE(contains(run.result.err, "lines: runs held in the host's memory")) << run.result.err;
+        EXPECT_TRUE(contains(run.result.err, std::string("from run ") + (after[0] == '0' ? "1" : "3") + " on"))
+            << run.result.err;
+        EXPECT_EQ(count_files(dir.path()), 2u) << "files left behind";  // in, out
+      }
     }
   }
 }

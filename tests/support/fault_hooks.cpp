@@ -158,6 +158,12 @@ uint64_t hold_line_runs_from_set() {
 // GSORT_TEST_HOLD_LINE_RUNS_IN_HOST=1
 bool hold_line_runs_in_host_set() { return std::getenv("GSORT_TEST_HOLD_LINE_RUNS_IN_HOST") != nullptr; }
 
+// GSORT_TEST_HOLD_LINE_RUNS_AFTER=N
+uint64_t hold_line_runs_after_set() {
+  const char* n = std::getenv("GSORT_TEST_HOLD_LINE_RUNS_AFTER");
+  return n ? std::strtoull(n, nullptr, 10) : 0;
+}
+
 }  // namespace
 
 void install_fault_hooks() {
@@ -178,6 +184,7 @@ void install_fault_hooks() {
   device_start = &fake_device_start;
   hold_line_runs_from = &hold_line_runs_from_set;
   hold_line_runs_in_host = &hold_line_runs_in_host_set;
+  hold_line_runs_after = &hold_line_runs_after_set;
 }
 
 }  // namespace gsort::test_hooks
