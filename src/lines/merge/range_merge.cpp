@@ -8,8 +8,15 @@
 #include "src/merge/primitives/loser_tree.h"
 
 namespace gsort {
+namespace {
 
-// A run's part of the range: its cursor, the piece it last handed out
+// Image words compared before the full comparison: as the batch merge's
+// windows (window.h), the first words are often the same for many lines.
+constexpr int kWords = 3;
+
+}  // namespace
+
+// A run's part of the range: its pieces, the piece it last handed out
 // [at, end), and the line taken from it.
 struct LineRangeMerger::Head {
   std::unique_ptr<RunPieces> cursor;
@@ -17,7 +24,7 @@ struct LineRangeMerger::Head {
   const uint8_t* end = nullptr;
   const uint8_t* line = nullptr;
   uint64_t length = 0;
-  uint64_t word = 0;           // the line's first image word
+  uint64_t words[kWords] = {};  // the line's first image words
   std::vector<uint8_t> whole;  // a line that went on past its piece, put together
 
   bool refill(std::atomic<uint64_t>* bytes_read, double* read_s) {
@@ -50,7 +57,8 @@ struct LineRangeMerger::Head {
       line = whole.data();
       length = whole.size();
     }
-    word = line_image_word(image, line, length, 0);
+    const LineImageView v = view_line_image(image, line, length);
+    for (int w = 0; w < kWords; ++w) words[w] = line_image_word(image, v, static_cast<uint64_t>(w));
     return true;
   }
 };
@@ -72,7 +80,7 @@ LineRangeResult LineRangeMerger::merge(const std::vector<uint64_t>& begin, const
   for (size_t r = 0; r < runs_.size(); ++r) {
     if (begin[r] >= end[r]) continue;
     Head h{runs_[r]->pieces(begin[r], end[r], buffers_.data() + r * buffer_bytes_, buffer_bytes_), nullptr, nullptr,
-           nullptr, 0, 0, {}};
+           nullptr, 0, {}, {}};
     if (h.take(eol_, image, bytes_read, &result.read_s)) heads.push_back(std::move(h));
   }
   const LineComparator& compare = compare_;
@@ -80,7 +88,9 @@ LineRangeResult LineRangeMerger::merge(const std::vector<uint64_t>& begin, const
   const auto before = [&heads, &compare](size_t a, size_t b) {
     const Head& x = heads[a];
     const Head& y = heads[b];
-    if (x.word != y.word) return x.word < y.word;
+    for (int w = 0; w < kWords; ++w) {
+      if (x.words[w] != y.words[w]) return x.words[w] < y.words[w];
+    }
     const int c = compare.compare(x.line, x.length, y.line, y.length);
     return c != 0 ? c < 0 : a < b;
   };
