@@ -46,6 +46,7 @@ bool wait_for_the_start() {
 void hold_line_runs(LineJob& job, uint64_t bytes) {
   const std::string why = why_not(job, bytes);
   if (!why.empty()) {
+    job.report.device_tier_why = why;
     job.log.info("lines: runs in the temporary directory, not in the GPU's memory (" + why + ")");
     return;
   }
@@ -78,6 +79,7 @@ bool take_held_runs(LineJob& job) {
   if (status == std::future_status::timeout) return false;
   HeldRunsStart start = job.held_start.get();
   if (!start.store) {
+    job.report.device_tier_why = start.why;
     job.log.info("lines: runs in the temporary directory, not in the GPU's memory (" + start.why + ")");
     return false;
   }

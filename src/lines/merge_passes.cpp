@@ -151,6 +151,7 @@ void merge_held_line_runs(LineJob& job, std::vector<PendingSource> files) {
   job.meter->phase("merging", 0, &job.out->blocks.written_bytes());
   before_final_merge(files);
   const HeldLineRuns& held = *job.held;
+  job.report.device_resident_bytes = held.used();
   std::vector<std::unique_ptr<RunBytes>> owned;
   std::vector<const RunBytes*> runs;
   for (size_t r = 0; r < held.runs(); ++r) {

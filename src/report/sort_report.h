@@ -61,8 +61,8 @@ struct SortReport {
   uint64_t verify_hash_sum = 0;      // the input's order-independent checksum (--verify)
   uint64_t chunk_records = 0;
   bool in_memory = false;
-  uint64_t device_resident_bytes = 0;  // GPU memory that held the whole input for a one-pass sort (0: not so)
-  std::string device_tier_why;         // why a spilled sort's input was not held on the GPU, where it was asked
+  uint64_t device_resident_bytes = 0;  // GPU memory that held the whole input for a one-pass sort, or lines' held runs (0: not so)
+  std::string device_tier_why;         // why a spilled sort's input (or runs) was not held on the GPU, where it was asked
   TempChoice temp;
   std::vector<std::pair<std::string, double>> phases;  // in order, seconds (summed over repeats)
   std::vector<PhaseSpan> timeline;                     // every phase span, in the order they were added
