@@ -34,7 +34,7 @@ class HostRunBytes final : public RunBytes {
   HostRunBytes(const uint8_t* base, uint64_t size) : base_(base), size_(size) {}
   uint64_t size() const override { return size_; }
   void read_span(uint64_t first, uint64_t count, uint8_t* dst, RunView::FrameCache*) const override {
-    std::memcpy(dst, base_ + first, count);
+    if (count > 0) std::memcpy(dst, base_ + first, count);
   }
   uint64_t least_buffer_bytes() const override { return 4096; }
   std::unique_ptr<RunPieces> pieces(uint64_t begin, uint64_t end, uint8_t* buffer, uint64_t bytes) const override {
@@ -53,7 +53,7 @@ class HostHeldRuns final : public HeldLineRuns {
   uint64_t used() const override { return used_; }
   void append(const uint8_t* data, uint64_t bytes) override {
     if (bytes > store_.size() - used_) throw Error("internal error: the runs outgrow the store reserved for them");
-    std::memcpy(store_.data() + used_, data, bytes);
+    if (bytes > 0) std::memcpy(store_.data() + used_, data, bytes);
     used_ += bytes;
   }
   void end_run() override { starts_.push_back(used_); }

@@ -121,7 +121,7 @@ uint64_t line_at_or_after(const RunBytes& run, uint64_t from, uint8_t eol, std::
   const uint64_t end = next_terminator(run, start, eol, bytes, cache);
   if (end >= size) throw DataError("a spilled run of lines ends inside a line");
   line.resize(end - start);
-  run.read_span(start, end - start, line.data(), cache);
+  if (end > start) run.read_span(start, end - start, line.data(), cache);
   return start;
 }
 
