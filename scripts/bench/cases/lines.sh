@@ -4,7 +4,7 @@
 # gensort --ascii), so the GPU machine needs nothing else.
 # shellcheck shell=bash disable=SC2034,SC2154  # variables shared with scripts/bench.sh
 
-bench_case lines "text lines against GNU sort, outputs identical: 2 GB of log lines sorted whole; 2 GB of CSV by -t, -k3,3n and by -t, -k2,2 -k1,1n; 2 GB of gensort ASCII records as lines; 12 GB of log lines with -S 2G (LINES_MEM, default 50%, is -S for the others; LINES_SETS picks of logs csv ascii big; LINES_BIG=0 leaves the 12 GB table out)"
+bench_case lines "text lines against GNU sort, outputs identical: 2 GB of log lines sorted whole; 2 GB of CSV by -t, -k3,3n and by -t, -k2,2 -k1,1n (csv), and by -t, -k4,4 -k3,3nr -s (csv-stable); 2 GB of gensort ASCII records as lines; 12 GB of log lines with -S 2G (LINES_MEM, default 50%, is -S for the others; LINES_SETS picks of logs csv csv-stable ascii big; LINES_BIG=0 leaves the 12 GB table out)"
 
 # lines_table NAME TITLE IN MEM ARGS...: cp IN, GNU sort ARGS -S MEM, gsort
 # ARGS -S MEM (auto: the CPU; with a GPU, also --backend gpu unless LINES_GPU=0),
@@ -26,9 +26,9 @@ lines_table() {
   run_table
 }
 
-# LINES_SETS: which data sets (default all: logs csv ascii big).
+# LINES_SETS: which data sets (default all: logs csv csv-stable ascii big).
 case_lines() {
-  local mem=${LINES_MEM:-50%} CHECK=${CHECK:-all} sets=" ${LINES_SETS:-logs csv ascii big} "
+  local mem=${LINES_MEM:-50%} CHECK=${CHECK:-all} sets=" ${LINES_SETS:-logs csv csv-stable ascii big} "
   [[ ${LINES_BIG:-1} == 1 ]] || sets=${sets/ big / }
   mkdir -p "$run_dir/tmp"
   if [[ $sets == *" logs "* ]]; then
@@ -41,6 +41,11 @@ case_lines() {
     data_lines csv "$records"
     lines_table csv-k3n "$(gb "$records" 31) GB of CSV, -t, -k3,3n" "$data" "$mem" -t, -k3,3n
     lines_table csv-k2-k1n "$(gb "$records" 31) GB of CSV, -t, -k2,2 -k1,1n" "$data" "$mem" -t, -k2,2 -k1,1n
+  fi
+  if [[ $sets == *" csv-stable "* ]]; then
+    records_of 2 31
+    data_lines csv "$records"
+    lines_table csv-k4-k3nr-s "$(gb "$records" 31) GB of CSV, -t, -k4,4 -k3,3nr -s" "$data" "$mem" -t, -k4,4 -k3,3nr -s
   fi
   if [[ $sets == *" ascii "* ]]; then
     records_of 2 100
