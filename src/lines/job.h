@@ -85,16 +85,19 @@ struct LineJob {
   void count_run(const LineRunFigures& figures);
   // A waiting source as a merge window, when `sources` are merged at once.
   std::unique_ptr<LineWindow> window(PendingSource& source, uint64_t sources);
+  // The same over any stream of lines (a held run, read_in_order).
+  std::unique_ptr<LineWindow> window(std::unique_ptr<RecordSource> from, uint64_t sources);
 };
 
 // The room check counts the runs a spilled sort of `bytes` of lines writes
 // (room_check.h): now where they are plain, or once the sample decides.
 void count_line_runs(LineJob& job, uint64_t bytes);
 
-// Merges the sources (runs, or -m's inputs), in order, into the
-// destination: in passes over groups of plan.fan_in consecutive sources
-// while there are more (each group into a run). bound: at most the bytes
-// it will write (0: unknown).
+// Merges the sources (runs, or -m's inputs), in order, and then the runs
+// job.held holds, into the destination: in passes over groups of
+// plan.fan_in consecutive sources while there are more (each group into a
+// run), then in ranges where it may (merge_in_ranges.h), else in batches.
+// bound: at most the bytes it will write (0: unknown).
 void merge_line_sources(LineJob& job, std::vector<PendingSource> sources, uint64_t bound);
 
 // Merges -m's inputs into the destination: early, as they are opened in
@@ -117,10 +120,6 @@ void hold_line_runs(LineJob& job, uint64_t bytes);
 // directory).
 bool take_held_runs(LineJob& job);
 
-// Merges the runs in the temporary directory (`files`, the earlier ones)
-// and those job.held holds into the destination: in ranges where it may
-// (merge_in_ranges.h), else in batches.
-void merge_held_line_runs(LineJob& job, std::vector<PendingSource> files);
 
 // Sorts the inputs: in memory when they fit one chunk (written to the
 // destination), else as runs, returned to be merged (none: the output

@@ -12,55 +12,10 @@
 #include "src/lines/merge/range_cut.h"
 #include "src/lines/merge/range_merge.h"
 #include "src/merge/background_release.h"
+#include "src/merge/parallel_merge.h"
 
 namespace gsort {
 namespace {
-
-// As the records' plan (src/merge/parallel_merge.cpp): ranges of 4 MiB at
-// least, 4 per thread; a read buffer of at most 256 KiB per run and worker.
-constexpr uint64_t kLeastRangeBytes = uint64_t{4} << 20;
-constexpr uint64_t kRangesPerThread = 4;
-constexpr uint64_t kLeastBlocksPerPart = 4;
-constexpr uint64_t kMostBufferBytes = uint64_t{256} << 10;
-constexpr uint64_t kDecoderBytes = uint64_t{256} << 10;
-
-struct RangePlan {
-  std::string refusal;
-  size_t ranges = 0;
-  unsigned workers = 0;
-  uint64_t buffer_bytes = 0;
-};
-
-RangePlan plan_ranges(const std::vector<const RunBytes*>& runs, unsigned threads, uint64_t budget, size_t forced) {
-  RangePlan plan;
-  uint64_t bytes = 0, unit = 1;
-  bool compressed = false;
-  for (const RunBytes* r : runs) {
-    bytes += r->size();
-    unit = std::max(unit, r->least_buffer_bytes());
-    compressed |= r->compressed();
-  }
-  const uint64_t n = std::max<uint64_t>(runs.size(), 1);
-  if (bytes == 0) {
-    plan.refusal = "no lines";
-    return plan;
-  }
-  const uint64_t extra = compressed ? unit + kDecoderBytes : 0;
-  const uint64_t by_size = std::min(bytes / kLeastRangeBytes, bytes / (n * unit * kLeastBlocksPerPart));
-  plan.ranges = forced != 0 ? forced : static_cast<size_t>(std::min<uint64_t>(uint64_t{threads} * kRangesPerThread, by_size));
-  const uint64_t by_memory = budget / (n * unit + extra);
-  plan.workers = static_cast<unsigned>(std::min<uint64_t>({threads, std::max<size_t>(plan.ranges, 1), by_memory}));
-  if (forced == 0 && plan.ranges < 2) {
-    plan.refusal = "too small to cut into ranges";
-  } else if (plan.workers < (forced == 0 ? 2u : 1u)) {
-    plan.refusal = "the budget gives no two threads a buffer of " + std::to_string(unit >> 10) + " KiB for each of " +
-                   std::to_string(runs.size()) + " runs";
-  }
-  if (!plan.refusal.empty()) return plan;
-  const uint64_t share = (budget / plan.workers - extra) / n;
-  plan.buffer_bytes = compressed ? unit : std::max(unit, std::min(kMostBufferBytes, share) / unit * unit);
-  return plan;
-}
 
 std::string refusal(const LineJob& job) {
   if (job.config.unique) return "-u drops lines as the batches go";
@@ -78,7 +33,7 @@ struct RangeFigures {
 // Every range merged into out on the plan's workers, from the last range
 // to the first; runs in files (views not empty) freed behind them.
 RangeFigures merge_ranges(LineJob& job, const std::vector<const RunBytes*>& runs,
-                          const std::vector<const RunView*>& views, const MergeRanges& ranges, const RangePlan& plan,
+                          const std::vector<const RunView*>& views, const MergeRanges& ranges, const ParallelMergePlan& plan,
                           uint8_t* out) {
   const size_t n = ranges.ranges();
   std::vector<uint64_t> starts(n + 1);
@@ -133,7 +88,14 @@ bool merge_runs(LineJob& job, const std::vector<const RunBytes*>& runs, const st
   Stopwatch step;
   uint64_t bytes = 0;
   for (const RunBytes* r : runs) bytes += r->size();
-  const RangePlan plan = plan_ranges(runs, job.pool.size(), job.plan.budget, forced);
+  std::vector<MergeRunShape> shapes;
+  for (const RunBytes* r : runs) {
+    shapes.push_back(MergeRunShape{r->size(), r->least_buffer_bytes(), r->index_bytes(), r->compressed()});
+  }
+  ParallelMergeOptions options;
+  options.budget_bytes = job.plan.budget;
+  options.ranges = forced;
+  const ParallelMergePlan plan = plan_parallel_merge(shapes, job.pool.size(), options);
   uint8_t* out = plan.refusal.empty() ? job.out->blocks.whole(bytes) : nullptr;
   if (!out) {
     job.log.info("final merge: in batches, not in ranges (" +

@@ -3,7 +3,6 @@
 #include <algorithm>
 
 #include "src/core/stopwatch.h"
-#include "src/core/test_hooks.h"
 #include "src/lines/job.h"
 #include "src/lines/merge/merge.h"
 #include "src/lines/merge_in_ranges.h"
@@ -81,16 +80,6 @@ void count_merged_runs(LineJob& job, const MergeLimits& limits, uint64_t inputs,
   job.out->room->count_runs(runs);
 }
 
-// A test's hook on each file of each run before the final merge reads them.
-void before_final_merge(std::vector<PendingSource>& runs) {
-  if (!test_hooks::before_final_merge) return;
-  for (size_t r = 0; r < runs.size(); ++r) {
-    for (size_t s = 0; s < runs[r].segments.size(); ++s) {
-      test_hooks::before_final_merge(runs[r].segments[s].file.file.fd(), r, s);
-    }
-  }
-}
-
 }  // namespace
 
 void merge_line_inputs(LineJob& job, std::vector<PendingSource> inputs, uint64_t bound) {
@@ -131,50 +120,23 @@ void merge_line_sources(LineJob& job, std::vector<PendingSource> sources, uint64
     ++job.report.merge_passes;
   }
   before_final_merge(sources);
-  if (merge_lines_in_ranges(job, sources)) {
-    ++job.report.merge_passes;
-    job.report.add_phase("merge", t.seconds());
-    return;
+  // The runs job.held holds come after those in files.
+  std::vector<std::unique_ptr<RunBytes>> held;
+  std::vector<const RunBytes*> held_runs;
+  for (size_t r = 0; job.held && r < job.held->runs(); ++r) {
+    held.push_back(job.held->run(r));
+    held_runs.push_back(held.back().get());
   }
-  std::vector<std::unique_ptr<LineWindow>> windows = open_windows(job, sources);
-  std::unique_ptr<LineWriter> out = job.destination_writer(bound);
-  merge_lines(windows, job.compare, *out, job.pool);
-  out->finish();
-  ++job.report.merge_passes;
-  job.report.output_records += out->lines_written();
-  job.report.output_bytes += out->bytes_written();
-  job.report.add_phase("merge", t.seconds());
-}
-
-void merge_held_line_runs(LineJob& job, std::vector<PendingSource> files) {
-  const Stopwatch t;
-  job.meter->phase("merging", 0, &job.out->blocks.written_bytes());
-  before_final_merge(files);
-  const HeldLineRuns& held = *job.held;
-  job.report.device_resident_bytes = held.used();
-  std::vector<std::unique_ptr<RunBytes>> owned;
-  std::vector<const RunBytes*> runs;
-  for (size_t r = 0; r < held.runs(); ++r) {
-    owned.push_back(held.run(r));
-    runs.push_back(owned.back().get());
-  }
-  if (!merge_lines_in_ranges(job, files, runs)) {
-    while (files.size() > job.plan.fan_in) {
-      files = merge_pass(job, files);
-      ++job.report.merge_passes;
-    }
-    // The held runs after those in files: they take no descriptors, and a
-    // window grows to its longest line.
-    const uint64_t n = files.size() + runs.size();
+  if (job.held) job.report.device_resident_bytes = job.held->used();
+  if (!merge_lines_in_ranges(job, sources, held_runs)) {
+    // Held runs take no descriptors; a window grows to its longest line.
+    const uint64_t n = sources.size() + held.size();
     std::vector<std::unique_ptr<LineWindow>> windows;
-    for (PendingSource& source : files) windows.push_back(job.window(source, n));
-    for (size_t r = 0; r < runs.size(); ++r) {
-      const uint64_t bytes = std::min(job.plan.window_bytes(n), runs[r]->size() + 1);
-      windows.push_back(std::make_unique<LineWindow>(
-          read_in_order(*runs[r], "run " + std::to_string(r) + " in " + held.where()), job.spec.eol, bytes,
-          std::min(job.plan.window_lines(n), bytes), job.plan.max_line));
+    for (PendingSource& source : sources) windows.push_back(job.window(source, n));
+    for (size_t r = 0; r < held.size(); ++r) {
+      windows.push_back(job.window(read_in_order(*held[r], "run " + std::to_string(r) + " in " + job.held->where()), n));
     }
-    std::unique_ptr<LineWriter> out = job.destination_writer(job.report.input_bytes);
+    std::unique_ptr<LineWriter> out = job.destination_writer(bound);
     merge_lines(windows, job.compare, *out, job.pool);
     out->finish();
     job.report.output_records += out->lines_written();

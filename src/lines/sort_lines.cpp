@@ -53,15 +53,18 @@ void LineJob::count_run(const LineRunFigures& figures) {
 }
 
 std::unique_ptr<LineWindow> LineJob::window(PendingSource& source, uint64_t sources) {
-  std::unique_ptr<RecordSource> from = source.is_input() ? source.open_input() : runs.open(source);
+  std::unique_ptr<LineWindow> w = window(source.is_input() ? source.open_input() : runs.open(source), sources);
+  if (source.is_input()) w->count_into(verify.get());
+  return w;
+}
+
+std::unique_ptr<LineWindow> LineJob::window(std::unique_ptr<RecordSource> from, uint64_t sources) {
   // No larger than the source, where its size is known (a terminator may
   // be added): many small inputs of -m are merged in many small merges.
   uint64_t bytes = plan.window_bytes(sources);
   if (from->size_hint() > 0) bytes = std::min(bytes, from->size_hint() + 1);
   const uint64_t lines = std::min(plan.window_lines(sources), bytes);
-  auto w = std::make_unique<LineWindow>(std::move(from), spec.eol, bytes, lines, plan.max_line);
-  if (source.is_input()) w->count_into(verify.get());
-  return w;
+  return std::make_unique<LineWindow>(std::move(from), spec.eol, bytes, lines, plan.max_line);
 }
 
 void count_line_runs(LineJob& job, uint64_t bytes) {
@@ -182,11 +185,10 @@ LineSortOutcome sort_lines(const SortConfig& config, const RunOptions& run, Thre
     merge_inputs(job);
   } else {
     std::deque<PendingSource> runs = sort_line_chunks(job);
-    std::vector<PendingSource> files(std::make_move_iterator(runs.begin()), std::make_move_iterator(runs.end()));
-    if (job.held && job.held->runs() > 0) {
-      merge_held_line_runs(job, std::move(files));
-    } else if (!files.empty()) {
-      merge_line_sources(job, std::move(files), job.report.input_bytes);
+    if (!runs.empty() || (job.held && job.held->runs() > 0)) {
+      merge_line_sources(job, std::vector<PendingSource>(std::make_move_iterator(runs.begin()),
+                                                         std::make_move_iterator(runs.end())),
+                         job.report.input_bytes);
     }
   }
   commit(job, run, before_commit);

@@ -7,7 +7,6 @@
 
 #include "io/file/record_source.h"
 #include "src/core/stopwatch.h"
-#include "src/core/test_hooks.h"
 #include "src/merge/run_merger.h"
 #include "src/merge/run_output.h"
 
@@ -108,13 +107,7 @@ std::vector<PendingSource> RunMerges::merge_all(std::vector<PendingSource> pendi
     report_.add_phase("merge passes", t.seconds());
     setup_.log.info("merge pass " + std::to_string(passes) + ": " + plural(pending.size(), "run") + " left");
   }
-  if (test_hooks::before_final_merge) {
-    for (size_t r = 0; r < pending.size(); ++r) {
-      for (size_t s = 0; s < pending[r].segments.size(); ++s) {
-        test_hooks::before_final_merge(pending[r].segments[s].file.file.fd(), r, s);
-      }
-    }
-  }
+  before_final_merge(pending);
   const Stopwatch t;
   meter.phase(deepest_level_ > 0 ? "final merge" : "merging", progress_total, &merged_bytes_);
   const bool in_ranges = merge_in_ranges(pending, out, progress_total);

@@ -36,16 +36,25 @@ std::string bytes_text(uint64_t bytes) { return std::to_string(bytes >> 10) + " 
 
 ParallelMergePlan plan_parallel_merge(const std::vector<const RunView*>& runs, unsigned threads,
                                       const ParallelMergeOptions& options) {
-  ParallelMergePlan plan;
-  uint64_t records = 0, unit = 1, index = 0;
-  bool compressed = false;
+  std::vector<MergeRunShape> shapes;
   for (const RunView* r : runs) {
-    records += r->size();
-    unit = std::max(unit, r->least_buffer_bytes());
-    index += r->index_bytes();
-    compressed |= r->compressed();
+    shapes.push_back(MergeRunShape{r->size() * r->record_size(), r->least_buffer_bytes(), r->index_bytes(),
+                                   r->compressed()});
   }
-  const uint64_t bytes = records * (runs.empty() ? 0 : runs.front()->record_size());
+  return plan_parallel_merge(shapes, threads, options);
+}
+
+ParallelMergePlan plan_parallel_merge(const std::vector<MergeRunShape>& runs, unsigned threads,
+                                      const ParallelMergeOptions& options) {
+  ParallelMergePlan plan;
+  uint64_t bytes = 0, unit = 1, index = 0;
+  bool compressed = false;
+  for (const MergeRunShape& r : runs) {
+    bytes += r.bytes;
+    unit = std::max(unit, r.least_buffer_bytes);
+    index += r.index_bytes;
+    compressed |= r.compressed;
+  }
   const uint64_t n = std::max<uint64_t>(runs.size(), 1);
   if (bytes == 0) {
     plan.refusal = "no records";

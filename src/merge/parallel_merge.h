@@ -52,6 +52,17 @@ struct ParallelMergePlan {
 ParallelMergePlan plan_parallel_merge(const std::vector<const RunView*>& runs, unsigned threads,
                                       const ParallelMergeOptions& options);
 
+// What the plan needs of a run, for merges of runs that are not all views
+// (the lines' runs held in the GPU's memory, src/lines/merge/run_bytes.h).
+struct MergeRunShape {
+  uint64_t bytes = 0;
+  uint64_t least_buffer_bytes = 1;  // a block or frame
+  uint64_t index_bytes = 0;         // memory the run's reader holds (a frame index)
+  bool compressed = false;
+};
+ParallelMergePlan plan_parallel_merge(const std::vector<MergeRunShape>& runs, unsigned threads,
+                                      const ParallelMergeOptions& options);
+
 struct ParallelMergeResult {
   uint64_t kept = 0;  // records at the front of the output
   uint64_t dropped = 0, dropped_hash_sum = 0;

@@ -13,6 +13,7 @@
 #include "io/file/record_source.h"
 #include "io/run/run_file.h"
 #include "io/temp/temp_dir.h"
+#include "src/core/test_hooks.h"
 
 namespace gsort {
 
@@ -41,5 +42,16 @@ struct PendingSource {
   // Descriptors it holds while it waits.
   size_t open_files() const { return segments.size(); }
 };
+
+// test_hooks::before_final_merge on each file of each run, numbered in the
+// final merge's order, where a test set it (records' and lines' merges).
+inline void before_final_merge(const std::vector<PendingSource>& runs) {
+  if (!test_hooks::before_final_merge) return;
+  for (size_t r = 0; r < runs.size(); ++r) {
+    for (size_t s = 0; s < runs[r].segments.size(); ++s) {
+      test_hooks::before_final_merge(runs[r].segments[s].file.file.fd(), r, s);
+    }
+  }
+}
 
 }  // namespace gsort

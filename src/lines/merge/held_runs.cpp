@@ -9,26 +9,6 @@
 namespace gsort {
 namespace {
 
-class HostPieces final : public RunPieces {
- public:
-  HostPieces(const uint8_t* base, uint64_t begin, uint64_t end, uint8_t* buffer, uint64_t bytes)
-      : base_(base), at_(begin), end_(end), buffer_(buffer), bytes_(bytes) {}
-  const uint8_t* next(uint64_t* count) override {
-    *count = std::min(bytes_, end_ - at_);
-    if (*count == 0) return nullptr;
-    std::memcpy(buffer_, base_ + at_, *count);  // copied, as the device's pieces are
-    at_ += *count;
-    return buffer_;
-  }
-
- private:
-  const uint8_t* const base_;
-  uint64_t at_;
-  const uint64_t end_;
-  uint8_t* const buffer_;
-  const uint64_t bytes_;
-};
-
 class HostRunBytes final : public RunBytes {
  public:
   HostRunBytes(const uint8_t* base, uint64_t size) : base_(base), size_(size) {}
@@ -37,9 +17,6 @@ class HostRunBytes final : public RunBytes {
     if (count > 0) std::memcpy(dst, base_ + first, count);
   }
   uint64_t least_buffer_bytes() const override { return 4096; }
-  std::unique_ptr<RunPieces> pieces(uint64_t begin, uint64_t end, uint8_t* buffer, uint64_t bytes) const override {
-    return std::make_unique<HostPieces>(base_, begin, end, buffer, bytes);
-  }
 
  private:
   const uint8_t* const base_;

@@ -33,7 +33,12 @@ class RunBytes {
   virtual uint64_t least_buffer_bytes() const = 0;
   // Whether each piece costs a decode (the buffer is then one frame).
   virtual bool compressed() const { return false; }
-  virtual std::unique_ptr<RunPieces> pieces(uint64_t begin, uint64_t end, uint8_t* buffer, uint64_t bytes) const = 0;
+  // Memory the run's reader holds besides the buffers (a frame index).
+  virtual uint64_t index_bytes() const { return 0; }
+  // Bytes [begin, end) in pieces read into `buffer` (`bytes` of it, at
+  // least least_buffer_bytes()); by default each piece is a read_span of
+  // as much as the buffer holds (runs in memory, whose bytes need no check).
+  virtual std::unique_ptr<RunPieces> pieces(uint64_t begin, uint64_t end, uint8_t* buffer, uint64_t bytes) const;
 };
 
 // A run of the temporary directory, through its view (borrowed).
@@ -46,6 +51,7 @@ class FileRunBytes final : public RunBytes {
   }
   uint64_t least_buffer_bytes() const override { return view_.least_buffer_bytes(); }
   bool compressed() const override { return view_.compressed(); }
+  uint64_t index_bytes() const override { return view_.index_bytes(); }
   std::unique_ptr<RunPieces> pieces(uint64_t begin, uint64_t end, uint8_t* buffer, uint64_t bytes) const override;
 
  private:

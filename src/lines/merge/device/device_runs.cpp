@@ -26,27 +26,6 @@ void copy(void* dst, const void* src, uint64_t bytes, cudaMemcpyKind kind, int d
   GSORT_CUDA_CHECK(cudaStreamSynchronize(cudaStreamPerThread));
 }
 
-class DevicePieces final : public RunPieces {
- public:
-  DevicePieces(int device, const uint8_t* base, uint64_t begin, uint64_t end, uint8_t* buffer, uint64_t bytes)
-      : device_(device), base_(base), at_(begin), end_(end), buffer_(buffer), bytes_(bytes) {}
-  const uint8_t* next(uint64_t* count) override {
-    *count = std::min(bytes_, end_ - at_);
-    if (*count == 0) return nullptr;
-    copy(buffer_, base_ + at_, *count, cudaMemcpyDeviceToHost, device_);
-    at_ += *count;
-    return buffer_;
-  }
-
- private:
-  const int device_;
-  const uint8_t* const base_;
-  uint64_t at_;
-  const uint64_t end_;
-  uint8_t* const buffer_;
-  const uint64_t bytes_;
-};
-
 class DeviceRunBytes final : public RunBytes {
  public:
   DeviceRunBytes(int device, const uint8_t* base, uint64_t size) : device_(device), base_(base), size_(size) {}
@@ -55,9 +34,6 @@ class DeviceRunBytes final : public RunBytes {
     if (count > 0) copy(dst, base_ + first, count, cudaMemcpyDeviceToHost, device_);
   }
   uint64_t least_buffer_bytes() const override { return kLeastPieceBytes; }
-  std::unique_ptr<RunPieces> pieces(uint64_t begin, uint64_t end, uint8_t* buffer, uint64_t bytes) const override {
-    return std::make_unique<DevicePieces>(device_, base_, begin, end, buffer, bytes);
-  }
 
  private:
   const int device_;
