@@ -1,5 +1,7 @@
 #include "io/output/write_behind.h"
 
+#include <stdexcept>
+
 namespace gsort {
 
 WriteBehind::WriteBehind(Sink sink, size_t buffer_bytes, unsigned buffers)
@@ -9,6 +11,14 @@ WriteBehind::WriteBehind(Sink sink, size_t buffer_bytes, unsigned buffers)
     storage_.push_back(HostBuffer::allocate_pageable(buffer_bytes));
     free_.push_back(storage_.back().data());
   }
+  current_ = free_.back();
+  free_.pop_back();
+  thread_ = std::thread([this] { writer_loop(); });
+}
+
+WriteBehind::WriteBehind(Sink sink, size_t buffer_bytes, const std::vector<uint8_t*>& borrowed)
+    : sink_(std::move(sink)), capacity_(buffer_bytes), free_(borrowed) {
+  if (free_.size() < 2) throw std::invalid_argument("WriteBehind: fewer than two buffers");
   current_ = free_.back();
   free_.pop_back();
   thread_ = std::thread([this] { writer_loop(); });

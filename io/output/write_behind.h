@@ -32,6 +32,9 @@ class WriteBehind final : public BlockTarget {
   using Sink = std::function<void(const uint8_t* data, size_t bytes)>;
 
   WriteBehind(Sink sink, size_t buffer_bytes, unsigned buffers = kWriteBehindBuffers);
+  // Over buffers of `buffer_bytes` that the caller owns and keeps until
+  // this is gone (pinned ones, say); at least two.
+  WriteBehind(Sink sink, size_t buffer_bytes, const std::vector<uint8_t*>& borrowed);
   ~WriteBehind() override;  // stops the thread; never throws (call finish() first)
   WriteBehind(const WriteBehind&) = delete;
   WriteBehind& operator=(const WriteBehind&) = delete;

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <future>
 
+#include "io/output/write_behind.h"
 #include "src/core/host_buffer.h"
 #include "src/core/log.h"
 #include "src/core/process_clock.h"
@@ -125,8 +126,12 @@ class LineSpill {
     started_s_ = process_seconds();
     HeldLineRuns* held = job_.held.get();
     ThreadPool& pool = job_.pool;
-    auto writer = std::make_shared<LineWriter>([held](const uint8_t* data, size_t bytes) { held->append(data, bytes); },
-                                               job_.plan.block_bytes, job_.spec.eol, job_.unique_by());
+    WriteBehind::Sink sink = [held](const uint8_t* data, size_t bytes) { held->append(data, bytes); };
+    const uint64_t block = job_.plan.block_bytes;
+    const std::vector<uint8_t*> blocks = held->write_blocks(block, kWriteBehindBuffers);
+    auto target = blocks.empty() ? std::make_unique<WriteBehind>(std::move(sink), block)
+                                 : std::make_unique<WriteBehind>(std::move(sink), block, blocks);
+    auto writer = std::make_shared<LineWriter>(std::move(target), job_.spec.eol, job_.unique_by());
     writer->verify_with(job_.verify.get(), false);
     double* steps = steps_;
     done_ = std::async(std::launch::async, [writer, held, &pool, span, order, steps] {

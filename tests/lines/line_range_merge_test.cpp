@@ -156,5 +156,23 @@ TEST(LineRangeMerge, ProbesFindTheLineAtOrAfterAnOffset) {
   EXPECT_EQ(at(10), run.size());
 }
 
+// Lines longer than one probe's read (4096 bytes), around short ones: every
+// offset finds what a scan of the whole run finds.
+TEST(LineRangeMerge, ProbesFindLinesLongerThanOneRead) {
+  std::string run;
+  for (const size_t length : {0, 5000, 1, 4095, 4096, 9000, 3, 4094, 0, 12000}) {
+    run += std::string(length, static_cast<char>('a' + length % 26)) + "\n";
+  }
+  const auto bytes = run_bytes_in_host(reinterpret_cast<const uint8_t*>(run.data()), run.size());
+  std::vector<uint8_t> line;
+  for (uint64_t from = 0; from <= run.size(); from += from < 20 ? 1 : 97) {
+    SCOPED_TRACE("from " + std::to_string(from));
+    const uint64_t expected = from == 0 ? 0 : std::min<uint64_t>(run.size(), run.find('\n', from - 1) + 1);
+    ASSERT_EQ(line_at_or_after(*bytes, from, '\n', line, nullptr), expected);
+    const std::string want = expected < run.size() ? run.substr(expected, run.find('\n', expected) - expected) : "";
+    ASSERT_EQ(std::string(line.begin(), line.end()), want);
+  }
+}
+
 }  // namespace
 }  // namespace gsort

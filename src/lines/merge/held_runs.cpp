@@ -38,12 +38,19 @@ class HostHeldRuns final : public HeldLineRuns {
   std::unique_ptr<RunBytes> run(size_t r) const override {
     return run_bytes_in_host(store_.data() + starts_[r], starts_[r + 1] - starts_[r]);
   }
+  std::vector<uint8_t*> write_blocks(uint64_t bytes, unsigned count) override {
+    blocks_.assign(count, std::vector<uint8_t>(bytes));
+    std::vector<uint8_t*> out;
+    for (std::vector<uint8_t>& b : blocks_) out.push_back(b.data());
+    return out;
+  }
   std::string where() const override { return "the host's memory (a test's)"; }
 
  private:
   std::vector<uint8_t> store_;
   uint64_t used_ = 0;
   std::vector<uint64_t> starts_{0};
+  std::vector<std::vector<uint8_t>> blocks_;
 };
 
 }  // namespace

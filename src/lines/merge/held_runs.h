@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "src/lines/merge/run_bytes.h"
 
@@ -28,6 +29,10 @@ class HeldLineRuns {
   virtual size_t runs() const = 0;
   // Run r's bytes; the store must outlive them.
   virtual std::unique_ptr<RunBytes> run(size_t r) const = 0;
+  // `count` buffers of `bytes` for the writer of a run to fill, owned by the
+  // store and the same for every run (one run is written at a time); none
+  // where any host memory serves. The device's are pinned.
+  virtual std::vector<uint8_t*> write_blocks(uint64_t bytes, unsigned count) { return {}; }
   // Where the runs are, for -v ("the GPU's memory (device 0)").
   virtual std::string where() const = 0;
 };

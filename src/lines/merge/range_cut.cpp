@@ -114,10 +114,32 @@ uint64_t cut_of(const RunBytes& run, size_t r, const Sample& s, const LineCompar
 uint64_t line_at_or_after(const RunBytes& run, uint64_t from, uint8_t eol, std::vector<uint8_t>& line,
                           RunView::FrameCache* cache) {
   const uint64_t size = run.size();
-  std::vector<uint8_t> bytes;
-  const uint64_t start = from == 0 ? 0 : std::min(size, next_terminator(run, from - 1, eol, bytes, cache) + 1);
   line.clear();
-  if (start >= size) return size;
+  const uint64_t at = from == 0 ? 0 : from - 1;
+  if (at >= size) return size;
+  // One read most often holds the terminator before the line and the line's
+  // own: a probe of a run on the device is one copy, not three.
+  std::vector<uint8_t> bytes(std::min(kProbeBytes, size - at));
+  run.read_span(at, bytes.size(), bytes.data(), cache);
+  const uint8_t* const first = bytes.data();
+  const uint8_t* const last = first + bytes.size();
+  const uint8_t* begin = first;
+  if (from != 0) {
+    const void* before = std::memchr(first, eol, bytes.size());
+    begin = before ? static_cast<const uint8_t*>(before) + 1 : nullptr;
+  }
+  uint64_t start = 0;
+  if (begin) {
+    start = at + static_cast<uint64_t>(begin - first);
+    if (start >= size) return size;
+    if (const void* end = std::memchr(begin, eol, static_cast<size_t>(last - begin))) {
+      line.assign(begin, static_cast<const uint8_t*>(end));
+      return start;
+    }
+  } else {
+    start = std::min(size, next_terminator(run, at + bytes.size(), eol, bytes, cache) + 1);
+    if (start >= size) return size;
+  }
   const uint64_t end = next_terminator(run, start, eol, bytes, cache);
   if (end >= size) throw DataError("a spilled run of lines ends inside a line");
   line.resize(end - start);

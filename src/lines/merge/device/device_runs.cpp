@@ -3,10 +3,13 @@
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
+#include <cstring>
+#include <mutex>
 #include <vector>
 
 #include "src/chunk_sort/gpu/make_gpu_backend.h"
 #include "src/core/errors.h"
+#include "src/core/host_buffer.h"
 #include "src/cuda/check.h"
 #include "src/cuda/resources.h"
 
@@ -17,6 +20,8 @@ namespace {
 constexpr uint64_t kDeviceSlackBytes = uint64_t{512} << 20;
 // The device's pieces are copied, not checked: any size serves.
 constexpr uint64_t kLeastPieceBytes = uint64_t{64} << 10;
+// Each reading thread's pinned buffer, which its reads pass through.
+constexpr uint64_t kStagingBytes = uint64_t{1} << 20;
 
 // A copy between host and device on the calling thread's own stream,
 // waited for.
@@ -26,12 +31,61 @@ void copy(void* dst, const void* src, uint64_t bytes, cudaMemcpyKind kind, int d
   GSORT_CUDA_CHECK(cudaStreamSynchronize(cudaStreamPerThread));
 }
 
+// Page-locked host memory (pageable where the driver will not pin it: the
+// copies are slower, not wrong).
+HostBuffer pinned(int device, uint64_t bytes) {
+  GSORT_CUDA_CHECK(cudaSetDevice(device));
+  void* p = nullptr;
+  if (cudaHostAlloc(&p, bytes, cudaHostAllocPortable) == cudaSuccess) {
+    return HostBuffer(p, bytes, [](void* q) { GSORT_CUDA_REPORT(cudaFreeHost(q)); });
+  }
+  (void)cudaGetLastError();
+  return HostBuffer::allocate_pageable(bytes);
+}
+
+// Pinned buffers lent to one reading thread at a time. A copy from pageable
+// memory goes through the driver's own staging, which every thread shares:
+// sixteen threads reading 256 KiB pieces that way moved 4 GB/s together.
+class StagingBuffers {
+ public:
+  explicit StagingBuffers(int device) : device_(device) {}
+  HostBuffer take() {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (!free_.empty()) {
+        HostBuffer b = std::move(free_.back());
+        free_.pop_back();
+        return b;
+      }
+    }
+    return pinned(device_, kStagingBytes);
+  }
+  void give(HostBuffer b) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    free_.push_back(std::move(b));
+  }
+
+ private:
+  const int device_;
+  std::mutex mutex_;
+  std::vector<HostBuffer> free_;
+};
+
 class DeviceRunBytes final : public RunBytes {
  public:
-  DeviceRunBytes(int device, const uint8_t* base, uint64_t size) : device_(device), base_(base), size_(size) {}
+  DeviceRunBytes(int device, const uint8_t* base, uint64_t size, StagingBuffers& staging)
+      : device_(device), base_(base), size_(size), staging_(staging) {}
   uint64_t size() const override { return size_; }
   void read_span(uint64_t first, uint64_t count, uint8_t* dst, RunView::FrameCache*) const override {
-    if (count > 0) copy(dst, base_ + first, count, cudaMemcpyDeviceToHost, device_);
+    if (count == 0) return;
+    HostBuffer b = staging_.take();
+    for (uint64_t done = 0; done < count;) {
+      const uint64_t n = std::min<uint64_t>(count - done, b.size());
+      copy(b.data(), base_ + first + done, n, cudaMemcpyDeviceToHost, device_);
+      std::memcpy(dst + done, b.data(), n);
+      done += n;
+    }
+    staging_.give(std::move(b));  // not on an error: a failed copy ends the sort
   }
   uint64_t least_buffer_bytes() const override { return kLeastPieceBytes; }
 
@@ -39,11 +93,12 @@ class DeviceRunBytes final : public RunBytes {
   const int device_;
   const uint8_t* const base_;
   const uint64_t size_;
+  StagingBuffers& staging_;
 };
 
 class DeviceHeldRuns final : public HeldLineRuns {
  public:
-  DeviceHeldRuns(int device, uint64_t bytes) : device_(device), store_(bytes) {}
+  DeviceHeldRuns(int device, uint64_t bytes) : device_(device), store_(bytes), staging_(device) {}
   uint64_t capacity() const override { return store_.size(); }
   uint64_t used() const override { return used_; }
   void append(const uint8_t* data, uint64_t bytes) override {
@@ -57,7 +112,17 @@ class DeviceHeldRuns final : public HeldLineRuns {
   void end_run() override { starts_.push_back(used_); }
   size_t runs() const override { return starts_.size() - 1; }
   std::unique_ptr<RunBytes> run(size_t r) const override {
-    return std::make_unique<DeviceRunBytes>(device_, store_.data() + starts_[r], starts_[r + 1] - starts_[r]);
+    return std::make_unique<DeviceRunBytes>(device_, store_.data() + starts_[r], starts_[r + 1] - starts_[r],
+                                            staging_);
+  }
+  std::vector<uint8_t*> write_blocks(uint64_t bytes, unsigned count) override {
+    if (blocks_.size() != count || blocks_.front().size() != bytes) {
+      blocks_.clear();
+      for (unsigned i = 0; i < count; ++i) blocks_.push_back(pinned(device_, bytes));
+    }
+    std::vector<uint8_t*> out;
+    for (const HostBuffer& b : blocks_) out.push_back(b.data());
+    return out;
   }
   std::string where() const override { return "the GPU's memory (device " + std::to_string(device_) + ")"; }
 
@@ -66,6 +131,8 @@ class DeviceHeldRuns final : public HeldLineRuns {
   cuda::DeviceBuffer store_;
   uint64_t used_ = 0;
   std::vector<uint64_t> starts_{0};  // each run's first byte, and the end of the last
+  mutable StagingBuffers staging_;
+  std::vector<HostBuffer> blocks_;  // the writer's, pinned: copied to the device at the bus's speed
 };
 
 }  // namespace
