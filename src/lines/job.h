@@ -93,6 +93,13 @@ struct LineJob {
 // (room_check.h): now where they are plain, or once the sample decides.
 void count_line_runs(LineJob& job, uint64_t bytes);
 
+// A spilled sort of `bytes` of lines whose output outgrows what the page
+// cache takes at memory speed (a memory-limited cgroup) writes the output
+// around the cache (O_DIRECT) where its file system allows, as the
+// records' does: a buffered stream there waits on writeback and reclaim.
+// A room of 0 is taken as not known, as the mapping's check takes it.
+void write_output_past_the_cache(LineJob& job, uint64_t bytes);
+
 // Merges the sources (runs, or -m's inputs), in order, and then the runs
 // job.held holds, into the destination: in passes over groups of
 // plan.fan_in consecutive sources while there are more (each group into a

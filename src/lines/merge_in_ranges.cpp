@@ -12,6 +12,7 @@
 #include "src/lines/merge/range_cut.h"
 #include "src/lines/merge/range_merge.h"
 #include "src/merge/background_release.h"
+#include "src/merge/ordered_ranges.h"
 #include "src/merge/parallel_merge.h"
 
 namespace gsort {
@@ -21,8 +22,13 @@ std::string refusal(const LineJob& job) {
   if (job.config.unique) return "-u drops lines as the batches go";
   if (job.verify) return "--verify counts the lines as the batches go";
   if (job.runs.through_program()) return "runs are read through --compress-program, in order";
-  if (!job.out->blocks.may_map_whole()) return "the output is not mapped";
   return "";
+}
+
+bool declined(const LineJob& job, const std::string& why) {
+  if (why.empty()) return false;
+  job.log.info("final merge: in batches, not in ranges (" + why + ")");
+  return true;
 }
 
 struct RangeFigures {
@@ -80,9 +86,63 @@ RangeFigures merge_ranges(LineJob& job, const std::vector<const RunBytes*>& runs
   return f;
 }
 
+// Every range merged on the plan's workers, first to last, into slots of
+// `memory` bytes, and written in order to the destination's stream.
+RangeFigures stream_ranges(LineJob& job, const std::vector<const RunBytes*>& runs,
+                           const std::vector<const RunView*>& views, const MergeRanges& ranges,
+                           const ParallelMergePlan& plan, uint64_t bytes, uint64_t memory, std::string* how) {
+  const size_t n = ranges.ranges();
+  std::vector<uint64_t> sizes(n);
+  for (size_t p = 0; p < n; ++p) sizes[p] = ranges.records_before(p + 1) - ranges.records_before(p);
+  std::vector<LineRangeResult> done(n);
+  std::vector<double> busy(n);
+  MergeRanges file_ranges;
+  for (const std::vector<uint64_t>& cut : ranges.cuts) file_ranges.cuts.emplace_back(cut.begin(), cut.begin() + views.size());
+  std::unique_ptr<BackgroundRelease> release;
+  if (!views.empty()) release = std::make_unique<BackgroundRelease>(views, file_ranges);
+  const auto make_filler = [&]() -> FillRange {
+    auto merger = std::make_shared<LineRangeMerger>(runs, job.compare, job.spec.eol, plan.buffer_bytes);
+    return [&, merger](size_t p, uint8_t* out) {
+      const Stopwatch merging;
+      done[p] = merger->merge(ranges.cuts[p], ranges.cuts[p + 1], out, nullptr);
+      if (done[p].bytes != sizes[p]) {
+        throw Error("internal error: a range of the final merge wrote " + std::to_string(done[p].bytes) +
+                    " bytes of " + std::to_string(sizes[p]));
+      }
+      busy[p] = merging.seconds();
+      if (release) release->merged(p);
+    };
+  };
+  std::unique_ptr<BlockTarget> target = job.out->blocks.blocks(bytes);
+  const OrderedRangesFigures o = write_ranges_in_order(job.pool, plan.workers, sizes, memory, make_filler, *target,
+                                                       &job.out->blocks.written_bytes());
+  target->finish();
+  RangeFigures f;
+  if (release) f.release_s = release->stop();
+  for (size_t p = 0; p < n; ++p) {
+    f.busy_s += busy[p];
+    f.read_s += done[p].read_s;
+    f.lines += done[p].lines;
+    f.bytes += done[p].bytes;
+  }
+  *how = ", written in order through one stream from " + plural(o.slots, "slot") + " of " +
+         std::to_string(o.slot_bytes >> 10) + " KiB (the writer waited " + seconds_text(o.write_wait_s) + ")";
+  return f;
+}
+
+// The memory a streamed merge's slots take of the budget, and the ranges
+// that keep each slot a small part of it.
+constexpr uint64_t kStreamShare = 4;     // a quarter of the budget
+constexpr size_t kMostStreamRanges = 1024;  // each range costs a cut of every run
+size_t stream_ranges_wanted(uint64_t bytes, uint64_t memory, unsigned workers, size_t planned) {
+  const uint64_t range = std::max<uint64_t>(memory / (2 * (uint64_t{workers} + 2)), uint64_t{1} << 20);
+  return std::clamp<size_t>(static_cast<size_t>(bytes / range + 1), planned, std::max(planned, kMostStreamRanges));
+}
+
 // The ranges' plan, cut and merge of `runs` into the destination (the
-// first of them in files, `views`); false (said under -v) where the plan or
-// the mapping declines.
+// first of them in files, `views`): mapped whole, or through its stream
+// where it cannot be mapped. False (said under -v) where the plan or the
+// mapping declines.
 bool merge_runs(LineJob& job, const std::vector<const RunBytes*>& runs, const std::vector<const RunView*>& views,
                 size_t forced, double open_s) {
   Stopwatch step;
@@ -92,20 +152,25 @@ bool merge_runs(LineJob& job, const std::vector<const RunBytes*>& runs, const st
   for (const RunBytes* r : runs) {
     shapes.push_back(MergeRunShape{r->size(), r->least_buffer_bytes(), r->index_bytes(), r->compressed()});
   }
+  const bool mapped = job.out->blocks.may_map_whole();
+  const uint64_t stream_memory = mapped ? 0 : job.plan.budget / kStreamShare;
   ParallelMergeOptions options;
-  options.budget_bytes = job.plan.budget;
+  options.budget_bytes = job.plan.budget - stream_memory;
   options.ranges = forced;
   const ParallelMergePlan plan = plan_parallel_merge(shapes, job.pool.size(), options);
-  uint8_t* out = plan.refusal.empty() ? job.out->blocks.whole(bytes) : nullptr;
-  if (!out) {
-    job.log.info("final merge: in batches, not in ranges (" +
-                 (plan.refusal.empty() ? std::string("the output could not be mapped") : plan.refusal) + ")");
+  if (declined(job, plan.refusal)) return false;
+  uint8_t* out = mapped ? job.out->blocks.whole(bytes) : nullptr;
+  if (mapped && !out) {
+    declined(job, "the output could not be mapped");
     return false;
   }
   open_s += step.lap();
-  const MergeRanges ranges = cut_line_runs(runs, job.compare, job.spec.eol, plan.ranges, job.pool);
+  const size_t wanted = mapped || forced ? plan.ranges : stream_ranges_wanted(bytes, stream_memory, plan.workers, plan.ranges);
+  const MergeRanges ranges = cut_line_runs(runs, job.compare, job.spec.eol, wanted, job.pool);
   const double cut_s = step.lap();
-  const RangeFigures f = merge_ranges(job, runs, views, ranges, plan, out);
+  std::string how;
+  const RangeFigures f = mapped ? merge_ranges(job, runs, views, ranges, plan, out)
+                                : stream_ranges(job, runs, views, ranges, plan, bytes, stream_memory, &how);
   const double merge_s = step.lap();
   job.report.output_records += f.lines;
   job.report.output_bytes += f.bytes;
@@ -116,18 +181,13 @@ bool merge_runs(LineJob& job, const std::vector<const RunBytes*>& runs, const st
                std::to_string(plan.buffer_bytes >> 10) + " KiB): runs opened in " + seconds_text(open_s) + ", cut " +
                seconds_text(cut_s) + ", merged " + seconds_text(merge_s) + " (threads busy " +
                seconds_text(f.busy_s) + ", reading runs " + seconds_text(f.read_s) +
-               (views.empty() ? std::string() : "; freed in the background in " + seconds_text(f.release_s)) + ")");
+               (views.empty() ? std::string() : "; freed in the background in " + seconds_text(f.release_s)) + ")" +
+               how);
   return true;
 }
 
 // GSORT_TEST_FINAL_MERGE's ranges (> 0), or -1 for the batches; 0: as planned.
 long forced_ranges() { return test_hooks::final_merge_ranges ? test_hooks::final_merge_ranges() : 0; }
-
-bool declined(const LineJob& job, const std::string& why) {
-  if (why.empty()) return false;
-  job.log.info("final merge: in batches, not in ranges (" + why + ")");
-  return true;
-}
 
 }  // namespace
 

@@ -204,6 +204,7 @@ void plan_chunks(LineJob& job, const LineReader& reader, const LineSorter& sorte
   if (job.plan.double_buffered) {
     hold_line_runs(job, reader.known_bytes());
     count_line_runs(job, reader.known_bytes());
+    write_output_past_the_cache(job, reader.known_bytes());
   }
   job.log.info("lines: sorter " + sorter.describe() + ", chunks of " + std::to_string(job.plan.chunk_bytes) +
                " bytes or " + std::to_string(job.plan.chunk_lines) + " lines" +

@@ -9,11 +9,14 @@
 // after runs in files, give the same bytes every way: in the host's memory
 // (a test's store, here) and
 // in the GPU's (skipped without one), where a failed device allocation
-// leaves the runs to the temporary directory.
+// leaves the runs to the temporary directory. An output that cannot be
+// mapped (a pipe, a compressed file, one past the page cache) takes the
+// ranges in order through its stream.
 #include <gtest/gtest.h>
 
 #include <unistd.h>
 
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -106,6 +109,85 @@ TEST(LineParallelMerge, SameBytesAsTheBatchesAndGnuSort) {
       EXPECT_TRUE(contains(ranges.result.err, " ranges of ")) << ranges.result.err;
       EXPECT_EQ(count_files(dir.path()), 2u) << "files left behind";  // in, out
     }
+  }
+}
+
+// Standard output (a pipe) and a compressed output cannot be mapped: the
+// ranges are merged into slots and written in order through the stream.
+TEST(LineParallelMerge, AnOutputThatIsNotMappedTakesTheRangesInOrder) {
+  if (!have_gnu_sort()) GTEST_SKIP() << "no GNU sort";
+  TempDir dir;
+  Rng rng(3741);
+  for (const uint32_t distinct : {9u, 1000000u}) {
+    write_file(dir.file("in"), csv_lines(rng, 6u << 20, distinct, '\n'));
+    for (const std::vector<std::string>& mix : {std::vector<std::string>{}, {"-t,", "-k2,2", "-k1,1n"}}) {
+      SCOPED_TRACE(std::to_string(distinct) + " distinct, " + command_line(mix));
+      const std::string expected = gnu_sort(dir, mix);
+      for (const char* how : {"ranges:1", "ranges:13", "planned"}) {
+        std::vector<std::string> argv = {GSORT_HOOKS_BINARY, "-S", "4M", "-T", dir.path(), "-v"};
+        argv.insert(argv.end(), mix.begin(), mix.end());
+        argv.push_back(dir.file("in"));
+        ProcessOptions options = c_locale();
+        options.env.push_back(std::string("GSORT_TEST_FINAL_MERGE=") + how);
+        // Through `| cat`: standard output a pipe (a regular file would be mapped).
+        std::vector<std::string> through_cat = {"/bin/sh", "-c", "\"$@\" | cat", "sh"};
+        through_cat.insert(through_cat.end(), argv.begin(), argv.end());
+        const ProcessResult piped = run_process(through_cat, options);
+        ASSERT_EQ(piped.status(), "exit 0") << piped.err;
+        EXPECT_TRUE(piped.out == expected) << how << ": standard output differs from GNU sort";
+        const bool forced = std::string(how) != "planned";  // the plan finds 6 MB too small for ranges
+        EXPECT_EQ(contains(piped.err, "written in order through one stream"), forced) << piped.err;
+        argv.insert(argv.end(), {"-o", dir.file("out.zst")});
+        const ProcessResult packed = run_process(argv, options);
+        ASSERT_EQ(packed.status(), "exit 0") << packed.err;
+        EXPECT_EQ(contains(packed.err, "written in order through one stream"), forced) << packed.err;
+        const ProcessResult unpacked = run_process({"/usr/bin/zstd", "-dc", dir.file("out.zst")}, c_locale());
+        EXPECT_TRUE(unpacked.out == expected) << how << ": the compressed output differs from GNU sort";
+        EXPECT_EQ(count_files(dir.path()), 2u) << "files left behind";  // in, out.zst
+        std::remove(dir.file("out.zst").c_str());
+      }
+    }
+  }
+}
+
+// A damaged run ends a streamed merge with exit 2: what reached standard
+// output is cut short and says so by the status, and no temp file is left.
+TEST(LineParallelMerge, ADamagedRunEndsTheStreamWithExit2) {
+  TempDir dir;
+  Rng rng(3742);
+  write_file(dir.file("in"), csv_lines(rng, 3u << 20, 1000000, '\n'));
+  ProcessOptions options = c_locale();
+  options.env.insert(options.env.end(), {"GSORT_TEST_FINAL_MERGE=ranges:9", "GSORT_TEST_CORRUPT_RUN=1:0"});
+  const ProcessResult r =
+      run_process({GSORT_HOOKS_BINARY, "-S", "4M", "-T", dir.path(), dir.file("in"), "-o", dir.file("out.zst")},
+                  options);
+  EXPECT_EQ(r.status(), "exit 2") << r.err;
+  EXPECT_TRUE(contains(r.err, "is corrupted")) << r.err;
+  EXPECT_FALSE(path_exists(dir.file("out.zst")));
+  EXPECT_EQ(count_files(dir.path()), 1u) << "files left behind";  // in
+}
+
+// An output larger than the page cache takes (a test's room of 1000
+// bytes) is written around the cache, not mapped: the ranges go through
+// its stream, and the file is GNU sort's, whole.
+TEST(LineParallelMerge, AnOutputPastThePageCacheIsWrittenAroundIt) {
+  if (!have_gnu_sort()) GTEST_SKIP() << "no GNU sort";
+  TempDir dir;
+  Rng rng(3743);
+  write_file(dir.file("in"), csv_lines(rng, 6u << 20, 1000000, '\n'));
+  const std::string expected = gnu_sort(dir, {});
+  for (const char* how : {"ranges:5", "batches"}) {
+    SCOPED_TRACE(how);
+    const Sorted run = sort_with(dir, how, {}, {"GSORT_TEST_TEMP_DEVICE=1000"});
+    ASSERT_EQ(run.result.status(), "exit 0") << run.result.err;
+    EXPECT_TRUE(run.out == expected) << "the output differs from GNU sort";
+    EXPECT_FALSE(contains(run.result.err, "output: filled through a mapping")) << run.result.err;
+    if (!on_tmpfs(dir.path())) {
+      EXPECT_TRUE(contains(run.result.err, "output: written around the page cache (O_DIRECT)")) << run.result.err;
+    }
+    EXPECT_EQ(contains(run.result.err, "written in order through one stream"), std::string(how) != "batches")
+        << run.result.err;
+    EXPECT_EQ(count_files(dir.path()), 2u) << "files left behind";  // in, out
   }
 }
 

@@ -32,7 +32,7 @@ class HeldLineRuns {
   // `count` buffers of `bytes` for the writer of a run to fill, owned by the
   // store and the same for every run (one run is written at a time); none
   // where any host memory serves. The device's are pinned.
-  virtual std::vector<uint8_t*> write_blocks(uint64_t bytes, unsigned count) { return {}; }
+  virtual std::vector<uint8_t*> write_blocks(uint64_t /*bytes*/, unsigned /*count*/) { return {}; }
   // Where the runs are, for -v ("the GPU's memory (device 0)").
   virtual std::string where() const = 0;
 };

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <iterator>
 
 #include "src/core/errors.h"
 
@@ -39,8 +40,9 @@ bool sample_before(const LineComparator& compare, const Sample& a, const Sample&
   return a.run != b.run ? a.run < b.run : a.start < b.start;
 }
 
-std::vector<Sample> take_samples(const std::vector<const RunBytes*>& runs, uint8_t eol, uint64_t wanted,
-                                 ThreadPool& pool) {
+// Each run's samples, in its order.
+std::vector<std::vector<Sample>> take_samples(const std::vector<const RunBytes*>& runs, uint8_t eol, uint64_t wanted,
+                                              ThreadPool& pool) {
   uint64_t total = 0;
   for (const RunBytes* r : runs) total += r->size();
   std::vector<std::vector<Sample>> per_run(runs.size());
@@ -60,13 +62,13 @@ std::vector<Sample> take_samples(const std::vector<const RunBytes*>& runs, uint8
     }
     for (Sample& s : per_run[r]) s.weight = static_cast<double>(n) / per_run[r].size();
   });
-  std::vector<Sample> samples;
-  for (auto& v : per_run) std::move(v.begin(), v.end(), std::back_inserter(samples));
-  return samples;
+  return per_run;
 }
 
-std::vector<Sample> choose_splitters(std::vector<Sample> samples, const LineComparator& compare, uint64_t total,
-                                     size_t ranges) {
+std::vector<Sample> choose_splitters(const std::vector<std::vector<Sample>>& per_run, const LineComparator& compare,
+                                     uint64_t total, size_t ranges) {
+  std::vector<Sample> samples;
+  for (const std::vector<Sample>& v : per_run) samples.insert(samples.end(), v.begin(), v.end());
   std::sort(samples.begin(), samples.end(),
             [&compare](const Sample& a, const Sample& b) { return sample_before(compare, a, b); });
   std::vector<Sample> chosen;
@@ -83,14 +85,22 @@ std::vector<Sample> choose_splitters(std::vector<Sample> samples, const LineComp
   return chosen;
 }
 
-// The first line start of run r that does not sort before splitter s.
-uint64_t cut_of(const RunBytes& run, size_t r, const Sample& s, const LineComparator& compare, uint8_t eol) {
+// The first line start of run r that does not sort before splitter s; the
+// run's own samples (in its order) narrow the search before any read.
+uint64_t cut_of(const RunBytes& run, size_t r, const Sample& s, const std::vector<Sample>& samples,
+                const LineComparator& compare, uint8_t eol) {
   if (r == s.run) return s.start;
   // Lines of an earlier run equal to the splitter sort before it; of a later one, after.
   const bool equal_before = r < s.run;
+  const auto before_splitter = [&](const Sample& x) {
+    const int c = compare.compare(x.line.data(), x.line.size(), s.line.data(), s.line.size());
+    return c < 0 || (c == 0 && equal_before);
+  };
+  const auto k = std::partition_point(samples.begin(), samples.end(), before_splitter);
+  uint64_t lo = k == samples.begin() ? 0 : std::prev(k)->start + 1;
+  uint64_t hi = k == samples.end() ? run.size() : k->start;
   std::vector<uint8_t> line;
   RunView::FrameCache cache;
-  uint64_t lo = 0, hi = run.size();
   while (lo < hi) {
     const uint64_t mid = lo + (hi - lo) / 2;
     const uint64_t start = line_at_or_after(run, mid, eol, line, &cache);
@@ -154,12 +164,12 @@ MergeRanges cut_line_runs(const std::vector<const RunBytes*>& runs, const LineCo
   for (size_t r = 0; r < runs.size(); ++r) total += sizes[r] = runs[r]->size();
   std::vector<std::vector<uint64_t>> cuts{std::vector<uint64_t>(runs.size(), 0)};
   if (ranges > 1 && total > 0) {
-    const std::vector<Sample> splitters =
-        choose_splitters(take_samples(runs, eol, ranges * kSamplesPerRange, pool), compare, total, ranges);
+    const std::vector<std::vector<Sample>> samples = take_samples(runs, eol, ranges * kSamplesPerRange, pool);
+    const std::vector<Sample> splitters = choose_splitters(samples, compare, total, ranges);
     std::vector<std::vector<uint64_t>> found(splitters.size(), std::vector<uint64_t>(runs.size()));
     pool.parallel_for(splitters.size() * runs.size(), [&](size_t task) {
       const size_t p = task / runs.size(), r = task % runs.size();
-      found[p][r] = cut_of(*runs[r], r, splitters[p], compare, eol);
+      found[p][r] = cut_of(*runs[r], r, splitters[p], samples[r], compare, eol);
     });
     for (auto& cut : found) cuts.push_back(std::move(cut));
   }
