@@ -1,10 +1,18 @@
 #include "src/lines/read/reader.h"
 
+#include <algorithm>
 #include <cstring>
+#include <memory>
 
 #include "src/core/errors.h"
+#include "src/core/fault_ahead.h"
 
 namespace gsort {
+namespace {
+
+constexpr uint64_t kStreamSliceBytes = uint64_t{32} << 20;  // a stream's read between moves of the fault-ahead window
+
+}  // namespace
 
 LineReader::LineReader(const std::vector<std::string>& inputs, uint8_t eol, uint64_t max_line, ThreadPool& pool,
                        InputTally* tally, bool drop_read_pages)
@@ -35,6 +43,10 @@ std::string LineReader::source_of(uint64_t offset) const {
 }
 
 uint64_t LineReader::fill_from_inputs(uint8_t* buf, uint64_t fill, uint64_t room) {
+  // A stream is read by this one thread: a thread beside it faults the
+  // buffer's pages in just ahead, so that the copies out of the pipe do not
+  // stop for each page fault. Made at the first stream read.
+  std::unique_ptr<FaultAhead> ahead;
   while (fill < room) {
     if (!current_) {
       if (next_input_ == openers_.size()) {
@@ -47,7 +59,14 @@ uint64_t LineReader::fill_from_inputs(uint8_t* buf, uint64_t fill, uint64_t room
     }
     auto* file = dynamic_cast<InputFile*>(current_.get());
     note_source(fill, current_name_);
-    const uint64_t got = file ? file->read(buf + fill, room - fill, pool_) : current_->read(buf + fill, room - fill);
+    uint64_t got = 0;
+    if (file) {
+      got = file->read(buf + fill, room - fill, pool_);
+    } else {
+      if (!ahead) ahead = std::make_unique<FaultAhead>(buf, static_cast<size_t>(room));
+      got = current_->read(buf + fill, std::min(room - fill, kStreamSliceBytes));
+      ahead->filled(static_cast<size_t>(fill + got));
+    }
     if (got > 0) {
       fill += got;
       last_byte_ = buf[fill - 1];
