@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <condition_variable>
-#include <cstring>
 #include <exception>
 #include <mutex>
 #include <thread>
@@ -74,22 +73,11 @@ class RangeSlots {
   std::exception_ptr error_;
 };
 
-void copy_to(BlockTarget& target, const uint8_t* p, uint64_t n, std::atomic<uint64_t>* written) {
-  while (n > 0) {
-    const uint64_t k = std::min<uint64_t>(n, target.capacity());
-    std::memcpy(target.buffer(), p, static_cast<size_t>(k));
-    target.submit(static_cast<size_t>(k));
-    if (written) written->fetch_add(k, std::memory_order_relaxed);
-    p += k;
-    n -= k;
-  }
-}
-
 }  // namespace
 
 OrderedRangesFigures write_ranges_in_order(ThreadPool& pool, size_t workers, const std::vector<uint64_t>& sizes,
                                            uint64_t memory_bytes, const std::function<FillRange()>& make_filler,
-                                           BlockTarget& target, std::atomic<uint64_t>* written) {
+                                           const RangeSink& sink, std::atomic<uint64_t>* written) {
   OrderedRangesFigures f;
   if (sizes.empty()) return f;
   f.slot_bytes = std::max<uint64_t>(*std::max_element(sizes.begin(), sizes.end()), 1);
@@ -104,7 +92,8 @@ OrderedRangesFigures write_ranges_in_order(ThreadPool& pool, size_t workers, con
         const uint8_t* range = slots.wait_filled(p);
         f.write_wait_s += waiting.seconds();
         if (!range) return;
-        copy_to(target, range, sizes[p], written);
+        if (sizes[p] > 0) sink(range, static_cast<size_t>(sizes[p]));
+        if (written) written->fetch_add(sizes[p], std::memory_order_relaxed);
         f.bytes += sizes[p];
         slots.written(p);
       }

@@ -38,6 +38,12 @@ std::unique_ptr<BlockTarget> OutputBlocks::blocks(uint64_t bytes, uint64_t unit)
   return std::make_unique<WriteBehind>(sink_, std::max<uint64_t>(block_bytes_ / unit, 1) * unit);
 }
 
+const WriteBehind::Sink& OutputBlocks::stream() {
+  if (way_ != OutputWay::kNone) throw Error("internal error: the destination was written twice");
+  way_ = OutputWay::kStream;
+  return sink_;
+}
+
 uint8_t* OutputBlocks::whole(uint64_t bytes) {
   if (way_ != OutputWay::kNone) throw Error("internal error: the destination was written twice");
   if (!map_whole_ || bytes == 0 || refused_) return nullptr;

@@ -43,6 +43,10 @@ class OutputBlocks {
   // `unit` bytes; `bytes`: at most what it will write, where known (0:
   // unknown, which writes through the sink).
   std::unique_ptr<BlockTarget> blocks(uint64_t bytes, uint64_t unit = 1);
+  // The destination's sink itself, for a writer that hands it large blocks
+  // of its own (the lines' merge in ranges, src/merge/ordered_ranges.h):
+  // the stream without a copy into write-behind buffers.
+  const WriteBehind::Sink& stream();
   // The destination's first `bytes` mapped whole, for its one writer; null
   // where that cannot be done (blocks() then gives the stream).
   uint8_t* whole(uint64_t bytes);

@@ -1,7 +1,7 @@
 // write_ranges_in_order (src/merge/ordered_ranges.h): ranges filled by many
 // threads in any order reach the stream in their own order, whatever the
 // slots' memory allows (one slot or many), and an error of a filler or of
-// the stream comes back to the caller with every thread stopped.
+// the sink comes back to the caller with every thread stopped.
 #include "src/merge/ordered_ranges.h"
 
 #include <gtest/gtest.h>
@@ -13,8 +13,6 @@
 #include <string>
 #include <thread>
 #include <vector>
-
-#include "io/output/write_behind.h"
 
 namespace {
 
@@ -46,12 +44,10 @@ TEST(OrderedRanges, ReachTheStreamInTheirOrderWhateverTheMemory) {
   for (const uint64_t memory : {uint64_t{0}, uint64_t{5000}, uint64_t{20000}, uint64_t{1} << 30}) {
     SCOPED_TRACE(memory);
     std::string sunk;
-    gsort::WriteBehind target([&](const uint8_t* d, size_t n) { sunk.append(reinterpret_cast<const char*>(d), n); },
-                              1000);
+    const gsort::RangeSink sink = [&](const uint8_t* d, size_t n) { sunk.append(reinterpret_cast<const char*>(d), n); };
     std::atomic<uint64_t> written{0};
-    const gsort::OrderedRangesFigures f = gsort::write_ranges_in_order(
-        pool, 4, sizes, memory, [&] { return letters(sizes); }, target, &written);
-    target.finish();
+    const gsort::OrderedRangesFigures f =
+        gsort::write_ranges_in_order(pool, 4, sizes, memory, [&] { return letters(sizes); }, sink, &written);
     EXPECT_TRUE(sunk == expected_of(sizes));
     EXPECT_EQ(f.bytes, sunk.size());
     EXPECT_EQ(written.load(), sunk.size());
@@ -63,7 +59,7 @@ TEST(OrderedRanges, ReachTheStreamInTheirOrderWhateverTheMemory) {
 TEST(OrderedRanges, AFillersErrorStopsEveryThreadAndComesBack) {
   gsort::ThreadPool pool(4);
   const std::vector<uint64_t> sizes = random_sizes(200, 12);
-  gsort::WriteBehind target([](const uint8_t*, size_t) {}, 1000);
+  const gsort::RangeSink target = [](const uint8_t*, size_t) {};
   const auto failing = [&]() -> gsort::FillRange {
     return [&sizes](size_t p, uint8_t* out) {
       if (p == 77) throw std::runtime_error("range 77 failed");
@@ -78,16 +74,14 @@ TEST(OrderedRanges, AFillersErrorStopsEveryThreadAndComesBack) {
   }
 }
 
-TEST(OrderedRanges, TheStreamsErrorStopsTheFillers) {
+TEST(OrderedRanges, TheSinksErrorStopsTheFillers) {
   gsort::ThreadPool pool(4);
   const std::vector<uint64_t> sizes(500, 100);
   uint64_t taken = 0;
-  gsort::WriteBehind target(
-      [&taken](const uint8_t*, size_t n) {
-        taken += n;
-        if (taken > 3000) throw std::runtime_error("disk full");
-      },
-      100);
+  const gsort::RangeSink target = [&taken](const uint8_t*, size_t n) {
+    taken += n;
+    if (taken > 3000) throw std::runtime_error("disk full");
+  };
   std::atomic<size_t> filled{0};
   const auto counting = [&]() -> gsort::FillRange {
     return [&](size_t, uint8_t* out) {
@@ -96,7 +90,7 @@ TEST(OrderedRanges, TheStreamsErrorStopsTheFillers) {
     };
   };
   EXPECT_THROW(gsort::write_ranges_in_order(pool, 4, sizes, 1000, counting, target, nullptr), std::runtime_error);
-  EXPECT_LT(filled.load(), sizes.size()) << "the fillers went on after the stream failed";
+  EXPECT_LT(filled.load(), sizes.size()) << "the fillers went on after the sink failed";
 }
 
 }  // namespace
