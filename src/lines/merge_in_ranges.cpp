@@ -36,6 +36,34 @@ struct RangeFigures {
   uint64_t lines = 0, bytes = 0;
 };
 
+// Each range's outcome and time, as the workers leave them.
+struct RangeOutcomes {
+  explicit RangeOutcomes(size_t n) : done(n), busy(n) {}
+  std::vector<LineRangeResult> done;
+  std::vector<double> busy;
+
+  // Range p of `ranges` merged by `merger` into out, which holds `bytes`.
+  void merge(LineRangeMerger& merger, const MergeRanges& ranges, size_t p, uint8_t* out, uint64_t bytes) {
+    const Stopwatch merging;
+    done[p] = merger.merge(ranges.cuts[p], ranges.cuts[p + 1], out, nullptr);
+    if (done[p].bytes != bytes) {
+      throw Error("internal error: a range of the final merge wrote " + std::to_string(done[p].bytes) + " bytes of " +
+                  std::to_string(bytes));
+    }
+    busy[p] = merging.seconds();
+  }
+  RangeFigures sum() const {
+    RangeFigures f;
+    for (size_t p = 0; p < done.size(); ++p) {
+      f.busy_s += busy[p];
+      f.read_s += done[p].read_s;
+      f.lines += done[p].lines;
+      f.bytes += done[p].bytes;
+    }
+    return f;
+  }
+};
+
 // Every range merged into out on the plan's workers, from the last range
 // to the first; runs in files (views not empty) freed behind them.
 RangeFigures merge_ranges(LineJob& job, const std::vector<const RunBytes*>& runs,
@@ -44,8 +72,7 @@ RangeFigures merge_ranges(LineJob& job, const std::vector<const RunBytes*>& runs
   const size_t n = ranges.ranges();
   std::vector<uint64_t> starts(n + 1);
   for (size_t p = 0; p <= n; ++p) starts[p] = ranges.records_before(p);
-  std::vector<LineRangeResult> done(n);
-  std::vector<double> busy(n);
+  RangeOutcomes outcomes(n);
   std::atomic<size_t> next{0};
   std::atomic<bool> failed{false};
   std::atomic<uint64_t>& written = job.out->blocks.written_bytes();
@@ -59,15 +86,9 @@ RangeFigures merge_ranges(LineJob& job, const std::vector<const RunBytes*>& runs
       LineRangeMerger merger(runs, job.compare, job.spec.eol, plan.buffer_bytes);
       for (size_t q = next++; q < n && !failed; q = next++) {
         const size_t p = n - 1 - q;
-        const Stopwatch merging;
         populate_for_write(out + starts[p], starts[p + 1] - starts[p]);
-        done[p] = merger.merge(ranges.cuts[p], ranges.cuts[p + 1], out + starts[p], nullptr);
-        if (done[p].bytes != starts[p + 1] - starts[p]) {
-          throw Error("internal error: a range of the final merge wrote " + std::to_string(done[p].bytes) +
-                      " bytes of " + std::to_string(starts[p + 1] - starts[p]));
-        }
-        written.fetch_add(done[p].bytes, std::memory_order_relaxed);
-        busy[p] = merging.seconds();
+        outcomes.merge(merger, ranges, p, out + starts[p], starts[p + 1] - starts[p]);
+        written.fetch_add(starts[p + 1] - starts[p], std::memory_order_relaxed);
         if (release) release->merged(p);
       }
     } catch (...) {
@@ -75,54 +96,28 @@ RangeFigures merge_ranges(LineJob& job, const std::vector<const RunBytes*>& runs
       throw;
     }
   });
-  RangeFigures f;
+  RangeFigures f = outcomes.sum();
   if (release) f.release_s = release->stop();
-  for (size_t p = 0; p < n; ++p) {
-    f.busy_s += busy[p];
-    f.read_s += done[p].read_s;
-    f.lines += done[p].lines;
-    f.bytes += done[p].bytes;
-  }
   return f;
 }
 
 // Every range merged on the plan's workers, first to last, into slots of
-// `memory` bytes, and written in order to the destination's stream.
-RangeFigures stream_ranges(LineJob& job, const std::vector<const RunBytes*>& runs,
-                           const std::vector<const RunView*>& views, const MergeRanges& ranges,
+// `memory` bytes, and written in order to the destination's stream. The
+// runs' files stay whole until the merge ends: BackgroundRelease frees
+// tails, which a merge from the first range reads last.
+RangeFigures stream_ranges(LineJob& job, const std::vector<const RunBytes*>& runs, const MergeRanges& ranges,
                            const ParallelMergePlan& plan, uint64_t memory, std::string* how) {
   const size_t n = ranges.ranges();
   std::vector<uint64_t> sizes(n);
   for (size_t p = 0; p < n; ++p) sizes[p] = ranges.records_before(p + 1) - ranges.records_before(p);
-  std::vector<LineRangeResult> done(n);
-  std::vector<double> busy(n);
-  MergeRanges file_ranges;
-  for (const std::vector<uint64_t>& cut : ranges.cuts) file_ranges.cuts.emplace_back(cut.begin(), cut.begin() + views.size());
-  std::unique_ptr<BackgroundRelease> release;
-  if (!views.empty()) release = std::make_unique<BackgroundRelease>(views, file_ranges);
+  RangeOutcomes outcomes(n);
   const auto make_filler = [&]() -> FillRange {
     auto merger = std::make_shared<LineRangeMerger>(runs, job.compare, job.spec.eol, plan.buffer_bytes);
-    return [&, merger](size_t p, uint8_t* out) {
-      const Stopwatch merging;
-      done[p] = merger->merge(ranges.cuts[p], ranges.cuts[p + 1], out, nullptr);
-      if (done[p].bytes != sizes[p]) {
-        throw Error("internal error: a range of the final merge wrote " + std::to_string(done[p].bytes) +
-                    " bytes of " + std::to_string(sizes[p]));
-      }
-      busy[p] = merging.seconds();
-      if (release) release->merged(p);
-    };
+    return [&, merger](size_t p, uint8_t* out) { outcomes.merge(*merger, ranges, p, out, sizes[p]); };
   };
   const OrderedRangesFigures o = write_ranges_in_order(job.pool, plan.workers, sizes, memory, make_filler,
                                                        job.out->blocks.stream(), &job.out->blocks.written_bytes());
-  RangeFigures f;
-  if (release) f.release_s = release->stop();
-  for (size_t p = 0; p < n; ++p) {
-    f.busy_s += busy[p];
-    f.read_s += done[p].read_s;
-    f.lines += done[p].lines;
-    f.bytes += done[p].bytes;
-  }
+  const RangeFigures f = outcomes.sum();
   *how = ", written in order through one stream from " + plural(o.slots, "slot") + " of " +
          std::to_string(o.slot_bytes >> 10) + " KiB (the writer waited " + seconds_text(o.write_wait_s) + ")";
   return f;
@@ -179,7 +174,7 @@ bool merge_runs(LineJob& job, const std::vector<const RunBytes*>& runs, const st
   const double cut_s = step.lap();
   std::string how;
   const RangeFigures f = mapped ? merge_ranges(job, runs, views, ranges, plan, out)
-                                : stream_ranges(job, runs, views, ranges, plan, stream_memory, &how);
+                                : stream_ranges(job, runs, ranges, plan, stream_memory, &how);
   const double merge_s = step.lap();
   job.report.output_records += f.lines;
   job.report.output_bytes += f.bytes;
@@ -190,7 +185,8 @@ bool merge_runs(LineJob& job, const std::vector<const RunBytes*>& runs, const st
                std::to_string(plan.buffer_bytes >> 10) + " KiB): runs opened in " + seconds_text(open_s) + ", cut " +
                seconds_text(cut_s) + ", merged " + seconds_text(merge_s) + " (threads busy " +
                seconds_text(f.busy_s) + ", reading runs " + seconds_text(f.read_s) +
-               (views.empty() ? std::string() : "; freed in the background in " + seconds_text(f.release_s)) + ")" +
+               (views.empty() || !mapped ? std::string() : "; freed in the background in " + seconds_text(f.release_s)) +
+               ")" +
                how);
   return true;
 }
