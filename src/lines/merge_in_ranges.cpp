@@ -169,7 +169,14 @@ bool merge_runs(LineJob& job, const std::vector<const RunBytes*>& runs, const st
     return false;
   }
   open_s += step.lap();
-  const size_t wanted = mapped || forced ? plan.ranges : stream_ranges_wanted(bytes, stream_memory, plan.workers, plan.ranges);
+  const size_t wanted =
+      mapped || forced ? plan.ranges : stream_ranges_wanted(bytes, stream_memory, plan.workers, plan.ranges);
+  // Slots for fewer than three ranges at once keep the workers waiting on
+  // the writer and on one another: the batches do better.
+  if (!mapped && !forced && stream_memory < 3 * (bytes / wanted + 1)) {
+    declined(job, "the output is a stream, and a quarter of the budget holds fewer than three of its ranges");
+    return false;
+  }
   const MergeRanges ranges = cut_line_runs(runs, job.compare, job.spec.eol, wanted, job.pool);
   const double cut_s = step.lap();
   std::string how;
