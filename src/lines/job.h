@@ -127,7 +127,6 @@ void hold_line_runs(LineJob& job, uint64_t bytes);
 // directory).
 bool take_held_runs(LineJob& job);
 
-
 // Sorts the inputs: in memory when they fit one chunk (written to the
 // destination), else as runs, returned to be merged (none: the output
 // was written).

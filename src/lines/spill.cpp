@@ -93,15 +93,8 @@ class LineSpill {
     started_s_ = process_seconds();
     LineRunOutput* out = out_.get();
     ThreadPool& pool = job_.pool;
-    double* steps = steps_;
-    done_ = std::async(std::launch::async, [out, &pool, span, order, steps] {
-      Stopwatch t;
-      out->append_sorted(pool, span, order, span.count);
-      steps[0] = t.lap();
-      LineRunFigures figures = out->finish();
-      steps[1] = t.lap();
-      return figures;
-    });
+    launch([out, &pool, span, order] { out->append_sorted(pool, span, order, span.count); },
+           [out] { return out->finish(); });
   }
 
   // Whether the run in flight goes to job.held.
@@ -133,15 +126,26 @@ class LineSpill {
                                  : std::make_unique<WriteBehind>(std::move(sink), block, blocks);
     auto writer = std::make_shared<LineWriter>(std::move(target), job_.spec.eol, job_.unique_by());
     writer->verify_with(job_.verify.get(), false);
+    launch([writer, &pool, span, order] { writer->append_sorted(pool, span, order, span.count); },
+           [writer, held] {
+             writer->finish();
+             held->end_run();
+             return LineRunFigures{writer->lines_written(), writer->bytes_written(), 0};
+           });
+  }
+
+  // The spill on a thread of its own: gather (the lines into the writers'
+  // blocks), then finish (what the writers hold, and the run), each timed.
+  template <typename Gather, typename Finish>
+  void launch(Gather gather, Finish finish) {
     double* steps = steps_;
-    done_ = std::async(std::launch::async, [writer, held, &pool, span, order, steps] {
+    done_ = std::async(std::launch::async, [gather, finish, steps] {
       Stopwatch t;
-      writer->append_sorted(pool, span, order, span.count);
+      gather();
       steps[0] = t.lap();
-      writer->finish();
-      held->end_run();
+      const LineRunFigures figures = finish();
       steps[1] = t.lap();
-      return LineRunFigures{writer->lines_written(), writer->bytes_written(), 0};
+      return figures;
     });
   }
 

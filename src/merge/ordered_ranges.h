@@ -2,10 +2,10 @@
 // through one stream (a pipe, a file written around the page cache, an
 // encoder): the final merge in ranges where the output cannot be mapped.
 // Each range is filled into a slot of host memory; the slots are lent in
-// the ranges' order, and one writer thread copies each filled range into
-// the stream in turn and hands its slot back, so that the slots in use are
+// the ranges' order, and one writer thread hands each filled slot, as it
+// is, to the stream in turn and takes it back, so that the slots in use are
 // always the oldest ranges not yet written and no worker can wait on a
-// range that waits on it. The slots go to the sink as they are: no copy.
+// range that waits on it.
 #pragma once
 
 #include <atomic>

@@ -90,6 +90,10 @@ HostBuffer allocate_pinned_host(int device, size_t bytes, ThreadPool& pool) {
     if (!held->registration) return std::move(held->memory);  // the pageable memory serves too
     return HostBuffer(data, bytes, [held](void*) mutable { held.reset(); });
   }
+  return allocate_pinned_small(bytes);
+}
+
+HostBuffer allocate_pinned_small(size_t bytes) {
   void* p = nullptr;
   if (cudaHostAlloc(&p, bytes == 0 ? 1 : bytes, cudaHostAllocPortable) == cudaSuccess) {
     return HostBuffer(p, bytes, [](void* q) { GSORT_CUDA_REPORT(cudaFreeHost(q)); });

@@ -23,6 +23,9 @@ namespace gsort::gpu {
 // Host memory pinned for `device`, or pageable memory if pinning fails (no
 // error). The pool faults in the pages of large buffers.
 HostBuffer allocate_pinned_host(int device, size_t bytes, ThreadPool& pool);
+// The same for a buffer of a few MiB, pinned as cudaHostAlloc gives it, for
+// the calling thread's current device.
+HostBuffer allocate_pinned_small(size_t bytes);
 
 class DeviceContext {
   int device_;  // first: the device is selected before the streams and events are made

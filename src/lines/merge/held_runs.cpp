@@ -25,19 +25,7 @@ class HostRunBytes final : public RunBytes {
 
 class HostHeldRuns final : public HeldLineRuns {
  public:
-  explicit HostHeldRuns(uint64_t bytes) : store_(bytes) {}
-  uint64_t capacity() const override { return store_.size(); }
-  uint64_t used() const override { return used_; }
-  void append(const uint8_t* data, uint64_t bytes) override {
-    if (bytes > store_.size() - used_) throw Error("internal error: the runs outgrow the store reserved for them");
-    if (bytes > 0) std::memcpy(store_.data() + used_, data, bytes);
-    used_ += bytes;
-  }
-  void end_run() override { starts_.push_back(used_); }
-  size_t runs() const override { return starts_.size() - 1; }
-  std::unique_ptr<RunBytes> run(size_t r) const override {
-    return run_bytes_in_host(store_.data() + starts_[r], starts_[r + 1] - starts_[r]);
-  }
+  explicit HostHeldRuns(uint64_t bytes) : HeldLineRuns(bytes), store_(bytes) {}
   std::vector<uint8_t*> write_blocks(uint64_t bytes, unsigned count) override {
     blocks_.assign(count, std::vector<uint8_t>(bytes));
     std::vector<uint8_t*> out;
@@ -47,13 +35,30 @@ class HostHeldRuns final : public HeldLineRuns {
   std::string where() const override { return "the host's memory (a test's)"; }
 
  private:
+  void store(uint64_t at, const uint8_t* data, uint64_t bytes) override { std::memcpy(store_.data() + at, data, bytes); }
+  std::unique_ptr<RunBytes> bytes_at(uint64_t first, uint64_t size) const override {
+    return run_bytes_in_host(store_.data() + first, size);
+  }
+
   std::vector<uint8_t> store_;
-  uint64_t used_ = 0;
-  std::vector<uint64_t> starts_{0};
   std::vector<std::vector<uint8_t>> blocks_;
 };
 
 }  // namespace
+
+void HeldLineRuns::append(const uint8_t* data, uint64_t bytes) {
+  if (bytes > capacity_ - used()) {
+    throw Error("internal error: the runs outgrow the " + std::to_string(capacity_) + " bytes reserved for them in " +
+                where());
+  }
+  if (bytes > 0) store(used(), data, bytes);
+  open_ += bytes;
+}
+
+void HeldLineRuns::end_run() {
+  starts_.push_back(used());
+  open_ = 0;
+}
 
 std::unique_ptr<HeldLineRuns> hold_line_runs_in_host(uint64_t bytes) {
   return std::make_unique<HostHeldRuns>(std::max<uint64_t>(bytes, 1));

@@ -17,24 +17,36 @@ namespace gsort {
 
 class HeldLineRuns {
  public:
+  explicit HeldLineRuns(uint64_t capacity) : capacity_(capacity) {}
   virtual ~HeldLineRuns() = default;
   // The bytes reserved, and those the runs take so far.
-  virtual uint64_t capacity() const = 0;
-  virtual uint64_t used() const = 0;
+  uint64_t capacity() const { return capacity_; }
+  uint64_t used() const { return starts_.back() + open_; }
   // Appends to the run being written (a DataError-free Error where the
   // store is full: the plan reserves the input's size, which bounds it).
-  virtual void append(const uint8_t* data, uint64_t bytes) = 0;
+  void append(const uint8_t* data, uint64_t bytes);
   // Ends the run being written.
-  virtual void end_run() = 0;
-  virtual size_t runs() const = 0;
+  void end_run();
+  size_t runs() const { return starts_.size() - 1; }
   // Run r's bytes; the store must outlive them.
-  virtual std::unique_ptr<RunBytes> run(size_t r) const = 0;
+  std::unique_ptr<RunBytes> run(size_t r) const { return bytes_at(starts_[r], starts_[r + 1] - starts_[r]); }
   // `count` buffers of `bytes` for the writer of a run to fill, owned by the
   // store and the same for every run (one run is written at a time); none
   // where any host memory serves. The device's are pinned.
   virtual std::vector<uint8_t*> write_blocks(uint64_t /*bytes*/, unsigned /*count*/) { return {}; }
   // Where the runs are, for -v ("the GPU's memory (device 0)").
   virtual std::string where() const = 0;
+
+ protected:
+  // Copies `bytes` of data to the store's byte `at` (within the capacity).
+  virtual void store(uint64_t at, const uint8_t* data, uint64_t bytes) = 0;
+  // The store's bytes [first, first + size) as a run.
+  virtual std::unique_ptr<RunBytes> bytes_at(uint64_t first, uint64_t size) const = 0;
+
+ private:
+  const uint64_t capacity_;
+  uint64_t open_ = 0;                 // the bytes of the run being written
+  std::vector<uint64_t> starts_{0};  // each run's first byte, and the end of the last
 };
 
 // The same store in the host's memory, for the tests of a machine without

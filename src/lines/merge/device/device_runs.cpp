@@ -7,6 +7,7 @@
 #include <mutex>
 #include <vector>
 
+#include "src/chunk_sort/gpu/device_context.h"
 #include "src/chunk_sort/gpu/make_gpu_backend.h"
 #include "src/core/errors.h"
 #include "src/core/host_buffer.h"
@@ -35,12 +36,7 @@ void copy(void* dst, const void* src, uint64_t bytes, cudaMemcpyKind kind, int d
 // copies are slower, not wrong).
 HostBuffer pinned(int device, uint64_t bytes) {
   GSORT_CUDA_CHECK(cudaSetDevice(device));
-  void* p = nullptr;
-  if (cudaHostAlloc(&p, bytes, cudaHostAllocPortable) == cudaSuccess) {
-    return HostBuffer(p, bytes, [](void* q) { GSORT_CUDA_REPORT(cudaFreeHost(q)); });
-  }
-  (void)cudaGetLastError();
-  return HostBuffer::allocate_pageable(bytes);
+  return gpu::allocate_pinned_small(static_cast<size_t>(bytes));
 }
 
 // Pinned buffers lent to one reading thread at a time. A copy from pageable
@@ -98,23 +94,7 @@ class DeviceRunBytes final : public RunBytes {
 
 class DeviceHeldRuns final : public HeldLineRuns {
  public:
-  DeviceHeldRuns(int device, uint64_t bytes) : device_(device), store_(bytes), staging_(device) {}
-  uint64_t capacity() const override { return store_.size(); }
-  uint64_t used() const override { return used_; }
-  void append(const uint8_t* data, uint64_t bytes) override {
-    if (bytes > store_.size() - used_) {
-      throw Error("internal error: the runs outgrow the " + std::to_string(store_.size()) +
-                  " bytes reserved for them on the device");
-    }
-    copy(store_.data() + used_, data, bytes, cudaMemcpyHostToDevice, device_);
-    used_ += bytes;
-  }
-  void end_run() override { starts_.push_back(used_); }
-  size_t runs() const override { return starts_.size() - 1; }
-  std::unique_ptr<RunBytes> run(size_t r) const override {
-    return std::make_unique<DeviceRunBytes>(device_, store_.data() + starts_[r], starts_[r + 1] - starts_[r],
-                                            staging_);
-  }
+  DeviceHeldRuns(int device, uint64_t bytes) : HeldLineRuns(bytes), device_(device), store_(bytes), staging_(device) {}
   std::vector<uint8_t*> write_blocks(uint64_t bytes, unsigned count) override {
     if (blocks_.size() != count || blocks_.front().size() != bytes) {
       blocks_.clear();
@@ -127,10 +107,15 @@ class DeviceHeldRuns final : public HeldLineRuns {
   std::string where() const override { return "the GPU's memory (device " + std::to_string(device_) + ")"; }
 
  private:
+  void store(uint64_t at, const uint8_t* data, uint64_t bytes) override {
+    copy(store_.data() + at, data, bytes, cudaMemcpyHostToDevice, device_);
+  }
+  std::unique_ptr<RunBytes> bytes_at(uint64_t first, uint64_t size) const override {
+    return std::make_unique<DeviceRunBytes>(device_, store_.data() + first, size, staging_);
+  }
+
   const int device_;
   cuda::DeviceBuffer store_;
-  uint64_t used_ = 0;
-  std::vector<uint64_t> starts_{0};  // each run's first byte, and the end of the last
   mutable StagingBuffers staging_;
   std::vector<HostBuffer> blocks_;  // the writer's, pinned: copied to the device at the bus's speed
 };
