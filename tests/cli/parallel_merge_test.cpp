@@ -12,6 +12,7 @@
 
 #include "tests/support/process.h"
 #include "tests/support/record_gen.h"
+#include "tests/support/forced_merge.h"
 #include "tests/support/reference_sort.h"
 #include "tests/support/temp_dir.h"
 
@@ -23,26 +24,13 @@ const RefSpec kSpec = {16, {RefKey{0, 4, RefKind::kUnsigned, false, false}}, fal
 
 bool contains(const std::string& text, const std::string& what) { return text.find(what) != std::string::npos; }
 
-struct Sorted {
-  ProcessResult result;
-  std::string out;
-};
-
 // gsort-test-hooks on dir/in with `args`, the final merge forced `how`
-// ("batches" or "ranges:N"), into dir/out.
-Sorted sort_with(const TempDir& dir, const std::string& how, const std::vector<std::string>& args,
-              const std::vector<std::string>& env = {}) {
-  // The CPU backend: a GPU host's device tier would hold the whole input.
-  std::vector<std::string> argv = {GSORT_HOOKS_BINARY, "--backend", "cpu"};
-  argv.insert(argv.end(), args.begin(), args.end());
-  argv.insert(argv.end(), {"-T", dir.path(), "-v", dir.file("in"), "-o", dir.file("out")});
-  ProcessOptions options;
-  options.env = env;
-  options.env.push_back("GSORT_TEST_FINAL_MERGE=" + how);
-  Sorted run;
-  run.result = run_process(argv, options);
-  if (run.result.status() == "exit 0") run.out = read_file(dir.file("out"));
-  return run;
+// ("batches" or "ranges:N"), into dir/out; the CPU backend: a GPU host's
+// device tier would hold the whole input.
+ForcedMerge sort_with(const TempDir& dir, const std::string& how, std::vector<std::string> args,
+                      const std::vector<std::string>& env = {}) {
+  args.insert(args.begin(), {"--backend", "cpu"});
+  return sort_forcing_merge(dir, how, args, env);
 }
 
 std::vector<std::string> spec_args(const RefSpec& spec, std::vector<std::string> more) {
@@ -72,11 +60,11 @@ TEST(ParallelFinalMerge, SameBytesAsTheBatchesAndTheReference) {
         SCOPED_TRACE(std::string(d.name) + ", " + command_line(spec->args()) + ", " + temp);
         const std::string expected = reference_sort(data, *spec);
         const std::vector<std::string> args = spec_args(*spec, {"-S", "1M", "-s", "--verify", temp});
-        const Sorted batches = sort_with(dir, "batches", args);
+        const ForcedMerge batches = sort_with(dir, "batches", args);
         ASSERT_EQ(batches.result.status(), "exit 0") << batches.result.err;
         EXPECT_TRUE(batches.out == expected);
         EXPECT_FALSE(contains(batches.result.err, "gsort: final merge: ")) << batches.result.err;
-        const Sorted ranges = sort_with(dir, "ranges:23", args);
+        const ForcedMerge ranges = sort_with(dir, "ranges:23", args);
         ASSERT_EQ(ranges.result.status(), "exit 0") << ranges.result.err;
         EXPECT_TRUE(ranges.out == batches.out) << "the ranges differ from the batches";
         EXPECT_TRUE(contains(ranges.result.err, "gsort: final merge: ")) << ranges.result.err;
@@ -109,7 +97,7 @@ TEST(ParallelFinalMerge, ADamagedRunIsExit2WithNothingLeft) {
   for (const char* how : {"batches", "ranges:9"}) {
     for (const char* temp : {"--compress-temp=off", "--compress-temp=on"}) {
       SCOPED_TRACE(std::string(how) + ", " + temp);
-      const Sorted run =
+      const ForcedMerge run =
           sort_with(dir, how, spec_args(kSpec, {"-S", "1M", temp}), {"GSORT_TEST_CORRUPT_RUN=1:0"});
       EXPECT_EQ(run.result.status(), "exit 2") << run.result.err;
       EXPECT_TRUE(contains(run.result.err, "gsort: run file ")) << run.result.err;
@@ -124,7 +112,7 @@ TEST(ParallelFinalMerge, VerifyCatchesAFaultInTheRanges) {
   TempDir dir;
   Rng rng(39);
   write_file(dir.file("in"), numbered_u32_records(rng, 150000, 1000));
-  const Sorted run = sort_with(dir, "ranges:9", spec_args(kSpec, {"-S", "1M", "--verify"}),
+  const ForcedMerge run = sort_with(dir, "ranges:9", spec_args(kSpec, {"-S", "1M", "--verify"}),
                             {"GSORT_TEST_CORRUPT_OUTPUT=70000"});
   EXPECT_EQ(run.result.status(), "exit 2") << run.result.err;
   EXPECT_TRUE(contains(run.result.err, "gsort: verification failed")) << run.result.err;

@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "tests/support/forced_merge.h"
 #include "tests/support/line_gen.h"
 #include "tests/support/process.h"
 #include "tests/support/temp_dir.h"
@@ -29,25 +30,12 @@ namespace {
 
 bool contains(const std::string& text, const std::string& what) { return text.find(what) != std::string::npos; }
 
-struct Sorted {
-  ProcessResult result;
-  std::string out;
-};
-
 // gsort-test-hooks on dir/in with `args` under -S 4M, the final merge
-// forced `how` ("batches" or "ranges:N"), into dir/out; lines up to 1 MiB.
-Sorted sort_with(const TempDir& dir, const std::string& how, const std::vector<std::string>& args,
-                 const std::vector<std::string>& env = {}) {
-  std::vector<std::string> argv = {GSORT_HOOKS_BINARY, "-S", "4M"};
-  argv.insert(argv.end(), args.begin(), args.end());
-  argv.insert(argv.end(), {"-T", dir.path(), "-v", dir.file("in"), "-o", dir.file("out")});
-  ProcessOptions options = c_locale();
-  options.env.insert(options.env.end(), env.begin(), env.end());
-  options.env.push_back("GSORT_TEST_FINAL_MERGE=" + how);
-  Sorted run;
-  run.result = run_process(argv, options);
-  if (run.result.status() == "exit 0") run.out = read_file(dir.file("out"));
-  return run;
+// forced `how` ("batches" or "ranges:N"), into dir/`output`; lines up to 1 MiB.
+ForcedMerge sort_with(const TempDir& dir, const std::string& how, std::vector<std::string> args,
+                      const std::vector<std::string>& env = {}, const std::string& output = "out") {
+  args.insert(args.begin(), {"-S", "4M"});
+  return sort_forcing_merge(dir, how, args, env, output);
 }
 
 std::string gnu_sort(const TempDir& dir, std::vector<std::string> args) {
@@ -98,11 +86,11 @@ TEST(LineParallelMerge, SameBytesAsTheBatchesAndGnuSort) {
         if (a.rfind("--compress", 0) != 0) gnu_args.push_back(a);
       }
       const std::string expected = gnu_sort(dir, gnu_args);
-      const Sorted batches = sort_with(dir, "batches", mix);
+      const ForcedMerge batches = sort_with(dir, "batches", mix);
       ASSERT_EQ(batches.result.status(), "exit 0") << batches.result.err;
       EXPECT_TRUE(batches.out == expected) << "the batches differ from GNU sort";
       EXPECT_FALSE(contains(batches.result.err, "gsort: final merge: ")) << batches.result.err;
-      const Sorted ranges = sort_with(dir, "ranges:13", mix);
+      const ForcedMerge ranges = sort_with(dir, "ranges:13", mix);
       ASSERT_EQ(ranges.result.status(), "exit 0") << ranges.result.err;
       EXPECT_TRUE(ranges.out == expected) << "the ranges differ from GNU sort";
       EXPECT_TRUE(contains(ranges.result.err, "gsort: final merge: ")) << ranges.result.err;
@@ -137,10 +125,9 @@ TEST(LineParallelMerge, AnOutputThatIsNotMappedTakesTheRangesInOrder) {
         EXPECT_TRUE(piped.out == expected) << how << ": standard output differs from GNU sort";
         const bool forced = std::string(how) != "planned";  // the plan finds 6 MB too small for ranges
         EXPECT_EQ(contains(piped.err, "written in order through one stream"), forced) << piped.err;
-        argv.insert(argv.end(), {"-o", dir.file("out.zst")});
-        const ProcessResult packed = run_process(argv, options);
-        ASSERT_EQ(packed.status(), "exit 0") << packed.err;
-        EXPECT_EQ(contains(packed.err, "written in order through one stream"), forced) << packed.err;
+        const ForcedMerge packed = sort_with(dir, how, mix, {}, "out.zst");
+        ASSERT_EQ(packed.result.status(), "exit 0") << packed.result.err;
+        EXPECT_EQ(contains(packed.result.err, "written in order through one stream"), forced) << packed.result.err;
         const ProcessResult unpacked = run_process({"/usr/bin/zstd", "-dc", dir.file("out.zst")}, c_locale());
         EXPECT_TRUE(unpacked.out == expected) << how << ": the compressed output differs from GNU sort";
         EXPECT_EQ(count_files(dir.path()), 2u) << "files left behind";  // in, out.zst
@@ -148,23 +135,6 @@ TEST(LineParallelMerge, AnOutputThatIsNotMappedTakesTheRangesInOrder) {
       }
     }
   }
-}
-
-// A damaged run ends a streamed merge with exit 2: what reached standard
-// output is cut short and says so by the status, and no temp file is left.
-TEST(LineParallelMerge, ADamagedRunEndsTheStreamWithExit2) {
-  TempDir dir;
-  Rng rng(3742);
-  write_file(dir.file("in"), csv_lines(rng, 3u << 20, 1000000, '\n'));
-  ProcessOptions options = c_locale();
-  options.env.insert(options.env.end(), {"GSORT_TEST_FINAL_MERGE=ranges:9", "GSORT_TEST_CORRUPT_RUN=1:0"});
-  const ProcessResult r =
-      run_process({GSORT_HOOKS_BINARY, "-S", "4M", "-T", dir.path(), dir.file("in"), "-o", dir.file("out.zst")},
-                  options);
-  EXPECT_EQ(r.status(), "exit 2") << r.err;
-  EXPECT_TRUE(contains(r.err, "is corrupted")) << r.err;
-  EXPECT_FALSE(path_exists(dir.file("out.zst")));
-  EXPECT_EQ(count_files(dir.path()), 1u) << "files left behind";  // in
 }
 
 // An output larger than the page cache takes (a test's room of 1000
@@ -178,7 +148,7 @@ TEST(LineParallelMerge, AnOutputPastThePageCacheIsWrittenAroundIt) {
   const std::string expected = gnu_sort(dir, {});
   for (const char* how : {"ranges:5", "batches"}) {
     SCOPED_TRACE(how);
-    const Sorted run = sort_with(dir, how, {}, {"GSORT_TEST_TEMP_DEVICE=1000"});
+    const ForcedMerge run = sort_with(dir, how, {}, {"GSORT_TEST_TEMP_DEVICE=1000"});
     ASSERT_EQ(run.result.status(), "exit 0") << run.result.err;
     EXPECT_TRUE(run.out == expected) << "the output differs from GNU sort";
     EXPECT_FALSE(contains(run.result.err, "output: filled through a mapping")) << run.result.err;
@@ -196,11 +166,11 @@ TEST(LineParallelMerge, UniqueAndVerifyKeepTheBatches) {
   TempDir dir;
   Rng rng(3738);
   write_file(dir.file("in"), csv_lines(rng, 2u << 20, 50, '\n'));
-  const Sorted unique = sort_with(dir, "ranges:7", {"-u"});
+  const ForcedMerge unique = sort_with(dir, "ranges:7", {"-u"});
   ASSERT_EQ(unique.result.status(), "exit 0") << unique.result.err;
   EXPECT_TRUE(unique.out == gnu_sort(dir, {"-u"}));
   EXPECT_TRUE(contains(unique.result.err, "final merge: in batches, not in ranges (-u")) << unique.result.err;
-  const Sorted verified = sort_with(dir, "ranges:7", {"--verify"});
+  const ForcedMerge verified = sort_with(dir, "ranges:7", {"--verify"});
   ASSERT_EQ(verified.result.status(), "exit 0") << verified.result.err;
   EXPECT_TRUE(verified.out == gnu_sort(dir, {}));
   EXPECT_TRUE(contains(verified.result.err, "not in ranges (--verify")) << verified.result.err;
@@ -225,14 +195,17 @@ TEST(LineParallelMerge, ADamagedRunIsExit2WithNothingLeft) {
   TempDir dir;
   Rng rng(3740);
   write_file(dir.file("in"), csv_lines(rng, 3u << 20, 1000000, '\n'));
-  for (const char* how : {"batches", "ranges:9"}) {
-    for (const char* temp : {"--compress-temp=off", "--compress-temp=on"}) {
-      SCOPED_TRACE(std::string(how) + ", " + temp);
-      const Sorted run = sort_with(dir, how, {temp}, {"GSORT_TEST_CORRUPT_RUN=1:0"});
-      EXPECT_EQ(run.result.status(), "exit 2") << run.result.err;
-      EXPECT_TRUE(contains(run.result.err, "is corrupted")) << run.result.err;
-      EXPECT_FALSE(path_exists(dir.file("out")));
-      EXPECT_EQ(count_files(dir.path()), 1u) << "files left behind";  // in
+  // out is mapped; out.zst is a stream, which the ranges reach in order.
+  for (const char* output : {"out", "out.zst"}) {
+    for (const char* how : {"batches", "ranges:9"}) {
+      for (const char* temp : {"--compress-temp=off", "--compress-temp=on"}) {
+        SCOPED_TRACE(std::string(output) + ", " + how + ", " + temp);
+        const ForcedMerge run = sort_with(dir, how, {temp}, {"GSORT_TEST_CORRUPT_RUN=1:0"}, output);
+        EXPECT_EQ(run.result.status(), "exit 2") << run.result.err;
+        EXPECT_TRUE(contains(run.result.err, "is corrupted")) << run.result.err;
+        EXPECT_FALSE(path_exists(dir.file(output)));
+        EXPECT_EQ(count_files(dir.path()), 1u) << "files left behind";  // in
+      }
     }
   }
 }
@@ -252,7 +225,7 @@ TEST(LineHeldRuns, SameBytesAsGnuSortEveryWay) {
                                              std::string("GSORT_TEST_HOLD_LINE_RUNS_AFTER=") + after};
       for (const char* how : {"batches", "ranges:11", "planned"}) {
         SCOPED_TRACE(command_line(mix) + ", held from run " + after + ", " + how);
-        const Sorted run = sort_with(dir, how, mix, hold);
+        const ForcedMerge run = sort_with(dir, how, mix, hold);
         ASSERT_EQ(run.result.status(), "exit 0") << run.result.err;
         EXPECT_TRUE(run.out == expected) << "the held runs' output differs from GNU sort";
         EXPECT_TRUE(contains(run.result.err, "lines: runs held in the host's memory")) << run.result.err;
@@ -276,14 +249,14 @@ TEST(LineHeldRuns, TheGpusMemoryHoldsTheRunsOrLeavesThemToTheDisk) {
   const std::string expected = gnu_sort(dir, {});
   for (const char* how : {"batches", "ranges:9", "planned"}) {
     SCOPED_TRACE(how);
-    const Sorted run = sort_with(dir, how, {}, {"GSORT_TEST_HOLD_LINE_RUNS_FROM=0"});
+    const ForcedMerge run = sort_with(dir, how, {}, {"GSORT_TEST_HOLD_LINE_RUNS_FROM=0"});
     ASSERT_EQ(run.result.status(), "exit 0") << run.result.err;
     EXPECT_TRUE(run.out == expected) << "the device's runs give another output";
     EXPECT_TRUE(contains(run.result.err, "lines: runs held in the GPU's memory (device 0)")) << run.result.err;
     EXPECT_EQ(count_files(dir.path()), 3u) << "files left behind";  // probe, in, out
   }
   // The store's allocation fails: the runs go to the temporary directory, with the same bytes.
-  const Sorted fallback =
+  const ForcedMerge fallback =
       sort_with(dir, "planned", {}, {"GSORT_TEST_HOLD_LINE_RUNS_FROM=0", "GSORT_TEST_FAIL_DEVICE_ALLOC=1"});
   ASSERT_EQ(fallback.result.status(), "exit 0") << fallback.result.err;
   EXPECT_TRUE(fallback.out == expected);
