@@ -34,6 +34,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 
 #include "src/cuda/host_device.h"
 #include "src/keys/line_fields.h"
@@ -146,6 +147,14 @@ GSORT_HD uint8_t numeric_image_byte(const LineImageView& v, uint64_t i) {
 // 'f') as a big-endian word, zero past its end. With 'd' or 'i' the kept
 // bytes before `first` are counted from the key's start.
 GSORT_HD uint64_t text_image_word(const LineKey& key, const LineImageView& v, uint64_t first) {
+#if !defined(__CUDA_ARCH__)
+  if (key.keep == kKeepAll && !key.fold && first + 8 <= v.len) {  // eight bytes as they are: one load
+    static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "the load is read as little-endian");
+    uint64_t raw;
+    std::memcpy(&raw, v.key + first, 8);
+    return __builtin_bswap64(raw);
+  }
+#endif
   uint64_t word = 0;
   int taken = 0;
   if (key.keep == kKeepAll) {

@@ -84,6 +84,27 @@ class ExactThenNext {
   Squeeze first_, next_;
 };
 
+// Whether the key is the whole line, its bytes compared as they are.
+bool whole_line_text(const LineKey& k) {
+  return k.start_field == 0 && k.start_char == 0 && k.end_field == kToLineEnd && !k.skip_start_blanks &&
+         line_order(k) == LineOrder::kText && k.keep == kKeepAll;
+}
+
+// Which 96 bits, and where their ties are refined from: words hi_word and
+// lo_word of the first image (lo_word 3: the next level's word 0; -1: none).
+struct Bits96 {
+  TieStart start;
+  int hi_word;
+  int lo_word;
+};
+
+Bits96 choose_bits(const Figures& all, const LineKey& key, bool next_level) {
+  const bool exact = all.longest <= 8 && !all.capped && !all.nul_end && line_order(key) != LineOrder::kVersion;
+  if (exact) return next_level ? Bits96{TieStart{0, 1, false}, 0, 3} : Bits96{TieStart{0, 0, true}, 0, -1};
+  if (all.v0 == 0) return Bits96{TieStart{2, 0, false}, 1, 2};
+  return Bits96{TieStart{1, 0, false}, 0, 1};
+}
+
 struct Words {
   uint64_t w[3];
   uint64_t next;  // the next level's word 0
@@ -111,6 +132,10 @@ TieStart first_pass(ThreadPool& pool, const LineSpec& spec, const LineSpan& line
     if (next_level && want_next && *length <= 8) w.next = line_image_word(levels[1], lines.line(i), lines.length(i), 0);
     return w;
   };
+  // A key that is the whole line is found again for nothing: its place and
+  // words 1 and 2 are not kept for the ties (the cache's writes are fresh
+  // memory, a third of the pass's), and the refiner finds the few it needs.
+  const bool keep_cache = !whole_line_text(image.key);
   uint64_t first_length = 0;
   const Words first = words_of(0, nullptr, &first_length, true);
   const size_t tasks = n < 4096 ? 1 : pool.balanced_task_count();
@@ -129,25 +154,19 @@ TieStart first_pass(ThreadPool& pool, const LineSpec& spec, const LineSpan& line
       if (!reads_number(image.key)) f.nul_end |= v.len > 0 && v.key[v.len - 1] == 0;
       f.fits &= v.len <= kMost && length <= kMost;
       entries[i] = WideEntry{w.w[0], 0, static_cast<uint32_t>(i)};
-      spare[i].hi = w.next;
-      cache[i] = LineCache{{w.w[1], w.w[2]}, static_cast<uint64_t>(v.key - lines.text), static_cast<uint32_t>(v.len),
-                           static_cast<uint32_t>(length)};
+      if (next_level) spare[i].hi = w.next;
+      if (keep_cache) {
+        cache[i] = LineCache{{w.w[1], w.w[2]}, static_cast<uint64_t>(v.key - lines.text),
+                             static_cast<uint32_t>(v.len), static_cast<uint32_t>(length)};
+      }
     }
   });
   Figures all;
   for (const Figures& f : figures) all.add(f);
-  *cached = all.fits;
-  // Which 96 bits, and where their ties are refined from.
-  const bool exact = all.longest <= 8 && !all.capped && !all.nul_end && line_order(image.key) != LineOrder::kVersion;
-  TieStart start{1, 0, false};
-  int hi_word = 0, lo_word = 1;  // 3: the next level's word 0; -1: none
-  if (exact) {
-    lo_word = next_level ? 3 : -1;
-    start = next_level ? TieStart{0, 1, false} : TieStart{0, 0, true};
-  } else if (all.v0 == 0) {
-    hi_word = 1, lo_word = 2;
-    start = TieStart{2, 0, false};
-  }
+  *cached = keep_cache && all.fits;
+  const Bits96 chosen = choose_bits(all, image.key, next_level);
+  const TieStart start = chosen.start;
+  const int hi_word = chosen.hi_word, lo_word = chosen.lo_word;
   if (lo_word == 3) {
     const ExactThenNext bits(all.v0, all.vn);
     pool.parallel_for(tasks, [&](size_t t) {
@@ -158,10 +177,14 @@ TieStart first_pass(ThreadPool& pool, const LineSpec& spec, const LineSpan& line
     return start;
   }
   const Squeeze squeeze(lo_word == 1 ? all.v1 : lo_word == 2 ? all.v2 : 0, 32);
+  // Words 1 and 2: kept in the cache, or read from the line again.
+  const auto word = [&](uint64_t i, int w) {
+    return keep_cache ? cache[i].word[w - 1] : line_image_word(image, lines.line(i), lines.length(i), w);
+  };
   pool.parallel_for(tasks, [&](size_t t) {
     for (uint64_t i = split_point(n, tasks, t), end = split_point(n, tasks, t + 1); i < end; ++i) {
-      const uint64_t lo = lo_word > 0 ? cache[i].word[lo_word - 1] : 0;
-      if (hi_word == 1) entries[i].hi = cache[i].word[0];
+      const uint64_t lo = lo_word > 0 ? word(i, lo_word) : 0;
+      if (hi_word == 1) entries[i].hi = word(i, 1);
       entries[i].lo = lo_word < 0 ? 0 : squeeze.top32(lo);
     }
   });
