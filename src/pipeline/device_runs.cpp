@@ -81,7 +81,7 @@ bool form_runs_on_device(const RunFormation& f, std::vector<PendingSource>& form
   const SortContext& ctx = f.ctx;
   const uint32_t rs = ctx.layout.record_size();
   const bool known = f.inputs.size_known();
-  if (!device_tier_wanted(ctx.config, known, known ? f.inputs.total_bytes() : 0, false)) return false;
+  if (!device_tier_wanted(ctx.config, known, known ? f.inputs.total_bytes() : 0, false, rs)) return false;
   const uint64_t slot_bytes = device_tier_slot_bytes(f.budget);
   const uint64_t capacity = ctx.backend.resident_capacity(slot_bytes);
   if (capacity < kDeviceRunsMinRatio * f.plan.chunk_records) {

@@ -235,7 +235,7 @@ SortReport external_sort(const SortContext& ctx, const RunOptions& run) {
   if (refusal.empty()) allow_mapped_output(ctx, plan, inputs, room, mapped, destination);
   // The device tier knows its output's size once the device holds the input.
   const PrepareOutput prepare_held_output = [&](uint64_t bytes, uint64_t lead) {
-    if (refusal.empty() && room.may_map()) mapped.prepare(bytes, ctx.pool, lead);
+    if (refusal.empty() && room.may_map() && !mapped.mapped()) mapped.prepare(bytes, ctx.pool, lead);
   };
   DirectWrite direct(destination, ctx.pool, meter, report);
   const ReadProgress progress{meter, tally.stored_bytes, inputs.stored_bytes()};
@@ -255,10 +255,12 @@ SortReport external_sort(const SortContext& ctx, const RunOptions& run) {
     merged_runs = merges.merge_all(pending.take(), destination, meter, inputs.size_known() ? inputs.total_bytes() : 0);
     report.input_bytes = report.input_records * rs;
   } else if (plan.memory.in_memory) {
-    sort_in_memory(ctx, plan.memory.chunk_records, inputs, progress, direct, report);
+    if (!sort_on_device(ctx, plan.budget, true, inputs, progress, destination, prepare_held_output, report)) {
+      sort_in_memory(ctx, plan.memory.chunk_records, inputs, progress, direct, report);
+    }
   } else {
     pace_output();
-    if (!sort_on_device(ctx, plan.budget, inputs, progress, destination, prepare_held_output, report)) {
+    if (!sort_on_device(ctx, plan.budget, false, inputs, progress, destination, prepare_held_output, report)) {
       RunMerges merges(merge_setup(ctx, plan, runs, report), runs, report);
       OutputGrowth growth{[&mapped](uint64_t bytes) { mapped.grow(bytes); }, [&mapped] { mapped.abandon_growth(); }};
       const RunFormation formation{ctx, plan.memory, inputs, progress, runs, merges, direct, plan.budget, &growth};

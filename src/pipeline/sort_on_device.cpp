@@ -35,26 +35,34 @@ std::vector<uint32_t> identity_order(uint64_t count) {
   return order;
 }
 
-bool device_tier_wanted(const SortConfig& config, bool size_known, uint64_t input_bytes, bool in_memory) {
-  return config.mode == Mode::kSort && config.backend != BackendChoice::kCpu && size_known && input_bytes > 0 &&
-         !in_memory;
+bool device_tier_wanted(const SortConfig& config, bool size_known, uint64_t input_bytes, bool in_memory,
+                        uint32_t record_size) {
+  if (config.mode != Mode::kSort || config.backend == BackendChoice::kCpu || !size_known || input_bytes == 0) {
+    return false;
+  }
+  return !in_memory || (record_size <= kSmallRecordBytes && config.backend != BackendChoice::kHybrid);
 }
 
 uint64_t device_tier_slot_bytes(uint64_t budget) { return std::max<uint64_t>(1, std::min(kMaxSlotBytes, budget / 4)); }
 
-bool sort_on_device(const SortContext& ctx, uint64_t budget, InputSet& inputs, const ReadProgress& progress,
-                    FinalOutput& out, const PrepareOutput& prepare_output, SortReport& report) {
+bool sort_on_device(const SortContext& ctx, uint64_t budget, bool in_memory, InputSet& inputs,
+                    const ReadProgress& progress, FinalOutput& out, const PrepareOutput& prepare_output,
+                    SortReport& report) {
   const bool known = inputs.size_known();
-  if (!device_tier_wanted(ctx.config, known, known ? inputs.total_bytes() : 0, false)) return false;
   const uint32_t rs = ctx.layout.record_size();
+  if (!device_tier_wanted(ctx.config, known, known ? inputs.total_bytes() : 0, in_memory, rs)) return false;
   const uint64_t count = inputs.total_bytes() / rs;
   Stopwatch t;
   std::string why;
   std::unique_ptr<ResidentSort> resident = ctx.backend.hold_records(count, device_tier_slot_bytes(budget), &why);
   if (!resident) {
+    if (in_memory) return false;
     report.device_tier_why = why;
     ctx.log.info("device: the input is not held on the GPU (" + why + "); its runs go to the temporary directory");
     return false;
+  }
+  if (in_memory) {
+    ctx.log.info("device: records of " + std::to_string(rs) + " bytes are sorted whole on the GPU, with no host gather");
   }
   report.device_resident_bytes = resident->device_bytes();
   ctx.log.info("device: the whole input (" + plural(count, "record") + ") is sorted in GPU memory, " +

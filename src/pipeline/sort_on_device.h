@@ -17,10 +17,17 @@
 
 namespace gsort {
 
+// Records of at most this many bytes that fit the host's budget are sorted
+// whole on the device too, where it can hold them: copied back in order,
+// they need no host gather, which is the longest step for small records.
+constexpr uint32_t kSmallRecordBytes = 32;
+
 // Whether to ask the backend to hold the input: a sort (not a merge) of
-// known, non-zero size that does not fit `budget`, with a backend that may
-// have a device (not --backend cpu).
-bool device_tier_wanted(const SortConfig& config, bool size_known, uint64_t input_bytes, bool in_memory);
+// known, non-zero size, with a backend that may have a device (not
+// --backend cpu), that does not fit the host's budget, or fits it with
+// small records (auto or --backend gpu: hybrid splits the work with the host).
+bool device_tier_wanted(const SortConfig& config, bool size_known, uint64_t input_bytes, bool in_memory,
+                        uint32_t record_size);
 
 // Each staging slot's bytes under a host budget of `budget`: a quarter of
 // it, at most 256 MiB.
@@ -35,8 +42,11 @@ uint64_t device_tier_slot_bytes(uint64_t budget);
 // pages present while the device reads and sorts, at most `lead` bytes
 // ahead of the writer (MappedDestination::prepare).
 using PrepareOutput = std::function<void(uint64_t bytes, uint64_t lead)>;
-bool sort_on_device(const SortContext& ctx, uint64_t budget, InputSet& inputs, const ReadProgress& progress,
-                    FinalOutput& out, const PrepareOutput& prepare_output, SortReport& report);
+// `in_memory`: the input fits the host's budget (then a device that cannot
+// hold it leaves it to the host's sort, quietly).
+bool sort_on_device(const SortContext& ctx, uint64_t budget, bool in_memory, InputSet& inputs,
+                    const ReadProgress& progress, FinalOutput& out, const PrepareOutput& prepare_output,
+                    SortReport& report);
 
 // Reads up to `count` records of `inputs` into `resident` through its
 // slots (the pool reads); returns how many.

@@ -15,16 +15,32 @@ TEST(DeviceTier, AskedOnlyForASpilledSortOfKnownSizeOnABackendThatMayHaveADevice
   SortConfig config;
   for (BackendChoice b : {BackendChoice::kAuto, BackendChoice::kGpu, BackendChoice::kHybrid}) {
     config.backend = b;
-    EXPECT_TRUE(device_tier_wanted(config, true, 12000 * kMiB, false));
-    EXPECT_FALSE(device_tier_wanted(config, true, 12000 * kMiB, true)) << "it fits -S: sorted in memory";
-    EXPECT_FALSE(device_tier_wanted(config, false, 0, false)) << "a pipe's size is not known";
-    EXPECT_FALSE(device_tier_wanted(config, true, 0, false)) << "nothing to sort";
+    EXPECT_TRUE(device_tier_wanted(config, true, 12000 * kMiB, false, 100));
+    EXPECT_FALSE(device_tier_wanted(config, true, 12000 * kMiB, true, 100)) << "it fits -S: sorted in memory";
+    EXPECT_FALSE(device_tier_wanted(config, false, 0, false, 100)) << "a pipe's size is not known";
+    EXPECT_FALSE(device_tier_wanted(config, true, 0, false, 100)) << "nothing to sort";
   }
   config.backend = BackendChoice::kCpu;
-  EXPECT_FALSE(device_tier_wanted(config, true, 12000 * kMiB, false)) << "--backend cpu is unchanged";
+  EXPECT_FALSE(device_tier_wanted(config, true, 12000 * kMiB, false, 100)) << "--backend cpu is unchanged";
   config.backend = BackendChoice::kGpu;
   config.mode = Mode::kMerge;
-  EXPECT_FALSE(device_tier_wanted(config, true, 12000 * kMiB, false)) << "-m merges, it does not sort";
+  EXPECT_FALSE(device_tier_wanted(config, true, 12000 * kMiB, false, 100)) << "-m merges, it does not sort";
+}
+
+TEST(DeviceTier, SmallRecordsThatFitTheHostAreSortedWholeOnTheDevice) {
+  SortConfig config;
+  for (BackendChoice b : {BackendChoice::kAuto, BackendChoice::kGpu}) {
+    config.backend = b;
+    EXPECT_TRUE(device_tier_wanted(config, true, 8000 * kMiB, true, 16)) << "16-byte records: no host gather";
+    EXPECT_TRUE(device_tier_wanted(config, true, 8000 * kMiB, true, kSmallRecordBytes));
+    EXPECT_FALSE(device_tier_wanted(config, true, 8000 * kMiB, true, kSmallRecordBytes + 1))
+        << "larger records are gathered on the host";
+    EXPECT_FALSE(device_tier_wanted(config, false, 0, true, 16)) << "a pipe's size is not known";
+  }
+  config.backend = BackendChoice::kHybrid;
+  EXPECT_FALSE(device_tier_wanted(config, true, 8000 * kMiB, true, 16)) << "hybrid shares the sort with the host";
+  config.backend = BackendChoice::kCpu;
+  EXPECT_FALSE(device_tier_wanted(config, true, 8000 * kMiB, true, 16));
 }
 
 TEST(DeviceTier, SlotsAreAQuarterOfTheBudgetUpTo256MiB) {
