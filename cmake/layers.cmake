@@ -21,7 +21,7 @@ set(GSORT_LAYERS
   "io/temp:src/core io/file"
   "io/cache:src/core io/file"
   "io/codec:src/core io/file"
-  "io/input:src/core io/file io/cache io/codec"
+  "io/input:src/core io/file io/temp io/cache io/codec"
   "io/run:src/core io/file io/codec"
   "io/output:src/core io/file io/temp io/codec"
   "src/keys:src/core src/cuda"

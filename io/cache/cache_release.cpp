@@ -47,4 +47,14 @@ void PageCacheSnapshot::drop_new_pages(uint64_t offset, uint64_t bytes) const {
   }
 }
 
+bool PageCacheSnapshot::all_cached(uint64_t offset, uint64_t bytes) const {
+  if (!known_) return false;
+  const uint64_t page = page_size();
+  const uint64_t end = std::min(offset + bytes, size_);
+  for (size_t i = static_cast<size_t>(offset / page), last = static_cast<size_t>((end + page - 1) / page); i < last; ++i) {
+    if (!(resident_[i] & 1)) return false;
+  }
+  return true;
+}
+
 }  // namespace gsort

@@ -19,6 +19,9 @@ class PageCacheSnapshot {
   // the snapshot was taken. Where that could not be learnt, drops nothing.
   // Never fails.
   void drop_new_pages(uint64_t offset, uint64_t bytes) const;
+  // Whether every page of [offset, offset + bytes) was cached (false where
+  // that could not be learnt): reading them would bring in nothing to drop.
+  bool all_cached(uint64_t offset, uint64_t bytes) const;
 
  private:
   int fd_;

@@ -51,6 +51,12 @@ File::~File() {
   if (owned_ && fd_ >= 0) ::close(fd_);
 }
 
+bool same_file(int a, int b) {
+  struct stat x {}, y {};
+  return a >= 0 && b >= 0 && ::fstat(a, &x) == 0 && ::fstat(b, &y) == 0 && x.st_dev == y.st_dev &&
+         x.st_ino == y.st_ino;
+}
+
 int descriptor_of_name(const std::string& name, int standard) {
   if (name == "-") return standard;
   static const std::string prefix = "/dev/fd/";

@@ -127,6 +127,10 @@ class File {
 // passes its descriptors as these names).
 int descriptor_of_name(const std::string& name, int standard);
 
+// Whether descriptors a and b are open on the same file (device and inode);
+// false where either is negative or cannot be examined.
+bool same_file(int a, int b);
+
 // "path: strerror(err)" with ENOSPC spelled out as "no space left on device".
 std::string describe_errno(const std::string& path, int err);
 

@@ -177,6 +177,25 @@ uint64_t InputFile::read(uint8_t* buf, uint64_t max_records) {
   return whole_records(got);
 }
 
+std::unique_ptr<MappedInput> InputFile::map_rest(ThreadPool& pool) {
+  const bool plain = size_known_ && !decoder_ && peeked_.empty();
+  if (!plain || consume_ || bytes_read_ >= size_) return nullptr;
+  const uint64_t left = size_ - bytes_read_;
+  // Pages the mapping would bring into the cache could not be dropped once read.
+  if (cached_before_ && !cached_before_->all_cached(start_ + bytes_read_, left)) return nullptr;
+  std::unique_ptr<MappedInput> mapped = MappedInput::map(file_, start_ + bytes_read_, start_ + size_);
+  if (!mapped) return nullptr;
+  mapped->populate(pool);
+  tally_records(mapped->bytes(), static_cast<size_t>(left));
+  if (tally_) tally_->stored_bytes.fetch_add(left, std::memory_order_relaxed);
+  bytes_read_ = size_;
+  check_size_unchanged();
+  if (::lseek(file_.fd(), static_cast<off_t>(start_ + size_), SEEK_SET) < 0) {
+    throw IoError("cannot seek in " + file_.display_name());
+  }
+  return mapped;
+}
+
 uint64_t InputFile::read(uint8_t* buf, uint64_t max_records, ThreadPool& pool) {
   const size_t piece = std::max<size_t>(1, kPieceBytes / record_size_) * record_size_;
   const uint64_t left = size_ - std::min(size_, bytes_read_);

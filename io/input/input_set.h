@@ -23,6 +23,7 @@
 #include "src/core/thread_pool.h"
 #include "io/cache/cache_release.h"
 #include "io/file/file.h"
+#include "io/input/mapped_input.h"
 #include "io/codec/input_decoder.h"
 #include "io/file/record_source.h"
 
@@ -61,6 +62,13 @@ class InputFile final : public RecordSource {
   // The same, with a plain regular file read by the pool's threads at once
   // (page-cache copies scale with threads).
   uint64_t read(uint8_t* buf, uint64_t max_records, ThreadPool& pool);
+  // The rest of a plain regular file mapped read-only, taken as a read()
+  // would take it; null where it cannot be (compressed, not regular,
+  // punched as it is read, under drop_read_pages() with pages not in the
+  // cache, which a mapping could not drop again, or mmap refused): read it then.
+  std::unique_ptr<MappedInput> map_rest(ThreadPool& pool);
+  // The file as opened (to compare it with the output's).
+  File& file() { return file_; }
   std::string name() const override { return file_.display_name(); }
   uint64_t size_hint() const override { return size_known_ ? size_ / record_size_ : 0; }
   // Whether size() is the exact size of the records (a plain regular file).
@@ -150,6 +158,12 @@ class InputSet {
   // next; returns how many, 0 at the end of the last input. With a pool,
   // regular files are read by all its threads.
   uint64_t read(uint8_t* buf, uint64_t max_records, ThreadPool* pool = nullptr);
+
+  // The one input mapped whole instead of read (InputFile::map_rest), taken
+  // as read() would take it, where there is exactly one, nothing of it was
+  // read and it is not the file `output_fd` writes (which would change it
+  // under the sort); null otherwise (read() it then).
+  std::unique_ptr<MappedInput> map_whole(ThreadPool& pool, int output_fd);
 
   // For --merge: each input as a separate source, opened when called
   // (once each). The set must outlive them.

@@ -91,12 +91,9 @@ template <typename Make>
 std::unique_ptr<MappedOutputRange> through_reopened(const File& file, const char* reopen, const Make& make) {
   const int map_fd = ::open(reopen, O_RDWR | O_NOCTTY | O_CLOEXEC);
   if (map_fd < 0) return nullptr;
-  struct stat a {}, b {};
   std::unique_ptr<MappedOutputRange> range;
   try {
-    if (::fstat(map_fd, &a) == 0 && ::fstat(file.fd(), &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino) {
-      range = make(map_fd);
-    }
+    if (same_file(map_fd, file.fd())) range = make(map_fd);
   } catch (...) {
     ::close(map_fd);
     throw;

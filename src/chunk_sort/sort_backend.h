@@ -145,6 +145,10 @@ class SortBackend {
   }
   // Whether pin_host pins (and so is worth faulting memory in for).
   virtual bool pins_host() const { return false; }
+  // Whether the backend sorts records where they lie in any host memory (a
+  // mapping of the input), rather than copying them to a device, whose
+  // copies want the memory of allocate_host.
+  virtual bool sorts_in_place() const { return false; }
 
   // Host memory the backend needs per record of a chunk, beyond the chunk
   // itself and the order array, so the pipeline can size chunks to -S.

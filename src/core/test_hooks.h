@@ -24,6 +24,11 @@ extern PathHook before_stats_rename;
 using ChunkReadHook = void (*)(uint64_t chunk);
 extern ChunkReadHook before_chunk_read;
 
+// Called once an input is mapped instead of read (a line sort's one chunk:
+// src/lines/read/reader.h map_whole), before its bytes are used.
+using MappedHook = void (*)();
+extern MappedHook after_input_mapped;
+
 // Called by --compress-temp=auto after it measured the page cache's room
 // (bytes), with the temp device's write speed at -1 (bytes per second): the
 // hook may replace the room, and set the speed (0: "could not be

@@ -10,6 +10,7 @@
 #include "src/core/log.h"
 #include "src/core/process_clock.h"
 #include "src/core/stopwatch.h"
+#include "src/core/test_hooks.h"
 #include "src/lines/job.h"
 #include "src/lines/read/reader.h"
 #include "src/lines/sort/index.h"
@@ -26,7 +27,14 @@ namespace {
 // a chunk holds, up to the plan's count.
 struct ChunkBuffers {
   HostBuffer text, starts, order;
+  const uint8_t* mapped_text = nullptr;  // the input mapped instead of read into `text`
   uint64_t lines = 0;  // what starts and order have room for
+  const uint8_t* chars() const { return mapped_text ? mapped_text : text.data(); }
+  // Where the next chunk is read.
+  uint8_t* read_into() {
+    mapped_text = nullptr;
+    return text.data();
+  }
   uint64_t* start() const { return reinterpret_cast<uint64_t*>(starts.data()); }
   uint32_t* sorted() const { return reinterpret_cast<uint32_t*>(order.data()); }
   uint64_t* room_for(uint64_t n, LineSorter& sorter) {
@@ -49,17 +57,17 @@ ChunkBuffers allocate_chunk(const LinePlan& plan, LineSorter& sorter) {
 
 // Indexes the chunk just read; lines past the plan's count go back to the reader.
 LineSpan index_chunk(LineJob& job, LineReader& reader, ChunkBuffers& b, LineSorter& sorter, uint64_t bytes) {
-  const IndexResult ix = index_lines(job.pool, b.text.data(), bytes, job.spec.eol, job.plan.chunk_lines,
+  const IndexResult ix = index_lines(job.pool, b.chars(), bytes, job.spec.eol, job.plan.chunk_lines,
                                      [&b, &sorter](uint64_t n) { return b.room_for(n, sorter); });
   if (ix.longest > job.plan.max_line) {
     uint64_t i = 0;
     while (b.start()[i + 1] - b.start()[i] != ix.longest) ++i;
     reader.too_long(reader.source_of(b.start()[i]));
   }
-  if (ix.bytes < bytes) reader.unread(b.text.data(), ix.bytes, bytes);
+  if (ix.bytes < bytes) reader.unread(b.chars(), ix.bytes, bytes);
   job.report.input_records += ix.lines;
   job.report.input_bytes += ix.bytes;
-  const LineSpan span{b.text.data(), b.start(), ix.lines};
+  const LineSpan span{b.chars(), b.start(), ix.lines};
   if (job.verify) job.verify->input(span.count, hash_lines(job.pool, span));
   return span;
 }
@@ -253,6 +261,17 @@ void take_run(LineJob& job, std::deque<PendingSource>& runs, LineSpill& spill) {
   if (!held) add_run(job, runs, std::move(run));
 }
 
+// A stream's destination made ready as its first chunk arrives, in case
+// that chunk holds it whole (not under -u, whose output may be a small part).
+void prepare_growing_output(LineJob& job, LineReader& reader) {
+  LineDestination& out = *job.out;
+  if (reader.known_bytes() != 0 || job.config.unique || !out.refusal.empty() || out.encoder || !out.room->may_map()) {
+    return;
+  }
+  if (!out.mapped.prepare_growing(job.plan.chunk_bytes, job.pool)) return;
+  reader.watch_arrivals([&out](uint64_t bytes) { out.mapped.grow(bytes); });
+}
+
 }  // namespace
 
 std::deque<PendingSource> sort_line_chunks(LineJob& job) {
@@ -267,7 +286,20 @@ std::deque<PendingSource> sort_line_chunks(LineJob& job) {
   LineSpill spill(job);  // after the buffers: a spill in flight ends before they go
   Stopwatch t;
   job.meter->phase("reading", reader.known_bytes(), &job.tally.stored_bytes);
-  uint64_t bytes = reader.read_chunk(buffers[0].text.data(), job.plan.chunk_bytes);
+  uint64_t bytes = 0;
+  // One chunk of one file in the page cache: its mapping is the chunk.
+  if (!job.plan.double_buffered && sorter->reads_any_memory()) {
+    buffers[0].mapped_text = reader.map_whole(job.plan.chunk_bytes, job.out->target.file().fd(), &bytes);
+    if (buffers[0].mapped_text) {
+      job.log.info("lines: the input is mapped, not read (its pages in the page cache)");
+      if (test_hooks::after_input_mapped) test_hooks::after_input_mapped();
+    }
+  }
+  if (!buffers[0].mapped_text) {
+    prepare_growing_output(job, reader);
+    bytes = reader.read_chunk(buffers[0].read_into(), job.plan.chunk_bytes);
+    reader.watch_arrivals(nullptr);
+  }
   for (int cur = 0; bytes != 0; cur = job.plan.double_buffered ? 1 - cur : cur) {
     ChunkBuffers& b = buffers[cur];
     const LineSpan span = index_chunk(job, reader, b, *sorter, bytes);
@@ -278,6 +310,7 @@ std::deque<PendingSource> sort_line_chunks(LineJob& job) {
       say_sort_steps(job, *sorter);
       return runs;
     }
+    job.out->mapped.abandon_growth();
     job.meter->phase("sorting", 0, nullptr);
     sorter->sort(span, b.sorted());
     job.report.add_phase("sort", t.lap());
@@ -289,7 +322,7 @@ std::deque<PendingSource> sort_line_chunks(LineJob& job) {
     spill.start(span, b.sorted(), held);
     if (last) break;
     if (!job.plan.double_buffered) take_run(job, runs, spill);
-    bytes = reader.read_chunk(buffers[job.plan.double_buffered ? 1 - cur : cur].text.data(), next_read(job));
+    bytes = reader.read_chunk(buffers[job.plan.double_buffered ? 1 - cur : cur].read_into(), next_read(job));
     t.lap();
   }
   if (spill.busy()) take_run(job, runs, spill);

@@ -256,7 +256,7 @@ SortReport external_sort(const SortContext& ctx, const RunOptions& run) {
     report.input_bytes = report.input_records * rs;
   } else if (plan.memory.in_memory) {
     if (!sort_on_device(ctx, plan.budget, true, inputs, progress, destination, prepare_held_output, report)) {
-      sort_in_memory(ctx, plan.memory.chunk_records, inputs, progress, direct, report);
+      sort_in_memory(ctx, plan.memory.chunk_records, inputs, out.target.file().fd(), progress, direct, report);
     }
   } else {
     pace_output();

@@ -77,6 +77,22 @@ TEST_F(StandardOutputFile, APipesOutputIsMappedAsThePipeArrives) {
   EXPECT_TRUE(file("out") == "first\n" + file("records.sorted") + "last\n");
 }
 
+TEST_F(StandardOutputFile, APipeOfLinesIsMappedAsItArrives) {
+  expect_mapped("cat lines | \"$G\" -v > out", "out", file("lines.sorted"));
+  ProcessResult r = shell("{ echo first; cat lines | \"$G\"; echo last; } > out");
+  ASSERT_EQ(r.status(), "exit 0") << r.err;
+  EXPECT_TRUE(file("out") == "first\n" + file("lines.sorted") + "last\n");
+  // Spilled: the range grown for the first chunk is given up.
+  r = shell("{ echo first; cat lines | \"$G\" -v -S 1M -T .; echo last; } > out");
+  ASSERT_EQ(r.status(), "exit 0") << r.err;
+  EXPECT_TRUE(file("out") == "first\n" + file("lines.sorted") + "last\n");
+  EXPECT_EQ(r.err.find(" 0 runs,"), std::string::npos) << r.err;
+  // -u writes less than arrives: not grown as it arrives, and right.
+  r = shell("{ printf x; cat lines lines | \"$G\" -u; printf y; } > out");
+  ASSERT_EQ(r.status(), "exit 0") << r.err;
+  EXPECT_TRUE(file("out") == "x" + run_gsort({"-u", dir_.file("lines")}).out + "y");
+}
+
 // Under -S 1M the pipe fills many chunks: the range grown for its first is
 // given up (the file cut back to where gsort started), and the merge writes
 // the output after what came before.

@@ -34,14 +34,17 @@ void block_stats_rename(const char* path) {
   if (on != nullptr && *on != '\0') ::mkdir(path, 0700);
 }
 
-// GSORT_TEST_TRUNCATE_INPUT=PATH:BYTES:CHUNK
+constexpr uint64_t kMapped = ~uint64_t{0};  // the chunk "mapped": once the input is mapped
+
+// GSORT_TEST_TRUNCATE_INPUT=PATH:BYTES:CHUNK (CHUNK a number, or "mapped")
 void truncate_input(uint64_t chunk) {
   const char* spec = std::getenv("GSORT_TEST_TRUNCATE_INPUT");
   if (spec == nullptr || *spec == '\0') return;
   const std::string s = spec;
   const size_t last = s.rfind(':'), middle = s.rfind(':', last - 1);
   if (last == std::string::npos || middle == std::string::npos) return;
-  if (std::strtoull(s.c_str() + last + 1, nullptr, 10) != chunk) return;
+  const std::string at = s.substr(last + 1);
+  if ((at == "mapped" ? kMapped : std::strtoull(at.c_str(), nullptr, 10)) != chunk) return;
   const off_t bytes = static_cast<off_t>(std::strtoull(s.c_str() + middle + 1, nullptr, 10));
   if (::truncate(s.substr(0, middle).c_str(), bytes) != 0) std::abort();
 }
@@ -60,6 +63,8 @@ void before_chunk(uint64_t chunk) {
   truncate_input(chunk);
   signal_at_chunk(chunk);
 }
+
+void input_mapped() { truncate_input(kMapped); }
 
 // GSORT_TEST_FAIL_DEVICE_ALLOC=N: the N-th allocation of device memory
 // (from 1) fails as out of memory; the others succeed.
@@ -170,6 +175,7 @@ void install_fault_hooks() {
   before_final_write = &corrupt_output_record;
   before_stats_rename = &block_stats_rename;
   before_chunk_read = &before_chunk;
+  after_input_mapped = &input_mapped;
   temp_device = &fake_temp_device;
   rank_phase = &fail_rank;
   receive_in_files = &receive_in_files_set;

@@ -25,6 +25,7 @@ class CpuBackend final : public SortBackend {
   }
 
   uint64_t host_bytes_per_record() const override { return 2 * sizeof(KeyEntry) + sizeof(uint32_t); }
+  bool sorts_in_place() const override { return true; }
 
   BackendTimings timings() const override { return timings_; }
 

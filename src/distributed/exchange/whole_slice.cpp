@@ -49,7 +49,7 @@ ClassifiedSlice read_and_classify(const ShuffleInput& in, const RankGroup& group
   out.mapped = in.inputs.map(in.slice.begin, n);
   if (out.mapped) {
     out.mapped->populate(pool);
-    out.records = out.mapped->records();
+    out.records = out.mapped->bytes();
   } else {
     out.read = HostBuffer::allocate_pageable(std::max<uint64_t>(n * rs, 1));
     const uint64_t per_task = std::max<uint64_t>(1, kReadTaskBytes / rs);

@@ -39,7 +39,7 @@ uint64_t whole_round_records(int ranks, uint32_t record_size);
 // A rank's whole slice, mapped from the page cache or read into memory,
 // with every record's destination found but no record moved yet.
 struct ClassifiedSlice {
-  std::unique_ptr<MappedRecords> mapped;  // the slice, where it lies inside one input
+  std::unique_ptr<MappedInput> mapped;  // the slice, where it lies inside one input
   HostBuffer read;                        // or the slice read from several
   const uint8_t* records = nullptr;
   std::unique_ptr<SlicePartition> partition;  // on the rank's GPU (on_gpu) or the host

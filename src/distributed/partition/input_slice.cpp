@@ -1,14 +1,9 @@
 #include "src/distributed/partition/input_slice.h"
 
-#include <sys/mman.h>
-#include <unistd.h>
-
 #include <algorithm>
 
 #include "io/input/input_set.h"
-#include "io/temp/temp_registry.h"
 #include "src/core/errors.h"
-#include "src/core/host_buffer.h"
 
 namespace gsort {
 
@@ -54,39 +49,12 @@ void ConcatenatedInputs::read(uint64_t first, uint64_t count, uint8_t* buf) cons
   }
 }
 
-MappedRecords::MappedRecords(void* base, size_t length, const uint8_t* records)
-    : base_(base), length_(length), records_(records) {
-  try {
-    guard_ = register_mapped_input(base_, length_);
-  } catch (...) {
-    ::munmap(base_, length_);
-    throw;
-  }
-}
-
-MappedRecords::~MappedRecords() {
-  unregister_mapped_input(guard_);
-  ::munmap(base_, length_);
-}
-
-void MappedRecords::populate(ThreadPool& pool) const {
-  // A failure (an I/O error, a file cut short) is left to the reads, which
-  // report it where it matters.
-  (void)populate_on_pool(static_cast<uint8_t*>(base_), length_, PopulateFor::kRead, pool);
-}
-
-std::unique_ptr<MappedRecords> ConcatenatedInputs::map(uint64_t first, uint64_t count) const {
+std::unique_ptr<MappedInput> ConcatenatedInputs::map(uint64_t first, uint64_t count) const {
   if (count == 0) return nullptr;
   const size_t f = static_cast<size_t>(std::upper_bound(starts_.begin(), starts_.end(), first) - starts_.begin()) - 1;
   if (f >= files_.size() || first + count > starts_[f + 1]) return nullptr;
-  const uint64_t begin = (first - starts_[f]) * record_size_, end = begin + count * record_size_;
-  const uint64_t page = static_cast<uint64_t>(::sysconf(_SC_PAGESIZE));
-  const uint64_t aligned = begin / page * page;
-  const size_t length = static_cast<size_t>(end - aligned);
-  void* base = ::mmap(nullptr, length, PROT_READ, MAP_SHARED, files_[f].fd(),
-                      static_cast<off_t>(aligned));
-  if (base == MAP_FAILED) return nullptr;
-  return std::make_unique<MappedRecords>(base, length, static_cast<const uint8_t*>(base) + (begin - aligned));
+  const uint64_t begin = (first - starts_[f]) * record_size_;
+  return MappedInput::map(files_[f], begin, begin + count * record_size_);
 }
 
 }  // namespace gsort

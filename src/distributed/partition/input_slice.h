@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "io/file/file.h"
+#include "io/input/mapped_input.h"
 #include "src/core/thread_pool.h"
 
 namespace gsort {
@@ -25,29 +26,6 @@ struct RecordRange {
 // Rank `rank` of `ranks` takes an equal share, the first ranks none extra:
 // [rank * total / ranks, (rank + 1) * total / ranks).
 RecordRange rank_slice(uint64_t total_records, int rank, int ranks);
-
-// Records of one input mapped into memory (read-only): the page cache's own
-// pages, so no fresh memory is zeroed and nothing copied.
-class MappedRecords {
- public:
-  // Takes over the mapping; a SIGBUS inside it (the file cut short) ends
-  // gsort with one line and exit 2 (io/temp/temp_registry.h).
-  MappedRecords(void* base, size_t length, const uint8_t* records);
-  ~MappedRecords();
-  MappedRecords(const MappedRecords&) = delete;
-  MappedRecords& operator=(const MappedRecords&) = delete;
-  const uint8_t* records() const { return records_; }
-  // Maps every page now, in pieces on the pool's threads (one thread
-  // populating a 12 GB mapping page by page takes seconds). Where the
-  // kernel cannot (before Linux 5.14), the pages are mapped as they are read.
-  void populate(ThreadPool& pool) const;
-
- private:
-  void* base_;
-  size_t length_;
-  const uint8_t* records_;
-  int guard_ = -1;  // its slot in the mapped-input table
-};
 
 class ConcatenatedInputs {
  public:
@@ -66,8 +44,8 @@ class ConcatenatedInputs {
   // `count` records from global record `first` mapped into memory, when
   // they lie in one input and it can be mapped; else null (read them).
   // A file cut short while mapped faults (SIGBUS) where read() reports that
-  // it shrank; MappedRecords turns that into gsort's error exit.
-  std::unique_ptr<MappedRecords> map(uint64_t first, uint64_t count) const;
+  // it shrank; MappedInput turns that into gsort's error exit.
+  std::unique_ptr<MappedInput> map(uint64_t first, uint64_t count) const;
 
  private:
   mutable std::vector<File> files_;  // File's reads are not const; reading changes no state here

@@ -66,6 +66,7 @@ uint64_t LineReader::fill_from_inputs(uint8_t* buf, uint64_t fill, uint64_t room
       if (!ahead) ahead = std::make_unique<FaultAhead>(buf, static_cast<size_t>(room));
       got = current_->read(buf + fill, std::min(room - fill, kStreamSliceBytes));
       ahead->filled(static_cast<size_t>(fill + got));
+      if (arrived_ && got > 0) arrived_(fill + got);
     }
     if (got > 0) {
       fill += got;
@@ -80,6 +81,28 @@ uint64_t LineReader::fill_from_inputs(uint8_t* buf, uint64_t fill, uint64_t room
   return fill;
 }
 
+const uint8_t* LineReader::map_whole(uint64_t capacity, int output_fd, uint64_t* bytes) {
+  if (openers_.size() != 1 || next_input_ != 0 || !carry_.empty() || !known_ || total_ == 0 || total_ >= capacity) {
+    return nullptr;
+  }
+  current_ = openers_[next_input_++]();
+  current_name_ = current_->name();
+  current_has_bytes_ = false;
+  auto* input = dynamic_cast<InputFile*>(current_.get());
+  if (!input || !input->size_known() || input->size() != total_) return nullptr;
+  File& file = input->file();
+  uint8_t last = 0;
+  if (same_file(file.fd(), output_fd)) return nullptr;
+  if (file.pread_full(&last, 1, file.size() - 1) != 1 || last != eol_) return nullptr;
+  mapped_ = input->map_rest(pool_);
+  if (!mapped_) return nullptr;
+  note_source(0, current_name_);
+  current_.reset();
+  inputs_done_ = true;
+  *bytes = mapped_->size();
+  return mapped_->bytes();
+}
+
 uint64_t LineReader::read_chunk(uint8_t* buf, uint64_t capacity) {
   uint64_t fill = carry_.size();
   if (fill != 0) std::memcpy(buf, carry_.data(), fill);
@@ -89,7 +112,10 @@ uint64_t LineReader::read_chunk(uint8_t* buf, uint64_t capacity) {
   // One byte is kept free for the terminator an input's end may add.
   fill = fill_from_inputs(buf, fill, capacity - 1);
   if (fill == 0) return 0;
-  if (inputs_done_) return fill;  // every input ended with a terminator
+  if (inputs_done_) {  // every input ended with a terminator
+    if (arrived_) arrived_(fill);
+    return fill;
+  }
   uint64_t end = fill;
   while (end > 0 && buf[end - 1] != eol_) --end;
   if (fill - end >= max_line_ || end == 0) too_long(current_name_);

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -25,6 +26,13 @@ class LineReader {
   // Fills buf[0, capacity) with whole lines; returns their bytes, 0 at the
   // end of the last input. capacity must exceed max_line.
   uint64_t read_chunk(uint8_t* buf, uint64_t capacity);
+  // The whole of a single plain regular input mapped read-only instead of
+  // read (no fresh memory zeroed, nothing copied), where it fits `capacity`,
+  // ends with a terminator and is not the file that `output_fd` writes (which
+  // would change it while it is read): its bytes, which stay mapped while
+  // the reader lives, with *bytes their count; null otherwise (read_chunk
+  // reads it). Before any read.
+  const uint8_t* map_whole(uint64_t capacity, int output_fd, uint64_t* bytes);
   // Puts chunk[from, end) of the chunk just read back in front of what
   // comes next (the chunk had more lines than the sorter takes).
   void unread(const uint8_t* chunk, uint64_t from, uint64_t end);
@@ -37,6 +45,9 @@ class LineReader {
   // Bytes of the inputs when every one is a plain regular file, else 0.
   uint64_t known_bytes() const { return known_ ? total_ : 0; }
   uint64_t max_line() const { return max_line_; }
+  // Called with the chunk's bytes so far as a stream arrives (null: none):
+  // the destination is made ready while the first chunk is read.
+  void watch_arrivals(std::function<void(uint64_t bytes)> arrived) { arrived_ = std::move(arrived); }
 
  private:
   // Reads more of the inputs into buf[fill, room); returns the new fill.
@@ -60,6 +71,8 @@ class LineReader {
   ThreadPool& pool_;
   bool known_ = false;
   uint64_t total_ = 0;
+  std::function<void(uint64_t)> arrived_;
+  std::unique_ptr<MappedInput> mapped_;  // map_whole's
 };
 
 }  // namespace gsort

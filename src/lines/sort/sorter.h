@@ -38,6 +38,9 @@ class LineSorter {
   // Host memory for a chunk's text, line starts and order: pinned for the
   // GPU's copies, where it can be.
   virtual HostBuffer allocate_host(size_t bytes) { return HostBuffer::allocate_pageable(bytes); }
+  // Whether a chunk's text may be any memory, such as a mapping of the input
+  // (the GPU's copies want the pinned memory of allocate_host).
+  virtual bool reads_any_memory() const { return true; }
 };
 
 // The CPU sorter (sort_cpu.cpp).

@@ -71,6 +71,7 @@ class GpuLineSorter final : public LineSorter {
     GSORT_CUDA_CHECK(cudaSetDevice(device_));
     return gpu::allocate_pinned_host(device_, bytes, pool_);
   }
+  bool reads_any_memory() const override { return false; }
 
   void sort(const LineSpan& lines, uint32_t* order) override {
     if (lines.count == 0) return;
