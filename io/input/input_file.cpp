@@ -222,17 +222,34 @@ uint64_t InputFile::read(uint8_t* buf, uint64_t max_records, ThreadPool& pool) {
   return whole_records(want);
 }
 
+namespace {
+
+// An input by name for a look before the run: a borrowed descriptor ("-",
+// /dev/fd/N: a regular file there counts from its offset), or the file
+// opened; not open where it cannot be (the run itself reports it).
+File peek_input(const std::string& name) {
+  if (descriptor_of_name(name, 0) >= 0) return File(descriptor_of_name(name, 0), name, false);
+  const int fd = ::open(name.c_str(), O_RDONLY | O_CLOEXEC);
+  return fd < 0 ? File() : File(fd, name, true);
+}
+
+}  // namespace
+
+bool input_in_page_cache(const std::vector<std::string>& names) {
+  bool known = false;
+  if (names.size() != 1 || plain_input_bytes(names, &known) == 0 || !known) return false;
+  const File f = peek_input(names.front());
+  if (!f.is_open()) return false;
+  const uint64_t size = f.size(), start = std::min(f.position(), size);
+  return PageCacheSnapshot(f.fd(), size).all_cached(start, size - start);
+}
+
 uint64_t plain_input_bytes(const std::vector<std::string>& names, bool* known) {
   *known = false;
   uint64_t total = 0;
   for (const std::string& name : names) {
-    // A borrowed descriptor ("-", /dev/fd/N): a regular file there counts from its offset.
-    File f = descriptor_of_name(name, 0) >= 0 ? File(descriptor_of_name(name, 0), name, false) : File();
-    if (!f.is_open()) {
-      const int fd = ::open(name.c_str(), O_RDONLY | O_CLOEXEC);
-      if (fd < 0) return 0;  // the run itself reports it
-      f = File(fd, name, true);
-    }
+    File f = peek_input(name);
+    if (!f.is_open()) return 0;
     if (!f.has_real_size()) return 0;
     const uint64_t size = f.size(), start = std::min(f.position(), size);
     uint8_t magic[kMagicPeekBytes];

@@ -139,6 +139,9 @@ class InputFile final : public RecordSource {
 // beyond a stat and a peek at the magic, for sizing decisions made before
 // the run.
 uint64_t plain_input_bytes(const std::vector<std::string>& names, bool* known);
+// Whether `names` is one plain regular file (as plain_input_bytes finds it)
+// whose every page past where it is read from is in the page cache.
+bool input_in_page_cache(const std::vector<std::string>& names);
 
 class InputSet {
  public:

@@ -29,6 +29,14 @@ BackendDecision decide_backend(const BackendFacts& f) {
     return {BackendPick::kCpu, "input of " + std::to_string(f.input_bytes) +
                                    " bytes: the CPU backend sorts it faster than the GPU starts"};
   }
+  // A cached input that fits -S is sorted by the CPU where it lies; the GPU
+  // would have it copied to pinned memory and back. Small records are the
+  // GPU's still: it sorts them whole, with no gather on the host.
+  if (f.size_known && f.input_bytes <= f.memory_budget && f.input_cached && f.record_size > kSmallRecordBytes) {
+    return {BackendPick::kCpu, "input of " + std::to_string(f.input_bytes) +
+                                   " bytes in the page cache: the CPU backend sorts it from its mapping, faster "
+                                   "than the GPU copies it"};
+  }
   return {BackendPick::kGpu, "auto: the GPU, where it starts"};
 }
 

@@ -22,6 +22,11 @@ constexpr uint64_t kGpuMinRecordsPerThread = uint64_t{4} << 20;
 // loading it would take from what the sort's own threads and buffers need.
 constexpr uint64_t kGpuMinAddressSpace = uint64_t{64} << 30;
 
+// Records of at most this many bytes that fit -S are sorted whole on the
+// GPU where it can hold them (src/pipeline/sort_on_device.h): copied back in
+// order, they need no host gather, the longest step for small records.
+constexpr uint32_t kSmallRecordBytes = 32;
+
 // Whether auto should sort an input of this known size on the CPU.
 bool cpu_is_faster_for(uint64_t input_bytes, uint32_t record_size, unsigned threads);
 
@@ -35,6 +40,9 @@ struct BackendFacts {
   bool built_with_cuda = false;
   bool driver_installed = false;
   uint64_t address_space_limit = 0;  // RLIMIT_AS; 0: none
+  // One plain input file, every page of it in the page cache: an in-memory
+  // sort on the CPU sorts it from its mapping, without a copy.
+  bool input_cached = false;
 };
 
 enum class BackendPick { kCpu, kGpu, kHybrid };

@@ -129,14 +129,16 @@ std::unique_ptr<SortBackend> start_gpu_backend(const SortConfig& config, const K
 
 std::unique_ptr<SortBackend> make_backend(const SortConfig& config, const KeyLayout& layout, ThreadPool& pool,
                                           const Log& log, bool size_known, uint64_t input_bytes,
-                                          BackendStart when) {
+                                          BackendStart when, bool input_cached) {
   if (config.backend == BackendChoice::kCpu) return make_cpu_backend(layout, pool);
 #if GSORT_HAVE_CUDA
   // Only a build with a GPU backend has a GPU start-up to weigh
   // (backend_decision.h): no driver, or a small input, is the CPU's at once.
   if (config.backend == BackendChoice::kAuto) {
-    const BackendDecision decision = decide_backend(
-        auto_facts(config, size_known, input_bytes, layout.record_size(), static_cast<unsigned>(pool.size())));
+    BackendFacts facts =
+        auto_facts(config, size_known, input_bytes, layout.record_size(), static_cast<unsigned>(pool.size()));
+    facts.input_cached = input_cached;
+    const BackendDecision decision = decide_backend(facts);
     if (decision.pick == BackendPick::kCpu) {
       log.info(decision.why);
       return make_cpu_backend(layout, pool);

@@ -26,9 +26,10 @@ std::unique_ptr<HostPin> pin_for_backend(const SortConfig& config, uint32_t reco
 // kInBackground: a GPU backend starts on its own thread (starting_backend.h)
 // while the caller goes on to read; config, layout, pool and log must
 // outlive the backend. Errors of the start then surface at its first use.
+// input_cached: BackendFacts::input_cached, for auto.
 enum class BackendStart { kNow, kInBackground };
 std::unique_ptr<SortBackend> make_backend(const SortConfig& config, const KeyLayout& layout, ThreadPool& pool,
                                           const Log& log, bool size_known, uint64_t input_bytes,
-                                          BackendStart when = BackendStart::kNow);
+                                          BackendStart when = BackendStart::kNow, bool input_cached = false);
 
 }  // namespace gsort

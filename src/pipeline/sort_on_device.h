@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "io/input/input_set.h"
+#include "src/chunk_sort/backend_decision.h"
 #include "src/output/final_output.h"
 #include "src/pipeline/external_sort.h"
 #include "src/pipeline/read_progress.h"
@@ -17,15 +18,11 @@
 
 namespace gsort {
 
-// Records of at most this many bytes that fit the host's budget are sorted
-// whole on the device too, where it can hold them: copied back in order,
-// they need no host gather, which is the longest step for small records.
-constexpr uint32_t kSmallRecordBytes = 32;
-
 // Whether to ask the backend to hold the input: a sort (not a merge) of
 // known, non-zero size, with a backend that may have a device (not
 // --backend cpu), that does not fit the host's budget, or fits it with
-// small records (auto or --backend gpu: hybrid splits the work with the host).
+// small records (kSmallRecordBytes; auto or --backend gpu: hybrid splits the
+// work with the host).
 bool device_tier_wanted(const SortConfig& config, bool size_known, uint64_t input_bytes, bool in_memory,
                         uint32_t record_size);
 

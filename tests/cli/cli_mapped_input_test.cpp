@@ -93,6 +93,28 @@ TEST_F(CliMappedInput, AnInputOutOfTheCacheIsReadUnderTheDefaultDrop) {
 }
 
 #ifdef GSORT_HOOKS_BINARY
+// auto on a GPU host (faked: GSORT_TEST_DEVICE_START, a start of a minute)
+// sorts a cached input that fits -S on the CPU, from its mapping, without
+// starting the device: 4.2M records of 40 bytes, past the size the CPU takes
+// for being small (--parallel 1: 4M records a thread).
+TEST_F(CliMappedInput, AutoSortsACachedInputOfLargerRecordsOnTheCpuFromItsMapping) {
+  write_file(dir.file("big"), Rng(78).bytes(uint64_t{4200000} * 40));
+  ProcessOptions o;
+  o.env = {"GSORT_TEST_DEVICE_START=60000:ok"};
+  o.timeout_s = 50;  // the process must end long before the start would
+  const std::vector<std::string> spec = {"--record-size", "40", "--key", "0:u64", "--parallel", "1"};
+  std::vector<std::string> argv = {GSORT_HOOKS_BINARY, "-v", "--page-cache", "keep", dir.file("big"), "-o",
+                                   dir.file("out")};
+  argv.insert(argv.end(), spec.begin(), spec.end());
+  const ProcessResult r = run_process(argv, o);
+  ASSERT_EQ(r.status(), "exit 0") << r.err;
+  EXPECT_TRUE(contains(r.err, "the CPU backend sorts it from its mapping")) << r.err;
+  EXPECT_TRUE(contains(r.err, kMappedSays)) << r.err;
+  std::vector<std::string> check = {"-c", dir.file("out")};
+  check.insert(check.end(), spec.begin(), spec.end());
+  EXPECT_EQ(run_gsort(check).status(), "exit 0") << "the output is in order";
+}
+
 TEST_F(CliMappedInput, AFileCutShortWhileMappedIsExit2WithNoOutput) {
   const std::string script =
       "GSORT_TEST_TRUNCATE_INPUT=\"$2\":4096:mapped \"$1\" --format gensort --backend cpu --page-cache keep \"$2\" "

@@ -83,5 +83,23 @@ TEST(BackendDecision, AutoWithAnUnknownSizeStartsTheGpu) {
   EXPECT_EQ(decide_backend(f).pick, BackendPick::kGpu);
 }
 
+TEST(BackendDecision, AutoSortsACachedInputThatFitsMemoryOnTheCpuUnlessItsRecordsAreSmall) {
+  BackendFacts f = gpu_host(12 * kGiB, 100);
+  EXPECT_EQ(decide_backend(f).pick, BackendPick::kGpu) << "not known to be cached: the GPU, where it starts";
+  f.input_cached = true;
+  const BackendDecision d = decide_backend(f);
+  EXPECT_EQ(d.pick, BackendPick::kCpu) << "sorted from its mapping";
+  EXPECT_NE(d.why.find("from its mapping"), std::string::npos) << d.why;
+  f.record_size = kSmallRecordBytes;
+  EXPECT_EQ(decide_backend(f).pick, BackendPick::kGpu) << "small records are sorted whole on the GPU";
+  f = gpu_host(12 * kGiB, 100, 2 * kGiB);
+  f.input_cached = true;
+  EXPECT_EQ(decide_backend(f).pick, BackendPick::kGpu) << "larger than -S: the GPU's memory may hold it";
+  f = gpu_host(12 * kGiB, 100);
+  f.input_cached = true;
+  f.choice = BackendChoice::kGpu;
+  EXPECT_EQ(decide_backend(f).pick, BackendPick::kGpu) << "--backend gpu is what it asks";
+}
+
 }  // namespace
 }  // namespace gsort
