@@ -92,7 +92,7 @@ TEST_F(CliMappedInput, AnInputOutOfTheCacheIsReadUnderTheDefaultDrop) {
   EXPECT_TRUE(read_file(dir.file("out")) == sorted);
 }
 
-#ifdef GSORT_HOOKS_BINARY
+#if defined(GSORT_HOOKS_BINARY) && GSORT_HAVE_CUDA
 // auto on a GPU host (faked: GSORT_TEST_DEVICE_START, a start of a minute)
 // sorts a cached input that fits -S on the CPU, from its mapping, without
 // starting the device: 4.2M records of 40 bytes, past the size the CPU takes
@@ -115,6 +115,9 @@ TEST_F(CliMappedInput, AutoSortsACachedInputOfLargerRecordsOnTheCpuFromItsMappin
   EXPECT_EQ(run_gsort(check).status(), "exit 0") << "the output is in order";
 }
 
+#endif
+
+#ifdef GSORT_HOOKS_BINARY
 TEST_F(CliMappedInput, AFileCutShortWhileMappedIsExit2WithNoOutput) {
   const std::string script =
       "GSORT_TEST_TRUNCATE_INPUT=\"$2\":4096:mapped \"$1\" --format gensort --backend cpu --page-cache keep \"$2\" "
