@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "src/core/errors.h"
+#include "src/core/test_hooks.h"
 #include "io/file/checksum.h"
 #include "io/codec/compression.h"
 #include "io/codec/input_format.h"
@@ -177,9 +178,9 @@ uint64_t InputFile::read(uint8_t* buf, uint64_t max_records) {
   return whole_records(got);
 }
 
-std::unique_ptr<MappedInput> InputFile::map_rest(ThreadPool& pool) {
+std::unique_ptr<MappedInput> InputFile::map_rest(ThreadPool& pool, int output_fd) {
   const bool plain = size_known_ && !decoder_ && peeked_.empty();
-  if (!plain || consume_ || bytes_read_ >= size_) return nullptr;
+  if (!plain || consume_ || bytes_read_ >= size_ || same_file(file_.fd(), output_fd)) return nullptr;
   const uint64_t left = size_ - bytes_read_;
   // Pages the mapping would bring into the cache could not be dropped once read.
   if (cached_before_ && !cached_before_->all_cached(start_ + bytes_read_, left)) return nullptr;
@@ -193,6 +194,7 @@ std::unique_ptr<MappedInput> InputFile::map_rest(ThreadPool& pool) {
   if (::lseek(file_.fd(), static_cast<off_t>(start_ + size_), SEEK_SET) < 0) {
     throw IoError("cannot seek in " + file_.display_name());
   }
+  if (test_hooks::after_input_mapped) test_hooks::after_input_mapped();
   return mapped;
 }
 
@@ -236,8 +238,7 @@ File peek_input(const std::string& name) {
 }  // namespace
 
 bool input_in_page_cache(const std::vector<std::string>& names) {
-  bool known = false;
-  if (names.size() != 1 || plain_input_bytes(names, &known) == 0 || !known) return false;
+  if (names.size() != 1) return false;
   const File f = peek_input(names.front());
   if (!f.is_open()) return false;
   const uint64_t size = f.size(), start = std::min(f.position(), size);

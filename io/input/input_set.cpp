@@ -85,8 +85,7 @@ uint64_t InputSet::read(uint8_t* buf, uint64_t max_records, ThreadPool* pool) {
 std::unique_ptr<MappedInput> InputSet::map_whole(ThreadPool& pool, int output_fd) {
   if (entries_.size() != 1 || current_ != 0) return nullptr;
   if (!reading_) reading_ = open_input(0);
-  if (same_file(reading_->file().fd(), output_fd)) return nullptr;
-  std::unique_ptr<MappedInput> mapped = reading_->map_rest(pool);
+  std::unique_ptr<MappedInput> mapped = reading_->map_rest(pool, output_fd);
   if (mapped) {
     reading_.reset();
     ++current_;

@@ -65,9 +65,10 @@ class InputFile final : public RecordSource {
   // The rest of a plain regular file mapped read-only, taken as a read()
   // would take it; null where it cannot be (compressed, not regular,
   // punched as it is read, under drop_read_pages() with pages not in the
-  // cache, which a mapping could not drop again, or mmap refused): read it then.
-  std::unique_ptr<MappedInput> map_rest(ThreadPool& pool);
-  // The file as opened (to compare it with the output's).
+  // cache, which a mapping could not drop again, the file that `output_fd`
+  // writes, which would change under the sort, or mmap refused): read it then.
+  std::unique_ptr<MappedInput> map_rest(ThreadPool& pool, int output_fd);
+  // The file as opened.
   File& file() { return file_; }
   std::string name() const override { return file_.display_name(); }
   uint64_t size_hint() const override { return size_known_ ? size_ / record_size_ : 0; }
@@ -139,8 +140,8 @@ class InputFile final : public RecordSource {
 // beyond a stat and a peek at the magic, for sizing decisions made before
 // the run.
 uint64_t plain_input_bytes(const std::vector<std::string>& names, bool* known);
-// Whether `names` is one plain regular file (as plain_input_bytes finds it)
-// whose every page past where it is read from is in the page cache.
+// Whether `names`, found plain by plain_input_bytes, is one file whose every
+// page past where it is read from is in the page cache.
 bool input_in_page_cache(const std::vector<std::string>& names);
 
 class InputSet {
@@ -163,9 +164,8 @@ class InputSet {
   uint64_t read(uint8_t* buf, uint64_t max_records, ThreadPool* pool = nullptr);
 
   // The one input mapped whole instead of read (InputFile::map_rest), taken
-  // as read() would take it, where there is exactly one, nothing of it was
-  // read and it is not the file `output_fd` writes (which would change it
-  // under the sort); null otherwise (read() it then).
+  // as read() would take it, where there is exactly one and nothing of it
+  // was read; null otherwise (read() it then).
   std::unique_ptr<MappedInput> map_whole(ThreadPool& pool, int output_fd);
 
   // For --merge: each input as a separate source, opened when called

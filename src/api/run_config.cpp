@@ -120,9 +120,10 @@ RunOutcome run_checked(const SortConfig& config, const RunOptions& run, Stopwatc
   bool size_known = false;
   const uint64_t input_bytes = plain_input_bytes(config.inputs, &size_known);
   const double backend_start = process_seconds();
-  // auto weighs whether an in-memory sort's one input can be sorted from its mapping.
-  const bool input_cached = config.mode == Mode::kSort && config.backend == BackendChoice::kAuto &&
-                            size_known && input_in_page_cache(config.inputs);
+  // auto weighs whether an in-memory sort's one input can be sorted from its
+  // mapping (a look at every page: not for inputs larger than -S).
+  const bool input_cached = config.mode == Mode::kSort && config.backend == BackendChoice::kAuto && size_known &&
+                            input_bytes > 0 && input_bytes <= config.memory_bytes && input_in_page_cache(config.inputs);
   std::unique_ptr<SortBackend> backend =
       make_backend(config, layout, *pool, log, size_known, input_bytes, BackendStart::kInBackground, input_cached);
   auto* starting = dynamic_cast<StartingBackend*>(backend.get());

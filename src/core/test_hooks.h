@@ -24,8 +24,8 @@ extern PathHook before_stats_rename;
 using ChunkReadHook = void (*)(uint64_t chunk);
 extern ChunkReadHook before_chunk_read;
 
-// Called once an input is mapped instead of read (a line sort's one chunk:
-// src/lines/read/reader.h map_whole), before its bytes are used.
+// Called once an input is mapped instead of read (InputFile::map_rest: a
+// line sort's one chunk, an in-memory sort's records), before its bytes are used.
 using MappedHook = void (*)();
 extern MappedHook after_input_mapped;
 

@@ -10,7 +10,6 @@
 #include "src/core/log.h"
 #include "src/core/process_clock.h"
 #include "src/core/stopwatch.h"
-#include "src/core/test_hooks.h"
 #include "src/lines/job.h"
 #include "src/lines/read/reader.h"
 #include "src/lines/sort/index.h"
@@ -290,10 +289,7 @@ std::deque<PendingSource> sort_line_chunks(LineJob& job) {
   // One chunk of one file in the page cache: its mapping is the chunk.
   if (!job.plan.double_buffered && sorter->reads_any_memory()) {
     buffers[0].mapped_text = reader.map_whole(job.plan.chunk_bytes, job.out->target.file().fd(), &bytes);
-    if (buffers[0].mapped_text) {
-      job.log.info("lines: the input is mapped, not read (its pages in the page cache)");
-      if (test_hooks::after_input_mapped) test_hooks::after_input_mapped();
-    }
+    if (buffers[0].mapped_text) job.log.info("lines: the input is mapped, not read (its pages in the page cache)");
   }
   if (!buffers[0].mapped_text) {
     prepare_growing_output(job, reader);

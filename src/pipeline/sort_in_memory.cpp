@@ -20,7 +20,6 @@ std::unique_ptr<MappedInput> map_input(const SortContext& ctx, InputSet& inputs,
   std::unique_ptr<MappedInput> mapped = inputs.map_whole(ctx.pool, output_fd);
   if (!mapped) return nullptr;
   ctx.log.info("input: mapped, not read (its pages in the page cache)");
-  if (test_hooks::after_input_mapped) test_hooks::after_input_mapped();
   return mapped;
 }
 

@@ -7,14 +7,13 @@
 // file cut short while mapped ends the sort with exit 2 and no output.
 #include <gtest/gtest.h>
 
-#include <fcntl.h>
 #include <unistd.h>
 
 #include <string>
 #include <vector>
 
 #include "tests/support/process.h"
-#include "tests/support/resident_pages.h"
+#include "tests/support/mapped_input_checks.h"
 #include "tests/support/rng.h"
 #include "tests/support/temp_dir.h"
 
@@ -79,13 +78,7 @@ TEST_F(CliMappedInput, WhatCannotBeMappedIsRead) {
 }
 
 TEST_F(CliMappedInput, AnInputOutOfTheCacheIsReadUnderTheDefaultDrop) {
-  const int fd = ::open(dir.file("in").c_str(), O_RDONLY);
-  ASSERT_GE(fd, 0);
-  ASSERT_EQ(::fdatasync(fd), 0);
-  ASSERT_EQ(::posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED), 0);
-  const uint64_t cached = cached_file_pages(fd, 0, static_cast<uint64_t>(::lseek(fd, 0, SEEK_END)));
-  ::close(fd);
-  if (cached != 0) GTEST_SKIP() << "the file system keeps the file's pages in memory";
+  if (!drop_from_page_cache(dir.file("in"))) GTEST_SKIP() << "the file system keeps the file's pages in memory";
   const ProcessResult r = sort({dir.file("in"), "-o", dir.file("out")});
   ASSERT_EQ(r.status(), "exit 0") << r.err;
   EXPECT_FALSE(contains(r.err, kMappedSays)) << r.err;
@@ -119,10 +112,8 @@ TEST_F(CliMappedInput, AutoSortsACachedInputOfLargerRecordsOnTheCpuFromItsMappin
 
 #ifdef GSORT_HOOKS_BINARY
 TEST_F(CliMappedInput, AFileCutShortWhileMappedIsExit2WithNoOutput) {
-  const std::string script =
-      "GSORT_TEST_TRUNCATE_INPUT=\"$2\":4096:mapped \"$1\" --format gensort --backend cpu --page-cache keep \"$2\" "
-      "-o \"$3\"";
-  const ProcessResult r = run_process({"/bin/sh", "-c", script, "sh", GSORT_HOOKS_BINARY, dir.file("in"), dir.file("out")});
+  const ProcessResult r = sort_cut_short_once_mapped({"--format", "gensort", "--backend", "cpu", "--page-cache", "keep"},
+                                                     dir.file("in"), dir.file("out"));
   EXPECT_EQ(r.status(), "exit 2") << r.err;
   EXPECT_TRUE(contains(r.err, "an input file was cut short while gsort was reading it")) << r.err;
   EXPECT_EQ(::access(dir.file("out").c_str(), F_OK), -1) << "no output";

@@ -8,7 +8,6 @@
 // no output.
 #include <gtest/gtest.h>
 
-#include <fcntl.h>
 #include <unistd.h>
 
 #include <string>
@@ -16,7 +15,7 @@
 
 #include "tests/support/line_gen.h"
 #include "tests/support/process.h"
-#include "tests/support/resident_pages.h"
+#include "tests/support/mapped_input_checks.h"
 #include "tests/support/temp_dir.h"
 
 namespace gsort_test {
@@ -50,17 +49,6 @@ class LineMappedInput : public ::testing::Test {
   std::string gnu(std::vector<std::string> args) {
     args.insert(args.begin(), "/usr/bin/sort");
     return run_process(args, c_locale()).out;
-  }
-  // The file's pages written back and dropped from the page cache; false
-  // where they stay (a tmpfs keeps them).
-  bool evict(const std::string& path) {
-    const int fd = ::open(path.c_str(), O_RDONLY);
-    EXPECT_GE(fd, 0);
-    EXPECT_EQ(::fdatasync(fd), 0);
-    EXPECT_EQ(::posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED), 0);
-    const uint64_t cached = cached_file_pages(fd, 0, static_cast<uint64_t>(::lseek(fd, 0, SEEK_END)));
-    ::close(fd);
-    return cached == 0;
   }
   TempDir dir;
 };
@@ -108,7 +96,7 @@ TEST_F(LineMappedInput, WhatCannotBeMappedIsRead) {
 // --page-cache drop (the default) drops the pages a sort brought into the
 // cache; a mapping cannot, so a file not in the cache is read.
 TEST_F(LineMappedInput, AFileOutOfTheCacheIsReadUnderTheDefaultDrop) {
-  if (!evict(dir.file("in"))) GTEST_SKIP() << "the file system keeps the file's pages in memory";
+  if (!drop_from_page_cache(dir.file("in"))) GTEST_SKIP() << "the file system keeps the file's pages in memory";
   const ProcessResult r = gsort({"-v", dir.file("in"), "-o", dir.file("out")});
   ASSERT_EQ(r.status(), "exit 0") << r.err;
   EXPECT_FALSE(contains(r.err, kMappedSays)) << r.err;
@@ -130,9 +118,7 @@ TEST_F(LineMappedInput, AnOutputThatIsTheInputIsReadFirst) {
 
 #ifdef GSORT_HOOKS_BINARY
 TEST_F(LineMappedInput, AFileCutShortWhileMappedIsExit2WithNoOutput) {
-  const std::string script = "GSORT_TEST_TRUNCATE_INPUT=\"$2\":4096:mapped \"$1\" --page-cache keep \"$2\" -o \"$3\"";
-  const ProcessResult r =
-      run_process({"/bin/sh", "-c", script, "sh", GSORT_HOOKS_BINARY, dir.file("in"), dir.file("out")}, c_locale());
+  const ProcessResult r = sort_cut_short_once_mapped({"--page-cache", "keep"}, dir.file("in"), dir.file("out"));
   EXPECT_EQ(r.status(), "exit 2") << r.err;
   EXPECT_TRUE(contains(r.err, "an input file was cut short while gsort was reading it")) << r.err;
   EXPECT_EQ(::access(dir.file("out").c_str(), F_OK), -1) << "no output";

@@ -1,0 +1,35 @@
+#include "tests/support/mapped_input_checks.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+
+#include "tests/support/resident_pages.h"
+
+namespace gsort_test {
+
+bool drop_from_page_cache(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY);
+  EXPECT_GE(fd, 0) << path;
+  if (fd < 0) return false;
+  EXPECT_EQ(::fdatasync(fd), 0) << path;
+  EXPECT_EQ(::posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED), 0) << path;
+  const uint64_t cached = cached_file_pages(fd, 0, static_cast<uint64_t>(::lseek(fd, 0, SEEK_END)));
+  ::close(fd);
+  return cached == 0;
+}
+
+ProcessResult sort_cut_short_once_mapped(const std::vector<std::string>& args, const std::string& input,
+                                         const std::string& output) {
+  std::vector<std::string> argv = {GSORT_HOOKS_BINARY};
+  argv.insert(argv.end(), args.begin(), args.end());
+  argv.insert(argv.end(), {input, "-o", output});
+  ProcessOptions options = c_locale();
+  options.env.push_back("GSORT_TEST_TRUNCATE_INPUT=" + input + ":4096:mapped");
+  return run_process(argv, options);
+}
+
+}  // namespace gsort_test
