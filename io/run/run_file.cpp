@@ -6,11 +6,19 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <future>
 
 #include "io/run/run_header.h"
 #include "src/core/errors.h"
 
 namespace gsort {
+namespace {
+
+// Plain blocks from this size have their checksums computed on a thread
+// beside their write: below it, the thread costs more than it saves.
+constexpr size_t kSumsBesideWriteBytes = size_t{4} << 20;
+
+}  // namespace
 
 uint64_t new_job_id() {
   uint64_t id = 0;
@@ -31,7 +39,8 @@ RunWriter::RunWriter(File file, uint32_t record_size, const RunCompression& comp
     frame_records_ = std::max<uint64_t>(1, compression.frame_bytes / record_size);
     unsigned threads = compression.pool ? compression.pool->size() : 1;
     if (compression.frames_at_once != 0) threads = std::min(threads, compression.frames_at_once);
-    slots_.resize(threads);
+    group_width_ = threads;
+    slots_.resize(2 * threads);  // a group is compressed into one half while the other half is written
     for (FrameSlot& slot : slots_) {
       slot.zstd = std::make_unique<ZstdCompressor>(compression.level);
       slot.staging.resize(sizeof(RunFrameHeader) + ZstdCompressor::bound(frame_records_ * record_size));
@@ -43,44 +52,52 @@ RunWriter::RunWriter(File file, uint32_t record_size, const RunCompression& comp
   file_.write_all(&blank, sizeof blank);
 }
 
+RunWriter::~RunWriter() {
+  if (!pending_write_.valid()) return;
+  try {
+    pending_write_.get();
+  } catch (...) {  // the run is abandoned: its error, if any, was not asked for
+  }
+}
+
 void RunWriter::append(const uint8_t* records, uint64_t count) {
   if (!slots_.empty()) {
-    // Groups of up to slots_.size() frames: compressed at once, written in order.
+    // Groups of up to group_width_ frames, compressed at once into one half
+    // of the slots while the group before is written from the other half.
     const uint64_t frames = (count + frame_records_ - 1) / frame_records_;
-    for (uint64_t first = 0; first < frames; first += slots_.size()) {
-      const size_t group = static_cast<size_t>(std::min<uint64_t>(slots_.size(), frames - first));
-      const auto frame = [&](size_t slot, uint64_t* n) {
-        const uint64_t begin = (first + slot) * frame_records_;
-        *n = std::min(frame_records_, count - begin);
-        return records + begin * record_size_;
-      };
+    for (uint64_t first = 0; first < frames; first += group_width_) {
+      const size_t group = static_cast<size_t>(std::min<uint64_t>(group_width_, frames - first));
+      FrameSlot* half = slots_.data() + half_ * group_width_;
       const auto compress = [&](size_t slot) {
-        uint64_t n;
-        const uint8_t* at = frame(slot, &n);
-        compress_frame(slot, at, n);
+        const uint64_t begin = (first + slot) * frame_records_;
+        compress_frame(half[slot], records + begin * record_size_, std::min(frame_records_, count - begin));
       };
       if (pool_ && group > 1) {
         pool_->parallel_for(group, compress);
       } else {
         for (size_t slot = 0; slot < group; ++slot) compress(slot);
       }
-      for (size_t slot = 0; slot < group; ++slot) {
-        uint64_t n;
-        const uint8_t* at = frame(slot, &n);
-        write_frame(slot, at, n);
-      }
+      wait_for_write();
+      write_group(half, group);
+      half_ ^= 1u;
     }
     return;
   }
   const size_t bytes = static_cast<size_t>(count * record_size_);
-  file_.write_all(records, bytes);
-  sums_.update(records, bytes);
+  if (bytes >= kSumsBesideWriteBytes) {
+    // A large block's checksums are computed while it is written.
+    std::future<void> sums = std::async(std::launch::async, [&] { sums_.update(records, bytes); });
+    file_.write_all(records, bytes);
+    sums.get();
+  } else {
+    file_.write_all(records, bytes);
+    sums_.update(records, bytes);
+  }
   count_ += count;
   stored_ += bytes;
 }
 
-void RunWriter::compress_frame(size_t slot, const uint8_t* records, uint64_t count) {
-  FrameSlot& s = slots_[slot];
+void RunWriter::compress_frame(FrameSlot& s, const uint8_t* records, uint64_t count) {
   const size_t bytes = static_cast<size_t>(count * record_size_);
   RunFrameHeader h;
   h.record_bytes = static_cast<uint32_t>(bytes);
@@ -90,14 +107,25 @@ void RunWriter::compress_frame(size_t slot, const uint8_t* records, uint64_t cou
   std::memcpy(s.staging.data(), &h, sizeof h);
 }
 
-void RunWriter::write_frame(size_t slot, const uint8_t* records, uint64_t count) {
-  const std::vector<uint8_t>& staging = slots_[slot].staging;
-  RunFrameHeader h;
-  std::memcpy(&h, staging.data(), sizeof h);
-  file_.write_all(staging.data(), sizeof h + h.stored_bytes);
-  hash_.update(records, static_cast<size_t>(count * record_size_));
-  count_ += count;
-  stored_ += sizeof h + h.stored_bytes;
+void RunWriter::write_group(const FrameSlot* half, size_t group) {
+  for (size_t slot = 0; slot < group; ++slot) {
+    RunFrameHeader h;
+    std::memcpy(&h, half[slot].staging.data(), sizeof h);
+    hash_.update(&h.checksum, sizeof h.checksum);
+    count_ += h.record_bytes / record_size_;
+    stored_ += sizeof h + h.stored_bytes;
+  }
+  pending_write_ = std::async(std::launch::async, [this, half, group] {
+    for (size_t slot = 0; slot < group; ++slot) {
+      RunFrameHeader h;
+      std::memcpy(&h, half[slot].staging.data(), sizeof h);
+      file_.write_all(half[slot].staging.data(), sizeof h + h.stored_bytes);
+    }
+  });
+}
+
+void RunWriter::wait_for_write() {
+  if (pending_write_.valid()) pending_write_.get();
 }
 
 RunHeader make_run_header(uint32_t record_size, uint64_t count, const RunIdentity& identity, uint64_t checksum,
@@ -117,6 +145,7 @@ RunHeader make_run_header(uint32_t record_size, uint64_t count, const RunIdentit
 }
 
 void RunWriter::finish(bool keep_open) {
+  wait_for_write();
   RunHeader h;
   if (!slots_.empty()) {
     h = make_run_header(record_size_, count_, identity_, hash_.digest(),
@@ -244,7 +273,7 @@ void RunReader::decode_frame(RunDecoderPool::Decoder& decoder, uint8_t* dst) {
   std::string error;
   if (!decoder.zstd.decompress(dst, frame_.record_bytes, src, frame_.stored_bytes, &error)) damaged(error);
   if (StreamHash::of(dst, frame_.record_bytes) != frame_.checksum) damaged("checksum mismatch");
-  hash_.update(dst, frame_.record_bytes);
+  hash_.update(&frame_.checksum, sizeof frame_.checksum);
   records_undecoded_ -= frame_.record_bytes / header_.record_size;
   have_frame_header_ = false;
   ++frames_;

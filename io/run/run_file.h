@@ -15,11 +15,13 @@
 // record bytes. The reader decodes one frame at a time straight into the
 // merge's read buffer and checks its XXH3 before handing out any of its
 // records, so a damaged frame is reported (DataError naming the run file),
-// never merged; the record count and the whole-payload checksum are checked
-// as for plain runs, before the last frame's records are handed out.
+// never merged; the record count and the checksum of the frames' checksums
+// (which finds a frame lost, repeated or moved) are checked before the last
+// frame's records are handed out.
 #pragma once
 
 #include <cstdint>
+#include <future>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -40,7 +42,7 @@ struct RunHeader {
   uint32_t record_size;
   uint64_t record_count;
   uint64_t payload_bytes;  // bytes after the header, as stored
-  uint64_t checksum;       // compressed: XXH3-64 of the records; plain: of the block table
+  uint64_t checksum;       // compressed: XXH3-64 of the frames' checksums; plain: of the block table
   uint32_t flags;          // kRunZstdFrames
   uint32_t frame_bytes;    // compressed: most record bytes in one frame; plain: record bytes per block
   uint64_t job_id;         // RunIdentity: the sort that wrote the run ...
@@ -50,8 +52,10 @@ static_assert(sizeof(RunHeader) == 64, "run header is 64 bytes on disk");
 
 // Version 2 added flags (zstd frames) and frame_bytes; version 3 the run's
 // identity (job_id, run_index) in what were reserved bytes; version 4 the
-// block table of plain runs.
-constexpr uint32_t kRunFormatVersion = 4;
+// block table of plain runs; version 5 a compressed run's checksum over its
+// frames' checksums (each frame's covers its records), which is computed
+// as fast as frames are compressed in parallel.
+constexpr uint32_t kRunFormatVersion = 5;
 constexpr char kRunMagic[8] = {'G', 'S', 'O', 'R', 'T', 'R', 'U', 'N'};
 constexpr uint32_t kRunZstdFrames = 1u << 0;
 
@@ -134,6 +138,8 @@ class RunWriter {
   RunWriter(File file, uint32_t record_size, const RunCompression& compression, const RunIdentity& identity);
   RunWriter(const RunWriter&) = delete;
   RunWriter& operator=(const RunWriter&) = delete;
+  // Waits for a frame write still under way.
+  ~RunWriter();
 
   void append(const uint8_t* records, uint64_t count);
   // Writes the header; closes the file unless keep_open (then take_file()).
@@ -147,25 +153,33 @@ class RunWriter {
   const std::string& path() const { return file_.path(); }
 
  private:
-  // Compresses frame `slot` of a group into compressors_[slot]'s staging.
-  void compress_frame(size_t slot, const uint8_t* records, uint64_t count);
-  // Writes the frame compressed in `slot` and accounts for its records.
-  void write_frame(size_t slot, const uint8_t* records, uint64_t count);
+  struct FrameSlot;
+  // Compresses `count` records into the slot's staging, behind their frame header.
+  void compress_frame(FrameSlot& slot, const uint8_t* records, uint64_t count);
+  // Accounts for the `group` frames compressed in `half`, and starts their
+  // write on a thread of its own (pending_write_).
+  void write_group(const FrameSlot* half, size_t group);
+  // The write write_group started last, waited for; its error rethrown.
+  void wait_for_write();
 
   File file_;
   uint32_t record_size_;
   RunIdentity identity_;
   uint64_t count_ = 0;
   uint64_t stored_ = 0;
-  StreamHash hash_;  // compressed runs
+  StreamHash hash_;  // compressed runs: of the frames' checksums
   BlockSums sums_;   // plain runs
-  // Compressed runs only: one compressor and staging buffer per pool thread;
-  // frames are compressed side by side, then written in order.
+  // Compressed runs only: two halves of one compressor and staging buffer
+  // per pool thread; a group of frames is compressed side by side into one
+  // half while the group before is written, in order, from the other.
   struct FrameSlot {
     std::unique_ptr<ZstdCompressor> zstd;
     std::vector<uint8_t> staging;  // RunFrameHeader + the compressed frame
   };
   std::vector<FrameSlot> slots_;
+  size_t group_width_ = 0;  // frames in a group: half of slots_
+  unsigned half_ = 0;       // the half the next group is compressed into
+  std::future<void> pending_write_;
   ThreadPool* pool_ = nullptr;
   uint64_t frame_records_ = 0;
 };

@@ -60,7 +60,7 @@ bool RunMerges::merge_in_ranges(std::vector<PendingSource>& group, FinalOutput& 
   const long forced = test_hooks::final_merge_ranges ? test_hooks::final_merge_ranges() : 0;
   if (forced < 0 || bytes == 0 || !out.may_map_whole()) return false;
   for (const PendingSource& p : group) {
-    if (p.is_input()) return false;
+    if (p.is_input() || p.is_held()) return false;
   }
   if (runs_.through_program()) {
     setup_.log.info("final merge: in batches, not in ranges (runs are read through --compress-program, in order)");

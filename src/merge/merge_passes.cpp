@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "io/file/record_source.h"
+#include "src/chunk_sort/cpu/cpu_backend.h"
 #include "src/core/stopwatch.h"
 #include "src/merge/run_merger.h"
 #include "src/merge/run_output.h"
@@ -36,17 +37,24 @@ RunMerges::RunMerges(MergeSetup setup, TempRuns& runs, SortReport& report)
 void RunMerges::merge_group(std::vector<PendingSource>& group, OutputWriter& out) {
   std::vector<std::unique_ptr<RecordSource>> sources;
   bool reads_inputs = false;
+  MergeWindows windows = setup_.windows;
+  bool reads_held = false;
   for (PendingSource& p : group) {
     reads_inputs |= p.is_input();
-    sources.push_back(p.is_input() ? p.open_input() : runs_.open(p));
+    reads_held |= p.is_held();
+    windows.usable_bytes -= std::min(windows.usable_bytes, p.host_bytes);
+    sources.push_back(p.is_input() ? p.open_input() : p.is_held() ? p.open_held() : runs_.open(p));
   }
+  // The host's ordering needs its own space per record (its entries).
+  if (reads_held) windows.bytes_per_record += host_order().host_bytes_per_record();
   MergeOptions options;
   options.bytes_read = &merged_bytes_;
-  options.window_records = setup_.windows.records_per_source(sources.size());
+  options.window_records = windows.records_per_source(sources.size());
   // The inputs of --merge are checked; runs gsort wrote itself need not be.
   options.verify_sources_sorted = reads_inputs;
   MergeTimings timings;
-  const uint64_t merged = merge_runs(sources, setup_.layout, setup_.backend, setup_.pool, options, out, &timings);
+  const uint64_t merged =
+      merge_runs(sources, setup_.layout, reads_held ? host_order() : setup_.backend, setup_.pool, options, out, &timings);
   report_merge(setup_.log, timings, sources.size(), options.window_records, report_);
   // --merge: every input record passes through exactly one merge that
   // reads inputs, so this counts each once.
@@ -55,6 +63,11 @@ void RunMerges::merge_group(std::vector<PendingSource>& group, OutputWriter& out
   sources.clear();
   for (PendingSource& p : group) runs_.remove(p);
   report_.add_phase("merge: removing runs", removing.seconds());
+}
+
+SortBackend& RunMerges::host_order() {
+  if (!host_order_) host_order_ = make_cpu_backend(setup_.layout, setup_.pool);
+  return *host_order_;
 }
 
 PendingSource RunMerges::merge_to_run(std::vector<PendingSource> group) {

@@ -68,6 +68,9 @@ class RunMerges final : public GroupMerger {
 
  private:
   void merge_group(std::vector<PendingSource>& group, OutputWriter& out);
+  // What orders the batches of a merge that reads a held run: the host,
+  // since that run holds the device until it is read.
+  SortBackend& host_order();
   // The final merge on every core (parallel_merge.h), where the sources are
   // runs and the destination can be mapped whole (`bytes` long); false,
   // with nothing written, where the run merger is to do it.
@@ -94,6 +97,7 @@ class RunMerges final : public GroupMerger {
   SortReport& report_;
   int deepest_level_ = 0;  // of any run merged so far
   std::atomic<uint64_t> merged_bytes_{0};  // read by the merges
+  std::unique_ptr<SortBackend> host_order_;
 };
 
 }  // namespace gsort

@@ -23,7 +23,7 @@ bool RunMerges::merge_to_run_in_ranges(std::vector<PendingSource>& group, Pendin
   const RunStorage& storage = runs_.storage();
   if (storage.paced || storage.compression.enabled || runs_.through_program()) return false;
   for (const PendingSource& p : group) {
-    if (p.is_input()) return false;
+    if (p.is_input() || p.is_held()) return false;
   }
   const Stopwatch t;
   RangeViews opened = view_runs(group);

@@ -6,6 +6,7 @@
 #include <sys/types.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <vector>
@@ -37,8 +38,15 @@ struct RunSegment {
 struct PendingSource {
   std::function<std::unique_ptr<RecordSource>()> open_input;
   std::vector<RunSegment> segments;
+  // A run that never went to the disk (src/pipeline/held_device_run.h):
+  // opened once, by the merge that reads it in order; it holds
+  // `host_bytes` of host memory until then, which that merge's windows
+  // leave to it.
+  std::function<std::unique_ptr<RecordSource>()> open_held;
+  uint64_t host_bytes = 0;
   int level = 0;  // merges its records have been through
   bool is_input() const { return static_cast<bool>(open_input); }
+  bool is_held() const { return static_cast<bool>(open_held); }
   // Descriptors it holds while it waits.
   size_t open_files() const { return segments.size(); }
 };

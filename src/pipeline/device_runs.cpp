@@ -10,6 +10,7 @@
 #include "src/core/process_clock.h"
 #include "src/merge/run_output.h"
 #include "src/merge/run_stack.h"
+#include "src/pipeline/held_device_run.h"
 #include "src/pipeline/sort_on_device.h"
 #include "src/pipeline/temp_compression.h"
 
@@ -75,6 +76,37 @@ PendingSource device_run(const RunFormation& f, ResidentSort& resident, uint64_t
   return run;
 }
 
+// The last run, sorted and kept in the device for the final merge
+// (held_device_run.h), through slots a quarter of the others' size: they
+// stay pinned while the merge's windows take the rest of -S.
+PendingSource held_run(const RunFormation& f, uint64_t count, uint64_t slot_bytes, SortReport& report) {
+  const SortContext& ctx = f.ctx;
+  const double start = process_seconds();
+  const uint64_t held_slot_bytes = std::max<uint64_t>(1, slot_bytes / 4);
+  std::string why;
+  std::unique_ptr<ResidentSort> resident = ctx.backend.hold_records(count, held_slot_bytes, &why);
+  if (!resident) throw DeviceError("the GPU cannot hold run " + std::to_string(report.runs + 1) + ": " + why);
+  report.device_resident_bytes = std::max(report.device_resident_bytes, resident->device_bytes());
+  const uint64_t got = read_into_device(ctx.pool, *resident, count, f.inputs);
+  report.input_records += got;
+  resident->sort();
+  ++report.runs;
+  report.add_span(PhaseSpan{"device run (held)", "main", start, process_seconds()});
+  const uint32_t rs = ctx.layout.record_size();
+  const uint64_t staging = 2 * std::min(held_slot_bytes / rs, count) * rs;
+  return held_device_run(std::move(resident), got, rs, staging);
+}
+
+// The records of each run: as many as the device holds, but for the first.
+// Where the last run is held, the first takes what is left over, so that
+// the held one is as large as the device allows; else the last does.
+std::vector<uint64_t> run_sizes(uint64_t total, uint64_t capacity, bool last_held) {
+  const uint64_t runs = (total + capacity - 1) / capacity;
+  std::vector<uint64_t> sizes(runs, capacity);
+  if (runs > 0) (last_held ? sizes.front() : sizes.back()) = total - (runs - 1) * capacity;
+  return sizes;
+}
+
 }  // namespace
 
 bool form_runs_on_device(const RunFormation& f, std::vector<PendingSource>& formed, SortReport& report) {
@@ -92,25 +124,29 @@ bool form_runs_on_device(const RunFormation& f, std::vector<PendingSource>& form
     return false;
   }
   const uint64_t total = f.inputs.total_bytes() / rs;
+  const bool hold_last = f.hold_last_device_run && total > capacity;
+  const std::vector<uint64_t> sizes = run_sizes(total, capacity, hold_last);
   RunStack waiting(f.merges, report);
   NextRunAhead ahead;  // after the runs' stack: a read-ahead ends first
   f.progress.phase("forming runs");
-  uint64_t read = 0;
-  while (read < total) {
-    const uint64_t count = std::min(capacity, total - read);
+  for (size_t r = 0; r < sizes.size(); ++r) {
+    const uint64_t before = report.input_records;
+    if (hold_last && r + 1 == sizes.size()) {
+      ahead.wait();
+      waiting.push(held_run(f, sizes[r], slot_bytes, report));
+      break;
+    }
     std::string why;
-    std::unique_ptr<ResidentSort> resident = ctx.backend.hold_records(count, slot_bytes, &why);
+    std::unique_ptr<ResidentSort> resident = ctx.backend.hold_records(sizes[r], slot_bytes, &why);
     if (!resident) throw DeviceError("the GPU cannot hold run " + std::to_string(report.runs + 1) + ": " + why);
     report.device_resident_bytes = std::max(report.device_resident_bytes, resident->device_bytes());
-    const uint64_t before = report.input_records;
-    const uint64_t next = std::min(capacity, total - read - count);
-    waiting.push(device_run(f, *resident, count, next, ahead, report));
-    if (report.input_records == before) break;  // the input ended early
-    read = report.input_records;
+    const uint64_t next = r + 1 < sizes.size() ? sizes[r + 1] : 0;
+    waiting.push(device_run(f, *resident, sizes[r], next, ahead, report));
+    if (report.input_records - before < sizes[r]) break;  // the input ended early
   }
   report.input_bytes = report.input_records * rs;
   ctx.log.info("device: formed " + plural(report.runs, "run") + " of up to " + plural(capacity, "record") +
-               " in GPU memory");
+               " in GPU memory" + (hold_last ? "; the last waits there for the final merge" : ""));
   if (ahead.started() > 0) {
     ctx.log.info("device: " + mebibytes_text(ahead.bytes()) + " of the input read ahead into the page cache, for " +
                  plural(ahead.started(), "run") + ", while the compressed run before each was written");

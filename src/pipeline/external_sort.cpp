@@ -263,7 +263,8 @@ SortReport external_sort(const SortContext& ctx, const RunOptions& run) {
     if (!sort_on_device(ctx, plan.budget, false, inputs, progress, destination, prepare_held_output, report)) {
       RunMerges merges(merge_setup(ctx, plan, runs, report), runs, report);
       OutputGrowth growth{[&mapped](uint64_t bytes) { mapped.grow(bytes); }, [&mapped] { mapped.abandon_growth(); }};
-      const RunFormation formation{ctx, plan.memory, inputs, progress, runs, merges, direct, plan.budget, &growth};
+      const RunFormation formation{ctx,    plan.memory, inputs,      progress, runs,
+                                   merges, direct,      plan.budget, &growth,  !refusal.empty()};
       std::vector<PendingSource> formed = form_runs(formation, report);
       if (!formed.empty()) merged_runs = merges.merge_all(std::move(formed), destination, meter, report.input_records * rs);
     }

@@ -36,6 +36,9 @@ struct RunFormation {
   DirectWrite& direct;  // where an input of one chunk goes
   uint64_t budget = 0;  // -S as used: the device's staging slots are a share of it
   OutputGrowth* growth = nullptr;  // a stream's destination, made ready as it is read
+  // The final merge will read the runs in order (the output is not
+  // mapped): the device keeps its last run for it (device_runs.h).
+  bool hold_last_device_run = false;
 };
 
 // Returns the runs in the order they were formed (empty when the input was

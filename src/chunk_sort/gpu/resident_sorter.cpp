@@ -83,6 +83,7 @@ void ResidentSorter::enqueue_slice(uint64_t k) {
 
 uint64_t ResidentSorter::next_sorted(const uint8_t** records) {
   if (!sorted_) throw std::logic_error("resident sort: sorted records asked for before the sort");
+  device_.make_current();  // a merge may read a held run on any of its threads
   if (next_slice_ >= slices_) {
     if (next_slice_ == slices_ && slices_ > 0) {  // once, at the end: the device's phase times
       device_.synchronize();
