@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <memory>
 #include <string>
-#include <thread>
 
 #include "src/core/errors.h"
 #include "src/core/log.h"
@@ -11,43 +10,12 @@
 #include "src/merge/run_output.h"
 #include "src/merge/run_stack.h"
 #include "src/pipeline/held_device_run.h"
+#include "src/pipeline/next_run_ahead.h"
 #include "src/pipeline/sort_on_device.h"
 #include "src/pipeline/temp_compression.h"
 
 namespace gsort {
 namespace {
-
-// While a compressed run is sorted, compressed and written, the disk has
-// little to do (zstd is the slow part): the next run's first bytes are
-// asked of the kernel meanwhile, into the page cache (up to half of -S), on
-// a thread of its own, so that its read finds them there. Plain runs keep
-// the disk writing: reading beside that was slower than after it
-// (docs/benchmarks.md, the disk that does not read and write at once).
-class NextRunAhead {
- public:
-  NextRunAhead() = default;
-  ~NextRunAhead() { wait(); }
-  NextRunAhead(const NextRunAhead&) = delete;
-  NextRunAhead& operator=(const NextRunAhead&) = delete;
-  void start(const FileRange& range) {
-    wait();
-    if (range.fd < 0) return;
-    thread_ = std::thread([range] { read_into_cache(range); });
-    ++started_;
-    bytes_ += range.bytes;
-  }
-  size_t started() const { return started_; }
-  uint64_t bytes() const { return bytes_; }
-  // Before the input is read again (its descriptor is the range's).
-  void wait() {
-    if (thread_.joinable()) thread_.join();
-  }
-
- private:
-  std::thread thread_;
-  size_t started_ = 0;
-  uint64_t bytes_ = 0;
-};
 
 // One run: `count` records read into the device, sorted, written as they
 // come back; --compress-temp is settled on the first run's first slice.
@@ -56,8 +24,7 @@ PendingSource device_run(const RunFormation& f, ResidentSort& resident, uint64_t
                          NextRunAhead& ahead, SortReport& report) {
   const SortContext& ctx = f.ctx;
   const double start = process_seconds();
-  ahead.wait();
-  const uint64_t got = read_into_device(ctx.pool, resident, count, f.inputs);
+  const uint64_t got = ahead.read_into(ctx.pool, resident, count);
   report.input_records += got;
   resident.sort();
   const std::vector<uint32_t> in_order = identity_order(resident.slot_records());
@@ -65,7 +32,7 @@ PendingSource device_run(const RunFormation& f, ResidentSort& resident, uint64_t
   uint64_t n = resident.next_sorted(&records);
   decide_run_compression(ctx, f.plan.source_records, RunSample{records, in_order.data(), n}, f.runs, report.temp);
   if (report.temp.compressed && next > 0 && got == count) {
-    ahead.start(f.inputs.ahead(std::min(next * ctx.layout.record_size(), f.budget / 2)));
+    ahead.start(next);
   }
   PendingSource run;
   RunOutput out(f.runs, "run", run, 1);
@@ -79,7 +46,8 @@ PendingSource device_run(const RunFormation& f, ResidentSort& resident, uint64_t
 // The last run, sorted and kept in the device for the final merge
 // (held_device_run.h), through slots a quarter of the others' size: they
 // stay pinned while the merge's windows take the rest of -S.
-PendingSource held_run(const RunFormation& f, uint64_t count, uint64_t slot_bytes, SortReport& report) {
+PendingSource held_run(const RunFormation& f, uint64_t count, uint64_t slot_bytes, NextRunAhead& ahead,
+                       SortReport& report) {
   const SortContext& ctx = f.ctx;
   const double start = process_seconds();
   const uint64_t held_slot_bytes = std::max<uint64_t>(1, slot_bytes / 4);
@@ -87,7 +55,7 @@ PendingSource held_run(const RunFormation& f, uint64_t count, uint64_t slot_byte
   std::unique_ptr<ResidentSort> resident = ctx.backend.hold_records(count, held_slot_bytes, &why);
   if (!resident) throw DeviceError("the GPU cannot hold run " + std::to_string(report.runs + 1) + ": " + why);
   report.device_resident_bytes = std::max(report.device_resident_bytes, resident->device_bytes());
-  const uint64_t got = read_into_device(ctx.pool, *resident, count, f.inputs);
+  const uint64_t got = ahead.read_into(ctx.pool, *resident, count);
   report.input_records += got;
   resident->sort();
   ++report.runs;
@@ -127,13 +95,12 @@ bool form_runs_on_device(const RunFormation& f, std::vector<PendingSource>& form
   const bool hold_last = f.hold_last_device_run && total > capacity;
   const std::vector<uint64_t> sizes = run_sizes(total, capacity, hold_last);
   RunStack waiting(f.merges, report);
-  NextRunAhead ahead;  // after the runs' stack: a read-ahead ends first
+  NextRunAhead ahead(f.inputs, rs, f.budget / 2);  // after the runs' stack: a read-ahead ends first
   f.progress.phase("forming runs");
   for (size_t r = 0; r < sizes.size(); ++r) {
     const uint64_t before = report.input_records;
     if (hold_last && r + 1 == sizes.size()) {
-      ahead.wait();
-      waiting.push(held_run(f, sizes[r], slot_bytes, report));
+      waiting.push(held_run(f, sizes[r], slot_bytes, ahead, report));
       break;
     }
     std::string why;
@@ -148,7 +115,7 @@ bool form_runs_on_device(const RunFormation& f, std::vector<PendingSource>& form
   ctx.log.info("device: formed " + plural(report.runs, "run") + " of up to " + plural(capacity, "record") +
                " in GPU memory" + (hold_last ? "; the last waits there for the final merge" : ""));
   if (ahead.started() > 0) {
-    ctx.log.info("device: " + mebibytes_text(ahead.bytes()) + " of the input read ahead into the page cache, for " +
+    ctx.log.info("device: " + mebibytes_text(ahead.bytes()) + " of the input read ahead into host memory, for " +
                  plural(ahead.started(), "run") + ", while the compressed run before each was written");
   }
   formed = waiting.take();

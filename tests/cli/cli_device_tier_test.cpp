@@ -141,33 +141,6 @@ TEST_F(DeviceTier, EveryLayoutWritesWhatTheCpuWrites) {
   }
 }
 
-// An output that is not mapped (standard output here) is merged in order:
-// the device's last run waits in its memory for that merge, the first run
-// takes the rest, and only the runs before the last touch the disk.
-TEST_F(DeviceTier, TheLastDeviceRunWaitsInGpuMemoryForAMergeInOrder) {
-  const std::string input = generate({"--format", "gensort", "--records", "300000", "--seed", "17"});
-  for (const std::vector<std::string>& extra :
-       {std::vector<std::string>{}, {"-r", "-u"}, {"-s", "--key", "0:2"}, {"--compress-temp=on"}}) {
-    std::vector<std::string> args = {"--format", "gensort", "-S", "4M"};
-    args.insert(args.end(), extra.begin(), extra.end());
-    const std::string expected = cpu_output(args, input);
-    args.insert(args.end(), {"--backend", "gpu", "--gpu-memory", "16M", "-v"});
-    ProcessResult r = sort(args, input);
-    const std::string shown = extra.empty() ? "(default)" : extra.front();
-    EXPECT_TRUE(r.out == expected) << shown;
-    EXPECT_NE(r.err.find("the last waits there for the final merge"), std::string::npos) << r.err;
-    r.err = r.err.substr(r.err.find('{'));
-    const nlohmann::json s = stats(r);
-    const uint64_t runs = s["runs"].get<uint64_t>();
-    EXPECT_GE(runs, 2u) << shown;
-    EXPECT_EQ(s["merge_passes"], 1) << shown;
-    if (extra.empty()) {
-      // The runs written are all but the held one, at most (runs - 1) / runs of the input.
-      EXPECT_LE(s["temp"]["bytes_written"].get<uint64_t>() * runs, 30000000u * (runs - 1) + 4096 * runs) << s["temp"];
-    }
-  }
-}
-
 TEST_F(DeviceTier, RecordCountsAroundTheSlotBoundaries) {
   // -S 4M: slots of a quarter of the budget as used (--stats says it).
   const std::string probe = generate({"--format", "gensort", "--records", "100000", "--seed", "14"});
@@ -218,8 +191,44 @@ TEST_F(DeviceTier, AFailedDeviceAllocationAtAnyStepFailsCleanlyOrFallsBack) {
   EXPECT_GT(affected, 0) << "no injected failure reached the device tier";
 }
 
+// An output that is not mapped (a test asks for the one write() stream) is
+// merged in order: the device's last run waits in its memory for that
+// merge, the first run takes the rest, and only the runs before the last
+// touch the disk.
+TEST_F(DeviceTier, TheLastDeviceRunWaitsInGpuMemoryForAMergeInOrder) {
+  const std::string input = generate({"--format", "gensort", "--records", "300000", "--seed", "17"});
+  const std::string out = dir_.file("out.bin");
+  const std::string stats_file = dir_.file("s.json");
+  for (const std::vector<std::string>& extra :
+       {std::vector<std::string>{}, {"-r", "-u"}, {"-s", "--key", "0:2"}, {"--compress-temp=on"}}) {
+    std::vector<std::string> args = {"--format", "gensort", "-S", "4M"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    const std::string expected = cpu_output(args, input);
+    std::vector<std::string> argv = {GSORT_HOOKS_BINARY};
+    argv.insert(argv.end(), args.begin(), args.end());
+    argv.insert(argv.end(), {"--backend", "gpu", "--gpu-memory", "16M", "-v", "--stats", stats_file, "-T",
+                             dir_.subdir("tmp"), input, "-o", out});
+    ProcessOptions o;
+    o.env = {"GSORT_TEST_OUTPUT_WAY=stream"};
+    const ProcessResult r = run_process(argv, o);
+    const std::string shown = extra.empty() ? "(default)" : extra.front();
+    ASSERT_EQ(r.exit_code, 0) << shown << ": " << r.err;
+    EXPECT_EQ(count_files(dir_.subdir("tmp")), 0u) << "temp files left behind";
+    EXPECT_TRUE(read_file(out) == expected) << shown;
+    EXPECT_NE(r.err.find("the last waits there for the final merge"), std::string::npos) << r.err;
+    const nlohmann::json s = nlohmann::json::parse(read_file(stats_file));
+    const uint64_t runs = s["runs"].get<uint64_t>();
+    EXPECT_GE(runs, 2u) << shown;
+    EXPECT_EQ(s["merge_passes"], 1) << shown;
+    if (extra.empty()) {
+      // The runs written are all but the held one, at most (runs - 1) / runs of the input.
+      EXPECT_LE(s["temp"]["bytes_written"].get<uint64_t>() * runs, 30000000u * (runs - 1) + 4096 * runs) << s["temp"];
+    }
+  }
+}
+
 // The same for runs formed on the device, the last held there for a merge
-// into standard output: a failure is exit 2, one line, no temporary file.
+// in order: a failure is exit 2, one line, no temporary file, no output.
 TEST_F(DeviceTier, AFailedDeviceAllocationWhileRunsAreHeldFailsCleanlyOrFallsBack) {
   const std::string input = generate({"--format", "gensort", "--records", "300000", "--seed", "18"});
   const std::string expected = cpu_output({"--format", "gensort", "-S", "4M"}, input);
@@ -227,18 +236,21 @@ TEST_F(DeviceTier, AFailedDeviceAllocationWhileRunsAreHeldFailsCleanlyOrFallsBac
   for (int nth = 1; nth <= 24; ++nth) {
     SCOPED_TRACE("allocation " + std::to_string(nth) + " fails");
     ProcessOptions o;
-    o.env = {"GSORT_TEST_FAIL_DEVICE_ALLOC=" + std::to_string(nth)};
+    o.env = {"GSORT_TEST_FAIL_DEVICE_ALLOC=" + std::to_string(nth), "GSORT_TEST_OUTPUT_WAY=stream"};
+    const std::string out = dir_.file("out.bin");
     const ProcessResult r = run_process({GSORT_HOOKS_BINARY, "--format", "gensort", "-S", "4M", "--backend", "gpu",
-                                         "--gpu-memory", "16M", "-T", dir_.subdir("tmp"), input},
+                                         "--gpu-memory", "16M", "-T", dir_.subdir("tmp"), input, "-o", out},
                                         o);
     EXPECT_EQ(count_files(dir_.subdir("tmp")), 0u) << "temp files left behind";
     if (r.exit_code == 0) {
-      EXPECT_TRUE(r.out == expected);
+      EXPECT_TRUE(read_file(out) == expected);
     } else {
       ++failed;
       EXPECT_EQ(r.status(), "exit 2") << r.err;
       EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+      EXPECT_NE(::access(out.c_str(), F_OK), 0) << "an output after a failure";
     }
+    ::unlink(out.c_str());
   }
   EXPECT_GT(failed, 0) << "no injected failure reached the device runs";
 }
