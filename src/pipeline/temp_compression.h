@@ -10,8 +10,10 @@
 //      the runs are larger than what the page cache takes at memory speed
 //      (io/cache/page_cache_room.h), so that they are written at the pace of the
 //      temp device (never, for a temp directory on tmpfs);
-//      the compressor on all threads outpaces that device, measured by a
-//      short O_DIRECT write in the temp directory (io/temp/write_probe.h).
+//      writing the runs compressed and reading them back takes less time
+//      than doing so plain (compression_pays), from the compressor's speed
+//      on all threads and that device's, measured by a short O_DIRECT
+//      write in the temp directory (io/temp/write_probe.h).
 //    A measurement that fails (a probe's write refused) leaves runs plain.
 // The figures behind the choice go to report.temp.
 #pragma once
@@ -40,6 +42,11 @@ struct TempRoom {
   double device_bytes_per_s;
 };
 TempRoom temp_room();
+
+// Whether runs that shrink `ratio` times, compressed at compress_bytes_per_s
+// on all threads, are written and read back sooner than plain runs on a
+// device that writes (and reads) device_bytes_per_s.
+bool compression_pays(double ratio, double compress_bytes_per_s, double device_bytes_per_s);
 
 // A sorted chunk, records[order[0..count)], as its run will hold it; none
 // (count 0) for --merge.
