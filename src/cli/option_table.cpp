@@ -57,8 +57,9 @@ void add_sort_options(po::options_description& d, RawOptions& o) {
        "fits it is sorted there whole, in one pass, with no temporary files")
       ("compress-temp", po::value(&o.compress_temp)->value_name("WHEN")->implicit_value(kImplicit, "on"),
        "compress the runs spilled to the temporary directory with zstd: auto (the default: when a sample "
-       "of the data shrinks 1.5x or more and the runs outgrow the page cache onto a temp device slower than "
-       "the compressor, measured; -v says why), on, off, or a zstd LEVEL (on is level 1)")
+       "of the data shrinks 1.5x or more and the runs outgrow the page cache onto a temp device where "
+       "writing and reading them back compressed takes less time, measured; -v says why), on, off, or a "
+       "zstd LEVEL (on is level 1)")
       ("spill-streams", po::value(&o.spill_streams)->value_name("N"),
        "write each spilled run as N files at once (default 8 for records, 1 for text lines; fewer under a "
        "small -S)")
