@@ -127,7 +127,10 @@ void merge_line_sources(LineJob& job, std::vector<PendingSource> sources, uint64
     held.push_back(job.held->run(r));
     held_runs.push_back(held.back().get());
   }
-  if (job.held) job.report.device_resident_bytes = job.held->used();
+  if (job.held) {
+    job.report.device_resident_bytes = job.held->used();
+    job.report.device_held_runs = job.held->runs();
+  }
   if (!merge_lines_in_ranges(job, sources, held_runs)) {
     // Held runs take no descriptors; a window grows to its longest line.
     const uint64_t n = sources.size() + held.size();

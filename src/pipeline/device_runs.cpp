@@ -59,6 +59,7 @@ PendingSource held_run(const RunFormation& f, uint64_t count, uint64_t slot_byte
   report.input_records += got;
   resident->sort();
   ++report.runs;
+  ++report.device_held_runs;
   report.add_span(PhaseSpan{"device run (held)", "main", start, process_seconds()});
   const uint32_t rs = ctx.layout.record_size();
   const uint64_t staging = 2 * std::min(held_slot_bytes / rs, count) * rs;

@@ -62,6 +62,7 @@ struct SortReport {
   uint64_t chunk_records = 0;
   bool in_memory = false;
   uint64_t device_resident_bytes = 0;  // GPU memory that held the whole input for a one-pass sort, or lines' held runs (0: not so)
+  uint64_t device_held_runs = 0;       // runs kept in GPU memory for the merge instead of the temporary directory
   std::string device_tier_why;         // why a spilled sort's input (or runs) was not held on the GPU, where it was asked
   TempChoice temp;
   std::vector<std::pair<std::string, double>> phases;  // in order, seconds (summed over repeats)

@@ -57,8 +57,10 @@ std::string stats_json(const SortConfig& config, const std::string& output, cons
                                     ? Json(config.output_level)
                                     : Json(nullptr)}};
   j["in_memory"] = report.in_memory;
-  // A spilled sort whose input the GPU held whole (sort_on_device.h), or why not.
+  // A spilled sort whose input the GPU held whole (sort_on_device.h), or why
+  // not; and the runs that waited there for the merge.
   j["device_resident"] = {{"bytes", report.device_resident_bytes},
+                          {"held_runs", report.device_held_runs},
                           {"why_not", report.device_tier_why.empty() ? Json(nullptr) : Json(report.device_tier_why)}};
   j["chunk_records"] = report.chunk_records;
   j["runs"] = report.runs;

@@ -92,6 +92,7 @@ TEST_F(DeviceTier, AnInputLargerThanTheCapIsFormedIntoDeviceSizedRuns) {
       << s["device_resident"];
   EXPECT_GE(s["runs"].get<uint64_t>(), 2u);
   EXPECT_LE(s["runs"].get<uint64_t>(), 4u) << "runs as large as the device holds";
+  EXPECT_EQ(s["device_resident"]["held_runs"], 0) << "a mapped output is merged in ranges: no run waits";
   EXPECT_EQ(s["merge_passes"], 1);
 }
 
@@ -219,6 +220,7 @@ TEST_F(DeviceTier, TheLastDeviceRunWaitsInGpuMemoryForAMergeInOrder) {
     const nlohmann::json s = nlohmann::json::parse(read_file(stats_file));
     const uint64_t runs = s["runs"].get<uint64_t>();
     EXPECT_GE(runs, 2u) << shown;
+    EXPECT_EQ(s["device_resident"]["held_runs"], 1) << shown;
     EXPECT_EQ(s["merge_passes"], 1) << shown;
     if (extra.empty()) {
       // The runs written are all but the held one, at most (runs - 1) / runs of the input.

@@ -257,6 +257,7 @@ TEST(Stats, NumbersMatchASpillingRun) {
   // --backend cpu never asks a device to hold the input (issue 36).
   EXPECT_EQ(s["device_resident"]["bytes"], 0);
   EXPECT_TRUE(s["device_resident"]["why_not"].is_null()) << s["device_resident"];
+  EXPECT_EQ(s["device_resident"]["held_runs"], 0);
   EXPECT_GT(s["runs"].get<uint64_t>(), 1u);
   EXPECT_GE(s["merge_passes"].get<uint64_t>(), 1u);
   EXPECT_GE(s["temp"]["bytes_written"].get<uint64_t>(), s["temp"]["record_bytes"].get<uint64_t>());
