@@ -201,7 +201,7 @@ TEST_F(DeviceTier, TheLastDeviceRunWaitsInGpuMemoryForAMergeInOrder) {
   const std::string out = dir_.file("out.bin");
   const std::string stats_file = dir_.file("s.json");
   for (const std::vector<std::string>& extra :
-       {std::vector<std::string>{}, {"-r", "-u"}, {"-s", "--key", "0:2"}, {"--compress-temp=on"}}) {
+       {std::vector<std::string>{}, {"-r", "-u"}, {"-s", "--key", "0:2"}, {"--compress-temp=on"}, {"--verify"}}) {
     std::vector<std::string> args = {"--format", "gensort", "-S", "4M"};
     args.insert(args.end(), extra.begin(), extra.end());
     const std::string expected = cpu_output(args, input);
@@ -222,6 +222,7 @@ TEST_F(DeviceTier, TheLastDeviceRunWaitsInGpuMemoryForAMergeInOrder) {
     EXPECT_GE(runs, 2u) << shown;
     EXPECT_EQ(s["device_resident"]["held_runs"], 1) << shown;
     EXPECT_EQ(s["merge_passes"], 1) << shown;
+    if (!extra.empty() && extra.front() == "--verify") EXPECT_EQ(s["verify"]["result"], "ok");
     if (extra.empty()) {
       // The runs written are all but the held one, at most (runs - 1) / runs of the input.
       EXPECT_LE(s["temp"]["bytes_written"].get<uint64_t>() * runs, 30000000u * (runs - 1) + 4096 * runs) << s["temp"];
