@@ -79,11 +79,6 @@ InputFile::~InputFile() {
   if (cached_before_) cached_before_->drop_new_pages(0, start_ + size_);
 }
 
-FileRange InputFile::ahead(uint64_t bytes) const {
-  if (!size_known_ || decoder_ || consume_ || bytes_read_ >= size_) return FileRange{};
-  return FileRange{file_.fd(), start_ + bytes_read_, std::min(bytes, size_ - bytes_read_)};
-}
-
 void InputFile::drop_read_pages() {
   // A plain regular file only: a compressed input's offsets are not the records'.
   if (size_known_ && !decoder_) cached_before_ = std::make_unique<PageCacheSnapshot>(file_.fd(), start_ + size_);

@@ -1,7 +1,5 @@
 #include "io/input/input_set.h"
 
-#include <fcntl.h>
-
 #include "src/core/errors.h"
 
 namespace gsort {
@@ -91,20 +89,6 @@ std::unique_ptr<MappedInput> InputSet::map_whole(ThreadPool& pool, int output_fd
     ++current_;
   }
   return mapped;
-}
-
-FileRange InputSet::ahead(uint64_t bytes) {
-  if (current_ >= entries_.size()) return FileRange{};
-  if (!reading_) reading_ = open_input(current_);
-  return reading_->ahead(bytes);
-}
-
-void read_into_cache(const FileRange& range) {
-  if (range.fd < 0 || range.bytes == 0) return;
-#ifdef POSIX_FADV_WILLNEED
-  (void)::posix_fadvise(range.fd, static_cast<off_t>(range.offset), static_cast<off_t>(range.bytes),
-                        POSIX_FADV_WILLNEED);
-#endif
 }
 
 std::vector<InputSet::Opener> InputSet::lazy_sources() {

@@ -41,18 +41,6 @@ struct InputTally {
   std::atomic<uint64_t> hash_sum{0};
 };
 
-// Bytes of a file that the next reads will want: [offset, offset + bytes)
-// of fd (none: fd < 0).
-struct FileRange {
-  int fd = -1;
-  uint64_t offset = 0, bytes = 0;
-};
-
-// Asks the kernel to read `range` into the page cache now
-// (POSIX_FADV_WILLNEED); it may block while the reads are queued, so call
-// it from a thread that can wait. Advisory: a failure changes nothing.
-void read_into_cache(const FileRange& range);
-
 // One input file (or stdin) as a record stream.
 class InputFile final : public RecordSource {
  public:
@@ -90,9 +78,6 @@ class InputFile final : public RecordSource {
   // temporary file read once. Its pages leave the cache without being
   // written back and its blocks are freed at once.
   void consume_as_read();
-  // The next `bytes` (at most) that read() will take, for a plain regular
-  // file read through the page cache; none otherwise.
-  FileRange ahead(uint64_t bytes) const;
 
  private:
   // Throws DataError unless the file still has the size it was opened with.
@@ -176,11 +161,6 @@ class InputSet {
   // Each plain regular input is punched out as it is read
   // (InputFile::consume_as_read): for temporary inputs read once.
   void consume_as_read() { consume_as_read_ = true; }
-
-  // What the next read()s will take of the input being read (opened now if
-  // none is), up to `bytes`, for read_into_cache: no further than that
-  // input's end. Its descriptor stays open until the next read() or later.
-  FileRange ahead(uint64_t bytes);
 
  private:
   struct Entry {

@@ -17,6 +17,17 @@
 namespace gsort {
 namespace {
 
+// The device's memory for the next run, of `count` records with slots of
+// slot_bytes; a device that cannot give it is a DeviceError.
+std::unique_ptr<ResidentSort> hold_run(const RunFormation& f, uint64_t count, uint64_t slot_bytes,
+                                       SortReport& report) {
+  std::string why;
+  std::unique_ptr<ResidentSort> resident = f.ctx.backend.hold_records(count, slot_bytes, &why);
+  if (!resident) throw DeviceError("the GPU cannot hold run " + std::to_string(report.runs + 1) + ": " + why);
+  report.device_resident_bytes = std::max(report.device_resident_bytes, resident->device_bytes());
+  return resident;
+}
+
 // One run: `count` records read into the device, sorted, written as they
 // come back; --compress-temp is settled on the first run's first slice.
 // `next` records follow it (0: none): read ahead where the runs are compressed.
@@ -51,10 +62,7 @@ PendingSource held_run(const RunFormation& f, uint64_t count, uint64_t slot_byte
   const SortContext& ctx = f.ctx;
   const double start = process_seconds();
   const uint64_t held_slot_bytes = std::max<uint64_t>(1, slot_bytes / 4);
-  std::string why;
-  std::unique_ptr<ResidentSort> resident = ctx.backend.hold_records(count, held_slot_bytes, &why);
-  if (!resident) throw DeviceError("the GPU cannot hold run " + std::to_string(report.runs + 1) + ": " + why);
-  report.device_resident_bytes = std::max(report.device_resident_bytes, resident->device_bytes());
+  std::unique_ptr<ResidentSort> resident = hold_run(f, count, held_slot_bytes, report);
   const uint64_t got = ahead.read_into(ctx.pool, *resident, count);
   report.input_records += got;
   resident->sort();
@@ -104,10 +112,7 @@ bool form_runs_on_device(const RunFormation& f, std::vector<PendingSource>& form
       waiting.push(held_run(f, sizes[r], slot_bytes, ahead, report));
       break;
     }
-    std::string why;
-    std::unique_ptr<ResidentSort> resident = ctx.backend.hold_records(sizes[r], slot_bytes, &why);
-    if (!resident) throw DeviceError("the GPU cannot hold run " + std::to_string(report.runs + 1) + ": " + why);
-    report.device_resident_bytes = std::max(report.device_resident_bytes, resident->device_bytes());
+    std::unique_ptr<ResidentSort> resident = hold_run(f, sizes[r], slot_bytes, report);
     const uint64_t next = r + 1 < sizes.size() ? sizes[r + 1] : 0;
     waiting.push(device_run(f, *resident, sizes[r], next, ahead, report));
     if (report.input_records - before < sizes[r]) break;  // the input ended early

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <utility>
 
-#include "src/core/test_hooks.h"
+#include "src/pipeline/sort_on_device.h"
 
 namespace gsort {
 
@@ -40,22 +40,14 @@ void NextRunAhead::wait() {
 
 uint64_t NextRunAhead::read_into(ThreadPool& pool, ResidentSort& resident, uint64_t count) {
   wait();
-  uint64_t total = 0;
-  for (uint64_t slots = 0; total < count; ++slots) {
-    if (test_hooks::before_chunk_read) test_hooks::before_chunk_read(slots);
-    uint8_t* slot = resident.fill_slot();
-    const uint64_t want = std::min(resident.slot_records(), count - total);
+  return fill_device(resident, count, [&](uint8_t* slot, uint64_t want) {
     const uint64_t ready = std::min(want, end_ - begin_);
     if (ready > 0) {
       parallel_copy(pool, slot, buffer_.data() + begin_ * record_size_, ready * record_size_);
       begin_ += ready;
     }
-    const uint64_t got = ready + (want > ready ? inputs_.read(slot + ready * record_size_, want - ready, &pool) : 0);
-    if (got == 0) break;
-    resident.upload(got);
-    total += got;
-  }
-  return total;
+    return ready + (want > ready ? inputs_.read(slot + ready * record_size_, want - ready, &pool) : 0);
+  });
 }
 
 }  // namespace gsort

@@ -16,17 +16,22 @@ constexpr uint64_t kMaxSlotBytes = uint64_t{256} << 20;
 
 }  // namespace
 
-uint64_t read_into_device(ThreadPool& pool, ResidentSort& resident, uint64_t count, InputSet& inputs) {
+uint64_t fill_device(ResidentSort& resident, uint64_t count, const SlotFill& fill) {
   uint64_t total = 0;
   for (uint64_t slots = 0; total < count; ++slots) {
     if (test_hooks::before_chunk_read) test_hooks::before_chunk_read(slots);
     uint8_t* slot = resident.fill_slot();
-    const uint64_t got = inputs.read(slot, std::min(resident.slot_records(), count - total), &pool);
+    const uint64_t got = fill(slot, std::min(resident.slot_records(), count - total));
     if (got == 0) break;
     resident.upload(got);
     total += got;
   }
   return total;
+}
+
+uint64_t read_into_device(ThreadPool& pool, ResidentSort& resident, uint64_t count, InputSet& inputs) {
+  return fill_device(resident, count,
+                     [&](uint8_t* slot, uint64_t records) { return inputs.read(slot, records, &pool); });
 }
 
 std::vector<uint32_t> identity_order(uint64_t count) {

@@ -45,8 +45,12 @@ bool sort_on_device(const SortContext& ctx, uint64_t budget, bool in_memory, Inp
                     const ReadProgress& progress, FinalOutput& out, const PrepareOutput& prepare_output,
                     SortReport& report);
 
-// Reads up to `count` records of `inputs` into `resident` through its
-// slots (the pool reads); returns how many.
+// Fills `resident` with up to `count` records through its slots, each slot
+// by fill(slot, records), which returns how many it put there (0: the
+// input has ended); returns how many in all.
+using SlotFill = std::function<uint64_t(uint8_t* slot, uint64_t records)>;
+uint64_t fill_device(ResidentSort& resident, uint64_t count, const SlotFill& fill);
+// The same from `inputs` (the pool reads).
 uint64_t read_into_device(ThreadPool& pool, ResidentSort& resident, uint64_t count, InputSet& inputs);
 
 // 0, 1, ..., count - 1 (at least one entry): the order of records that are

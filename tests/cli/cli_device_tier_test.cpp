@@ -52,6 +52,34 @@ class DeviceTier : public testing::Test {
 
   static nlohmann::json stats(const ProcessResult& r) { return nlohmann::json::parse(r.err); }
 
+#ifdef GSORT_HOOKS_BINARY
+  // gsort-test-hooks `args` `input` -o out.bin with device allocation `nth`
+  // failing (GSORT_TEST_FAIL_DEVICE_ALLOC, and `env` besides). Fails the
+  // test unless it leaves no temporary file and either writes `expected`
+  // (returns true) or exits 2 with one line and no output (false). The
+  // output is removed after.
+  bool sort_with_failed_allocation(int nth, std::vector<std::string> args, const std::string& input,
+                                   const std::string& expected, std::vector<std::string> env = {}) {
+    const std::string out = dir_.file("out.bin");
+    args.insert(args.begin(), GSORT_HOOKS_BINARY);
+    args.insert(args.end(), {"-T", dir_.subdir("tmp"), input, "-o", out});
+    ProcessOptions o;
+    o.env = std::move(env);
+    o.env.push_back("GSORT_TEST_FAIL_DEVICE_ALLOC=" + std::to_string(nth));
+    const ProcessResult r = run_process(args, o);
+    EXPECT_EQ(count_files(dir_.subdir("tmp")), 0u) << "temp files left behind";
+    if (r.exit_code == 0) {
+      EXPECT_TRUE(read_file(out) == expected);
+    } else {
+      EXPECT_EQ(r.status(), "exit 2") << r.err;
+      EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+      EXPECT_NE(::access(out.c_str(), F_OK), 0) << "an output after a failure";
+    }
+    ::unlink(out.c_str());
+    return r.exit_code == 0;
+  }
+#endif
+
   TempDir dir_;
   int inputs_ = 0;
 };
@@ -166,27 +194,17 @@ TEST_F(DeviceTier, RecordCountsAroundTheSlotBoundaries) {
 TEST_F(DeviceTier, AFailedDeviceAllocationAtAnyStepFailsCleanlyOrFallsBack) {
   const std::string input = generate({"--format", "gensort", "--records", "300000", "--seed", "16"});
   const std::string expected = cpu_output({"--format", "gensort", "-S", "4M"}, input);
-  const std::string out = dir_.file("out.bin");
   const std::string stats_file = dir_.file("s.json");
   int affected = 0;  // runs the fault changed: a failure, or the input not held on the device
   for (int nth = 1; nth <= 16; ++nth) {
     SCOPED_TRACE("allocation " + std::to_string(nth) + " fails");
-    ProcessOptions o;
-    o.env = {"GSORT_TEST_FAIL_DEVICE_ALLOC=" + std::to_string(nth)};
-    const ProcessResult r = run_process({GSORT_HOOKS_BINARY, "--format", "gensort", "-S", "4M", "--backend", "gpu",
-                                         "--verify", "--stats", stats_file, "-T", dir_.subdir("tmp"), input, "-o", out},
-                                        o);
-    EXPECT_EQ(count_files(dir_.subdir("tmp")), 0u) << "temp files left behind";
-    if (r.exit_code == 0) {
-      EXPECT_TRUE(read_file(out) == expected);
+    if (sort_with_failed_allocation(
+            nth, {"--format", "gensort", "-S", "4M", "--backend", "gpu", "--verify", "--stats", stats_file}, input,
+            expected)) {
       affected += nlohmann::json::parse(read_file(stats_file))["device_resident"]["bytes"] == 0;
     } else {
       ++affected;
-      EXPECT_EQ(r.status(), "exit 2") << r.err;
-      EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
-      EXPECT_NE(::access(out.c_str(), F_OK), 0) << "an output after a failure";
     }
-    ::unlink(out.c_str());
     ::unlink(stats_file.c_str());
   }
   EXPECT_GT(affected, 0) << "no injected failure reached the device tier";
@@ -238,22 +256,8 @@ TEST_F(DeviceTier, AFailedDeviceAllocationWhileRunsAreHeldFailsCleanlyOrFallsBac
   int failed = 0;
   for (int nth = 1; nth <= 24; ++nth) {
     SCOPED_TRACE("allocation " + std::to_string(nth) + " fails");
-    ProcessOptions o;
-    o.env = {"GSORT_TEST_FAIL_DEVICE_ALLOC=" + std::to_string(nth), "GSORT_TEST_OUTPUT_WAY=stream"};
-    const std::string out = dir_.file("out.bin");
-    const ProcessResult r = run_process({GSORT_HOOKS_BINARY, "--format", "gensort", "-S", "4M", "--backend", "gpu",
-                                         "--gpu-memory", "16M", "-T", dir_.subdir("tmp"), input, "-o", out},
-                                        o);
-    EXPECT_EQ(count_files(dir_.subdir("tmp")), 0u) << "temp files left behind";
-    if (r.exit_code == 0) {
-      EXPECT_TRUE(read_file(out) == expected);
-    } else {
-      ++failed;
-      EXPECT_EQ(r.status(), "exit 2") << r.err;
-      EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
-      EXPECT_NE(::access(out.c_str(), F_OK), 0) << "an output after a failure";
-    }
-    ::unlink(out.c_str());
+    const std::vector<std::string> args = {"--format", "gensort", "-S", "4M", "--backend", "gpu", "--gpu-memory", "16M"};
+    failed += !sort_with_failed_allocation(nth, args, input, expected, {"GSORT_TEST_OUTPUT_WAY=stream"});
   }
   EXPECT_GT(failed, 0) << "no injected failure reached the device runs";
 }

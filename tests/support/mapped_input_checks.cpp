@@ -22,14 +22,17 @@ bool drop_from_page_cache(const std::string& path) {
   return cached == 0;
 }
 
-ProcessResult sort_cut_short_once_mapped(const std::vector<std::string>& args, const std::string& input,
-                                         const std::string& output) {
+void expect_cut_short_once_mapped_fails(const std::vector<std::string>& args, const std::string& input,
+                                        const std::string& output) {
   std::vector<std::string> argv = {GSORT_HOOKS_BINARY};
   argv.insert(argv.end(), args.begin(), args.end());
   argv.insert(argv.end(), {input, "-o", output});
   ProcessOptions options = c_locale();
   options.env.push_back("GSORT_TEST_TRUNCATE_INPUT=" + input + ":4096:mapped");
-  return run_process(argv, options);
+  const ProcessResult r = run_process(argv, options);
+  EXPECT_EQ(r.status(), "exit 2") << r.err;
+  EXPECT_NE(r.err.find("an input file was cut short while gsort was reading it"), std::string::npos) << r.err;
+  EXPECT_EQ(::access(output.c_str(), F_OK), -1) << "no output";
 }
 
 }  // namespace gsort_test

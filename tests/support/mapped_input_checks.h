@@ -15,8 +15,10 @@ namespace gsort_test {
 bool drop_from_page_cache(const std::string& path);
 
 // gsort-test-hooks `args` `input` -o `output` (in the C locale), `input`
-// cut to 4096 bytes once it is mapped (GSORT_TEST_TRUNCATE_INPUT=...:mapped).
-ProcessResult sort_cut_short_once_mapped(const std::vector<std::string>& args, const std::string& input,
-                                         const std::string& output);
+// cut to 4096 bytes once it is mapped (GSORT_TEST_TRUNCATE_INPUT=...:mapped):
+// fails the test unless gsort exits 2, says the input was cut short, and
+// leaves no `output`.
+void expect_cut_short_once_mapped_fails(const std::vector<std::string>& args, const std::string& input,
+                                        const std::string& output);
 
 }  // namespace gsort_test
