@@ -21,5 +21,6 @@ StartHook device_start = nullptr;
 CountHook hold_line_runs_from = nullptr;
 ChoiceHook hold_line_runs_in_host = nullptr;
 CountHook hold_line_runs_after = nullptr;
+CountHook line_piece_bytes = nullptr;
 
 }  // namespace gsort::test_hooks

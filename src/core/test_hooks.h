@@ -95,6 +95,9 @@ extern ChoiceHook hold_line_runs_in_host;
 // The runs spilled before the held runs' store is taken (it is taken from
 // this run on, once ready), so that a test mixes runs in files and held ones.
 extern CountHook hold_line_runs_after;
+// A stream of lines sorted in pieces of at least this many bytes while it
+// arrives, on any number of threads (null, or 0: as gsort decides).
+extern CountHook line_piece_bytes;
 
 }  // namespace gsort::test_hooks
 

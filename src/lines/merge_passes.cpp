@@ -127,7 +127,7 @@ void merge_line_sources(LineJob& job, std::vector<PendingSource> sources, uint64
     held.push_back(job.held->run(r));
     held_runs.push_back(held.back().get());
   }
-  if (job.held) {
+  if (job.held && job.held->on_device()) {
     job.report.device_resident_bytes = job.held->used();
     job.report.device_held_runs = job.held->runs();
   }

@@ -14,6 +14,7 @@
 #include "src/lines/read/reader.h"
 #include "src/lines/sort/index.h"
 #include "src/lines/sort/sorter.h"
+#include "src/lines/sort_arriving.h"
 #include "src/merge/merge_limits.h"
 #include "src/pipeline/direct_write.h"
 #include "src/pipeline/temp_compression.h"
@@ -261,14 +262,18 @@ void take_run(LineJob& job, std::deque<PendingSource>& runs, LineSpill& spill) {
 }
 
 // A stream's destination made ready as its first chunk arrives, in case
-// that chunk holds it whole (not under -u, whose output may be a small part).
-void prepare_growing_output(LineJob& job, LineReader& reader) {
+// that chunk holds it whole (not under -u, whose output may be a small
+// part); its pieces sorted as they come, where they are (sort_arriving.h).
+void watch_first_chunk(LineJob& job, LineReader& reader, ArrivingLinePieces* pieces) {
   LineDestination& out = *job.out;
-  if (reader.known_bytes() != 0 || job.config.unique || !out.refusal.empty() || out.encoder || !out.room->may_map()) {
-    return;
-  }
-  if (!out.mapped.prepare_growing(job.plan.chunk_bytes, job.pool)) return;
-  reader.watch_arrivals([&out](uint64_t bytes) { out.mapped.grow(bytes); });
+  const bool growing = reader.known_bytes() == 0 && !job.config.unique && out.refusal.empty() && !out.encoder &&
+                       out.room->may_map() && out.mapped.prepare_growing(job.plan.chunk_bytes, job.pool);
+  MappedDestination* grows = growing ? &out.mapped : nullptr;
+  if (!grows && !pieces) return;
+  reader.watch_arrivals([grows, pieces](uint64_t bytes) {
+    if (pieces) pieces->arrived(bytes);
+    if (grows) grows->grow(bytes);
+  });
 }
 
 }  // namespace
@@ -292,9 +297,18 @@ std::deque<PendingSource> sort_line_chunks(LineJob& job) {
     if (buffers[0].mapped_text) job.log.info("lines: the input is mapped, not read (its pages in the page cache)");
   }
   if (!buffers[0].mapped_text) {
-    prepare_growing_output(job, reader);
+    std::unique_ptr<ArrivingLinePieces> pieces =
+        sort_while_arriving(job, reader, *sorter, buffers[0].text.data(), buffers[1].text.data());
+    watch_first_chunk(job, reader, pieces.get());
     bytes = reader.read_chunk(buffers[0].read_into(), job.plan.chunk_bytes);
     reader.watch_arrivals(nullptr);
+    if (pieces) {
+      job.report.add_phase("read", t.lap());
+      if (take_arriving_pieces(job, reader, *pieces, bytes, buffers[1].text)) {
+        say_sort_steps(job, *sorter);
+        return runs;
+      }
+    }
   }
   for (int cur = 0; bytes != 0; cur = job.plan.double_buffered ? 1 - cur : cur) {
     ChunkBuffers& b = buffers[cur];

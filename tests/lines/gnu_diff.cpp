@@ -59,15 +59,6 @@ bool orders_by_version(const std::vector<std::string>& args) {
   return false;
 }
 
-// A random case whose GNU output is gsort's to match: without -V where
-// /usr/bin/sort predates coreutils 9.2's version order (see
-// gnu_sort_has_current_version_order).
-LineOptionsCase comparable_line_options(Rng& rng) {
-  LineOptionsCase o = random_line_options(rng);
-  while (!gnu_sort_has_current_version_order() && orders_by_version(o.args)) o = random_line_options(rng);
-  return o;
-}
-
 DiffOutcome compare(const LineOptionsCase& o, const std::string& data, const std::string& gnu, const std::string& ours,
                     uint64_t seed, int index) {
   DiffOutcome d;
@@ -89,6 +80,12 @@ bool gnu_sort_has_current_version_order() {
   static const bool current = run_process({"/bin/sh", "-c", std::string("printf '.A\\n.0\\n' | ") + kGnuSort + " -V"},
                                           c_locale()).out == ".0\n.A\n";
   return current;
+}
+
+LineOptionsCase comparable_line_options(Rng& rng) {
+  LineOptionsCase o = random_line_options(rng);
+  while (!gnu_sort_has_current_version_order() && orders_by_version(o.args)) o = random_line_options(rng);
+  return o;
 }
 
 DiffOutcome run_gnu_differential(uint64_t seed, int cases, size_t max_lines,

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "tests/support/line_gen.h"
 #include "tests/support/rng.h"
 
 namespace gsort_test {
@@ -15,6 +16,10 @@ namespace gsort_test {
 // put ".0" before ".A"; 9.1 put ".A" first (src/keys/version_order.cpp).
 // Where it does not, the comparisons with it leave -V out.
 bool gnu_sort_has_current_version_order();
+
+// A random case whose GNU output is gsort's to match: without -V where
+// /usr/bin/sort predates that order.
+LineOptionsCase comparable_line_options(Rng& rng);
 
 struct DiffOutcome {
   bool same = true;

@@ -169,6 +169,12 @@ uint64_t hold_line_runs_after_set() {
   return n ? std::strtoull(n, nullptr, 10) : 0;
 }
 
+// GSORT_TEST_LINE_PIECE_BYTES=BYTES
+uint64_t line_piece_bytes_set() {
+  const char* bytes = std::getenv("GSORT_TEST_LINE_PIECE_BYTES");
+  return bytes ? std::strtoull(bytes, nullptr, 10) : 0;
+}
+
 }  // namespace
 
 void install_fault_hooks() {
@@ -191,6 +197,7 @@ void install_fault_hooks() {
   hold_line_runs_from = &hold_line_runs_from_set;
   hold_line_runs_in_host = &hold_line_runs_in_host_set;
   hold_line_runs_after = &hold_line_runs_after_set;
+  line_piece_bytes = &line_piece_bytes_set;
 }
 
 }  // namespace gsort::test_hooks

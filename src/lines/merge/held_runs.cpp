@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <utility>
 #include <vector>
 
 #include "src/core/errors.h"
@@ -17,8 +18,26 @@ class HostRunBytes final : public RunBytes {
     if (count > 0) std::memcpy(dst, base_ + first, count);
   }
   uint64_t least_buffer_bytes() const override { return 4096; }
+  std::unique_ptr<RunPieces> pieces(uint64_t begin, uint64_t end, uint8_t*, uint64_t) const override {
+    return std::make_unique<InPlace>(base_ + begin, end - begin);
+  }
 
  private:
+  // The whole span at once, where it is: nothing copied.
+  class InPlace final : public RunPieces {
+   public:
+    InPlace(const uint8_t* at, uint64_t bytes) : at_(at), bytes_(bytes) {}
+    const uint8_t* next(uint64_t* count) override {
+      *count = bytes_;
+      bytes_ = 0;
+      return at_;
+    }
+
+   private:
+    const uint8_t* at_;
+    uint64_t bytes_;
+  };
+
   const uint8_t* const base_;
   const uint64_t size_;
 };
@@ -44,6 +63,26 @@ class HostHeldRuns final : public HeldLineRuns {
   std::vector<std::vector<uint8_t>> blocks_;
 };
 
+class InPlaceRuns final : public HeldLineRuns {
+ public:
+  InPlaceRuns(HostBuffer bytes, const std::vector<uint64_t>& bounds)
+      : HeldLineRuns(std::max<uint64_t>(bounds.back(), 1)), bytes_(std::move(bytes)) {
+    for (size_t r = 0; r + 1 < bounds.size(); ++r) run_in_place(bounds[r + 1] - bounds[r]);
+  }
+  std::string where() const override { return "the host's memory (sorted as the stream arrived)"; }
+  bool on_device() const override { return false; }
+
+ private:
+  void store(uint64_t, const uint8_t*, uint64_t) override {
+    throw Error("internal error: runs sorted in place take no more bytes");
+  }
+  std::unique_ptr<RunBytes> bytes_at(uint64_t first, uint64_t size) const override {
+    return run_bytes_in_host(bytes_.data() + first, size);
+  }
+
+  HostBuffer bytes_;
+};
+
 }  // namespace
 
 void HeldLineRuns::append(const uint8_t* data, uint64_t bytes) {
@@ -62,6 +101,10 @@ void HeldLineRuns::end_run() {
 
 std::unique_ptr<HeldLineRuns> hold_line_runs_in_host(uint64_t bytes) {
   return std::make_unique<HostHeldRuns>(std::max<uint64_t>(bytes, 1));
+}
+
+std::unique_ptr<HeldLineRuns> hold_runs_in_place(HostBuffer bytes, const std::vector<uint64_t>& bounds) {
+  return std::make_unique<InPlaceRuns>(std::move(bytes), bounds);
 }
 
 std::unique_ptr<RunBytes> run_bytes_in_host(const uint8_t* bytes, uint64_t size) {

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "src/core/host_buffer.h"
 #include "src/lines/merge/run_bytes.h"
 
 namespace gsort {
@@ -36,8 +37,17 @@ class HeldLineRuns {
   virtual std::vector<uint8_t*> write_blocks(uint64_t /*bytes*/, unsigned /*count*/) { return {}; }
   // Where the runs are, for -v ("the GPU's memory (device 0)").
   virtual std::string where() const = 0;
+  // Whether they count as device memory in the report (--stats'
+  // device_resident): a device's store and the tests' stand-in for it.
+  virtual bool on_device() const { return true; }
 
  protected:
+  // Ends a run of `bytes` already in the store at used() (put there by
+  // other means than append).
+  void run_in_place(uint64_t bytes) {
+    open_ += bytes;
+    end_run();
+  }
   // Copies `bytes` of data to the store's byte `at` (within the capacity).
   virtual void store(uint64_t at, const uint8_t* data, uint64_t bytes) = 0;
   // The store's bytes [first, first + size) as a run.
@@ -53,7 +63,12 @@ class HeldLineRuns {
 // a GPU (test_hooks::hold_line_runs_in_host): the held runs' pipeline, all
 // but the device's copies.
 std::unique_ptr<HeldLineRuns> hold_line_runs_in_host(uint64_t bytes);
-// A run's bytes in the host's memory (borrowed), as that store hands them out.
+// Runs already sorted in place in the host's memory, end to end in `bytes`
+// (taken): run r is [bounds[r], bounds[r + 1]) (a stream's pieces sorted
+// while it arrived: src/lines/arriving_pieces.h).
+std::unique_ptr<HeldLineRuns> hold_runs_in_place(HostBuffer bytes, const std::vector<uint64_t>& bounds);
+// A run's bytes in the host's memory (borrowed), as that store hands them
+// out: the merge in ranges reads them where they are.
 std::unique_ptr<RunBytes> run_bytes_in_host(const uint8_t* bytes, uint64_t size);
 
 }  // namespace gsort

@@ -1,0 +1,169 @@
+#include "src/lines/arriving_pieces.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "src/core/stopwatch.h"
+#include "src/lines/verify/verify.h"
+
+namespace gsort {
+namespace {
+
+constexpr uint64_t kLinesPerCopyTask = 1 << 16;  // fewer lines than this are copied on one thread
+
+}  // namespace
+
+ArrivingLinePieces::ArrivingLinePieces(LineSorter& sorter, ThreadPool& pool, uint8_t eol, const uint8_t* text,
+                                       uint8_t* sorted, uint64_t least_piece, uint64_t most_piece_lines, bool hash,
+                                       bool cut_after_end)
+    : sorter_(sorter),
+      pool_(pool),
+      eol_(eol),
+      text_(text),
+      sorted_(sorted),
+      least_piece_(std::max<uint64_t>(least_piece, 1)),
+      most_piece_lines_(std::max<uint64_t>(most_piece_lines, 1)),
+      hash_(hash),
+      cut_after_end_(cut_after_end),
+      thread_([this] { loop(); }) {}
+
+ArrivingLinePieces::~ArrivingLinePieces() { abandon(); }
+
+void ArrivingLinePieces::arrived(uint64_t bytes) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  available_ = std::max(available_, bytes);
+  changed_.notify_all();
+}
+
+bool ArrivingLinePieces::finish(uint64_t bytes) {
+  std::unique_lock<std::mutex> lock(mutex_);
+  if (error_) std::rethrow_exception(error_);
+  if (bounds_.size() == 1 && idle_ && !cut_after_end_) {
+    lock.unlock();
+    abandon();
+    return false;
+  }
+  final_ = bytes;
+  available_ = std::max(available_, bytes);
+  changed_.notify_all();
+  changed_.wait(lock, [this] { return error_ || (idle_ && bounds_.back() >= final_); });
+  if (error_) std::rethrow_exception(error_);
+  lock.unlock();
+  abandon();
+  return true;
+}
+
+void ArrivingLinePieces::abandon() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    stopping_ = true;
+    changed_.notify_all();
+  }
+  if (thread_.joinable()) thread_.join();
+}
+
+void ArrivingLinePieces::loop() {
+  try {
+    for (;;) {
+      const uint64_t end = next_piece_end();
+      if (end == 0) return;
+      const uint64_t ended = sort_piece(bounds_.back(), end);
+      std::lock_guard<std::mutex> lock(mutex_);
+      bounds_.push_back(ended);
+      idle_ = true;
+      changed_.notify_all();
+    }
+  } catch (...) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    error_ = std::current_exception();
+    idle_ = true;
+    changed_.notify_all();
+  }
+}
+
+uint64_t ArrivingLinePieces::next_piece_end() {
+  std::unique_lock<std::mutex> lock(mutex_);
+  const uint64_t begin = bounds_.back();
+  // A quarter of what came before: few pieces for the merge, and a last
+  // piece (sorted after the stream's end) of at most a fifth of the chunk.
+  uint64_t need = begin + std::max(least_piece_, begin / 4);
+  for (;;) {
+    if (stopping_) return 0;
+    if (final_ != UINT64_MAX) {
+      if (begin >= final_) return 0;
+      idle_ = false;
+      return cut_after_end_ ? cut_before(begin, need, final_) : final_;  // the chunk ends with a terminator
+    }
+    if (available_ >= need) {
+      // The bytes before available_ no longer change; a piece takes them
+      // all (the tests' up to `need`, cut_ended).
+      const uint64_t upto = available_;
+      const uint64_t end = cut_after_end_ ? cut_before(begin, need, upto) : cut_before(begin, upto, upto);
+      if (end != 0) {
+        idle_ = false;
+        return end;
+      }
+      need = upto + 1;  // one line so far, not yet ended
+    }
+    changed_.wait(lock);
+  }
+}
+
+uint64_t ArrivingLinePieces::cut_before(uint64_t begin, uint64_t at, uint64_t upto) const {
+  at = std::min(at, upto);
+  const void* last = memrchr(text_ + begin, eol_, static_cast<size_t>(at - begin));
+  if (!last) last = std::memchr(text_ + at, eol_, static_cast<size_t>(upto - at));
+  return last ? static_cast<uint64_t>(static_cast<const uint8_t*>(last) - text_) + 1 : 0;
+}
+
+uint64_t ArrivingLinePieces::sort_piece(uint64_t begin, uint64_t end) {
+  Stopwatch t;
+  const uint8_t* text = text_ + begin;
+  const IndexResult ix = index_lines(pool_, text, end - begin, eol_, most_piece_lines_, [this](uint64_t lines) {
+    if (lines + 1 > starts_room_ || !starts_) {
+      starts_ = HostBuffer();
+      order_ = HostBuffer();
+      starts_ = HostBuffer::allocate_pageable((lines + 1) * sizeof(uint64_t));
+      order_ = HostBuffer::allocate_pageable(std::max<uint64_t>(lines, 1) * sizeof(uint32_t));
+      starts_room_ = lines + 1;
+    }
+    return reinterpret_cast<uint64_t*>(starts_.data());
+  });
+  const LineSpan span{text, reinterpret_cast<const uint64_t*>(starts_.data()), ix.lines};
+  sorter_.sort(span, reinterpret_cast<uint32_t*>(order_.data()));
+  if (hash_) figures_.hash_sum += hash_lines(pool_, span);
+  figures_.lines += ix.lines;
+  figures_.longest = std::max(figures_.longest, ix.longest);
+  figures_.sort_s += t.lap();
+  copy_in_order(begin, ix.lines);
+  figures_.copy_s += t.lap();
+  return begin + ix.bytes;
+}
+
+void ArrivingLinePieces::copy_in_order(uint64_t begin, uint64_t lines) {
+  const uint8_t* text = text_ + begin;
+  uint8_t* out = sorted_ + begin;
+  const auto* starts = reinterpret_cast<const uint64_t*>(starts_.data());
+  const auto* order = reinterpret_cast<const uint32_t*>(order_.data());
+  const size_t tasks = lines < kLinesPerCopyTask ? 1 : pool_.balanced_task_count();
+  // Each task's lines, then where they go: the bytes of the tasks before.
+  std::vector<uint64_t> at(tasks + 1, 0);
+  pool_.parallel_for(tasks, [&](size_t k) {
+    uint64_t bytes = 0;
+    for (uint64_t i = split_point(lines, tasks, k), e = split_point(lines, tasks, k + 1); i < e; ++i) {
+      bytes += starts[order[i] + 1] - starts[order[i]];
+    }
+    at[k + 1] = bytes;
+  });
+  for (size_t k = 0; k < tasks; ++k) at[k + 1] += at[k];
+  pool_.parallel_for(tasks, [&](size_t k) {
+    uint8_t* to = out + at[k];
+    for (uint64_t i = split_point(lines, tasks, k), e = split_point(lines, tasks, k + 1); i < e; ++i) {
+      const uint64_t from = starts[order[i]], bytes = starts[order[i] + 1] - from;  // its terminator included
+      std::memcpy(to, text + from, bytes);
+      to += bytes;
+    }
+  });
+}
+
+}  // namespace gsort
