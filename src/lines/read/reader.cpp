@@ -57,10 +57,12 @@ uint64_t LineReader::fill_from_inputs(uint8_t* buf, uint64_t fill, uint64_t room
       current_name_ = current_->name();
       current_has_bytes_ = false;
     }
+    // A plain regular file is read by the pool's threads at once; a pipe or
+    // a decoded input, as it comes.
     auto* file = dynamic_cast<InputFile*>(current_.get());
     note_source(fill, current_name_);
     uint64_t got = 0;
-    if (file) {
+    if (file && file->size_known()) {
       got = file->read(buf + fill, room - fill, pool_);
     } else {
       if (!ahead) ahead = std::make_unique<FaultAhead>(buf, static_cast<size_t>(room));
