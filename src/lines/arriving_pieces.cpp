@@ -10,6 +10,7 @@ namespace gsort {
 namespace {
 
 constexpr uint64_t kLinesPerCopyTask = 1 << 16;  // fewer lines than this are copied on one thread
+constexpr uint64_t kMostGrownPiece = uint64_t{256} << 20;
 
 }  // namespace
 
@@ -84,9 +85,9 @@ void ArrivingLinePieces::loop() {
 uint64_t ArrivingLinePieces::next_piece_end() {
   std::unique_lock<std::mutex> lock(mutex_);
   const uint64_t begin = bounds_.back();
-  // A quarter of what came before: few pieces for the merge, and a last
-  // piece (sorted after the stream's end) of at most a fifth of the chunk.
-  uint64_t need = begin + std::max(least_piece_, begin / 4);
+  // An eighth of what came before, up to kMostGrownPiece: few pieces for
+  // the merge, and a short last piece, sorted after the stream's end.
+  uint64_t need = begin + std::max(least_piece_, std::min(begin / 8, kMostGrownPiece));
   for (;;) {
     if (stopping_) return 0;
     if (final_ != UINT64_MAX) {

@@ -1,7 +1,7 @@
 // A stream's chunk of lines sorted while it arrives (issue 38), as the
 // records' StreamPieceSort does for records: a thread of its own takes each
-// piece of whole lines that has come (at least a quarter of what came
-// before it, and at least least_piece bytes), finds its lines, sorts them
+// piece of whole lines that has come (at least least_piece bytes, and an
+// eighth of what came before it up to 256 MiB), finds its lines, sorts them
 // with the chunk's sorter on the pool's threads, and copies them in order
 // into `sorted`, at the piece's own offsets. When the stream ends, the rest
 // is sorted as the last piece: `sorted` then holds sorted runs end to end,
