@@ -32,15 +32,16 @@ bool declined(const LineJob& job, const std::string& why) {
 }
 
 struct RangeFigures {
-  double busy_s = 0, read_s = 0, release_s = 0;
+  double busy_s = 0, read_s = 0, release_s = 0, present_s = 0;
   uint64_t lines = 0, bytes = 0;
 };
 
 // Each range's outcome and time, as the workers leave them.
 struct RangeOutcomes {
-  explicit RangeOutcomes(size_t n) : done(n), busy(n) {}
+  explicit RangeOutcomes(size_t n) : done(n), busy(n), present(n) {}
   std::vector<LineRangeResult> done;
   std::vector<double> busy;
+  std::vector<double> present;  // making the range's output pages present (a mapped output)
 
   // Range p of `ranges` merged by `merger` into out, which holds `bytes`.
   void merge(LineRangeMerger& merger, const MergeRanges& ranges, size_t p, uint8_t* out, uint64_t bytes) {
@@ -57,6 +58,7 @@ struct RangeOutcomes {
     for (size_t p = 0; p < done.size(); ++p) {
       f.busy_s += busy[p];
       f.read_s += done[p].read_s;
+      f.present_s += present[p];
       f.lines += done[p].lines;
       f.bytes += done[p].bytes;
     }
@@ -86,7 +88,9 @@ RangeFigures merge_ranges(LineJob& job, const std::vector<const RunBytes*>& runs
       LineRangeMerger merger(runs, job.compare, job.spec.eol, plan.buffer_bytes);
       for (size_t q = next++; q < n && !failed; q = next++) {
         const size_t p = n - 1 - q;
+        const Stopwatch present;
         populate_for_write(out + starts[p], starts[p + 1] - starts[p]);
+        outcomes.present[p] = present.seconds();
         outcomes.merge(merger, ranges, p, out + starts[p], starts[p + 1] - starts[p]);
         written.fetch_add(starts[p + 1] - starts[p], std::memory_order_relaxed);
         if (release) release->merged(p);
@@ -192,6 +196,7 @@ bool merge_runs(LineJob& job, const std::vector<const RunBytes*>& runs, const st
                std::to_string(plan.buffer_bytes >> 10) + " KiB): runs opened in " + seconds_text(open_s) + ", cut " +
                seconds_text(cut_s) + ", merged " + seconds_text(merge_s) + " (threads busy " +
                seconds_text(f.busy_s) + ", reading runs " + seconds_text(f.read_s) +
+               (mapped ? ", making output pages present " + seconds_text(f.present_s) : std::string()) +
                (views.empty() || !mapped ? std::string() : "; freed in the background in " + seconds_text(f.release_s)) +
                ")" +
                how);

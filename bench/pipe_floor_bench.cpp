@@ -1,0 +1,139 @@
+// The floor of a sort of a pipe that writes nothing before its last byte
+// (issue 38): the least any such program spends, with no sorting at all.
+// It reads standard input (a pipe) into memory, as gsort does: one reader,
+// a thread faulting the buffer in ahead of it, while the output's pages
+// are reserved (fallocate) and made present (MADV_POPULATE_WRITE) as the
+// bytes arrive. After the last byte it copies them, in order, into the
+// mapped output on THREADS threads (what the final merge at its best does:
+// each byte read once and written once) and unmaps it. Prints the seconds
+// of each step and the total, from start to close.
+//   producer | pipe_floor_bench OUT [THREADS=nproc] [MAX_MiB=8192]
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <condition_variable>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace {
+
+[[noreturn]] void die(const char* what) {
+  std::perror(what);
+  std::exit(1);
+}
+
+double now() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+constexpr size_t kPage = 4096;
+constexpr size_t kAheadBytes = size_t{256} << 20;  // gsort's FaultAhead window
+constexpr size_t kSliceBytes = size_t{32} << 20;    // gsort's stream slice
+constexpr size_t kStepBytes = size_t{16} << 20;     // made present at a time
+
+// What the reader has done, for the two helpers beside it.
+struct Progress {
+  std::mutex mutex;
+  std::condition_variable moved;
+  size_t filled = 0;    // input bytes read
+  size_t reserved = 0;  // output bytes fallocated
+  bool done = false;
+
+  void update(size_t f, size_t r, bool d) {
+    std::lock_guard<std::mutex> lock(mutex);
+    filled = f;
+    reserved = r;
+    done = d;
+    moved.notify_all();
+  }
+};
+
+// Makes [at, end) present for writing without changing a byte.
+void populate(uint8_t* p, size_t at, size_t end) {
+  if (end > at) (void)::madvise(p + at, end - at, MADV_POPULATE_WRITE);
+}
+
+// The input's pages present up to kAheadBytes past what is read; the
+// output's, up to what is reserved; a step at a time, until the read ends
+// (the fill makes the rest of the output present on its threads).
+void helper(Progress& g, uint8_t* base, size_t most, bool output) {
+  size_t at = 0;
+  for (;;) {
+    size_t until = 0;
+    {
+      std::unique_lock<std::mutex> lock(g.mutex);
+      g.moved.wait(lock, [&] {
+        until = output ? g.reserved : std::min(most, g.filled + kAheadBytes);
+        return g.done || until > at;
+      });
+      if (g.done) return;
+    }
+    until = std::min(until, at + kStepBytes) / kPage * kPage;
+    populate(base, at, until);
+    at = std::max(at, until);
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2) {
+    std::fprintf(stderr, "usage: producer | pipe_floor_bench OUT [THREADS] [MAX_MiB]\n");
+    return 2;
+  }
+  const unsigned threads = argc > 2 ? static_cast<unsigned>(std::atoi(argv[2])) : std::thread::hardware_concurrency();
+  const size_t most = (argc > 3 ? std::strtoull(argv[3], nullptr, 10) : 8192) << 20;
+  const double t0 = now();
+  (void)::fcntl(0, F_SETPIPE_SZ, 1 << 20);
+  auto* in = static_cast<uint8_t*>(::mmap(nullptr, most, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0));
+  if (in == MAP_FAILED) die("mmap input");
+  const int fd = ::open(argv[1], O_RDWR | O_CREAT | O_TRUNC, 0644);
+  if (fd < 0) die("open");
+  auto* out = static_cast<uint8_t*>(::mmap(nullptr, most, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0));
+  if (out == MAP_FAILED) die("mmap output");
+  Progress g;
+  std::thread faulter(helper, std::ref(g), in, most, false);
+  std::thread populater(helper, std::ref(g), out, most, true);
+  size_t n = 0, reserved = 0;
+  for (;;) {
+    const size_t want = std::min(kSliceBytes, most - n);
+    const ssize_t got = ::read(0, in + n, want);
+    if (got < 0) die("read");
+    if (got == 0) break;
+    n += static_cast<size_t>(got);
+    if (n > reserved) {
+      reserved = std::min(most, (n + (size_t{64} << 20)) / kPage * kPage);
+      if (::fallocate(fd, 0, 0, static_cast<off_t>(reserved)) != 0) die("fallocate");
+    }
+    g.update(n, reserved, false);
+    if (n == most) die("input larger than MAX_MiB");
+  }
+  g.update(n, reserved, true);
+  faulter.join();
+  populater.join();
+  const double t1 = now();
+  std::vector<std::thread> pool;
+  for (unsigned t = 0; t < threads; ++t) {
+    pool.emplace_back([&, t] {
+      const size_t from = n / threads * t, to = t + 1 == threads ? n : n / threads * (t + 1);
+      populate(out, from / kPage * kPage, to);
+      std::memcpy(out + from, in + from, to - from);
+    });
+  }
+  for (std::thread& th : pool) th.join();
+  const double t2 = now();
+  if (::munmap(out, most) != 0) die("munmap");
+  if (::ftruncate(fd, static_cast<off_t>(n)) != 0) die("ftruncate");
+  if (::close(fd) != 0) die("close");
+  const double t3 = now();
+  std::printf("bytes %zu read %.3f fill %.3f unmap+close %.3f total %.3f\n", n, t1 - t0, t2 - t1, t3 - t2, t3 - t0);
+  return 0;
+}
