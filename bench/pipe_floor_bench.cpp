@@ -7,7 +7,12 @@
 // mapped output on THREADS threads (what the final merge at its best does:
 // each byte read once and written once) and unmaps it. Prints the seconds
 // of each step and the total, from start to close.
-//   producer | pipe_floor_bench OUT [THREADS=nproc] [MAX_MiB=8192]
+// With RING_MiB > 0 the reader reads into two reused buffers of that size
+// instead (their pages present and warm), and each full one is copied on
+// THREADS - 3 threads into the memory that holds the input, which those
+// threads fault in, while the reader fills the other (what a sort that
+// sorts and gathers each piece as it comes does with its pieces).
+//   producer | pipe_floor_bench OUT [THREADS=nproc] [MAX_MiB=8192] [RING_MiB=0]
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -82,6 +87,67 @@ void helper(Progress& g, uint8_t* base, size_t most, bool output) {
   }
 }
 
+// to[0, n) = from[0, n) on `threads` threads, each first making its part
+// of `to` present where `present` (a mapped output).
+void copy_on_threads(uint8_t* to, const uint8_t* from, size_t n, unsigned threads, bool present) {
+  std::vector<std::thread> pool;
+  for (unsigned t = 0; t < threads; ++t) {
+    pool.emplace_back([=] {
+      const size_t a = n / threads * t, b = t + 1 == threads ? n : n / threads * (t + 1);
+      if (present) populate(to, a / kPage * kPage, b);
+      std::memcpy(to + a, from + a, b - a);
+    });
+  }
+  for (std::thread& th : pool) th.join();
+}
+
+// After the read: the bytes into the output on `threads` threads, then
+// unmapped and closed; prints the figures.
+int fill_and_close(const uint8_t* in, uint8_t* out, int fd, size_t most, size_t n, unsigned threads, double t0) {
+  const double t1 = now();
+  copy_on_threads(out, in, n, threads, true);
+  const double t2 = now();
+  if (::munmap(out, most) != 0) die("munmap");
+  if (::ftruncate(fd, static_cast<off_t>(n)) != 0) die("ftruncate");
+  if (::close(fd) != 0) die("close");
+  const double t3 = now();
+  std::printf("bytes %zu read %.3f fill %.3f unmap+close %.3f total %.3f\n", n, t1 - t0, t2 - t1, t3 - t2, t3 - t0);
+  return 0;
+}
+
+// The ring's read: see the top. The output is reserved and made present
+// as the bytes come, as in the plain read.
+int read_through_ring(uint8_t* in, uint8_t* out, int fd, size_t most, size_t ring, unsigned threads, double t0) {
+  std::vector<uint8_t> buffers[2] = {std::vector<uint8_t>(ring, 1), std::vector<uint8_t>(ring, 1)};
+  const unsigned copiers = std::max(1u, threads > 3 ? threads - 3 : 1u);
+  Progress g;
+  std::thread populater(helper, std::ref(g), out, most, true);
+  std::thread copying;
+  size_t n = 0, reserved = 0;
+  for (int b = 0;; b = 1 - b) {
+    size_t fill = 0;
+    while (fill < ring) {
+      const ssize_t got = ::read(0, buffers[b].data() + fill, ring - fill);
+      if (got < 0) die("read");
+      if (got == 0) break;
+      fill += static_cast<size_t>(got);
+    }
+    if (copying.joinable()) copying.join();
+    if (n + fill > most) die("input larger than MAX_MiB");
+    copying = std::thread([=, &buffers] { copy_on_threads(in + n, buffers[b].data(), fill, copiers, false); });
+    n += fill;
+    if (n > reserved) {
+      reserved = std::min(most, (n + (size_t{64} << 20)) / kPage * kPage);
+      if (::fallocate(fd, 0, 0, static_cast<off_t>(reserved)) != 0) die("fallocate");
+    }
+    g.update(n, reserved, fill < ring);
+    if (fill < ring) break;
+  }
+  copying.join();
+  populater.join();
+  return fill_and_close(in, out, fd, most, n, threads, t0);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -99,6 +165,8 @@ int main(int argc, char** argv) {
   if (fd < 0) die("open");
   auto* out = static_cast<uint8_t*>(::mmap(nullptr, most, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0));
   if (out == MAP_FAILED) die("mmap output");
+  const size_t ring = (argc > 4 ? std::strtoull(argv[4], nullptr, 10) : 0) << 20;
+  if (ring > 0) return read_through_ring(in, out, fd, most, ring, threads, t0);
   Progress g;
   std::thread faulter(helper, std::ref(g), in, most, false);
   std::thread populater(helper, std::ref(g), out, most, true);
@@ -119,21 +187,5 @@ int main(int argc, char** argv) {
   g.update(n, reserved, true);
   faulter.join();
   populater.join();
-  const double t1 = now();
-  std::vector<std::thread> pool;
-  for (unsigned t = 0; t < threads; ++t) {
-    pool.emplace_back([&, t] {
-      const size_t from = n / threads * t, to = t + 1 == threads ? n : n / threads * (t + 1);
-      populate(out, from / kPage * kPage, to);
-      std::memcpy(out + from, in + from, to - from);
-    });
-  }
-  for (std::thread& th : pool) th.join();
-  const double t2 = now();
-  if (::munmap(out, most) != 0) die("munmap");
-  if (::ftruncate(fd, static_cast<off_t>(n)) != 0) die("ftruncate");
-  if (::close(fd) != 0) die("close");
-  const double t3 = now();
-  std::printf("bytes %zu read %.3f fill %.3f unmap+close %.3f total %.3f\n", n, t1 - t0, t2 - t1, t3 - t2, t3 - t0);
-  return 0;
+  return fill_and_close(in, out, fd, most, n, threads, t0);
 }
