@@ -40,8 +40,8 @@ double now() {
 }
 
 constexpr size_t kPage = 4096;
-constexpr size_t kAheadBytes = size_t{256} << 20;  // how far ahead of the reader pages are made present
-constexpr size_t kSliceBytes = size_t{32} << 20;    // a read between moves of that window
+constexpr size_t kAheadBytes = size_t{256} << 20;  // gsort's FaultAhead window
+constexpr size_t kSliceBytes = size_t{32} << 20;    // gsort's stream slice
 constexpr size_t kStepBytes = size_t{16} << 20;     // made present at a time
 
 // What the reader has done, for the two helpers beside it.

@@ -2,7 +2,7 @@
 // each read into one of two buffers while the other chunk is sorted and
 // spilled. A chunk shorter than the plan's means the input has ended.
 //
-//   ChunkReader chunks(inputs, backend, pool, chunk_records, record_size);
+//   ChunkReader chunks(inputs, backend, chunk_records, record_size);
 //   chunks.read_first();
 //   do { chunks.read_ahead();  sort chunks.records()[0..count()) ... } while (chunks.advance());
 #pragma once
@@ -10,23 +10,19 @@
 #include <cstdint>
 #include <functional>
 #include <future>
-#include <memory>
 #include <vector>
 
 #include "io/input/input_set.h"
 #include "src/chunk_sort/sort_backend.h"
 #include "src/report/sort_report.h"
 #include "src/core/host_buffer.h"
-#include "src/core/staged_read.h"
-#include "src/core/thread_pool.h"
 
 namespace gsort {
 
 class ChunkReader {
  public:
-  // Allocates the first buffer (the backend's host memory). A stream is
-  // read through a StagedRead, whose copies run on `pool`.
-  ChunkReader(InputSet& inputs, SortBackend& backend, ThreadPool& pool, uint64_t chunk_records, uint32_t record_size);
+  // Allocates the first buffer (the backend's host memory).
+  ChunkReader(InputSet& inputs, SortBackend& backend, uint64_t chunk_records, uint32_t record_size);
   ChunkReader(const ChunkReader&) = delete;
   ChunkReader& operator=(const ChunkReader&) = delete;
 
@@ -61,7 +57,6 @@ class ChunkReader {
 
   InputSet& inputs_;
   SortBackend& backend_;
-  ThreadPool& pool_;
   const uint64_t chunk_records_;
   const uint32_t rs_;
   HostBuffer buffers_[2];
@@ -69,7 +64,6 @@ class ChunkReader {
   uint64_t count_ = 0;
   std::vector<PhaseSpan> read_spans_;  // written by the one read in flight at a time
   uint64_t chunks_read_ = 0;  // likewise
-  std::unique_ptr<StagedRead> staged_;  // a stream's, once one is read; likewise
   uint64_t next_count_ = 0;
   bool next_known_ = false;
   // The read-ahead: a pipeline stage that overlaps reading with sorting,

@@ -5,8 +5,14 @@
 #include <memory>
 
 #include "src/core/errors.h"
+#include "src/core/fault_ahead.h"
 
 namespace gsort {
+namespace {
+
+constexpr uint64_t kStreamSliceBytes = uint64_t{32} << 20;  // a stream's read between moves of the fault-ahead window
+
+}  // namespace
 
 LineReader::LineReader(const std::vector<std::string>& inputs, uint8_t eol, uint64_t max_line, ThreadPool& pool,
                        InputTally* tally, bool drop_read_pages)
@@ -37,6 +43,10 @@ std::string LineReader::source_of(uint64_t offset) const {
 }
 
 uint64_t LineReader::fill_from_inputs(uint8_t* buf, uint64_t fill, uint64_t room) {
+  // A stream is read by this one thread: a thread beside it faults the
+  // buffer's pages in just ahead, so that the copies out of the pipe do not
+  // stop for each page fault. Made at the first stream read.
+  std::unique_ptr<FaultAhead> ahead;
   while (fill < room) {
     if (!current_) {
       if (next_input_ == openers_.size()) {
@@ -48,19 +58,17 @@ uint64_t LineReader::fill_from_inputs(uint8_t* buf, uint64_t fill, uint64_t room
       current_has_bytes_ = false;
     }
     // A plain regular file is read by the pool's threads at once; a pipe or
-    // a decoded input, as it comes, through the staged read's warm buffers.
+    // a decoded input, as it comes.
     auto* file = dynamic_cast<InputFile*>(current_.get());
     note_source(fill, current_name_);
     uint64_t got = 0;
     if (file && file->size_known()) {
       got = file->read(buf + fill, room - fill, pool_);
     } else {
-      if (!staged_) staged_ = std::make_unique<StagedRead>(pool_);
-      const uint64_t at = fill;
-      got = staged_->read([this](uint8_t* into, uint64_t most) { return current_->read(into, most); }, buf + fill,
-                          room - fill, [this, at](uint64_t n) {
-                            if (arrived_) arrived_(at + n);
-                          });
+      if (!ahead) ahead = std::make_unique<FaultAhead>(buf, static_cast<size_t>(room));
+      got = current_->read(buf + fill, std::min(room - fill, kStreamSliceBytes));
+      ahead->filled(static_cast<size_t>(fill + got));
+      if (arrived_ && got > 0) arrived_(fill + got);
     }
     if (got > 0) {
       fill += got;

@@ -14,7 +14,6 @@
 #include <vector>
 
 #include "io/input/input_set.h"
-#include "src/core/staged_read.h"
 #include "src/core/thread_pool.h"
 
 namespace gsort {
@@ -74,7 +73,6 @@ class LineReader {
   uint64_t total_ = 0;
   std::function<void(uint64_t)> arrived_;
   std::unique_ptr<MappedInput> mapped_;  // map_whole's
-  std::unique_ptr<StagedRead> staged_;   // a stream's reads, once one is read
 };
 
 }  // namespace gsort
