@@ -97,7 +97,7 @@ uint64_t ArrivingLinePieces::next_piece_end() {
     }
     if (available_ >= need) {
       // The bytes before available_ no longer change; a piece takes them
-      // all (the tests' up to `need`, cut_ended).
+      // all (with cut_after_end, up to `need`).
       const uint64_t upto = available_;
       const uint64_t end = cut_after_end_ ? cut_before(begin, need, upto) : cut_before(begin, upto, upto);
       if (end != 0) {
@@ -121,17 +121,10 @@ uint64_t ArrivingLinePieces::sort_piece(uint64_t begin, uint64_t end) {
   Stopwatch t;
   const uint8_t* text = text_ + begin;
   const IndexResult ix = index_lines(pool_, text, end - begin, eol_, most_piece_lines_, [this](uint64_t lines) {
-    if (lines + 1 > starts_room_ || !starts_) {
-      starts_ = HostBuffer();
-      order_ = HostBuffer();
-      starts_ = HostBuffer::allocate_pageable((lines + 1) * sizeof(uint64_t));
-      order_ = HostBuffer::allocate_pageable(std::max<uint64_t>(lines, 1) * sizeof(uint32_t));
-      starts_room_ = lines + 1;
-    }
-    return reinterpret_cast<uint64_t*>(starts_.data());
+    return index_.room_for(lines, [](size_t bytes) { return HostBuffer::allocate_pageable(bytes); });
   });
-  const LineSpan span{text, reinterpret_cast<const uint64_t*>(starts_.data()), ix.lines};
-  sorter_.sort(span, reinterpret_cast<uint32_t*>(order_.data()));
+  const LineSpan span{text, index_.start(), ix.lines};
+  sorter_.sort(span, index_.sorted());
   if (hash_) figures_.hash_sum += hash_lines(pool_, span);
   figures_.lines += ix.lines;
   figures_.longest = std::max(figures_.longest, ix.longest);
@@ -141,11 +134,13 @@ uint64_t ArrivingLinePieces::sort_piece(uint64_t begin, uint64_t end) {
   return begin + ix.bytes;
 }
 
+// A loop of its own rather than a LineWriter over the piece, whose batches
+// of refs and offsets made this copy slower (docs/benchmarks.md).
 void ArrivingLinePieces::copy_in_order(uint64_t begin, uint64_t lines) {
   const uint8_t* text = text_ + begin;
   uint8_t* out = sorted_ + begin;
-  const auto* starts = reinterpret_cast<const uint64_t*>(starts_.data());
-  const auto* order = reinterpret_cast<const uint32_t*>(order_.data());
+  const uint64_t* starts = index_.start();
+  const uint32_t* order = index_.sorted();
   const size_t tasks = lines < kLinesPerCopyTask ? 1 : pool_.balanced_task_count();
   // Each task's lines, then where they go: the bytes of the tasks before.
   std::vector<uint64_t> at(tasks + 1, 0);

@@ -16,8 +16,8 @@
 #include <thread>
 #include <vector>
 
-#include "src/core/host_buffer.h"
 #include "src/core/thread_pool.h"
+#include "src/lines/sort/index.h"
 #include "src/lines/sort/sorter.h"
 
 namespace gsort {
@@ -67,6 +67,7 @@ class ArrivingLinePieces {
   // Indexes, sorts and copies text[begin, end); returns where the piece
   // ended (before `end` where it holds too many lines).
   uint64_t sort_piece(uint64_t begin, uint64_t end);
+  // The piece's lines, in order, into sorted_[begin, ...) on the pool.
   void copy_in_order(uint64_t begin, uint64_t lines);
 
   LineSorter& sorter_;
@@ -78,8 +79,7 @@ class ArrivingLinePieces {
   const uint64_t most_piece_lines_;
   const bool hash_;
   const bool cut_after_end_;
-  HostBuffer starts_, order_;  // the piece's, grown as pieces need
-  uint64_t starts_room_ = 0;   // the lines they have room for
+  LineIndexBuffers index_;  // the piece's, grown as pieces need
   std::vector<uint64_t> bounds_{0};
   Figures figures_;
   std::mutex mutex_;

@@ -26,26 +26,19 @@ namespace {
 // memory (pinned for the GPU); the starts and the order grow to the lines
 // a chunk holds, up to the plan's count.
 struct ChunkBuffers {
-  HostBuffer text, starts, order;
+  HostBuffer text;
+  LineIndexBuffers index;
   const uint8_t* mapped_text = nullptr;  // the input mapped instead of read into `text`
-  uint64_t lines = 0;  // what starts and order have room for
   const uint8_t* chars() const { return mapped_text ? mapped_text : text.data(); }
   // Where the next chunk is read.
   uint8_t* read_into() {
     mapped_text = nullptr;
     return text.data();
   }
-  uint64_t* start() const { return reinterpret_cast<uint64_t*>(starts.data()); }
-  uint32_t* sorted() const { return reinterpret_cast<uint32_t*>(order.data()); }
+  uint64_t* start() const { return index.start(); }
+  uint32_t* sorted() const { return index.sorted(); }
   uint64_t* room_for(uint64_t n, LineSorter& sorter) {
-    if (n > lines || !starts) {
-      starts = HostBuffer();
-      order = HostBuffer();
-      starts = sorter.allocate_host((n + 1) * sizeof(uint64_t));
-      order = sorter.allocate_host(std::max<uint64_t>(n, 1) * sizeof(uint32_t));
-      lines = n;
-    }
-    return start();
+    return index.room_for(n, [&sorter](size_t bytes) { return sorter.allocate_host(bytes); });
   }
 };
 

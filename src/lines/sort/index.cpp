@@ -52,6 +52,17 @@ uint64_t longest_line(ThreadPool& pool, const uint64_t* starts, uint64_t lines, 
 
 }  // namespace
 
+uint64_t* LineIndexBuffers::room_for(uint64_t n, const std::function<HostBuffer(size_t bytes)>& allocate) {
+  if (n > lines || !starts) {
+    starts = HostBuffer();
+    order = HostBuffer();
+    starts = allocate((n + 1) * sizeof(uint64_t));
+    order = allocate(std::max<uint64_t>(n, 1) * sizeof(uint32_t));
+    lines = n;
+  }
+  return start();
+}
+
 IndexResult index_lines(ThreadPool& pool, const uint8_t* text, uint64_t bytes, uint8_t eol, uint64_t* starts,
                         uint64_t max_lines) {
   return index_lines(pool, text, bytes, eol, max_lines, [starts](uint64_t) { return starts; });

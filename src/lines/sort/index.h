@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <functional>
 
+#include "src/core/host_buffer.h"
 #include "src/core/thread_pool.h"
 
 namespace gsort {
@@ -27,6 +28,19 @@ struct IndexResult {
   uint64_t lines = 0;    // lines indexed
   uint64_t bytes = 0;    // bytes they take, terminators included
   uint64_t longest = 0;  // the longest line's bytes, terminator included
+};
+
+// A chunk's line starts and its order, grown to the lines it holds (no
+// larger: the count is known only once the chunk is indexed).
+struct LineIndexBuffers {
+  HostBuffer starts, order;
+  uint64_t lines = 0;  // what they have room for
+
+  uint64_t* start() const { return reinterpret_cast<uint64_t*>(starts.data()); }
+  uint32_t* sorted() const { return reinterpret_cast<uint32_t*>(order.data()); }
+  // The starts, with room for n lines (n + 1 entries) and their order,
+  // from `allocate` where they must grow (index_lines' `room`).
+  uint64_t* room_for(uint64_t n, const std::function<HostBuffer(size_t bytes)>& allocate);
 };
 
 // Finds the lines of text[0, bytes), which ends with `eol`, on the pool's
