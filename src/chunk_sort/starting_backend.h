@@ -5,11 +5,11 @@
 // size the pool faults the buffers in when they are handed out (as the GPU
 // backend's own pinned buffers are: page faults during the read cost more,
 // measured in docs/benchmarks.md); for a stream, whose chunk buffer may stay
-// mostly empty, they are faulted in just ahead of the reader (FaultAhead)
-// and stay pageable. The start ends by registering (pinning) each buffer of
-// a known-size input with the backend, if it pins, whole, in one
-// registration (a copy may not span two), while the reader goes on filling
-// it. Anything that needs the backend itself (finish, sort_order, describe)
+// mostly empty, they are faulted in by the copies of its stages
+// (src/core/staged_stream.h) and stay pageable. The start ends by
+// registering (pinning) each buffer of a known-size input with the backend,
+// if it pins, whole, in one registration (a copy may not span two), while
+// the reader goes on filling it. Anything that needs the backend itself (finish, sort_order, describe)
 // waits for the start, and rethrows its error.
 #pragma once
 

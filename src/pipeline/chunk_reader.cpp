@@ -2,16 +2,10 @@
 
 #include <algorithm>
 
-#include "src/core/fault_ahead.h"
 #include "src/core/process_clock.h"
 #include "src/core/test_hooks.h"
 
 namespace gsort {
-namespace {
-
-constexpr uint64_t kStreamSliceBytes = uint64_t{32} << 20;  // a stream's read between moves of the fault-ahead window
-
-}  // namespace
 
 ChunkReader::ChunkReader(InputSet& inputs, SortBackend& backend, uint64_t chunk_records, uint32_t record_size)
     : inputs_(inputs), backend_(backend), chunk_records_(chunk_records), rs_(record_size) {
@@ -26,19 +20,13 @@ uint64_t ChunkReader::read_into(uint8_t* into, const char* thread, const std::fu
   if (inputs_.size_known()) {
     n = inputs_.read(into, chunk_records_);
   } else {
-    // A stream is read by one thread: a thread beside it faults the buffer's
-    // pages in just ahead of it, so that its copies out of the pipe never
-    // stop for a page fault. The window moves with every slice read.
-    FaultAhead ahead(into, chunk_records_ * rs_);
-    const uint64_t slice = std::max<uint64_t>(1, kStreamSliceBytes / rs_);
-    for (;;) {
-      const uint64_t want = std::min(slice, chunk_records_ - n);
-      const uint64_t got = inputs_.read(into + n * rs_, want);
-      n += got;
-      ahead.filled(n * rs_);
-      if (arrived != nullptr && got != 0) (*arrived)(n * rs_);
-      if (got < want || n == chunk_records_) break;  // a short read: the input has ended
-    }
+    // A stream, through warm stages (staged_stream.h).
+    if (!staged_) staged_ = std::make_unique<StagedStream>(rs_);
+    const uint32_t rs = rs_;
+    InputSet& inputs = inputs_;
+    n = staged_->read([&inputs, rs](uint8_t* to, uint64_t most) { return inputs.read(to, most / rs) * rs; }, into,
+                      chunk_records_ * rs_, arrived != nullptr ? *arrived : StagedStream::Arrived()) /
+        rs_;
   }
   const double end = process_seconds();
   read_spans_.push_back(PhaseSpan{"read", thread, start, end});

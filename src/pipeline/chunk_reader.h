@@ -10,12 +10,14 @@
 #include <cstdint>
 #include <functional>
 #include <future>
+#include <memory>
 #include <vector>
 
 #include "io/input/input_set.h"
 #include "src/chunk_sort/sort_backend.h"
 #include "src/report/sort_report.h"
 #include "src/core/host_buffer.h"
+#include "src/core/staged_stream.h"
 
 namespace gsort {
 
@@ -66,6 +68,7 @@ class ChunkReader {
   uint64_t chunks_read_ = 0;  // likewise
   uint64_t next_count_ = 0;
   bool next_known_ = false;
+  std::unique_ptr<StagedStream> staged_;  // a stream's, made at its first read
   // The read-ahead: a pipeline stage that overlaps reading with sorting,
   // not data-parallel work, so a thread of its own rather than the pool.
   // Declared last, so that a read in flight ends before the buffers go.

@@ -5,14 +5,8 @@
 #include <memory>
 
 #include "src/core/errors.h"
-#include "src/core/fault_ahead.h"
 
 namespace gsort {
-namespace {
-
-constexpr uint64_t kStreamSliceBytes = uint64_t{32} << 20;  // a stream's read between moves of the fault-ahead window
-
-}  // namespace
 
 LineReader::LineReader(const std::vector<std::string>& inputs, uint8_t eol, uint64_t max_line, ThreadPool& pool,
                        InputTally* tally, bool drop_read_pages)
@@ -43,10 +37,6 @@ std::string LineReader::source_of(uint64_t offset) const {
 }
 
 uint64_t LineReader::fill_from_inputs(uint8_t* buf, uint64_t fill, uint64_t room) {
-  // A stream is read by this one thread: a thread beside it faults the
-  // buffer's pages in just ahead, so that the copies out of the pipe do not
-  // stop for each page fault. Made at the first stream read.
-  std::unique_ptr<FaultAhead> ahead;
   while (fill < room) {
     if (!current_) {
       if (next_input_ == openers_.size()) {
@@ -65,10 +55,7 @@ uint64_t LineReader::fill_from_inputs(uint8_t* buf, uint64_t fill, uint64_t room
     if (file && file->size_known()) {
       got = file->read(buf + fill, room - fill, pool_);
     } else {
-      if (!ahead) ahead = std::make_unique<FaultAhead>(buf, static_cast<size_t>(room));
-      got = current_->read(buf + fill, std::min(room - fill, kStreamSliceBytes));
-      ahead->filled(static_cast<size_t>(fill + got));
-      if (arrived_ && got > 0) arrived_(fill + got);
+      got = read_stream(buf, fill, room);
     }
     if (got > 0) {
       fill += got;
@@ -81,6 +68,15 @@ uint64_t LineReader::fill_from_inputs(uint8_t* buf, uint64_t fill, uint64_t room
     current_.reset();
   }
   return fill;
+}
+
+uint64_t LineReader::read_stream(uint8_t* buf, uint64_t fill, uint64_t room) {
+  if (!staged_) staged_ = std::make_unique<StagedStream>();
+  StagedStream::Arrived arrived;
+  if (arrived_) arrived = [this, fill](uint64_t n) { arrived_(fill + n); };
+  RecordSource& source = *current_;
+  return staged_->read([&source](uint8_t* into, uint64_t most) { return source.read(into, most); }, buf + fill,
+                       room - fill, arrived);
 }
 
 const uint8_t* LineReader::map_whole(uint64_t capacity, int output_fd, uint64_t* bytes) {

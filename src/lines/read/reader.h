@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "io/input/input_set.h"
+#include "src/core/staged_stream.h"
 #include "src/core/thread_pool.h"
 
 namespace gsort {
@@ -52,6 +53,9 @@ class LineReader {
  private:
   // Reads more of the inputs into buf[fill, room); returns the new fill.
   uint64_t fill_from_inputs(uint8_t* buf, uint64_t fill, uint64_t room);
+  // Reads the current input, a stream, into buf[fill, room) as it comes,
+  // until it ends or fills the room; returns the bytes read.
+  uint64_t read_stream(uint8_t* buf, uint64_t fill, uint64_t room);
   // Notes that the chunk's bytes from `offset` on come from `name`.
   void note_source(uint64_t offset, const std::string& name);
 
@@ -73,6 +77,7 @@ class LineReader {
   uint64_t total_ = 0;
   std::function<void(uint64_t)> arrived_;
   std::unique_ptr<MappedInput> mapped_;  // map_whole's
+  std::unique_ptr<StagedStream> staged_;  // made at the first stream read
 };
 
 }  // namespace gsort
