@@ -79,6 +79,15 @@ GSORT_HD bool image_words_costly(const LineKey& key) {
   return line_order(key) != LineOrder::kText || key.keep != kKeepAll;
 }
 
+// Whether the image of every line is the line itself, bytes as they are
+// (complemented for 'r'): the whole line, compared as text, nothing kept
+// out or folded.
+GSORT_HD bool image_is_line_itself(const LineImageSpec& spec) {
+  const LineKey& k = spec.key;
+  return k.start_field == 0 && k.start_char == 0 && k.end_field == kToLineEnd && !k.skip_start_blanks &&
+         line_order(k) == LineOrder::kText && k.keep == kKeepAll && !k.fold;
+}
+
 // The view of a key already found: its bytes key[0, len).
 GSORT_HD LineImageView view_line_key(const LineImageSpec& spec, const uint8_t* key, uint64_t len) {
   LineImageView v;

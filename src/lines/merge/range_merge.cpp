@@ -1,5 +1,6 @@
 #include "src/lines/merge/range_merge.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "src/core/errors.h"
@@ -13,6 +14,21 @@ namespace {
 // Image words compared before the full comparison: as the batch merge's
 // windows (window.h), the first words are often the same for many lines.
 constexpr int kWords = 3;
+
+// Bytes 8w .. 8w+7 of line[0, len) as a big-endian word, zero past its end:
+// word w of an image that is the line itself (image_is_line_itself).
+uint64_t line_word(const uint8_t* line, uint64_t len, uint64_t w) {
+  const uint64_t first = 8 * w;
+  if (first >= len) return 0;
+  uint64_t raw = 0;
+  if (first + 8 <= len) {
+    std::memcpy(&raw, line + first, 8);  // one load
+  } else {
+    std::memcpy(&raw, line + first, len - first);
+  }
+  static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "the load is read as little-endian");
+  return __builtin_bswap64(raw);
+}
 
 }  // namespace
 
@@ -38,7 +54,8 @@ struct LineRangeMerger::Head {
   }
 
   // Takes the next line; false at the end of the part.
-  bool take(uint8_t eol, const LineImageSpec& image, std::atomic<uint64_t>* bytes_read, double* read_s) {
+  // `itself`: the image is the line itself (image_is_line_itself).
+  bool take(uint8_t eol, const LineImageSpec& image, bool itself, std::atomic<uint64_t>* bytes_read, double* read_s) {
     if (at == end && !refill(bytes_read, read_s)) return false;
     const auto* stop = static_cast<const uint8_t*>(std::memchr(at, eol, static_cast<size_t>(end - at)));
     if (stop) {
@@ -57,6 +74,11 @@ struct LineRangeMerger::Head {
       line = whole.data();
       length = whole.size();
     }
+    if (itself) {
+      const uint64_t flip = image.key.reverse ? ~uint64_t{0} : 0;
+      for (int w = 0; w < kWords; ++w) words[w] = line_word(line, length, static_cast<uint64_t>(w)) ^ flip;
+      return true;
+    }
     const LineImageView v = view_line_image(image, line, length);
     for (int w = 0; w < kWords; ++w) words[w] = line_image_word(image, v, static_cast<uint64_t>(w));
     return true;
@@ -74,6 +96,7 @@ LineRangeMerger::LineRangeMerger(const std::vector<const RunBytes*>& runs, const
 LineRangeResult LineRangeMerger::merge(const std::vector<uint64_t>& begin, const std::vector<uint64_t>& end,
                                        uint8_t* out, std::atomic<uint64_t>* bytes_read) {
   const LineImageSpec image = compare_.spec().image();
+  const bool itself = image_is_line_itself(image);
   LineRangeResult result;
   std::vector<Head> heads;
   heads.reserve(runs_.size());
@@ -81,7 +104,7 @@ LineRangeResult LineRangeMerger::merge(const std::vector<uint64_t>& begin, const
     if (begin[r] >= end[r]) continue;
     Head h{runs_[r]->pieces(begin[r], end[r], buffers_.data() + r * buffer_bytes_, buffer_bytes_), nullptr, nullptr,
            nullptr, 0, {}, {}};
-    if (h.take(eol_, image, bytes_read, &result.read_s)) heads.push_back(std::move(h));
+    if (h.take(eol_, image, itself, bytes_read, &result.read_s)) heads.push_back(std::move(h));
   }
   const LineComparator& compare = compare_;
   // Heads are in the runs' order: equal lines go to the earlier run.
@@ -102,7 +125,7 @@ LineRangeResult LineRangeMerger::merge(const std::vector<uint64_t>& begin, const
     out[result.bytes + h.length] = eol_;
     result.bytes += h.length + 1;
     ++result.lines;
-    tree.advance(h.take(eol_, image, bytes_read, &result.read_s));
+    tree.advance(h.take(eol_, image, itself, bytes_read, &result.read_s));
   }
   return result;
 }

@@ -19,8 +19,8 @@ class LoserTree {
   LoserTree(size_t sources, Less less) : less_(less), k_(sources) {
     leaves_ = 1;
     while (leaves_ < sources) leaves_ *= 2;
-    live_.assign(leaves_, false);
-    for (size_t i = 0; i < sources; ++i) live_[i] = true;
+    live_.assign(leaves_, 0);
+    for (size_t i = 0; i < sources; ++i) live_[i] = 1;
     tree_.assign(leaves_, 0);
     tree_[0] = play(1);
   }
@@ -33,7 +33,7 @@ class LoserTree {
   // ended (`still_live` false). Replays the winner's path to the root.
   void advance(bool still_live) {
     size_t w = tree_[0];
-    live_[w] = still_live;
+    live_[w] = still_live ? 1 : 0;
     for (size_t node = (w + leaves_) / 2; node >= 1; node /= 2) {
       if (beats(tree_[node], w)) {
         const size_t t = tree_[node];
@@ -63,7 +63,7 @@ class LoserTree {
   Less less_;
   size_t k_;
   size_t leaves_;
-  std::vector<bool> live_;
+  std::vector<uint8_t> live_;  // bytes, not std::vector<bool>'s bits: read on every comparison
   std::vector<size_t> tree_;  // tree_[0]: winner; tree_[n], n >= 1: loser at node n
 };
 
