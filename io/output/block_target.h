@@ -19,6 +19,10 @@ class BlockTarget {
   virtual void submit(size_t bytes) = 0;
   // Everything submitted has reached its place (rethrows a writer's error).
   virtual void finish() = 0;
+  // Whether the blocks are the output itself, mapped: bytes written there
+  // are in place, and their page-table entries may be dropped
+  // (drop_written_pages) so that the unmap at the end has less to clear.
+  virtual bool is_mapping() const { return false; }
 };
 
 }  // namespace gsort

@@ -33,6 +33,7 @@ class MappedWindow final : public BlockTarget {
     done_ += bytes;
   }
   void finish() override {}
+  bool is_mapping() const override { return true; }
   // Bytes of the range filled so far.
   uint64_t filled() const { return done_; }
 

@@ -42,6 +42,12 @@ void populate_for_write(uint8_t* p, size_t bytes) {
 #endif
 }
 
+void drop_written_pages(uint8_t* p, size_t bytes) {
+  const uintptr_t begin = (reinterpret_cast<uintptr_t>(p) + kPageBytes - 1) / kPageBytes * kPageBytes;
+  const uintptr_t end = (reinterpret_cast<uintptr_t>(p) + bytes) / kPageBytes * kPageBytes;
+  if (end > begin) (void)::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_DONTNEED);
+}
+
 bool populate_on_pool(uint8_t* p, size_t bytes, PopulateFor use, ThreadPool& pool) {
 #if defined(MADV_POPULATE_READ) && defined(MADV_POPULATE_WRITE)
   constexpr size_t kPiece = size_t{64} << 20;  // a multiple of any page size

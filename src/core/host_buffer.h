@@ -38,6 +38,12 @@ void fault_in_pages(uint8_t* p, size_t bytes, ThreadPool& pool);
 // fault in when first written.
 void populate_for_write(uint8_t* p, size_t bytes);
 
+// Drops the page-table entries of the whole pages inside [p, p + bytes) of
+// a shared file mapping whose bytes are all written (MADV_DONTNEED): they
+// stay in the page cache, dirty, and the unmap at the end has that much
+// less to clear, here, on the thread that wrote them, beside the others.
+void drop_written_pages(uint8_t* p, size_t bytes);
+
 // Makes the pages of a mapping [p, p + bytes) present, for reading or for
 // writing (MADV_POPULATE_READ / _WRITE), in 64 MiB pieces on the pool's
 // threads. False where any piece failed (an I/O error, no memory) or the

@@ -92,6 +92,7 @@ RangeFigures merge_ranges(LineJob& job, const std::vector<const RunBytes*>& runs
         populate_for_write(out + starts[p], starts[p + 1] - starts[p]);
         outcomes.present[p] = present.seconds();
         outcomes.merge(merger, ranges, p, out + starts[p], starts[p + 1] - starts[p]);
+        drop_written_pages(out + starts[p], starts[p + 1] - starts[p]);
         written.fetch_add(starts[p + 1] - starts[p], std::memory_order_relaxed);
         if (release) release->merged(p);
       }

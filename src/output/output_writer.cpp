@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "src/core/errors.h"
+#include "src/core/host_buffer.h"
 #include "src/algo/gather.h"
 #include "src/core/test_hooks.h"
 
@@ -65,6 +66,15 @@ uint64_t OutputWriter::drop_duplicates(uint8_t* first, uint64_t count) {
   return kept;
 }
 
+void OutputWriter::drop_written(ThreadPool& pool, uint8_t* p, uint64_t bytes) {
+  constexpr uint64_t kLeastPiece = uint64_t{8} << 20;  // less is not worth a task
+  const size_t tasks = static_cast<size_t>(std::min<uint64_t>(pool.size(), bytes / kLeastPiece + 1));
+  pool.parallel_for(tasks, [&](size_t t) {
+    const uint64_t from = split_point(bytes, tasks, t), to = split_point(bytes, tasks, t + 1);
+    drop_written_pages(p + from, to - from);
+  });
+}
+
 uint64_t OutputWriter::append_gathered_block(ThreadPool& pool, const uint8_t* records, const uint32_t* order,
                                              uint64_t count) {
   const uint64_t room = (capacity_ - used_) / record_size_;
@@ -73,6 +83,7 @@ uint64_t OutputWriter::append_gathered_block(ThreadPool& pool, const uint8_t* re
   uint8_t* dst = buffer_ + used_;
   gather_records(pool, records, record_size_, order, n, dst);
   const uint64_t kept = unique_by_ ? drop_duplicates(dst, n) : n;
+  if (target_->is_mapping()) drop_written(pool, dst, kept * record_size_);
   used_ += kept * record_size_;
   records_ += kept;
   if (used_ + record_size_ > capacity_) flush();

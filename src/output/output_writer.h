@@ -71,6 +71,9 @@ class OutputWriter {
  private:
   void flush();
   [[noreturn]] void throw_full() const;
+  // Drops the page-table entries of p[0, bytes), records gathered into a
+  // mapped output, on the pool: the unmap at the end clears that much less.
+  static void drop_written(ThreadPool& pool, uint8_t* p, uint64_t bytes);
   // Drops duplicates from the `count` records that start at `first`, in place;
   // returns how many remain.
   uint64_t drop_duplicates(uint8_t* first, uint64_t count);
