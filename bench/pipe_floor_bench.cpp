@@ -12,9 +12,14 @@
 // THREADS - 3 threads into the memory that holds the input, which those
 // threads fault in, while the reader fills the other (what a sort that
 // sorts and gathers each piece as it comes does with its pieces).
-//   producer | pipe_floor_bench OUT [THREADS=nproc] [MAX_MiB=8192] [RING_MiB=0]
+// With `splice` the input is held in a memfd instead: the pipe's bytes are
+// spliced into it (one copy in the kernel, into pages it need not zero)
+// and its mapping is made present behind the reader; with `memfd`, read
+// into a reused 8 MiB buffer and written into the memfd.
+//   producer | pipe_floor_bench OUT [THREADS=nproc] [MAX_MiB=8192] [RING_MiB=0|splice|memfd]
 #include <fcntl.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -40,7 +45,7 @@ double now() {
 }
 
 constexpr size_t kPage = 4096;
-constexpr size_t kAheadBytes = size_t{256} << 20;  // gsort's FaultAhead window
+constexpr size_t kAheadBytes = size_t{256} << 20;  // how far ahead of the reader pages are made present
 constexpr size_t kSliceBytes = size_t{32} << 20;    // gsort's stream slice
 constexpr size_t kStepBytes = size_t{16} << 20;     // made present at a time
 
@@ -62,29 +67,43 @@ struct Progress {
 };
 
 // Makes [at, end) present for writing without changing a byte.
-void populate(uint8_t* p, size_t at, size_t end) {
-  if (end > at) (void)::madvise(p + at, end - at, MADV_POPULATE_WRITE);
+void populate(uint8_t* p, size_t at, size_t end, int advice = MADV_POPULATE_WRITE) {
+  if (end > at) (void)::madvise(p + at, end - at, advice);
 }
 
-// The input's pages present up to kAheadBytes past what is read; the
-// output's, up to what is reserved; a step at a time, until the read ends
-// (the fill makes the rest of the output present on its threads).
-void helper(Progress& g, uint8_t* base, size_t most, bool output) {
+// What a helper makes present: the input's pages up to kAheadBytes past
+// what is read; the output's, up to what is reserved; a memfd's mapping,
+// up to what is read.
+enum class Helps { kInput, kOutput, kHeld };
+
+// Makes `base` present as `helps` says, a step at a time, until the read
+// ends (the fill makes the rest of the output present on its threads).
+void helper(Progress& g, uint8_t* base, size_t most, Helps helps) {
   size_t at = 0;
   for (;;) {
     size_t until = 0;
     {
       std::unique_lock<std::mutex> lock(g.mutex);
       g.moved.wait(lock, [&] {
-        until = output ? g.reserved : std::min(most, g.filled + kAheadBytes);
+        until = helps == Helps::kOutput ? g.reserved
+                : helps == Helps::kHeld ? g.filled / kPage * kPage  // the last partial page: the fill faults it
+                                        : std::min(most, g.filled + kAheadBytes);
         return g.done || until > at;
       });
-      if (g.done) return;
+      if (until <= at || (g.done && helps != Helps::kHeld)) return;
     }
     until = std::min(until, at + kStepBytes) / kPage * kPage;
-    populate(base, at, until);
+    populate(base, at, until, helps == Helps::kHeld ? MADV_POPULATE_READ : MADV_POPULATE_WRITE);
     at = std::max(at, until);
   }
+}
+
+bool drop_after_fill() {
+  static const bool drop = [] {
+    const char* v = std::getenv("FLOOR_DROP");
+    return v != nullptr && std::string(v) == "1";
+  }();
+  return drop;
 }
 
 // to[0, n) = from[0, n) on `threads` threads, each first making its part
@@ -96,6 +115,13 @@ void copy_on_threads(uint8_t* to, const uint8_t* from, size_t n, unsigned thread
       const size_t a = n / threads * t, b = t + 1 == threads ? n : n / threads * (t + 1);
       if (present) populate(to, a / kPage * kPage, b);
       std::memcpy(to + a, from + a, b - a);
+      // FLOOR_DROP=1: each thread drops its part's page table entries
+      // (MADV_DONTNEED on a shared mapping keeps the bytes, dirty, in the
+      // page cache), so that the unmap after finds little left to do.
+      if (present && drop_after_fill()) {
+        const size_t first = (a + kPage - 1) / kPage * kPage, last = b / kPage * kPage;
+        if (last > first) (void)::madvise(to + first, last - first, MADV_DONTNEED);
+      }
     });
   }
   for (std::thread& th : pool) th.join();
@@ -121,7 +147,7 @@ int read_through_ring(uint8_t* in, uint8_t* out, int fd, size_t most, size_t rin
   std::vector<uint8_t> buffers[2] = {std::vector<uint8_t>(ring, 1), std::vector<uint8_t>(ring, 1)};
   const unsigned copiers = std::max(1u, threads > 3 ? threads - 3 : 1u);
   Progress g;
-  std::thread populater(helper, std::ref(g), out, most, true);
+  std::thread populater(helper, std::ref(g), out, most, Helps::kOutput);
   std::thread copying;
   size_t n = 0, reserved = 0;
   for (int b = 0;; b = 1 - b) {
@@ -148,6 +174,45 @@ int read_through_ring(uint8_t* in, uint8_t* out, int fd, size_t most, size_t rin
   return fill_and_close(in, out, fd, most, n, threads, t0);
 }
 
+// The memfd's read: see the top.
+int read_into_memfd(uint8_t* out, int fd, size_t most, bool use_splice, unsigned threads, double t0) {
+  const int held = static_cast<int>(::syscall(SYS_memfd_create, "held", 0));
+  if (held < 0) die("memfd_create");
+  if (::ftruncate(held, static_cast<off_t>(most)) != 0) die("ftruncate memfd");
+  auto* in = static_cast<uint8_t*>(::mmap(nullptr, most, PROT_READ | PROT_WRITE, MAP_SHARED, held, 0));
+  if (in == MAP_FAILED) die("mmap memfd");
+  std::vector<uint8_t> buffer(use_splice ? 0 : kStepBytes / 2, 1);
+  Progress g;
+  std::thread holder(helper, std::ref(g), in, most, Helps::kHeld);
+  std::thread populater(helper, std::ref(g), out, most, Helps::kOutput);
+  size_t n = 0, reserved = 0;
+  for (;;) {
+    const size_t want = std::min(kSliceBytes, most - n);
+    ssize_t got = 0;
+    if (use_splice) {
+      loff_t at = static_cast<loff_t>(n);
+      got = ::splice(0, nullptr, held, &at, want, SPLICE_F_MOVE | SPLICE_F_MORE);
+      if (got < 0) die("splice");
+    } else {
+      got = ::read(0, buffer.data(), std::min(want, buffer.size()));
+      if (got < 0) die("read");
+      if (got > 0 && ::pwrite(held, buffer.data(), static_cast<size_t>(got), static_cast<off_t>(n)) != got) die("pwrite");
+    }
+    if (got == 0) break;
+    n += static_cast<size_t>(got);
+    if (n > reserved) {
+      reserved = std::min(most, (n + (size_t{64} << 20)) / kPage * kPage);
+      if (::fallocate(fd, 0, 0, static_cast<off_t>(reserved)) != 0) die("fallocate");
+    }
+    g.update(n, reserved, false);
+    if (n == most) die("input larger than MAX_MiB");
+  }
+  g.update(n, reserved, true);
+  holder.join();
+  populater.join();
+  return fill_and_close(in, out, fd, most, n, threads, t0);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -165,11 +230,13 @@ int main(int argc, char** argv) {
   if (fd < 0) die("open");
   auto* out = static_cast<uint8_t*>(::mmap(nullptr, most, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0));
   if (out == MAP_FAILED) die("mmap output");
-  const size_t ring = (argc > 4 ? std::strtoull(argv[4], nullptr, 10) : 0) << 20;
+  const std::string mode = argc > 4 ? argv[4] : "0";
+  if (mode == "splice" || mode == "memfd") return read_into_memfd(out, fd, most, mode == "splice", threads, t0);
+  const size_t ring = std::strtoull(mode.c_str(), nullptr, 10) << 20;
   if (ring > 0) return read_through_ring(in, out, fd, most, ring, threads, t0);
   Progress g;
-  std::thread faulter(helper, std::ref(g), in, most, false);
-  std::thread populater(helper, std::ref(g), out, most, true);
+  std::thread faulter(helper, std::ref(g), in, most, Helps::kInput);
+  std::thread populater(helper, std::ref(g), out, most, Helps::kOutput);
   size_t n = 0, reserved = 0;
   for (;;) {
     const size_t want = std::min(kSliceBytes, most - n);
