@@ -141,6 +141,33 @@ int fill_and_close(const uint8_t* in, uint8_t* out, int fd, size_t most, size_t 
   return 0;
 }
 
+// Reserves the output 64 MiB past the `n` bytes read, where `reserved`
+// falls short of them; returns what is reserved now.
+size_t reserve_ahead(int fd, size_t n, size_t reserved, size_t most) {
+  if (n <= reserved) return reserved;
+  reserved = std::min(most, (n + (size_t{64} << 20)) / kPage * kPage);
+  if (::fallocate(fd, 0, 0, static_cast<off_t>(reserved)) != 0) die("fallocate");
+  return reserved;
+}
+
+// Reads the pipe to its end through read_some(at, want), which takes up to
+// `want` bytes of it to offset `at` of the input (0 at the end); the output
+// is reserved and `g` told as the bytes come. Returns the bytes read.
+template <typename ReadSome>
+size_t read_to_end(Progress& g, int fd, size_t most, ReadSome read_some) {
+  size_t n = 0, reserved = 0;
+  for (;;) {
+    const size_t got = read_some(n, std::min(kSliceBytes, most - n));
+    if (got == 0) break;
+    n += got;
+    reserved = reserve_ahead(fd, n, reserved, most);
+    g.update(n, reserved, false);
+    if (n == most) die("input larger than MAX_MiB");
+  }
+  g.update(n, reserved, true);
+  return n;
+}
+
 // The ring's read: see the top. The output is reserved and made present
 // as the bytes come, as in the plain read.
 int read_through_ring(uint8_t* in, uint8_t* out, int fd, size_t most, size_t ring, unsigned threads, double t0) {
@@ -162,10 +189,7 @@ int read_through_ring(uint8_t* in, uint8_t* out, int fd, size_t most, size_t rin
     if (n + fill > most) die("input larger than MAX_MiB");
     copying = std::thread([=, &buffers] { copy_on_threads(in + n, buffers[b].data(), fill, copiers, false); });
     n += fill;
-    if (n > reserved) {
-      reserved = std::min(most, (n + (size_t{64} << 20)) / kPage * kPage);
-      if (::fallocate(fd, 0, 0, static_cast<off_t>(reserved)) != 0) die("fallocate");
-    }
+    reserved = reserve_ahead(fd, n, reserved, most);
     g.update(n, reserved, fill < ring);
     if (fill < ring) break;
   }
@@ -185,29 +209,19 @@ int read_into_memfd(uint8_t* out, int fd, size_t most, bool use_splice, unsigned
   Progress g;
   std::thread holder(helper, std::ref(g), in, most, Helps::kHeld);
   std::thread populater(helper, std::ref(g), out, most, Helps::kOutput);
-  size_t n = 0, reserved = 0;
-  for (;;) {
-    const size_t want = std::min(kSliceBytes, most - n);
+  const size_t n = read_to_end(g, fd, most, [&](size_t at, size_t want) {
     ssize_t got = 0;
     if (use_splice) {
-      loff_t at = static_cast<loff_t>(n);
-      got = ::splice(0, nullptr, held, &at, want, SPLICE_F_MOVE | SPLICE_F_MORE);
+      loff_t to = static_cast<loff_t>(at);
+      got = ::splice(0, nullptr, held, &to, want, SPLICE_F_MOVE | SPLICE_F_MORE);
       if (got < 0) die("splice");
     } else {
       got = ::read(0, buffer.data(), std::min(want, buffer.size()));
       if (got < 0) die("read");
-      if (got > 0 && ::pwrite(held, buffer.data(), static_cast<size_t>(got), static_cast<off_t>(n)) != got) die("pwrite");
+      if (got > 0 && ::pwrite(held, buffer.data(), static_cast<size_t>(got), static_cast<off_t>(at)) != got) die("pwrite");
     }
-    if (got == 0) break;
-    n += static_cast<size_t>(got);
-    if (n > reserved) {
-      reserved = std::min(most, (n + (size_t{64} << 20)) / kPage * kPage);
-      if (::fallocate(fd, 0, 0, static_cast<off_t>(reserved)) != 0) die("fallocate");
-    }
-    g.update(n, reserved, false);
-    if (n == most) die("input larger than MAX_MiB");
-  }
-  g.update(n, reserved, true);
+    return static_cast<size_t>(got);
+  });
   holder.join();
   populater.join();
   return fill_and_close(in, out, fd, most, n, threads, t0);
@@ -217,7 +231,7 @@ int read_into_memfd(uint8_t* out, int fd, size_t most, bool use_splice, unsigned
 
 int main(int argc, char** argv) {
   if (argc < 2) {
-    std::fprintf(stderr, "usage: producer | pipe_floor_bench OUT [THREADS] [MAX_MiB]\n");
+    std::fprintf(stderr, "usage: producer | pipe_floor_bench OUT [THREADS] [MAX_MiB] [RING_MiB|splice|memfd]\n");
     return 2;
   }
   const unsigned threads = argc > 2 ? static_cast<unsigned>(std::atoi(argv[2])) : std::thread::hardware_concurrency();
@@ -237,21 +251,11 @@ int main(int argc, char** argv) {
   Progress g;
   std::thread faulter(helper, std::ref(g), in, most, Helps::kInput);
   std::thread populater(helper, std::ref(g), out, most, Helps::kOutput);
-  size_t n = 0, reserved = 0;
-  for (;;) {
-    const size_t want = std::min(kSliceBytes, most - n);
-    const ssize_t got = ::read(0, in + n, want);
+  const size_t n = read_to_end(g, fd, most, [in](size_t at, size_t want) {
+    const ssize_t got = ::read(0, in + at, want);
     if (got < 0) die("read");
-    if (got == 0) break;
-    n += static_cast<size_t>(got);
-    if (n > reserved) {
-      reserved = std::min(most, (n + (size_t{64} << 20)) / kPage * kPage);
-      if (::fallocate(fd, 0, 0, static_cast<off_t>(reserved)) != 0) die("fallocate");
-    }
-    g.update(n, reserved, false);
-    if (n == most) die("input larger than MAX_MiB");
-  }
-  g.update(n, reserved, true);
+    return static_cast<size_t>(got);
+  });
   faulter.join();
   populater.join();
   return fill_and_close(in, out, fd, most, n, threads, t0);

@@ -22,9 +22,7 @@ uint64_t ChunkReader::read_into(uint8_t* into, const char* thread, const std::fu
   } else {
     // A stream, through warm stages (staged_stream.h).
     if (!staged_) staged_ = std::make_unique<StagedStream>(rs_);
-    const uint32_t rs = rs_;
-    InputSet& inputs = inputs_;
-    n = staged_->read([&inputs, rs](uint8_t* to, uint64_t most) { return inputs.read(to, most / rs) * rs; }, into,
+    n = staged_->read([this](uint8_t* to, uint64_t most) { return inputs_.read(to, most / rs_) * rs_; }, into,
                       chunk_records_ * rs_, arrived != nullptr ? *arrived : StagedStream::Arrived()) /
         rs_;
   }
