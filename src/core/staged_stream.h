@@ -3,10 +3,9 @@
 // pages that are present and in the cache; copier threads of the stream's
 // own (not the shared pool, whose threads may all be sorting) copy each
 // full stage on to its place, taking the destination's page faults, while
-// the reader fills the next stage. Read straight into fresh memory with
-// the pages faulted in ahead, 2 GB from `cat` took 1.22x `cat | cat`;
-// through a ring of 8 MiB buffers, 1.11x (bench/pipe_floor_bench,
-// docs/benchmarks.md).
+// the reader fills the next stage. Reading straight into fresh memory,
+// its pages faulted in ahead, was slower (bench/pipe_floor_bench; the
+// figures are in docs/benchmarks.md, twenty-fifth session).
 //
 //   StagedStream staged(record_bytes);
 //   uint64_t n = staged.read(source, buffer, capacity, arrived);
@@ -48,8 +47,6 @@ class StagedStream {
   // returns the bytes read, every one in place. Where the source throws,
   // the copies under way end first.
   uint64_t read(const Source& source, uint8_t* to, uint64_t most, const Arrived& arrived);
-
-  uint64_t stage_bytes() const { return stage_bytes_; }
 
  private:
   struct Copy {
