@@ -12,6 +12,7 @@
 #include "io/file/checksum.h"
 #include "io/codec/compression.h"
 #include "io/codec/input_format.h"
+#include "io/input/input_change.h"
 
 namespace gsort {
 namespace {
@@ -48,6 +49,7 @@ InputFile::InputFile(const std::string& name, uint32_t record_size, InputTally* 
   size_t peeked = 0;  // bytes consumed from a pipe to look at them
   regular_ = file_.has_real_size();
   if (regular_) {
+    identity_ = FileIdentity::of(file_.fd(), file_.display_name());
     // A regular standard input (gsort < file) is read like a named file, from
     // wherever its offset stands: something may have read part of it first.
     start_ = file_.position();
@@ -147,9 +149,18 @@ uint64_t InputFile::whole_records(size_t got) {
 // past 0).
 uint64_t InputFile::size_now() const { return file_.size() - std::min(start_, file_.size()); }
 
-void InputFile::check_size_unchanged() {
-  const uint64_t now = size_now();
-  if (now != size_) throw_changed(file_.display_name(), size_, now);
+void InputFile::check_unchanged() {
+  if (size_known_) {
+    const uint64_t now = size_now();
+    if (now != size_) throw_changed(file_.display_name(), size_, now);
+  }
+  // A file punched as it is read (consume_as_read) is changed by gsort itself.
+  if (regular_ && !consume_) check_input_unchanged(file_.fd(), file_.display_name(), identity_);
+}
+
+void InputFile::expect_identity(const FileIdentity& first) {
+  identity_ = first;
+  check_unchanged();
 }
 
 uint64_t InputFile::read(uint8_t* buf, uint64_t max_records) {
@@ -167,7 +178,9 @@ uint64_t InputFile::read(uint8_t* buf, uint64_t max_records) {
   }
   if (size_known_) {
     if (got < want) throw_changed(file_.display_name(), size_, size_now());
-    if (bytes_read_ + got == size_) check_size_unchanged();
+    if (bytes_read_ + got == size_) check_unchanged();
+  } else if (regular_ && got < want) {
+    check_unchanged();  // a compressed file, decoded to its end
   }
   drop_read(offset, got);
   return whole_records(got);
@@ -185,7 +198,8 @@ std::unique_ptr<MappedInput> InputFile::map_rest(ThreadPool& pool, int output_fd
   tally_records(mapped->bytes(), static_cast<size_t>(left));
   if (tally_) tally_->stored_bytes.fetch_add(left, std::memory_order_relaxed);
   bytes_read_ = size_;
-  check_size_unchanged();
+  check_unchanged();
+  mapped->watch_for_change(file_, identity_);
   if (::lseek(file_.fd(), static_cast<off_t>(start_ + size_), SEEK_SET) < 0) {
     throw IoError("cannot seek in " + file_.display_name());
   }
@@ -214,7 +228,7 @@ uint64_t InputFile::read(uint8_t* buf, uint64_t max_records, ThreadPool& pool) {
     throw IoError("cannot seek in " + file_.display_name());
   }
   if (tally_) tally_->stored_bytes.fetch_add(want, std::memory_order_relaxed);
-  if (base + want == size_) check_size_unchanged();
+  if (base + want == size_) check_unchanged();
   drop_read(start_ + base, want);
   return whole_records(want);
 }

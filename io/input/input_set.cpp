@@ -19,6 +19,7 @@ InputSet::InputSet(const std::vector<std::string>& names, uint32_t record_size, 
     e.size_known = probe->size_known();
     e.size = probe->size();
     e.stored_size = probe->stored_size();
+    e.identity = probe->identity();
     if (!e.regular) e.open = std::move(probe);
     entries_.push_back(std::move(e));
   }
@@ -61,6 +62,7 @@ std::unique_ptr<InputFile> InputSet::open_input(size_t i) {
                     " while it was being read (" + std::to_string(e.stored_size) + " bytes when gsort opened it, " +
                     std::to_string(in->stored_size()) + " now); sort a copy that does not change");
   }
+  if (e.regular) in->expect_identity(e.identity);
   return in;
 }
 

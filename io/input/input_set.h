@@ -5,7 +5,10 @@
 // The tail of a record is never dropped silently. Regular files are then
 // closed and reopened one at a time as they are read, so any number of
 // inputs stays within the open-file limit. A regular file that shrinks or
-// grows while gsort runs is an error.
+// grows while gsort runs is an error, and so is one written in place: each
+// is checked after its last read (and when opened again) against what it
+// was when first opened (io/input/input_change.h); a mapped one, by the
+// mapping's owner after its last use (MappedInput::check_unchanged).
 //
 // An input that starts with the magic of a compressed format (zstd, gzip,
 // bzip2, xz: io/codec/compression.h; a file or a pipe alike) is decompressed while
@@ -23,6 +26,7 @@
 #include "src/core/thread_pool.h"
 #include "io/cache/cache_release.h"
 #include "io/file/file.h"
+#include "io/file/file_identity.h"
 #include "io/input/mapped_input.h"
 #include "io/codec/input_decoder.h"
 #include "io/file/record_source.h"
@@ -55,9 +59,19 @@ class InputFile final : public RecordSource {
   // punched as it is read, under drop_read_pages() with pages not in the
   // cache, which a mapping could not drop again, the file that `output_fd`
   // writes, which would change under the sort, or mmap refused): read it then.
+  // The mapping's owner calls its check_unchanged() after its last use.
   std::unique_ptr<MappedInput> map_rest(ThreadPool& pool, int output_fd);
   // The file as opened.
   File& file() { return file_; }
+  // Throws DataError unless a regular file still has the size it was opened
+  // with, and its inode and times (a file written in place); a pipe or
+  // terminal is not checked. Called after the last read; call it before
+  // trusting what an unfinished read found.
+  void check_unchanged();
+  // A regular file opened again: what it was when first opened. Throws
+  // DataError where it differs already; later checks compare with it.
+  void expect_identity(const FileIdentity& first);
+  const FileIdentity& identity() const { return identity_; }
   std::string name() const override { return file_.display_name(); }
   uint64_t size_hint() const override { return size_known_ ? size_ / record_size_ : 0; }
   // Whether size() is the exact size of the records (a plain regular file).
@@ -80,8 +94,6 @@ class InputFile final : public RecordSource {
   void consume_as_read();
 
  private:
-  // Throws DataError unless the file still has the size it was opened with.
-  void check_size_unchanged();
   uint64_t size_now() const;
   // Reads up to n bytes of records (decompressed); fewer only at the end.
   size_t read_bytes(uint8_t* buf, size_t n);
@@ -104,6 +116,7 @@ class InputFile final : public RecordSource {
   File file_;
   uint32_t record_size_;
   bool regular_ = false;
+  FileIdentity identity_;  // a regular file's, when first opened
   bool size_known_ = false;
   uint64_t size_ = 0;
   uint64_t start_ = 0;  // offset of the first byte to read (a regular standard input may start past 0)
@@ -169,6 +182,7 @@ class InputSet {
     bool size_known = false;
     uint64_t size = 0;
     uint64_t stored_size = 0;
+    FileIdentity identity;            // a regular file's, when it was checked
     std::unique_ptr<InputFile> open;  // a pipe or terminal, kept open since the check
   };
   // Input i, open: the one kept open, or the file opened again (and checked

@@ -1,8 +1,13 @@
 #include "io/input/mapped_input.h"
 
+#include <fcntl.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <cerrno>
+
+#include "io/input/input_change.h"
+#include "src/core/errors.h"
 #include "io/temp/temp_registry.h"
 #include "src/core/host_buffer.h"
 
@@ -35,6 +40,21 @@ MappedInput::~MappedInput() {
 
 void MappedInput::populate(ThreadPool& pool) const {
   (void)populate_on_pool(static_cast<uint8_t*>(base_), length_, PopulateFor::kRead, pool);
+}
+
+}  // namespace gsort
+
+namespace gsort {
+
+void MappedInput::watch_for_change(const File& file, const FileIdentity& identity) {
+  const int fd = ::fcntl(file.fd(), F_DUPFD_CLOEXEC, 0);
+  if (fd < 0) throw IoError("cannot keep watching " + describe_errno(file.display_name(), errno));
+  watched_ = File(fd, file.display_name(), true);
+  identity_ = identity;
+}
+
+void MappedInput::check_unchanged() const {
+  if (watched_.is_open()) check_input_unchanged(watched_.fd(), watched_.display_name(), identity_);
 }
 
 }  // namespace gsort

@@ -6,6 +6,7 @@ FinalWriteHook before_final_write = nullptr;
 PathHook before_stats_rename = nullptr;
 ChunkReadHook before_chunk_read = nullptr;
 MappedHook after_input_mapped = nullptr;
+MomentHook before_output = nullptr;
 TempDeviceHook temp_device = nullptr;
 RankPhaseHook rank_phase = nullptr;
 ChoiceHook receive_in_files = nullptr;

@@ -20,9 +20,16 @@ using PathHook = void (*)(const char* path);
 extern PathHook before_stats_rename;
 
 // Called before chunk `chunk` (0-based) of the input is read, by run
-// formation and by the in-memory sort (its one chunk), on the reading thread.
+// formation, by the in-memory sort (its one chunk), by the line reader, and
+// by -c before each buffer it reads, on the reading thread.
 using ChunkReadHook = void (*)(uint64_t chunk);
 extern ChunkReadHook before_chunk_read;
+
+// Called once, when the destination's writer takes its blocks, its stream
+// or its mapping (src/output/output_blocks.h), records and lines alike: the
+// sort is done and the output is about to be gathered and written.
+using MomentHook = void (*)();
+extern MomentHook before_output;
 
 // Called once an input is mapped instead of read (InputFile::map_rest: a
 // line sort's one chunk, an in-memory sort's records), before its bytes are used.

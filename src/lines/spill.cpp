@@ -310,6 +310,7 @@ std::deque<PendingSource> sort_line_chunks(LineJob& job) {
     const bool last = reader.done();
     if (last && runs.empty() && !spill.busy() && (!job.held || job.held->runs() == 0)) {
       sort_in_memory(job, *sorter, span, b.sorted());
+      reader.check_mapped_unchanged();  // the output was gathered from it
       say_sort_steps(job, *sorter);
       return runs;
     }
@@ -329,6 +330,7 @@ std::deque<PendingSource> sort_line_chunks(LineJob& job) {
     t.lap();
   }
   if (spill.busy()) take_run(job, runs, spill);
+  reader.check_mapped_unchanged();  // its runs were copied from it
   if (job.held_start.valid()) job.log.info("lines: the GPU's memory was not ready before the last run");
   say_sort_steps(job, *sorter);
   return runs;

@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "src/core/errors.h"
+#include "src/core/test_hooks.h"
 
 namespace gsort {
 namespace {
@@ -24,7 +25,13 @@ const char* output_way_name(OutputWay way) {
   return "none";
 }
 
+void OutputBlocks::starting() {
+  if (!started_ && test_hooks::before_output) test_hooks::before_output();
+  started_ = true;
+}
+
 std::unique_ptr<BlockTarget> OutputBlocks::blocks(uint64_t bytes, uint64_t unit) {
+  starting();
   // A second writer would start where the file's offset stands, which a
   // mapped writer never moved.
   if (way_ == OutputWay::kMapped) throw Error("internal error: a mapped destination was written twice");
@@ -39,12 +46,14 @@ std::unique_ptr<BlockTarget> OutputBlocks::blocks(uint64_t bytes, uint64_t unit)
 }
 
 const WriteBehind::Sink& OutputBlocks::stream() {
+  starting();
   if (way_ != OutputWay::kNone) throw Error("internal error: the destination was written twice");
   way_ = OutputWay::kStream;
   return sink_;
 }
 
 uint8_t* OutputBlocks::whole(uint64_t bytes) {
+  starting();
   if (way_ != OutputWay::kNone) throw Error("internal error: the destination was written twice");
   if (!map_whole_ || bytes == 0 || refused_) return nullptr;
   uint8_t* data = map_whole_(bytes);

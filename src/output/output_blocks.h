@@ -58,12 +58,16 @@ class OutputBlocks {
   const std::atomic<uint64_t>& written_bytes() const { return written_bytes_; }
 
  private:
+  // The writer takes its blocks (test_hooks::before_output, once).
+  void starting();
+
   const WriteBehind::Sink sink_;
   const uint64_t block_bytes_;
   MapRange map_;
   MapWhole map_whole_;
   OutputWay way_ = OutputWay::kNone;
   bool refused_ = false;  // a mapping was tried and could not be had
+  bool started_ = false;
   std::atomic<uint64_t> written_bytes_{0};
 };
 

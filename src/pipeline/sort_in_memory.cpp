@@ -40,6 +40,7 @@ bool sort_mapped(const SortContext& ctx, InputSet& inputs, int output_fd, HostBu
   session->records_ready(count);
   out.sort_and_write(mapped->bytes(), count, reinterpret_cast<uint32_t*>(order.data()),
                      [&](uint32_t* into, const OrderProgress& ready) { session->finish_in_parts(into, count, ready); });
+  mapped->check_unchanged();  // the output was gathered from it
   return true;
 }
 

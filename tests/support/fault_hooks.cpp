@@ -1,12 +1,15 @@
 #include "tests/support/fault_hooks.h"
 
+#include <fcntl.h>
 #include <signal.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -59,12 +62,72 @@ void signal_at_chunk(uint64_t chunk) {
   ::kill(::getpid(), std::atoi(end + 1));
 }
 
+// Waits until the clock the kernel stamps files with has moved past
+// `path`'s last change, so that a write now gets times of its own (the
+// kernel's file times have the grain of its clock tick): the write the
+// hooks below make stands for one made later, not within the same tick.
+void after_last_change(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) std::abort();
+  for (;;) {
+    struct timespec now {};
+    ::clock_gettime(CLOCK_REALTIME_COARSE, &now);
+    if (now.tv_sec > st.st_ctim.tv_sec || (now.tv_sec == st.st_ctim.tv_sec && now.tv_nsec > st.st_ctim.tv_nsec)) return;
+    std::this_thread::yield();
+  }
+}
+
+// "MOMENT:A:B" with MOMENT the one given: A and B; false otherwise.
+bool at_moment(const char* variable, const std::string& moment, std::string* a, std::string* b) {
+  const char* spec = std::getenv(variable);
+  if (spec == nullptr) return false;
+  const std::string s = spec;
+  const size_t first = s.find(':'), second = first == std::string::npos ? first : s.find(':', first + 1);
+  if (second == std::string::npos || s.substr(0, first) != moment) return false;
+  *a = s.substr(first + 1, second - first - 1);
+  *b = s.substr(second + 1);
+  return true;
+}
+
+// At MOMENT ("chunk-N": before chunk N is read; "mapped": once the input
+// is mapped; "output": when the output's writer starts), once each:
+//   GSORT_TEST_REWRITE_INPUT=MOMENT:PATH:FROM writes FROM's bytes over
+//   PATH's from its start, in place, as `dd conv=notrunc` does;
+//   GSORT_TEST_APPEND_AT=MOMENT:PATH:TEXT appends TEXT to PATH through a
+//   descriptor of its own opened with O_APPEND, as another writer would.
+void write_at(const std::string& moment) {
+  std::string path, from;
+  if (at_moment("GSORT_TEST_REWRITE_INPUT", moment, &path, &from)) {
+    after_last_change(path);
+    std::string bytes;
+    FILE* f = std::fopen(from.c_str(), "rb");
+    if (f == nullptr) std::abort();
+    for (int c; (c = std::fgetc(f)) != EOF;) bytes.push_back(static_cast<char>(c));
+    std::fclose(f);
+    const int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
+    if (fd < 0 || ::pwrite(fd, bytes.data(), bytes.size(), 0) != static_cast<ssize_t>(bytes.size())) std::abort();
+    ::close(fd);
+  }
+  std::string text;
+  if (at_moment("GSORT_TEST_APPEND_AT", moment, &path, &text)) {
+    const int fd = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
+    if (fd < 0 || ::write(fd, text.data(), text.size()) != static_cast<ssize_t>(text.size())) std::abort();
+    ::close(fd);
+  }
+}
+
 void before_chunk(uint64_t chunk) {
   truncate_input(chunk);
   signal_at_chunk(chunk);
+  write_at("chunk-" + std::to_string(chunk));
 }
 
-void input_mapped() { truncate_input(kMapped); }
+void input_mapped() {
+  truncate_input(kMapped);
+  write_at("mapped");
+}
+
+void output_starts() { write_at("output"); }
 
 // GSORT_TEST_FAIL_DEVICE_ALLOC=N: the N-th allocation of device memory
 // (from 1) fails as out of memory; the others succeed.
@@ -182,6 +245,7 @@ void install_fault_hooks() {
   before_stats_rename = &block_stats_rename;
   before_chunk_read = &before_chunk;
   after_input_mapped = &input_mapped;
+  before_output = &output_starts;
   temp_device = &fake_temp_device;
   rank_phase = &fail_rank;
   receive_in_files = &receive_in_files_set;

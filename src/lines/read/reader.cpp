@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "src/core/errors.h"
+#include "src/core/test_hooks.h"
 
 namespace gsort {
 
@@ -101,6 +102,8 @@ const uint8_t* LineReader::map_whole(uint64_t capacity, int output_fd, uint64_t*
 }
 
 uint64_t LineReader::read_chunk(uint8_t* buf, uint64_t capacity) {
+  if (test_hooks::before_chunk_read) test_hooks::before_chunk_read(chunks_read_);
+  ++chunks_read_;
   uint64_t fill = carry_.size();
   if (fill != 0) std::memcpy(buf, carry_.data(), fill);
   carry_.clear();

@@ -34,6 +34,12 @@ class LineReader {
   // the reader lives, with *bytes their count; null otherwise (read_chunk
   // reads it). Before any read.
   const uint8_t* map_whole(uint64_t capacity, int output_fd, uint64_t* bytes);
+  // Throws DataError where the input that map_whole mapped was written
+  // since it was opened (MappedInput::check_unchanged): call it after the
+  // mapped bytes' last use. Nothing where none was mapped.
+  void check_mapped_unchanged() const {
+    if (mapped_) mapped_->check_unchanged();
+  }
   // Puts chunk[from, end) of the chunk just read back in front of what
   // comes next (the chunk had more lines than the sorter takes).
   void unread(const uint8_t* chunk, uint64_t from, uint64_t end);
@@ -77,6 +83,7 @@ class LineReader {
   uint64_t total_ = 0;
   std::function<void(uint64_t)> arrived_;
   std::unique_ptr<MappedInput> mapped_;  // map_whole's
+  uint64_t chunks_read_ = 0;             // read_chunk's calls, for the test hook
   std::unique_ptr<StagedStream> staged_;  // made at the first stream read
 };
 

@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "src/core/errors.h"
+#include "src/core/test_hooks.h"
 
 namespace gsort {
 
@@ -26,6 +27,7 @@ bool LineSource::refill() {
     }
     buf_.resize(std::min<uint64_t>(max_line_, 2 * buf_.size()));
   }
+  if (test_hooks::before_chunk_read) test_hooks::before_chunk_read(reads_++);
   const uint64_t got = source_->read(buf_.data() + fill_, buf_.size() - fill_);
   if (got == 0) {
     ended_ = true;

@@ -39,6 +39,7 @@ class LineSource {
   uint64_t line_ = 0, len_ = 0;
   uint64_t consumed_ = 0;
   bool ended_ = false;
+  uint64_t reads_ = 0;  // refills, for the test hook
   // Takes the line from pos_ to `end` (its terminator, or fill_ at the end).
   bool take(uint64_t end);
 };
