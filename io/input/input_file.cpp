@@ -5,6 +5,7 @@
 #include <utility>
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "src/core/errors.h"
@@ -236,11 +237,16 @@ uint64_t InputFile::read(uint8_t* buf, uint64_t max_records, ThreadPool& pool) {
 namespace {
 
 // An input by name for a look before the run: a borrowed descriptor ("-",
-// /dev/fd/N: a regular file there counts from its offset), or the file
-// opened; not open where it cannot be (the run itself reports it).
+// /dev/fd/N: a regular file there counts from its offset), or a regular
+// file opened; not open where it cannot be (the run itself reports it) or
+// is no regular file. A FIFO is never opened to be looked at: its writer
+// would meet the reader that closes again, and the run's own open would
+// wait for a writer that has gone.
 File peek_input(const std::string& name) {
   if (descriptor_of_name(name, 0) >= 0) return File(descriptor_of_name(name, 0), name, false);
-  const int fd = ::open(name.c_str(), O_RDONLY | O_CLOEXEC);
+  struct stat st {};
+  if (::stat(name.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return File();
+  const int fd = ::open(name.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
   return fd < 0 ? File() : File(fd, name, true);
 }
 

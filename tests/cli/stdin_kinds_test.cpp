@@ -6,6 +6,7 @@
 // ends inside a record is a one-line error that writes nothing.
 #include <fcntl.h>
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -140,6 +141,35 @@ TEST(StdinKinds, AnEmptyPipeGivesAnEmptyOutput) {
   }
   EXPECT_EQ(read_file(dir.file("records")), "");
   EXPECT_EQ(read_file(dir.file("lines")), "");
+}
+
+// A named FIFO given as an input is opened once: a look before the run
+// that opened and closed it would let its writer finish into nobody (or die
+// of SIGPIPE), and the run's own open would wait forever for a writer.
+// The writer here has written everything and closed before gsort reads.
+TEST(StdinKinds, ANamedFifoIsOpenedOnceAndReadWhole) {
+  TempDir dir;
+  const std::string fifo = dir.file("p");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  const std::string records("\x02\0\0\0\0\0\0\0bbbbbbbb\x01\0\0\0\0\0\0\0aaaaaaaa", 32);
+  for (const bool lines : {true, false}) {
+    const std::string data = lines ? std::string("b\na\n") : records;
+    const std::string expected = lines ? std::string("a\nb\n") : records.substr(16) + records.substr(0, 16);
+    write_file(dir.file("data"), data);
+    // sh -c SCRIPT sh DATA FIFO GSORT ARGS...: the writer in the background, gsort ARGS.
+    const std::string script = "d=$1 p=$2 g=$3; shift 3; cat \"$d\" > \"$p\" & \"$g\" \"$@\"; s=$?; wait; exit $s";
+    std::vector<std::string> args = {"/bin/sh", "-c", script, "sh", dir.file("data"), fifo, gsort_argv({}).front()};
+    if (!lines) {
+      const std::vector<std::string> spec = kSpec.args();
+      args.insert(args.end(), spec.begin(), spec.end());
+    }
+    args.push_back(fifo);
+    ProcessOptions o;
+    o.timeout_s = 20;
+    const ProcessResult r = run_process(args, o);
+    ASSERT_EQ(r.status(), "exit 0") << (lines ? "lines: " : "records: ") << r.err;
+    EXPECT_TRUE(r.out == expected) << (lines ? "lines" : "records");
+  }
 }
 
 TEST(StdinKinds, APipeEndingInsideARecordIsAClearErrorAndWritesNothing) {
