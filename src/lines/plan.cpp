@@ -41,12 +41,59 @@ LinePlan plan_lines(uint64_t budget, uint64_t bytes_per_line, uint64_t known_byt
   return p;
 }
 
-RunsRoom line_runs_room(const LinePlan& plan, uint64_t bytes, uint64_t inputs) {
+namespace {
+
+// What a chunk of a spilled sort holds at most, lines of `line_length`
+// bytes on average (rounded up): it ends at a buffer's bytes (less the
+// partial line carried into the next) or at chunk_lines lines, whichever
+// comes first.
+uint64_t chunk_text(const LinePlan& plan, uint64_t line_length) {
+  const uint64_t text = plan.chunk_bytes > line_length ? plan.chunk_bytes - line_length : 1;
+  return std::max<uint64_t>(1, std::min(text, plan.chunk_lines * line_length));
+}
+
+// The merges of `chunks` runs of at most `run` bytes (src/lines/
+// merge_passes.cpp: passes merge each fan_in consecutive runs into one
+// until fan_in are left, which the last merge reads): the largest run a
+// merge into a run reads (0 where none is needed), and the largest the
+// last merge reads.
+struct MergedSizes {
+  uint64_t into_run = 0;
+  uint64_t last = 0;
+};
+MergedSizes merged_sizes(const LinePlan& plan, uint64_t bytes, uint64_t chunks, uint64_t run) {
+  const uint64_t fan_in = std::max<uint64_t>(plan.fan_in, 2);
+  MergedSizes m;
+  uint64_t runs = chunks, size = std::min(run, bytes);
+  for (; runs > fan_in; runs = (runs + fan_in - 1) / fan_in, size = std::min(size * fan_in, bytes)) m.into_run = size;
+  m.last = size;
+  return m;
+}
+
+}  // namespace
+
+RunsRoom line_runs_room(const LinePlan& plan, uint64_t bytes, uint64_t inputs, uint64_t line_length) {
   RunsRoom r;
   if (bytes == 0) return r;
   r.bytes = bytes + inputs;  // a terminator may be added to each input's last line
-  const uint64_t chunks = 2 * (r.bytes / (plan.max_line + 1)) + r.bytes / std::max<uint64_t>(plan.chunk_lines, 1) + 2;
   const uint64_t streams = std::max<uint64_t>(plan.spill_streams, 1);
+  // Known lines: the merges as they will go, unless runs wait to be merged
+  // early (more than the descriptors hold). Else the worst case: lines of
+  // a byte, and any merge's run as large as all of them.
+  if (line_length > 0) {
+    const uint64_t run = chunk_text(plan, line_length);
+    const uint64_t chunks = (r.bytes + run - 1) / run;
+    if (chunks * streams <= plan.waiting_files) {
+      r.files = chunks * streams + 1;
+      const MergedSizes sizes = merged_sizes(plan, r.bytes, chunks, run);
+      r.merged_into_runs = chunks > plan.fan_in;
+      r.largest_file = std::max(sizes.last, std::min(r.bytes, plan.chunk_bytes));
+      r.largest_merged_into_run = sizes.into_run;
+      r.merge_sources = std::min(chunks, plan.fan_in);
+      return r;
+    }
+  }
+  const uint64_t chunks = 2 * (r.bytes / (plan.max_line + 1)) + r.bytes / std::max<uint64_t>(plan.chunk_lines, 1) + 2;
   r.files = std::min(chunks * streams, plan.waiting_files + streams) + 1;
   r.merged_into_runs = chunks >= plan.fan_in;
   r.largest_file = r.merged_into_runs ? r.bytes : std::min(r.bytes, plan.chunk_bytes);

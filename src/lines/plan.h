@@ -53,12 +53,15 @@ LinePlan plan_lines(uint64_t budget, uint64_t bytes_per_line, uint64_t known_byt
                     uint64_t batch_size, uint64_t descriptors, unsigned streams);
 
 // The runs a spilled sort of `bytes` of lines from `inputs` inputs writes
-// (as they would be written plain), for the room check: at most a chunk's
-// bytes a file (a slice of a chunk is cut by lines, not bytes). A chunk
-// ends at the last line that fits a read of more than max_line bytes, or
-// holds chunk_lines lines: any two in a row hold a read's bytes or one of
-// them chunk_lines lines. Runs each hold their files' descriptors; more
-// than plan.waiting_files waiting are merged early.
-RunsRoom line_runs_room(const LinePlan& plan, uint64_t bytes, uint64_t inputs);
+// (as they would be written plain), for the room check. With the lines'
+// mean length from a sample (line_length: src/lines/read/line_sample.h),
+// the chunks they fill and the merges into runs that passes make of them,
+// whose largest source bounds what each merge holds read. Without it (0),
+// or where runs would wait to be merged early (more than
+// plan.waiting_files), the worst case: a chunk ends at the last line that
+// fits a read of more than max_line bytes, or holds chunk_lines lines, so
+// any two in a row hold a read's bytes or one of them chunk_lines lines of
+// one byte; a merged run may hold every byte.
+RunsRoom line_runs_room(const LinePlan& plan, uint64_t bytes, uint64_t inputs, uint64_t line_length = 0);
 
 }  // namespace gsort

@@ -9,6 +9,7 @@
 #include "src/core/stopwatch.h"
 #include "src/lines/debug/annotator.h"
 #include "src/lines/job.h"
+#include "src/lines/read/line_sample.h"
 #include "src/lines/verify/check.h"
 #include "src/merge/merge_limits.h"
 #include "src/pipeline/direct_write.h"
@@ -72,7 +73,8 @@ std::unique_ptr<LineWindow> LineJob::window(std::unique_ptr<RecordSource> from, 
 void count_line_runs(LineJob& job, uint64_t bytes) {
   const SortConfig& config = job.config;
   if (bytes == 0 || config.compress_temp == TempCompression::kOn) return;
-  const RunsRoom runs = line_runs_room(job.plan, bytes, config.inputs.size());
+  const RunsRoom runs =
+      line_runs_room(job.plan, bytes, config.inputs.size(), sampled_line_length(config.inputs, job.spec.eol));
   if (config.compress_temp == TempCompression::kOff) {
     job.out->room->count_runs(runs);
   } else {

@@ -19,11 +19,16 @@ RoomPeaks room_peaks(const RunsRoom& runs, uint64_t output_bytes, uint64_t temp_
   p.output = round_up(output_bytes, output_block);
   const uint64_t per_file = sizeof(RunHeader) + temp_block;
   const uint64_t held = runs.bytes == 0 ? 0 : runs.bytes + runs.files * per_file;
-  // What one source of a merge may hold read but not yet freed.
-  uint64_t per_source = runs.largest_file + per_file;
-  if (punches) per_source = std::min(per_source, kRunMostUnreleased);
-  const uint64_t read_not_freed = std::min(held, runs.merge_sources * per_source);
-  p.runs = held + (runs.merged_into_runs ? read_not_freed : 0);
+  // What one source of a merge may hold read but not yet freed: of any
+  // merge (the last one too), and of a merge into a run.
+  const auto read_not_freed_of = [&](uint64_t largest) {
+    uint64_t per_source = largest + per_file;
+    if (punches) per_source = std::min(per_source, kRunMostUnreleased);
+    return std::min(held, runs.merge_sources * per_source);
+  };
+  const uint64_t read_not_freed = read_not_freed_of(runs.largest_file);
+  const uint64_t into_run = runs.largest_merged_into_run != 0 ? runs.largest_merged_into_run : runs.largest_file;
+  p.runs = held + (runs.merged_into_runs ? read_not_freed_of(into_run) : 0);
   p.mapped = std::max(p.runs, held + p.output);
   // The stream grows as the runs are freed; past the runs' bytes (the
   // inputs of -m that no run holds), it grows on its own.

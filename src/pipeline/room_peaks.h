@@ -11,6 +11,9 @@ struct RunsRoom {
   uint64_t bytes = 0;             // what they hold in all, headers aside (0: no runs)
   uint64_t files = 0;             // the most run files on disk at once
   uint64_t largest_file = 0;      // the most bytes one run file holds, header aside
+  // The most bytes a run read by a merge into a run holds (0: largest_file):
+  // where such merges read only the smaller runs, before the last merge.
+  uint64_t largest_merged_into_run = 0;
   uint64_t merge_sources = 0;     // the most sources one merge reads
   bool merged_into_runs = false;  // some merges write runs
 };
