@@ -132,7 +132,11 @@ void File::write_all(const void* buf, size_t n) {
   }
   const auto* p = static_cast<const uint8_t*>(buf);
   bool ok;
-  move_all(n, false, &ok, [&](size_t at, size_t want) { return ::write(fd_, p + at, want); });
+  move_all(n, false, &ok, [&](size_t at, size_t want) {
+    const ssize_t got = ::write(fd_, p + at, want);
+    if (got > 0 && written_counter_) written_counter_->fetch_add(static_cast<uint64_t>(got), std::memory_order_acq_rel);
+    return got;
+  });
   if (!ok) fail("cannot write");
   if (pacer_) pacer_->wrote(n);
 }

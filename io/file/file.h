@@ -3,6 +3,7 @@
 // "no space left on device". Short reads and writes are looped.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -101,6 +102,9 @@ class File {
   void finish_writes();
   // Closes and reports errors a delayed write may only show at close.
   void close();
+  // From here on, write_all adds each byte that write() took to `counter`
+  // (standard output's cut back, io/temp/temp_registry.h); null: none.
+  void count_written_into(std::atomic<uint64_t>* counter) { written_counter_ = counter; }
 
  private:
   [[noreturn]] void fail(const char* what) const;
@@ -111,6 +115,7 @@ class File {
     std::swap(pacer_, o.pacer_);
     std::swap(direct_, o.direct_);
     std::swap(read_ended_, o.read_ended_);
+    std::swap(written_counter_, o.written_counter_);
   }
   int fd_ = -1;
   std::string path_;
@@ -118,6 +123,7 @@ class File {
   std::unique_ptr<WritebackPacer> pacer_;
   std::unique_ptr<DirectWriter> direct_;
   bool read_ended_ = false;  // read_full found the end of the file
+  std::atomic<uint64_t>* written_counter_ = nullptr;
 };
 
 // The descriptor that a name stands for: 0 for "-" (with `standard` 0; 1

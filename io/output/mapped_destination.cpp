@@ -6,7 +6,6 @@
 
 #include "io/file/file.h"
 #include "io/output/mapped_window.h"
-#include "io/temp/temp_registry.h"
 #include "src/core/errors.h"
 #include "src/core/host_buffer.h"
 
@@ -16,11 +15,9 @@ MappedDestination::~MappedDestination() {
   ahead_.reset();
   if (!range_) return;
   range_.reset();
-  // Standard output (a temporary file goes whole): nothing of a failed sort is left.
-  if (reopen_ != nullptr) {
-    (void)::ftruncate(file_.fd(), static_cast<off_t>(offset_));
-    unregister_output_cut();
-  }
+  // Standard output (a temporary file goes whole): nothing of a failed sort
+  // is left. (OutputTarget cuts it back too, and on a signal.)
+  if (reopen_ != nullptr) (void)::ftruncate(file_.fd(), static_cast<off_t>(offset_));
 }
 
 bool MappedDestination::reserve(uint64_t bytes) {
@@ -28,8 +25,6 @@ bool MappedDestination::reserve(uint64_t bytes) {
   bool no_room = false;
   range_ = MappedOutputRange::map(file_, offset_, bytes, &no_room, reopen_);
   if (no_room) no_room_for_ = bytes;
-  // Standard output grown in place: an interrupted sort leaves it as it was.
-  if (range_ && reopen_ != nullptr) register_output_cut(file_.fd(), offset_);
   return range_ != nullptr;
 }
 
@@ -43,7 +38,6 @@ bool MappedDestination::prepare_growing(uint64_t max_bytes, ThreadPool& pool) {
   if (range_) throw Error("internal error: the destination was mapped twice");
   range_ = MappedOutputRange::map_growing(file_, offset_, max_bytes, reopen_);
   if (!range_) return false;
-  if (reopen_ != nullptr) register_output_cut(file_.fd(), offset_);
   growing_ = true;
   ahead_ = std::make_unique<PopulateAhead>(range_->data(), max_bytes, pool, 0, true);
   return true;
@@ -66,7 +60,6 @@ void MappedDestination::abandon_growth() {
   if (::ftruncate(file_.fd(), static_cast<off_t>(offset_)) != 0) {
     throw IoError("cannot write output: " + describe_errno(file_.display_name(), errno));
   }
-  if (reopen_ != nullptr) unregister_output_cut();
 }
 
 void MappedDestination::settle_growth(uint64_t bytes) {
@@ -109,7 +102,6 @@ void MappedDestination::finish(uint64_t written, bool fsync, ThreadPool* pool) {
   range_->finish(fsync, pool);
   range_.reset();
   const off_t end = static_cast<off_t>(offset_ + written);
-  if (reopen_ != nullptr) unregister_output_cut();  // complete: a signal from here on leaves it whole
   if (written < reserved && ::ftruncate(file_.fd(), end) != 0) {
     throw IoError("cannot write output: " + describe_errno(file_.display_name(), errno));
   }

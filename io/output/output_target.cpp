@@ -1,15 +1,19 @@
 #include "io/output/output_target.h"
 
 #include <fcntl.h>
+#include <linux/falloc.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdint>
 
 #include "io/file/destination.h"
 #include "io/file/extended_attributes.h"
 #include "io/file/file_copy.h"
 #include "io/file/new_file_mode.h"
+#include "io/temp/temp_registry.h"
 #include "src/core/errors.h"
 
 namespace gsort {
@@ -38,15 +42,44 @@ bool sticky_directory_forbids_rename(const std::string& dir, const struct stat& 
   return me != 0 && file.st_uid != me && d.st_uid != me;
 }
 
+// The free bytes of the file system holding `path`; UINT64_MAX where it
+// cannot be told (statvfs fails, or reports no size: ramfs, some FUSE).
+uint64_t free_bytes_at(const std::string& path) {
+  struct statvfs fs {};
+  if (::statvfs(path.c_str(), &fs) != 0 || fs.f_blocks == 0) return UINT64_MAX;
+  return static_cast<uint64_t>(fs.f_bavail) * fs.f_frsize;
+}
+
+bool same_device(const std::string& a, const std::string& b) {
+  struct stat x {}, y {};
+  return ::stat(a.c_str(), &x) == 0 && ::stat(b.c_str(), &y) == 0 && x.st_dev == y.st_dev;
+}
+
+// Where an output copied into its destination in place is made: beside it,
+// where its file system holds the output twice (the made file, and what the
+// copy adds to the destination), else in staging.other_dir where that is
+// another file system with room for it, as sort -o writes its output
+// directly while its temporary files are elsewhere.
+std::string in_place_staging_dir(const std::string& dir, const struct stat& destination,
+                                 const OutputStaging& staging) {
+  if (staging.bytes == 0 || staging.other_dir.empty()) return dir;
+  const uint64_t now = static_cast<uint64_t>(destination.st_size);
+  const uint64_t grows = staging.bytes > now ? staging.bytes - now : 0;
+  const uint64_t here = free_bytes_at(dir);
+  if (here == UINT64_MAX || here >= staging.bytes + grows || same_device(dir, staging.other_dir)) return dir;
+  const uint64_t there = free_bytes_at(staging.other_dir);
+  return there != UINT64_MAX && there >= staging.bytes ? staging.other_dir : dir;
+}
+
 }  // namespace
 
 OutputTarget::OutputTarget(const std::string& destination, const std::string& role, bool shared,
-                           const std::string& shown_as)
+                           const std::string& shown_as, const OutputStaging& staging)
     : destination_(destination), role_(role) {
   if (is_stdout()) {
     direct_ = File::standard_output();
     direct_.enlarge_pipe();  // gsort | consumer: large writes, fewer wake-ups
-    note_mappable_stdout();
+    if (role == "output") note_regular_stdout();
     return;
   }
   if (const int fd = descriptor_of_name(destination, 1); fd >= 0) {
@@ -84,22 +117,37 @@ OutputTarget::OutputTarget(const std::string& destination, const std::string& ro
   // other names of the file with the old bytes.
   in_place_ = d.exists && (d.status.st_nlink > 1 || sticky_directory_forbids_rename(dir, d.status));
   if (role == "output") {
-    temp_ = std::make_unique<OutputTemp>(dir, destination, "cannot create output in", dir, !shared);
+    const std::string made_in = in_place_ ? in_place_staging_dir(dir, d.status, staging) : dir;
+    temp_ = std::make_unique<OutputTemp>(made_in, destination, "cannot create output in", made_in, !shared);
   } else {
     temp_ = std::make_unique<OutputTemp>(dir, destination, "cannot create " + role, destination, !shared);
   }
 }
 
-// Whether the standard output is a regular file that ends at its offset
-// (at its end, for O_APPEND): a mapping from there changes nothing else.
-void OutputTarget::note_mappable_stdout() {
+// Standard output that is a regular file ending at its offset (at its end,
+// for O_APPEND): what gsort writes there is cut off again when the sort
+// fails or is interrupted. Without O_APPEND it may be mapped from there
+// (nothing else changes). An O_APPEND descriptor is written with write()
+// alone: other processes may append to the file meanwhile, and each write
+// must land after their bytes, never over them (a mapping reserves its
+// range once, and is cut to its size at the end).
+void OutputTarget::note_regular_stdout() {
   struct stat st {};
   const int flags = ::fcntl(1, F_GETFL);
   if (flags < 0 || ::fstat(1, &st) != 0 || !S_ISREG(st.st_mode)) return;
-  const off_t at = (flags & O_APPEND) ? st.st_size : ::lseek(1, 0, SEEK_CUR);
+  const bool append = (flags & O_APPEND) != 0;
+  direct_appends_ = append;
+  const off_t at = append ? st.st_size : ::lseek(1, 0, SEEK_CUR);
   if (at < 0 || at != st.st_size) return;
-  direct_mappable_ = true;
   direct_offset_ = static_cast<uint64_t>(at);
+  direct_mappable_ = !append;
+  register_output_cut(1, direct_offset_, append);
+  direct_.count_written_into(&output_written_counter());
+  cut_registered_ = true;
+}
+
+OutputTarget::~OutputTarget() {
+  if (cut_registered_) cut_registered_output();  // never committed: a failed sort
 }
 
 // One of our descriptors is written as it stands, from its offset (as
@@ -130,10 +178,19 @@ void OutputTarget::set_final_mode_and_owner() {
   if (existed_) copy_extended_attributes(target_, temp_->file().fd(), role_ + " " + destination_);
 }
 
-// The finished file's bytes written into the existing destination.
+// The finished file's bytes written into the existing destination. Its
+// blocks are reserved first (fallocate, keeping its size), so that the copy
+// cannot run out of room halfway: a disk without room fails here, with the
+// destination as it was.
 void OutputTarget::write_in_place() {
   File into(::open(target_.c_str(), O_WRONLY | O_CLOEXEC), destination_, true);
   if (!into.is_open()) throw IoError("cannot write " + role_ + " " + describe_errno(destination_, errno));
+  const uint64_t bytes = temp_->file().size();
+  if (bytes > 0 && ::fallocate(into.fd(), FALLOC_FL_KEEP_SIZE, 0, static_cast<off_t>(bytes)) != 0 &&
+      (errno == ENOSPC || errno == EDQUOT)) {
+    throw IoError("cannot write " + role_ + " " + describe_errno(destination_, errno) + " (the sorted output's " +
+                  std::to_string(bytes) + " bytes could not be reserved there; it is unchanged)");
+  }
   copy_over(temp_->file(), into);
   if (durable_) flush_to_disk(into.fd(), destination_);
   into.close();
@@ -145,6 +202,11 @@ void OutputTarget::prepare_commit(bool durable) {
   const std::string name = is_stdout() ? std::string("standard output") : destination_;
   if (is_stdout() || is_direct()) {
     if (durable) flush_to_disk(direct_.fd(), name);
+    if (cut_registered_) {  // complete: it stays
+      unregister_output_cut();
+      direct_.count_written_into(nullptr);
+      cut_registered_ = false;
+    }
     if (!is_stdout()) direct_.close();
     prepared_ = true;
     return;

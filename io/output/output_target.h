@@ -7,8 +7,11 @@
 // (ACLs among them). A destination with other hard links, or one in a
 // sticky directory that forbids us the rename (another user's file in
 // /tmp), is written in place instead, as sort -o writes it: the finished
-// output is copied into it at commit. Symbolic links are followed, dangling
-// ones too (io/file/destination.h); the link itself is kept. An existing
+// output is copied into it at commit, its room reserved first (a full disk
+// leaves it as it was); where the destination's file system cannot hold the
+// output twice, the output is made in OutputStaging::other_dir (-T).
+// Symbolic links are followed, dangling ones too (io/file/destination.h);
+// the link itself is kept. An existing
 // destination must be writable by us, as for open(2) for writing. Without
 // commit the temporary file is removed. "-" is standard output; a
 // destination that exists and is not a regular file (a device such as
@@ -28,6 +31,12 @@ namespace gsort {
 
 struct DescriptorName;
 
+// What the output will be, where that is known before it is made.
+struct OutputStaging {
+  uint64_t bytes = 0;     // its size at most (0: not known)
+  std::string other_dir;  // where it may be made for an in-place destination short of room (-T)
+};
+
 class OutputTarget {
  public:
   // Creates the temporary file now, so that an unwritable destination fails
@@ -39,7 +48,8 @@ class OutputTarget {
   // `shown_as`: the name messages give a descriptor's output ("/dev/fd/N"
   // standing for a file the user named); empty: the destination itself.
   explicit OutputTarget(const std::string& destination, const std::string& role = "output", bool shared = false,
-                        const std::string& shown_as = "");
+                        const std::string& shown_as = "", const OutputStaging& staging = {});
+  ~OutputTarget();
   OutputTarget(const OutputTarget&) = delete;
   OutputTarget& operator=(const OutputTarget&) = delete;
 
@@ -51,13 +61,19 @@ class OutputTarget {
   // Writing straight into the destination (stdout, a device, a FIFO).
   bool is_direct() const { return target_.empty(); }
   // Standard output that is a regular file ending where its offset stands
-  // (`> file`, `>> file`): it may be mapped from direct_offset(), through
-  // its name reopened read-write for the mmap (`>` opens it write-only);
-  // otherwise the stream writes it.
+  // (`> file`; not `>> file`, which other processes may append to too): it
+  // may be mapped from direct_offset(), through its name reopened
+  // read-write for the mmap (`>` opens it write-only); otherwise the stream
+  // writes it. Either way (`>>` too) it is cut back to where it ended when
+  // the sort fails before prepare_commit(), or a signal ends it.
   bool direct_is_mappable() const { return direct_mappable_; }
   uint64_t direct_offset() const { return direct_offset_; }
+  // Standard output that is a regular file opened with O_APPEND (`>>`).
+  bool direct_appends() const { return direct_appends_; }
   static constexpr const char* kStandardOutputName = "/proc/self/fd/1";
   const std::string& destination() const { return destination_; }
+  // The file the output is copied into at commit (in place), else empty.
+  std::string copied_into() const { return in_place_ ? target_ : std::string(); }
 
   // Everything that can fail before the destination changes: with
   // `durable`, flushes the file to stable storage; sets its final mode and
@@ -76,7 +92,7 @@ class OutputTarget {
   void open_descriptor(const DescriptorName& named);
   void set_final_mode_and_owner();
   void write_in_place();
-  void note_mappable_stdout();
+  void note_regular_stdout();
   std::string destination_;
   std::string role_;
   std::string target_;  // the file the temporary is renamed onto; empty when direct
@@ -89,6 +105,8 @@ class OutputTarget {
   bool prepared_ = false;
   File direct_;
   bool direct_mappable_ = false;
+  bool direct_appends_ = false;
+  bool cut_registered_ = false;  // standard output's cut back (io/temp/temp_registry.h)
   uint64_t direct_offset_ = 0;
   std::unique_ptr<OutputTemp> temp_;  // null when direct
 };

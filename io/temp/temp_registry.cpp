@@ -2,6 +2,7 @@
 
 #include <limits.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -45,10 +46,20 @@ std::atomic<int> g_slots_used{0};
 // register_output_cut's file and length (-1: none).
 std::atomic<int> g_cut_fd{-1};
 std::atomic<int64_t> g_cut_length{0};
+std::atomic<bool> g_cut_shared{false};
+std::atomic<uint64_t> g_cut_written{0};
 
+// Async-signal-safe: fstat and ftruncate.
 void cut_output() {
   const int fd = g_cut_fd.load(std::memory_order_acquire);
-  if (fd >= 0) (void)::ftruncate(fd, static_cast<off_t>(g_cut_length.load(std::memory_order_acquire)));
+  if (fd < 0) return;
+  const int64_t length = g_cut_length.load(std::memory_order_acquire);
+  if (g_cut_shared.load(std::memory_order_acquire)) {
+    struct stat st;
+    const uint64_t ours = g_cut_written.load(std::memory_order_acquire);
+    if (::fstat(fd, &st) != 0 || static_cast<uint64_t>(st.st_size) != static_cast<uint64_t>(length) + ours) return;
+  }
+  (void)::ftruncate(fd, static_cast<off_t>(length));
 }
 
 void remove_all(int kind) {
@@ -196,12 +207,21 @@ void unregister_mapped_input(int slot) {
   g_mapped[slot].end.store(0, std::memory_order_release);
 }
 
-void register_output_cut(int fd, uint64_t length) {
+void register_output_cut(int fd, uint64_t length, bool shared) {
   g_cut_length.store(static_cast<int64_t>(length), std::memory_order_release);
+  g_cut_shared.store(shared, std::memory_order_release);
+  g_cut_written.store(0, std::memory_order_release);
   g_cut_fd.store(fd, std::memory_order_release);
 }
 
 void unregister_output_cut() { g_cut_fd.store(-1, std::memory_order_release); }
+
+std::atomic<uint64_t>& output_written_counter() { return g_cut_written; }
+
+void cut_registered_output() {
+  cut_output();
+  unregister_output_cut();
+}
 
 int register_temp_path(const std::string& path, bool is_directory) {
   if (path.size() >= PATH_MAX) throw Error("temporary path too long: " + path);

@@ -7,7 +7,9 @@
 // the output's unnamed temporary file (io/output/output_temp.h) needs no cleanup.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
+#include <cstdint>
 #include <string>
 
 namespace gsort {
@@ -29,12 +31,21 @@ int register_mapped_output(const void* base, size_t length);
 // Either kind.
 void unregister_mapped_input(int slot);
 
-// Standard output that gsort extends in place (a regular file it maps):
-// on a fatal signal, and on a SIGBUS in a mapped range, the handler cuts
-// the file `fd` back to `length` bytes, where it ended before. One at a time;
-// unregister before the descriptor closes.
-void register_output_cut(int fd, uint64_t length);
+// Standard output that is a regular file gsort extends from where it ends
+// (`> file`, `>> file`), through a mapping or a stream: on a fatal signal,
+// on a SIGBUS in a mapped range, and on cut_registered_output(), the file
+// `fd` is cut back to `length` bytes, where it ended before. `shared` (an
+// O_APPEND descriptor, which other processes may append through too): only
+// where the file ends at `length` plus what output_written_counter() counted,
+// so that nobody else's bytes are cut. One at a time; unregister before the
+// descriptor closes.
+void register_output_cut(int fd, uint64_t length, bool shared = false);
 void unregister_output_cut();
+// Where the bytes gsort appends to the registered output through write()
+// are counted (a shared one's cut needs them): File::count_written_into.
+std::atomic<uint64_t>& output_written_counter();
+// The cut, now (a sort that failed), where one is registered; then unregistered.
+void cut_registered_output();
 
 // Registers a path for removal on a fatal signal; returns a slot for
 // unregister_temp_path. Thread-safe. Throws Error when the table is full.

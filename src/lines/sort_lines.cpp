@@ -19,9 +19,23 @@
 
 namespace gsort {
 
+namespace {
+
+// The output's size at most, where the inputs tell it (a terminator may be
+// added to each input's last line).
+OutputStaging line_output_staging(const SortConfig& config) {
+  bool known = false;
+  // --debug's annotations and a compressed output have sizes of their own.
+  if (config.compress_output || config.lines.debug) return OutputStaging{0, config.temp_dir};
+  const uint64_t bytes = plain_input_bytes(config.inputs, &known);
+  return OutputStaging{known ? bytes + config.inputs.size() : 0, config.temp_dir};
+}
+
+}  // namespace
+
 LineDestination::LineDestination(const SortConfig& config, const std::string& path, ThreadPool& pool,
                                  uint64_t block_bytes)
-    : target(path),
+    : target(path, "output", false, "", line_output_staging(config)),
       encoder(config.lines.debug ? std::make_unique<DebugAnnotator>(
                                        make_line_spec(config.lines, config.reverse, config.unique), target.file())
               : config.compress_output ? make_output_encoder(config.output_format, target.file(), config.output_level,
@@ -151,6 +165,7 @@ void open_destination(LineJob& job, const std::string& path) {
     room.fd = out.target.file().fd();
     room.name = out.target.destination();
     room.mappable = out.refusal.empty();
+    room.copied_into = out.target.copied_into();
   }
   out.room = std::make_unique<RoomCheck>(config.space_check, room, config.temp_dir);
   if (!out.refusal.empty()) return;

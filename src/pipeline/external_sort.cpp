@@ -42,7 +42,8 @@ namespace {
 // The destination's file, made first (an unwritable destination fails
 // before any work), its encoder with --compress-output, and --verify's check.
 struct SortOutput {
-  SortOutput(const SortContext& ctx, const RunOptions& run) : target(run.output, "output", false, run.output_shown_as) {
+  SortOutput(const SortContext& ctx, const RunOptions& run)
+      : target(run.output, "output", false, run.output_shown_as, staging(ctx.config)) {
     const SortConfig& config = ctx.config;
     if (config.compress_output) {
       encoder = make_output_encoder(config.output_format, target.file(), config.output_level, config.threads,
@@ -53,6 +54,14 @@ struct SortOutput {
   OutputTarget target;
   std::unique_ptr<OutputEncoder> encoder;
   std::unique_ptr<OutputCheck> check;
+
+ private:
+  // The output's size, where the inputs tell it (not compressed).
+  static OutputStaging staging(const SortConfig& config) {
+    bool known = false;
+    const uint64_t bytes = config.compress_output ? 0 : plain_input_bytes(config.inputs, &known);
+    return OutputStaging{known ? bytes : 0, config.temp_dir};
+  }
 };
 
 // The output, where its size is known (not encoded).
@@ -63,6 +72,7 @@ OutputRoom output_room(const InputSet& inputs, SortOutput& out, const std::strin
   room.fd = out.target.file().fd();
   room.name = out.target.destination();
   room.mappable = refusal.empty();
+  room.copied_into = out.target.copied_into();
   return room;
 }
 

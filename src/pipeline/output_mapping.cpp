@@ -28,15 +28,15 @@ bool reads_standard_output(const std::vector<std::string>& inputs) {
 
 std::string mapping_refusal(const OutputTarget& target, const std::vector<std::string>& inputs, bool encoded,
                             bool writeback_paced, uint64_t input_bytes) {
-  if (test_hooks::output_way) {
-    const int forced = test_hooks::output_way();
-    if (forced == 1) return "a test asked for the stream";
-    if (forced == 2) return "";
+  const int forced = test_hooks::output_way ? test_hooks::output_way() : 0;
+  if (forced == 1) return "a test asked for the stream";
+  if (target.is_direct() && !target.direct_is_mappable()) {
+    if (!target.is_stdout()) return "not a regular file";
+    return target.direct_appends() ? "standard output is appended to (>>), where others may append too"
+                                   : "standard output";
   }
-  if (target.is_direct()) {
-    if (!target.direct_is_mappable()) return target.is_stdout() ? "standard output" : "not a regular file";
-    if (reads_standard_output(inputs)) return "standard output is also an input";
-  }
+  if (forced == 2) return "";
+  if (target.is_direct() && reads_standard_output(inputs)) return "standard output is also an input";
   if (encoded) return "compressed";
   if (writeback_paced) return "larger than the page cache takes: around it, or paced";
   if (input_bytes > 0) {

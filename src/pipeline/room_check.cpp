@@ -103,6 +103,7 @@ void RoomCheck::count_runs_if_plain(const RunsRoom& runs, TempRuns& temp) {
 
 void RoomCheck::check() {
   if (!enabled_) return;
+  check_copy_in_place();
   const FileSystemRoom out = output_.bytes > 0 ? room_of_fd(output_.fd) : FileSystemRoom{};
   const FileSystemRoom temp = runs_.bytes > 0 ? room_of_dir(temp_dir_) : FileSystemRoom{};
   const bool shared = out.known && temp.known && same_file_system(out, temp);
@@ -121,6 +122,22 @@ void RoomCheck::check() {
     refuse("the output needs", p.output, "the file system of " + output_.name, out.free_bytes);
   }
   if (temp.known && p.runs > temp.free_bytes) refuse("the runs need", p.runs, temp_dir_, temp.free_bytes);
+}
+
+void RoomCheck::check_copy_in_place() const {
+  if (output_.copied_into.empty() || output_.bytes == 0) return;
+  struct stat st;
+  if (::stat(output_.copied_into.c_str(), &st) != 0) return;
+  const FileSystemRoom there = room_of_dir(output_.copied_into);
+  if (!there.known) return;
+  const uint64_t now = static_cast<uint64_t>(st.st_size);
+  uint64_t need = output_.bytes > now ? output_.bytes - now : 0;
+  const FileSystemRoom made = room_of_fd(output_.fd);
+  if (made.known && same_file_system(made, there)) need += output_.bytes;
+  if (need > there.free_bytes) {
+    refuse("the output and its copy into " + output_.copied_into + " (written in place) need", need,
+           "its file system", there.free_bytes);
+  }
 }
 
 }  // namespace gsort

@@ -14,6 +14,9 @@
 //    at most min(its largest file, kRunMostUnreleased) for each source.
 //    Where merges write runs (more runs than one merge takes), -T holds
 //    the runs and that much more.
+// An output copied into its destination in place at commit (a file with
+// other links) needs, on the destination's file system, what the copy adds
+// to the destination's size, beside the made output where that is there too.
 // On one file system, the output beside the runs: mapped, it is reserved
 // whole when the final merge begins, with every run still there (runs +
 // output); as a stream, it grows as the runs are freed (runs + what the
@@ -39,6 +42,7 @@ struct OutputRoom {
   int fd = -1;            // its file; not checked unless a regular file
   std::string name;       // for messages
   bool mappable = false;  // nothing but room keeps it from being mapped
+  std::string copied_into;  // the destination it is copied into at commit (in place), else empty
 };
 
 class RoomCheck {
@@ -61,6 +65,7 @@ class RoomCheck {
 
  private:
   void check();
+  void check_copy_in_place() const;
 
   const bool enabled_;
   const OutputRoom output_;

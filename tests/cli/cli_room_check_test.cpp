@@ -247,6 +247,57 @@ TEST(CliRoomCheck, NoLineSortThatPassesTheCheckRunsOutOfRoomAndThoseThatFitStart
   EXPECT_GT(refused, 0);
 }
 
+// A destination written in place (it has other links) is copied into at
+// commit: where its file system cannot hold the output twice (the made
+// file and the copy), the output is made on -T, another file system, as
+// sort -o writes its output there directly (issue 52: 30 MB on a 50 MB
+// tmpfs). Every link then holds the sorted output.
+TEST(CliRoomCheck, AnInPlaceDestinationShortOfRoomForTwoCopiesIsMadeOnTheTempDirectory) {
+  TempDir dir;
+  const std::string small = dir.subdir("small");
+  Tmpfs tmpfs(small, "50m");
+  if (!tmpfs.mounted()) GTEST_SKIP() << "no tmpfs: " << tmpfs.error();
+  const std::string data = short_lines(52, 30000000);
+  write_file(dir.file("in"), data);
+  write_file(small + "/d", "old\n");
+  ASSERT_EQ(::link((small + "/d").c_str(), (small + "/d2").c_str()), 0);
+  const ProcessResult r = run_gsort({"-T", dir.subdir("tmp"), "-o", small + "/d", dir.file("in")});
+  ASSERT_EQ(r.status(), "exit 0") << r.err;
+  const std::string sorted = sorted_lines(data);
+  EXPECT_TRUE(read_file(small + "/d") == sorted);
+  EXPECT_TRUE(read_file(small + "/d2") == sorted) << "the other link";
+  EXPECT_EQ(entry_names(small), (std::vector<std::string>{"d", "d2"}));
+  EXPECT_EQ(list_tree(dir.file("tmp")), std::vector<std::string>{});
+}
+
+// Where no file system can hold it, the sort is refused before any work,
+// naming the figures; started anyway (--no-space-check), the copy's room is
+// reserved before a byte of the destination changes, and is not there: exit
+// 2, and the destination and its links keep their bytes.
+TEST(CliRoomCheck, AnInPlaceCopyWithoutRoomLeavesTheDestinationAsItWas) {
+  TempDir dir;
+  const std::string small = dir.subdir("small");
+  Tmpfs tmpfs(small, "50m");
+  if (!tmpfs.mounted()) GTEST_SKIP() << "no tmpfs: " << tmpfs.error();
+  write_file(dir.file("in"), short_lines(53, 30000000));
+  write_file(small + "/d", "old\n");
+  ASSERT_EQ(::link((small + "/d").c_str(), (small + "/d2").c_str()), 0);
+  ProcessResult r = run_gsort({"-T", small, "-o", small + "/d", dir.file("in")});
+  EXPECT_EQ(r.status(), "exit 2");
+  EXPECT_EQ(r.err.rfind("gsort: not enough room: the output and its copy into " + small + "/d (written in place) need ",
+                        0),
+            0u)
+      << r.err;
+  EXPECT_EQ(read_file(small + "/d"), "old\n");
+  r = run_gsort({"--no-space-check", "-T", small, "-o", small + "/d", dir.file("in")});
+  EXPECT_EQ(r.status(), "exit 2");
+  EXPECT_NE(r.err.find("no space left on device"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("it is unchanged"), std::string::npos) << r.err;
+  EXPECT_EQ(read_file(small + "/d"), "old\n");
+  EXPECT_EQ(read_file(small + "/d2"), "old\n");
+  EXPECT_EQ(entry_names(small), (std::vector<std::string>{"d", "d2"}));
+}
+
 // ramfs (and some FUSE file systems) report no size at all: not "0 bytes
 // free", but unknown, and not checked.
 TEST(CliRoomCheck, AFileSystemThatReportsNoSizeIsNotChecked) {

@@ -9,11 +9,13 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "tests/support/process.h"
 #include "tests/support/rng.h"
 #include "tests/support/temp_dir.h"
+#include "tests/support/tmpfs.h"
 
 namespace gsort_test {
 namespace {
@@ -105,20 +107,77 @@ TEST_F(StandardOutputFile, APipeOfManyChunksGivesItsGrownRangeUp) {
   EXPECT_EQ(r.err.find("gsort: runs: 0\n"), std::string::npos) << r.err;
 }
 
-TEST_F(StandardOutputFile, AppendKeepsWhatWasThere) {
+// `>>` (O_APPEND) is written with write(), as sort writes it: other
+// processes may append to the file too, and each write must land after
+// their bytes (a mapping reserves its range once).
+TEST_F(StandardOutputFile, AppendKeepsWhatWasThereAndIsAStream) {
   write_file(dir_.file("out"), "kept\n");
   const ProcessResult r = shell("\"$G\" -v lines >> out && \"$G\" --format gensort records >> out");
   ASSERT_EQ(r.status(), "exit 0") << r.err;
   EXPECT_TRUE(file("out") == "kept\n" + file("lines.sorted") + file("records.sorted"));
-  EXPECT_NE(r.err.find("output: filled through a mapping"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("output: filled through a mapping"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("standard output is appended to (>>)"), std::string::npos) << r.err;
 }
 
+#ifdef GSORT_HOOKS_BINARY
+// Two writers on one O_APPEND file: another process appends once gsort
+// has started (while it reads, or just before its first byte), with
+// gsort's input a pipe, a file sorted in memory (mapped under `>`) or
+// spilled: both writers' bytes survive, in the order they were written.
+TEST_F(StandardOutputFile, AppendNeverOverwritesWhatAnotherWriterAppended) {
+  for (const std::string& kind : {std::string("lines"), std::string("records")}) {
+    const std::string format = kind == "records" ? " --format gensort" : "";
+    // Each with the moment it reaches before its output: a chunk read, or the input mapped.
+    const std::vector<std::pair<std::string, std::string>> inputs = {
+        {"cat " + kind + " | \"$G\"" + format, "chunk-0"},
+        {"\"$G\"" + format + " --page-cache keep " + kind, "mapped"},
+        {"\"$G\"" + format + " -S 1M -T . " + kind, "chunk-1"}};
+    for (const auto& [input, early] : inputs) {
+      for (const std::string& moment : {early, std::string("output")}) {
+        write_file(dir_.file("out"), "pre\n");
+        const ProcessResult r =
+            shell("export GSORT_TEST_APPEND_AT=" + moment + ":out:INTRUDER; " + input + " >> out", GSORT_HOOKS_BINARY);
+        ASSERT_EQ(r.status(), "exit 0") << input << ": " << r.err;
+        EXPECT_TRUE(file("out") == "pre\nINTRUDER" + file(kind + ".sorted")) << input << " at " << moment;
+      }
+    }
+  }
+}
+#endif
+
+// Standard output opened read-write and read to its end (as `>>` without
+// O_APPEND): mappable, but not where it is also an input.
 TEST_F(StandardOutputFile, AFileThatIsAlsoAnInputIsAStream) {
   const std::string before = file("lines");
-  const ProcessResult r = shell("\"$G\" -v lines >> lines");
+  const ProcessResult r = shell("{ cat <&1 >/dev/null; \"$G\" -v lines; } 1<> lines");
   ASSERT_EQ(r.status(), "exit 0") << r.err;
   EXPECT_TRUE(file("lines") == before + file("lines.sorted"));
   EXPECT_NE(r.err.find("standard output is also an input"), std::string::npos) << r.err;
+}
+
+// Standard output that is a regular file is cut back to where it ended when
+// the sort fails midway: a pipe's output on a full disk (a stream, or a
+// range grown as the pipe arrives), and a file's under --no-space-check,
+// through `>` and `>>`. Needs root for the small tmpfs.
+TEST_F(StandardOutputFile, AFullDiskMidwayLeavesTheFileAsItWas) {
+  const std::string small = dir_.subdir("small");
+  Tmpfs tmpfs(small, "2m");
+  if (!tmpfs.mounted()) GTEST_SKIP() << "no tmpfs: " << tmpfs.error();
+  for (const std::string& kind : {std::string("lines"), std::string("records")}) {
+    const std::string format = kind == "records" ? " --format gensort" : "";
+    for (const std::string& input : {"cat " + kind + " | \"$G\"" + format, "\"$G\" --no-space-check" + format + " " + kind,
+                                      "\"$G\" --no-space-check -S 1M -T ." + format + " " + kind}) {
+      for (const std::string redirect : {">", ">>"}) {
+        write_file(small + "/out", "pre\n");
+        const std::string script =
+            redirect == ">" ? "{ echo pre; " + input + "; } > small/out" : input + " >> small/out";
+        const ProcessResult r = shell(script);
+        EXPECT_EQ(r.status(), "exit 2") << script << ": " << r.err;
+        EXPECT_NE(r.err.find("no space left on device"), std::string::npos) << script << ": " << r.err;
+        EXPECT_EQ(read_file(small + "/out"), "pre\n") << script;
+      }
+    }
+  }
 }
 
 TEST_F(StandardOutputFile, PipesDevicesAndFilesWithATailStayStreams) {
