@@ -6,13 +6,38 @@
 #include <system_error>
 
 #include "io/file/checksum.h"
+#include "io/input/mapped_input.h"
 #include "src/core/errors.h"
 
 namespace gsort {
 namespace {
 
-// Read and hashed at a time: small enough to stay in the cache while hashed.
-constexpr uint64_t kHashBlockBytes = 1 << 20;
+// Mapped a window at a time where it can be: the page cache's pages hashed
+// in place, three times as fast as copied by pread (here); read where not.
+constexpr uint64_t kHashWindowBytes = 64ull << 20;
+// Hashed between looks at the stop flag; the read buffer's size.
+constexpr uint64_t kHashStepBytes = 1ull << 20;
+
+// Feeds bytes [at, at + bytes) of `file` to `hash`; false where `stop`
+// was raised meanwhile.
+bool hash_window(File& file, uint64_t at, uint64_t bytes, StreamHash& hash, const std::atomic<bool>& stop,
+                 std::unique_ptr<uint8_t[]>& block) {
+  const std::unique_ptr<MappedInput> mapped = MappedInput::map(file, at, at + bytes);
+  if (!mapped && !block) block.reset(new uint8_t[kHashStepBytes]);
+  for (uint64_t done = 0; done < bytes; done += kHashStepBytes) {
+    if (stop) return false;
+    const size_t step = static_cast<size_t>(std::min(kHashStepBytes, bytes - done));
+    if (mapped) {
+      hash.update(mapped->bytes() + done, step);
+      continue;
+    }
+    if (file.pread_full(block.get(), step, at + done) != step) {
+      throw DataError(file.display_name() + ": the file shrank while it was read");
+    }
+    hash.update(block.get(), step);
+  }
+  return true;
+}
 
 }  // namespace
 
@@ -41,19 +66,13 @@ ContentCheck::~ContentCheck() {
 }
 
 void ContentCheck::hash_pieces() {
-  std::unique_ptr<uint8_t[]> block(new uint8_t[kHashBlockBytes]);
+  std::unique_ptr<uint8_t[]> block;  // made where a window cannot be mapped
   StreamHash hash;
   for (const ContentPiece& piece : mine_) {
     hash.reset();
-    File& file = inputs_.file(piece.file);
-    for (uint64_t done = 0; done < piece.bytes;) {
-      if (stop_) return;
-      const size_t want = static_cast<size_t>(std::min(kHashBlockBytes, piece.bytes - done));
-      if (file.pread_full(block.get(), want, piece.offset + done) != want) {
-        throw DataError(file.display_name() + ": the file shrank while it was read");
-      }
-      hash.update(block.get(), want);
-      done += want;
+    for (uint64_t done = 0; done < piece.bytes; done += kHashWindowBytes) {
+      const uint64_t window = std::min(kHashWindowBytes, piece.bytes - done);
+      if (!hash_window(inputs_.file(piece.file), piece.offset + done, window, hash, stop_, block)) return;
     }
     hashes_.push_back(hash.digest());
   }
