@@ -584,6 +584,17 @@ case_mismatch_content() {
   grep -q "inputs: read through 2 views" "$work/err" || fail "copies alike, -v: $(cat "$work/err")"
   cmp -s "$work/ref" "$o" || fail "copies alike: differs from one process"
   rm "$o"
+  # A rank that fails mid-sort ends the hashing beside it on every rank: no
+  # hang, no output, nothing left.
+  local rc=0
+  GSORT_TEST_FAIL_RANK=1 GSORT_TEST_FAIL_AT=exchange timeout 60 "$mpirun_bin" "${mpi_flags[@]}" \
+    -x GSORT_TEST_FAIL_RANK -x GSORT_TEST_FAIL_AT -np 1 -wdir "$work/n0" "$hooks" "${rank_opts[@]}" -T "$work/tmp" \
+    --record-size 24 --key 0:u64 a b -o "$o" : -np 1 -wdir "$work/n1" "$hooks" "${rank_opts[@]}" -T "$work/tmp" \
+    --record-size 24 --key 0:u64 a b -o "$o" >/dev/null 2>"$work/err" || rc=$?
+  [ "$rc" != 0 ] && [ "$rc" != 124 ] || fail "a rank failing beside the hashing: exit $rc"
+  grep -q "^gsort: rank 1: test hook" "$work/err" || fail "a rank failing beside the hashing: $(cat "$work/err")"
+  [ ! -e "$o" ] || fail "a rank failing beside the hashing: output written"
+  no_leftovers
   # One file on one host: one view, nothing hashed.
   mpi 2 "$gsort" "${rank_opts[@]}" -T "$work/tmp" -v --record-size 24 --key 0:u64 "$work/n0/a" "$work/n0/b" -o "$o" \
     2>"$work/err" || fail "one view: failed: $(cat "$work/err")"
