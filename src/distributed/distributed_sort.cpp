@@ -12,10 +12,12 @@
 #include "src/distributed/local/local_sort_phase.h"
 #include "src/distributed/output/distributed_output.h"
 #include "src/distributed/output/rank_boundaries.h"
+#include "src/distributed/partition/content_check.h"
 #include "src/distributed/partition/gpu_partition.h"
 #include "src/distributed/partition/input_slice.h"
 #include "src/distributed/partition/splitters.h"
 #include "src/distributed/ranks/input_identity.h"
+#include "src/distributed/ranks/input_views.h"
 #include "src/distributed/ranks/option_fields.h"
 #include "src/distributed/ranks/rank_agreement.h"
 #include "src/distributed/ranks/rank_context.h"
@@ -25,10 +27,12 @@
 namespace gsort {
 namespace {
 
-// The inputs every rank opened, and this rank's slice of them.
+// The inputs every rank opened, this rank's slice of them, and which ranks
+// read them through one view.
 struct RankInput {
   ConcatenatedInputs inputs;
   RecordRange slice;
+  InputViews views;
 };
 
 std::vector<InputIdentity> identify_inputs(const ConcatenatedInputs& inputs, const std::vector<std::string>& names) {
@@ -50,7 +54,7 @@ RankInput prepare(RankContext& rank, DistributedOutput& output, RankStats& stats
     ConcatenatedInputs inputs(rank.config.inputs, rank.config.record_size);
     identities = identify_inputs(inputs, rank.config.inputs);
     const RecordRange slice = rank_slice(inputs.total_records(), rank.group.rank, rank.group.size);
-    input.emplace(RankInput{std::move(inputs), slice});
+    input.emplace(RankInput{std::move(inputs), slice, InputViews()});
     stats.slice_records = slice.size();
   });
   compare_with_rank0(rank.fence, rank.group, input_fields(identities));
@@ -62,12 +66,18 @@ RankInput prepare(RankContext& rank, DistributedOutput& output, RankStats& stats
   });
   rank.fence.agree();
   output.share_destination();
+  input->views = find_input_views(rank.group, identities);
   rank.log.info("distributed: " + std::to_string(rank.group.size) + " ranks, " +
                 std::to_string(input->inputs.total_records()) + " records");
+  rank.log.info(input->views.views() == 1
+                    ? "inputs: every rank reads the same files on one host: their content is not compared"
+                    : "inputs: read through " + std::to_string(input->views.views()) +
+                          " views (hosts, or files under one name): each is hashed whole beside the sort and "
+                          "compared before the commit");
   return std::move(*input);
 }
 
-// Step 7: rank 0 reports for all ranks, under -v and in --stats.
+// Step 8: rank 0 reports for all ranks, under -v and in --stats.
 void report(const RankContext& rank, DistributedOutput& output, RankStats& stats, const Stopwatch& total) {
   stats.total_s = total.seconds();
   const std::vector<RankStats> all = gather_rank_stats(rank.group, stats);
@@ -87,12 +97,14 @@ void distributed_sort(const RankGroup& group, const SortConfig& config) {
   std::thread warming([&rank] { warm_up_gpu(rank.config); });
   ScopedJoin join_warming(warming);
   const RankInput input = prepare(rank, output, stats);
+  ContentCheck content(input.inputs, input.views, group.rank);
   const Splitters splitters = agree_on_splitters(rank, input.inputs, input.slice, stats);
   ReceivedRecords received =
       exchange_records(rank, ShuffleInput{input.inputs, input.slice, rank.layout, splitters}, stats);
   const uint64_t received_count = received.count;
   SortedPart sorted = sort_received_records(rank, std::move(received), output, stats);
   const bool drop_first = settle_boundaries(rank, sorted.ends, received_count, input.inputs.total_records());
+  content.compare(rank);
   stats.output_records = sorted.records - (drop_first ? 1 : 0);
   const Stopwatch writing;
   output.write(rank.fence, sorted.part.get(), drop_first ? rank.layout.record_size() : 0, stats.output_records);

@@ -12,10 +12,14 @@
 //      (local/local_sort_phase.h);
 //   5. -u drops duplicates across rank boundaries
 //      (output/rank_boundaries.h);
-//   6. each rank writes its range of the output file at its offset (or its
+//   6. where ranks may read different bytes under one name (other hosts,
+//      other files), the inputs' whole content, hashed beside steps 2 to 5,
+//      is compared; a difference stops every rank
+//      (partition/content_check.h);
+//   7. each rank writes its range of the output file at its offset (or its
 //      part file with --output-parts); the output appears only when every
 //      rank succeeded (output/distributed_output.h);
-//   7. rank 0 reports for all (ranks/rank_stats.h).
+//   8. rank 0 reports for all (ranks/rank_stats.h).
 #pragma once
 
 #include "src/config/sort_config.h"

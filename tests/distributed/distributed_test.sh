@@ -407,8 +407,9 @@ case_differ() {
 # mpmd_refused EXPECTED RANK0_ARGS... -- RANK1_ARGS...: two ranks launched
 # with mpirun's MPMD syntax (A : B), each given its own options and inputs
 # (a leading "-wdir DIR" is mpirun's, for the rank's working directory:
-# node-local files of the same name). They must not sort: exit 2 within a
-# bound (no hang), one line from rank 1 naming EXPECTED (no "internal
+# node-local files of the same name; a leading "-np N" starts N ranks of
+# that side). They must not sort: exit 2 within a bound (no hang), one line
+# from rank 1 (rank $reporting where set) naming EXPECTED (no "internal
 # error", no MPI message), no output, nothing left.
 mpmd_refused() {
   local expected=$1 rc=0 first=() second=()
@@ -416,16 +417,23 @@ mpmd_refused() {
   while [ "$1" != -- ]; do first+=("$1"); shift; done
   shift
   second=("$@")
-  local w0=() w1=()
-  if [ "${first[0]}" = -wdir ]; then w0=(-wdir "${first[1]}"); first=("${first[@]:2}"); fi
-  if [ "${second[0]}" = -wdir ]; then w1=(-wdir "${second[1]}"); second=("${second[@]:2}"); fi
-  timeout 60 "$mpirun_bin" "${mpi_flags[@]}" -np 1 "${w0[@]}" "$gsort" "${rank_opts[@]}" -T "$work/tmp" "${first[@]}" \
-    : -np 1 "${w1[@]}" "$gsort" "${rank_opts[@]}" -T "$work/tmp" "${second[@]}" </dev/null >"$work/stdout" \
-    2>"$work/err" || rc=$?
+  local w0=() w1=() n0=1 n1=1
+  while [ "${first[0]}" = -wdir ] || [ "${first[0]}" = -np ]; do
+    if [ "${first[0]}" = -np ]; then n0=${first[1]}; else w0=(-wdir "${first[1]}"); fi
+    first=("${first[@]:2}")
+  done
+  while [ "${second[0]}" = -wdir ] || [ "${second[0]}" = -np ]; do
+    if [ "${second[0]}" = -np ]; then n1=${second[1]}; else w1=(-wdir "${second[1]}"); fi
+    second=("${second[@]:2}")
+  done
+  timeout 60 "$mpirun_bin" "${mpi_flags[@]}" -np "$n0" "${w0[@]}" "$gsort" "${rank_opts[@]}" -T "$work/tmp" \
+    "${first[@]}" : -np "$n1" "${w1[@]}" "$gsort" "${rank_opts[@]}" -T "$work/tmp" "${second[@]}" </dev/null \
+    >"$work/stdout" 2>"$work/err" || rc=$?
   [ "$rc" != 124 ] || fail "$expected: timed out (a hang)"
   [ "$rc" = 2 ] || fail "$expected: exit $rc: $(head -c 600 "$work/err")"
   [ "$(grep -c '^gsort: ' "$work/err")" = 1 ] || fail "$expected: not one message: $(head -c 600 "$work/err")"
-  grep -q -- "^gsort: rank 1: $expected" "$work/err" || fail "$expected: message: $(head -c 600 "$work/err")"
+  grep -q -- "^gsort: rank ${reporting:-1}: $expected" "$work/err" ||
+    fail "$expected: message: $(head -c 600 "$work/err")"
   ! grep -qiE 'internal error|MPI_ERR' "$work/err" || fail "$expected: $(head -c 600 "$work/err")"
   [ -z "$(ls "$work/out")" ] || fail "$expected: output written: $(ls "$work/out")"
   no_leftovers
@@ -500,6 +508,98 @@ case_mismatch_inputs() {
     --format gensort in -o "$o" : -np 1 -wdir "$work/n1" "$gsort" "${rank_opts[@]}" -T "$work/tmp" --format gensort in \
     -o "$o" || fail "node-local copies kept with cp -p: failed"
   cmp -s "$work/ref" "$o" || fail "node-local copies kept with cp -p: differs from one process"
+  rm "$o"
+  no_leftovers
+}
+
+# outside_samples FILE OFFSET BYTES: whether those bytes of FILE miss every
+# block that the ranks' identities sample (16 of 64 KiB, first, last and
+# evenly between: src/distributed/ranks/input_identity.h).
+outside_samples() {
+  local size span i begin
+  size=$(stat -c %s "$1")
+  span=$((size - 65536))
+  for ((i = 0; i < 16; i++)); do
+    begin=$((span / 15 * i + span % 15 * i / 15))
+    [ $(($2 + $3)) -le "$begin" ] || [ "$2" -ge $((begin + 65536)) ] || return 1
+  done
+}
+
+# change_record FILE RECORD RECORD_SIZE: one record's first bytes changed in
+# place, its size and modification time kept; the record must lie between
+# the sampled blocks, where the identities cannot see it.
+change_record() {
+  local at=$(($2 * $3))
+  outside_samples "$1" "$at" "$3" || fail "record $2 of $1 lies in a sampled block"
+  touch -r "$1" "$work/time"
+  printf 'XXXXXXXX' | dd of="$1" bs=1 seek="$at" conv=notrunc status=none
+  touch -r "$work/time" "$1"
+}
+
+# Ranks given files of one name, size and time whose content differs only
+# between the sampled blocks (issue 52): each view of the inputs (a host and
+# its files) is hashed whole beside the sort and compared before the
+# commit, so one record changed anywhere stops every rank with exit 2 and
+# one line, before any output, whichever rank's file it is and whether or
+# not that rank reads the record itself.
+case_mismatch_content() {
+  local o=$work/out/sorted record
+  mkdir "$work/n0" "$work/n1"
+  # 10 MB: 100,000 records of 100 bytes, 50,000 in each of two ranks' slices.
+  gen -n 100000 --format gensort --seed 5 -o "$work/n0/in"
+  # The first and the last records outside the sampled blocks, either side
+  # of the two slices' boundary, and one in the middle of each slice.
+  for record in 656 99343 49999 50000 25000 75000; do
+    cp -p "$work/n0/in" "$work/n1/in"
+    change_record "$work/n1/in" "$record" 100
+    mpmd_refused "input 'in' differs from rank 0's (content of bytes " -wdir "$work/n0" --format gensort in -o "$o" \
+      -- -wdir "$work/n1" --format gensort in -o "$o"
+  done
+  # Rank 0's file changed, streamed in small rounds.
+  mpmd_refused "input 'in' differs from rank 0's (content of bytes 5000000 to 9999999" -wdir "$work/n1" -S 1M \
+    --format gensort in -o "$o" -- -wdir "$work/n0" -S 1M --format gensort in -o "$o"
+  # Three ranks, two of them on one file: the third's file differs in the
+  # first slice, which only rank 0 reads; and the other way round, where
+  # the two share hashing the first slice.
+  cp -p "$work/n0/in" "$work/n1/in"
+  change_record "$work/n1/in" 15000 100
+  reporting=2 mpmd_refused "input 'in' differs from rank 0's (content of bytes 0 to 3333299" -np 2 -wdir "$work/n0" \
+    --format gensort in -o "$o" -- -wdir "$work/n1" --format gensort in -o "$o"
+  mpmd_refused "input 'in' differs from rank 0's (content of bytes 0 to 3333299" -wdir "$work/n1" --format gensort in \
+    -o "$o" -- -np 2 -wdir "$work/n0" --format gensort in -o "$o"
+  # Several inputs of 24-byte records: the second differs, and is named.
+  gen -n 300000 --record-size 24 --key 0:u64 --seed 6 -o "$work/n0/a"
+  gen -n 250001 --record-size 24 --key 0:u64 --seed 7 -o "$work/n0/b"
+  cp -p "$work/n0/a" "$work/n1/a"
+  cp -p "$work/n0/b" "$work/n1/b"
+  change_record "$work/n1/b" 90000 24
+  mpmd_refused "input 'b' differs from rank 0's (content of bytes " -wdir "$work/n0" --record-size 24 --key 0:u64 \
+    a b -o "$o" -- -wdir "$work/n1" --record-size 24 --key 0:u64 a b -o "$o"
+  # Copies alike: each view is hashed and the sort runs, as one process's.
+  cp -p "$work/n0/b" "$work/n1/b"
+  "$gsort" --backend cpu --record-size 24 --key 0:u64 "$work/n0/a" "$work/n0/b" -o "$work/ref"
+  timeout 60 "$mpirun_bin" "${mpi_flags[@]}" -np 1 -wdir "$work/n0" "$gsort" "${rank_opts[@]}" -T "$work/tmp" -v \
+    --record-size 24 --key 0:u64 a b -o "$o" : -np 2 -wdir "$work/n1" "$gsort" "${rank_opts[@]}" -T "$work/tmp" \
+    --record-size 24 --key 0:u64 a b -o "$o" 2>"$work/err" || fail "copies alike: failed: $(cat "$work/err")"
+  grep -q "inputs: read through 2 views" "$work/err" || fail "copies alike, -v: $(cat "$work/err")"
+  cmp -s "$work/ref" "$o" || fail "copies alike: differs from one process"
+  rm "$o"
+  # A rank that fails mid-sort ends the hashing beside it on every rank: no
+  # hang, no output, nothing left.
+  local rc=0
+  GSORT_TEST_FAIL_RANK=1 GSORT_TEST_FAIL_AT=exchange timeout 60 "$mpirun_bin" "${mpi_flags[@]}" \
+    -x GSORT_TEST_FAIL_RANK -x GSORT_TEST_FAIL_AT -np 1 -wdir "$work/n0" "$hooks" "${rank_opts[@]}" -T "$work/tmp" \
+    --record-size 24 --key 0:u64 a b -o "$o" : -np 1 -wdir "$work/n1" "$hooks" "${rank_opts[@]}" -T "$work/tmp" \
+    --record-size 24 --key 0:u64 a b -o "$o" >/dev/null 2>"$work/err" || rc=$?
+  [ "$rc" != 0 ] && [ "$rc" != 124 ] || fail "a rank failing beside the hashing: exit $rc"
+  grep -q "^gsort: rank 1: test hook" "$work/err" || fail "a rank failing beside the hashing: $(cat "$work/err")"
+  [ ! -e "$o" ] || fail "a rank failing beside the hashing: output written"
+  no_leftovers
+  # One file on one host: one view, nothing hashed.
+  mpi 2 "$gsort" "${rank_opts[@]}" -T "$work/tmp" -v --record-size 24 --key 0:u64 "$work/n0/a" "$work/n0/b" -o "$o" \
+    2>"$work/err" || fail "one view: failed: $(cat "$work/err")"
+  grep -q "inputs: every rank reads the same files on one host" "$work/err" || fail "one view, -v: $(cat "$work/err")"
+  cmp -s "$work/ref" "$o" || fail "one view: differs from one process"
   rm "$o"
   no_leftovers
 }

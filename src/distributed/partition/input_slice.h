@@ -39,6 +39,8 @@ class ConcatenatedInputs {
   size_t file_count() const { return files_.size(); }
   File& file(size_t i) const { return files_[i]; }
   uint32_t record_size() const { return record_size_; }
+  // Each file's first global record number, and one more: the total.
+  const std::vector<uint64_t>& file_starts() const { return starts_; }
   // Reads `count` records starting at global record `first` into buf.
   void read(uint64_t first, uint64_t count, uint8_t* buf) const;
   // `count` records from global record `first` mapped into memory, when

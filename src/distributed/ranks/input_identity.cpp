@@ -28,6 +28,8 @@ InputIdentity identify_input(const std::string& name, File& file) {
   id.name = name;
   id.size = static_cast<uint64_t>(st.st_size);
   id.modified_s = static_cast<int64_t>(st.st_mtim.tv_sec);
+  id.device = static_cast<uint64_t>(st.st_dev);
+  id.inode = static_cast<uint64_t>(st.st_ino);
   std::vector<uint8_t> block(kInputSampleBytes);
   StreamHash hash;
   const auto take = [&](uint64_t offset, uint64_t bytes) {

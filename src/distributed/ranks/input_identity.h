@@ -15,8 +15,10 @@ namespace gsort {
 // huge inputs: a file of at most kInputSamples blocks of kInputSampleBytes
 // is hashed whole; a larger one in kInputSamples blocks, the first at 0,
 // the last ending at the end and the others evenly spread between. Bytes
-// between the samples are not seen: two files of the same name, size and
-// modification time that differ only there are taken for one.
+// between the samples are not seen here: two files of the same name, size
+// and modification time that differ only there pass, to be told apart when
+// the ranks compare the whole content before the commit
+// (partition/content_check.h).
 inline constexpr uint64_t kInputSampleBytes = 64 * 1024;
 inline constexpr uint64_t kInputSamples = 16;
 
@@ -25,6 +27,10 @@ struct InputIdentity {
   uint64_t size = 0;            // bytes
   int64_t modified_s = 0;       // st_mtime, whole seconds (copies keep no more on some file systems)
   uint64_t sampled_hash = 0;    // XXH3 of the sampled blocks, in file order
+  // Which file of this rank's kernel it is: not compared (each rank's own),
+  // but it tells which ranks read the same bytes (input_views.h).
+  uint64_t device = 0;          // st_dev
+  uint64_t inode = 0;           // st_ino
 };
 
 // The identity of the open regular file `file`, named `name`. Throws

@@ -6,6 +6,7 @@
 #include <mpi.h>
 
 #include <string>
+#include <vector>
 
 namespace gsort {
 
@@ -15,6 +16,7 @@ struct RankGroup {
   int size = 1;
   int local_rank = 0;  // among the ranks on this host (MPI_Comm_split_type SHARED)
   int local_size = 1;
+  int host = 0;        // the lowest rank on this host: one number per host
 };
 
 // Collective over MPI_COMM_WORLD; MPI must be initialised.
@@ -27,5 +29,8 @@ bool on_every_rank(const RankGroup& group, bool holds);
 
 // Collective: every rank's `s` becomes rank 0's.
 void broadcast_from_rank0(const RankGroup& group, std::string& s);
+
+// Collective: every rank's `s`, in rank order, on every rank.
+std::vector<std::string> gather_to_all(const RankGroup& group, const std::string& s);
 
 }  // namespace gsort
