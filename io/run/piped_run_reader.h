@@ -4,7 +4,8 @@
 // checks each block against the table at the end of the file before using
 // it, this reader sums the blocks as they pass and checks the table when
 // it comes, at the end. A damaged run is still an error before the output
-// is committed, never a wrong output.
+// is committed, never a wrong output; a pipe that ends early is first laid
+// at the program's door, as sort does: one that failed is the error.
 #pragma once
 
 #include <cstdint>
@@ -22,9 +23,10 @@ namespace gsort {
 class PipedRunReader final : public RecordSource {
  public:
   // `pipe`: the run's bytes from its first (its path() names the run in
-  // messages). `at_end`: called once the last byte is read (or, its errors
-  // ignored, when the reader goes first): waits for the program writing
-  // the pipe. Throws DataError for a missing or foreign header.
+  // messages). `at_end`: called once the last byte is read or the pipe
+  // ended early (or, its errors ignored, when the reader goes first): waits
+  // for the program writing the pipe, and throws where it failed. Throws
+  // DataError for a missing or foreign header.
   PipedRunReader(File pipe, uint32_t record_size, const RunIdentity& expected, std::function<void()> at_end);
   ~PipedRunReader() override;
   PipedRunReader(const PipedRunReader&) = delete;
@@ -40,6 +42,9 @@ class PipedRunReader final : public RecordSource {
   // Closes the pipe and waits for the program, where finish() did not.
   void abandon() noexcept;
   [[noreturn]] void damaged(const std::string& what) const;
+  // The pipe ended before the run did: the program's failure where it
+  // failed (at_end throws), else the run is damaged.
+  [[noreturn]] void ended_early(const std::string& what);
 
   File pipe_;
   RunHeader header_{};
