@@ -8,9 +8,8 @@
 
 namespace gsort {
 
-PipedRunReader::PipedRunReader(File pipe, uint32_t record_size, const RunIdentity& expected,
-                               std::function<void()> at_end)
-    : pipe_(std::move(pipe)), sums_(record_size), at_end_(std::move(at_end)) {
+PipedRunReader::PipedRunReader(File pipe, uint32_t record_size, const RunIdentity& expected, PipeWriter writer)
+    : pipe_(std::move(pipe)), sums_(record_size), writer_(std::move(writer)) {
   try {
     if (pipe_.read_full(&header_, sizeof header_) != sizeof header_) ended_early("is truncated (no header)");
     check_run_header(header_, pipe_.path(), record_size, expected);
@@ -26,14 +25,20 @@ PipedRunReader::PipedRunReader(File pipe, uint32_t record_size, const RunIdentit
 PipedRunReader::~PipedRunReader() { abandon(); }
 
 void PipedRunReader::abandon() noexcept {
-  if (!at_end_) return;
-  pipe_ = File();  // closed first: a program still writing gets EPIPE and ends
-  const std::function<void()> at_end = std::exchange(at_end_, nullptr);
+  if (writer_done_) return;
+  writer_done_ = true;
+  pipe_ = File();
   try {
-    at_end();
+    writer_.stop();
   } catch (...) {
-    // Already failing, or abandoned on purpose: the program's end says nothing more.
+    // Already failing: the program's end says nothing more.
   }
+}
+
+void PipedRunReader::wait_for_writer() {
+  if (writer_done_) return;
+  writer_done_ = true;
+  writer_.wait();
 }
 
 uint64_t PipedRunReader::read(uint8_t* buf, uint64_t max_records) {
@@ -56,11 +61,11 @@ void PipedRunReader::finish() {
   if (StreamHash::of(table.data(), bytes) != header_.checksum) damaged("is damaged (checksum table)");
   uint8_t more = 0;
   if (pipe_.read_full(&more, 1) != 0) damaged("is damaged (bytes after its end)");
-  std::exchange(at_end_, nullptr)();
+  wait_for_writer();
 }
 
 void PipedRunReader::ended_early(const std::string& what) {
-  std::exchange(at_end_, nullptr)();
+  wait_for_writer();
   damaged(what);
 }
 

@@ -62,8 +62,9 @@ RunCompression TempRuns::compression_for(unsigned streams) const {
 void TempRuns::sealed(RunSegment& segment) {
   if (!program_) return;
   int error = 0;
-  const pid_t pid = program_->start_compressor(segment.file.file.fd(), segment.packed.file.fd(), &error);
-  if (pid < 0) {
+  const CompressProgram::Child compressor =
+      program_->start_compressor(segment.file.file.fd(), segment.packed.file.fd(), &error);
+  if (compressor == 0) {
     dir().remove(segment.packed);
     std::lock_guard<std::mutex> lock(program_mutex_);
     if (error != last_spawn_error_) {
@@ -77,7 +78,7 @@ void TempRuns::sealed(RunSegment& segment) {
   dir().remove(segment.file);
   segment.file = std::move(segment.packed);
   segment.packed = TempFile();
-  segment.compressor = pid;
+  segment.compressor = compressor;
   segment.through_program = true;
 }
 
@@ -96,19 +97,17 @@ std::unique_ptr<RecordSource> TempRuns::open(PendingSource& run) {
 }
 
 std::unique_ptr<RecordSource> TempRuns::open_through_program(RunSegment& segment) {
-  if (segment.compressor >= 0) {
-    const pid_t compressor = segment.compressor;
-    segment.compressor = -1;
-    program_->wait(compressor);
-  }
+  CompressProgram& program = *program_;
+  program.wait(std::exchange(segment.compressor, 0));
   int read_end = -1, error = 0;
-  const pid_t pid = program_->start_decompressor(segment.file.file.fd(), &read_end, &error);
-  if (pid < 0) {
-    throw Error("could not run compress program " + program_->quoted() + " -d: " + std::strerror(error));
+  const CompressProgram::Child decompressor = program.start_decompressor(segment.file.file.fd(), &read_end, &error);
+  if (decompressor == 0) {
+    throw Error("could not run compress program " + program.quoted() + " -d: " + std::strerror(error));
   }
-  const CompressProgram& program = *program_;
+  PipeWriter writer{[&program, decompressor] { program.wait(decompressor); },
+                    [&program, decompressor] { program.stop(decompressor); }};
   return std::make_unique<PipedRunReader>(File(read_end, segment.file.file.path(), true), rs_, segment.identity,
-                                          [&program, pid] { program.wait(pid); });
+                                          std::move(writer));
 }
 
 std::unique_ptr<RunView> TempRuns::view(PendingSource& run) {

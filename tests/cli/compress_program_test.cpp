@@ -1,13 +1,24 @@
-// --compress-program (issue 52): a `PROG -d` that fails is named as sort
-// names it, exit 2, with no temporary file left. For text lines and for
+// --compress-program's children (issue 52): a terminating signal leaves
+// none of them running; a `PROG -d` that fails is named as sort names it,
+// exit 2, with no temporary file left. Each for text lines and for
 // records, whose pipelines share the run files (src/merge/temp_runs.h).
-// The programs are shell scripts in the test's scratch directory.
+// The programs are shell scripts in the test's scratch directory, whose
+// path is unique, so /proc/PID/cmdline finds their processes. Every wait
+// is a bounded poll on a condition: a file a program made, a process gone.
+#include <dirent.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cstdio>
+#include <cstdlib>
+#include <functional>
 #include <string>
+#include <thread>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -21,6 +32,43 @@ namespace {
 enum class Pipeline { kLines, kRecords };
 
 std::string pipeline_name(Pipeline p) { return p == Pipeline::kLines ? "Lines" : "Records"; }
+
+// Polls every 2 ms, for at most `seconds`, until `done`.
+bool poll_until(const std::function<bool()>& done, double seconds = 60) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+  while (std::chrono::steady_clock::now() < deadline) {
+    if (done()) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  return done();
+}
+
+// The processes whose command line holds `marker` (a zombie's is empty).
+std::vector<pid_t> processes_with(const std::string& marker) {
+  std::vector<pid_t> found;
+  DIR* proc = opendir("/proc");
+  if (proc == nullptr) return found;
+  while (const dirent* e = readdir(proc)) {
+    const pid_t pid = static_cast<pid_t>(std::atol(e->d_name));
+    if (pid <= 0) continue;
+    FILE* f = std::fopen(("/proc/" + std::string(e->d_name) + "/cmdline").c_str(), "r");
+    if (f == nullptr) continue;
+    std::string cmdline;
+    char buf[4096];
+    for (size_t n; (n = std::fread(buf, 1, sizeof buf, f)) > 0;) cmdline.append(buf, n);
+    std::fclose(f);
+    if (cmdline.find(marker) != std::string::npos) found.push_back(pid);
+  }
+  closedir(proc);
+  return found;
+}
+
+// Entries of `dir` whose name starts with `prefix`.
+size_t entries_starting(const std::string& dir, const std::string& prefix) {
+  size_t n = 0;
+  for (const std::string& name : entry_names(dir)) n += name.rfind(prefix, 0) == 0;
+  return n;
+}
 
 // A scratch directory with an input that spills under -S `memory` (lines:
 // `count` numbers of 7 digits, in reverse; records: `count` of 16 random
@@ -71,6 +119,53 @@ class Scene {
   const std::string tmp_;
   const std::string input_;
 };
+
+// A program that says it started (started.PID beside it) and then waits
+// forever, in the shell itself (opening a FIFO no one writes), so that its
+// process is the one gsort started.
+const char* const kHangs =
+    "d=$(dirname \"$0\")\n"
+    ": > \"$d/started.$$\"\n"
+    "read x < \"$d/never\"\n";
+
+class CompressProgramSignal : public testing::TestWithParam<std::tuple<Pipeline, int>> {};
+
+// Stopped by a terminating signal while its compressors hang, gsort dies
+// by that signal, leaves no temporary file, and none of the processes it
+// started (sort leaves one; gsort used to leave every compressor).
+TEST_P(CompressProgramSignal, LeavesNoProgramRunning) {
+  const auto [pipeline, sig] = GetParam();
+  Scene scene(pipeline);
+  const std::string program = scene.program("hangs", kHangs);
+  ASSERT_EQ(mkfifo(scene.dir().file("never").c_str(), 0600), 0);
+  Process child(gsort_argv(scene.args({"--compress-program=" + program, "-o", scene.dir().file("out")})),
+                c_locale());
+  poll_until([&] { return entries_starting(scene.dir().path(), "started.") > 0 || !child.running(); });
+  const bool started = entries_starting(scene.dir().path(), "started.") > 0;
+  child.send_signal(sig);
+  const ProcessResult r = child.wait(60);
+  poll_until([&] { return processes_with(program).empty(); }, 10);
+  const std::vector<pid_t> left = processes_with(program);
+  std::string pids;
+  for (const pid_t pid : left) {
+    pids += " " + std::to_string(pid);
+    kill(pid, SIGKILL);  // so that they do not outlive the test either
+  }
+  ASSERT_TRUE(started) << "no compressor started: " << r.status() << ": " << r.err;
+  EXPECT_EQ(r.term_signal, sig) << r.status() << ": " << r.err;
+  EXPECT_EQ(left.size(), 0u) << "of the program's processes outlived gsort:" << pids;
+  EXPECT_EQ(list_tree(scene.tmp()), std::vector<std::string>{});
+  EXPECT_FALSE(path_exists(scene.dir().file("out")));
+}
+
+INSTANTIATE_TEST_SUITE_P(Signals, CompressProgramSignal,
+                         testing::Combine(testing::Values(Pipeline::kLines, Pipeline::kRecords),
+                                          testing::Values(SIGTERM, SIGINT, SIGHUP, SIGPIPE)),
+                         [](const testing::TestParamInfo<std::tuple<Pipeline, int>>& p) {
+                           const int sig = std::get<1>(p.param);
+                           return pipeline_name(std::get<0>(p.param)) +
+                                  (sig == SIGTERM ? "Term" : sig == SIGINT ? "Int" : sig == SIGHUP ? "Hup" : "Pipe");
+                         });
 
 class CompressProgram : public testing::TestWithParam<Pipeline> {};
 

@@ -67,10 +67,13 @@ class Feeder {
   std::thread thread_;
 };
 
+// A writer that counts its ends, either way.
+gsort::PipeWriter counted(int* ends) { return {[ends] { ++*ends; }, [ends] { ++*ends; }}; }
+
 // Reads the whole run through a pipe, `per_read` records at a time.
 std::string read_piped(const std::string& bytes, uint64_t per_read, int* ends) {
   Feeder feeder(bytes);
-  gsort::PipedRunReader reader(feeder.take(), kRs, gsort::RunIdentity(), [ends] { ++*ends; });
+  gsort::PipedRunReader reader(feeder.take(), kRs, gsort::RunIdentity(), counted(ends));
   std::string out(per_read * kRs, '\0');
   std::string all;
   for (;;) {
@@ -81,10 +84,10 @@ std::string read_piped(const std::string& bytes, uint64_t per_read, int* ends) {
   return all;
 }
 
-// The same, 1000 records a read, with `at_end` behind the pipe.
-void read_piped_with(const std::string& bytes, const std::function<void()>& at_end) {
+// The same, 1000 records a read, with `writer` behind the pipe.
+void read_piped_with(const std::string& bytes, const gsort::PipeWriter& writer) {
   Feeder feeder(bytes);
-  gsort::PipedRunReader reader(feeder.take(), kRs, gsort::RunIdentity(), at_end);
+  gsort::PipedRunReader reader(feeder.take(), kRs, gsort::RunIdentity(), writer);
   std::string out(1000 * kRs, '\0');
   while (reader.read(reinterpret_cast<uint8_t*>(out.data()), 1000) != 0) {
   }
@@ -125,23 +128,25 @@ TEST(PipedRunReader, ADamagedRunIsADataErrorBeforeTheLastRead) {
   EXPECT_EQ(ends, 1) << "a reader whose header fails still waits for the program";
 }
 
-TEST(PipedRunReader, AnAbandonedReaderStillEndsTheProgram) {
+TEST(PipedRunReader, AnAbandonedReaderStopsTheProgram) {
   TempDir dir;
   Rng rng(7);
   const std::string bytes = run_bytes(dir, rng.bytes(100000 * kRs));
-  int ends = 0;
+  int waits = 0, stops = 0;
   {
     Feeder feeder(bytes);
-    gsort::PipedRunReader reader(feeder.take(), kRs, gsort::RunIdentity(), [&ends] { ++ends; });
+    gsort::PipedRunReader reader(feeder.take(), kRs, gsort::RunIdentity(),
+                                 {[&waits] { ++waits; }, [&stops] { ++stops; }});
     std::string out(10 * kRs, '\0');
     EXPECT_EQ(reader.read(reinterpret_cast<uint8_t*>(out.data()), 10), 10u);
   }
-  EXPECT_EQ(ends, 1);
+  EXPECT_EQ(waits, 0);
+  EXPECT_EQ(stops, 1);
 }
 
 // A decompressor that failed (PROG -d exiting 1) ends its output early:
-// the error is its failure, as the program's wait reports it, not a
-// truncated run; where the program did not fail, the run is truncated.
+// the error is its failure, as the writer's wait reports it, not a
+// truncated run; where the writer did not fail, the run is truncated.
 TEST(PipedRunReader, APipeEndedEarlyIsTheProgramsFailureWhereItFailed) {
   TempDir dir;
   Rng rng(8);
@@ -149,10 +154,11 @@ TEST(PipedRunReader, APipeEndedEarlyIsTheProgramsFailureWhereItFailed) {
   for (const size_t keep : {size_t{0}, sizeof(gsort::RunHeader) - 1, good.size() / 2, good.size() - 8}) {
     SCOPED_TRACE(std::to_string(keep) + " bytes");
     int waits = 0;
-    const auto failing = [&waits] {
-      ++waits;
-      throw gsort::Error("'prog' [-d] terminated abnormally");
-    };
+    const gsort::PipeWriter failing{[&waits] {
+                                      ++waits;
+                                      throw gsort::Error("'prog' [-d] terminated abnormally");
+                                    },
+                                    [] {}};
     try {
       read_piped_with(good.substr(0, keep), failing);
       ADD_FAILURE() << "no error";
@@ -163,7 +169,7 @@ TEST(PipedRunReader, APipeEndedEarlyIsTheProgramsFailureWhereItFailed) {
     }
     EXPECT_EQ(waits, 1);
     int ends = 0;
-    EXPECT_THROW(read_piped_with(good.substr(0, keep), [&ends] { ++ends; }), gsort::DataError);
+    EXPECT_THROW(read_piped_with(good.substr(0, keep), counted(&ends)), gsort::DataError);
     EXPECT_EQ(ends, 1);
   }
 }
