@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -66,7 +67,10 @@ int registered(pid_t pid) {
 
 }  // namespace
 
-CompressProgram::CompressProgram(std::string program) : program_(std::move(program)) {
+size_t CompressProgram::compressors_for(unsigned threads) { return std::max(1u, threads); }
+
+CompressProgram::CompressProgram(std::string program, size_t max_compressors)
+    : program_(std::move(program)), max_compressors_(std::max<size_t>(1, max_compressors)) {
   ::signal(SIGCHLD, SIG_DFL);
 }
 
@@ -132,13 +136,43 @@ pid_t CompressProgram::spawn(bool decompress, int in, int out, int* slot, int* e
 }
 
 CompressProgram::Child CompressProgram::start(bool decompress, int in, int out, int* error) {
+  std::unique_lock<std::mutex> lock(mutex_);
+  if (!decompress) make_room(lock);
+  lock.unlock();
+  pid_t pid = -1;
   int slot = -1;
-  const pid_t pid = spawn(decompress, in, out, &slot, error);
-  if (pid < 0) return 0;
-  std::lock_guard<std::mutex> lock(mutex_);
+  try {
+    pid = spawn(decompress, in, out, &slot, error);
+  } catch (...) {
+    lock.lock();
+    if (!decompress) --compressors_running_;
+    changed_.notify_all();
+    throw;
+  }
+  lock.lock();
+  if (pid < 0) {
+    if (!decompress) --compressors_running_;
+    changed_.notify_all();
+    return 0;
+  }
   const Child child = next_child_++;
-  children_[child] = Entry{pid, slot, State::kRunning};
+  children_[child] = Entry{pid, slot, !decompress, State::kRunning};
+  if (!decompress) compressors_.push_back(child);
   return child;
+}
+
+void CompressProgram::make_room(std::unique_lock<std::mutex>& lock) {
+  while (compressors_running_ >= max_compressors_) {
+    if (compressors_.empty()) {
+      changed_.wait(lock);  // each is being waited for by another thread
+      continue;
+    }
+    const Child oldest = compressors_.front();
+    lock.unlock();
+    wait(oldest);
+    lock.lock();
+  }
+  ++compressors_running_;
 }
 
 CompressProgram::Child CompressProgram::start_compressor(int from, int to, int* error) {
@@ -205,6 +239,7 @@ void CompressProgram::wait(Child child) {
   }
   Entry& entry = children_.at(child);  // stays in place while others come and go
   entry.state = State::kWaited;
+  if (entry.compressor) compressors_.erase(std::find(compressors_.begin(), compressors_.end(), child));
   lock.unlock();
   bool ok = false;
   try {
@@ -213,10 +248,12 @@ void CompressProgram::wait(Child child) {
   } catch (...) {
     lock.lock();
     entry.state = State::kFailed;
+    if (entry.compressor) --compressors_running_;
     changed_.notify_all();
     throw;
   }
   lock.lock();
+  if (entry.compressor) --compressors_running_;
   if (ok) {
     children_.erase(child);
   } else {
@@ -232,6 +269,7 @@ void CompressProgram::stop(Child child) {
   if (it == children_.end() || it->second.state != State::kRunning) return;  // done, or being waited for
   Entry& entry = it->second;
   entry.state = State::kWaited;
+  if (entry.compressor) compressors_.erase(std::find(compressors_.begin(), compressors_.end(), child));
   lock.unlock();
   // Not yet reaped, so still ours: ESRCH cannot come, nor EPERM.
   (void)::kill(entry.pid, SIGKILL);
@@ -241,6 +279,7 @@ void CompressProgram::stop(Child child) {
     // Its exit says nothing: its output is not wanted.
   }
   lock.lock();
+  if (entry.compressor) --compressors_running_;
   children_.erase(child);
   changed_.notify_all();
 }

@@ -11,9 +11,12 @@
 
 namespace gsort {
 
-TempRuns::TempRuns(std::string directory, const Log& log, uint32_t record_size, const std::string& compress_program)
+TempRuns::TempRuns(std::string directory, const Log& log, uint32_t record_size, const std::string& compress_program,
+                   unsigned threads)
     : directory_(std::move(directory)), log_(log), rs_(record_size), job_id_(new_job_id()) {
-  if (!compress_program.empty()) program_ = std::make_unique<CompressProgram>(compress_program);
+  if (!compress_program.empty()) {
+    program_ = std::make_unique<CompressProgram>(compress_program, CompressProgram::compressors_for(threads));
+  }
 }
 
 TempRuns::~TempRuns() = default;

@@ -1,10 +1,11 @@
 // --compress-program's children (issue 52): a terminating signal leaves
-// none of them running; a `PROG -d` that fails is named as sort names it,
-// exit 2, with no temporary file left. Each for text lines and for
-// records, whose pipelines share the run files (src/merge/temp_runs.h).
-// The programs are shell scripts in the test's scratch directory, whose
-// path is unique, so /proc/PID/cmdline finds their processes. Every wait
-// is a bounded poll on a condition: a file a program made, a process gone.
+// none of them running; no more compressors run at once than --parallel;
+// a `PROG -d` that fails is named as sort names it, exit 2, with no
+// temporary file left. Each for text lines and for records, whose
+// pipelines share the run files (src/merge/temp_runs.h). The programs are
+// shell scripts in the test's scratch directory, whose path is unique, so
+// /proc/PID/cmdline finds their processes. Every wait is a bounded poll on
+// a condition: a file a program made, a process gone.
 #include <dirent.h>
 #include <signal.h>
 #include <sys/stat.h>
@@ -12,10 +13,12 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <tuple>
@@ -68,6 +71,22 @@ size_t entries_starting(const std::string& dir, const std::string& prefix) {
   size_t n = 0;
   for (const std::string& name : entry_names(dir)) n += name.rfind(prefix, 0) == 0;
   return n;
+}
+
+// The largest number, one a line, in `path` (0 when it is missing).
+int largest_in(const std::string& path) {
+  if (!path_exists(path)) return 0;
+  std::istringstream in(read_file(path));
+  int largest = 0;
+  for (int n; in >> n;) largest = std::max(largest, n);
+  return largest;
+}
+
+// Lines written one a line, in `path`.
+size_t lines_in(const std::string& path) {
+  if (!path_exists(path)) return 0;
+  const std::string text = read_file(path);
+  return static_cast<size_t>(std::count(text.begin(), text.end(), '\n'));
 }
 
 // A scratch directory with an input that spills under -S `memory` (lines:
@@ -128,6 +147,26 @@ const char* const kHangs =
     ": > \"$d/started.$$\"\n"
     "read x < \"$d/never\"\n";
 
+// A program that swaps 4 and 1 both ways (so PROG -d undoes PROG) and
+// counts: each run of it, compressor (c) or decompressor (d), makes
+// live.KIND.PID while it runs, and appends how many of its kind live
+// then to counts.KIND. A file lives inside its process's life, which lies
+// inside gsort's start and wait, so no count is above what gsort ran at
+// once. `slow_compressors`: each takes 0.1 s more, so that without a
+// bound, spills overlap.
+std::string counting_program(bool slow_compressors) {
+  return std::string(
+             "d=$(dirname \"$0\")\n"
+             "if [ \"$1\" = -d ]; then kind=d; else kind=c; fi\n"
+             ": > \"$d/live.$kind.$$\"\n"
+             "ls \"$d\" | grep -c \"^live\\.$kind\\.\" >> \"$d/counts.$kind\"\n"
+             "tr 41 14\n"
+             "status=$?\n") +
+         (slow_compressors ? "if [ $kind = c ]; then sleep 0.1; fi\n" : "") +
+         "rm -f \"$d/live.$kind.$$\"\n"
+         "exit $status\n";
+}
+
 class CompressProgramSignal : public testing::TestWithParam<std::tuple<Pipeline, int>> {};
 
 // Stopped by a terminating signal while its compressors hang, gsort dies
@@ -167,7 +206,28 @@ INSTANTIATE_TEST_SUITE_P(Signals, CompressProgramSignal,
                                   (sig == SIGTERM ? "Term" : sig == SIGINT ? "Int" : sig == SIGHUP ? "Hup" : "Pipe");
                          });
 
-class CompressProgram : public testing::TestWithParam<Pipeline> {};
+class CompressProgram : public testing::TestWithParam<Pipeline> {
+ protected:
+  // The sorted input, as gsort sorts it without a program.
+  std::string expected(const Scene& scene) const {
+    const ProcessResult r = run_gsort(scene.args({}), c_locale());
+    if (r.status() != "exit 0") throw std::runtime_error("the plain sort failed: " + r.err);
+    return r.out;
+  }
+};
+
+// --parallel 2: never more than two compressors at once, however many runs
+// are spilled, and the output is the plain sort's.
+TEST_P(CompressProgram, RunsAtMostOneCompressorAThread) {
+  Scene scene(GetParam());
+  const std::string program = scene.program("counts", counting_program(true));
+  const ProcessResult r = run_gsort(scene.args({"--parallel", "2", "--compress-program=" + program}), c_locale());
+  ASSERT_EQ(r.status(), "exit 0") << r.err;
+  EXPECT_TRUE(r.out == expected(scene)) << "the output differs from the plain sort's";
+  EXPECT_GT(lines_in(scene.dir().file("counts.c")), 2u) << "too few runs to show the bound";
+  EXPECT_LE(largest_in(scene.dir().file("counts.c")), 2) << "compressors at once";
+  EXPECT_EQ(list_tree(scene.tmp()), std::vector<std::string>{});
+}
 
 // PROG -d exiting 1 without a byte: sort's message, naming the program,
 // one line, exit 2, no output and no temporary file (gsort used to call
