@@ -5,9 +5,10 @@
 // gsort). PROG is looked up in PATH once, as execvp would, and started
 // with posix_spawn. Only the children it starts are waited for.
 //
-// How many compressors run at once is bounded, as sort bounds its
-// children: one starts only while fewer than `max_compressors` run (else
-// the oldest is waited for first). Every child is registered
+// How many run at once is bounded, as sort bounds them: a compressor
+// starts only while fewer than `max_compressors` run (else the oldest is
+// waited for first), and a decompressor runs for each run a merge reads at
+// once, so at most its fan-in (--batch-size). Every child is registered
 // (src/core/child_registry.h) so that a terminating signal kills it, and
 // the object kills and reaps those still running when it goes, so no child
 // outlives gsort.

@@ -22,6 +22,7 @@ namespace gsort {
 struct RunSegment {
   TempFile file;          // open; see TempDir
   RunIdentity identity;   // the segment's, checked when it is read
+  uint64_t records = 0;   // it holds, once written
   // --compress-program (TempRuns::sealed): `file` made beside the segment
   // for its compressed bytes, until they are written there; then
   // `file` holds them, and the compressor (a CompressProgram::Child, 0

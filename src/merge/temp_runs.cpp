@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <cstring>
+#include <string>
 #include <utility>
 #include <vector>
 
+#include "io/file/deferred_source.h"
 #include "io/run/piped_run_reader.h"
 #include "io/run/run_segments.h"
 #include "src/core/errors.h"
@@ -89,7 +91,7 @@ std::unique_ptr<RecordSource> TempRuns::open(PendingSource& run) {
   std::vector<std::unique_ptr<RecordSource>> readers;
   for (RunSegment& segment : run.segments) {
     if (segment.through_program) {
-      readers.push_back(open_through_program(segment));
+      readers.push_back(readers.empty() ? open_through_program(segment) : open_through_program_later(segment));
       continue;
     }
     readers.push_back(
@@ -109,8 +111,18 @@ std::unique_ptr<RecordSource> TempRuns::open_through_program(RunSegment& segment
   }
   PipeWriter writer{[&program, decompressor] { program.wait(decompressor); },
                     [&program, decompressor] { program.stop(decompressor); }};
-  return std::make_unique<PipedRunReader>(File(read_end, segment.file.file.path(), true), rs_, segment.identity,
-                                          std::move(writer));
+  auto reader = std::make_unique<PipedRunReader>(File(read_end, segment.file.file.path(), true), rs_,
+                                                 segment.identity, std::move(writer));
+  if (reader->size_hint() != segment.records) {
+    throw DataError("run file " + segment.file.file.path() + " holds " + std::to_string(reader->size_hint()) +
+                    " records, not the " + std::to_string(segment.records) + " written");
+  }
+  return reader;
+}
+
+std::unique_ptr<RecordSource> TempRuns::open_through_program_later(RunSegment& segment) {
+  return std::make_unique<DeferredSource>(segment.file.file.path(), segment.records,
+                                          [this, &segment] { return open_through_program(segment); });
 }
 
 std::unique_ptr<RunView> TempRuns::view(PendingSource& run) {

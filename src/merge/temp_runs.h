@@ -79,7 +79,8 @@ class TempRuns {
 
   // A spilled run as a merge source: its one segment, or its segments read
   // one after another; each is punched out as it is read (through
-  // --compress-program: each read from its decompressor's pipe).
+  // --compress-program: each read from its decompressor's pipe, started
+  // once the segment before it is read, so `run` must stay until then).
   std::unique_ptr<RecordSource> open(PendingSource& run);
   // The run for reading any range of it, by many threads (the parallel
   // merge); its files stay the run's.
@@ -93,6 +94,8 @@ class TempRuns {
  private:
   // A segment through its decompressor, once its compressor is done.
   std::unique_ptr<RecordSource> open_through_program(RunSegment& segment);
+  // The same, started at the segment's first read.
+  std::unique_ptr<RecordSource> open_through_program_later(RunSegment& segment);
 
   const std::string directory_;
   const Log& log_;

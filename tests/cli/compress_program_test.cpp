@@ -1,6 +1,7 @@
 // --compress-program's children (issue 52): a terminating signal leaves
-// none of them running; no more compressors run at once than --parallel;
-// a `PROG -d` that fails is named as sort names it, exit 2, with no
+// none of them running; no more compressors run at once than --parallel,
+// and no more decompressors than a merge's fan-in (--batch-size); a
+// `PROG -d` that fails is named as sort names it, exit 2, with no
 // temporary file left. Each for text lines and for records, whose
 // pipelines share the run files (src/merge/temp_runs.h). The programs are
 // shell scripts in the test's scratch directory, whose path is unique, so
@@ -226,6 +227,23 @@ TEST_P(CompressProgram, RunsAtMostOneCompressorAThread) {
   EXPECT_TRUE(r.out == expected(scene)) << "the output differs from the plain sort's";
   EXPECT_GT(lines_in(scene.dir().file("counts.c")), 2u) << "too few runs to show the bound";
   EXPECT_LE(largest_in(scene.dir().file("counts.c")), 2) << "compressors at once";
+  EXPECT_EQ(list_tree(scene.tmp()), std::vector<std::string>{});
+}
+
+// --batch-size 2 with runs of four segments (two for lines, -S 8M): a
+// merge reads two runs, each through one decompressor at a time (a
+// segment's starts once the one before it is read), so never more than two
+// run at once.
+TEST_P(CompressProgram, RunsAtMostOneDecompressorARunMerged) {
+  const bool lines = GetParam() == Pipeline::kLines;
+  Scene scene(GetParam(), lines ? 1000000 : 300000, lines ? "8M" : "4M");
+  const std::string program = scene.program("counts", counting_program(false));
+  const ProcessResult r = run_gsort(
+      scene.args({"--batch-size", "2", "--spill-streams", "4", "--compress-program=" + program}), c_locale());
+  ASSERT_EQ(r.status(), "exit 0") << r.err;
+  EXPECT_TRUE(r.out == expected(scene)) << "the output differs from the plain sort's";
+  EXPECT_GT(lines_in(scene.dir().file("counts.d")), 2u) << "too few runs to show the bound";
+  EXPECT_LE(largest_in(scene.dir().file("counts.d")), 2) << "decompressors at once";
   EXPECT_EQ(list_tree(scene.tmp()), std::vector<std::string>{});
 }
 
