@@ -12,6 +12,7 @@
 #include <cstring>
 #include <mutex>
 
+#include "src/core/child_registry.h"
 #include "src/core/errors.h"
 #include "src/core/exit_codes.h"
 
@@ -77,6 +78,7 @@ void remove_all(int kind) {
 
 extern "C" void cleanup_and_reraise(int sig) {
   g_signalled.store(true);
+  kill_children();  // first: they write into the files removed below
   // Let creations under way finish (and be registered) first. Bounded: the
   // signal may have landed on a thread inside a bracket itself.
   for (int waited_ms = 0; g_creating.load() > 0 && waited_ms < 200; ++waited_ms) {
@@ -125,6 +127,7 @@ extern "C" void mapped_input_fault(int sig, siginfo_t* info, void*) {
       (void)!::write(2, kInput, sizeof kInput - 1);
     }
     g_signalled.store(true);
+    kill_children();
     cut_output();
     remove_all(kFile);
     remove_all(kDirectory);

@@ -3,7 +3,8 @@
 // (SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGQUIT, SIGXFSZ, SIGXCPU, SIGALRM,
 // SIGUSR1, ...: temp_registry.cpp lists them) a signal handler removes every
 // registered path (files first, then directories) and re-raises the signal,
-// so an interrupted gsort leaves nothing behind. SIGKILL cannot be caught:
+// so an interrupted gsort leaves nothing behind; before that, it kills the
+// child processes gsort started (src/core/child_registry.h). SIGKILL cannot be caught:
 // the output's unnamed temporary file (io/output/output_temp.h) needs no cleanup.
 #pragma once
 

@@ -3,8 +3,6 @@
 // (merge_passes.h) hand these to each other.
 #pragma once
 
-#include <sys/types.h>
-
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -24,12 +22,13 @@ namespace gsort {
 struct RunSegment {
   TempFile file;          // open; see TempDir
   RunIdentity identity;   // the segment's, checked when it is read
+  uint64_t records = 0;   // it holds, once written
   // --compress-program (TempRuns::sealed): `file` made beside the segment
   // for its compressed bytes, until they are written there; then
-  // `file` holds them, and the compressor is waited for before the
-  // segment is read.
+  // `file` holds them, and the compressor (a CompressProgram::Child, 0
+  // once waited for) is waited for before the segment is read.
   TempFile packed;
-  pid_t compressor = -1;
+  uint64_t compressor = 0;
   bool through_program = false;
 };
 

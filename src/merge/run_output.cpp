@@ -64,6 +64,7 @@ void fill_slices_in_turn(std::vector<uint64_t> next, const std::vector<uint64_t>
 uint64_t close_segment(RunWriter& writer, RunSegment& segment, TempRuns& runs) {
   writer.finish(true);
   segment.file.file = writer.take_file();
+  segment.records = writer.record_count();
   runs.sealed(segment);
   return writer.file_bytes();
 }

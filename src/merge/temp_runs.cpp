@@ -2,18 +2,23 @@
 
 #include <algorithm>
 #include <cstring>
+#include <string>
 #include <utility>
 #include <vector>
 
+#include "io/file/deferred_source.h"
 #include "io/run/piped_run_reader.h"
 #include "io/run/run_segments.h"
 #include "src/core/errors.h"
 
 namespace gsort {
 
-TempRuns::TempRuns(std::string directory, const Log& log, uint32_t record_size, const std::string& compress_program)
+TempRuns::TempRuns(std::string directory, const Log& log, uint32_t record_size, const std::string& compress_program,
+                   unsigned threads)
     : directory_(std::move(directory)), log_(log), rs_(record_size), job_id_(new_job_id()) {
-  if (!compress_program.empty()) program_ = std::make_unique<CompressProgram>(compress_program);
+  if (!compress_program.empty()) {
+    program_ = std::make_unique<CompressProgram>(compress_program, CompressProgram::compressors_for(threads));
+  }
 }
 
 TempRuns::~TempRuns() = default;
@@ -62,8 +67,9 @@ RunCompression TempRuns::compression_for(unsigned streams) const {
 void TempRuns::sealed(RunSegment& segment) {
   if (!program_) return;
   int error = 0;
-  const pid_t pid = program_->start_compressor(segment.file.file.fd(), segment.packed.file.fd(), &error);
-  if (pid < 0) {
+  const CompressProgram::Child compressor =
+      program_->start_compressor(segment.file.file.fd(), segment.packed.file.fd(), &error);
+  if (compressor == 0) {
     dir().remove(segment.packed);
     std::lock_guard<std::mutex> lock(program_mutex_);
     if (error != last_spawn_error_) {
@@ -77,7 +83,7 @@ void TempRuns::sealed(RunSegment& segment) {
   dir().remove(segment.file);
   segment.file = std::move(segment.packed);
   segment.packed = TempFile();
-  segment.compressor = pid;
+  segment.compressor = compressor;
   segment.through_program = true;
 }
 
@@ -85,7 +91,7 @@ std::unique_ptr<RecordSource> TempRuns::open(PendingSource& run) {
   std::vector<std::unique_ptr<RecordSource>> readers;
   for (RunSegment& segment : run.segments) {
     if (segment.through_program) {
-      readers.push_back(open_through_program(segment));
+      readers.push_back(readers.empty() ? open_through_program(segment) : open_through_program_later(segment));
       continue;
     }
     readers.push_back(
@@ -96,19 +102,27 @@ std::unique_ptr<RecordSource> TempRuns::open(PendingSource& run) {
 }
 
 std::unique_ptr<RecordSource> TempRuns::open_through_program(RunSegment& segment) {
-  if (segment.compressor >= 0) {
-    const pid_t compressor = segment.compressor;
-    segment.compressor = -1;
-    program_->wait(compressor);
-  }
+  CompressProgram& program = *program_;
+  program.wait(std::exchange(segment.compressor, 0));
   int read_end = -1, error = 0;
-  const pid_t pid = program_->start_decompressor(segment.file.file.fd(), &read_end, &error);
-  if (pid < 0) {
-    throw Error("could not run compress program " + program_->quoted() + " -d: " + std::strerror(error));
+  const CompressProgram::Child decompressor = program.start_decompressor(segment.file.file.fd(), &read_end, &error);
+  if (decompressor == 0) {
+    throw Error("could not run compress program " + program.quoted() + " -d: " + std::strerror(error));
   }
-  const CompressProgram& program = *program_;
-  return std::make_unique<PipedRunReader>(File(read_end, segment.file.file.path(), true), rs_, segment.identity,
-                                          [&program, pid] { program.wait(pid); });
+  PipeWriter writer{[&program, decompressor] { program.wait(decompressor); },
+                    [&program, decompressor] { program.stop(decompressor); }};
+  auto reader = std::make_unique<PipedRunReader>(File(read_end, segment.file.file.path(), true), rs_,
+                                                 segment.identity, std::move(writer));
+  if (reader->size_hint() != segment.records) {
+    throw DataError("run file " + segment.file.file.path() + " holds " + std::to_string(reader->size_hint()) +
+                    " records, not the " + std::to_string(segment.records) + " written");
+  }
+  return reader;
+}
+
+std::unique_ptr<RecordSource> TempRuns::open_through_program_later(RunSegment& segment) {
+  return std::make_unique<DeferredSource>(segment.file.file.path(), segment.records,
+                                          [this, &segment] { return open_through_program(segment); });
 }
 
 std::unique_ptr<RunView> TempRuns::view(PendingSource& run) {

@@ -32,8 +32,10 @@ struct RunStorage {
 class TempRuns {
  public:
   // directory: -T, where the temporary directory is made.
-  // compress_program: --compress-program's PROG, or "" (none).
-  TempRuns(std::string directory, const Log& log, uint32_t record_size, const std::string& compress_program = "");
+  // compress_program: --compress-program's PROG, or "" (none); `threads`
+  // (--parallel) bounds its compressors running at once.
+  TempRuns(std::string directory, const Log& log, uint32_t record_size, const std::string& compress_program = "",
+           unsigned threads = 1);
   ~TempRuns();
   TempRuns(const TempRuns&) = delete;
   TempRuns& operator=(const TempRuns&) = delete;
@@ -69,14 +71,16 @@ class TempRuns {
   bool through_program() const { return program_ != nullptr; }
   // A segment written whole (its header in place), its file still open:
   // with --compress-program, handed to the program, which writes it
-  // compressed into the segment's `packed` file while gsort goes on; where
-  // the program cannot be started, kept as it is (said once per error, as
-  // sort does).
+  // compressed into the segment's `packed` file while gsort goes on (once
+  // fewer compressors run than the bound, io/codec/compress_program.h);
+  // where the program cannot be started, kept as it is (said once per
+  // error, as sort does).
   void sealed(RunSegment& segment);
 
   // A spilled run as a merge source: its one segment, or its segments read
   // one after another; each is punched out as it is read (through
-  // --compress-program: each read from its decompressor's pipe).
+  // --compress-program: each read from its decompressor's pipe, started
+  // once the segment before it is read, so `run` must stay until then).
   std::unique_ptr<RecordSource> open(PendingSource& run);
   // The run for reading any range of it, by many threads (the parallel
   // merge); its files stay the run's.
@@ -90,6 +94,8 @@ class TempRuns {
  private:
   // A segment through its decompressor, once its compressor is done.
   std::unique_ptr<RecordSource> open_through_program(RunSegment& segment);
+  // The same, started at the segment's first read.
+  std::unique_ptr<RecordSource> open_through_program_later(RunSegment& segment);
 
   const std::string directory_;
   const Log& log_;

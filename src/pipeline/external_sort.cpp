@@ -217,7 +217,7 @@ SortReport external_sort(const SortContext& ctx, const RunOptions& run) {
   const SortConfig& config = ctx.config;
   const uint32_t rs = ctx.layout.record_size();
   // Outlives the locals below: the temp directory goes last.
-  TempRuns runs(config.temp_dir, ctx.log, rs, config.compress_program);
+  TempRuns runs(config.temp_dir, ctx.log, rs, config.compress_program, config.threads);
   std::vector<PendingSource> merged_runs;  // removed after the commit
   SortReport report;
   InputTally tally;

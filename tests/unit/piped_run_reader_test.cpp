@@ -1,8 +1,9 @@
 // io/run/piped_run_reader.h: a run read in order from a pipe gives back
 // its records in any read sizes and calls its end once; a run damaged
 // anywhere (a record, the checksum table, its length, bytes after it) is a
-// DataError before the last read returns, and a reader abandoned midway
-// still ends the program behind the pipe.
+// DataError before the last read returns, a pipe that ends early is the
+// program's failure where the program failed, and a reader abandoned
+// midway still ends the program behind the pipe.
 #include <gtest/gtest.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -66,10 +67,13 @@ class Feeder {
   std::thread thread_;
 };
 
+// A writer that counts its ends, either way.
+gsort::PipeWriter counted(int* ends) { return {[ends] { ++*ends; }, [ends] { ++*ends; }}; }
+
 // Reads the whole run through a pipe, `per_read` records at a time.
 std::string read_piped(const std::string& bytes, uint64_t per_read, int* ends) {
   Feeder feeder(bytes);
-  gsort::PipedRunReader reader(feeder.take(), kRs, gsort::RunIdentity(), [ends] { ++*ends; });
+  gsort::PipedRunReader reader(feeder.take(), kRs, gsort::RunIdentity(), counted(ends));
   std::string out(per_read * kRs, '\0');
   std::string all;
   for (;;) {
@@ -78,6 +82,15 @@ std::string read_piped(const std::string& bytes, uint64_t per_read, int* ends) {
     all.append(out.data(), got * kRs);
   }
   return all;
+}
+
+// The same, 1000 records a read, with `writer` behind the pipe.
+void read_piped_with(const std::string& bytes, const gsort::PipeWriter& writer) {
+  Feeder feeder(bytes);
+  gsort::PipedRunReader reader(feeder.take(), kRs, gsort::RunIdentity(), writer);
+  std::string out(1000 * kRs, '\0');
+  while (reader.read(reinterpret_cast<uint8_t*>(out.data()), 1000) != 0) {
+  }
 }
 
 TEST(PipedRunReader, GivesBackEveryRecordAndEndsOnce) {
@@ -115,18 +128,50 @@ TEST(PipedRunReader, ADamagedRunIsADataErrorBeforeTheLastRead) {
   EXPECT_EQ(ends, 1) << "a reader whose header fails still waits for the program";
 }
 
-TEST(PipedRunReader, AnAbandonedReaderStillEndsTheProgram) {
+TEST(PipedRunReader, AnAbandonedReaderStopsTheProgram) {
   TempDir dir;
   Rng rng(7);
   const std::string bytes = run_bytes(dir, rng.bytes(100000 * kRs));
-  int ends = 0;
+  int waits = 0, stops = 0;
   {
     Feeder feeder(bytes);
-    gsort::PipedRunReader reader(feeder.take(), kRs, gsort::RunIdentity(), [&ends] { ++ends; });
+    gsort::PipedRunReader reader(feeder.take(), kRs, gsort::RunIdentity(),
+                                 {[&waits] { ++waits; }, [&stops] { ++stops; }});
     std::string out(10 * kRs, '\0');
     EXPECT_EQ(reader.read(reinterpret_cast<uint8_t*>(out.data()), 10), 10u);
   }
-  EXPECT_EQ(ends, 1);
+  EXPECT_EQ(waits, 0);
+  EXPECT_EQ(stops, 1);
+}
+
+// A decompressor that failed (PROG -d exiting 1) ends its output early:
+// the error is its failure, as the writer's wait reports it, not a
+// truncated run; where the writer did not fail, the run is truncated.
+TEST(PipedRunReader, APipeEndedEarlyIsTheProgramsFailureWhereItFailed) {
+  TempDir dir;
+  Rng rng(8);
+  const std::string good = run_bytes(dir, rng.bytes(10000 * kRs));
+  for (const size_t keep : {size_t{0}, sizeof(gsort::RunHeader) - 1, good.size() / 2, good.size() - 8}) {
+    SCOPED_TRACE(std::to_string(keep) + " bytes");
+    int waits = 0;
+    const gsort::PipeWriter failing{[&waits] {
+                                      ++waits;
+                                      throw gsort::Error("'prog' [-d] terminated abnormally");
+                                    },
+                                    [] {}};
+    try {
+      read_piped_with(good.substr(0, keep), failing);
+      ADD_FAILURE() << "no error";
+    } catch (const gsort::DataError& e) {
+      ADD_FAILURE() << "the run was blamed: " << e.what();
+    } catch (const gsort::Error& e) {
+      EXPECT_STREQ(e.what(), "'prog' [-d] terminated abnormally");
+    }
+    EXPECT_EQ(waits, 1);
+    int ends = 0;
+    EXPECT_THROW(read_piped_with(good.substr(0, keep), counted(&ends)), gsort::DataError);
+    EXPECT_EQ(ends, 1);
+  }
 }
 
 }  // namespace
