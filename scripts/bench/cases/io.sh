@@ -1,7 +1,8 @@
-# Input through a pipe; compressed inputs and outputs.
+# Input through a pipe; standard output into a file; compressed inputs and outputs.
 # shellcheck shell=bash disable=SC2034,SC2154  # variables shared with scripts/bench.sh
 
 bench_case pipe "2 GB gensort through a pipe: cat in | dd of=out bs=1M (baseline), the floor of a sort of a pipe (bench/pipe_floor_bench), cat in | gsort -o out, > out, < in; 2 GB of log lines: cat in | cat > out (baseline), the floor, cat in | gsort > out, -o out, gsort in -o out"
+bench_case stdout-file "2 GB gensort, then 2 GB of log lines, into a regular file: gsort in -o out (baseline), > out (a mapping from the offset), >> out (O_APPEND: a write() stream, as sort writes it)"
 bench_case compress-io "compressed inputs (1 GB gensort as .zst .gz .bz2 .xz) and outputs (OUT_SIZE_GB=0.2), against plain files and the tools alone"
 
 case_pipe() {
@@ -31,6 +32,32 @@ case_pipe() {
   gsort_row "cat | gsort > out" "$out" "$(q cat "$in") | @GSORT@ > @OUT@" "$(q same_output "$ref" "$out")"
   gsort_row "cat | gsort -o out" "$out" "$(q cat "$in") | @GSORT@ -o @OUT@" "$(q same_output "$ref" "$out")"
   gsort_row "gsort in -o out" "$out" "@GSORT@ $(q "$in") -o @OUT@" "$(q same_output "$ref" "$out")"
+  run_table
+}
+
+# Issue 52: standard output that is a regular file. `>` is filled through
+# a mapping, as -o is; `>>` (O_APPEND) is written with write(), so that
+# what other processes append meanwhile is never overwritten.
+case_stdout_file() {
+  records_of 2 100
+  data_gensort "$records"
+  local in=$data out=$run_dir/out ref=$run_dir/out.ref
+  "$bin/gsort" --format gensort "$in" -o "$ref"
+  table "$case_name" "$(gb "$records" 100) GB of gensort records into a regular file" "$((records * 100))"
+  tbl_inputs=("$in")
+  gsort_row "gsort in -o out" "$out" "@GSORT@ --format gensort $(q "$in") -o @OUT@" "$(q same_output "$ref" "$out")"
+  gsort_row "gsort in > out" "$out" "@GSORT@ --format gensort $(q "$in") > @OUT@" "$(q same_output "$ref" "$out")"
+  gsort_row "gsort in >> out" "$out" "@GSORT@ --format gensort $(q "$in") >> @OUT@" "$(q same_output "$ref" "$out")"
+  run_table
+  records_of 2 159
+  data_lines logs "$records"
+  in=$data
+  "$bin/gsort" "$in" -o "$ref"
+  table "$case_name-lines" "$(gb "$records" 159) GB of log lines into a regular file" "$(stat -c %s "$in")"
+  tbl_inputs=("$in")
+  gsort_row "gsort in -o out" "$out" "@GSORT@ $(q "$in") -o @OUT@" "$(q same_output "$ref" "$out")"
+  gsort_row "gsort in > out" "$out" "@GSORT@ $(q "$in") > @OUT@" "$(q same_output "$ref" "$out")"
+  gsort_row "gsort in >> out" "$out" "@GSORT@ $(q "$in") >> @OUT@" "$(q same_output "$ref" "$out")"
   run_table
 }
 
