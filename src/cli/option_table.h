@@ -43,9 +43,9 @@ struct RawOptions {
   bool to_terminal = false;  // --to-terminal
   std::string memory;
   std::string temp_dir;
-  long long parallel = 0;  // signed, so that "-1" is rejected rather than wrapped
+  std::string parallel;  // read as sort reads it (sort_counts.h)
   bool parallel_given = false;
-  long long batch_size = 0;  // signed, likewise
+  std::string batch_size;  // likewise
   bool batch_size_given = false;
   bool verbose = false;
   std::string backend = "auto";

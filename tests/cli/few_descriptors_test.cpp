@@ -99,7 +99,8 @@ TEST(CliFewDescriptors, BatchSizeTheOpenFileLimitCannotAllowIsRefused) {
     ProcessResult r = run_script(dir.path(), "ulimit -n 19 || exit 98\n\"$G\" " + layout(records) +
                                                  " --batch-size=20 /dev/null\n");
     EXPECT_EQ(r.status(), "exit 2") << layout(records);
-    EXPECT_EQ(r.err, "gsort: --batch-size 20 is too large: the open-file limit (19) allows at most 16\n");
+    EXPECT_EQ(r.err, "gsort: --batch-size argument '20' too large\n"
+                     "gsort: maximum --batch-size argument with current rlimit is 16\n");
     r = run_script(dir.path(), "ulimit -n 19 || exit 98\n\"$G\" " + layout(records) + " -m --batch-size=16 -T " +
                                    dir.path() + " in/*\n");
     EXPECT_EQ(r.status(), "exit 0") << layout(records) << ": " << r.err;

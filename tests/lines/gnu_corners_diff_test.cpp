@@ -1,0 +1,138 @@
+// GNU sort's last corners (issue 52), found by a differential run against
+// LC_ALL=C sort: each case is run by GNU sort and by gsort with the same
+// arguments, input, environment and files, in a scratch directory, and
+// must give the same output, exit status and standard error (gsort's name
+// where sort says its own). Where coreutils 9.2 and later differ from the
+// GNU sort installed (9.1 on the development machine), gsort follows the
+// newest release, and the case says what that gives.
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <string>
+#include <vector>
+
+#include "tests/support/process.h"
+#include "tests/support/temp_dir.h"
+
+namespace gsort_test {
+namespace {
+
+const char* const kGnuSort = "/usr/bin/sort";
+
+bool have_gnu_sort() { return ::access(kGnuSort, X_OK) == 0; }
+
+struct Corner {
+  std::vector<std::string> args;  // run in the scratch directory
+  std::string in;                 // standard input
+  std::vector<std::string> env;   // beside LC_ALL=C
+};
+
+struct Outcome {
+  int exit_code = -1;
+  std::string out, err;
+};
+
+// `program` with the corner's arguments, in `dir`.
+Outcome run_in(const std::string& dir, const std::string& program, const Corner& c) {
+  ProcessOptions options = c_locale(c.in);
+  options.env.insert(options.env.end(), c.env.begin(), c.env.end());
+  std::vector<std::string> argv = {"/bin/sh", "-c", "cd \"$0\" && exec \"$@\"", dir, program};
+  argv.insert(argv.end(), c.args.begin(), c.args.end());
+  const ProcessResult r = run_process(argv, options);
+  return {r.exit_code, r.out, r.err};
+}
+
+// GNU sort's messages in gsort's name: "/usr/bin/sort: " at a line's start,
+// and in "Try '/usr/bin/sort --help'".
+std::string as_gsort(std::string err) {
+  const std::string program = kGnuSort;
+  for (size_t at = 0; (at = err.find(program, at)) != std::string::npos;) {
+    const bool names_it = at == 0 || err[at - 1] == '\n' || err[at - 1] == '\'';
+    if (names_it) err.replace(at, program.size(), "gsort");
+    at += names_it ? 5 : program.size();
+  }
+  return err;
+}
+
+std::string described(const Corner& c) {
+  std::string text = "sort";
+  for (const std::string& a : c.args) text += " '" + a + "'";
+  for (const std::string& e : c.env) text = e + " " + text;
+  return text;
+}
+
+// The corner run by both: the same exit status, output and messages.
+void expect_as_gnu(const TempDir& dir, const Corner& c) {
+  const Outcome gnu = run_in(dir.path(), kGnuSort, c);
+  const Outcome ours = run_in(dir.path(), gsort_argv({}).front(), c);
+  EXPECT_EQ(ours.exit_code, gnu.exit_code) << described(c) << "\ngsort's stderr: " << ours.err;
+  EXPECT_EQ(ours.out, gnu.out) << described(c);
+  EXPECT_EQ(ours.err, as_gsort(gnu.err)) << described(c);
+}
+
+// The corner as coreutils 9.2 and later run it: `newest` where the GNU sort
+// installed is older (`current`: whether it is as new), else GNU's own.
+void expect_as_newest(const TempDir& dir, const Corner& c, bool current, const Outcome& newest) {
+  if (current) return expect_as_gnu(dir, c);
+  const Outcome ours = run_in(dir.path(), gsort_argv({}).front(), c);
+  EXPECT_EQ(ours.exit_code, newest.exit_code) << described(c) << "\ngsort's stderr: " << ours.err;
+  EXPECT_EQ(ours.out, newest.out) << described(c);
+  EXPECT_EQ(ours.err, newest.err) << described(c);
+}
+
+// Whether the GNU sort installed knows -h's units R and Q (9.2 and later).
+bool gnu_sort_knows_r_and_q() {
+  static const bool knows = run_process({kGnuSort, "-h"}, c_locale("1Q\n2\n")).out == "2\n1Q\n";
+  return knows;
+}
+
+// 16. -S takes a unit without a number (K is 1K), as sort does.
+TEST(GnuCorners, BufferSizeUnitWithoutANumber) {
+  if (!have_gnu_sort()) GTEST_SKIP() << "no " << kGnuSort;
+  TempDir dir;
+  for (const char* size : {"K", "M", "k", "G", " 1", "+1", "0%", "0b", "5%"}) {
+    expect_as_gnu(dir, {{"-S", size}, "b\na\n"});
+  }
+  expect_as_gnu(dir, {{"-SK"}, "b\na\n"});
+  expect_as_gnu(dir, {{"--buffer-size=M"}, "b\na\n"});
+  for (const char* bad : {"b", "%", "", "-1", "1B", "1Ki", "1KB", "Kx", "1x", "0x10", "1Z", "18014398509481984",
+                          "100000000000000000000%", "99999999999999999999b"}) {
+    expect_as_gnu(dir, {{"-S", bad}, "b\na\n"});
+  }
+  expect_as_gnu(dir, {{"--buffer-size=1x"}, "b\na\n"});
+  expect_as_gnu(dir, {{"--bu=1Y"}, "b\na\n"});
+}
+
+// 16. sort checks each value of -S, --parallel and --batch-size as it
+// meets it: a wrong one is refused though a later one would replace it.
+TEST(GnuCorners, EveryRepeatedValueIsChecked) {
+  if (!have_gnu_sort()) GTEST_SKIP() << "no " << kGnuSort;
+  TempDir dir;
+  const std::vector<std::vector<std::string>> cases = {
+      {"-S", "1x", "-S", "1K"},         {"-S1K", "-S", "1x"},
+      {"--parallel=0", "--parallel=1"}, {"--parallel=x", "--parallel=1"},
+      {"--batch-size=1", "--batch-size=2"}, {"--batch-size=2", "--batch-size=x"},
+      {"--batch-size=99999999999999999999", "--batch-size=2"}, {"-S", "1x", "--parallel=0"},
+      {"--parallel=0", "-S", "1x"},     {"--parallel=-1"},
+      {"--parallel=3k"},                {"--parallel= 3"},
+      {"--parallel=+3"},                {"--parallel=100000"},
+      {"--batch-size= 3"},              {"--batch-size=3k"},
+      {"--batch-size=-2"},              {"--batch-size="},
+  };
+  for (const std::vector<std::string>& args : cases) expect_as_gnu(dir, {args, "b\na\n"});
+}
+
+// 18. -S's units R and Q are sizes in coreutils 9.2 and later (too large
+// ones), where 9.1 called them invalid suffixes.
+TEST(GnuCorners, BufferSizeRAndQAreTooLarge) {
+  if (!have_gnu_sort()) GTEST_SKIP() << "no " << kGnuSort;
+  TempDir dir;
+  const bool current = gnu_sort_knows_r_and_q();
+  expect_as_newest(dir, {{"-S", "1R"}, "b\na\n"}, current, {2, "", "gsort: -S argument '1R' too large\n"});
+  expect_as_newest(dir, {{"--buffer-size=0Q"}, "b\na\n"}, current, {0, "a\nb\n", ""});
+  expect_as_newest(dir, {{"-S", "R"}, "b\na\n"}, current, {2, "", "gsort: -S argument 'R' too large\n"});
+}
+
+}  // namespace
+}  // namespace gsort_test
