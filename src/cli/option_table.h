@@ -55,6 +55,7 @@ struct RawOptions {
   std::string gpu_memory;
   bool help = false, version = false;
   bool record_size_given = false, output_given = false, memory_given = false;
+  bool format_given = false, gpu_memory_given = false;
   // Optional-value options: empty when absent, kImplicit when given bare.
   std::string compress_temp, compress_output, decompress;
   long long spill_streams = 0;  // signed, so that "-1" is rejected

@@ -73,7 +73,7 @@ int parse_level(const std::string& text, const std::string& option, CompressionF
 void set_record_layout(const RawOptions& o, SortConfig& c) {
   if (o.record_size < 0) throw UsageError("--record-size must be at least 1");
   uint64_t record_size = static_cast<uint64_t>(o.record_size);
-  if (!o.format.empty()) {
+  if (o.format_given) {  // --format= is no format, not none
     if (o.format != "gensort") throw UsageError("unknown format '" + o.format + "' (known: gensort)");
     if (record_size != 0 && record_size != 100) {  // 0: not given
       throw UsageError("--format gensort has 100-byte records, not " + std::to_string(record_size));
@@ -184,7 +184,7 @@ void set_backend(const RawOptions& o, SortConfig& c) {
                                              {"shm", ExchangeChoice::kShm}});
   if (o.device < 0) throw UsageError("--device must be 0 or more");
   c.device = o.device;
-  if (!o.gpu_memory.empty()) {
+  if (o.gpu_memory_given) {  // --gpu-memory= is an invalid size, not the default
     c.gpu_memory = parse_size(o.gpu_memory, "--gpu-memory");
     if (c.gpu_memory == 0) throw UsageError("--gpu-memory must be more than 0");
   }
@@ -271,7 +271,7 @@ SortConfig to_config(const RawOptions& o, unsigned ranks_on_host) {
   c.output_parts = o.output_parts;
   c.to_terminal = o.to_terminal;
   if (c.output_parts && c.output == "-") throw UsageError("--output-parts needs -o DIR");
-  const bool lines = !o.record_size_given && o.format.empty();  // text lines, the default
+  const bool lines = !o.record_size_given && !o.format_given;  // text lines, the default
   if (lines) refuse_incompatible_gnu_orderings(o.lines, o.keys);
   if (lines) {
     set_mode(o, c);
