@@ -110,6 +110,11 @@ class SortWords {
     }
     const std::string* value = eq != std::string::npos ? nullptr : next();
     const std::string given = eq != std::string::npos ? a.substr(eq + 1) : value ? *value : "";
+    if (full == "sort" && (eq != std::string::npos || value)) {
+      out_.words.push_back(sort_option_for(given));
+      if (eq == std::string::npos) ++i_;
+      return;
+    }
     if (full == "key") ++keys_;
     if (eq != std::string::npos || (value && takes_value(all_, full))) {
       check_value(long_name(full), gnu_long_option(name) == "memory" ? "--buffer-size" : "--memory", given);

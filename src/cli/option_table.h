@@ -21,7 +21,7 @@ struct RawLineOptions {
   bool numeric = false, human_numeric = false, fold = false, ignore_blanks = false, zero_terminated = false;
   bool general_numeric = false, month = false, version_sort = false, random = false;
   bool dictionary = false, nonprinting = false;
-  std::string random_source, sort_word;
+  std::string random_source;
   // sort's interface beside the orderings: --debug, --files0-from,
   // --compress-program, and the obsolete +POS1 -POS2 keys (as the
   // key_index-th -k, with --debug's note).

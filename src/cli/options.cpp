@@ -77,7 +77,6 @@ void note_given(const po::variables_map& vm, RawOptions& o) {
   o.lines.separator_given = vm.count("field-separator") > 0;
   o.lines.files0_from_given = vm.count("files0-from") > 0;
   o.lines.compress_program_given = vm.count("compress-program") > 0;
-  apply_sort_word(o.lines);  // --sort=WORD is its letter
 }
 
 }  // namespace

@@ -87,6 +87,22 @@ bool gnu_sort_knows_r_and_q() {
   return knows;
 }
 
+// 11. --sort given twice sets both letters, as -R -V does: random (which
+// wins over version); numeric and month are refused together.
+TEST(GnuCorners, SortWordGivenTwiceSetsBothOrderings) {
+  if (!have_gnu_sort()) GTEST_SKIP() << "no " << kGnuSort;
+  TempDir dir;
+  write_file(dir.file("seed"), "0123456789abcdef0123456789abcdef");
+  const std::string lines = "1.10\n1.9\n1.2\nb\na\n1.0\nc\n";
+  expect_as_gnu(dir, {{"--sort=random", "--sort=version", "--random-source=seed"}, lines});
+  expect_as_gnu(dir, {{"--sort=version", "--sort=random", "--random-source=seed"}, lines});
+  expect_as_gnu(dir, {{"--sort=random", "--sort=version", "--random-source=/dev/zero"}, lines});
+  expect_as_gnu(dir, {{"--sort=numeric", "--sort=month"}, "1\n"});
+  expect_as_gnu(dir, {{"--sort", "month", "--sort=h"}, "1\n"});
+  expect_as_gnu(dir, {{"--sort=n", "--sort=numeric"}, "10\n9\n"});
+  expect_as_gnu(dir, {{"--so=gen", "-r"}, "1e3\n20\n"});
+}
+
 // 16. -S takes a unit without a number (K is 1K), as sort does.
 TEST(GnuCorners, BufferSizeUnitWithoutANumber) {
   if (!have_gnu_sort()) GTEST_SKIP() << "no " << kGnuSort;
@@ -121,6 +137,23 @@ TEST(GnuCorners, EveryRepeatedValueIsChecked) {
       {"--batch-size=-2"},              {"--batch-size="},
   };
   for (const std::vector<std::string>& args : cases) expect_as_gnu(dir, {args, "b\na\n"});
+}
+
+// 16. A word --sort= or --check= does not take is argmatch's usage error:
+// exit 1, with the list of words.
+TEST(GnuCorners, WrongSortOrCheckWordExitsOneWithTheValidWords) {
+  if (!have_gnu_sort()) GTEST_SKIP() << "no " << kGnuSort;
+  TempDir dir;
+  for (const char* word : {"", "x", "numerical", "it's", "a\tb\x80\\"}) {
+    expect_as_gnu(dir, {{std::string("--sort=") + word}, "b\na\n"});
+    expect_as_gnu(dir, {{std::string("--check=") + word}, "b\na\n"});
+  }
+  expect_as_gnu(dir, {{"--sort", "x"}, "b\na\n"});
+  expect_as_gnu(dir, {{"--so=x"}, "b\na\n"});
+  // The first wrong option is the one reported, as sort meets them.
+  expect_as_gnu(dir, {{"--sort=x", "-S", "1x"}, "b\na\n"});
+  expect_as_gnu(dir, {{"-S", "1x", "--sort=x"}, "b\na\n"});
+  expect_as_gnu(dir, {{"--check=x", "--sort=x"}, "b\na\n"});
 }
 
 // 18. -S's units R and Q are sizes in coreutils 9.2 and later (too large

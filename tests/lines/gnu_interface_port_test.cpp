@@ -93,8 +93,10 @@ TEST(SortPlInterface, CheckWordsAndMessages) {
       {"zero", {"-cz"}, std::string("b\0a\0", 4), "", 1, std::string("gsort: -:2: disorder: a\0", 24)},
       {"extra", {"-c", "x", "y"}, "", "", 2, "gsort: extra operand 'y' not allowed with -c\n"},
       {"extra-C", {"--check=quiet", "x", "y"}, "", "", 2, "gsort: extra operand 'y' not allowed with -C\n"},
-      {"invalid", {"--check=x"}, "", "", 2,
-       "gsort: invalid argument 'x' for '--check' (valid arguments: 'quiet', 'silent', 'diagnose-first')\n"},
+      // argmatch's usage error: exit 1, with the valid words.
+      {"invalid", {"--check=x"}, "", "", 1,
+       "gsort: invalid argument 'x' for '--check'\nValid arguments are:\n  - 'quiet', 'silent'\n"
+       "  - 'diagnose-first'\nTry 'gsort --help' for more information.\n"},
   });
 }
 
