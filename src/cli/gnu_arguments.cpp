@@ -174,7 +174,9 @@ class SortWords {
     if (a.size() > 1 && a[0] == '+') {
       const std::string* n = next();
       const bool minus_pos = n && looks_like_minus_pos(*n);
-      if (obsolete_keys_by_default() || (minus_pos && !posixly_correct_)) {
+      // As sort: once a +POS1 -POS2 has been met, a +POS1 alone is a key too.
+      traditional_ |= minus_pos && !posixly_correct_;
+      if (traditional_) {
         if (std::optional<ObsoleteKey> key = parse_obsolete_key(a, minus_pos ? n : nullptr)) {
           out_.words.push_back("--key=" + key->spec);
           out_.obsolete_keys.push_back(ObsoleteKeyNote{keys_++, key->warning});
@@ -195,6 +197,7 @@ class SortWords {
   size_t i_ = 0;
   size_t keys_ = 0;
   bool ended_ = false;
+  bool traditional_ = obsolete_keys_by_default();  // a +POS1 alone is a key
 };
 
 }  // namespace

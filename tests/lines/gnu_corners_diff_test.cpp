@@ -103,6 +103,18 @@ TEST(GnuCorners, SortWordGivenTwiceSetsBothOrderings) {
   expect_as_gnu(dir, {{"--so=gen", "-r"}, "1e3\n20\n"});
 }
 
+// 12. Once a +POS1 -POS2 pair has been met, a +POS1 alone is a key too,
+// even where _POSIX2_VERSION makes a lone one a file.
+TEST(GnuCorners, PlusPosAfterAPairIsAKey) {
+  if (!have_gnu_sort()) GTEST_SKIP() << "no " << kGnuSort;
+  TempDir dir;
+  const std::vector<std::string> posix2001 = {"_POSIX2_VERSION=200112"};
+  expect_as_gnu(dir, {{"+0", "-1", "+1"}, "b 2\na 3\nb 1\n", posix2001});
+  expect_as_gnu(dir, {{"+1", "-2", "+0r"}, "x 2\ny 1\nz 2\n", posix2001});
+  expect_as_gnu(dir, {{"+0", "-1", "+1", "-2", "+2n"}, "a b 3\na b 20\na a 1\n", posix2001});
+  expect_as_gnu(dir, {{"+0", "-1", "+1"}, "b 2\na 3\nb 1\n"});
+}
+
 // 16. -S takes a unit without a number (K is 1K), as sort does.
 TEST(GnuCorners, BufferSizeUnitWithoutANumber) {
   if (!have_gnu_sort()) GTEST_SKIP() << "no " << kGnuSort;
