@@ -104,10 +104,8 @@ void set_mode(const RawOptions& o, SortConfig& c) {
   c.unique = o.unique;
   if (o.check || o.check_quiet) c.mode = Mode::kCheck;
   c.check_quiet = o.check_quiet;
-  if (o.merge) {
-    if (c.mode == Mode::kCheck) throw UsageError("--check and --merge cannot be combined");
-    c.mode = Mode::kMerge;
-  }
+  // As sort: -c and -C check whatever else is asked; -m with them changes nothing.
+  if (o.merge && c.mode != Mode::kCheck) c.mode = Mode::kMerge;
   const std::string check_letter = o.check_quiet ? "C" : "c";
   if (c.mode == Mode::kCheck && c.inputs.size() > 1) {
     throw UsageError("extra operand '" + c.inputs[1] + "' not allowed with -" + check_letter);

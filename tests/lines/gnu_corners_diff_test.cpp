@@ -115,6 +115,19 @@ TEST(GnuCorners, PlusPosAfterAPairIsAKey) {
   expect_as_gnu(dir, {{"+0", "-1", "+1"}, "b 2\na 3\nb 1\n"});
 }
 
+// 15. -c and -C check, with -m or without: -m changes nothing.
+TEST(GnuCorners, CheckWithMergeChecks) {
+  if (!have_gnu_sort()) GTEST_SKIP() << "no " << kGnuSort;
+  TempDir dir;
+  write_file(dir.file("sorted"), "a\nb\n");
+  expect_as_gnu(dir, {{"-cm"}, "b\na\n"});
+  expect_as_gnu(dir, {{"-cm"}, "a\nb\n"});
+  expect_as_gnu(dir, {{"-Cm"}, "a\nb\n"});
+  expect_as_gnu(dir, {{"-Cm"}, "b\na\n"});
+  expect_as_gnu(dir, {{"-m", "--check=quiet", "sorted"}, ""});
+  expect_as_gnu(dir, {{"-c", "-m", "sorted", "sorted"}, ""});
+}
+
 // 16. -S takes a unit without a number (K is 1K), as sort does.
 TEST(GnuCorners, BufferSizeUnitWithoutANumber) {
   if (!have_gnu_sort()) GTEST_SKIP() << "no " << kGnuSort;

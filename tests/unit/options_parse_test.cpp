@@ -245,9 +245,10 @@ TEST(CommandLine, ModesAndTheirConflicts) {
   EXPECT_FALSE(config({"--record-size", "4", "-c"}).check_quiet);
   EXPECT_EQ(config({"--record-size", "4", "-m", "a", "b"}).mode, Mode::kMerge);
   EXPECT_EQ(config({"--record-size", "4", "--merge"}).mode, Mode::kMerge);
-  EXPECT_THROW(config({"--record-size", "4", "-c", "-m"}), UsageError);
-  EXPECT_THROW(config({"--record-size", "4", "-m", "-c"}), UsageError);
-  EXPECT_THROW(config({"--record-size", "4", "-C", "--merge"}), UsageError);
+  // As GNU sort: -c and -C check, whether or not -m is given too.
+  EXPECT_EQ(config({"--record-size", "4", "-c", "-m"}).mode, Mode::kCheck);
+  EXPECT_EQ(config({"--record-size", "4", "-m", "-c"}).mode, Mode::kCheck);
+  EXPECT_TRUE(config({"--record-size", "4", "-C", "--merge"}).check_quiet);
   EXPECT_THROW(config({"--record-size", "4", "-c", "a", "b"}), UsageError);  // one input to check
   EXPECT_EQ(config({"--record-size", "4", "-c", "a"}).inputs, std::vector<std::string>{"a"});
   const SortConfig flags = config({"--record-size", "4", "-u", "-v", "-r"});
