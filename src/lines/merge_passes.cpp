@@ -13,6 +13,8 @@
 namespace gsort {
 namespace {
 
+constexpr uint64_t kGnuMergeBatch = 16;  // GNU sort's NMERGE, its default --batch-size
+
 std::vector<std::unique_ptr<LineWindow>> open_windows(LineJob& job, std::vector<PendingSource>& group) {
   std::vector<std::unique_ptr<LineWindow>> windows;
   for (PendingSource& source : group) windows.push_back(job.window(source, group.size()));
@@ -83,15 +85,18 @@ void count_merged_runs(LineJob& job, const MergeLimits& limits, uint64_t inputs,
 }  // namespace
 
 void merge_line_inputs(LineJob& job, std::vector<PendingSource> inputs, uint64_t bound) {
+  // As GNU sort, as many inputs as its default --batch-size are merged at
+  // once however small -S is (their windows take 64 KiB or more each).
+  const uint64_t memory_fan_in = std::max(job.plan.memory_fan_in, kGnuMergeBatch);
   std::string explain;
   const MergeLimits limits =
-      merge_limits(job.plan.memory_fan_in, job.config.batch_size, true, free_descriptors(), &explain);
+      merge_limits(memory_fan_in, job.config.batch_size, true, free_descriptors(), &explain);
   job.plan.fan_in = limits.fan_in;
   job.log.info(explain);
   count_merged_runs(job, limits, inputs.size(), bound);
   LineGroupMerges merges(job, limits);
   RunStack waiting(merges, job.report);
-  for (PendingSource& input : inputs) waiting.push(std::move(input));
+  for (PendingSource& input : inputs) waiting.push_input(std::move(input));
   waiting.merge_down_to(limits.fan_in);
   std::vector<PendingSource> left = waiting.take();
   // The merges each line went through before the last.

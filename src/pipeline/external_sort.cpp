@@ -249,7 +249,7 @@ SortReport external_sort(const SortContext& ctx, const RunOptions& run) {
     for (InputSet::Opener& open : inputs.lazy_sources()) {
       PendingSource input;
       input.open_input = std::move(open);
-      pending.push(std::move(input));
+      pending.push_input(std::move(input));
     }
     pace_output();
     merged_runs = merges.merge_all(pending.take(), destination, meter, inputs.size_known() ? inputs.total_bytes() : 0);

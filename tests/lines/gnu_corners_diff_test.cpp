@@ -115,6 +115,26 @@ TEST(GnuCorners, PlusPosAfterAPairIsAKey) {
   expect_as_gnu(dir, {{"+0", "-1", "+1"}, "b 2\na 3\nb 1\n"});
 }
 
+// 13. -m of as many inputs as --batch-size merges them at once: no
+// temporary file, so a -T that cannot be used is never tried.
+TEST(GnuCorners, MergeOfBatchSizeInputsNeedsNoTemporaryDirectory) {
+  if (!have_gnu_sort()) GTEST_SKIP() << "no " << kGnuSort;
+  TempDir dir;
+  write_file(dir.file("m1"), "a\nc\n");
+  write_file(dir.file("m2"), "b\nd\n");
+  write_file(dir.file("m3"), "e\n");
+  expect_as_gnu(dir, {{"-m", "--batch-size=2", "-T", "/nonexistent", "m1", "m2"}, ""});
+  expect_as_gnu(dir, {{"-m", "--batch-size=3", "-T", "/nonexistent", "m1", "m2", "m3"}, ""});
+  // Up to 16 (GNU's default batch) whatever -S: no temporary file either.
+  std::vector<std::string> sixteen = {"-m", "-S", "1K", "-T", "/nonexistent"};
+  for (int i = 0; i < 16; ++i) sixteen.push_back(i % 2 ? "m1" : "m2");
+  expect_as_gnu(dir, {sixteen, ""});
+  // One more than the batch needs a temporary file, where -T fails.
+  const std::vector<std::string> three = {"-m", "--batch-size=2", "-T", "/nonexistent", "m1", "m2", "m3"};
+  EXPECT_EQ(run_in(dir.path(), kGnuSort, {three, ""}).exit_code, 2);
+  EXPECT_EQ(run_in(dir.path(), gsort_argv({}).front(), {three, ""}).exit_code, 2);
+}
+
 // 15. -c and -C check, with -m or without: -m changes nothing.
 TEST(GnuCorners, CheckWithMergeChecks) {
   if (!have_gnu_sort()) GTEST_SKIP() << "no " << kGnuSort;
