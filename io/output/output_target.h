@@ -59,6 +59,15 @@ class OutputTarget {
   static constexpr const char* kStandardOutputName = "/proc/self/fd/1";
   const std::string& destination() const { return destination_; }
 
+  // The temporary file closed while nothing is written to it, and made
+  // again (output_temp.h); false where there is none to set aside (a
+  // direct output, a named or written temporary).
+  bool set_aside() { return temp_ && temp_->set_aside(); }
+  bool can_set_aside() const { return temp_ && temp_->can_set_aside(); }
+  void take_back() {
+    if (temp_) temp_->take_back();
+  }
+
   // Everything that can fail before the destination changes: with
   // `durable`, flushes the file to stable storage; sets its final mode and
   // owner, names it beside the destination and closes it.

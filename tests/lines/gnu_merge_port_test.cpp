@@ -1,5 +1,6 @@
 // coreutils' own tests of sort -m, ported: tests/sort/sort-merge.pl (every
-// case). Each expects what the suite expects of sort,
+// case) and tests/sort/sort-merge-fdlimit.sh (as written, in a shell, with
+// gsort where it runs sort). Each expects what the suite expects of sort,
 // with gsort's name in its messages.
 #include <gtest/gtest.h>
 
@@ -80,6 +81,65 @@ TEST(SortMergePort, EveryCase) {
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_EQ(r.out, "");
   EXPECT_EQ(r.err.rfind("gsort: cannot create a temporary directory in does/not/exist: ", 0), 0u) << r.err;
+}
+
+// sort-merge-fdlimit.sh, every case as the suite writes it: a --batch-size
+// the open-file limit cannot allow; merges of 17 inputs under ulimit -n 19
+// and 20 (with -R, whose random source is a file too); and -m into one of
+// its inputs, given twice, under ulimit -n 10 with descriptors 7, 8 and 9
+// taken, so that gsort has seven (four beside the standard streams).
+TEST(SortMergeFdlimitPort, AsWritten) {
+  TempDir dir;
+  const ProcessResult r = run_script(dir, R"(
+returns_ () { local exp_exit="$1"; shift; "$@"; test $? -eq "$exp_exit"; }
+compare () { cmp -s "$1" "$2"; }
+fail=0
+mkdir in err || exit 99
+
+for i in $(seq 17); do
+  echo $i >in/$i
+done
+seq 17 >some-data
+
+(ulimit -n 19 && touch ulimit-worked &&
+ returns_ 2 "$G" --batch-size=20 /dev/null) || fail=1
+rm ulimit-worked || { echo skip; exit 0; }
+
+# The default batch size (nmerge) is 16.
+(ulimit -n 19 && touch ulimit-worked \
+   && "$G" -m --batch-size=16 in/* 2>err/merge-default-err \
+   || ! grep "open failed" err/merge-default-err) || fail=1
+rm ulimit-worked || { echo skip; exit 0; }
+
+for randsource in '' --random-source=some-data; do
+  (ulimit -n 20 \
+     && "$G" -mR $randsource --batch-size=16 in/* 2>err/merge-random-err \
+     || ! grep "open failed" err/merge-random-err) || fail=1
+done
+
+(seq 6 && echo 6) >exp || exit 99
+echo 6 >out || exit 99
+(exec 3<&- 4<&- 5<&- 6<&- 7</dev/null 8<&7 9<&7 &&
+ ulimit -n 10 &&
+ "$G" -n -m --batch-size=7 -o out out in/1 in/2 in/3 in/4 in/5 out
+) &&
+compare exp out || fail=1
+
+cat err/*
+echo "fail=$fail"
+)");
+  // The merges' output (the first to standard output) is the inputs'
+  // lines, merged as they come.
+  std::string merged;
+  for (const char* n : {"1", "10", "11", "12", "13", "14", "15", "16", "17", "2", "3", "4", "5", "6", "7", "8", "9"}) {
+    merged += std::string(n) + "\n";
+  }
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.err, "gsort: --batch-size argument '20' too large\n"
+                   "gsort: maximum --batch-size argument with current rlimit is 16\n");
+  ASSERT_EQ(r.out.size(), 3 * merged.size() + 7) << r.out;  // and twice shuffled by -R
+  EXPECT_EQ(r.out.substr(0, merged.size()), merged);
+  EXPECT_EQ(r.out.substr(r.out.size() - 7), "fail=0\n") << r.out;
 }
 
 }  // namespace
