@@ -224,5 +224,17 @@ TEST(GnuCorners, NumericReadsNoThousandsSeparator) {
   expect_as_newest(dir, {{"-s", "-k2n"}, "a 2\x80" "5\nb 3\n"}, current, {0, "a 2\x80" "5\nb 3\n", ""});
 }
 
+// 18. --debug's note on the decimal point without "note ", as in coreutils
+// 9.7 and later.
+TEST(GnuCorners, DebugNoteOnTheDecimalPoint) {
+  if (!have_gnu_sort()) GTEST_SKIP() << "no " << kGnuSort;
+  TempDir dir;
+  const bool current = run_process({kGnuSort, "--debug", "-n"}, c_locale("1\n")).err.find("note ") == std::string::npos;
+  expect_as_newest(dir, {{"--debug", "-n"}, "1\n"}, current,
+                   {0, "1\n_\n_\n",
+                    "gsort: text ordering performed using simple byte comparison\n"
+                    "gsort: numbers use '.' as a decimal point in this locale\n"});
+}
+
 }  // namespace
 }  // namespace gsort_test

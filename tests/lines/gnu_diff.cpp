@@ -253,12 +253,17 @@ std::vector<std::string> interface_args(Rng& rng, const LineOptionsCase& o) {
   return args;
 }
 
+// GNU sort's messages in gsort's name, and in the newest release's words:
+// coreutils 9.1 to 9.6 put "note " before "numbers use '.' as a decimal
+// point in this locale" (gsort follows 9.7 and later).
 std::string as_gsort(const std::string& err) {
   std::string out;
   for (size_t at = 0; at < err.size();) {
     const size_t end = std::min(err.find('\n', at), err.size());
-    const std::string line = err.substr(at, end - at);
+    std::string line = err.substr(at, end - at);
     const std::string program = std::string(kGnuSort) + ": ";
+    const std::string older_note = program + "note numbers use ";
+    if (line.rfind(older_note, 0) == 0) line.erase(program.size(), std::string("note ").size());
     out += line.rfind(program, 0) == 0 ? "gsort: " + line.substr(program.size()) : line;
     out += end < err.size() ? "\n" : "";
     at = end + 1;
