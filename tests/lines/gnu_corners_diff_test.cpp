@@ -88,6 +88,20 @@ bool gnu_sort_knows_r_and_q() {
   return knows;
 }
 
+// 10. -h with f folds the key first, so q and r are the units Q and R, as
+// coreutils 9.2 and later read them (9.1 knew neither, folded or not).
+TEST(GnuCorners, HumanNumericWithFoldTakesQAndRAsUnits) {
+  if (!have_gnu_sort()) GTEST_SKIP() << "no " << kGnuSort;
+  TempDir dir;
+  const bool current = gnu_sort_knows_r_and_q();
+  expect_as_newest(dir, {{"-hf"}, "9q\n10\n"}, current, {0, "10\n9q\n", ""});
+  expect_as_newest(dir, {{"-hf"}, "1r\n1Y\n1q\n1k\n"}, current, {0, "1k\n1Y\n1r\n1q\n", ""});
+  expect_as_newest(dir, {{"-k1,1hf"}, "1q a\n1r b\n-1q c\n"}, current, {0, "-1q c\n1r b\n1q a\n", ""});
+  // Unfolded, lower-case q and r are no units in any version.
+  expect_as_gnu(dir, {{"-h"}, "9q\n10\n"});
+  expect_as_gnu(dir, {{"-h"}, "1r\n1q\n1k\n"});
+}
+
 // 11. --sort given twice sets both letters, as -R -V does: random (which
 // wins over version); numeric and month are refused together.
 TEST(GnuCorners, SortWordGivenTwiceSetsBothOrderings) {
@@ -200,6 +214,26 @@ TEST(GnuCorners, WrongSortOrCheckWordExitsOneWithTheValidWords) {
   expect_as_gnu(dir, {{"--sort=x", "-S", "1x"}, "b\na\n"});
   expect_as_gnu(dir, {{"-S", "1x", "--sort=x"}, "b\na\n"});
   expect_as_gnu(dir, {{"--check=x", "--sort=x"}, "b\na\n"});
+}
+
+// 17. A -S below the least a line sort takes (1 MiB) is raised to it, for
+// speed: where GNU sort under -S 1K spills even a small input (and so fails
+// on a -T it cannot use), gsort sorts what a chunk of 1 MiB holds in
+// memory, and succeeds. The output is the same; a larger input spills, and
+// fails there too.
+TEST(GnuCorners, TinyBufferSizeIsRaisedToTheLeastLineBudget) {
+  if (!have_gnu_sort()) GTEST_SKIP() << "no " << kGnuSort;
+  TempDir dir;
+  std::string small, large;
+  for (int i = 3000; i > 0; --i) small += std::to_string(i) + "\n";
+  for (int i = 30000; i > 0; --i) large += std::to_string(i) + "\n";
+  expect_as_gnu(dir, {{"-S", "1K", "-T", "."}, small});
+  const Outcome gnu = run_in(dir.path(), kGnuSort, {{"-S", "1K", "-T", "/nonexistent"}, small});
+  const Outcome ours = run_in(dir.path(), gsort_argv({}).front(), {{"-S", "1K", "-T", "/nonexistent"}, small});
+  EXPECT_EQ(gnu.exit_code, 2) << "GNU sort spills 3000 lines under -S 1K";
+  EXPECT_EQ(ours.exit_code, 0) << ours.err;
+  EXPECT_EQ(ours.out, run_in(dir.path(), kGnuSort, {{"-S", "1K", "-T", "."}, small}).out);
+  EXPECT_EQ(run_in(dir.path(), gsort_argv({}).front(), {{"-S", "1K", "-T", "/nonexistent"}, large}).exit_code, 2);
 }
 
 // 18. -S's units R and Q are sizes in coreutils 9.2 and later (too large
