@@ -14,6 +14,7 @@
 #include "io/output/output_parts.h"
 #include "io/temp/temp_registry.h"
 #include "src/api/run_config.h"
+#include "src/cli/argmatch.h"
 #include "src/cli/distinct_files.h"
 #include "src/cli/options.h"
 #include "src/config/config_layout.h"
@@ -111,6 +112,9 @@ int run_alone(int argc, char** argv, const StandardStreams& streams) {
     if (cmd.done) return kExitOk;
     for (const std::string& note : cmd.notes) print_error(note);
     return run(cmd.config, prepare_run(cmd.config, streams, true));
+  } catch (const InvalidArgumentWord& e) {
+    print_error(e.what());
+    return kExitBadWord;
   } catch (const std::exception& e) {
     print_error(failure_text(e));
   }

@@ -75,6 +75,15 @@ class OutputTarget {
   // The file the output is copied into at commit (in place), else empty.
   std::string copied_into() const { return in_place_ ? target_ : std::string(); }
 
+  // The temporary file closed while nothing is written to it, and made
+  // again (output_temp.h); false where there is none to set aside (a
+  // direct output, a named or written temporary).
+  bool set_aside() { return temp_ && temp_->set_aside(); }
+  bool can_set_aside() const { return temp_ && temp_->can_set_aside(); }
+  void take_back() {
+    if (temp_) temp_->take_back();
+  }
+
   // Everything that can fail before the destination changes: with
   // `durable`, flushes the file to stable storage; sets its final mode and
   // owner, names it beside the destination and closes it.

@@ -38,7 +38,7 @@ std::string random_temp_name(const std::string& dir) {
 
 OutputTemp::OutputTemp(const std::string& dir, const std::string& shown_as, const std::string& failure,
                        const std::string& failure_path, bool allow_unnamed)
-    : dir_(dir) {
+    : dir_(dir), shown_as_(shown_as), failure_(failure), failure_path_(failure_path) {
   // What killed gsorts left here (a named temporary, a rank's part).
   remove_stale_files(dir, kOutputTempPrefix);
   const TempCreation creating;
@@ -74,6 +74,26 @@ void OutputTemp::forget_path() {
   unregister_temp_path(slot_);
   slot_ = -1;
   path_.clear();
+}
+
+bool OutputTemp::can_set_aside() const {
+  struct stat st;
+  return path_.empty() && file_.is_open() && ::fstat(file_.fd(), &st) == 0 && st.st_size == 0;
+}
+
+bool OutputTemp::set_aside() {
+  if (!can_set_aside()) return false;
+  file_.close();
+  set_aside_ = true;
+  return true;
+}
+
+void OutputTemp::take_back() {
+  if (!set_aside_) return;
+  const int fd = ::open(dir_.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+  if (fd < 0) throw IoError(failure_ + " " + describe_errno(failure_path_, errno));
+  file_ = File(fd, shown_as_, true);
+  set_aside_ = false;
 }
 
 void OutputTemp::name_and_close() {

@@ -36,6 +36,17 @@ class OutputTemp {
   const std::string& path() const { return path_; }  // empty while unnamed
   bool is_open() const { return file_.is_open(); }
 
+  // Closes the file while it is empty and unnamed, so that its descriptor
+  // serves other work a while (merges under a tight open-file limit); an
+  // unnamed file holds nothing, so nothing is lost. False, and nothing
+  // done, otherwise.
+  bool set_aside();
+  bool can_set_aside() const;
+  // A new empty unnamed file in place of the one set aside, in the same
+  // File (references to file() stay good). Throws IoError as the
+  // constructor does.
+  void take_back();
+
   // Gives the file a name in its directory (a link to the unnamed file)
   // and closes it. Throws IoError; the name is removed again on failure.
   void name_and_close();
@@ -47,6 +58,8 @@ class OutputTemp {
   void set_path(const std::string& path);
   void forget_path();
   std::string dir_;
+  std::string shown_as_, failure_, failure_path_;  // the constructor's, for take_back
+  bool set_aside_ = false;
   std::string path_;  // empty while unnamed
   int slot_ = -1;     // in the temp registry while named
   File file_;

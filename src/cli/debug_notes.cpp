@@ -110,7 +110,8 @@ std::vector<std::string> debug_notes(const RawOptions& o, const LineOptions& lin
     out.push_back("field separator '+' is treated as a plus sign in numbers");
   }
   if (numeric && !decimal_point_noted) {
-    out.push_back(std::string(tab == '.' ? "" : "note ") + "numbers use '.' as a decimal point in this locale");
+    // coreutils 9.7 and later: without the "note " that 9.1 to 9.6 put first.
+    out.push_back("numbers use '.' as a decimal point in this locale");
   }
   const bool stable_or_unique = o.stable || o.unique;
   const bool any_keys = !keys.empty();

@@ -6,6 +6,8 @@
 #include "src/cli/gnu_long_names.h"
 #include "src/cli/obsolete_keys.h"
 #include "src/cli/option_table.h"
+#include "src/cli/size_parse.h"
+#include "src/cli/sort_counts.h"
 #include "src/core/errors.h"
 
 namespace po = boost::program_options;
@@ -60,7 +62,7 @@ std::string with_explicit_level(const std::string& a, const std::string* next) {
 }
 
 // Walks the words as getopt does, rewriting what sort means otherwise
-// than Boost would read it (gnu_arguments.h's first four points).
+// than Boost would read it (gnu_arguments.h's first five points).
 class SortWords {
  public:
   SortWords(const std::vector<std::string>& args, const po::options_description& all, bool posixly_correct)
@@ -106,9 +108,40 @@ class SortWords {
       out_.words.push_back(eq == std::string::npos ? "--check" : check_option_for(a.substr(eq + 1)));
       return;
     }
+    const std::string* value = eq != std::string::npos ? nullptr : next();
+    const std::string given = eq != std::string::npos ? a.substr(eq + 1) : value ? *value : "";
+    if (full == "sort" && (eq != std::string::npos || value)) {
+      out_.words.push_back(sort_option_for(given));
+      if (eq == std::string::npos) ++i_;
+      return;
+    }
     if (full == "key") ++keys_;
+    if (eq != std::string::npos || (value && takes_value(all_, full))) {
+      check_value(long_name(full), gnu_long_option(name) == "memory" ? "--buffer-size" : "--memory", given);
+    }
     out_.words.push_back("--" + full + (eq == std::string::npos ? "" : a.substr(eq)));
     if (eq == std::string::npos && takes_value(all_, full)) take_next_as_value();
+  }
+
+  // The long name of the option `name` (a prefix of it) names; empty for
+  // none, or for several (the parser reports those).
+  std::string long_name(const std::string& name) const {
+    try {
+      const po::option_description* d = all_.find_nothrow(name, true);
+      return d ? d->long_name() : "";
+    } catch (const po::error&) {
+      return "";
+    }
+  }
+
+  // sort checks the values of -S, --parallel and --batch-size each time
+  // it meets one, so that a wrong one is refused though a later one would
+  // replace it (-S 1x -S 1K); the last is the one kept
+  // (repeated_options.h). spelled: -S's name as given.
+  static void check_value(const std::string& option, const std::string& spelled, const std::string& value) {
+    if (option == "memory") parse_size(value, spelled);
+    if (option == "parallel") parallel_threads(value);
+    if (option == "batch-size") merge_batch_size(value);
   }
 
   // A cluster (-nrk2): -y and what it takes are dropped; the first option
@@ -127,6 +160,8 @@ class SortWords {
       kept += a[k];
       if (!takes_value(all_, std::string("-") + a[k])) continue;
       if (a[k] == 'k') ++keys_;
+      const std::string* value = k + 1 < a.size() ? nullptr : next();
+      if (a[k] == 'S' && (k + 1 < a.size() || value)) check_value("memory", "-S", value ? *value : a.substr(k + 1));
       kept += a.substr(k + 1);
       if (kept.size() > 1) out_.words.push_back(kept);
       if (k + 1 == a.size()) take_next_as_value();
@@ -139,7 +174,9 @@ class SortWords {
     if (a.size() > 1 && a[0] == '+') {
       const std::string* n = next();
       const bool minus_pos = n && looks_like_minus_pos(*n);
-      if (obsolete_keys_by_default() || (minus_pos && !posixly_correct_)) {
+      // As sort: once a +POS1 -POS2 has been met, a +POS1 alone is a key too.
+      traditional_ |= minus_pos && !posixly_correct_;
+      if (traditional_) {
         if (std::optional<ObsoleteKey> key = parse_obsolete_key(a, minus_pos ? n : nullptr)) {
           out_.words.push_back("--key=" + key->spec);
           out_.obsolete_keys.push_back(ObsoleteKeyNote{keys_++, key->warning});
@@ -160,6 +197,7 @@ class SortWords {
   size_t i_ = 0;
   size_t keys_ = 0;
   bool ended_ = false;
+  bool traditional_ = obsolete_keys_by_default();  // a +POS1 alone is a key
 };
 
 }  // namespace

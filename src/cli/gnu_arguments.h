@@ -4,6 +4,11 @@
 //    options means that one (gnu_long_names.h): --bu=1M is -S 1M, --st is
 //    --stable, though gsort's own options share those prefixes;
 //  - --check=quiet|silent is -C, --check=diagnose-first is -c;
+//    --sort=WORD is its letter's option (--sort=numeric is -n), so that
+//    --sort given twice is both letters, as in sort; a word argmatch
+//    does not take is refused (argmatch.h: exit 1);
+//  - every value of -S, --parallel and --batch-size is checked as it is
+//    met, as sort checks them, though only the last is kept;
 //  - -y (sort takes and ignores it, and the number after it) is dropped;
 //  - sort's obsolete keys, +POS1 [-POS2], become -k keys (obsolete_keys.h);
 //  - a bare optional-value option (--compress-temp, --compress-output)

@@ -3,7 +3,7 @@
 #include <utility>
 #include <vector>
 
-#include "src/core/errors.h"
+#include "src/cli/argmatch.h"
 
 namespace gsort {
 namespace {
@@ -62,24 +62,15 @@ std::string gnu_long_option(const std::string& name) {
 }
 
 std::string check_option_for(const std::string& word) {
-  // Of sort's argmatch: quiet and silent mean the same, so a prefix of
-  // both is no ambiguity; one of either and diagnose-first is.
-  const std::pair<const char*, const char*> kWords[] = {{"quiet", "-C"}, {"silent", "-C"}, {"diagnose-first", "--check"}};
-  const char* found = nullptr;
-  bool ambiguous = false;
-  for (const auto& [name, option] : kWords) {
-    if (word == name) return option;
-    if (starts_with(name, word)) {
-      ambiguous |= found != nullptr && std::string(found) != option;
-      found = option;
-    }
-  }
-  const std::string kind = found && !ambiguous ? "" : ambiguous ? "ambiguous" : "invalid";
-  if (!kind.empty()) {
-    throw UsageError(kind + " argument '" + word + "' for '--check' (valid arguments: 'quiet', 'silent', " +
-                     "'diagnose-first')");
-  }
-  return found;
+  // quiet and silent mean the same, so a prefix of both is no ambiguity.
+  const ArgumentWords kWords = {{"quiet", 'C'}, {"silent", 'C'}, {"diagnose-first", 'c'}};
+  return argmatch("--check", word, kWords) == 'C' ? "-C" : "--check";
+}
+
+std::string sort_option_for(const std::string& word) {
+  const ArgumentWords kWords = {{"general-numeric", 'g'}, {"human-numeric", 'h'}, {"month", 'M'},
+                                {"numeric", 'n'},         {"random", 'R'},        {"version", 'V'}};
+  return std::string("-") + static_cast<char>(argmatch("--sort", word, kWords));
 }
 
 }  // namespace gsort

@@ -16,7 +16,13 @@ std::string gnu_long_option(const std::string& name);
 
 // --check=WORD: "-C" for quiet and silent, "--check" for diagnose-first,
 // each also by an unambiguous prefix, as sort's argmatch takes them.
-// Throws UsageError in sort's words otherwise.
+// Throws InvalidArgumentWord (argmatch.h) in sort's words otherwise.
 std::string check_option_for(const std::string& word);
+
+// --sort=WORD: the option of its letter ("-n" for numeric), as sort takes
+// it: --sort given twice is both letters (-R and -V: random, which wins
+// over version; -n and -M: refused as incompatible), not the last.
+// Throws InvalidArgumentWord otherwise.
+std::string sort_option_for(const std::string& word);
 
 }  // namespace gsort

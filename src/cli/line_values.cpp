@@ -1,46 +1,10 @@
 #include "src/cli/line_values.h"
 
-#include <utility>
-
 #include "src/cli/random_source.h"
 #include "src/core/errors.h"
 #include "src/lines/keys/key_spec.h"
 
 namespace gsort {
-
-namespace {
-
-// --sort=WORD's words, each its letter's ordering (GNU's argmatch: a word
-// or an unambiguous prefix of one).
-const std::pair<const char*, char> kSortWords[] = {{"general-numeric", 'g'}, {"human-numeric", 'h'},
-                                                   {"month", 'M'},           {"numeric", 'n'},
-                                                   {"random", 'R'},          {"version", 'V'}};
-
-}  // namespace
-
-void apply_sort_word(RawLineOptions& o) {
-  if (o.sort_word.empty()) return;
-  char letter = 0;
-  for (const auto& [name, l] : kSortWords) {
-    if (o.sort_word == name) {
-      letter = l;
-      break;
-    }
-    if (std::string(name).compare(0, o.sort_word.size(), o.sort_word) == 0) {
-      if (letter != 0) throw UsageError("ambiguous argument '" + o.sort_word + "' for '--sort'");
-      letter = l;
-    }
-  }
-  if (letter == 0) {
-    throw UsageError("invalid argument '" + o.sort_word + "' for '--sort' (general-numeric, human-numeric, month, "
-                     "numeric, random, version)");
-  }
-  bool* const flags[] = {&o.general_numeric, &o.human_numeric, &o.month, &o.numeric, &o.random, &o.version_sort};
-  for (size_t k = 0; k < 6; ++k) {
-    if (kSortWords[k].second == letter) *flags[k] = true;
-  }
-  o.sort_word.clear();
-}
 
 void refuse_incompatible_gnu_orderings(const RawLineOptions& o, const std::vector<std::string>& keys) {
   bool taken = keys.empty();  // the global options make the whole line a key

@@ -1,6 +1,6 @@
 // The values of text lines' options (the default mode: no --record-size,
 // no --format) checked and put into the SortConfig: GNU sort's -t -b -d -f
-// -g -h -i -M -n -R -V -z -s, --random-source, --sort=WORD and -k
+// -g -h -i -M -n -R -V -z -s, --random-source and -k
 // POS1[,POS2].
 #pragma once
 
@@ -12,8 +12,6 @@
 
 namespace gsort {
 
-// --sort=WORD (a word or an unambiguous prefix) as its letter's option.
-void apply_sort_word(RawLineOptions& o);
 // -d -g -i -M -R -V into the line options.
 void set_orderings(const RawLineOptions& o, LineOptions& l);
 // Line mode: UsageError in GNU sort's words ("options '-hn' are

@@ -2,8 +2,9 @@
 // from 0, as sort takes it, turned into the -k key it stands for. Whether
 // a +POS1 operand is a key at all is sort's rule: always where
 // _POSIX2_VERSION (in the environment) is not 200112 to 200808, else only
-// when a -POS2 follows it and POSIXLY_CORRECT is not set; an operand that
-// is no valid +POS1 is an input file.
+// when a -POS2 follows it, or one did follow an earlier +POS1, and
+// POSIXLY_CORRECT is not set; an operand that is no valid +POS1 is an
+// input file.
 #pragma once
 
 #include <optional>

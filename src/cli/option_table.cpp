@@ -168,7 +168,8 @@ void add_ordering_options(po::options_description& d, RawLineOptions& o) {
       ("random-source", po::value(&o.random_source)->value_name("FILE"),
        "lines: -R's key: the first 16 bytes of FILE (the same FILE, the same order)")
       ("version-sort,V", po::bool_switch(&o.version_sort), "lines: natural sort of (version) numbers within text")
-      ("sort", po::value(&o.sort_word)->value_name("WORD"),
+      // Rewritten into its letter's option as the words are read (gnu_arguments.h).
+      ("sort", po::value<std::string>()->value_name("WORD"),
        "lines: sort by WORD: general-numeric -g, human-numeric -h, month -M, numeric -n, random -R, version -V");
 }
 

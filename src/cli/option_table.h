@@ -21,7 +21,7 @@ struct RawLineOptions {
   bool numeric = false, human_numeric = false, fold = false, ignore_blanks = false, zero_terminated = false;
   bool general_numeric = false, month = false, version_sort = false, random = false;
   bool dictionary = false, nonprinting = false;
-  std::string random_source, sort_word;
+  std::string random_source;
   // sort's interface beside the orderings: --debug, --files0-from,
   // --compress-program, and the obsolete +POS1 -POS2 keys (as the
   // key_index-th -k, with --debug's note).
@@ -43,9 +43,9 @@ struct RawOptions {
   bool to_terminal = false;  // --to-terminal
   std::string memory;
   std::string temp_dir;
-  long long parallel = 0;  // signed, so that "-1" is rejected rather than wrapped
+  std::string parallel;  // read as sort reads it (sort_counts.h)
   bool parallel_given = false;
-  long long batch_size = 0;  // signed, likewise
+  std::string batch_size;  // likewise
   bool batch_size_given = false;
   bool verbose = false;
   std::string backend = "auto";
@@ -55,6 +55,7 @@ struct RawOptions {
   std::string gpu_memory;
   bool help = false, version = false;
   bool record_size_given = false, output_given = false, memory_given = false;
+  bool format_given = false, gpu_memory_given = false;
   // Optional-value options: empty when absent, kImplicit when given bare.
   std::string compress_temp, compress_output, decompress;
   long long spill_streams = 0;  // signed, so that "-1" is rejected

@@ -1,7 +1,5 @@
 #include "src/cli/option_values.h"
 
-#include <sys/resource.h>
-
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
@@ -15,6 +13,7 @@
 #include "src/cli/gnu_interface_values.h"
 #include "src/cli/line_values.h"
 #include "src/cli/size_parse.h"
+#include "src/cli/sort_counts.h"
 #include "src/core/address_space.h"
 #include "src/core/errors.h"
 #include "src/keys/key_layout.h"
@@ -23,19 +22,12 @@ namespace gsort {
 namespace {
 
 constexpr unsigned kThreadsPerCore = 4;  // --parallel is capped at this many per hardware thread
-constexpr long long kMostThreadsAsked = 1 << 30;  // larger --parallel values read as this
+constexpr uint64_t kMostThreadsAsked = 1 << 30;  // larger --parallel values read as this
 constexpr long long kMostSpillStreams = 64;
 constexpr uint64_t kLeastRankMemoryBytes = 64ull << 20;  // a rank's share of the default -S
 constexpr uint64_t kLeastDefaultMemoryBytes = 1ull << 20;  // the default -S under the tightest ulimit -v
 constexpr uint64_t kLeastMemoryBytes = 1;  // -S 0 and the like: the plan sets its own floor
 constexpr unsigned kHelperThreads = 10;  // beside the pool's: readers, spill and output writers, prefetch, the progress line
-
-// The soft limit on open files (ulimit -n); 0 where there is none.
-uint64_t open_file_limit() {
-  struct rlimit limit;
-  if (::getrlimit(RLIMIT_NOFILE, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY) return 0;
-  return static_cast<uint64_t>(limit.rlim_cur);
-}
 
 // One of a fixed set of names; UsageError listing them otherwise.
 template <typename E>
@@ -81,7 +73,7 @@ int parse_level(const std::string& text, const std::string& option, CompressionF
 void set_record_layout(const RawOptions& o, SortConfig& c) {
   if (o.record_size < 0) throw UsageError("--record-size must be at least 1");
   uint64_t record_size = static_cast<uint64_t>(o.record_size);
-  if (!o.format.empty()) {
+  if (o.format_given) {  // --format= is no format, not none
     if (o.format != "gensort") throw UsageError("unknown format '" + o.format + "' (known: gensort)");
     if (record_size != 0 && record_size != 100) {  // 0: not given
       throw UsageError("--format gensort has 100-byte records, not " + std::to_string(record_size));
@@ -112,10 +104,8 @@ void set_mode(const RawOptions& o, SortConfig& c) {
   c.unique = o.unique;
   if (o.check || o.check_quiet) c.mode = Mode::kCheck;
   c.check_quiet = o.check_quiet;
-  if (o.merge) {
-    if (c.mode == Mode::kCheck) throw UsageError("--check and --merge cannot be combined");
-    c.mode = Mode::kMerge;
-  }
+  // As sort: -c and -C check whatever else is asked; -m with them changes nothing.
+  if (o.merge && c.mode != Mode::kCheck) c.mode = Mode::kMerge;
   const std::string check_letter = o.check_quiet ? "C" : "c";
   if (c.mode == Mode::kCheck && c.inputs.size() > 1) {
     throw UsageError("extra operand '" + c.inputs[1] + "' not allowed with -" + check_letter);
@@ -151,13 +141,10 @@ uint64_t default_memory_bytes(unsigned ranks_on_host, unsigned threads) {
 // says how ranks share the defaults).
 void set_host_resources(const RawOptions& o, unsigned ranks_on_host, SortConfig& c) {
   c.temp_dir = o.temp_dir.empty() ? default_temp_dir() : o.temp_dir;
-  if (o.parallel_given && o.parallel == 0) throw UsageError("number in parallel must be nonzero");
-  if (o.parallel_given && o.parallel < 0) {
-    throw UsageError("--parallel " + std::to_string(o.parallel) + " is out of range (at least 1; without it, all cores)");
-  }
   // As sort, any number is taken; more threads than kThreadsPerCore per core are not started.
-  c.threads_requested = o.parallel ? static_cast<unsigned>(std::min<long long>(o.parallel, kMostThreadsAsked))
-                                   : default_threads();
+  c.threads_requested = o.parallel_given
+                            ? static_cast<unsigned>(std::min<uint64_t>(parallel_threads(o.parallel), kMostThreadsAsked))
+                            : default_threads();
   // The pool does data-parallel work: past a few threads per core they
   // only contend (4096 threads on 2 cores took 40 times as long).
   c.threads = std::min(c.threads_requested, kThreadsPerCore * default_threads());
@@ -171,17 +158,9 @@ void set_host_resources(const RawOptions& o, unsigned ranks_on_host, SortConfig&
   } else {
     c.memory_bytes = default_memory_bytes(ranks_on_host, c.threads);
   }
-  if (o.batch_size_given && o.batch_size < 2) {
-    throw UsageError("--batch-size " + std::to_string(o.batch_size) + " is too small (at least 2)");
-  }
   // As GNU sort: no more sources than the open-file limit lets one merge
   // open beside the standard streams.
-  const uint64_t files = open_file_limit();
-  if (o.batch_size_given && files > 3 && static_cast<uint64_t>(o.batch_size) > files - 3) {
-    throw UsageError("--batch-size " + std::to_string(o.batch_size) + " is too large: the open-file limit (" +
-                     std::to_string(files) + ") allows at most " + std::to_string(files - 3));
-  }
-  c.batch_size = static_cast<uint64_t>(o.batch_size);
+  c.batch_size = o.batch_size_given ? merge_batch_size(o.batch_size) : 0;
 }
 
 // --backend, --algorithm, --exchange, --device, --gpu-memory.
@@ -203,7 +182,7 @@ void set_backend(const RawOptions& o, SortConfig& c) {
                                              {"shm", ExchangeChoice::kShm}});
   if (o.device < 0) throw UsageError("--device must be 0 or more");
   c.device = o.device;
-  if (!o.gpu_memory.empty()) {
+  if (o.gpu_memory_given) {  // --gpu-memory= is an invalid size, not the default
     c.gpu_memory = parse_size(o.gpu_memory, "--gpu-memory");
     if (c.gpu_memory == 0) throw UsageError("--gpu-memory must be more than 0");
   }
@@ -290,7 +269,7 @@ SortConfig to_config(const RawOptions& o, unsigned ranks_on_host) {
   c.output_parts = o.output_parts;
   c.to_terminal = o.to_terminal;
   if (c.output_parts && c.output == "-") throw UsageError("--output-parts needs -o DIR");
-  const bool lines = !o.record_size_given && o.format.empty();  // text lines, the default
+  const bool lines = !o.record_size_given && !o.format_given;  // text lines, the default
   if (lines) refuse_incompatible_gnu_orderings(o.lines, o.keys);
   if (lines) {
     set_mode(o, c);

@@ -63,6 +63,8 @@ void refuse_incompatible_tabs(const std::vector<po::option>& parsed) {
 // Which options were given, where their values cannot tell.
 void note_given(const po::variables_map& vm, RawOptions& o) {
   o.record_size_given = vm.count("record-size") > 0;
+  o.format_given = vm.count("format") > 0;
+  o.gpu_memory_given = vm.count("gpu-memory") > 0;
   o.batch_size_given = vm.count("batch-size") > 0;
   o.stats_given = vm.count("stats") > 0;
   o.trace_given = vm.count("trace") > 0;
@@ -75,7 +77,6 @@ void note_given(const po::variables_map& vm, RawOptions& o) {
   o.lines.separator_given = vm.count("field-separator") > 0;
   o.lines.files0_from_given = vm.count("files0-from") > 0;
   o.lines.compress_program_given = vm.count("compress-program") > 0;
-  apply_sort_word(o.lines);  // --sort=WORD is its letter
 }
 
 }  // namespace

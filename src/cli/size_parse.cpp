@@ -3,8 +3,8 @@
 #include <unistd.h>
 
 #include <cctype>
-#include <utility>
 
+#include "src/cli/gnu_number.h"
 #include "src/cli/memory_limit.h"
 #include "src/core/errors.h"
 
@@ -19,46 +19,25 @@ uint64_t physical_memory_bytes() {
 }
 
 uint64_t parse_size(const std::string& text, const std::string& option) {
-  const auto bad = [&] {
-    return UsageError("invalid size '" + text + "' for " + option +
-                      " (expected a number with an optional suffix b, K, M, G, T, P, E or %)");
-  };
-  const auto bad_suffix = [&] {
-    return UsageError("invalid suffix in " + option + " argument '" + text +
-                      "' (expected b, K, M, G, T, P, E or %)");
-  };
-  const auto too_large = [&] { return UsageError("size '" + text + "' for " + option + " is too large"); };
-  size_t i = 0;
-  uint64_t value = 0;
-  while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) {
-    const uint64_t digit = static_cast<uint64_t>(text[i] - '0');
-    if (value > (UINT64_MAX - digit) / 10) throw too_large();
-    value = value * 10 + digit;
-    ++i;
+  GnuNumber n = read_gnu_number(text, "EgGkKmMPQRtTYZ");
+  const bool after_digits = n.end > 0 && std::isdigit(static_cast<unsigned char>(text[n.end - 1]));
+  if (n.status == kNumberOk && after_digits) {  // a bare number is KiB
+    if (n.value > UINT64_MAX / 1024) n.status = kNumberOverflow;
+    n.value *= 1024;
   }
-  if (i == 0) throw bad();
-  const std::string suffix = text.substr(i);
-  if (suffix == "%") {
-    // Over 100% is allowed, as in GNU sort: -S bounds what gsort may use.
-    if (value == 0) throw bad();
-    const uint64_t ram = physical_memory_bytes();
-    if (ram == 0) throw UsageError("cannot read this machine's memory size for " + option + " " + text);
-    if (value > UINT64_MAX / (ram / 100 + 1)) throw too_large();
-    return ram / 100 * value;
+  // b (bytes) and % (of memory) right after the digits, and last.
+  if (n.status == kNumberInvalidSuffix && after_digits && n.end + 1 == text.size()) {
+    if (text[n.end] == 'b') n.status = kNumberOk;
+    if (text[n.end] == '%') {
+      const uint64_t ram = physical_memory_bytes();
+      if (ram == 0) throw UsageError("cannot read this machine's memory size for " + option + " " + text);
+      // Over 100% is allowed, as in GNU sort: -S bounds what gsort may use.
+      n.status = n.value > UINT64_MAX / (ram / 100 + 1) ? kNumberOverflow : kNumberOk;
+      n.value = ram / 100 * n.value;
+    }
   }
-  // GNU sort's suffixes, powers of 1024; Z and Y only to say that they are
-  // too large (as GNU sort does; R and Q, which it does not know, are
-  // invalid). Lower case k, m, g, t as GNU sort; b and B bytes.
-  static const std::pair<const char*, int> kShifts[] = {
-      {"", 10},  {"K", 10}, {"k", 10}, {"b", 0},  {"B", 0},  {"M", 20}, {"m", 20}, {"G", 30},
-      {"g", 30}, {"T", 40}, {"t", 40}, {"P", 50}, {"E", 60}, {"Z", 70}, {"Y", 80}};
-  for (const auto& [name, shift] : kShifts) {
-    if (suffix != name) continue;
-    if (value == 0) return 0;
-    if (shift >= 64 || value > (UINT64_MAX >> shift)) throw too_large();
-    return value << shift;
-  }
-  throw bad_suffix();
+  if (n.status != kNumberOk) throw UsageError(gnu_number_error(n.status, option, text));
+  return n.value;
 }
 
 }  // namespace gsort

@@ -1,6 +1,7 @@
-// Sizes on the command line, as GNU sort reads -S: a number with an optional
-// suffix b (bytes), K, M, G, T, P, E (powers of 1024) or % (of physical
-// memory, also over 100%). A bare number means KiB, as in GNU sort.
+// Sizes on the command line, read as GNU sort reads -S (gnu_number.h): a
+// number with an optional unit K, M, G, T, P, E, Z, Y, R, Q (powers of
+// 1024; k m g t too), b (bytes) or % (of memory, also over 100%), or a
+// unit alone (K is 1K). A bare number means KiB, as in GNU sort.
 #pragma once
 
 #include <cstdint>
@@ -8,7 +9,8 @@
 
 namespace gsort {
 
-// Throws UsageError naming `option` when text is not a size.
+// Throws UsageError in sort's words, naming `option` as the user named it
+// ("-S", "--buffer-size"), when text is not a size or is too large.
 uint64_t parse_size(const std::string& text, const std::string& option);
 
 // Memory this process may use, in bytes (0 if unknown): its cgroup's

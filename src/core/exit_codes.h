@@ -6,6 +6,7 @@ namespace gsort {
 enum ExitCode : int {
   kExitOk = 0,
   kExitDisorder = 1,  // --check found the input out of order
+  kExitBadWord = 1,   // as GNU sort: a word --sort= or --check= does not take (src/cli/argmatch.h)
   kExitError = 2,     // any error
 };
 

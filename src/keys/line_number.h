@@ -6,14 +6,12 @@
 // comparison (src/lines/keys/numeric.h) and the key's image
 // (line_image.h) both read this shape.
 //
-// The C locale has no thousands separator, but GNU sort built where char
-// is signed (x86) stands for "none" with CHAR_MAX + 1, which is byte 0x80:
-// there, 0x80 is skipped in the integer part as a separator would be
-// (printf '1\x802' | LC_ALL=C sort -n reads 12). Output byte-identical to
-// that sort reads it the same way.
+// The C locale has no thousands separator, and no byte is read as one, as
+// in coreutils 9.5 and later: 9.1 to 9.4, built where char is signed
+// (x86), skipped a 0x80 byte among the integer digits as if it were one
+// (printf '1\x802' | LC_ALL=C sort -n read 12, where 9.5 reads 1).
 #pragma once
 
-#include <climits>
 #include <cstdint>
 
 #include "src/cuda/host_device.h"
@@ -21,9 +19,6 @@
 
 namespace gsort {
 
-constexpr int kNumberSeparator = CHAR_MIN < 0 ? 0x80 : 0x100;  // 0x100: no byte is one
-
-GSORT_HD bool is_number_separator(uint8_t c) { return c == kNumberSeparator; }
 GSORT_HD bool is_ascii_digit(uint8_t c) { return c >= '0' && c <= '9'; }
 
 // The number's significant digits, as offsets into the key's bytes: the
@@ -33,20 +28,13 @@ GSORT_HD bool is_ascii_digit(uint8_t c) { return c >= '0' && c <= '9'; }
 struct LineNumber {
   int sign = 0;              // -1, 0 (the number is zero), 1
   uint64_t int_begin = 0;    // first significant integer digit
-  uint64_t int_end = 0;      // the integer part's end (separators included)
   uint64_t int_digits = 0;
   uint64_t frac_begin = 0;   // first fraction digit (after the '.')
   uint64_t frac_digits = 0;  // up to the last non-zero one
   GSORT_HD uint64_t digits() const { return int_digits + frac_digits; }
-  // Whether separators stand among the integer digits.
-  GSORT_HD bool separated() const { return int_end - int_begin != int_digits; }
-  // Digit k of D, as a byte '0'..'9' (a walk past separators, where some are).
+  // Digit k of D, as a byte '0'..'9'.
   GSORT_HD uint8_t digit(const uint8_t* key, uint64_t k) const {
-    if (k >= int_digits) return key[frac_begin + (k - int_digits)];
-    if (!separated()) return key[int_begin + k];
-    for (uint64_t at = int_begin;; ++at) {
-      if (is_ascii_digit(key[at]) && k-- == 0) return key[at];
-    }
+    return k < int_digits ? key[int_begin + k] : key[frac_begin + (k - int_digits)];
   }
 };
 
@@ -55,9 +43,7 @@ struct LineNumber {
 // M 2, G 3, T 4, P 5, E 6, Z 7, Y 8, R 9, Q 10; negative for a negative
 // number; 0 when the number has no non-zero digit. The number here is
 // blanks, an optional '-', digits, and optionally '.' and digits, the unit
-// the byte right after: no separator is skipped (as GNU sort in the C
-// locale, whose thousands separator no byte matches here), so "1\x802K"
-// has no unit though -n reads 12. The order is 0 or takes the number's
+// the byte right after. The order is 0 or takes the number's
 // sign, so it refines the sign. With 'f' the key is folded to upper case
 // first, as GNU sort folds it: "1e" is then 1E.
 GSORT_HD int unit_order_of(uint8_t c) {
@@ -96,13 +82,9 @@ GSORT_HD LineNumber parse_line_number(const uint8_t* key, uint64_t len) {
   uint64_t at = skip_line_blanks(key, len, 0);
   const bool negative = at < len && key[at] == '-';
   if (negative) ++at;
-  while (at < len && (key[at] == '0' || is_number_separator(key[at]))) ++at;
+  while (at < len && key[at] == '0') ++at;
   n.int_begin = at;
-  // Separators only follow a digit here: the leading ones went with the zeros.
-  for (; at < len && (is_ascii_digit(key[at]) || is_number_separator(key[at])); ++at) {
-    if (is_ascii_digit(key[at])) ++n.int_digits;
-  }
-  n.int_end = at;
+  for (; at < len && is_ascii_digit(key[at]); ++at) ++n.int_digits;
   if (at < len && key[at] == '.') {
     n.frac_begin = ++at;
     uint64_t last_nonzero = at;  // one past the last non-zero fraction digit

@@ -13,6 +13,8 @@
 namespace gsort {
 namespace {
 
+constexpr uint64_t kGnuMergeBatch = 16;  // GNU sort's NMERGE, its default --batch-size
+
 std::vector<std::unique_ptr<LineWindow>> open_windows(LineJob& job, std::vector<PendingSource>& group) {
   std::vector<std::unique_ptr<LineWindow>> windows;
   for (PendingSource& source : group) windows.push_back(job.window(source, group.size()));
@@ -83,16 +85,27 @@ void count_merged_runs(LineJob& job, const MergeLimits& limits, uint64_t inputs,
 }  // namespace
 
 void merge_line_inputs(LineJob& job, std::vector<PendingSource> inputs, uint64_t bound) {
+  // While inputs are merged into runs the output's file, empty, is set
+  // aside, and its descriptor serves those merges (GNU sort writes through
+  // standard output and holds none for it): the temporary directory's
+  // lock, opened with the first run, takes its place in the count.
+  LineDestination& out = *job.out;
+  const bool may_set_aside = !out.encoder && out.target.can_set_aside();
+  // As GNU sort, as many inputs as its default --batch-size are merged at
+  // once however small -S is (their windows take 64 KiB or more each).
+  const uint64_t memory_fan_in = std::max(job.plan.memory_fan_in, kGnuMergeBatch);
   std::string explain;
-  const MergeLimits limits =
-      merge_limits(job.plan.memory_fan_in, job.config.batch_size, true, free_descriptors(), &explain);
+  const MergeLimits limits = merge_limits(memory_fan_in, job.config.batch_size, true,
+                                          free_descriptors(may_set_aside ? 0 : 1), &explain);
   job.plan.fan_in = limits.fan_in;
   job.log.info(explain);
   count_merged_runs(job, limits, inputs.size(), bound);
+  const bool set_aside = inputs.size() > limits.fan_in && may_set_aside && out.target.set_aside();
   LineGroupMerges merges(job, limits);
   RunStack waiting(merges, job.report);
-  for (PendingSource& input : inputs) waiting.push(std::move(input));
+  for (PendingSource& input : inputs) waiting.push_input(std::move(input));
   waiting.merge_down_to(limits.fan_in);
+  if (set_aside) out.target.take_back();
   std::vector<PendingSource> left = waiting.take();
   // The merges each line went through before the last.
   for (const PendingSource& source : left) {

@@ -28,6 +28,15 @@ bool RunStack::push_would_merge(bool is_run, size_t runs_before, size_t files_pe
 
 void RunStack::push(PendingSource source) {
   waiting_.push_back(std::move(source));
+  merge_early();
+}
+
+void RunStack::push_input(PendingSource input) {
+  if (!waiting_.empty()) merge_early();
+  waiting_.push_back(std::move(input));
+}
+
+void RunStack::merge_early() {
   for (;;) {
     const size_t fan_in = merges_.limits().fan_in;
     if (trailing_at_level(waiting_.back().level) >= fan_in) {

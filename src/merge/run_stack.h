@@ -33,6 +33,11 @@ class RunStack {
   bool push_would_merge(bool is_run, size_t runs_before = 0, size_t files_per_run = 1) const;
   // Adds `source` (level 0), then merges early as needed.
   void push(PendingSource source);
+  // Adds an input of --merge, after the early merges that the one before
+  // it called for: those wait for an input to follow, so that as many
+  // inputs as one merge takes are left to the final merge, with no
+  // temporary run (GNU sort merges as many as --batch-size directly).
+  void push_input(PendingSource input);
   bool empty() const { return waiting_.empty(); }
   size_t size() const { return waiting_.size(); }
   // What is left, in order, for the final merge (merge_all).
@@ -49,6 +54,9 @@ class RunStack {
   size_t open_files() const;
   // Merges the last `count` waiting sources into one run.
   void merge_last(size_t count);
+  // Merges the last sources while fan-in of them are of one level, or
+  // their files reach the limit.
+  void merge_early();
 
   GroupMerger& merges_;
   SortReport& report_;

@@ -211,6 +211,22 @@ void allow_mapped_output(const SortContext& ctx, const SortPlan& plan, const Inp
       [&mapped, &room](uint64_t bytes) { return room.may_map() ? mapped.map_whole(bytes) : nullptr; });
 }
 
+// --merge's inputs pushed to wait for their merges, and merged early until
+// as many wait as one merge takes (src/merge/run_stack.h). Meanwhile the
+// output's file, still empty, is set aside where `aside` is given, so that
+// its descriptor serves the early merges (as GNU sort writes through
+// standard output and holds none for it).
+void push_inputs(InputSet& inputs, RunStack& pending, size_t fan_in, OutputTarget* aside) {
+  const bool set_aside = aside && aside->set_aside();
+  for (InputSet::Opener& open : inputs.lazy_sources()) {
+    PendingSource input;
+    input.open_input = std::move(open);
+    pending.push_input(std::move(input));
+  }
+  pending.merge_down_to(fan_in);
+  if (set_aside) aside->take_back();
+}
+
 }  // namespace
 
 SortReport external_sort(const SortContext& ctx, const RunOptions& run) {
@@ -232,7 +248,9 @@ SortReport external_sort(const SortContext& ctx, const RunOptions& run) {
   InputSet inputs(config.inputs, rs, &tally, config.page_cache == PageCacheUse::kDrop);
   if (run.consume_inputs) inputs.consume_as_read();
   SortOutput out(ctx, run);
-  const SortPlan plan = plan_sort(ctx, inputs);
+  // --merge's output file may be set aside while its inputs merge early (push_inputs).
+  const bool may_set_aside = config.mode == Mode::kMerge && !out.encoder && out.target.can_set_aside();
+  const SortPlan plan = plan_sort(ctx, inputs, may_set_aside);
   const std::string refusal = mapping_refusal(out.target, config.inputs, out.encoder != nullptr, plan.writeback_paced,
                                               inputs.size_known() ? inputs.total_bytes() : 0);
   RoomCheck room(config.space_check, output_room(inputs, out, refusal), config.temp_dir);
@@ -256,11 +274,8 @@ SortReport external_sort(const SortContext& ctx, const RunOptions& run) {
     RunMerges merges(merge_setup(ctx, plan, runs, report), runs, report);
     // More inputs than one merge takes are merged in groups, early.
     RunStack pending(merges, report);
-    for (InputSet::Opener& open : inputs.lazy_sources()) {
-      PendingSource input;
-      input.open_input = std::move(open);
-      pending.push(std::move(input));
-    }
+    const bool early = config.inputs.size() > plan.limits.fan_in;
+    push_inputs(inputs, pending, plan.limits.fan_in, may_set_aside && early ? &out.target : nullptr);
     pace_output();
     merged_runs = merges.merge_all(pending.take(), destination, meter, inputs.size_known() ? inputs.total_bytes() : 0);
     report.input_bytes = report.input_records * rs;

@@ -55,7 +55,7 @@ bool pace_writeback(const SortContext& ctx, const MemoryPlan& plan, const InputS
 
 }  // namespace
 
-SortPlan plan_sort(const SortContext& ctx, const InputSet& inputs) {
+SortPlan plan_sort(const SortContext& ctx, const InputSet& inputs, bool output_set_aside) {
   const SortConfig& config = ctx.config;
   const uint32_t rs = ctx.layout.record_size();
   const uint64_t backend_bytes = ctx.backend.host_bytes_per_record();
@@ -66,10 +66,11 @@ SortPlan plan_sort(const SortContext& ctx, const InputSet& inputs) {
   plan.memory = plan_memory(plan.budget, rs, backend_bytes, inputs.size_known(), inputs.total_bytes() / rs, streams);
   plan.windows = merge_windows(plan.memory, plan.budget, rs, backend_bytes);
   std::string limits_line;
-  // A sort also holds the input it reads while runs wait and merge.
+  // A sort also holds the input it reads while runs wait and merge; a
+  // merge whose output is set aside has its descriptor for the lock.
   const bool merging = config.mode == Mode::kMerge;
-  plan.limits = merge_limits(plan.memory.fan_in, config.batch_size, merging, free_descriptors(merging ? 1 : 2),
-                             &limits_line);
+  const size_t to_open = merging ? (output_set_aside ? 0 : 1) : 2;
+  plan.limits = merge_limits(plan.memory.fan_in, config.batch_size, merging, free_descriptors(to_open), &limits_line);
   // Each segment of a waiting run holds a descriptor: a run takes at most a
   // quarter of those the runs may hold.
   plan.memory.spill_streams = static_cast<unsigned>(

@@ -23,6 +23,8 @@ struct SortPlan {
   bool writeback_paced = false;
 };
 
-SortPlan plan_sort(const SortContext& ctx, const InputSet& inputs);
+// output_set_aside: the output's file is set aside while --merge's inputs
+// are merged into runs (io/output/output_target.h), its descriptor theirs.
+SortPlan plan_sort(const SortContext& ctx, const InputSet& inputs, bool output_set_aside = false);
 
 }  // namespace gsort

@@ -86,7 +86,10 @@ std::vector<CliCase> parse_cli_cases(const std::string& text, const std::string&
         if (word == "''") word.clear();
       }
     } else if (key == "stderr") {
-      c.stderr_line = value;
+      // Each stderr: line is the next line of the message (sort's
+      // --batch-size refusals take two), blanks after the first its own.
+      const std::string shown = line.compare(colon, 2, ": ") == 0 ? line.substr(colon + 2) : value;
+      c.stderr_line += (c.stderr_line.empty() ? "" : "\n") + shown;
     } else if (key == "stderr-matches") {
       c.stderr_pattern = value;
     } else if (key == "exit") {

@@ -24,7 +24,7 @@ struct CliCase {
   std::vector<CaseFile> files;
   std::string stdin_data;          // piped to stdin when not empty
   std::vector<std::string> command;  // program (gsort or gsort-gen), then its arguments
-  std::string stderr_line;          // exact, without the newline ...
+  std::string stderr_line;          // exact, without the last newline (lines joined by one) ...
   std::string stderr_pattern;       // ... or an ECMAScript regex the line must match whole
   int exit_code = -1;
 };

@@ -1,6 +1,6 @@
 // Runs the CLI error cases of tests/cli/cases/*.case (format: the README
 // there): each case's command must exit with its code, print nothing on
-// stdout and exactly its one stderr line, and leave its scratch directory
+// stdout and exactly its stderr line (or lines), and leave its scratch directory
 // as it found it (inputs untouched, no output, no temporary files).
 #include <gtest/gtest.h>
 #include <sys/stat.h>

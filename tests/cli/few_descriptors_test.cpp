@@ -99,7 +99,8 @@ TEST(CliFewDescriptors, BatchSizeTheOpenFileLimitCannotAllowIsRefused) {
     ProcessResult r = run_script(dir.path(), "ulimit -n 19 || exit 98\n\"$G\" " + layout(records) +
                                                  " --batch-size=20 /dev/null\n");
     EXPECT_EQ(r.status(), "exit 2") << layout(records);
-    EXPECT_EQ(r.err, "gsort: --batch-size 20 is too large: the open-file limit (19) allows at most 16\n");
+    EXPECT_EQ(r.err, "gsort: --batch-size argument '20' too large\n"
+                     "gsort: maximum --batch-size argument with current rlimit is 16\n");
     r = run_script(dir.path(), "ulimit -n 19 || exit 98\n\"$G\" " + layout(records) + " -m --batch-size=16 -T " +
                                    dir.path() + " in/*\n");
     EXPECT_EQ(r.status(), "exit 0") << layout(records) << ": " << r.err;
@@ -107,11 +108,13 @@ TEST(CliFewDescriptors, BatchSizeTheOpenFileLimitCannotAllowIsRefused) {
   }
 }
 
-// sort-merge-fdlimit.sh's last case: the output is one of the inputs, twice,
-// with three descriptors taken before gsort starts. GNU sort runs it under
-// ulimit -n 10 (seven for itself); gsort holds two more from the start (the
-// output's unnamed temporary file and the temporary directory's lock), and
-// runs it under 11.
+// sort-merge-fdlimit.sh's last case (tests/lines/gnu_merge_port_test.cpp
+// runs the script as written), for lines and records: the output is one of
+// the inputs, twice, under ulimit -n 10 with three descriptors taken before
+// gsort starts, so that it has four beside the standard streams: the
+// temporary directory's lock, and a chain of merges, each of the run before
+// and one more input into a new run, while the output's file, still empty,
+// is set aside.
 TEST(CliFewDescriptors, MergeIntoOneOfItsInputsUnderAFewDescriptors) {
 #if GSORT_TEST_UNDER_ASAN
   GTEST_SKIP() << "the sanitizers' runtime needs descriptors of its own (tests/support/sanitizers.h)";
@@ -122,7 +125,7 @@ TEST(CliFewDescriptors, MergeIntoOneOfItsInputsUnderAFewDescriptors) {
     write_file(dir.file("out"), numbers(6, 6, records));
     const std::string merge = "\"$G\" " + layout(records) + " -m --batch-size=7 -T " + dir.path() +
                               " -o out out in/1 in/2 in/3 in/4 in/5 out\n";
-    const ProcessResult r = run_script(dir.path(), "exec 7</dev/null 8<&7 9<&7 && ulimit -n 11 || exit 98\n" + merge);
+    const ProcessResult r = run_script(dir.path(), "exec 7</dev/null 8<&7 9<&7 && ulimit -n 10 || exit 98\n" + merge);
     EXPECT_EQ(r.status(), "exit 0") << layout(records) << ": " << r.err;
     EXPECT_EQ(read_file(dir.file("out")), numbers(1, 6, records) + numbers(6, 6, records)) << layout(records);
   }

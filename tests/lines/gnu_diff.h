@@ -21,6 +21,15 @@ bool gnu_sort_has_current_version_order();
 // /usr/bin/sort predates that order.
 LineOptionsCase comparable_line_options(Rng& rng);
 
+// Whether /usr/bin/sort -n skips a 0x80 byte among a number's digits as a
+// thousands separator: coreutils 9.1 to 9.4 on x86 did, 9.5 and later
+// (and gsort) end the number there.
+bool gnu_sort_reads_0x80_as_a_separator();
+
+// Random lines for `o` (line_gen.h) whose GNU output is gsort's to match:
+// their 0x80 bytes are 0x81 where /usr/bin/sort reads 0x80 as a separator.
+std::string comparable_line_input(Rng& rng, const LineOptionsCase& o, size_t max_lines);
+
 struct DiffOutcome {
   bool same = true;
   std::string what;  // on a difference: the case and both outputs, for the failure message

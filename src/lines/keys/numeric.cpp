@@ -1,21 +1,9 @@
 #include "src/lines/keys/numeric.h"
 
-#include <string>
-
 #include "src/keys/line_number.h"
 
 namespace gsort {
 namespace {
-
-// The digits D of a number whose integer part holds separators (rare).
-std::string digits_of(const uint8_t* key, const LineNumber& n) {
-  std::string d;
-  for (uint64_t at = n.int_begin; at < n.int_end; ++at) {
-    if (is_ascii_digit(key[at])) d += static_cast<char>(key[at]);
-  }
-  d.append(reinterpret_cast<const char*>(key) + n.frac_begin, n.frac_digits);
-  return d;
-}
 
 // Compares digit strings of equal integer digit counts; the longer one
 // has a non-zero digit further on (trailing zeros are not counted).
@@ -30,11 +18,6 @@ int compare_digits(const uint8_t* x, uint64_t nx, const uint8_t* y, uint64_t ny)
 // Compares the magnitudes of two non-zero numbers.
 int compare_magnitudes(const uint8_t* a, const LineNumber& x, const uint8_t* b, const LineNumber& y) {
   if (x.int_digits != y.int_digits) return x.int_digits < y.int_digits ? -1 : 1;
-  if (x.separated() || y.separated()) {
-    const std::string dx = digits_of(a, x), dy = digits_of(b, y);
-    return compare_digits(reinterpret_cast<const uint8_t*>(dx.data()), dx.size(),
-                          reinterpret_cast<const uint8_t*>(dy.data()), dy.size());
-  }
   // The integer digits, then the fractions, each contiguous.
   const int d = compare_digits(a + x.int_begin, x.int_digits, b + y.int_begin, y.int_digits);
   if (d != 0) return d;
