@@ -197,7 +197,7 @@ TEST(CliRoomCheck, NoSortThatPassesTheCheckRunsOutOfRoom) {
   EXPECT_GT(refused, 0);
 }
 
-// Lines of a CSV's shape, about 30 bytes each, about `bytes` of them:
+// Lines of a CSV's shape, about 21 bytes each, about `bytes` of them:
 // chunks of -S 1M and 4M end at their count of lines before their bytes.
 std::string short_lines(uint64_t seed, size_t bytes) {
   Rng rng(seed);
