@@ -123,10 +123,14 @@ class Scene {
     return path;
   }
 
-  // gsort's arguments: the pipeline's, then `more`, then the input.
+  // gsort's arguments: the pipeline's, then `more`, then the input. Records
+  // on the CPU backend: on a GPU, the device's memory holds runs that
+  // would otherwise spill (the device tier), and none goes through PROG.
   std::vector<std::string> args(const std::vector<std::string>& more) const {
     std::vector<std::string> a = {"-S", memory_, "-T", tmp_};
-    if (pipeline_ == Pipeline::kRecords) a.insert(a.end(), {"--record-size", "16", "--key", "0:u64"});
+    if (pipeline_ == Pipeline::kRecords) {
+      a.insert(a.end(), {"--backend", "cpu", "--record-size", "16", "--key", "0:u64"});
+    }
     a.insert(a.end(), more.begin(), more.end());
     a.push_back(input_);
     return a;
