@@ -10,7 +10,7 @@
 # without CUDA types); only the NCCL exchange, which moves records through
 # the GPUs, sees src/cuda.
 set(GSORT_BELOW_DISTRIBUTED
-    "src/core io src/keys src/config src/algo src/merge/primitives src/chunk_sort src/verify src/output src/merge src/report src/pipeline")
+    "src/core io src/keys src/config src/algo src/chunk_sort src/verify src/output src/merge src/report src/pipeline")
 set(GSORT_LAYERS
   "include/gsort:"
   "src/core:"
@@ -27,17 +27,14 @@ set(GSORT_LAYERS
   "src/keys:src/core src/cuda"
   "src/config:src/core src/cuda src/keys"
   "src/algo:src/core src/cuda"
-  # The merge's building blocks, shared by the backends' merge kernels and
-  # the run merger above them.
-  "src/merge/primitives:src/core src/cuda"
-  "kernels:src/core src/cuda src/keys src/algo src/merge/primitives"
+  "kernels:src/core src/cuda src/keys src/algo"
   # The backends know the interface and the shared entries, never each
   # other; only the factory at the top of src/chunk_sort sees them all.
-  "src/chunk_sort/entries:src/core src/cuda src/keys src/merge/primitives"
-  "src/chunk_sort/cpu:src/core src/cuda src/keys src/config src/algo src/merge/primitives src/chunk_sort/sort_backend.h src/chunk_sort/entries"
-  "src/chunk_sort/gpu:src/core src/cuda src/keys src/config src/algo src/merge/primitives kernels src/chunk_sort/sort_backend.h"
+  "src/chunk_sort/entries:src/core src/cuda src/keys src/algo"
+  "src/chunk_sort/cpu:src/core src/cuda src/keys src/config src/algo src/chunk_sort/sort_backend.h src/chunk_sort/entries"
+  "src/chunk_sort/gpu:src/core src/cuda src/keys src/config src/algo kernels src/chunk_sort/sort_backend.h"
   "src/chunk_sort/hybrid:src/core src/cuda src/keys src/config src/algo src/chunk_sort/sort_backend.h src/chunk_sort/entries"
-  "src/chunk_sort:src/core src/cuda src/keys src/config src/algo src/merge/primitives kernels"
+  "src/chunk_sort:src/core src/cuda src/keys src/config src/algo kernels"
   "src/verify:src/core src/cuda io src/keys src/config"
   "src/output:src/core src/cuda io src/keys src/config src/algo src/verify"
   "src/report:src/core src/cuda io src/keys src/config src/chunk_sort src/verify"
@@ -51,7 +48,7 @@ set(GSORT_LAYERS
   # one way: read (chunks of lines, and one line at a time); verify (-c,
   # and --verify's tally); output (the writer every sorted stream ends
   # in); merge (windows, the k-way merge, the runs, on the records' run
-  # files and merge primitives); debug (--debug's annotations). The files
+  # files and src/algo's loser tree); debug (--debug's annotations). The files
   # at the top of src/lines (the job, its plan and stages) sequence them.
   "src/lines/keys:src/core src/keys src/config"
   "src/lines/sort:src/core src/keys src/config src/algo src/chunk_sort src/lines/keys"
@@ -59,7 +56,7 @@ set(GSORT_LAYERS
   "src/lines/read:src/core io"
   "src/lines/verify:src/core io src/keys src/config src/verify src/lines/keys src/lines/sort src/lines/read"
   "src/lines/output:src/core io src/keys src/config src/lines/keys src/lines/sort src/lines/verify"
-  "src/lines/merge:src/core io src/keys src/config src/merge src/lines/keys src/lines/sort src/lines/verify src/lines/output"
+  "src/lines/merge:src/core io src/keys src/config src/algo src/merge src/lines/keys src/lines/sort src/lines/verify src/lines/output"
   "src/lines/merge/device:src/core src/cuda io src/chunk_sort/gpu src/lines/merge/held_runs.h src/lines/merge/run_bytes.h"
   "src/lines/debug:src/core io src/keys src/config src/lines/keys"
   "src/lines:src/core io src/keys src/config src/algo src/chunk_sort src/verify src/output src/merge src/report src/pipeline"

@@ -13,7 +13,7 @@
 
 #include <cstdint>
 
-#include "src/merge/primitives/merge_path.h"
+#include "src/algo/merge_path.h"
 
 namespace gsort::kernels {
 

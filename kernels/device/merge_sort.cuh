@@ -20,7 +20,7 @@
 #include "kernels/block/merge.cuh"
 #include "src/cuda/check.h"
 #include "src/cuda/shared_memory_limit.h"
-#include "src/merge/primitives/merge_path.h"
+#include "src/algo/merge_path.h"
 
 namespace gsort::kernels {
 

@@ -7,7 +7,7 @@
 
 #include "io/file/checksum.h"
 #include "src/algo/gather.h"
-#include "src/merge/primitives/loser_tree.h"
+#include "src/algo/loser_tree.h"
 #include "src/chunk_sort/backend_factory.h"
 #include "src/config/config_layout.h"
 #include "src/core/errors.h"

@@ -4,7 +4,7 @@
 
 #include "io/file/checksum.h"
 #include "src/core/stopwatch.h"
-#include "src/merge/primitives/keyed_loser_tree.h"
+#include "src/algo/keyed_loser_tree.h"
 
 namespace gsort {
 

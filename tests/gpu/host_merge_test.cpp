@@ -6,7 +6,7 @@
 #include <random>
 
 #include "tests/gpu/gpu_test_support.h"
-#include "src/merge/primitives/merge_path.h"
+#include "src/algo/merge_path.h"
 
 namespace gsort::gpu {
 namespace {

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "src/merge/primitives/merge_path.h"
+#include "src/algo/merge_path.h"
 #include "tests/gpu/kernel_test_util.cuh"
 
 namespace {

@@ -21,9 +21,9 @@
 #include "src/core/thread_pool.h"
 #include "src/algo/gather.h"
 #include "src/chunk_sort/entries/key_entry.h"
-#include "src/merge/primitives/keyed_loser_tree.h"
-#include "src/merge/primitives/loser_tree.h"
-#include "src/merge/primitives/merge_path.h"
+#include "src/algo/keyed_loser_tree.h"
+#include "src/algo/loser_tree.h"
+#include "src/algo/merge_path.h"
 #include "src/chunk_sort/cpu/radix_sort.h"
 
 namespace gsort {

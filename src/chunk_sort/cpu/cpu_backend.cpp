@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "src/chunk_sort/entries/key_entry.h"
-#include "src/merge/primitives/loser_tree.h"
+#include "src/algo/loser_tree.h"
 #include "src/core/host_buffer.h"
 #include "src/core/stopwatch.h"
 #include "src/chunk_sort/entries/entry_merge.h"

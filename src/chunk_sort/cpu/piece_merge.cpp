@@ -4,7 +4,7 @@
 #include <mutex>
 
 #include "src/chunk_sort/entries/entry_merge.h"
-#include "src/merge/primitives/loser_tree.h"
+#include "src/algo/loser_tree.h"
 
 namespace gsort {
 namespace {

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "src/merge/primitives/merge_path.h"
+#include "src/algo/merge_path.h"
 
 namespace gsort {
 

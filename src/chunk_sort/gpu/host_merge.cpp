@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
-#include "src/merge/primitives/merge_path.h"
+#include "src/algo/merge_path.h"
 
 namespace gsort::gpu {
 namespace {

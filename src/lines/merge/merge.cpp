@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <atomic>
 
-#include "src/merge/primitives/loser_tree.h"
+#include "src/algo/loser_tree.h"
 
 namespace gsort {
 namespace {

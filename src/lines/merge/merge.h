@@ -7,7 +7,7 @@
 //     by binary search);
 //  3. the batch is cut into one piece per task at splitters sampled from
 //     it (each source's share of a piece again by binary search), and each
-//     piece merged by one thread through a loser tree (src/merge/primitives/
+//     piece merged by one thread through a loser tree (src/algo/
 //     loser_tree.h) over the word 0 of each source's line, ties by the full
 //     comparison, then by source: earlier sources hold earlier input, so
 //     the merge is stable;

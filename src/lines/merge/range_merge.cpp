@@ -6,7 +6,7 @@
 #include "src/core/errors.h"
 #include "src/core/stopwatch.h"
 #include "src/keys/line_image.h"
-#include "src/merge/primitives/loser_tree.h"
+#include "src/algo/loser_tree.h"
 
 namespace gsort {
 namespace {
