@@ -4,7 +4,7 @@
 // from the page cache (POSIX_FADV_DONTNEED). The writer then goes at the
 // disk's pace in small, steady waits, instead of running at memory speed
 // until the kernel's dirty limit throttles it in long stalls (seconds long
-// in a memory cgroup: docs/benchmarks.md, "Page cache"), and it leaves
+// in a memory cgroup: docs/benchmarks.md, cgroup, 2026-11-24), and it leaves
 // no pages of its own behind for others' cache to make room for.
 //
 //   WritebackPacer pacer(fd);   // from the file's current offset

@@ -14,7 +14,7 @@ namespace gsort {
 // With auto, an input known to be small for this machine is sorted on the
 // CPU: below kGpuMinInputBytes, or below kGpuMinRecordsPerThread records
 // per CPU thread: below that, the CPU backend finishes before the GPU's
-// CUDA start-up and pinning would (docs/benchmarks.md, "Start-up costs").
+// CUDA start-up and pinning would (docs/benchmarks.md, "Start-up costs", 2026-11-22).
 constexpr uint64_t kGpuMinInputBytes = uint64_t{32} << 20;
 constexpr uint64_t kGpuMinRecordsPerThread = uint64_t{4} << 20;
 // Under an address-space limit (ulimit -v) below this, auto does not start

@@ -5,7 +5,7 @@
 // full stage on to its place, taking the destination's page faults, while
 // the reader fills the next stage. Reading straight into fresh memory,
 // its pages faulted in ahead, was slower (bench/pipe_floor_bench; the
-// figures are in docs/benchmarks.md, twenty-fifth session).
+// figures are in docs/benchmarks.md, pipe, 2026-11-28).
 //
 //   StagedStream staged(record_bytes);
 //   uint64_t n = staged.read(source, buffer, capacity, arrived);

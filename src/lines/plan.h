@@ -40,7 +40,7 @@ struct LinePlan {
 constexpr uint64_t kMinLineBudget = uint64_t{1} << 20;
 // Lines spill one stream unless --spill-streams says otherwise: a chunk's
 // lines gathered into one writer's larger blocks outran eight streams'
-// (docs/benchmarks.md, "H100 host, twentieth session").
+// (docs/benchmarks.md, spill-streams, lines, 2026-11-27).
 constexpr unsigned kDefaultLineSpillStreams = 1;
 
 // bytes_per_line: what the sorter holds per line; known_bytes: the inputs'

@@ -18,7 +18,7 @@ struct MemoryPlan {
   unsigned spill_streams = 1;    // segments a chunk is spilled as, side by side; they share block_bytes
 };
 
-// Spill streams without --spill-streams (docs/benchmarks.md, "Spill streams").
+// Spill streams without --spill-streams (docs/benchmarks.md, spill-streams, 2026-11-23).
 constexpr unsigned kDefaultSpillStreams = 8;
 
 // The least write buffer a spill stream gets: smaller budgets spill fewer

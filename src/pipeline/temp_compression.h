@@ -29,7 +29,7 @@
 namespace gsort {
 
 // A sample shrinking less than this is not worth compressing: zstd's
-// time buys too little I/O (docs/benchmarks.md, "--compress-temp=auto").
+// time buys too little I/O (docs/benchmarks.md, compress-temp, auto, 2026-11-23).
 constexpr double kMinSampleRatio = 1.5;
 // Bytes the temp device probe writes.
 constexpr uint64_t kProbeBytes = 32 << 20;

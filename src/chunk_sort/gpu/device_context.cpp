@@ -43,7 +43,7 @@ cuda::DeviceBuffer acquire_arena(const kernels::KeyFormat& format, uint32_t reco
     // of GB for a small input would cost more start-up time than the sort.
     // Records of a few bytes need more than 4x (1-byte records ~10x), else
     // their chunks split into groups merged on the host (figures:
-    // docs/benchmarks.md, "More than 2^32 records").
+    // docs/benchmarks.md, "More than 2^32 records", 2026-11-22).
     if (input_hint > 0) {
       const size_t one_group = device_bytes_for_records(format, record_size, input_hint / record_size);
       target = std::min<size_t>(target, std::max<size_t>(4 * input_hint, one_group) + (size_t{256} << 20));
