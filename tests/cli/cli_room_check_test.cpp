@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "tests/support/process.h"
@@ -222,26 +223,25 @@ TEST(CliRoomCheck, NoLineSortThatPassesTheCheckRunsOutOfRoomAndThoseThatFitStart
   Tmpfs tmpfs(small, "50m");
   if (!tmpfs.mounted()) GTEST_SKIP() << "no tmpfs: " << tmpfs.error();
   int passed = 0, refused = 0;
-  for (const int mb : {20, 30, 42}) {
+  // 20 MB under -S 1M and 4M fit; 30 MB under -S 4M peaks at 37 MB (the
+  // merges into runs read 16 small runs each) and must start; 42 MB under
+  // -S 1M does not fit.
+  for (const auto& [mb, memory] : std::vector<std::pair<int, std::string>>{{20, "1M"}, {30, "4M"}, {42, "1M"}}) {
     const std::string data = short_lines(40 + mb, mb * 1000000);
     write_file(dir.file("in"), data);
-    const std::string sorted = sorted_lines(data);
-    for (const char* memory : {"1M", "4M"}) {
-      const ProcessResult r =
-          run_gsort({"-S", memory, "--compress-temp=off", "-T", small, "-o", dir.file("out"), dir.file("in")});
-      const std::string what = std::to_string(mb) + " MB, -S " + memory;
-      if (r.status() == "exit 0") {
-        ++passed;
-        EXPECT_TRUE(read_file(dir.file("out")) == sorted) << what << ": the output is not the sorted input";
-      } else {
-        ++refused;
-        EXPECT_EQ(r.err.rfind("gsort: not enough room: the runs need ", 0), 0u) << what << ": " << r.err;
-      }
-      // Its runs peak at 37 MB: the merges into runs read 16 small runs each.
-      if (mb == 30 && std::string(memory) == "4M") EXPECT_EQ(r.status(), "exit 0") << what << ": " << r.err;
-      EXPECT_EQ(list_tree(small), std::vector<std::string>{}) << what;
-      ::unlink(dir.file("out").c_str());
+    const ProcessResult r =
+        run_gsort({"-S", memory, "--compress-temp=off", "-T", small, "-o", dir.file("out"), dir.file("in")});
+    const std::string what = std::to_string(mb) + " MB, -S " + memory;
+    if (r.status() == "exit 0") {
+      ++passed;
+      EXPECT_TRUE(read_file(dir.file("out")) == sorted_lines(data)) << what << ": the output is not the sorted input";
+    } else {
+      ++refused;
+      EXPECT_EQ(r.err.rfind("gsort: not enough room: the runs need ", 0), 0u) << what << ": " << r.err;
     }
+    if (mb == 30) EXPECT_EQ(r.status(), "exit 0") << what << ": " << r.err;
+    EXPECT_EQ(list_tree(small), std::vector<std::string>{}) << what;
+    ::unlink(dir.file("out").c_str());
   }
   EXPECT_GT(passed, 0);
   EXPECT_GT(refused, 0);

@@ -121,19 +121,19 @@ TEST_F(StandardOutputFile, AppendKeepsWhatWasThereAndIsAStream) {
 
 #ifdef GSORT_HOOKS_BINARY
 // Two writers on one O_APPEND file: another process appends once gsort
-// has started (while it reads, or just before its first byte), with
-// gsort's input a pipe, a file sorted in memory (mapped under `>`) or
-// spilled: both writers' bytes survive, in the order they were written.
+// has started, just before its first byte (and, for a pipe, while gsort
+// reads it), with gsort's input a pipe, a file sorted in memory (mapped
+// under `>`) or spilled: both writers' bytes survive, in the order they
+// were written.
 TEST_F(StandardOutputFile, AppendNeverOverwritesWhatAnotherWriterAppended) {
   for (const std::string& kind : {std::string("lines"), std::string("records")}) {
     const std::string format = kind == "records" ? " --format gensort" : "";
-    // Each with the moment it reaches before its output: a chunk read, or the input mapped.
-    const std::vector<std::pair<std::string, std::string>> inputs = {
-        {"cat " + kind + " | \"$G\"" + format, "chunk-0"},
-        {"\"$G\"" + format + " --page-cache keep " + kind, "mapped"},
-        {"\"$G\"" + format + " -S 1M -T . " + kind, "chunk-1"}};
-    for (const auto& [input, early] : inputs) {
-      for (const std::string& moment : {early, std::string("output")}) {
+    const std::vector<std::pair<std::string, std::vector<std::string>>> inputs = {
+        {"cat " + kind + " | \"$G\"" + format, {"chunk-0", "output"}},
+        {"\"$G\"" + format + " --page-cache keep " + kind, {"output"}},
+        {"\"$G\"" + format + " -S 1M -T . " + kind, {"output"}}};
+    for (const auto& [input, moments] : inputs) {
+      for (const std::string& moment : moments) {
         write_file(dir_.file("out"), "pre\n");
         const ProcessResult r =
             shell("export GSORT_TEST_APPEND_AT=" + moment + ":out:INTRUDER; " + input + " >> out", GSORT_HOOKS_BINARY);

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "tests/support/process.h"
+#include "tests/support/sanitizers.h"
 #include "tests/support/temp_dir.h"
 
 namespace gsort_test {
@@ -89,6 +90,9 @@ TEST(SortMergePort, EveryCase) {
 // its inputs, given twice, under ulimit -n 10 with descriptors 7, 8 and 9
 // taken, so that gsort has seven (four beside the standard streams).
 TEST(SortMergeFdlimitPort, AsWritten) {
+#if GSORT_TEST_UNDER_ASAN
+  GTEST_SKIP() << "the sanitizers' runtime needs descriptors of its own (tests/support/sanitizers.h)";
+#endif
   TempDir dir;
   const ProcessResult r = run_script(dir, R"(
 returns_ () { local exp_exit="$1"; shift; "$@"; test $? -eq "$exp_exit"; }
