@@ -101,7 +101,15 @@ TEST_F(LineMappedInput, AFileOutOfTheCacheIsReadUnderTheDefaultDrop) {
   ASSERT_EQ(r.status(), "exit 0") << r.err;
   EXPECT_FALSE(contains(r.err, kMappedSays)) << r.err;
   EXPECT_TRUE(read_file(dir.file("out")) == gnu({dir.file("in")}));
-  const ProcessResult warm = gsort({"-v", dir.file("in"), "-o", dir.file("out")});  // cached by now: mapped
+  // Cached now, the same file is mapped. Under another program's memory
+  // pressure (the suite runs tests side by side) pages may leave the cache
+  // between the read and the sort: a few tries, each from a cached file.
+  ProcessResult warm;
+  for (int attempt = 0; attempt < 3 && !contains(warm.err, kMappedSays); ++attempt) {
+    if (!bring_into_page_cache(dir.file("in"))) GTEST_SKIP() << "the file's pages do not stay in the page cache";
+    warm = gsort({"-v", dir.file("in"), "-o", dir.file("out")});
+    ASSERT_EQ(warm.status(), "exit 0") << warm.err;
+  }
   EXPECT_TRUE(contains(warm.err, kMappedSays)) << warm.err;
 }
 

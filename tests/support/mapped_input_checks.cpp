@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <vector>
 
 #include "tests/support/resident_pages.h"
 
@@ -20,6 +21,24 @@ bool drop_from_page_cache(const std::string& path) {
   const uint64_t cached = cached_file_pages(fd, 0, static_cast<uint64_t>(::lseek(fd, 0, SEEK_END)));
   ::close(fd);
   return cached == 0;
+}
+
+bool bring_into_page_cache(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY);
+  EXPECT_GE(fd, 0) << path;
+  if (fd < 0) return false;
+  const uint64_t size = static_cast<uint64_t>(::lseek(fd, 0, SEEK_END));
+  const uint64_t page = static_cast<uint64_t>(::sysconf(_SC_PAGESIZE));
+  const uint64_t pages = (size + page - 1) / page;
+  bool all = false;
+  std::vector<char> buffer(1 << 20);
+  for (int attempt = 0; attempt < 3 && !all; ++attempt) {
+    off_t at = 0;
+    for (ssize_t got; (got = ::pread(fd, buffer.data(), buffer.size(), at)) > 0;) at += got;
+    all = cached_file_pages(fd, 0, size) == pages;
+  }
+  ::close(fd);
+  return all;
 }
 
 void expect_cut_short_once_mapped_fails(const std::vector<std::string>& args, const std::string& input,
