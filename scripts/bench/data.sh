@@ -9,6 +9,7 @@
 #   data_lines KIND LINES          text lines of gsort-gen --format KIND (logs: 20 to 300
 #                                  bytes, 159 on average; csv: 31 on average)
 #   data_compressed FILE EXT       FILE compressed by the tool of EXT (zst gz bz2 xz)
+#   data_shape SHAPE BYTES         CSV lines of csv_shapes.py SHAPE (few dec prefix many dups)
 # shellcheck shell=bash disable=SC2034,SC2154  # variables shared with scripts/bench.sh
 
 records_of() {
@@ -99,4 +100,11 @@ data_dups() {
   local seed=${SEED:-7}
   made "$work/data/dups-$1-$2.s$seed" awk -v n="$1" -v pct="$2" -v seed="$seed" \
     -v out="$work/data/dups-$1-$2.s$seed.part" -f "$bench_dir/dups.awk"
+}
+
+# data_shape SHAPE BYTES: CSV lines of scripts/bench/csv_shapes.py's SHAPE
+# (few dec prefix many dups), BYTES of them (python3).
+data_shape() {
+  local seed=${SEED:-7}
+  made "$work/data/shape-$1-$2.s$seed" python3 "$bench_dir/csv_shapes.py" "$1" "$2" "$work/data/shape-$1-$2.s$seed.part" "$seed"
 }

@@ -72,6 +72,12 @@ void parallel_copy(ThreadPool& pool, uint8_t* to, const uint8_t* from, uint64_t 
   });
 }
 
+void HostBuffer::advise_huge_pages(bool want) const {
+  if (!data_ || size_ < kHugeThreshold) return;
+  const size_t rounded = (size_ + kHugePage - 1) / kHugePage * kHugePage;
+  (void)::madvise(data_, rounded, want ? MADV_HUGEPAGE : MADV_NOHUGEPAGE);
+}
+
 HostBuffer HostBuffer::allocate_pageable(size_t size) {
   if (size >= kHugeThreshold) {
     // Large buffers come straight from mmap, asking for transparent huge

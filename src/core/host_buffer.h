@@ -80,6 +80,11 @@ class HostBuffer {
 
   // Ordinary pageable memory, page aligned (throws std::bad_alloc).
   static HostBuffer allocate_pageable(size_t size);
+  // For a large allocate_pageable buffer, whether the pages it has not
+  // touched yet come as transparent huge pages (the default): right for
+  // memory filled from end to end, wrong for memory touched here and there,
+  // where each first touch would zero 2 MiB. A hint; smaller buffers ignore it.
+  void advise_huge_pages(bool want) const;
 
  private:
   void swap(HostBuffer& o) noexcept {

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "src/keys/line_image.h"
+#include "src/lines/sort/bit_squeeze.h"
 
 namespace gsort {
 namespace {
@@ -22,39 +23,6 @@ struct Figures {
     longest = std::max(longest, o.longest);
     capped |= o.capped, nul_end |= o.nul_end, fits &= o.fits;
   }
-};
-
-// The top varying bits of a word (at most `most`), in order, as a number
-// of bits() bits: keeps the word's order where the other bits are the same
-// for every line.
-class Squeeze {
- public:
-  Squeeze(uint64_t varying, int most) {
-    for (int b = 63; b >= 0 && bits_ < most; --b) {
-      if (((varying >> b) & 1) == 0) continue;
-      if (!runs_.empty() && runs_.back().first == b + 1) {
-        --runs_.back().first;
-        ++runs_.back().second;
-      } else {
-        runs_.emplace_back(b, 1);
-      }
-      ++bits_;
-    }
-  }
-  int bits() const { return bits_; }
-  uint64_t operator()(uint64_t w) const {
-    uint64_t d = 0;
-    for (const auto& [shift, width] : runs_) {
-      d = (width == 64 ? 0 : d << width) | ((w >> shift) & (width == 64 ? ~uint64_t{0} : (uint64_t{1} << width) - 1));
-    }
-    return d;
-  }
-  // The kept bits at the top of 32.
-  uint32_t top32(uint64_t w) const { return static_cast<uint32_t>((*this)(w) << (32 - bits_)); }
-
- private:
-  std::vector<std::pair<int, int>> runs_;  // (lowest bit, width), from the top
-  int bits_ = 0;
 };
 
 // Where every first image fits word 0 exactly and a next level follows: the
@@ -81,7 +49,7 @@ class ExactThenNext {
   }
 
  private:
-  Squeeze first_, next_;
+  BitSqueeze first_, next_;
 };
 
 // Whether the key is the whole line, its bytes compared as they are.
@@ -176,7 +144,7 @@ TieStart first_pass(ThreadPool& pool, const LineSpec& spec, const LineSpan& line
     });
     return start;
   }
-  const Squeeze squeeze(lo_word == 1 ? all.v1 : lo_word == 2 ? all.v2 : 0, 32);
+  const BitSqueeze squeeze(lo_word == 1 ? all.v1 : lo_word == 2 ? all.v2 : 0, 32);
   // Words 1 and 2: kept in the cache, or read from the line again.
   const auto word = [&](uint64_t i, int w) {
     return keep_cache ? cache[i].word[w - 1] : line_image_word(image, lines.line(i), lines.length(i), w);

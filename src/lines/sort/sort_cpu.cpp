@@ -1,4 +1,6 @@
-// The CPU sorter: the first pass (first_pass.h) takes 96 bits per line;
+// The CPU sorter: the first pass takes 96 bits per line (composite_pass.h:
+// the keys compiled into one image, where that takes in more than the
+// first; else first_pass.h);
 // an MSD step on all threads scatters the (bits, line) pairs by their
 // highest varying bits into buckets, and the buckets are sorted (LSD radix),
 // their ties refined (tie_refine.h) and their order written in waves of
@@ -7,8 +9,10 @@
 // A bucket too large for one task is sorted and refined by all threads.
 #include <algorithm>
 #include <cstring>
+#include <optional>
 
 #include "src/core/host_buffer.h"
+#include "src/lines/sort/composite_pass.h"
 #include "src/lines/sort/first_pass.h"
 #include "src/lines/sort/pair_sort.h"
 #include "src/lines/sort/sort_steps.h"
@@ -64,7 +68,15 @@ class CpuLineSorter final : public LineSorter {
     reserve(n);
     bool cached = false;
     Stopwatch t;
-    const TieStart start = first_pass(pool_, spec_, lines, w(), tmp(), cache(), &cached);
+    bool replanned = false;
+    const std::optional<TieStart> composite = composite_pass(pool_, spec_, lines, w(), &replanned);
+    // The first pass fills the cache from end to end; after a composite
+    // one, the refiner touches the few entries of its tied lines, here and there.
+    for (const HostBuffer* b : {&cache_, &tie_entries_, &tie_scratch_}) b->advise_huge_pages(!composite);
+    const TieStart start = composite ? *composite : first_pass(pool_, spec_, lines, w(), tmp(), cache(), &cached);
+    ++steps_.chunks;
+    steps_.composite_chunks += composite.has_value();
+    steps_.composite_replans += replanned;
     steps_.first_pass_s += t.lap();
     TieRefiner refiner(spec_, lines, pool_, cache(), cached);
     std::vector<size_t> starts;

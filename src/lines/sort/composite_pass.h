@@ -1,0 +1,50 @@
+// The CPU sorter's first pass for a sort by keys: the images of the keys
+// in turn (and of the last-resort whole line) compiled into one 96-bit
+// image per line, so that one radix sort orders the lines by all of them
+// at once. `-t, -k2,2 -k1,1n` over a column of a few names is one sort of
+// (name bits, number bits) rather than a sort by name and then, in every
+// name's tied segment, a refinement by number.
+//
+// A level's slot is the first kSlotBytes bytes of its image, padding
+// included. Over the chunk, the bits of each slot that vary are found
+// (one pass); the composite image is those bits, level after level, in
+// order (a second pass): a bit that is the same in every line never
+// decides an order. A level whose images take few values in the chunk
+// (kFewSlotsMost) gives instead, where that is fewer bits, its image's
+// rank among them (few_slots.h). A level is spent whole when its images are exact
+// (equal images mean equal keys: line_image.h) and fit the slot; then its
+// varying bits tell every pair of lines apart as the key does, and the
+// next level's bits follow. The first level that is not exact, does not
+// fit, or whose varying bits do not all fit the 96 is the last: lines that
+// tie go to the refiner (tie_refine.h) at that level, from the first image
+// word not wholly in the 96 bits.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+
+#include "src/core/thread_pool.h"
+#include "src/lines/keys/key_spec.h"
+#include "src/lines/sort/few_slots.h"
+#include "src/lines/sort/first_pass.h"
+#include "src/lines/sort/index.h"
+#include "src/lines/sort/pair_sort.h"
+
+namespace gsort {
+
+constexpr uint64_t kSlotBytes = 8 * kSlotWords;  // of a level's image, the most the composite reads
+constexpr uint32_t kSlotLevels = 4;               // levels the composite may take in
+constexpr uint32_t kFewSlotsMost = 4096;          // distinct images of a level that are ranked
+
+// Fills entries[0, n) with each line's composite image (hi, then the top
+// of lo) and index, and returns where ties are refined from (the refiner
+// finds every key itself: nothing is cached). *replanned: whether a line
+// the sample had not seen made it plan again from every line. Returns nothing, having
+// written nothing that matters, where the composite would take in no more
+// than the first level: one level, a first key that is the whole line, or
+// a first key whose images are not exact or longer than the slot (the
+// first pass, first_pass.h, then does better).
+std::optional<TieStart> composite_pass(ThreadPool& pool, const LineSpec& spec, const LineSpan& lines,
+                                       WideEntry* entries, bool* replanned);
+
+}  // namespace gsort

@@ -1,0 +1,51 @@
+// The distinct images of one key level over a chunk, while they are few:
+// a key of a few names, say, whose images differ in dozens of bits but
+// take a dozen values. Their rank among themselves orders the lines as the
+// images do, in a few bits (composite_pass.h's dictionary columns).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+namespace gsort {
+
+constexpr uint64_t kSlotWords = 8;  // of a level's image, the most the composite reads (64 bytes)
+
+// A level's image in the slot, padding included, as big-endian words.
+struct Slot {
+  uint64_t w[kSlotWords];
+  bool operator==(const Slot& o) const;
+  bool operator<(const Slot& o) const;  // the images' order
+};
+
+class FewSlots {
+ public:
+  // At most `most` distinct slots (below 2^31).
+  explicit FewSlots(uint32_t most) : most_(most) {}
+
+  // Adds s; false once more than `most` distinct slots were added (the
+  // set then holds nothing, and stays so).
+  bool add(const Slot& s);
+  // Every slot of another set (false as add()).
+  bool add_all(const FewSlots& other);
+  bool over() const { return over_; }
+  uint64_t size() const { return slots_.size(); }
+
+  // Sorts the slots, so that find() gives each its rank.
+  void rank();
+  // The slot's place (its rank after rank()), or kMissing.
+  static constexpr uint32_t kMissing = ~uint32_t{0};
+  uint32_t find(const Slot& s) const;
+
+ private:
+  static constexpr uint32_t kEmpty = ~uint32_t{0};
+  void place(uint32_t index);
+  void grow();
+
+  uint32_t most_;
+  bool over_ = false;
+  std::vector<Slot> slots_;
+  std::vector<uint32_t> table_;  // open addressing: indices into slots_, a power of two in size
+};
+
+}  // namespace gsort

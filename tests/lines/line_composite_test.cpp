@@ -1,0 +1,128 @@
+// Keys compiled into one image per line (src/lines/sort/composite_pass.h):
+// the order is the comparison's for every kind of key level (words of a
+// few values ranked, numbers, months, general numbers, folded and kept
+// bytes, per-key -r, keys ending in NUL, numbers past the image), in chunks
+// large enough to be planned from a sample, and where lines the sample
+// did not see (a rare word, a longer number, a rare sign) widen the plan,
+// or, being many, make it again from every line. -v's steps tell that the composite was
+// taken and that it left no ties to refine where the keys tell every line
+// apart.
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "src/core/thread_pool.h"
+#include "src/lines/sort/sorter.h"
+#include "tests/support/line_gen.h"
+#include "tests/support/line_reference.h"
+
+namespace gsort {
+namespace {
+
+using gsort_test::Rng;
+
+const std::vector<std::string> kNames = {"Smith", "O'Brien", "lee",   "Van Dyke", "Smith-Jones", "Garcia",
+                                         "Miller", "davis",  "Lopez", "Wilson",   "Anderson",    "Thomas"};
+const std::vector<std::string> kMonths = {"JAN", "feb", " mar", "Apr", "xyz", "DEC", ""};
+
+// n CSV lines: a number, a name of a few, a month, a general number, a word.
+std::vector<std::string> csv_lines(Rng& rng, uint64_t n) {
+  std::vector<std::string> lines;
+  for (uint64_t i = 0; i < n; ++i) {
+    const std::string number = (rng.chance(3) ? "-" : "") + std::to_string(rng.below(1000000)) +
+                               (rng.chance(4) ? "." + std::to_string(rng.below(1000)) : "");
+    lines.push_back(number + "," + kNames[rng.below(kNames.size())] + "," + kMonths[rng.below(kMonths.size())] + "," +
+                    std::to_string(rng.below(100)) + "e" + std::to_string(rng.below(5)) + "," +
+                    std::string(rng.below(4), static_cast<char>('a' + rng.below(3))));
+  }
+  return lines;
+}
+
+std::unique_ptr<LineSorter> cpu_sorter(const LineSpec& spec, ThreadPool& pool) {
+  return make_cpu_line_sorter(spec, pool);
+}
+
+TEST(LineComposite, EveryKindOfLevelOrdersAsTheComparison) {
+  Rng rng(53);
+  std::vector<std::vector<std::string>> cases = {csv_lines(rng, 100000), csv_lines(rng, 3000)};
+  const std::vector<std::vector<std::string>> arg_sets = {
+      {"-t,", "-k2,2", "-k1,1n"},        {"-t,", "-k2,2r", "-k1,1nr", "-s"}, {"-t,", "-k3,3M", "-k2,2f", "-k1,1n"},
+      {"-t,", "-k4,4g", "-k2,2", "-u"},  {"-t,", "-k2,2d", "-k5,5", "-k1,1h"}, {"-t,", "-k2,2i", "-k1,1n", "-r"},
+      {"-t,", "-k5,5", "-k2,2", "-k3,3M", "-k1,1n", "-k4,4g"}, {"-t,", "-k2,2", "-k1,1V"}, {"-t,", "-k1,1n", "-k2,2"}};
+  ThreadPool pool(4);
+  EXPECT_EQ(gsort_test::differences_from_reference(cases, arg_sets,
+                                                   [&](const LineSpec& spec) { return cpu_sorter(spec, pool); }),
+            "");
+}
+
+// Lines past the sample's: one rare name, a number longer than any before,
+// one negative number, a key ending in NUL, a number past the image's
+// digit count. Each in its own chunk, so that each widens the plan (a key
+// ending in NUL then leaves the first key's image inexact: no composite).
+TEST(LineComposite, ALineTheSampleMissedWidensThePlan) {
+  const std::vector<std::string> rare = {"1,Zz-rare", "123456789012345,Smith", "-5,lee",
+                                         std::string("7,Smith\0", 8), "1" + std::string(40, '0') + ",lee"};
+  ThreadPool pool(3);
+  for (size_t r = 0; r < rare.size(); ++r) {
+    Rng rng(100 + r);
+    std::vector<std::string> lines;
+    for (int i = 0; i < 200000; ++i) {
+      lines.push_back(std::to_string(rng.below(100000)) + "," + kNames[rng.below(4)]);
+    }
+    lines[123457] = rare[r];
+    lines.push_back(rare[r]);
+    for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{
+             {"-t,", "-k2,2", "-k1,1n"}, {"-t,", "-k2,2r", "-k1,1n", "-u"}}) {
+      const LineSpec spec = gsort_test::spec_of_args(args);
+      std::unique_ptr<LineSorter> sorter = cpu_sorter(spec, pool);
+      EXPECT_EQ(gsort_test::order_by(*sorter, spec, lines), gsort_test::reference_order(spec, lines))
+          << "rare line " << r << ", " << gsort_test::join_args(args);
+      EXPECT_NE(sorter->steps().find(" 1 planned again"), std::string::npos)
+          << "rare line " << r << ": " << sorter->steps();
+    }
+  }
+}
+
+// Most lines unlike the sample's (every line it skips holds another name
+// and a longer number): too many to add to its figures, so the plan is
+// made from every line.
+TEST(LineComposite, ManyLinesTheSampleMissedPlanFromEveryLine) {
+  Rng rng(9);
+  std::vector<std::string> lines;
+  const uint64_t n = 300000, step = n / 65536;  // composite_pass.cpp's sample: every step-th line
+  for (uint64_t i = 0; i < n; ++i) {
+    lines.push_back(i % step == 0 ? std::to_string(rng.below(1000)) + ",lee"
+                                  : std::to_string(rng.below(1000000000)) + "," + kNames[rng.below(12)]);
+  }
+  ThreadPool pool(3);
+  const LineSpec spec = gsort_test::spec_of_args({"-t,", "-k2,2", "-k1,1n"});
+  std::unique_ptr<LineSorter> sorter = cpu_sorter(spec, pool);
+  EXPECT_EQ(gsort_test::order_by(*sorter, spec, lines), gsort_test::reference_order(spec, lines));
+  EXPECT_NE(sorter->steps().find("composite images in 1 of 1 chunks, 1 planned again"), std::string::npos)
+      << sorter->steps();
+}
+
+// A few names, then distinct numbers: one image tells every line apart,
+// so that nothing is refined; the same with the names' order reversed.
+TEST(LineComposite, AFewNamesThenANumberLeaveNoTies) {
+  Rng rng(7);
+  std::vector<std::string> lines;
+  for (uint64_t i = 0; i < 150000; ++i) {
+    lines.push_back(std::to_string(i * 2654435761 % 1000000007) + ",customer/account/" + kNames[rng.below(12)]);
+  }
+  ThreadPool pool(4);
+  for (const std::vector<std::string>& args :
+       std::vector<std::vector<std::string>>{{"-t,", "-k2,2", "-k1,1n"}, {"-t,", "-k2,2r", "-k1,1n", "-s"}}) {
+    const LineSpec spec = gsort_test::spec_of_args(args);
+    std::unique_ptr<LineSorter> sorter = cpu_sorter(spec, pool);
+    ASSERT_EQ(gsort_test::order_by(*sorter, spec, lines), gsort_test::reference_order(spec, lines))
+        << gsort_test::join_args(args);
+    EXPECT_NE(sorter->steps().find("composite images in 1 of 1 chunks, 0 planned again"), std::string::npos) << sorter->steps();
+    EXPECT_NE(sorter->steps().find(" 0 lines in 0 segments"), std::string::npos) << sorter->steps();
+  }
+}
+
+}  // namespace
+}  // namespace gsort
