@@ -3,25 +3,14 @@
 #include <cctype>
 #include <cstring>
 
+#include "src/keys/line_number.h"
+
 namespace gsort {
 namespace {
 
-// The power of 1024 of a unit letter; 0 for none.
-int unit_power(char c) {
-  switch (c) {
-    case 'k': case 'K': return 1;
-    case 'm': case 'M': return 2;
-    case 'g': case 'G': return 3;
-    case 't': case 'T': return 4;
-    case 'P': return 5;
-    case 'E': return 6;
-    case 'Z': return 7;
-    case 'Y': return 8;
-    case 'R': return 9;
-    case 'Q': return 10;
-    default: return 0;
-  }
-}
+// The power of 1024 of a unit letter, 0 for none: -h's unit order
+// (line_number.h), lower case as upper.
+int unit_power(char c) { return unit_order_of(static_cast<uint8_t>(std::toupper(static_cast<unsigned char>(c)))); }
 
 bool is_blank(char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; }
 bool is_digit(char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; }

@@ -73,6 +73,15 @@ GSORT_HD bool image_is_exact(const LineKey& key) {
   return order != LineOrder::kVersion;
 }
 
+// Whether the image of this one key, padding and all, tells it from every
+// key whose image differs in length or bytes, as the comparison would:
+// not for a number too long for the image (kImageCountCap), nor for a key
+// whose bytes are all kept that ends in NUL, which the padding hides.
+GSORT_HD bool image_holds_key(const LineImageSpec& spec, const LineImageView& v) {
+  if (reads_number(spec.key)) return v.number.int_digits <= kImageCountCap;
+  return spec.key.keep != kKeepAll || v.len == 0 || v.key[v.len - 1] != 0;
+}
+
 // Whether each word of the image reads the whole key again (a number
 // parsed, kept bytes counted, a digest taken), rather than 8 of its bytes.
 GSORT_HD bool image_words_costly(const LineKey& key) {

@@ -17,10 +17,9 @@ constexpr uint64_t kMisfitsMost = 65536;  // lines that do not fit it, added to 
 __extension__ typedef unsigned __int128 Bits128;  // the composite as it is built (GCC's and Clang's)
 
 // What one level's slots show over some lines: the bits in which they
-// differ from the first line's, the longest image, and whether an image
-// is not exact (a number too long for it, a text key ending in NUL that
-// its padding hides).
-// Also the distinct slots, while few.
+// differ from the first line's, the longest image, whether an image does
+// not hold its key (line_image.h's image_holds_key), and the distinct
+// slots, while few.
 struct LevelFigures {
   uint64_t varying[kSlotWords] = {};
   uint64_t longest = 0;
@@ -54,10 +53,7 @@ class LevelSlot {
     return s;
   }
   uint64_t length() const { return length_; }
-  bool inexact() const {
-    if (line_order(spec_.key) == LineOrder::kNumber) return view_.number.int_digits > kImageCountCap;
-    return spec_.key.keep == kKeepAll && view_.len > 0 && view_.key[view_.len - 1] == 0;
-  }
+  bool inexact() const { return !image_holds_key(spec_, view_); }
 
  private:
   const LineImageSpec& spec_;
@@ -76,7 +72,7 @@ void add_line(const std::vector<LineImageSpec>& specs, size_t levels, const Line
     for (uint64_t w = 0; w < kSlotWords; ++w) g.varying[w] |= slot.w[w] ^ reference[l * kSlotWords + w];
     g.longest = std::max(g.longest, level.length());
     g.inexact |= level.inexact();
-    if (!g.distinct.over()) g.distinct.add(slot);
+    g.distinct.add(slot);
   }
 }
 
@@ -139,7 +135,7 @@ bool plan_level(const LineImageSpec& spec, const LevelFigures& f, size_t l, Comp
   p.longest = f.longest;
   const bool text = line_order(spec.key) == LineOrder::kText;
   if (!p.exact) return plan_raw_level(p, c);
-// Past an exact image's longest, every line's slot is its padding.
+  // Past an exact image's longest, every line's slot is its padding.
   const uint64_t words = (f.longest + 7) / 8;
   int level_bits = 0;
   for (uint64_t w = 0; w < words; ++w) level_bits += __builtin_popcountll(f.varying[w]);
@@ -220,12 +216,6 @@ bool composite_entry(const std::vector<LineImageSpec>& specs, const Composite& c
   return true;
 }
 
-// A first key that is the whole line as text (a log line sorted whole):
-// never exact, rarely shorter than the slot.
-bool first_key_is_line_text(const LineKey& k) {
-  return k.start_field == 0 && k.start_char == 0 && k.end_field == kToLineEnd && line_order(k) == LineOrder::kText;
-}
-
 // The figures of every step-th line, on the pool's threads.
 std::vector<LevelFigures> figures_of(ThreadPool& pool, const std::vector<LineImageSpec>& specs, size_t levels,
                                      const LineSpan& lines, uint64_t step, const std::vector<uint64_t>& reference) {
@@ -263,6 +253,7 @@ Misfits fill_entries(ThreadPool& pool, const std::vector<LineImageSpec>& specs, 
   std::atomic<uint64_t> count{0};
   pool.parallel_for(tasks, [&](size_t t) {
     for (uint64_t i = split_point(n, tasks, t), end = split_point(n, tasks, t + 1); i < end; ++i) {
+      if ((i & 4095) == 0 && count.load(std::memory_order_relaxed) > kMisfitsMost) return;  // refilled anyway
       if (composite_entry(specs, c, reference.data(), lines, i, entries[i])) continue;
       if (count.fetch_add(1, std::memory_order_relaxed) >= kMisfitsMost) return;
       found[t].push_back(i);
@@ -287,7 +278,9 @@ std::optional<TieStart> composite_pass(ThreadPool& pool, const LineSpec& spec, c
   *replanned = false;
   const uint64_t n = lines.count;
   const std::vector<LineImageSpec> specs = spec.images();
-  if (n == 0 || specs.size() < 2 || first_key_is_line_text(specs[0].key) || !composable(specs[0])) return {};
+  // A first key that is the line itself (a log line sorted whole) is
+  // rarely shorter than the slot: the sample would say so for nothing.
+  if (n == 0 || specs.size() < 2 || image_is_line_itself(specs[0]) || !composable(specs[0])) return {};
   const size_t levels = std::min<size_t>(specs.size(), kSlotLevels);
   std::vector<uint64_t> reference(levels * kSlotWords);
   for (size_t l = 0; l < levels; ++l) {

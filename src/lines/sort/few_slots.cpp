@@ -26,9 +26,7 @@ bool FewSlots::add(const Slot& s) {
     if (at != kEmpty && slots_[at] == s) return true;
     if (at != kEmpty) continue;
     if (slots_.size() == most_) {
-      over_ = true;
-      slots_ = {};
-      table_ = {};
+      drop();
       return false;
     }
     table_[h] = static_cast<uint32_t>(slots_.size());
@@ -38,12 +36,14 @@ bool FewSlots::add(const Slot& s) {
   }
 }
 
+void FewSlots::drop() {
+  over_ = true;
+  slots_ = {};
+  table_ = {};
+}
+
 bool FewSlots::add_all(const FewSlots& other) {
-  if (other.over_) {
-    over_ = true;
-    slots_ = {};
-    table_ = {};
-  }
+  if (other.over_) drop();
   for (const Slot& s : other.slots_) {
     if (!add(s)) return false;
   }

@@ -39,6 +39,7 @@ class FewSlots {
 
  private:
   static constexpr uint32_t kEmpty = ~uint32_t{0};
+  void drop();  // over: holds nothing from now on
   void place(uint32_t index);
   void grow();
 

@@ -15,13 +15,12 @@ namespace {
 struct Figures {
   uint64_t v0 = 0, v1 = 0, v2 = 0, vn = 0;
   uint64_t longest = 0;
-  bool capped = false;    // a number too long for the image
-  bool nul_end = false;   // a text key ending in NUL (its padding hides it)
+  bool inexact = false;   // an image that does not hold its key (line_image.h's image_holds_key)
   bool fits = true;       // the cache's 32-bit figures hold every line's
   void add(const Figures& o) {
     v0 |= o.v0, v1 |= o.v1, v2 |= o.v2, vn |= o.vn;
     longest = std::max(longest, o.longest);
-    capped |= o.capped, nul_end |= o.nul_end, fits &= o.fits;
+    inexact |= o.inexact, fits &= o.fits;
   }
 };
 
@@ -67,7 +66,7 @@ struct Bits96 {
 };
 
 Bits96 choose_bits(const Figures& all, const LineKey& key, bool next_level) {
-  const bool exact = all.longest <= 8 && !all.capped && !all.nul_end && line_order(key) != LineOrder::kVersion;
+  const bool exact = all.longest <= 8 && !all.inexact && line_order(key) != LineOrder::kVersion;
   if (exact) return next_level ? Bits96{TieStart{0, 1, false}, 0, 3} : Bits96{TieStart{0, 0, true}, 0, -1};
   if (all.v0 == 0) return Bits96{TieStart{2, 0, false}, 1, 2};
   return Bits96{TieStart{1, 0, false}, 0, 1};
@@ -118,8 +117,7 @@ TieStart first_pass(ThreadPool& pool, const LineSpec& spec, const LineSpan& line
       f.v0 |= w.w[0] ^ first.w[0], f.v1 |= w.w[1] ^ first.w[1], f.v2 |= w.w[2] ^ first.w[2];
       f.vn |= w.next ^ first.next;
       f.longest = std::max(f.longest, length);
-      if (reads_number(image.key)) f.capped |= v.number.int_digits > kImageCountCap;
-      if (!reads_number(image.key)) f.nul_end |= v.len > 0 && v.key[v.len - 1] == 0;
+      f.inexact |= !image_holds_key(image, v);
       f.fits &= v.len <= kMost && length <= kMost;
       entries[i] = WideEntry{w.w[0], 0, static_cast<uint32_t>(i)};
       if (next_level) spare[i].hi = w.next;
