@@ -2,8 +2,8 @@
 
 #include <algorithm>
 #include <numeric>
-#include <stdexcept>
 
+#include "src/cli/options.h"
 #include "tests/support/line_gen.h"
 
 namespace gsort_test {
@@ -100,39 +100,12 @@ std::vector<uint32_t> order_by(gsort::LineSorter& sorter, const gsort::LineSpec&
 }
 
 gsort::LineSpec spec_of_args(const std::vector<std::string>& args) {
-  gsort::LineOptions o;
-  bool reverse = false, unique = false;
-  // One flag letter of a short option or of a run of them (-Vr).
-  const auto flag = [&](char c) {
-    switch (c) {
-      case 'n': o.numeric = true; return true;
-      case 'h': o.human_numeric = true; return true;
-      case 'f': o.fold = true; return true;
-      case 'b': o.ignore_blanks = true; return true;
-      case 's': o.stable = true; return true;
-      case 'z': o.zero_terminated = true; return true;
-      case 'r': reverse = true; return true;
-      case 'u': unique = true; return true;
-      case 'g': o.general_numeric = true; return true;
-      case 'M': o.month = true; return true;
-      case 'R': o.random = true; return true;
-      case 'V': o.version = true; return true;
-      case 'd': o.dictionary = true; return true;
-      case 'i': o.printable = true; return true;
-      default: return false;
-    }
-  };
-  for (size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    if (a == "-t") o.separator = static_cast<unsigned char>(args.at(++i)[0]);
-    else if (a.rfind("-t", 0) == 0 && a.size() == 3) o.separator = static_cast<unsigned char>(a[2]);
-    else if (a == "-k") o.keys.push_back(args.at(++i));
-    else if (a.rfind("-k", 0) == 0) o.keys.push_back(a.substr(2));
-    else if (a.rfind("--random-source=", 0) == 0) continue;  // the spec's digests and the reference's agree whatever the seed
-    else if (a.size() < 2 || a[0] != '-' || a[1] == '-' || !std::all_of(a.begin() + 1, a.end(), flag))
-      throw std::invalid_argument("spec_of_args does not take " + a);  // never a test of another spec than asked
-  }
-  return gsort::make_line_spec(o, reverse, unique);
+  // gsort's own command line: what a user's arguments give (it throws on
+  // what gsort refuses), never a spec of other options than asked.
+  std::vector<const char*> argv = {"gsort"};
+  for (const std::string& a : args) argv.push_back(a.c_str());
+  const gsort::SortConfig c = gsort::parse_command_line(static_cast<int>(argv.size()), argv.data()).config;
+  return gsort::make_line_spec(c.lines, c.reverse, c.unique);
 }
 
 }  // namespace gsort_test

@@ -51,8 +51,8 @@ std::string differences_from_reference(const std::vector<std::vector<std::string
 // agree, else the round and its arguments.
 std::string random_rounds_against_reference(uint64_t seed, int rounds, size_t max_lines, const MakeSorter& make);
 
-// The spec of GNU-style arguments as random_line_options makes them (-t X
-// or -tX, -k SPEC or -kSPEC); throws std::invalid_argument on any other.
+// The spec that gsort's command line (src/cli/options.h) makes of these
+// arguments; throws UsageError on what gsort refuses.
 gsort::LineSpec spec_of_args(const std::vector<std::string>& args);
 
 }  // namespace gsort_test
