@@ -60,13 +60,6 @@ GSORT_HD LineOrder line_order(const LineKey& key) {
   return LineOrder::kText;
 }
 
-// Orderings whose image only the host computes (strtold, MD5), or that
-// have none ('V': the comparison alone orders them).
-GSORT_HD bool host_only_order(const LineKey& key) {
-  const LineOrder o = line_order(key);
-  return o == LineOrder::kGeneral || o == LineOrder::kRandom || o == LineOrder::kVersion;
-}
-
 // Whether byte c of a key takes part in its comparison ('d', 'i').
 GSORT_HD bool keeps_byte(const LineKey& key, uint8_t c) {
   if (key.keep == kKeepPrintable) return c >= 0x20 && c <= 0x7E;

@@ -62,6 +62,34 @@ TEST(LineImage, NeverContradictsTheComparison) {
   EXPECT_GT(decided_by_image, checked / 4) << "the image decides most pairs";
 }
 
+// line_image_bytes, the composite pass's way to an image, gives the bytes
+// of line_image_word's words for every order and modifier, padding too.
+TEST(LineImage, BytesAtOnceAreTheWordsBytes) {
+  Rng rng(37);
+  uint64_t compared = 0;
+  for (int round = 0; round < 400; ++round) {
+    const gsort_test::LineOptionsCase o = gsort_test::random_line_options(rng);
+    const LineSpec spec = gsort_test::spec_of_args(o.args);
+    const std::vector<std::string> lines =
+        gsort_test::split_lines(gsort_test::random_line_input(rng, o, 40), o.zero_terminated ? '\0' : '\n');
+    for (const LineImageSpec& image : spec.images()) {
+      for (const std::string& line : lines) {
+        const LineImageView v = view_line_image(image, u(line), line.size());
+        const uint64_t bytes = 8 * ((line_image_length(image, v) + 7) / 8 + 1);
+        std::vector<uint8_t> at_once(bytes);
+        line_image_bytes(image, v, at_once.data(), bytes);
+        for (uint64_t i = 0; i < bytes; ++i) {
+          const uint64_t word = line_image_word(image, v, i / 8);
+          ASSERT_EQ(at_once[i], static_cast<uint8_t>(word >> (56 - 8 * (i % 8))))
+              << gsort_test::join_args(o.args) << "\nline '" << line << "' byte " << i;
+        }
+        ++compared;
+      }
+    }
+  }
+  EXPECT_GT(compared, 4000u);
+}
+
 TEST(LineImage, NumericImageOrdersValues) {
   LineOptions o;
   o.numeric = true;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstddef>
+#include <cstring>
 #include <vector>
 
 #include "src/keys/line_image.h"
@@ -40,13 +41,22 @@ bool composable(const LineImageSpec& level) {
   return order != LineOrder::kRandom && order != LineOrder::kVersion;
 }
 
-// One level of one line: its view, once, for the words asked of it.
+// One level of one line: its view, once, and its image's bytes in the
+// slot (line_image_bytes), up to the word its padding fills.
 class LevelSlot {
  public:
   LevelSlot(const LineImageSpec& spec, const uint8_t* line, uint64_t len)
       : spec_(spec), view_(view_line_image(spec, line, len)), length_(line_image_length(spec, view_)),
-        pad_(line_image_padding(spec, view_)) {}
-  uint64_t word(uint64_t w) const { return 8 * w < length_ ? line_image_word(spec_, view_, w) : pad_; }
+        pad_(line_image_padding(spec, view_)) {
+    const uint64_t filled = std::min<uint64_t>(kSlotBytes, (length_ + 7) / 8 * 8);
+    line_image_bytes(spec, view_, bytes_, filled);
+  }
+  uint64_t word(uint64_t w) const {
+    if (8 * w >= length_) return pad_;
+    uint64_t raw;
+    std::memcpy(&raw, bytes_ + 8 * w, 8);
+    return __builtin_bswap64(raw);
+  }
   Slot slot() const {
     Slot s;
     for (uint64_t w = 0; w < kSlotWords; ++w) s.w[w] = word(w);
@@ -59,6 +69,7 @@ class LevelSlot {
   const LineImageSpec& spec_;
   LineImageView view_;
   uint64_t length_, pad_;
+  uint8_t bytes_[kSlotBytes];  // [0, min(kSlotBytes, length_ rounded up to a word)) set
 };
 
 // Adds line i's slots of levels [0, levels) to the figures, against
@@ -154,6 +165,10 @@ bool plan_level(const LineImageSpec& spec, const LevelFigures& f, size_t l, Comp
     return false;
   }
   if (text) return plan_raw_level(p, c);
+  // A longer image fits while it ends within the words taken (a number
+  // with a digit more than the sample's longest, say): the checks of
+  // its constant bits cover the rest.
+  p.longest = 8 * words;
   for (uint64_t w = 0; w < words; ++w) {
     const int varying = __builtin_popcountll(f.varying[w]);
     const int take = std::min(varying, kCompositeBits - c.bits);
@@ -271,6 +286,25 @@ void rank_few(std::vector<LevelFigures>& figures) {
   }
 }
 
+// A number's class byte (its sign, 0x40, 0x80 or 0xC0, and -h's unit)
+// and the low bits of its digit count take values a sample often misses:
+// a zero among positive numbers, a short number among long ones. Counted
+// as varying, they cost a few of the 96 bits and spare a second fill.
+void seed_number_levels(const std::vector<LineImageSpec>& specs, const std::vector<uint64_t>& reference,
+                        std::vector<LevelFigures>& figures) {
+  for (size_t l = 0; l < figures.size(); ++l) {
+    if (!reads_number(specs[l].key)) continue;
+    const uint64_t ref = reference[l * kSlotWords];
+    const uint64_t class_bits = specs[l].key.human ? 0xFF : 0xC0;
+    // The count's low byte in the reference, as a count (complemented for a negative number's, and for 'r').
+    uint64_t low = (ref >> 32) & 0xFF;
+    if ((((ref >> 56) & 0x80) == 0) != specs[l].key.reverse) low = ~low & 0xFF;
+    const uint64_t seen = low | ((figures[l].varying[0] >> 32) & 0xFF);
+    const uint64_t count_bits = seen == 0 ? 0 : (uint64_t{2} << (63 - __builtin_clzll(seen))) - 1;
+    figures[l].varying[0] |= class_bits << 56 | count_bits << 32;
+  }
+}
+
 }  // namespace
 
 std::optional<TieStart> composite_pass(ThreadPool& pool, const LineSpec& spec, const LineSpan& lines,
@@ -294,6 +328,7 @@ std::optional<TieStart> composite_pass(ThreadPool& pool, const LineSpec& spec, c
   // cost a pass for nothing).
   const uint64_t step = std::max<uint64_t>(1, n / kSampleLines);
   std::vector<LevelFigures> figures = figures_of(pool, specs, levels, lines, step, reference);
+  seed_number_levels(specs, reference, figures);
   rank_few(figures);
   Composite c = compose(specs, figures);
   if (!reaches_past_first(c.start)) return {};
@@ -306,6 +341,7 @@ std::optional<TieStart> composite_pass(ThreadPool& pool, const LineSpec& spec, c
   } else {
     for (uint64_t i : misfits.lines) add_line(specs, levels, lines, i, reference, figures);
   }
+  seed_number_levels(specs, reference, figures);
   rank_few(figures);
   c = compose(specs, figures);
   if (!reaches_past_first(c.start)) return {};

@@ -7,9 +7,13 @@
 // tasks, each wave a prefix of the final order handed out at once
 // (sort_in_parts), so that the output is written while the rest is sorted.
 // A bucket too large for one task is sorted and refined by all threads.
+// With an offload (the GPU), a chunk's entries are sorted there instead,
+// and cut into pieces between runs of equal bits that are handed out in
+// the same waves.
 #include <algorithm>
 #include <cstring>
 #include <optional>
+#include <utility>
 
 #include "src/core/host_buffer.h"
 #include "src/lines/sort/composite_pass.h"
@@ -25,6 +29,7 @@ namespace {
 constexpr uint64_t kSplitMin = uint64_t{1} << 16;     // fewer lines: one piece
 constexpr uint64_t kWaves = 4;                        // about this many prefixes handed out
 constexpr uint64_t kLargeBucket = uint64_t{1} << 16;  // a bucket past a group's size and this: all threads
+constexpr uint64_t kOffloadMin = uint64_t{1} << 16;   // fewer lines: sorted here, quicker than a round trip
 
 // Consecutive buckets sorted by one task, or one large bucket by all.
 struct Group {
@@ -47,7 +52,8 @@ std::vector<TieSegment> ties_in(const WideEntry* w, uint64_t begin, uint64_t end
 
 class CpuLineSorter final : public LineSorter {
  public:
-  CpuLineSorter(const LineSpec& spec, ThreadPool& pool) : spec_(spec), pool_(pool) {}
+  CpuLineSorter(const LineSpec& spec, ThreadPool& pool, EntrySortOffload offload)
+      : spec_(spec), pool_(pool), offload_(std::move(offload)) {}
 
   std::string describe() const override {
     return "cpu (" + std::to_string(pool_.size()) + (pool_.size() == 1 ? " thread)" : " threads)");
@@ -81,20 +87,44 @@ class CpuLineSorter final : public LineSorter {
     TieRefiner refiner(spec_, lines, pool_, cache(), cached);
     std::vector<size_t> starts;
     const int bits = static_cast<int>(std::clamp<uint64_t>(64 - __builtin_clzll(n) - 8, 8, 12));
+    if (offload_ && n >= kOffloadMin && offload_(w(), n)) {
+      steps_.offload_s += t.lap();
+      ++steps_.offloaded_chunks;
+      starts = pieces_of_sorted(n);
+      in_waves(groups_of(starts, n), starts, refiner, start, order, ready, true);
+      steps_.buckets_s += t.lap();
+      return;
+    }
     const bool split = n >= kSplitMin && pool_.size() > 1;
     const bool scattered = split && scatter_wide_by_top_bits(pool_, w(), tmp(), n, bits, starts);
     steps_.split_s += t.lap();
     if (!scattered) {
       // One piece; when every line has the same bits, its ties on all threads.
-      sort_range(0, n, split, refiner, start, order);
+      sort_range(0, n, split, refiner, start, order, false);
       ready(n);
     } else {
-      in_waves(groups_of(starts, n), starts, refiner, start, order, ready);
+      in_waves(groups_of(starts, n), starts, refiner, start, order, ready, false);
     }
     steps_.buckets_s += t.lap();
   }
 
  private:
+  bool same_bits(uint64_t i, uint64_t j) const { return w()[i].hi == w()[j].hi && w()[i].lo == w()[j].lo; }
+
+  // Sorted entries cut into pieces of about a sixteenth of a group's share
+  // (groups_of gathers them again), each cut moved past a run of equal
+  // bits, so that no run of ties is split: as starts, with n last.
+  std::vector<size_t> pieces_of_sorted(uint64_t n) const {
+    const uint64_t piece = std::max<uint64_t>(1, n / (pool_.balanced_task_count() * kWaves * 16));
+    std::vector<size_t> starts{0};
+    for (uint64_t at = piece; at < n; at += piece) {
+      while (at < n && same_bits(at, at - 1)) ++at;
+      if (at < n && at > starts.back()) starts.push_back(at);
+    }
+    starts.push_back(n);
+    return starts;
+  }
+
   // Buckets in groups of about a wave's share per task; a bucket larger
   // than that (and kLargeBucket) a group of its own, for all threads.
   std::vector<Group> groups_of(const std::vector<size_t>& starts, uint64_t n) const {
@@ -123,32 +153,35 @@ class CpuLineSorter final : public LineSorter {
   // Sorts the groups in order, a wave of small ones (one task each) or one
   // large one at a time, handing out each prefix as it is done.
   void in_waves(const std::vector<Group>& groups, const std::vector<size_t>& starts, TieRefiner& refiner,
-                const TieStart& start, uint32_t* order, const std::function<void(uint64_t)>& ready) {
+                const TieStart& start, uint32_t* order, const std::function<void(uint64_t)>& ready, bool sorted) {
     const size_t per_wave = pool_.balanced_task_count();
     for (size_t g = 0; g < groups.size();) {
       if (groups[g].large) {
-        // The bucket back from tmp, then sorted by all threads.
+        // The bucket back from tmp, then sorted by all threads (a sorted piece is where it is).
         const Group& big = groups[g];
-        parallel_copy(pool_, reinterpret_cast<uint8_t*>(w() + big.begin),
-                      reinterpret_cast<const uint8_t*>(tmp() + big.begin), (big.end - big.begin) * sizeof(WideEntry));
-        sort_range(big.begin, big.end, true, refiner, start, order);
+        if (!sorted) {
+          parallel_copy(pool_, reinterpret_cast<uint8_t*>(w() + big.begin),
+                        reinterpret_cast<const uint8_t*>(tmp() + big.begin), (big.end - big.begin) * sizeof(WideEntry));
+        }
+        sort_range(big.begin, big.end, true, refiner, start, order, sorted);
         ready(big.end);
         ++g;
         continue;
       }
       size_t h = g;
       while (h < groups.size() && h - g < per_wave && !groups[h].large) ++h;
-      pool_.parallel_for(h - g, [&](size_t k) { sort_small(groups[g + k], starts, refiner, start, order); });
+      pool_.parallel_for(h - g, [&](size_t k) { sort_small(groups[g + k], starts, refiner, start, order, sorted); });
       ready(groups[h - 1].end);
       g = h;
     }
   }
 
-  // One task: each bucket sorted from tmp into w, the ties refined, the order written.
+  // One task: each bucket sorted from tmp into w (unless `sorted`: in w
+  // already), the ties refined, the order written.
   void sort_small(const Group& g, const std::vector<size_t>& starts, TieRefiner& refiner, const TieStart& start,
-                  uint32_t* order) {
+                  uint32_t* order, bool sorted) {
     const Stopwatch took;
-    for (size_t b = g.first_bucket; b < g.end_bucket; ++b) {
+    for (size_t b = g.first_bucket; b < g.end_bucket && !sorted; ++b) {
       const uint64_t begin = starts[b], n = starts[b + 1] - begin;
       if (n == 0) continue;
       radix_sort_wide(tmp() + begin, w() + begin, n);
@@ -159,20 +192,22 @@ class CpuLineSorter final : public LineSorter {
     refine(ties_in(w(), g.begin, g.end, start), false, refiner, order, g.begin);
   }
 
-  // w[begin, end) sorted (by all threads when `parallel`), refined, written.
+  // w[begin, end) sorted (by all threads when `parallel`; unless `sorted`), refined, written.
   void sort_range(uint64_t begin, uint64_t end, bool parallel, TieRefiner& refiner, const TieStart& start,
-                  uint32_t* order) {
+                  uint32_t* order, bool sorted) {
     const uint64_t n = end - begin;
     const Stopwatch took;
-    parallel ? sort_wide(pool_, w() + begin, tmp() + begin, n) : radix_sort_wide(w() + begin, tmp() + begin, n);
-    steps_.add_radix(took, parallel);
+    if (!sorted) {
+      parallel ? sort_wide(pool_, w() + begin, tmp() + begin, n) : radix_sort_wide(w() + begin, tmp() + begin, n);
+      steps_.add_radix(took, parallel);
+    }
     const size_t tasks = parallel && n >= 4096 ? pool_.balanced_task_count() : 1;
     std::vector<std::vector<TieSegment>> found(tasks);
     pool_.parallel_for(tasks, [&](size_t t) {
       uint64_t b = begin + split_point(n, tasks, t), e = begin + split_point(n, tasks, t + 1);
       // A task takes the runs that start in its range.
-      while (b > begin && b < e && w()[b].hi == w()[b - 1].hi && w()[b].lo == w()[b - 1].lo) ++b;
-      while (e < end && e > b && w()[e].hi == w()[e - 1].hi && w()[e].lo == w()[e - 1].lo) ++e;
+      while (b > begin && b < e && same_bits(b, b - 1)) ++b;
+      while (e < end && e > b && same_bits(e, e - 1)) ++e;
       write_order(b, e, order);
       found[t] = ties_in(w(), b, e, start);
     });
@@ -239,6 +274,7 @@ class CpuLineSorter final : public LineSorter {
 
   LineSpec spec_;
   ThreadPool& pool_;
+  EntrySortOffload offload_;
   mutable SortSteps steps_;
   HostBuffer entries_, scratch_, cache_, tie_entries_, tie_scratch_;
   uint64_t capacity_ = 0;
@@ -246,8 +282,8 @@ class CpuLineSorter final : public LineSorter {
 
 }  // namespace
 
-std::unique_ptr<LineSorter> make_cpu_line_sorter(const LineSpec& spec, ThreadPool& pool) {
-  return std::make_unique<CpuLineSorter>(spec, pool);
+std::unique_ptr<LineSorter> make_cpu_line_sorter(const LineSpec& spec, ThreadPool& pool, EntrySortOffload offload) {
+  return std::make_unique<CpuLineSorter>(spec, pool, std::move(offload));
 }
 
 }  // namespace gsort

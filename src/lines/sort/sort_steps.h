@@ -27,12 +27,16 @@ class SortSteps {
   }
   // Wall seconds of the steps every thread works in (one thread calls).
   double first_pass_s = 0, split_s = 0, buckets_s = 0;
+  // Wall seconds of the sorts handed off the CPU (the GPU), and their chunks.
+  double offload_s = 0;
+  uint64_t offloaded_chunks = 0;
   // Chunks sorted, those whose keys were compiled into one image
   // (composite_pass.h), and those whose composite was planned twice.
   uint64_t chunks = 0, composite_chunks = 0, composite_replans = 0;
 
   // "first pass 0.410 s (composite images in 3 of 4 chunks, 1 planned
-  // again), split 0.052 s, buckets 1.200 s; radix 3.100
+  // again), split 0.052 s, sorted off the CPU 0.000 s (0 chunks),
+  // buckets 1.200 s; radix 3.100
   // thread-s in tasks + 0.200 s on all threads; ties 5.200 thread-s in
   // tasks + 0.400 s on all threads, 1234567 lines in 4567 segments".
   std::string text() const;

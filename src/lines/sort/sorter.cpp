@@ -21,15 +21,12 @@ std::unique_ptr<LineSorter> make_line_sorter(const SortConfig& config, const Lin
   }
   const std::string option = config.backend == BackendChoice::kGpu ? "--backend gpu: " : "--backend hybrid: ";
 #if GSORT_HAVE_CUDA
+  // Where the driver is installed, the device is checked and started in
+  // the background (gpu/sort_gpu.h): loading the driver takes a fraction
+  // of a second.
   std::string why;
-  if (!gpu_usable(config.device, &why)) throw DeviceError(option + why);
-  // The GPU makes the first key's image: -g and -R take the host's
-  // strtold and MD5, and -V has none.
-  if (host_only_order(spec.image().key)) {
-    log.info(option + "the first key orders by -g, -R or -V, which the CPU sorts; lines are sorted on the CPU");
-    return make_cpu_line_sorter(spec, pool);
-  }
-  return make_gpu_line_sorter(spec, pool, config.device, config.gpu_memory, &log);
+  if (!gpu_driver_installed(&why)) throw DeviceError(option + why);
+  return make_gpu_line_sorter(spec, pool, config.device, config.gpu_memory, &log, option);
 #else
   throw DeviceError(option + "this gsort was built without CUDA");
 #endif

@@ -43,8 +43,18 @@ class LineSorter {
   virtual bool reads_any_memory() const { return true; }
 };
 
-// The CPU sorter (sort_cpu.cpp).
-std::unique_ptr<LineSorter> make_cpu_line_sorter(const LineSpec& spec, ThreadPool& pool);
+struct WideEntry;
+
+// Sorts entries[0, n) by their 96 bits, stably, off the CPU's threads
+// (the GPU: gpu/sort_gpu.h); false where it cannot (no room), leaving the
+// entries as they were.
+using EntrySortOffload = std::function<bool(WideEntry* entries, uint64_t n)>;
+
+// The CPU sorter (sort_cpu.cpp); with an offload, the radix sort of a
+// chunk's entries is handed to it, and the CPU refines the ties and
+// writes the order.
+std::unique_ptr<LineSorter> make_cpu_line_sorter(const LineSpec& spec, ThreadPool& pool,
+                                                 EntrySortOffload offload = {});
 
 // The sorter --backend asks for: the GPU when asked and usable (auto: when
 // one is usable, for chunks of 32Ki lines or more), else the CPU.

@@ -1,23 +1,25 @@
-// The GPU sorter of lines (built with CUDA only): a chunk's text and line
-// starts are copied to the device, its lines sorted there by image words
-// (kernels/line_sort.h: CUB's radix sort of word 0, then rounds over the
-// tied segments' next words), and what still ties is settled on the host
-// by tie_refine.h, so the order is exactly the CPU sorter's. Chunks the
-// device has no room for are sorted on the CPU.
+// The GPU sorter of lines (built with CUDA only): the CPU sorter
+// (sort_cpu.cpp) with the radix sort of each chunk's entries handed to
+// the device (kernels/entry_sort.h). The host compiles the keys into the
+// 96-bit entries (composite_pass.h, first_pass.h), refines what ties and
+// writes the order, so the order is exactly the CPU sorter's. A chunk the
+// device has no room for, or too small to pay for the copies, is sorted on
+// the CPU.
 #pragma once
 
 #include <cstdint>
 #include <memory>
+#include <string>
 
 #include "src/lines/sort/sorter.h"
 
 namespace gsort {
 
-// Refining rounds on the device before the host takes the ties over.
-constexpr unsigned kGpuRefineRounds = 8;
-
-// memory_cap: device bytes it may take (0: what the chunk needs).
+// memory_cap: device bytes it may take (0: what a chunk needs). The
+// device starts in the background; where it cannot, the first chunk that
+// needs it throws DeviceError(failure_prefix + why).
 std::unique_ptr<LineSorter> make_gpu_line_sorter(const LineSpec& spec, ThreadPool& pool, int device,
-                                                 uint64_t memory_cap, const Log* log = nullptr);
+                                                 uint64_t memory_cap, const Log* log = nullptr,
+                                                 const std::string& failure_prefix = "--backend gpu: ");
 
 }  // namespace gsort

@@ -1,0 +1,90 @@
+// The CPU sorter with its radix sort handed off (sorter.h's
+// EntrySortOffload, which the GPU sorter gives it): here a stand-in that
+// sorts the entries with std::stable_sort on the host, the contract the
+// device keeps. The refinement and waves that follow must give the
+// reference order for every key type, for ties of every size (all equal,
+// few distinct, long common prefixes, duplicates), and an offload that
+// refuses a chunk must leave it to the CPU.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <atomic>
+#include <string>
+#include <vector>
+
+#include "src/core/thread_pool.h"
+#include "src/lines/sort/pair_sort.h"
+#include "src/lines/sort/sorter.h"
+#include "tests/support/line_gen.h"
+#include "tests/support/line_reference.h"
+
+namespace gsort {
+namespace {
+
+using gsort_test::Rng;
+
+// Counts the chunks it sorted; refuses every one where `refuse`.
+struct HostStandIn {
+  std::atomic<int>* sorted;
+  bool refuse = false;
+  bool operator()(WideEntry* e, uint64_t n) const {
+    if (refuse) return false;
+    std::stable_sort(e, e + n, [](const WideEntry& a, const WideEntry& b) {
+      return a.hi != b.hi ? a.hi < b.hi : a.lo < b.lo;
+    });
+    ++*sorted;
+    return true;
+  }
+};
+
+std::vector<std::vector<std::string>> shapes() {
+  Rng rng(5);
+  std::vector<std::vector<std::string>> cases(5);
+  const std::vector<std::string> names = {"alpha", "beta", "gamma", "delta", "Epsilon"};
+  const std::string prefix(40, 'p');
+  for (int i = 0; i < 80000; ++i) {
+    cases[0].push_back(std::to_string(rng.below(1000000) - 500000) + "," + names[rng.below(5)] + "," +
+                       gsort_test::random_line_field(rng, false));
+    cases[1].push_back("same line, every time");
+    cases[2].push_back(prefix + std::to_string(rng.below(3000)) + "," + std::to_string(rng.below(10)));
+    cases[3].push_back(names[rng.below(5)] + "," + std::to_string(rng.below(40)) + "," + std::to_string(i % 7));
+    cases[4].push_back(gsort_test::random_line_field(rng, false) + " " + std::to_string(rng.below(100)));
+  }
+  return cases;
+}
+
+TEST(LineSortOffload, GivesTheReferenceOrderForEveryShapeAndKey) {
+  ThreadPool pool(4);
+  std::atomic<int> sorted{0};
+  const std::vector<std::vector<std::string>> arg_sets = {
+      {},           {"-t,", "-k2,2", "-k1,1n"}, {"-t,", "-k3,3", "-k1,1nr", "-s"}, {"-f", "-r"}, {"-u"},
+      {"-t,", "-k2,2g"}, {"-k1.2,1.4", "-s"}, {"-V"}, {"-t,", "-k2,2M", "-k1,1h"}, {"-d", "-i", "-b"}};
+  EXPECT_EQ(gsort_test::differences_from_reference(
+                shapes(), arg_sets,
+                [&](const LineSpec& spec) { return make_cpu_line_sorter(spec, pool, HostStandIn{&sorted}); }),
+            "");
+  EXPECT_GE(sorted.load(), 50) << "every chunk of these sizes goes to the offload";
+}
+
+TEST(LineSortOffload, AChunkItRefusesIsSortedOnTheCpu) {
+  ThreadPool pool(4);
+  std::atomic<int> sorted{0};
+  EXPECT_EQ(gsort_test::differences_from_reference(shapes(), {{"-t,", "-k2,2", "-k1,1n"}, {}},
+                                                   [&](const LineSpec& spec) {
+                                                     return make_cpu_line_sorter(spec, pool, HostStandIn{&sorted, true});
+                                                   }),
+            "");
+  EXPECT_EQ(sorted.load(), 0);
+}
+
+TEST(LineSortOffload, SmallChunksStayOnTheCpu) {
+  ThreadPool pool(2);
+  std::atomic<int> sorted{0};
+  EXPECT_EQ(gsort_test::random_rounds_against_reference(
+                11, 200, 300, [&](const LineSpec& spec) { return make_cpu_line_sorter(spec, pool, HostStandIn{&sorted}); }),
+            "");
+  EXPECT_EQ(sorted.load(), 0) << "a round trip for a few hundred lines costs more than it saves";
+}
+
+}  // namespace
+}  // namespace gsort
