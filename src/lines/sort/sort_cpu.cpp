@@ -7,8 +7,8 @@
 // tasks, each wave a prefix of the final order handed out at once
 // (sort_in_parts), so that the output is written while the rest is sorted.
 // A bucket too large for one task is sorted and refined by all threads.
-// With an offload (the GPU), a chunk's entries are sorted there instead,
-// and cut into pieces between runs of equal bits that are handed out in
+// With an offload (the GPU), a chunk whose buckets are lopsided, or
+// whose top bits do not vary, is sorted there instead, and cut into pieces between runs of equal bits that are handed out in
 // the same waves.
 #include <algorithm>
 #include <cstring>
@@ -30,6 +30,12 @@ constexpr uint64_t kSplitMin = uint64_t{1} << 16;     // fewer lines: one piece
 constexpr uint64_t kWaves = 4;                        // about this many prefixes handed out
 constexpr uint64_t kLargeBucket = uint64_t{1} << 16;  // a bucket past a group's size and this: all threads
 constexpr uint64_t kOffloadMin = uint64_t{1} << 16;   // fewer lines: sorted here, quicker than a round trip
+// A bucket of more than 1/kLopsided of a chunk: the offload sorts the
+// chunk. On the H200 machine (2026-12-02), the GPU's round trip beat the
+// CPU's buckets only where the top bits left such buckets (-t, -k3,3n:
+// 1.86 s against 2.09; -k2,2 -k1,1n: 1.89 against 2.85), and lost
+// elsewhere (few names: 1.01 against 0.85).
+constexpr uint64_t kLopsided = 8;
 
 // Consecutive buckets sorted by one task, or one large bucket by all.
 struct Group {
@@ -87,7 +93,13 @@ class CpuLineSorter final : public LineSorter {
     TieRefiner refiner(spec_, lines, pool_, cache(), cached);
     std::vector<size_t> starts;
     const int bits = static_cast<int>(std::clamp<uint64_t>(64 - __builtin_clzll(n) - 8, 8, 12));
-    if (offload_ && n >= kOffloadMin && offload_(w(), n)) {
+    const bool split = n >= kSplitMin && pool_.size() > 1;
+    const bool scattered = split && scatter_wide_by_top_bits(pool_, w(), tmp(), n, bits, starts);
+    steps_.split_s += t.lap();
+    // The scatter left w as it was: where its buckets are lopsided (the
+    // top bits say little, and large buckets go one after another), the
+    // offload sorts the whole chunk instead.
+    if (offload_ && n >= kOffloadMin && (!scattered || lopsided(starts, n)) && offload_(w(), n)) {
       steps_.offload_s += t.lap();
       ++steps_.offloaded_chunks;
       starts = pieces_of_sorted(n);
@@ -95,9 +107,6 @@ class CpuLineSorter final : public LineSorter {
       steps_.buckets_s += t.lap();
       return;
     }
-    const bool split = n >= kSplitMin && pool_.size() > 1;
-    const bool scattered = split && scatter_wide_by_top_bits(pool_, w(), tmp(), n, bits, starts);
-    steps_.split_s += t.lap();
     if (!scattered) {
       // One piece; when every line has the same bits, its ties on all threads.
       sort_range(0, n, split, refiner, start, order, false);
@@ -109,6 +118,14 @@ class CpuLineSorter final : public LineSorter {
   }
 
  private:
+  // Whether a bucket holds more than kLopsided of the entries.
+  static bool lopsided(const std::vector<size_t>& starts, uint64_t n) {
+    for (size_t b = 0; b + 1 < starts.size(); ++b) {
+      if ((starts[b + 1] - starts[b]) * kLopsided > n) return true;
+    }
+    return false;
+  }
+
   bool same_bits(uint64_t i, uint64_t j) const { return w()[i].hi == w()[j].hi && w()[i].lo == w()[j].lo; }
 
   // Sorted entries cut into pieces of about a sixteenth of a group's share
