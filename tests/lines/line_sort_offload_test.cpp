@@ -1,6 +1,6 @@
 // The CPU sorter with its radix sort handed off (sorter.h's
 // EntrySortOffload, which the GPU sorter gives it, taken for a chunk whose
-// buckets are lopsided): here a stand-in that
+// buckets are too large for one task): here a stand-in that
 // sorts the entries with std::stable_sort on the host, the contract the
 // device keeps. The refinement and waves that follow must give the
 // reference order for every key type, for ties of every size (all equal,
@@ -65,7 +65,7 @@ TEST(LineSortOffload, GivesTheReferenceOrderForEveryShapeAndKey) {
                 [&](const LineSpec& spec) { return make_cpu_line_sorter(spec, pool, HostStandIn{&sorted}); }),
             "");
   // At least the chunks of one line repeated (no bucket split), under every set.
-  EXPECT_GE(sorted.load(), static_cast<int>(arg_sets.size())) << "lopsided chunks go to the offload";
+  EXPECT_GE(sorted.load(), static_cast<int>(arg_sets.size())) << "chunks with a bucket too large for one task go to the offload";
 }
 
 TEST(LineSortOffload, AChunkItRefusesIsSortedOnTheCpu) {

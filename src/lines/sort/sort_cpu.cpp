@@ -7,8 +7,8 @@
 // tasks, each wave a prefix of the final order handed out at once
 // (sort_in_parts), so that the output is written while the rest is sorted.
 // A bucket too large for one task is sorted and refined by all threads.
-// With an offload (the GPU), a chunk whose buckets are lopsided, or
-// whose top bits do not vary, is sorted there instead, and cut into pieces between runs of equal bits that are handed out in
+// With an offload (the GPU), a chunk with a bucket too large for one task,
+// or whose top bits do not vary, is sorted there instead, and cut into pieces between runs of equal bits that are handed out in
 // the same waves.
 #include <algorithm>
 #include <cstring>
@@ -29,13 +29,13 @@ namespace {
 constexpr uint64_t kSplitMin = uint64_t{1} << 16;     // fewer lines: one piece
 constexpr uint64_t kWaves = 4;                        // about this many prefixes handed out
 constexpr uint64_t kLargeBucket = uint64_t{1} << 16;  // a bucket past a group's size and this: all threads
-constexpr uint64_t kOffloadMin = uint64_t{1} << 16;   // fewer lines: sorted here, quicker than a round trip
-// A bucket of more than 1/kLopsided of a chunk: the offload sorts the
-// chunk. On the H200 machine (2026-12-02), the GPU's round trip beat the
-// CPU's buckets only where the top bits left such buckets (-t, -k3,3n:
-// 1.86 s against 2.09; -k2,2 -k1,1n: 1.89 against 2.85), and lost
-// elsewhere (few names: 1.01 against 0.85).
-constexpr uint64_t kLopsided = 8;
+// Fewer lines: sorted here, quicker than a round trip. More, and a bucket
+// too large for one task: the offload sorts the chunk. On the H200
+// machine (2026-12-02, every chunk offloaded), the GPU's round trip beat
+// the CPU's buckets exactly where some were that large (-t, -k3,3n: 1.86 s
+// against 2.09; -t, -k2,2 -k1,1n: 1.89 against 2.85; signed decimals:
+// 0.90 against 0.96), and lost elsewhere (few names: 1.01 against 0.85).
+constexpr uint64_t kOffloadMin = uint64_t{1} << 16;
 
 // Consecutive buckets sorted by one task, or one large bucket by all.
 struct Group {
@@ -96,10 +96,12 @@ class CpuLineSorter final : public LineSorter {
     const bool split = n >= kSplitMin && pool_.size() > 1;
     const bool scattered = split && scatter_wide_by_top_bits(pool_, w(), tmp(), n, bits, starts);
     steps_.split_s += t.lap();
-    // The scatter left w as it was: where its buckets are lopsided (the
-    // top bits say little, and large buckets go one after another), the
-    // offload sorts the whole chunk instead.
-    if (offload_ && n >= kOffloadMin && (!scattered || lopsided(starts, n)) && offload_(w(), n)) {
+    // The scatter left w as it was: where a bucket is too large for one
+    // task (the top bits say little; such buckets go one after another on
+    // all threads), the offload sorts the whole chunk instead.
+    const std::vector<Group> groups = scattered ? groups_of(starts, n) : std::vector<Group>{};
+    const bool large = !scattered || std::any_of(groups.begin(), groups.end(), [](const Group& g) { return g.large; });
+    if (offload_ && n >= kOffloadMin && large && offload_(w(), n)) {
       steps_.offload_s += t.lap();
       ++steps_.offloaded_chunks;
       starts = pieces_of_sorted(n);
@@ -112,20 +114,12 @@ class CpuLineSorter final : public LineSorter {
       sort_range(0, n, split, refiner, start, order, false);
       ready(n);
     } else {
-      in_waves(groups_of(starts, n), starts, refiner, start, order, ready, false);
+      in_waves(groups, starts, refiner, start, order, ready, false);
     }
     steps_.buckets_s += t.lap();
   }
 
  private:
-  // Whether a bucket holds more than kLopsided of the entries.
-  static bool lopsided(const std::vector<size_t>& starts, uint64_t n) {
-    for (size_t b = 0; b + 1 < starts.size(); ++b) {
-      if ((starts[b + 1] - starts[b]) * kLopsided > n) return true;
-    }
-    return false;
-  }
-
   bool same_bits(uint64_t i, uint64_t j) const { return w()[i].hi == w()[j].hi && w()[i].lo == w()[j].lo; }
 
   // Sorted entries cut into pieces of about a sixteenth of a group's share
