@@ -1,9 +1,9 @@
-// The GPU sorter of lines (src/lines/sort/gpu/sort_gpu.h, kernels/line_sort.cu)
+// The GPU sorter of lines (src/lines/sort/gpu/sort_gpu.h, kernels/entry_sort.cu)
 // against the plain reference sort and against GNU sort: its order must be
-// exactly the CPU sorter's. Adversarial ties for the device's refining
-// rounds: all lines equal, long common prefixes (more rounds than the
-// device runs, so the host finishes), one very long line among short ones,
-// numeric keys with equal values. Skips without a usable GPU.
+// exactly the CPU sorter's. Adversarial ties for the host's refinement
+// after the device's sort: all lines equal, long common prefixes, one very
+// long line among short ones, numeric keys with equal values. Skips
+// without a usable GPU.
 #include <gtest/gtest.h>
 
 #include <string>
