@@ -3,7 +3,8 @@
 // few values ranked, numbers, months, general numbers, folded and kept
 // bytes, per-key -r, keys ending in NUL, numbers past the image), in chunks
 // large enough to be planned from a sample, and where lines the sample
-// did not see (a rare word, a longer number, a rare sign) widen the plan,
+// did not see (a rare word, a longer number, a rare sign, a count that
+// does not mirror the sign) widen the plan,
 // or, being many, make it again from every line. -v's steps tell that the composite was
 // taken and that it left no ties to refine where the keys tell every line
 // apart.
@@ -121,6 +122,37 @@ TEST(LineComposite, AFewNamesThenANumberLeaveNoTies) {
         << gsort_test::join_args(args);
     EXPECT_NE(sorter->steps().find("composite images in 1 of 1 chunks, 0 planned again"), std::string::npos) << sorter->steps();
     EXPECT_NE(sorter->steps().find(" 0 lines in 0 segments"), std::string::npos) << sorter->steps();
+  }
+}
+
+// A number image's count bytes mirror its sign, where the counts seen
+// leave them alike, and are then not taken: an 8-digit number among
+// numbers of up to 7 (its image no longer, its count's bit 3 set) and
+// numbers of 70,000 digits, which the sample did not see, break the
+// mirror and widen the plan, and order as the comparison does, -r too.
+TEST(LineComposite, CountBitsThatMirrorTheSignAreCheckedInEveryLine) {
+  // Lines 70001 and 140002: not in the sample (every third line). Each
+  // pair in a chunk of its own.
+  const std::vector<std::vector<std::string>> rare = {
+      {"12345678,lee", "-87654321,lee"},
+      {"9" + std::string(70000, '1') + ",lee", "-8" + std::string(70000, '2') + ",lee"}};
+  ThreadPool pool(4);
+  for (size_t r = 0; r < rare.size(); ++r) {
+    Rng rng(65);
+    std::vector<std::string> lines;
+    for (int i = 0; i < 200000; ++i) {
+      lines.push_back((rng.chance(2) ? "-" : "") + std::to_string(rng.below(10000000)) + "," + kNames[rng.below(12)]);
+    }
+    lines[70001] = rare[r][0];
+    lines[140002] = rare[r][1];
+    for (const std::vector<std::string>& args :
+         std::vector<std::vector<std::string>>{{"-t,", "-k1,1n", "-k2,2"}, {"-t,", "-k1,1nr", "-k2,2"}}) {
+      const LineSpec spec = gsort_test::spec_of_args(args);
+      std::unique_ptr<LineSorter> sorter = cpu_sorter(spec, pool);
+      EXPECT_EQ(gsort_test::order_by(*sorter, spec, lines), gsort_test::reference_order(spec, lines))
+          << "pair " << r << ", " << gsort_test::join_args(args);
+      EXPECT_NE(sorter->steps().find(" 1 planned again"), std::string::npos) << sorter->steps();
+    }
   }
 }
 

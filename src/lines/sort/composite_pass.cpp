@@ -17,6 +17,14 @@ constexpr uint64_t kSampleLines = 65536;  // lines whose figures plan the compos
 constexpr uint64_t kMisfitsMost = 65536;  // lines that do not fit it, added to the sample's
 __extension__ typedef unsigned __int128 Bits128;  // the composite as it is built (GCC's and Clang's)
 
+// A number image's count bytes (1 to 3 of word 0). For a count under
+// 2^16 their top bytes are 0x00 after a class byte whose top bit is set
+// (positive, zero; negative under 'r') and 0xFF after one whose top bit is
+// clear: bits that only mirror the sign, which the class byte orders
+// already. Where a chunk's lines all show it, such bits are not taken.
+constexpr uint64_t kCountBytes = 0x00FFFFFF00000000ull;
+uint64_t sign_mirror(uint64_t word0) { return (word0 >> 63) != 0 ? 0 : kCountBytes; }
+
 // What one level's slots show over some lines: the bits in which they
 // differ from the first line's, the longest image, whether an image does
 // not hold its key (line_image.h's image_holds_key), and the distinct
@@ -25,9 +33,11 @@ struct LevelFigures {
   uint64_t varying[kSlotWords] = {};
   uint64_t longest = 0;
   bool inexact = false;
+  uint64_t unmirrored = 0;  // a number level's count bits that were not their sign's mirror in some line
   FewSlots distinct{kFewSlotsMost};
   void add(const LevelFigures& o) {
     for (uint64_t w = 0; w < kSlotWords; ++w) varying[w] |= o.varying[w];
+    unmirrored |= o.unmirrored;
     longest = std::max(longest, o.longest);
     inexact |= o.inexact;
     distinct.add_all(o.distinct);
@@ -83,6 +93,7 @@ void add_line(const std::vector<LineImageSpec>& specs, size_t levels, const Line
     for (uint64_t w = 0; w < kSlotWords; ++w) g.varying[w] |= slot.w[w] ^ reference[l * kSlotWords + w];
     g.longest = std::max(g.longest, level.length());
     g.inexact |= level.inexact();
+    g.unmirrored |= (slot.w[0] ^ sign_mirror(slot.w[0])) & kCountBytes;
     g.distinct.add(slot);
   }
 }
@@ -102,6 +113,7 @@ struct LevelPlan {
   uint64_t words = 0;
   BitSqueeze take[kSlotWords];
   uint64_t constant[kSlotWords] = {};
+  uint64_t mirrored = 0;  // bits of word 0 not taken: every line's must mirror its sign (a number's)
   bool exact = false;
   uint64_t longest = 0;
   int raw_bits = 0;
@@ -149,7 +161,7 @@ bool plan_level(const LineImageSpec& spec, const LevelFigures& f, size_t l, Comp
   // Past an exact image's longest, every line's slot is its padding.
   const uint64_t words = (f.longest + 7) / 8;
   int level_bits = 0;
-  for (uint64_t w = 0; w < words; ++w) level_bits += __builtin_popcountll(f.varying[w]);
+  for (uint64_t w = 0; w < words; ++w) level_bits += __builtin_popcountll(f.varying[w]);  // (mirrored bits counted: a rank wins more often)
   const int rank_width = bits_of_ranks(f.distinct.size());
   const int left = kCompositeBits - c.bits;
   if (!f.distinct.over() && rank_width < (text ? static_cast<int>(8 * f.longest) : level_bits)) {
@@ -169,10 +181,12 @@ bool plan_level(const LineImageSpec& spec, const LevelFigures& f, size_t l, Comp
   // with a digit more than the sample's longest, say): the checks of
   // its constant bits cover the rest.
   p.longest = 8 * words;
+  if (reads_number(spec.key)) p.mirrored = kCountBytes & ~f.unmirrored;
   for (uint64_t w = 0; w < words; ++w) {
-    const int varying = __builtin_popcountll(f.varying[w]);
+    const uint64_t taken = w == 0 ? f.varying[w] & ~p.mirrored : f.varying[w];
+    const int varying = __builtin_popcountll(taken);
     const int take = std::min(varying, kCompositeBits - c.bits);
-    p.take[w] = BitSqueeze(f.varying[w], take);
+    p.take[w] = BitSqueeze(taken, take);
     p.constant[w] = ~f.varying[w];
     p.words = w + 1;
     c.bits += take;
@@ -223,6 +237,7 @@ bool composite_entry(const std::vector<LineImageSpec>& specs, const Composite& c
     for (uint64_t w = 0; w < p.words; ++w) {
       const uint64_t word = slot.word(w);
       if ((word ^ ref[w]) & p.constant[w]) return false;
+      if (w == 0 && ((word ^ sign_mirror(word)) & p.mirrored) != 0) return false;
       acc = acc << p.take[w].bits() | p.take[w](word);
     }
   }
