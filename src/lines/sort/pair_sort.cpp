@@ -105,7 +105,6 @@ void parallel_lsd(ThreadPool& pool, E* e, E* tmp, size_t n, const Bits& varying,
 
 // One thread's sort of a bucket.
 void bucket_sort(KeyEntry* e, KeyEntry* tmp, size_t n) { radix_sort_entries(e, tmp, n); }
-void bucket_sort(WideEntry* e, WideEntry* tmp, size_t n) { radix_sort_wide(e, tmp, n); }
 
 template <typename E>
 void sort_on_pool(ThreadPool& pool, E* e, E* tmp, size_t n) {
@@ -177,7 +176,6 @@ struct TopBits {
 
 void sort_pairs(ThreadPool& pool, KeyEntry* e, KeyEntry* tmp, size_t n) { sort_on_pool(pool, e, tmp, n); }
 
-void sort_wide(ThreadPool& pool, WideEntry* e, WideEntry* tmp, size_t n) { sort_on_pool(pool, e, tmp, n); }
 
 void radix_sort_wide(WideEntry* e, WideEntry* tmp, size_t n) {
   if (n < 64) {  // a comparison sort is cheaper than the passes
@@ -237,6 +235,34 @@ bool scatter_wide_by_top_bits(ThreadPool& pool, const WideEntry* e, WideEntry* t
     }
   });
   return true;
+}
+
+// The entries scattered by their top 12 varying bits, wherever those lie
+// (a byte of the key may hold only one or two of them: its 256 buckets
+// would leave most entries in one, sorted by passes over every byte), each
+// bucket then sorted by one task; a bucket of more than half the entries,
+// whose bits the scatter spent, sorted again this way by all threads.
+void sort_wide(ThreadPool& pool, WideEntry* e, WideEntry* tmp, size_t n) {
+  if (n < kParallelMin || pool.size() == 1) {
+    radix_sort_wide(e, tmp, n);
+    return;
+  }
+  std::vector<size_t> starts;
+  if (!scatter_wide_by_top_bits(pool, e, tmp, n, 12, starts)) return;  // all equal: in order
+  const size_t buckets = starts.size() - 1;
+  pool.parallel_for(buckets, [&](size_t b) {
+    const size_t begin = starts[b], len = starts[b + 1] - begin;
+    if (len == 0 || 2 * len > n) return;
+    radix_sort_wide(tmp + begin, e + begin, len);
+    std::memcpy(e + begin, tmp + begin, len * sizeof(WideEntry));
+  });
+  for (size_t b = 0; b < buckets; ++b) {
+    const size_t begin = starts[b], len = starts[b + 1] - begin;
+    if (2 * len <= n) continue;
+    parallel_copy(pool, reinterpret_cast<uint8_t*>(e + begin), reinterpret_cast<const uint8_t*>(tmp + begin),
+                  len * sizeof(WideEntry));
+    sort_wide(pool, e + begin, tmp + begin, len);
+  }
 }
 
 }  // namespace gsort
