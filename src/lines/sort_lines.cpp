@@ -12,6 +12,7 @@
 #include "src/lines/read/line_sample.h"
 #include "src/lines/verify/check.h"
 #include "src/merge/merge_limits.h"
+#include "src/output/around_the_cache.h"
 #include "src/pipeline/direct_write.h"
 #include "src/pipeline/output_mapping.h"
 #include "src/pipeline/room_check.h"
@@ -188,18 +189,13 @@ void open_destination(LineJob& job, const std::string& path) {
 void write_output_past_the_cache(LineJob& job, uint64_t bytes) {
   LineDestination& out = *job.out;
   const uint64_t room = temp_room().page_cache_bytes;
-  if (bytes == 0 || room == 0 || bytes <= room || job.config.page_cache != PageCacheUse::kDrop || out.encoder ||
-      out.target.is_direct()) {
-    return;
-  }
-  const uint64_t staging = std::clamp<uint64_t>(job.plan.budget / 32, uint64_t{1} << 20, uint64_t{64} << 20);
-  if (!out.target.file().write_around_cache(static_cast<size_t>(staging))) return;
+  if (bytes == 0 || room == 0 || bytes <= room || job.config.page_cache != PageCacheUse::kDrop) return;
+  if (!write_around_page_cache(out.target, out.encoder != nullptr, job.plan.budget, job.log)) return;
   // A mapping would fill the cache after all.
   out.blocks.allow_mapping(nullptr);
   out.blocks.allow_whole_mapping(nullptr);
   out.refusal = "written around the page cache (O_DIRECT): larger than the page cache takes at memory speed (" +
                 std::to_string(room) + " bytes)";
-  job.log.info("output: written around the page cache (O_DIRECT), in blocks of " + mebibytes_text(staging));
 }
 
 LineSortOutcome sort_lines(const SortConfig& config, const RunOptions& run, ThreadPool& pool, const Log& log,

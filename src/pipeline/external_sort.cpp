@@ -24,6 +24,7 @@
 #include "src/merge/merge_passes.h"
 #include "src/merge/run_stack.h"
 #include "src/merge/temp_runs.h"
+#include "src/output/around_the_cache.h"
 #include "src/output/final_output.h"
 #include "src/pipeline/direct_write.h"
 #include "src/pipeline/form_runs.h"
@@ -174,17 +175,10 @@ void finish(const SortContext& ctx, const RunOptions& run, const InputTally& tal
 }
 
 // A spilled sort that outgrows the page cache (plan.writeback_paced): its
-// output file is written around the cache (O_DIRECT, io/file/direct_writer.h)
-// where the file system allows, else paced as the runs are. Standard
-// output, devices and encoded outputs are paced (nothing happens for a pipe).
-void write_output_past_the_cache(const SortContext& ctx, const SortPlan& plan, SortOutput& out) {
-  File& file = out.target.file();
-  const size_t staging = static_cast<size_t>(std::clamp<uint64_t>(plan.budget / 32, uint64_t{1} << 20, uint64_t{64} << 20));
-  if (!out.encoder && !out.target.is_direct() && file.write_around_cache(staging)) {
-    ctx.log.info("output: written around the page cache (O_DIRECT), in blocks of " + mebibytes_text(staging));
-    return;
-  }
-  file.pace_writeback();
+// output is written around the cache where it can (around_the_cache.h),
+// else paced as the runs are (nothing happens for a pipe).
+void output_past_the_cache_or_paced(const SortContext& ctx, const SortPlan& plan, SortOutput& out) {
+  if (!write_around_page_cache(out.target, out.encoder != nullptr, plan.budget, ctx.log)) out.target.file().pace_writeback();
 }
 
 // Lets the destination be written through a mapping, where nothing
@@ -268,7 +262,7 @@ SortReport external_sort(const SortContext& ctx, const RunOptions& run) {
   DirectWrite direct(destination, ctx.pool, meter, report);
   const ReadProgress progress{meter, tally.stored_bytes, inputs.stored_bytes()};
   const auto pace_output = [&] {
-    if (plan.writeback_paced) write_output_past_the_cache(ctx, plan, out);
+    if (plan.writeback_paced) output_past_the_cache_or_paced(ctx, plan, out);
   };
   if (config.mode == Mode::kMerge) {
     RunMerges merges(merge_setup(ctx, plan, runs, report), runs, report);
