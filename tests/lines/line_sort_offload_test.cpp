@@ -1,6 +1,6 @@
 // The CPU sorter with its radix sort handed off (sorter.h's
 // EntrySortOffload, which the GPU sorter gives it, taken for a chunk whose
-// buckets are too large for one task): here a stand-in that
+// buckets are too large for one task, or that one thread sorts): here a stand-in that
 // sorts the entries with std::stable_sort on the host, the contract the
 // device keeps. The refinement and waves that follow must give the
 // reference order for every key type, for ties of every size (all equal,
@@ -54,18 +54,48 @@ std::vector<std::vector<std::string>> shapes() {
   return cases;
 }
 
+// One thread: every chunk goes to the offload (the CPU would sort it in
+// one piece), then is cut into pieces and refined in waves.
 TEST(LineSortOffload, GivesTheReferenceOrderForEveryShapeAndKey) {
-  ThreadPool pool(4);
+  ThreadPool pool(1);
   std::atomic<int> sorted{0};
   const std::vector<std::vector<std::string>> arg_sets = {
       {},           {"-t,", "-k2,2", "-k1,1n"}, {"-t,", "-k3,3", "-k1,1nr", "-s"}, {"-f", "-r"}, {"-u"},
       {"-t,", "-k2,2g"}, {"-k1.2,1.4", "-s"}, {"-V"}, {"-t,", "-k2,2M", "-k1,1h"}, {"-d", "-i", "-b"}};
+  const std::vector<std::vector<std::string>> cases = shapes();
   EXPECT_EQ(gsort_test::differences_from_reference(
-                shapes(), arg_sets,
+                cases, arg_sets,
                 [&](const LineSpec& spec) { return make_cpu_line_sorter(spec, pool, HostStandIn{&sorted}); }),
             "");
-  // At least the chunks of one line repeated (no bucket split), under every set.
-  EXPECT_GE(sorted.load(), static_cast<int>(arg_sets.size())) << "chunks with a bucket too large for one task go to the offload";
+  EXPECT_GE(sorted.load(), static_cast<int>(arg_sets.size()));
+  EXPECT_EQ(sorted.load(), static_cast<int>(cases.size() * arg_sets.size())) << "every chunk goes to the offload";
+}
+
+// All threads: a chunk whose top bits leave one bucket of most of its
+// lines (numbers alike in sign, digit count and first digit) goes to the
+// offload and its pieces are refined in parallel waves; a chunk of one
+// line repeated (entries all equal: in order already) does not.
+TEST(LineSortOffload, ALopsidedChunkGoesToTheOffloadOnAllThreads) {
+  Rng rng(8);
+  std::vector<std::string> alike, same(80000, "same line, every time");
+  for (int i = 0; i < 200000; ++i) {
+    alike.push_back(rng.below(10) != 0 ? "5" + std::to_string(100000 + rng.below(900000))
+                                       : std::to_string(rng.below(1000000000)) + " x");
+  }
+  ThreadPool pool(4);
+  for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{{"-n"}, {"-k1,1n", "-r"}}) {
+    std::atomic<int> sorted{0};
+    EXPECT_EQ(gsort_test::differences_from_reference(
+                  {alike}, {args},
+                  [&](const LineSpec& spec) { return make_cpu_line_sorter(spec, pool, HostStandIn{&sorted}); }),
+              "");
+    EXPECT_EQ(sorted.load(), 1) << gsort_test::join_args(args);
+  }
+  std::atomic<int> sorted{0};
+  EXPECT_EQ(gsort_test::differences_from_reference(
+                {same}, {{}}, [&](const LineSpec& spec) { return make_cpu_line_sorter(spec, pool, HostStandIn{&sorted}); }),
+            "");
+  EXPECT_EQ(sorted.load(), 0) << "equal entries need no sort";
 }
 
 TEST(LineSortOffload, AChunkItRefusesIsSortedOnTheCpu) {

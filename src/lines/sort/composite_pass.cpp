@@ -311,9 +311,9 @@ void seed_number_levels(const std::vector<LineImageSpec>& specs, const std::vect
     if (!reads_number(specs[l].key)) continue;
     const uint64_t ref = reference[l * kSlotWords];
     const uint64_t class_bits = specs[l].key.human ? 0xFF : 0xC0;
-    // The count's low byte in the reference, as a count (complemented for a negative number's, and for 'r').
-    uint64_t low = (ref >> 32) & 0xFF;
-    if ((((ref >> 56) & 0x80) == 0) != specs[l].key.reverse) low = ~low & 0xFF;
+    // The count's low byte in the reference, as a count: the count bytes
+    // are complemented exactly where they mirror a clear top bit.
+    const uint64_t low = ((ref ^ sign_mirror(ref)) >> 32) & 0xFF;
     const uint64_t seen = low | ((figures[l].varying[0] >> 32) & 0xFF);
     const uint64_t count_bits = seen == 0 ? 0 : (uint64_t{2} << (63 - __builtin_clzll(seen))) - 1;
     figures[l].varying[0] |= class_bits << 56 | count_bits << 32;

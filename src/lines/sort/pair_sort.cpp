@@ -176,7 +176,6 @@ struct TopBits {
 
 void sort_pairs(ThreadPool& pool, KeyEntry* e, KeyEntry* tmp, size_t n) { sort_on_pool(pool, e, tmp, n); }
 
-
 void radix_sort_wide(WideEntry* e, WideEntry* tmp, size_t n) {
   if (n < 64) {  // a comparison sort is cheaper than the passes
     std::stable_sort(e, e + n, [](const WideEntry& a, const WideEntry& b) {

@@ -7,9 +7,10 @@
 // tasks, each wave a prefix of the final order handed out at once
 // (sort_in_parts), so that the output is written while the rest is sorted.
 // A bucket too large for one task is sorted and refined by all threads.
-// With an offload (the GPU), a chunk with a bucket too large for one task,
-// or whose top bits do not vary, is sorted there instead, and cut into pieces between runs of equal bits that are handed out in
-// the same waves.
+// With an offload (the GPU), a chunk with a bucket too large for one task
+// (or any chunk, where one thread sorts) is sorted there instead, and cut
+// into pieces between runs of equal bits that are handed out in the same
+// waves.
 #include <algorithm>
 #include <cstring>
 #include <optional>
@@ -44,13 +45,15 @@ struct Group {
   bool large = false;
 };
 
+bool same_bits(const WideEntry& a, const WideEntry& b) { return a.hi == b.hi && a.lo == b.lo; }
+
 // The runs of equal bits in w[begin, end), as tied segments.
 std::vector<TieSegment> ties_in(const WideEntry* w, uint64_t begin, uint64_t end, const TieStart& start) {
   std::vector<TieSegment> ties;
   if (start.settled) return ties;
   for (uint64_t i = begin, j = i; i < end; i = j) {
     j = i + 1;
-    while (j < end && w[j].hi == w[i].hi && w[j].lo == w[i].lo) ++j;
+    while (j < end && same_bits(w[j], w[i])) ++j;
     if (j - i > 1) ties.push_back(TieSegment{i, j - i, start.depth, start.level});
   }
   return ties;
@@ -98,9 +101,11 @@ class CpuLineSorter final : public LineSorter {
     steps_.split_s += t.lap();
     // The scatter left w as it was: where a bucket is too large for one
     // task (the top bits say little; such buckets go one after another on
-    // all threads), the offload sorts the whole chunk instead.
+    // all threads), or one thread sorts, the offload sorts the whole chunk
+    // instead. A chunk whose entries are all equal is in order already.
     const std::vector<Group> groups = scattered ? groups_of(starts, n) : std::vector<Group>{};
-    const bool large = !scattered || std::any_of(groups.begin(), groups.end(), [](const Group& g) { return g.large; });
+    const bool large =
+        scattered ? std::any_of(groups.begin(), groups.end(), [](const Group& g) { return g.large; }) : !split;
     if (offload_ && n >= kOffloadMin && large && offload_(w(), n)) {
       steps_.offload_s += t.lap();
       ++steps_.offloaded_chunks;
@@ -120,7 +125,7 @@ class CpuLineSorter final : public LineSorter {
   }
 
  private:
-  bool same_bits(uint64_t i, uint64_t j) const { return w()[i].hi == w()[j].hi && w()[i].lo == w()[j].lo; }
+  bool same_bits(uint64_t i, uint64_t j) const { return gsort::same_bits(w()[i], w()[j]); }
 
   // Sorted entries cut into pieces of about a sixteenth of a group's share
   // (groups_of gathers them again), each cut moved past a run of equal

@@ -56,10 +56,11 @@ using EntrySortOffload = std::function<bool(WideEntry* entries, uint64_t n)>;
 std::unique_ptr<LineSorter> make_cpu_line_sorter(const LineSpec& spec, ThreadPool& pool,
                                                  EntrySortOffload offload = {});
 
-// The sorter --backend asks for: the GPU when asked and usable (auto: when
-// one is usable, for chunks of 32Ki lines or more), else the CPU.
-// --backend gpu without a usable GPU throws DeviceError. --backend hybrid
-// sorts lines on the GPU alone.
+// The sorter --backend asks for: the GPU's (gpu/sort_gpu.h) when asked,
+// else the CPU's (auto too).
+// --backend gpu without a usable GPU throws DeviceError (where a driver is
+// installed, from the first sort). --backend hybrid sorts lines on the GPU
+// alone.
 std::unique_ptr<LineSorter> make_line_sorter(const SortConfig& config, const LineSpec& spec, ThreadPool& pool,
                                              const Log& log);
 

@@ -3,8 +3,8 @@
 // the device (kernels/entry_sort.h). The host compiles the keys into the
 // 96-bit entries (composite_pass.h, first_pass.h), refines what ties and
 // writes the order, so the order is exactly the CPU sorter's. A chunk the
-// device has no room for, or too small to pay for the copies, is sorted on
-// the CPU.
+// device has no room for, too small to pay for the copies, or whose
+// buckets the CPU sorts a task each (sort_cpu.cpp), is sorted on the CPU.
 #pragma once
 
 #include <cstdint>
