@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cstring>
 
-#include "src/core/errors.h"
 #include "io/file/checksum.h"
 
 namespace gsort {
@@ -14,7 +13,7 @@ constexpr uint64_t kParallelBytes = 1 << 20;  // smaller blocks are checked by o
 }  // namespace
 
 OutputCheck::OutputCheck(const KeyLayout& layout, bool strictly_increasing, ThreadPool& pool)
-    : layout_(layout), strict_(strictly_increasing), pool_(pool), rs_(layout.record_size()), last_(rs_) {}
+    : layout_(layout), strict_(strictly_increasing), pool_(pool), rs_(layout.record_size()), last_(rs_), ledger_("record", strictly_increasing) {}
 
 bool OutputCheck::in_order(const uint8_t* a, const uint8_t* b) const {
   const int c = layout_.compare(a, b);
@@ -44,10 +43,8 @@ uint64_t OutputCheck::scan(const uint8_t* records, uint64_t begin, uint64_t end,
 
 void OutputCheck::observe(const uint8_t* records, uint64_t count) {
   if (count == 0) return;
-  if (have_last_ && !in_order(last_.data(), records)) {
-    throw DataError("verification failed: output record " + std::to_string(records_ + 1) +
-                    (strict_ ? " does not sort after" : " sorts before") + " the one above it");
-  }
+  const uint64_t before = ledger_.written_units();
+  if (have_last_ && !in_order(last_.data(), records)) ledger_.throw_disorder(before + 1);
   const uint64_t parts = count * rs_ < kParallelBytes ? 1 : std::min<uint64_t>(pool_.size(), count);
   std::vector<uint64_t> bad(parts), sums(parts);
   const auto run = [&](size_t p) {
@@ -61,39 +58,21 @@ void OutputCheck::observe(const uint8_t* records, uint64_t count) {
     pool_.parallel_for(parts, run);
   }
   const uint64_t first_bad = *std::min_element(bad.begin(), bad.end());
-  if (first_bad < count) {
-    throw DataError("verification failed: output record " + std::to_string(records_ + first_bad + 1) +
-                    (strict_ ? " does not sort after" : " sorts before") + " the one above it");
-  }
-  for (uint64_t s : sums) hash_sum_ += s;
-  records_ += count;
+  if (first_bad < count) ledger_.throw_disorder(before + first_bad + 1);
+  uint64_t sum = 0;
+  for (uint64_t s : sums) sum += s;
+  ledger_.written(count, sum);
   std::memcpy(last_.data(), records + (count - 1) * rs_, rs_);
   have_last_ = true;
 }
 
-void OutputCheck::dropped(const uint8_t* record) {
-  dropped_hash_sum_ += hash_record(record, rs_);
-  ++dropped_records_;
-}
+void OutputCheck::dropped(const uint8_t* record) { ledger_.dropped(1, hash_record(record, rs_)); }
 
-void OutputCheck::dropped_many(uint64_t records, uint64_t hash_sum) {
-  dropped_hash_sum_ += hash_sum;
-  dropped_records_ += records;
-}
+void OutputCheck::dropped_many(uint64_t records, uint64_t hash_sum) { ledger_.dropped(records, hash_sum); }
 
-void OutputCheck::finish(uint64_t input_records, uint64_t input_hash_sum) const {
-  const uint64_t accounted = records_ + dropped_records_;
-  if (accounted != input_records) {
-    std::string msg = "verification failed: " + std::to_string(input_records) + " records read but " +
-                      std::to_string(records_) + " written";
-    if (dropped_records_ > 0) msg += " and " + std::to_string(dropped_records_) + " dropped by -u";
-    throw DataError(msg);
-  }
-  const uint64_t sum = hash_sum_ + dropped_hash_sum_;
-  if (sum != input_hash_sum) {
-    throw DataError("verification failed: the records written differ from the records read (checksum " +
-                    checksum_hex(sum) + ", expected " + checksum_hex(input_hash_sum) + ")");
-  }
+void OutputCheck::finish(uint64_t input_records, uint64_t input_hash_sum) {
+  ledger_.input(input_records, input_hash_sum);
+  ledger_.finish();
 }
 
 }  // namespace gsort

@@ -22,6 +22,7 @@
 
 #include "src/core/thread_pool.h"
 #include "src/keys/key_layout.h"
+#include "src/verify/ledger.h"
 
 namespace gsort {
 
@@ -39,11 +40,11 @@ class OutputCheck {
   // their hash_record.
   void dropped_many(uint64_t records, uint64_t hash_sum);
   // Compares with what the inputs delivered; throws DataError on a mismatch.
-  void finish(uint64_t input_records, uint64_t input_hash_sum) const;
+  void finish(uint64_t input_records, uint64_t input_hash_sum);
 
-  uint64_t records() const { return records_; }
-  uint64_t hash_sum() const { return hash_sum_; }
-  uint64_t dropped_records() const { return dropped_records_; }
+  uint64_t records() const { return ledger_.written_units(); }
+  uint64_t hash_sum() const { return ledger_.written_hash_sum(); }
+  uint64_t dropped_records() const { return ledger_.dropped_units(); }
 
  private:
   // Index (within records) of the first record in [begin, end) that sorts
@@ -57,8 +58,7 @@ class OutputCheck {
   const uint32_t rs_;
   std::vector<uint8_t> last_;  // the last record observed
   bool have_last_ = false;
-  uint64_t records_ = 0, hash_sum_ = 0;
-  uint64_t dropped_records_ = 0, dropped_hash_sum_ = 0;
+  VerifyLedger ledger_;
 };
 
 }  // namespace gsort

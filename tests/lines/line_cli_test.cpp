@@ -330,7 +330,7 @@ TEST_F(LineCli, VerifyChecksOrderCountAndLines) {
   write_file(dir.file("b"), "c\n");
   const ProcessResult bad = gsort({"-m", "--verify", dir.file("a"), dir.file("b"), "-o", dir.file("out")});
   EXPECT_EQ(bad.exit_code, 2);
-  EXPECT_EQ(bad.err, "gsort: --verify: the output is out of order at line 2\n");
+  EXPECT_EQ(bad.err, "gsort: verification failed: output line 2 sorts before the one above it\n");
   EXPECT_FALSE(path_exists(dir.file("out")));
   EXPECT_EQ(gsort({"-m", "--verify", dir.file("b"), dir.file("b")}).out, "c\nc\n");
 }
