@@ -58,10 +58,9 @@ void hold_line_runs(LineJob& job, uint64_t bytes) {
   }
 #if GSORT_HAVE_CUDA
   const int device = job.config.device;
-  const uint64_t limit = job.config.gpu_memory;
-  job.held_start = std::async(std::launch::async, [device, store, limit] {
+  job.held_start = std::async(std::launch::async, [device, store, budget = job.device_budget] {
     HeldRunsStart start;
-    start.store = hold_line_runs_on_device(device, store, limit, &start.why);
+    start.store = hold_line_runs_on_device(device, store, budget, &start.why);
     return start;
   });
   job.log.info("lines: the GPU's memory may hold the runs; the device starts beside the first chunks");

@@ -26,6 +26,7 @@
 #include "src/merge/temp_runs.h"
 #include "src/output/output_blocks.h"
 #include "src/pipeline/room_check.h"
+#include "src/core/device_budget.h"
 #include "src/report/progress.h"
 #include "src/report/sort_report.h"
 
@@ -74,6 +75,8 @@ struct LineJob {
   // job ends is waited for before `held` goes.
   std::unique_ptr<HeldLineRuns> held;
   std::future<HeldRunsStart> held_start;
+  // --gpu-memory, which the GPU sorter and the held runs take from together.
+  std::shared_ptr<DeviceBudget> device_budget;
 
   // -u's comparison, or null.
   const LineComparator* unique_by() const { return config.unique ? &compare : nullptr; }

@@ -51,6 +51,7 @@ LineJob::LineJob(const SortConfig& c, ThreadPool& p, const Log& l)
       log(l),
       spec(make_line_spec(c.lines, c.reverse, c.unique)),
       compare(spec),
+      device_budget(std::make_shared<DeviceBudget>(c.gpu_memory)),
       plan(plan_lines(c.memory_bytes, 0, 0, c.inputs.size(), c.batch_size, free_descriptors(2), c.spill_streams)),
       runs(c.temp_dir, l, 1, c.compress_program, c.threads) {}
 

@@ -275,7 +275,7 @@ std::deque<PendingSource> sort_line_chunks(LineJob& job) {
   const SortConfig& config = job.config;
   LineReader reader(config.inputs, job.spec.eol, job.plan.max_line, job.pool, &job.tally,
                     config.page_cache == PageCacheUse::kDrop);
-  std::unique_ptr<LineSorter> sorter = make_line_sorter(config, job.spec, job.pool, job.log);
+  std::unique_ptr<LineSorter> sorter = make_line_sorter(config, job.spec, job.pool, job.log, job.device_budget);
   plan_chunks(job, reader, *sorter);
   ChunkBuffers buffers[2] = {allocate_chunk(job.plan, *sorter), ChunkBuffers()};
   if (job.plan.double_buffered) buffers[1] = allocate_chunk(job.plan, *sorter);

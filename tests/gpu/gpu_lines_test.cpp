@@ -6,10 +6,13 @@
 // without a usable GPU.
 #include <gtest/gtest.h>
 
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "src/core/device_budget.h"
 #include "src/core/thread_pool.h"
+#include "src/lines/sort/pair_sort.h"
 #include "src/lines/sort/gpu/sort_gpu.h"
 #include "tests/gpu/require_gpu.h"
 #include "tests/lines/gnu_diff.h"
@@ -25,7 +28,7 @@ TEST(GpuLines, MatchesTheReferenceUnderRandomOptions) {
   GSORT_REQUIRE_GPU();
   ThreadPool pool(4);
   EXPECT_EQ(gsort_test::random_rounds_against_reference(
-                4242, 500, 400, [&](const LineSpec& spec) { return make_gpu_line_sorter(spec, pool, 0, 0); }),
+                4242, 500, 400, [&](const LineSpec& spec) { return make_gpu_line_sorter(spec, pool, 0, nullptr); }),
             "");
 }
 
@@ -48,8 +51,36 @@ TEST(GpuLines, AdversarialTies) {
   const std::vector<std::vector<std::string>> arg_sets = {{}, {"-r"}, {"-s", "-k1,1.5"}, {"-u"}, {"-n"}, {"-k1,1n", "-k2,2r"},
                                                           {"-f", "-b"}};
   EXPECT_EQ(gsort_test::differences_from_reference(
-                cases, arg_sets, [&](const LineSpec& spec) { return make_gpu_line_sorter(spec, pool, 0, 0); }),
+                cases, arg_sets, [&](const LineSpec& spec) { return make_gpu_line_sorter(spec, pool, 0, nullptr); }),
             "");
+}
+
+// --gpu-memory is one account for the job: the sorter takes its buffers
+// from it while it lives, gives them back when it goes, and where another
+// user (the held runs) has taken the budget, sorts on the CPU instead.
+TEST(GpuLines, TheSorterTakesItsBuffersFromTheJobsBudget) {
+  GSORT_REQUIRE_GPU();
+  ThreadPool pool(1);  // one thread: a chunk past kOffloadMin lines goes to the device
+  Rng rng(12);
+  std::vector<std::string> lines;
+  for (int i = 0; i < 200000; ++i) lines.push_back(std::to_string(rng.below(1000000000)));
+  const LineSpec spec = gsort_test::spec_of_args({"-n"});
+  const std::vector<uint32_t> expected = gsort_test::reference_order(spec, lines);
+  auto budget = std::make_shared<DeviceBudget>(uint64_t{64} << 20);
+  {
+    DeviceBudgetShare held_runs(budget);
+    ASSERT_TRUE(held_runs.hold(uint64_t{63} << 20));
+    const std::unique_ptr<LineSorter> sorter = make_gpu_line_sorter(spec, pool, 0, budget);
+    EXPECT_EQ(gsort_test::order_by(*sorter, spec, lines), expected);
+    EXPECT_EQ(budget->taken(), uint64_t{63} << 20) << "the sorter found no room and took none";
+  }
+  std::unique_ptr<LineSorter> sorter = make_gpu_line_sorter(spec, pool, 0, budget);
+  EXPECT_EQ(gsort_test::order_by(*sorter, spec, lines), expected);
+  const uint64_t entries = 2 * lines.size() * sizeof(WideEntry);
+  EXPECT_GE(budget->taken(), entries) << "the device sorted, holding its buffers";
+  EXPECT_LE(budget->taken(), uint64_t{64} << 20);
+  sorter.reset();
+  EXPECT_EQ(budget->taken(), 0u) << "gone, the sorter gave its bytes back";
 }
 
 TEST(GpuLines, DifferentialAgainstGnuSort) {

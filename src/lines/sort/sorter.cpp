@@ -2,6 +2,8 @@
 
 #include "src/core/errors.h"
 
+#include <utility>
+
 #if GSORT_HAVE_CUDA
 #include "src/chunk_sort/gpu/make_gpu_backend.h"
 #include "src/lines/sort/gpu/sort_gpu.h"
@@ -10,7 +12,7 @@
 namespace gsort {
 
 std::unique_ptr<LineSorter> make_line_sorter(const SortConfig& config, const LineSpec& spec, ThreadPool& pool,
-                                             const Log& log) {
+                                             const Log& log, std::shared_ptr<DeviceBudget> budget) {
   // Under auto, lines are sorted on the CPU: on the GPU machine its sorter
   // beat the GPU's on most data sets measured (docs/benchmarks.md), and it
   // starts no device (a GPU context costs more than sorting a small input).
@@ -26,7 +28,7 @@ std::unique_ptr<LineSorter> make_line_sorter(const SortConfig& config, const Lin
   // of a second.
   std::string why;
   if (!gpu_driver_installed(&why)) throw DeviceError(option + why);
-  return make_gpu_line_sorter(spec, pool, config.device, config.gpu_memory, &log, option);
+  return make_gpu_line_sorter(spec, pool, config.device, std::move(budget), &log, option);
 #else
   throw DeviceError(option + "this gsort was built without CUDA");
 #endif

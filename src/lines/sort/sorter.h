@@ -9,6 +9,7 @@
 #include <memory>
 #include <string>
 
+#include "src/core/device_budget.h"
 #include "src/core/host_buffer.h"
 #include "src/core/log.h"
 #include "src/core/thread_pool.h"
@@ -60,8 +61,9 @@ std::unique_ptr<LineSorter> make_cpu_line_sorter(const LineSpec& spec, ThreadPoo
 // else the CPU's (auto too).
 // --backend gpu without a usable GPU throws DeviceError (where a driver is
 // installed, from the first sort). --backend hybrid sorts lines on the GPU
-// alone.
+// alone. The GPU's sorter takes its device memory from `budget` (the
+// job's --gpu-memory; null: no cap).
 std::unique_ptr<LineSorter> make_line_sorter(const SortConfig& config, const LineSpec& spec, ThreadPool& pool,
-                                             const Log& log);
+                                             const Log& log, std::shared_ptr<DeviceBudget> budget = nullptr);
 
 }  // namespace gsort

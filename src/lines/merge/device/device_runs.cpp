@@ -94,7 +94,8 @@ class DeviceRunBytes final : public RunBytes {
 
 class DeviceHeldRuns final : public HeldLineRuns {
  public:
-  DeviceHeldRuns(int device, uint64_t bytes) : HeldLineRuns(bytes), device_(device), store_(bytes), staging_(device) {}
+  DeviceHeldRuns(int device, uint64_t bytes, DeviceBudgetShare share)
+      : HeldLineRuns(bytes), device_(device), share_(std::move(share)), store_(bytes), staging_(device) {}
   std::vector<uint8_t*> write_blocks(uint64_t bytes, unsigned count) override {
     if (blocks_.size() != count || blocks_.front().size() != bytes) {
       blocks_.clear();
@@ -115,6 +116,7 @@ class DeviceHeldRuns final : public HeldLineRuns {
   }
 
   const int device_;
+  DeviceBudgetShare share_;  // store_'s bytes of --gpu-memory
   cuda::DeviceBuffer store_;
   mutable StagingBuffers staging_;
   std::vector<HostBuffer> blocks_;  // the writer's, pinned: copied to the device at the bus's speed
@@ -122,7 +124,8 @@ class DeviceHeldRuns final : public HeldLineRuns {
 
 }  // namespace
 
-std::unique_ptr<HeldLineRuns> hold_line_runs_on_device(int device, uint64_t bytes, uint64_t limit, std::string* why) {
+std::unique_ptr<HeldLineRuns> hold_line_runs_on_device(int device, uint64_t bytes, std::shared_ptr<DeviceBudget> budget,
+                                                       std::string* why) {
   if (!gpu_usable(device, why)) return nullptr;
   size_t free = 0, total = 0;
   if (const cudaError_t e = cudaMemGetInfo(&free, &total); e != cudaSuccess) {
@@ -130,14 +133,16 @@ std::unique_ptr<HeldLineRuns> hold_line_runs_on_device(int device, uint64_t byte
     return nullptr;
   }
   const uint64_t room = free > kDeviceSlackBytes ? free - kDeviceSlackBytes : 0;
-  const uint64_t allowed = limit != 0 ? std::min<uint64_t>(limit, room) : room;
-  if (bytes > allowed) {
-    *why = "the input's " + std::to_string(bytes) + " bytes are more than the device's " + std::to_string(allowed) +
-           " bytes allow";
+  const uint64_t left = budget ? budget->left() : UINT64_MAX;
+  const uint64_t store = std::max<uint64_t>(bytes, 1);
+  DeviceBudgetShare share(std::move(budget));
+  if (store > room || !share.hold(store)) {
+    *why = "the input's " + std::to_string(bytes) + " bytes are more than the device's " +
+           std::to_string(std::min(room, left)) + " bytes allow";
     return nullptr;
   }
   try {
-    return std::make_unique<DeviceHeldRuns>(device, std::max<uint64_t>(bytes, 1));
+    return std::make_unique<DeviceHeldRuns>(device, store, std::move(share));
   } catch (const DeviceError& e) {
     *why = e.what();
     return nullptr;

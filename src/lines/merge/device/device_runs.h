@@ -9,13 +9,16 @@
 #include <memory>
 #include <string>
 
+#include "src/core/device_budget.h"
 #include "src/lines/merge/held_runs.h"
 
 namespace gsort {
 
-// A store of `bytes` on CUDA device `device`, at most `limit` bytes (0: most
-// of its free memory); null where there is no usable device or it cannot
-// hold them, with the reason in *why.
-std::unique_ptr<HeldLineRuns> hold_line_runs_on_device(int device, uint64_t bytes, uint64_t limit, std::string* why);
+// A store of `bytes` on CUDA device `device`, taken from `budget` (the
+// job's --gpu-memory; null: no cap) and from most of its free memory; null
+// where there is no usable device or it cannot hold them, with the reason
+// in *why.
+std::unique_ptr<HeldLineRuns> hold_line_runs_on_device(int device, uint64_t bytes, std::shared_ptr<DeviceBudget> budget,
+                                                       std::string* why);
 
 }  // namespace gsort

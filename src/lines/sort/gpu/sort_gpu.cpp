@@ -1,5 +1,6 @@
 #include "src/lines/sort/gpu/sort_gpu.h"
 
+#include <algorithm>
 #include <cstddef>
 #include <future>
 #include <memory>
@@ -23,15 +24,16 @@ static_assert(sizeof(kernels::LineEntry) == sizeof(WideEntry) && offsetof(WideEn
 // The device's part: a chunk's entries copied in, sorted, copied back.
 class DeviceEntrySort {
  public:
-  DeviceEntrySort(int device, uint64_t memory_cap, const Log* log)
-      : device_(selected(device)), memory_cap_(memory_cap), log_(log) {}
+  DeviceEntrySort(int device, std::shared_ptr<DeviceBudget> budget, const Log* log)
+      : device_(selected(device)), share_(std::move(budget)), log_(log) {}
 
   bool sort(WideEntry* entries, uint64_t n) {
     GSORT_CUDA_CHECK(cudaSetDevice(device_));
     const size_t temp = kernels::entry_sort_temp_bytes(n);
-    const uint64_t need = 2 * n * sizeof(WideEntry) + temp;
-    if (memory_cap_ != 0 && need > memory_cap_) {
-      note_no_room(n, "more than --gpu-memory");
+    // What the buffers will hold in all, if they grow.
+    const uint64_t need = std::max(2 * n, 2 * capacity_) * sizeof(WideEntry) + std::max(temp, temp_.size());
+    if (!share_.hold(std::max(need, share_.held()))) {
+      note_no_room(n, "more than --gpu-memory leaves");
       return false;
     }
     try {
@@ -41,6 +43,7 @@ class DeviceEntrySort {
       b_ = cuda::DeviceBuffer();
       temp_ = cuda::DeviceBuffer();
       capacity_ = 0;
+      share_.reset();
       note_no_room(n, "not free on the device");
       return false;
     }
@@ -80,7 +83,7 @@ class DeviceEntrySort {
   }
 
   int device_;
-  uint64_t memory_cap_;
+  DeviceBudgetShare share_;  // what a_, b_ and temp_ hold of --gpu-memory
   const Log* log_;
   cuda::Stream stream_;
   cuda::DeviceBuffer a_, b_, temp_;
@@ -91,14 +94,14 @@ class DeviceEntrySort {
 // fraction of a second) beside the first chunk's reading and first pass.
 class GpuLineSorter final : public LineSorter {
  public:
-  GpuLineSorter(const LineSpec& spec, ThreadPool& pool, int device, uint64_t memory_cap, const Log* log,
+  GpuLineSorter(const LineSpec& spec, ThreadPool& pool, int device, std::shared_ptr<DeviceBudget> budget, const Log* log,
                 const std::string& failure_prefix)
       : device_(device),
         start_(std::async(std::launch::async,
                           [=] {
                             std::string why;
                             if (!gpu_usable(device, &why)) throw DeviceError(failure_prefix + why);
-                            return std::make_unique<DeviceEntrySort>(device, memory_cap, log);
+                            return std::make_unique<DeviceEntrySort>(device, budget, log);
                           })),
         cpu_(make_cpu_line_sorter(spec, pool, [this](WideEntry* e, uint64_t n) { return started().sort(e, n); })) {}
   ~GpuLineSorter() override {
@@ -135,8 +138,9 @@ class GpuLineSorter final : public LineSorter {
 }  // namespace
 
 std::unique_ptr<LineSorter> make_gpu_line_sorter(const LineSpec& spec, ThreadPool& pool, int device,
-                                                 uint64_t memory_cap, const Log* log, const std::string& failure_prefix) {
-  return std::make_unique<GpuLineSorter>(spec, pool, device, memory_cap, log, failure_prefix);
+                                                 std::shared_ptr<DeviceBudget> budget, const Log* log,
+                                                 const std::string& failure_prefix) {
+  return std::make_unique<GpuLineSorter>(spec, pool, device, std::move(budget), log, failure_prefix);
 }
 
 }  // namespace gsort

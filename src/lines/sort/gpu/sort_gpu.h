@@ -15,11 +15,12 @@
 
 namespace gsort {
 
-// memory_cap: device bytes it may take (0: what a chunk needs). The
-// device starts in the background; where it cannot, the first chunk that
-// needs it throws DeviceError(failure_prefix + why).
+// budget: the device bytes it may take, shared with the job's other users
+// of the device (null: what a chunk needs). The device starts in the
+// background; where it cannot, the first chunk that needs it throws
+// DeviceError(failure_prefix + why).
 std::unique_ptr<LineSorter> make_gpu_line_sorter(const LineSpec& spec, ThreadPool& pool, int device,
-                                                 uint64_t memory_cap, const Log* log = nullptr,
+                                                 std::shared_ptr<DeviceBudget> budget, const Log* log = nullptr,
                                                  const std::string& failure_prefix = "--backend gpu: ");
 
 }  // namespace gsort
