@@ -98,6 +98,27 @@ TEST(LineSortOffload, ALopsidedChunkGoesToTheOffloadOnAllThreads) {
   EXPECT_EQ(sorted.load(), 0) << "equal entries need no sort";
 }
 
+// Top bits that take few values leave buckets of several times a task's
+// share, none near a thread's: one task sorts each, in the waves, and
+// nothing goes to the offload. Here the top 12 varying bits are one digit
+// three times over: 10 buckets of a tenth of the lines each, past
+// kLargeBucket, under an eighth (half of one thread's share on 4 threads).
+TEST(LineSortOffload, BucketsOfAFewTasksSharesAreSortedByOneTaskEach) {
+  Rng rng(9);
+  std::vector<std::string> lines;
+  for (int i = 0; i < 1000000; ++i) {
+    const std::string digit(1, static_cast<char>('0' + rng.below(10)));
+    lines.push_back(digit + digit + digit + std::to_string(rng.below(1000000000)));
+  }
+  ThreadPool pool(4);
+  std::atomic<int> sorted{0};
+  EXPECT_EQ(gsort_test::differences_from_reference(
+                {lines}, {{}, {"-r"}},
+                [&](const LineSpec& spec) { return make_cpu_line_sorter(spec, pool, HostStandIn{&sorted}); }),
+            "");
+  EXPECT_EQ(sorted.load(), 0) << "no bucket is large enough for all threads";
+}
+
 TEST(LineSortOffload, AChunkItRefusesIsSortedOnTheCpu) {
   ThreadPool pool(4);
   std::atomic<int> sorted{0};

@@ -29,13 +29,16 @@ namespace {
 
 constexpr uint64_t kSplitMin = uint64_t{1} << 16;     // fewer lines: one piece
 constexpr uint64_t kWaves = 4;                        // about this many prefixes handed out
-constexpr uint64_t kLargeBucket = uint64_t{1} << 16;  // a bucket past a group's size and this: all threads
+constexpr uint64_t kLargeBucket = uint64_t{1} << 16;  // smaller buckets: one task each
 // Fewer lines: sorted here, quicker than a round trip. More, and a bucket
-// too large for one task: the offload sorts the chunk. On the H200
-// machine (2026-12-02, every chunk offloaded), the GPU's round trip beat
-// the CPU's buckets exactly where some were that large (-t, -k3,3n: 1.86 s
-// against 2.09; -t, -k2,2 -k1,1n: 1.89 against 2.85; signed decimals:
-// 0.90 against 0.96), and lost elsewhere (few names: 1.01 against 0.85).
+// too large for one task (groups_of): the offload sorts the chunk. On the
+// H200 machine (2026-12-02, every chunk offloaded), the GPU's round trip
+// beat the CPU's buckets exactly where some were large by groups_of's
+// earlier rule (twice a wave's share: -t, -k3,3n 1.86 s against 2.09;
+// -t, -k2,2 -k1,1n 1.89 against 2.85), and lost elsewhere (few names:
+// 1.01 against 0.85). The rule now leaves buckets under half a thread's
+// share to one task each, which took -t, -k2,2 -k1,1n on the CPU from
+// 3.58 s to 2.88 (H200 host, 2 GB, medians of 3, 2026-12-02).
 constexpr uint64_t kOffloadMin = uint64_t{1} << 16;
 
 // Consecutive buckets sorted by one task, or one large bucket by all.
@@ -141,10 +144,17 @@ class CpuLineSorter final : public LineSorter {
     return starts;
   }
 
-  // Buckets in groups of about a wave's share per task; a bucket larger
-  // than that (and kLargeBucket) a group of its own, for all threads.
+  // Buckets in groups of about a wave's share per task. A bucket past
+  // that is a group of its own, sorted by one task while it is at most
+  // half of one thread's share of the chunk; a larger one (and past
+  // kLargeBucket) by all threads. Top bits that say little leave many
+  // buckets of a few times a task's share: the digits of -t, -k3,3n's
+  // 6-digit numbers spread 64.5M lines over about 90, each 1.1% of them
+  // (2026-12-02). Sorted one after another on all threads, they took the
+  // H200's 16 threads 0.71 s.
   std::vector<Group> groups_of(const std::vector<size_t>& starts, uint64_t n) const {
     const uint64_t target = std::max<uint64_t>(1, n / (pool_.balanced_task_count() * kWaves));
+    const uint64_t large = std::max<uint64_t>({2 * target, n / (2 * pool_.size()), kLargeBucket - 1});
     std::vector<Group> groups;
     const size_t buckets = starts.size() - 1;
     for (size_t b = 0; b < buckets;) {
@@ -152,7 +162,7 @@ class CpuLineSorter final : public LineSorter {
       g.first_bucket = b;
       g.begin = starts[b];
       const uint64_t size = starts[b + 1] - starts[b];
-      g.large = size > 2 * target && size >= kLargeBucket;
+      g.large = size > large;
       if (g.large) {
         ++b;
       } else {
