@@ -1,0 +1,54 @@
+# The line mixes of issue 53 without GNU sort, so that one device call
+# holds them all: every mix of `lines` (but 12 GB) and of `keyed` (2 GB of
+# each shape), each timed against cp of its input, gsort on the CPU and
+# (with a GPU) --backend gpu. The CPU's output must be in order (gsort -c)
+# and the GPU's, and OLD's, identical to it. GNU sort's times for the
+# same inputs are the `lines` and `keyed` cases'.
+# shellcheck shell=bash disable=SC2034,SC2154  # variables shared with scripts/bench.sh
+
+bench_case line-mixes "the 2 GB line mixes of lines and keyed (MIXES picks of logs k3n k2k1n k4k3nrs ascii few few3 dec prefix many dups) without GNU sort: cp, gsort --backend cpu, --backend gpu with a GPU, OLD's; outputs identical"
+
+# mix_table NAME IN ARGS...: cp, gsort --backend cpu ARGS, and --backend gpu ARGS, on IN.
+mix_table() {
+  local name=$1 in=$2 cpu=$run_dir/out.cpu gpu=$run_dir/out.gpu
+  shift 2
+  table "$name" "$name: $(stat -c %s "$in") bytes, gsort $*" "$(stat -c %s "$in")"
+  tbl_inputs=("$in")
+  row cp "$run_dir/out.cp" "$(q cp "$in" "$run_dir/out.cp")"
+  gsort_row "gsort --backend cpu" "$cpu" "@GSORT@ $(q --backend cpu -S 50% -T "$run_dir/tmp" "$@" "$in") -o @OUT@" \
+    "$(check_sorted "$@" "$cpu")"
+  if ((gpus)); then
+    gsort_row "gsort --backend gpu" "$gpu" "@GSORT@ $(q --backend gpu -S 50% -T "$run_dir/tmp" "$@" "$in") -o @OUT@" \
+      "$(q same_output "$cpu" "$gpu")"
+  fi
+  run_table
+}
+
+case_line_mixes() {
+  local mixes=" ${MIXES:-logs k3n k2k1n k4k3nrs ascii few few3 dec prefix many dups} " csv='' shape
+  mkdir -p "$run_dir/tmp"
+  if [[ $mixes == *" logs "* ]]; then
+    records_of 2 159
+    data_lines logs "$records"
+    mix_table logs "$data"
+  fi
+  if [[ $mixes == *" k3n "* || $mixes == *" k2k1n "* || $mixes == *" k4k3nrs "* ]]; then
+    records_of 2 31
+    data_lines csv "$records"
+    csv=$data
+  fi
+  [[ $mixes != *" k3n "* ]] || mix_table k3n "$csv" -t, -k3,3n
+  [[ $mixes != *" k2k1n "* ]] || mix_table k2k1n "$csv" -t, -k2,2 -k1,1n
+  [[ $mixes != *" k4k3nrs "* ]] || mix_table k4k3nrs "$csv" -t, -k4,4 -k3,3nr -s
+  if [[ $mixes == *" ascii "* ]]; then
+    records_of 2 100
+    data_gensort "$records" ascii
+    mix_table ascii "$data"
+  fi
+  for shape in few dec prefix many dups; do
+    [[ $mixes == *" $shape "* || ($shape == few && $mixes == *" few3 "*) ]] || continue
+    data_shape "$shape" "$(awk -v g="${SIZE_GB:-2}" 'BEGIN { printf "%d", g * 1e9 }')"
+    [[ $mixes != *" $shape "* ]] || mix_table "$shape" "$data" -t, -k2,2 -k1,1n
+    [[ $shape != few || $mixes != *" few3 "* ]] || mix_table few3 "$data" -t, -k2,2 -k3,3n -k1,1
+  done
+}
