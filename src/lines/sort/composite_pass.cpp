@@ -52,15 +52,18 @@ bool composable(const LineImageSpec& level) {
 }
 
 // One level of one line: its view, once, and its image's bytes in the
-// slot (line_image_bytes), up to the word its padding fills.
+// slot (line_image_bytes), up to the word its padding fills, or to `bytes`
+// (whole words) where fewer are read: the fill takes only the words its
+// plan takes, and a whole line's last resort would copy every byte.
 class LevelSlot {
  public:
-  LevelSlot(const LineImageSpec& spec, const uint8_t* line, uint64_t len)
+  LevelSlot(const LineImageSpec& spec, const uint8_t* line, uint64_t len, uint64_t bytes = kSlotBytes)
       : spec_(spec), view_(view_line_image(spec, line, len)), length_(line_image_length(spec, view_)),
         pad_(line_image_padding(spec, view_)) {
-    const uint64_t filled = std::min<uint64_t>(kSlotBytes, (length_ + 7) / 8 * 8);
+    const uint64_t filled = std::min<uint64_t>(bytes, (length_ + 7) / 8 * 8);
     line_image_bytes(spec, view_, bytes_, filled);
   }
+  // Word w of the slot; w below the words the slot was made with.
   uint64_t word(uint64_t w) const {
     if (8 * w >= length_) return pad_;
     uint64_t raw;
@@ -217,7 +220,8 @@ bool composite_entry(const std::vector<LineImageSpec>& specs, const Composite& c
                      const LineSpan& lines, uint64_t i, WideEntry& entry) {
   Bits128 acc = 0;
   for (const LevelPlan& p : c.levels) {
-    const LevelSlot slot(specs[p.level], lines.line(i), lines.length(i));
+    const uint64_t words = p.ranks ? kSlotWords : p.raw_bits > 0 ? (static_cast<uint64_t>(p.raw_bits) + 63) / 64 : p.words;
+    const LevelSlot slot(specs[p.level], lines.line(i), lines.length(i), 8 * words);
     if (p.exact && (slot.length() > p.longest || slot.inexact())) return false;
     if (p.raw_bits > 0) {  // whole words, then the top of the next
       for (int taken = 0, w = 0; taken < p.raw_bits; taken += 64, ++w) {
