@@ -25,7 +25,6 @@ class DeviceBudget {
   bool take(uint64_t bytes);
   void give_back(uint64_t bytes) { taken_.fetch_sub(bytes); }
 
-  uint64_t cap() const { return cap_; }
   uint64_t taken() const { return taken_.load(); }
   // What is left to take (UINT64_MAX without a cap).
   uint64_t left() const;

@@ -14,6 +14,7 @@
 #include "io/output/mapped_destination.h"
 #include "io/output/output_target.h"
 #include "src/config/sort_config.h"
+#include "src/core/device_budget.h"
 #include "src/core/log.h"
 #include "src/core/thread_pool.h"
 #include "src/lines/keys/compare.h"
@@ -26,7 +27,6 @@
 #include "src/merge/temp_runs.h"
 #include "src/output/output_blocks.h"
 #include "src/pipeline/room_check.h"
-#include "src/core/device_budget.h"
 #include "src/report/progress.h"
 #include "src/report/sort_report.h"
 

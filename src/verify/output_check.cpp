@@ -13,7 +13,12 @@ constexpr uint64_t kParallelBytes = 1 << 20;  // smaller blocks are checked by o
 }  // namespace
 
 OutputCheck::OutputCheck(const KeyLayout& layout, bool strictly_increasing, ThreadPool& pool)
-    : layout_(layout), strict_(strictly_increasing), pool_(pool), rs_(layout.record_size()), last_(rs_), ledger_("record", strictly_increasing) {}
+    : layout_(layout),
+      strict_(strictly_increasing),
+      pool_(pool),
+      rs_(layout.record_size()),
+      last_(rs_),
+      ledger_("record", strictly_increasing) {}
 
 bool OutputCheck::in_order(const uint8_t* a, const uint8_t* b) const {
   const int c = layout_.compare(a, b);

@@ -1,8 +1,8 @@
 #include "src/lines/sort/sorter.h"
 
-#include "src/core/errors.h"
-
 #include <utility>
+
+#include "src/core/errors.h"
 
 #if GSORT_HAVE_CUDA
 #include "src/chunk_sort/gpu/make_gpu_backend.h"
@@ -30,6 +30,7 @@ std::unique_ptr<LineSorter> make_line_sorter(const SortConfig& config, const Lin
   if (!gpu_driver_installed(&why)) throw DeviceError(option + why);
   return make_gpu_line_sorter(spec, pool, config.device, std::move(budget), &log, option);
 #else
+  (void)budget;  // no device to take memory on
   throw DeviceError(option + "this gsort was built without CUDA");
 #endif
 }

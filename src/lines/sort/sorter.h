@@ -64,6 +64,6 @@ std::unique_ptr<LineSorter> make_cpu_line_sorter(const LineSpec& spec, ThreadPoo
 // alone. The GPU's sorter takes its device memory from `budget` (the
 // job's --gpu-memory; null: no cap).
 std::unique_ptr<LineSorter> make_line_sorter(const SortConfig& config, const LineSpec& spec, ThreadPool& pool,
-                                             const Log& log, std::shared_ptr<DeviceBudget> budget = nullptr);
+                                             const Log& log, std::shared_ptr<DeviceBudget> budget);
 
 }  // namespace gsort

@@ -30,9 +30,9 @@ class DeviceEntrySort {
   bool sort(WideEntry* entries, uint64_t n) {
     GSORT_CUDA_CHECK(cudaSetDevice(device_));
     const size_t temp = kernels::entry_sort_temp_bytes(n);
-    // What the buffers will hold in all, if they grow.
+    // What the buffers will hold in all, if they grow (never less than they hold).
     const uint64_t need = std::max(2 * n, 2 * capacity_) * sizeof(WideEntry) + std::max(temp, temp_.size());
-    if (!share_.hold(std::max(need, share_.held()))) {
+    if (!share_.hold(need)) {
       note_no_room(n, "more than --gpu-memory leaves");
       return false;
     }
