@@ -6,6 +6,10 @@
 //   pwrite   THREADS threads, pwrite() of disjoint 64 MiB ranges
 //   mmap     ftruncate, mmap MAP_SHARED, THREADS threads memcpy into it
 //   mmap+fa  the same after fallocate (space reserved: no SIGBUS on ENOSPC)
+//   fa       fallocate alone (one call: tmpfs zeroes every page on one thread)
+//   mmap+pop ftruncate, mmap, THREADS threads make their ranges' pages present
+//            (MADV_POPULATE_WRITE: the space taken, or an error, not SIGBUS),
+//            then copy into them
 //   direct   fallocate, then THREADS threads pwrite() 64 MiB ranges with
 //            O_DIRECT (past the page cache, so past its per-inode lock)
 //   output_write_bench PATH [SIZE_MiB=2048] [THREADS=nproc] [REPS=3]
@@ -95,6 +99,38 @@ void mmap_threads(const std::string& path, const uint8_t* src, size_t size, unsi
   if (::close(fd) != 0) die("close");
 }
 
+void fallocate_only(const std::string& path, size_t size) {
+  const int fd = create(path);
+  if (::posix_fallocate(fd, 0, static_cast<off_t>(size)) != 0) die("posix_fallocate");
+  if (::close(fd) != 0) die("close");
+}
+
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23
+#endif
+
+void mmap_populated(const std::string& path, const uint8_t* src, size_t size, unsigned threads) {
+  const int fd = create(path);
+  if (::ftruncate(fd, static_cast<off_t>(size)) != 0) die("ftruncate");
+  void* map = ::mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+  if (map == MAP_FAILED) die("mmap");
+  auto* dst = static_cast<uint8_t*>(map);
+  const size_t range = size_t{16} << 20;
+  const size_t ranges = (size + range - 1) / range;
+  parallel(threads, [&](unsigned t) {
+    for (size_t r = t; r < ranges; r += threads) {
+      if (::madvise(dst + r * range, std::min(range, size - r * range), MADV_POPULATE_WRITE) != 0) die("madvise");
+    }
+  });
+  parallel(threads, [&](unsigned t) {
+    for (size_t r = t; r < ranges; r += threads) {
+      std::memcpy(dst + r * range, src + r * range, std::min(range, size - r * range));
+    }
+  });
+  if (::munmap(map, size) != 0) die("munmap");
+  if (::close(fd) != 0) die("close");
+}
+
 void direct_threads(const std::string& path, const uint8_t* src, size_t size, unsigned threads) {
   const int fd = create(path);
   if (::posix_fallocate(fd, 0, static_cast<off_t>(size)) != 0) die("posix_fallocate");
@@ -178,6 +214,8 @@ int main(int argc, char** argv) {
       {"pwrite", [&] { pwrite_threads(path, src, size, threads); }},
       {"mmap", [&] { mmap_threads(path, src, size, threads, false); }},
       {"mmap+fa", [&] { mmap_threads(path, src, size, threads, true); }},
+      {"fa", [&] { fallocate_only(path, size); }},
+      {"mmap+pop", [&] { mmap_populated(path, src, size, threads); }},
       {"direct", [&] { direct_threads(path, src, size, threads); }},
   };
   std::printf("%zu MiB to %s, %u threads, median of %d\n", size >> 20, path.c_str(), threads, reps);
