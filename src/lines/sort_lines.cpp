@@ -51,9 +51,9 @@ LineJob::LineJob(const SortConfig& c, ThreadPool& p, const Log& l)
       log(l),
       spec(make_line_spec(c.lines, c.reverse, c.unique)),
       compare(spec),
-      device_budget(std::make_shared<DeviceBudget>(c.gpu_memory)),
       plan(plan_lines(c.memory_bytes, 0, 0, c.inputs.size(), c.batch_size, free_descriptors(2), c.spill_streams)),
-      runs(c.temp_dir, l, 1, c.compress_program, c.threads) {}
+      runs(c.temp_dir, l, 1, c.compress_program, c.threads),
+      device_budget(std::make_shared<DeviceBudget>(c.gpu_memory)) {}
 
 std::unique_ptr<LineWriter> LineJob::destination_writer(uint64_t bytes) {
   auto w = std::make_unique<LineWriter>(out->blocks.blocks(bytes), spec.eol, unique_by());
