@@ -24,11 +24,16 @@ namespace {
 
 using gsort_test::Rng;
 
+// Costs under which every chunk offered goes to the device: its start and
+// copies free, the CPU's sort not.
+const DeviceLineCosts kDeviceAlwaysPays{0, 1, 0};
+const std::string kPrefix = "--backend gpu: ";
+
 TEST(GpuLines, MatchesTheReferenceUnderRandomOptions) {
   GSORT_REQUIRE_GPU();
   ThreadPool pool(4);
   EXPECT_EQ(gsort_test::random_rounds_against_reference(
-                4242, 500, 400, [&](const LineSpec& spec) { return make_gpu_line_sorter(spec, pool, 0, nullptr); }),
+                4242, 500, 400, [&](const LineSpec& spec) { return make_gpu_line_sorter(spec, pool, 0, nullptr, nullptr, kPrefix, kDeviceAlwaysPays); }),
             "");
 }
 
@@ -51,7 +56,7 @@ TEST(GpuLines, AdversarialTies) {
   const std::vector<std::vector<std::string>> arg_sets = {{}, {"-r"}, {"-s", "-k1,1.5"}, {"-u"}, {"-n"}, {"-k1,1n", "-k2,2r"},
                                                           {"-f", "-b"}};
   EXPECT_EQ(gsort_test::differences_from_reference(
-                cases, arg_sets, [&](const LineSpec& spec) { return make_gpu_line_sorter(spec, pool, 0, nullptr); }),
+                cases, arg_sets, [&](const LineSpec& spec) { return make_gpu_line_sorter(spec, pool, 0, nullptr, nullptr, kPrefix, kDeviceAlwaysPays); }),
             "");
 }
 
@@ -70,17 +75,37 @@ TEST(GpuLines, TheSorterTakesItsBuffersFromTheJobsBudget) {
   {
     DeviceBudgetShare held_runs(budget);
     ASSERT_TRUE(held_runs.hold(uint64_t{63} << 20));
-    const std::unique_ptr<LineSorter> sorter = make_gpu_line_sorter(spec, pool, 0, budget);
+    const std::unique_ptr<LineSorter> sorter = make_gpu_line_sorter(spec, pool, 0, budget, nullptr, kPrefix, kDeviceAlwaysPays);
     EXPECT_EQ(gsort_test::order_by(*sorter, spec, lines), expected);
     EXPECT_EQ(budget->taken(), uint64_t{63} << 20) << "the sorter found no room and took none";
   }
-  std::unique_ptr<LineSorter> sorter = make_gpu_line_sorter(spec, pool, 0, budget);
+  std::unique_ptr<LineSorter> sorter = make_gpu_line_sorter(spec, pool, 0, budget, nullptr, kPrefix, kDeviceAlwaysPays);
   EXPECT_EQ(gsort_test::order_by(*sorter, spec, lines), expected);
   const uint64_t entries = 2 * lines.size() * sizeof(WideEntry);
   EXPECT_GE(budget->taken(), entries) << "the device sorted, holding its buffers";
   EXPECT_LE(budget->taken(), uint64_t{64} << 20);
   sorter.reset();
   EXPECT_EQ(budget->taken(), 0u) << "gone, the sorter gave its bytes back";
+}
+
+// At the measured costs, a chunk whose CPU sort takes less than the
+// device's start leaves the device unstarted; at no cost it starts it.
+TEST(GpuLines, TheDeviceStartsOnlyForAChunkThatPaysForIt) {
+  GSORT_REQUIRE_GPU();
+  ThreadPool pool(1);  // one thread: every chunk past kOffloadMin lines is offered
+  Rng rng(13);
+  std::vector<std::string> lines;
+  for (int i = 0; i < 200000; ++i) lines.push_back(std::to_string(rng.below(1000000000)));
+  const LineSpec spec = gsort_test::spec_of_args({"-n"});
+  const std::vector<uint32_t> expected = gsort_test::reference_order(spec, lines);
+  const std::unique_ptr<LineSorter> measured = make_gpu_line_sorter(spec, pool, 0, nullptr);
+  EXPECT_EQ(gsort_test::order_by(*measured, spec, lines), expected);
+  EXPECT_NE(measured->steps().find("the GPU not started"), std::string::npos) << measured->steps();
+  const std::unique_ptr<LineSorter> free = make_gpu_line_sorter(spec, pool, 0, nullptr, nullptr, kPrefix, kDeviceAlwaysPays);
+  EXPECT_EQ(gsort_test::order_by(*free, spec, lines), expected);
+  EXPECT_NE(free->steps().find("the GPU started in"), std::string::npos) << free->steps();
+  EXPECT_NE(free->steps().find("sorted off the CPU"), std::string::npos);
+  EXPECT_EQ(free->steps().find("(0 chunks)"), std::string::npos) << free->steps();
 }
 
 TEST(GpuLines, DifferentialAgainstGnuSort) {

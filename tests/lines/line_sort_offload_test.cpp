@@ -28,7 +28,9 @@ using gsort_test::Rng;
 struct HostStandIn {
   std::atomic<int>* sorted;
   bool refuse = false;
-  bool operator()(WideEntry* e, uint64_t n) const {
+  bool operator()(WideEntry* e, uint64_t n, uint64_t large) const {
+    EXPECT_GT(large, 0u) << "offered only a chunk with a bucket for all threads";
+    EXPECT_LE(large, n);
     if (refuse) return false;
     std::stable_sort(e, e + n, [](const WideEntry& a, const WideEntry& b) {
       return a.hi != b.hi ? a.hi < b.hi : a.lo < b.lo;

@@ -107,9 +107,9 @@ class CpuLineSorter final : public LineSorter {
     // all threads), or one thread sorts, the offload sorts the whole chunk
     // instead. A chunk whose entries are all equal is in order already.
     const std::vector<Group> groups = scattered ? groups_of(starts, n) : std::vector<Group>{};
-    const bool large =
-        scattered ? std::any_of(groups.begin(), groups.end(), [](const Group& g) { return g.large; }) : !split;
-    if (offload_ && n >= kOffloadMin && large && offload_(w(), n)) {
+    uint64_t large = scattered ? 0 : split ? 0 : n;
+    for (const Group& g : groups) large += g.large ? g.end - g.begin : 0;
+    if (offload_ && n >= kOffloadMin && large > 0 && offload_(w(), n, large)) {
       steps_.offload_s += t.lap();
       ++steps_.offloaded_chunks;
       starts = pieces_of_sorted(n);

@@ -23,9 +23,9 @@ std::unique_ptr<LineSorter> make_line_sorter(const SortConfig& config, const Lin
   }
   const std::string option = config.backend == BackendChoice::kGpu ? "--backend gpu: " : "--backend hybrid: ";
 #if GSORT_HAVE_CUDA
-  // Where the driver is installed, the device is checked and started in
-  // the background (gpu/sort_gpu.h): loading the driver takes a fraction
-  // of a second.
+  // Where the driver is installed, the device is started by the first
+  // chunk that pays for its start (gpu/sort_gpu.h): a context takes a
+  // third of a second.
   std::string why;
   if (!gpu_driver_installed(&why)) throw DeviceError(option + why);
   return make_gpu_line_sorter(spec, pool, config.device, std::move(budget), &log, option);

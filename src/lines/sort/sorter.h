@@ -47,9 +47,11 @@ class LineSorter {
 struct WideEntry;
 
 // Sorts entries[0, n) by their 96 bits, stably, off the CPU's threads
-// (the GPU: gpu/sort_gpu.h); false where it cannot (no room), leaving the
-// entries as they were.
-using EntrySortOffload = std::function<bool(WideEntry* entries, uint64_t n)>;
+// (the GPU: gpu/sort_gpu.h); false where it cannot (no room) or it would
+// not pay, leaving the entries as they were. `large`: of the n, the lines
+// in buckets the CPU would sort on all threads, one bucket after another
+// (all n where one thread sorts): what the offload would spare the CPU.
+using EntrySortOffload = std::function<bool(WideEntry* entries, uint64_t n, uint64_t large)>;
 
 // The CPU sorter (sort_cpu.cpp); with an offload, the radix sort of a
 // chunk's entries is handed to it, and the CPU refines the ties and
@@ -60,8 +62,9 @@ std::unique_ptr<LineSorter> make_cpu_line_sorter(const LineSpec& spec, ThreadPoo
 // The sorter --backend asks for: the GPU's (gpu/sort_gpu.h) when asked,
 // else the CPU's (auto too).
 // --backend gpu without a usable GPU throws DeviceError (where a driver is
-// installed, from the first sort). --backend hybrid sorts lines on the GPU
-// alone. The GPU's sorter takes its device memory from `budget` (the
+// installed, from the first chunk that would use it: a sort no chunk of
+// pays for the device's start sorts on the CPU). --backend hybrid sorts
+// lines as --backend gpu does. The GPU's sorter takes its device memory from `budget` (the
 // job's --gpu-memory; null: no cap).
 std::unique_ptr<LineSorter> make_line_sorter(const SortConfig& config, const LineSpec& spec, ThreadPool& pool,
                                              const Log& log, std::shared_ptr<DeviceBudget> budget);

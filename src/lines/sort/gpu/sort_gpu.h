@@ -1,10 +1,13 @@
 // The GPU sorter of lines (built with CUDA only): the CPU sorter
-// (sort_cpu.cpp) with the radix sort of each chunk's entries handed to
-// the device (kernels/entry_sort.h). The host compiles the keys into the
-// 96-bit entries (composite_pass.h, first_pass.h), refines what ties and
-// writes the order, so the order is exactly the CPU sorter's. A chunk the
-// device has no room for, too small to pay for the copies, or whose
-// buckets the CPU sorts a task each (sort_cpu.cpp), is sorted on the CPU.
+// (sort_cpu.cpp) with the radix sort of a chunk's entries handed to the
+// device (kernels/entry_sort.h) where that pays. The host compiles the keys
+// into the 96-bit entries (composite_pass.h, first_pass.h), refines what
+// ties and writes the order, so the order is exactly the CPU sorter's. The
+// device is started for the first chunk that pays for its start (most
+// never do: a chunk whose buckets the CPU sorts a task each keeps the CPU
+// busy for less than a CUDA context costs); a chunk the device has no room
+// for, too small to pay for the copies, or whose buckets the CPU sorts a
+// task each, is sorted on the CPU.
 #pragma once
 
 #include <cstdint>
@@ -15,12 +18,29 @@
 
 namespace gsort {
 
+// What the sorter weighs before it hands a chunk to the device: the
+// CPU's time for the chunk's large buckets (sort_cpu.cpp) against the
+// device's start, paid once, and every line's round trip. The defaults
+// were measured on the H200 machine (16 cores), 2026-12-02: `--backend
+// gpu` on a 100 KB input took 0.31-0.34 s more than `--backend cpu`,
+// nearly all of it the kernel's (the context made and torn down). On 50M
+// numbers, 45M of them in large buckets, the CPU's radix sorts took 0.16 s
+// on all threads (58 thread-ns a line), the device's start 0.22 s and the
+// round trip (registering, copies, sort, the first chunk's buffers) 0.31 s:
+// on 16 threads no chunk pays, on 4 a chunk of 45M lines or more does.
+struct DeviceLineCosts {
+  double start_s = 0.35;
+  double cpu_thread_ns_per_line = 58;   // a large bucket's line, in thread time
+  double round_trip_ns_per_line = 6.1;  // 16 bytes registered, in and back, sorted
+};
+
 // budget: the device bytes it may take, shared with the job's other users
-// of the device (null: what a chunk needs). The device starts in the
-// background; where it cannot, the first chunk that needs it throws
-// DeviceError(failure_prefix + why).
+// of the device (null: what a chunk needs). Where the device cannot start,
+// the first chunk that would pay for it throws DeviceError(failure_prefix
+// + why); a sort that no chunk of pays for never starts it.
 std::unique_ptr<LineSorter> make_gpu_line_sorter(const LineSpec& spec, ThreadPool& pool, int device,
                                                  std::shared_ptr<DeviceBudget> budget, const Log* log = nullptr,
-                                                 const std::string& failure_prefix = "--backend gpu: ");
+                                                 const std::string& failure_prefix = "--backend gpu: ",
+                                                 const DeviceLineCosts& costs = {});
 
 }  // namespace gsort
