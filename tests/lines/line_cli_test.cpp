@@ -332,6 +332,11 @@ TEST_F(LineCli, VerifyChecksOrderCountAndLines) {
   EXPECT_EQ(bad.exit_code, 2);
   EXPECT_EQ(bad.err, "gsort: verification failed: output line 2 sorts before the one above it\n");
   EXPECT_FALSE(path_exists(dir.file("out")));
+  // Under -u the number is the line's in the output, the dropped lines not counted.
+  write_file(dir.file("u"), "a\na\na\nc\nb\n");
+  const ProcessResult unique = gsort({"-m", "-u", "--verify", dir.file("u"), "-o", dir.file("out")});
+  EXPECT_EQ(unique.exit_code, 2);
+  EXPECT_EQ(unique.err, "gsort: verification failed: output line 3 does not sort after the one above it\n");
   EXPECT_EQ(gsort({"-m", "--verify", dir.file("b"), dir.file("b")}).out, "c\nc\n");
 }
 

@@ -59,7 +59,7 @@ void LineWriter::keep_last(const uint8_t* line, uint64_t len, bool in_buffer) {
 void LineWriter::append(const uint8_t* line, uint64_t len) {
   if (comparison()) {
     const int d = against_last(line, len);
-    if (verify_ && d > 0) verify_->disorder(lines_ + dropped_ + 1);
+    if (verify_ && d > 0) verify_->disorder(lines_ + 1);  // its number in the output (-u's drops not counted)
     if (unique_by_ && d == 0) {
       ++dropped_;
       if (verify_) dropped_sum_ += hash_line(line, len);
@@ -177,7 +177,12 @@ void LineWriter::batch_offsets(ThreadPool& pool, const Lines& lines, uint64_t fi
     }
   });
   for (uint64_t at : disorder) {
-    if (at != 0 && verify_) verify_->disorder(lines_ + dropped_ + at);
+    if (at == 0 || !verify_) continue;
+    // Its number in the output: the lines written before the batch, and
+    // those of the batch kept up to it (offset[k + 1] is still line k's size).
+    uint64_t kept = 0;
+    for (uint64_t k = 0; k < at; ++k) kept += offset[k + 1] != 0;
+    verify_->disorder(lines_ + kept);
   }
   for (uint64_t j = 0; j < n; ++j) offset[j + 1] += offset[j];
 }
