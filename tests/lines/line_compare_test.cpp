@@ -2,7 +2,10 @@
 // a line (src/keys/line_fields.h): GNU sort's rules, case by case.
 #include <gtest/gtest.h>
 
+#include <cstdint>
+#include <random>
 #include <string>
+#include <vector>
 
 #include "src/keys/line_fields.h"
 #include "src/keys/line_number.h"
@@ -69,6 +72,30 @@ TEST(LineFields, SeparatedFields) {
   EXPECT_EQ(key_of("ab,cd", "2,2.5", ','), "cd") << "an end character past the field stops at the line's end";
   EXPECT_EQ(key_of("ab,cd,ef", "1,1.5", ','), "ab,cd") << "GNU: echar counts past the separator";
   EXPECT_EQ(key_of("a", "2,2", ','), "");
+}
+
+// The word-at-a-time scan finds what a byte-by-byte one finds, for every
+// separator byte, at every offset and length, among bytes that trip a
+// careless zero-byte test (0x00, 0x01, 0x80, 0xFF next to the separator).
+TEST(LineFields, FindLineByteMatchesAByteByByteScan) {
+  std::mt19937_64 rng(21);
+  const uint8_t tricky[] = {0x00, 0x01, 0x7F, 0x80, 0x81, 0xFE, 0xFF};
+  for (int sep = 0; sep < 256; ++sep) {
+    for (int round = 0; round < 40; ++round) {
+      std::vector<uint8_t> line(rng() % 40);
+      for (uint8_t& b : line) {
+        const uint64_t r = rng();
+        b = r % 4 == 0 ? static_cast<uint8_t>(sep) : r % 4 == 1 ? tricky[(r >> 8) % sizeof tricky] : static_cast<uint8_t>(r >> 16);
+        if (b == sep && r % 3 != 0) b = static_cast<uint8_t>(sep ^ 1);  // fewer separators: longer scans
+      }
+      for (uint64_t at = 0; at <= line.size(); ++at) {
+        uint64_t expected = at;
+        while (expected < line.size() && line[expected] != sep) ++expected;
+        ASSERT_EQ(find_line_byte(line.data(), line.size(), at, static_cast<uint8_t>(sep)), expected)
+            << "sep " << sep << " at " << at << " of " << line.size();
+      }
+    }
+  }
 }
 
 TEST(LineNumbers, ValuesAsGnuReadsThem) {

@@ -39,12 +39,13 @@ constexpr uint32_t kFewSlotsMost = 4096;          // distinct images of a level 
 // Fills entries[0, n) with each line's composite image (hi, then the top
 // of lo) and index, and returns where ties are refined from (the refiner
 // finds every key itself: nothing is cached). *replanned: whether a line
-// the sample had not seen made it plan again from every line. Returns nothing, having
+// the sample had not seen made it plan again from every line; *squeezed:
+// whether a text level was squeezed to its varying bits. Returns nothing, having
 // written nothing that matters, where the composite would take in no more
 // than the first level: one level, a first key that is the whole line, or
 // a first key whose images are not exact or longer than the slot (the
 // first pass, first_pass.h, then does better).
 std::optional<TieStart> composite_pass(ThreadPool& pool, const LineSpec& spec, const LineSpan& lines,
-                                       WideEntry* entries, bool* replanned);
+                                       WideEntry* entries, bool* replanned, bool* squeezed);
 
 }  // namespace gsort

@@ -86,8 +86,8 @@ class CpuLineSorter final : public LineSorter {
     reserve(n);
     bool cached = false;
     Stopwatch t;
-    bool replanned = false;
-    const std::optional<TieStart> composite = composite_pass(pool_, spec_, lines, w(), &replanned);
+    bool replanned = false, squeezed = false;
+    const std::optional<TieStart> composite = composite_pass(pool_, spec_, lines, w(), &replanned, &squeezed);
     // The first pass fills the cache from end to end; after a composite
     // one, the refiner touches the few entries of its tied lines, here and there.
     for (const HostBuffer* b : {&cache_, &tie_entries_, &tie_scratch_}) b->advise_huge_pages(!composite);
@@ -95,6 +95,7 @@ class CpuLineSorter final : public LineSorter {
     ++steps_.chunks;
     steps_.composite_chunks += composite.has_value();
     steps_.composite_replans += replanned;
+    steps_.composite_squeezed += composite.has_value() && squeezed;
     steps_.first_pass_s += t.lap();
     TieRefiner refiner(spec_, lines, pool_, cache(), cached);
     std::vector<size_t> starts;
