@@ -77,9 +77,18 @@ void pwrite_threads(const std::string& path, const uint8_t* src, size_t size, un
   if (::close(fd) != 0) die("close");
 }
 
-void mmap_threads(const std::string& path, const uint8_t* src, size_t size, unsigned threads, bool reserve) {
+// How a mapped output's space is taken before the copy: not at all (pages
+// fault in as copied), by fallocate, or by its threads making their
+// ranges' pages present.
+enum class Reserve { kNone, kFallocate, kPopulate };
+
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23
+#endif
+
+void mmap_threads(const std::string& path, const uint8_t* src, size_t size, unsigned threads, Reserve reserve) {
   const int fd = create(path);
-  if (reserve) {
+  if (reserve == Reserve::kFallocate) {
     if (::posix_fallocate(fd, 0, static_cast<off_t>(size)) != 0) die("posix_fallocate");
   } else if (::ftruncate(fd, static_cast<off_t>(size)) != 0) {
     die("ftruncate");
@@ -89,6 +98,13 @@ void mmap_threads(const std::string& path, const uint8_t* src, size_t size, unsi
   auto* dst = static_cast<uint8_t*>(map);
   const size_t range = size_t{16} << 20;
   const size_t ranges = (size + range - 1) / range;
+  if (reserve == Reserve::kPopulate) {
+    parallel(threads, [&](unsigned t) {
+      for (size_t r = t; r < ranges; r += threads) {
+        if (::madvise(dst + r * range, std::min(range, size - r * range), MADV_POPULATE_WRITE) != 0) die("madvise");
+      }
+    });
+  }
   parallel(threads, [&](unsigned t) {
     for (size_t r = t; r < ranges; r += threads) {
       const size_t off = r * range;
@@ -102,32 +118,6 @@ void mmap_threads(const std::string& path, const uint8_t* src, size_t size, unsi
 void fallocate_only(const std::string& path, size_t size) {
   const int fd = create(path);
   if (::posix_fallocate(fd, 0, static_cast<off_t>(size)) != 0) die("posix_fallocate");
-  if (::close(fd) != 0) die("close");
-}
-
-#ifndef MADV_POPULATE_WRITE
-#define MADV_POPULATE_WRITE 23
-#endif
-
-void mmap_populated(const std::string& path, const uint8_t* src, size_t size, unsigned threads) {
-  const int fd = create(path);
-  if (::ftruncate(fd, static_cast<off_t>(size)) != 0) die("ftruncate");
-  void* map = ::mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-  if (map == MAP_FAILED) die("mmap");
-  auto* dst = static_cast<uint8_t*>(map);
-  const size_t range = size_t{16} << 20;
-  const size_t ranges = (size + range - 1) / range;
-  parallel(threads, [&](unsigned t) {
-    for (size_t r = t; r < ranges; r += threads) {
-      if (::madvise(dst + r * range, std::min(range, size - r * range), MADV_POPULATE_WRITE) != 0) die("madvise");
-    }
-  });
-  parallel(threads, [&](unsigned t) {
-    for (size_t r = t; r < ranges; r += threads) {
-      std::memcpy(dst + r * range, src + r * range, std::min(range, size - r * range));
-    }
-  });
-  if (::munmap(map, size) != 0) die("munmap");
   if (::close(fd) != 0) die("close");
 }
 
@@ -212,10 +202,10 @@ int main(int argc, char** argv) {
   const Way ways[] = {
       {"write", [&] { write_one_thread(path, src, size, 1); }},
       {"pwrite", [&] { pwrite_threads(path, src, size, threads); }},
-      {"mmap", [&] { mmap_threads(path, src, size, threads, false); }},
-      {"mmap+fa", [&] { mmap_threads(path, src, size, threads, true); }},
+      {"mmap", [&] { mmap_threads(path, src, size, threads, Reserve::kNone); }},
+      {"mmap+fa", [&] { mmap_threads(path, src, size, threads, Reserve::kFallocate); }},
       {"fa", [&] { fallocate_only(path, size); }},
-      {"mmap+pop", [&] { mmap_populated(path, src, size, threads); }},
+      {"mmap+pop", [&] { mmap_threads(path, src, size, threads, Reserve::kPopulate); }},
       {"direct", [&] { direct_threads(path, src, size, threads); }},
   };
   std::printf("%zu MiB to %s, %u threads, median of %d\n", size >> 20, path.c_str(), threads, reps);
