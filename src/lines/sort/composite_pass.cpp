@@ -135,10 +135,10 @@ uint64_t sample_ties(ThreadPool& pool, const std::vector<LineImageSpec>& specs, 
   });
   std::vector<WideEntry> all;
   for (const std::vector<WideEntry>& f : found) all.insert(all.end(), f.begin(), f.end());
-  std::sort(all.begin(), all.end(),
-            [](const WideEntry& a, const WideEntry& b) { return a.hi != b.hi ? a.hi < b.hi : a.lo < b.lo; });
+  std::vector<WideEntry> scratch(all.size());
+  radix_sort_wide(all.data(), scratch.data(), all.size());
   uint64_t ties = 0;
-  for (size_t i = 1; i < all.size(); ++i) ties += all[i].hi == all[i - 1].hi && all[i].lo == all[i - 1].lo;
+  for (size_t i = 1; i < all.size(); ++i) ties += same_bits(all[i], all[i - 1]);
   return ties;
 }
 
@@ -218,9 +218,7 @@ std::optional<TieStart> composite_pass(ThreadPool& pool, const LineSpec& spec, c
   // cost a pass for nothing).
   const uint64_t step = std::max<uint64_t>(1, n / kSampleLines);
   std::vector<LevelFigures> figures = figures_of(pool, specs, levels, lines, step, reference);
-  seed_number_levels(specs, reference, figures);
-  seed_text_levels(specs, figures);
-  rank_few(figures);
+  settle_figures(specs, reference, figures);
   Composite c = compose_best(pool, specs, figures, lines, step, reference, squeezed);
   if (!reaches_past_first(c.start)) return {};
   const Misfits misfits = fill_entries(pool, specs, c, lines, reference, entries);
@@ -232,9 +230,7 @@ std::optional<TieStart> composite_pass(ThreadPool& pool, const LineSpec& spec, c
   } else {
     for (uint64_t i : misfits.lines) add_line(specs, levels, lines, i, reference, figures);
   }
-  seed_number_levels(specs, reference, figures);
-  seed_text_levels(specs, figures);
-  rank_few(figures);
+  settle_figures(specs, reference, figures);
   c = compose(specs, figures, *squeezed);  // as before: every line that fitted still fits
   if (!reaches_past_first(c.start)) return {};
   if (!fill_entries(pool, specs, c, lines, reference, entries).none()) return {};  // cannot be: the plan only widened

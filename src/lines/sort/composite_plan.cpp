@@ -115,11 +115,7 @@ int untaken_bits(const Composite& c, const std::vector<LevelFigures>& figures) {
   return untaken + std::max(0, varying(at, 0) - taken);
 }
 
-void rank_few(std::vector<LevelFigures>& figures) {
-  for (LevelFigures& f : figures) {
-    if (!f.distinct.over()) f.distinct.rank();
-  }
-}
+namespace {
 
 // A number's class byte (its sign, 0x40, 0x80 or 0xC0, and -h's unit)
 // and the low bits of its digit count take values a sample often misses:
@@ -161,6 +157,17 @@ void seed_text_levels(const std::vector<LineImageSpec>& specs, std::vector<Level
         if (((word >> shift) & 0xFF) != 0) word |= seed << shift;
       }
     }
+  }
+}
+
+}  // namespace
+
+void settle_figures(const std::vector<LineImageSpec>& specs, const std::vector<uint64_t>& reference,
+                    std::vector<LevelFigures>& figures) {
+  seed_number_levels(specs, reference, figures);
+  seed_text_levels(specs, figures);
+  for (LevelFigures& f : figures) {
+    if (!f.distinct.over()) f.distinct.rank();
   }
 }
 

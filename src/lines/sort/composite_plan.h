@@ -19,7 +19,6 @@ namespace gsort {
 
 constexpr int kCompositeBits = 96;
 
-
 // A number image's count bytes (1 to 3 of word 0). For a count under
 // 2^16 their top bytes are 0x00 after a class byte whose top bit is set
 // (positive, zero; negative under 'r') and 0xFF after one whose top bit is
@@ -91,14 +90,11 @@ Composite compose(const std::vector<LineImageSpec>& specs, const std::vector<Lev
 // the levels after it. 0 where the plan settles every line.
 int untaken_bits(const Composite& c, const std::vector<LevelFigures>& figures);
 
-// Each level's few distinct slots ranked (where they are few).
-void rank_few(std::vector<LevelFigures>& figures);
-
-// Bits a sample often misses, counted as varying: a number's class and
-// digit count (reference: line 0's slot words, level by level), and the
-// low bits of every byte of text that varies.
-void seed_number_levels(const std::vector<LineImageSpec>& specs, const std::vector<uint64_t>& reference,
-                        std::vector<LevelFigures>& figures);
-void seed_text_levels(const std::vector<LineImageSpec>& specs, std::vector<LevelFigures>& figures);
+// The sample's figures made ready to plan from: the bits a sample often
+// misses counted as varying (a number's class and digit count, with
+// `reference`: line 0's slot words, level by level; the low bits of every
+// byte of text that varies), and each level's few distinct slots ranked.
+void settle_figures(const std::vector<LineImageSpec>& specs, const std::vector<uint64_t>& reference,
+                    std::vector<LevelFigures>& figures);
 
 }  // namespace gsort

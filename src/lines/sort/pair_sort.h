@@ -27,6 +27,9 @@ struct WideEntry {
 };
 static_assert(sizeof(WideEntry) == 16, "WideEntry is 16 bytes");
 
+// Whether two entries have the same 96 bits (their lines tie so far).
+inline bool same_bits(const WideEntry& a, const WideEntry& b) { return a.hi == b.hi && a.lo == b.lo; }
+
 // Sorts e[0, n) by prefix, stably; tmp holds n entries of scratch. The
 // result is in e.
 void sort_pairs(ThreadPool& pool, KeyEntry* e, KeyEntry* tmp, size_t n);

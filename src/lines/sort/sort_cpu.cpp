@@ -48,8 +48,6 @@ struct Group {
   bool large = false;
 };
 
-bool same_bits(const WideEntry& a, const WideEntry& b) { return a.hi == b.hi && a.lo == b.lo; }
-
 // The runs of equal bits in w[begin, end), as tied segments.
 std::vector<TieSegment> ties_in(const WideEntry* w, uint64_t begin, uint64_t end, const TieStart& start) {
   std::vector<TieSegment> ties;

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cstddef>
-#include <cstdio>
 #include <memory>
 #include <string>
 #include <utility>
@@ -114,7 +113,7 @@ class GpuLineSorter final : public LineSorter {
 
   std::string describe() const override { return "gpu (device " + std::to_string(device_) + ")"; }
   std::string steps() const override {
-    return cpu_->steps() + (gpu_ ? "; the GPU started in " + format_seconds(start_s_)
+    return cpu_->steps() + (gpu_ ? "; the GPU started in " + seconds_text(start_s_)
                                  : "; the GPU not started (no chunk would pay for its start)");
   }
   uint64_t bytes_per_line() const override { return cpu_->bytes_per_line(); }
@@ -142,17 +141,11 @@ class GpuLineSorter final : public LineSorter {
       gpu_ = std::make_unique<DeviceEntrySort>(device_, budget_, log_);
       start_s_ = took.seconds();
       if (log_) {
-        log_->info("lines: the GPU started in " + format_seconds(start_s_) + " for a chunk of " + std::to_string(n) +
+        log_->info("lines: the GPU started in " + seconds_text(start_s_) + " for a chunk of " + std::to_string(n) +
                    " lines, " + std::to_string(large) + " of them in buckets too large for one task");
       }
     }
     return gpu_->sort(entries, n);
-  }
-
-  static std::string format_seconds(double s) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.3f s", s);
-    return buf;
   }
 
   int device_;
