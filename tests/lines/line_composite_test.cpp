@@ -10,6 +10,7 @@
 // apart.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <random>
@@ -187,6 +188,44 @@ TEST(LineComposite, BitSqueezeGathersWhatItsRunsGather) {
         const uint64_t w = rng();
         ASSERT_EQ(squeeze(w), squeeze.by_runs(w)) << std::hex << mask << " " << most << " " << w;
       }
+    }
+  }
+}
+
+// Where many lines tie under the composite, the fill keeps every line's
+// tie words (tie_refine.h's CachedWords) and the refiner reads them there:
+// 16 names and 100 numbers, the last resort deciding among ~190 lines a
+// key; lines in pairs of equal keys, 300,000 of them so that the sample
+// (every fourth line) sees a sixteenth of the pairs; a long common prefix
+// after the keys, so that refinement goes past the kept words. Keys that
+// tell every line apart keep nothing.
+TEST(LineComposite, ManyTiedLinesKeepTheirTieWords) {
+  Rng rng(54);
+  std::vector<std::string> dups, pairs, distinct;
+  for (uint64_t i = 0; i < 300000; ++i) {
+    const std::string name = kNames[rng.below(kNames.size())];
+    dups.push_back(std::to_string(rng.below(100)) + "," + name + "," + std::to_string(rng.below(100000)) + "," +
+                   std::string(rng.below(30), 'x'));
+    distinct.push_back(std::to_string(i * 2654435761 % 1000000007) + "," + name);
+  }
+  for (uint64_t i = 0; i < 150000; ++i) {
+    const std::string key = std::to_string(i * 2654435761 % 1000000007) + "," + kNames[rng.below(kNames.size())];
+    pairs.push_back(key + ",customer/account/region/" + std::to_string(rng.below(1000)));
+    pairs.push_back(key + ",customer/account/region/" + std::to_string(rng.below(1000)));
+  }
+  std::shuffle(pairs.begin(), pairs.end(), std::mt19937_64(5));
+  ThreadPool pool(4);
+  const std::vector<std::vector<std::string>> arg_sets = {
+      {"-t,", "-k2,2", "-k1,1n"}, {"-t,", "-k2,2r", "-k1,1n"}, {"-t,", "-k2,2", "-k1,1n", "-r"}, {"-t,", "-k2,2f", "-k1,1n", "-s"}};
+  for (const std::vector<std::string>& args : arg_sets) {
+    for (const auto* lines : {&dups, &pairs, &distinct}) {
+      const LineSpec spec = gsort_test::spec_of_args(args);
+      std::unique_ptr<LineSorter> sorter = cpu_sorter(spec, pool);
+      ASSERT_EQ(gsort_test::order_by(*sorter, spec, *lines), gsort_test::reference_order(spec, *lines))
+          << gsort_test::join_args(args);
+      const bool tied = lines != &distinct && args.back() != "-s";
+      EXPECT_NE(sorter->steps().find(tied ? "tie words kept in 1)" : "tie words kept in 0)"), std::string::npos)
+          << gsort_test::join_args(args) << ": " << sorter->steps();
     }
   }
 }

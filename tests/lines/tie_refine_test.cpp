@@ -33,7 +33,7 @@ Refined refine_all(const std::vector<std::string>& lines, const std::vector<std:
   std::vector<LineCache> cache(lines.size());
   std::vector<KeyEntry> e(lines.size()), tmp(lines.size());
   for (uint32_t i = 0; i < lines.size(); ++i) e[i] = KeyEntry{0, i};
-  TieRefiner refiner(spec, span, pool, cache.data(), false);
+  TieRefiner refiner(spec, span, pool, cache.data(), CachedWords{});
   const std::vector<TieSegment> all{TieSegment{0, lines.size(), 0, level}};
   parallel ? refiner.refine(e.data(), tmp.data(), all) : refiner.refine_serial(e.data(), tmp.data(), all);
   Refined r;

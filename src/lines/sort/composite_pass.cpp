@@ -165,6 +165,35 @@ Composite compose_best(ThreadPool& pool, const std::vector<LineImageSpec>& specs
 
 bool reaches_past_first(const TieStart& start) { return start.level > 0 || start.settled; }
 
+// Line i's key at the level where its ties start, placed in its cache
+// entry with image words `depth` and `depth + 1`; false where the key or
+// its image is too long for the entry's 32-bit figures.
+bool keep_tie_words(const LineImageSpec& image, uint64_t depth, const LineSpan& lines, uint64_t i, LineCache& entry) {
+  const LineImageView v = view_line_image(image, lines.line(i), lines.length(i));
+  const uint64_t length = line_image_length(image, v);
+  entry = LineCache{{line_image_word(image, v, depth), line_image_word(image, v, depth + 1)},
+                    static_cast<uint64_t>(v.key - lines.text), static_cast<uint32_t>(v.len),
+                    static_cast<uint32_t>(length)};
+  return v.len < kUnplaced && length < kUnplaced;
+}
+
+// Whether many lines will tie under plan c (an eighth of them or more),
+// so that their tie words are worth keeping for every line as the fill
+// reads it. Refining ties reads each tied line's key and then its bytes,
+// anywhere in the chunk: 2 GB of -t, -k2,2 -k1,1n over 16 names and 1,000
+// numbers (the last resort decides every line) took the H200's 16 threads
+// 29 thread-s of ties; over 50,000 words, 20.5M lines tied in pairs and
+// threes took 18. The sample's tied pairs, one line in `step`, stand for
+// step^2 times as many pairs among all lines (a pair is sampled when both
+// its lines are), and a pair for two tied lines.
+bool many_lines_tie(ThreadPool& pool, const std::vector<LineImageSpec>& specs, const Composite& c,
+                    const LineSpan& lines, uint64_t step, const std::vector<uint64_t>& reference) {
+  if (c.start.settled || !composable(specs[c.start.level])) return false;
+  const double pairs = static_cast<double>(sample_ties(pool, specs, c, lines, step, reference));
+  const double scale = static_cast<double>(step);
+  return 8 * 2 * pairs * scale * scale >= static_cast<double>(lines.count);
+}
+
 // The lines a fill found not to fit its plan: listed while few, else only counted.
 struct Misfits {
   std::vector<uint64_t> lines;
@@ -174,20 +203,32 @@ struct Misfits {
 
 // Every line's entry by the plan; the lines that do not fit it are left
 // unwritten and listed (past kMisfitsMost, the fill stops).
+// With a cache, also every line's tie words (keep_tie_words), all of them
+// even where the fill stops early; `*fits`: whether their figures fit the
+// cache's 32 bits.
 Misfits fill_entries(ThreadPool& pool, const std::vector<LineImageSpec>& specs, const Composite& c,
-                     const LineSpan& lines, const std::vector<uint64_t>& reference, WideEntry* entries) {
+                     const LineSpan& lines, const std::vector<uint64_t>& reference, WideEntry* entries,
+                     LineCache* cache, bool* fits) {
   const uint64_t n = lines.count;
   const size_t tasks = n < 4096 ? 1 : pool.balanced_task_count();
   std::vector<std::vector<uint64_t>> found(tasks);
   std::atomic<uint64_t> count{0};
+  std::atomic<bool> all_fit{true};
   pool.parallel_for(tasks, [&](size_t t) {
+    bool fit = true, stopped = false;  // stopped: too many misfits, the entries are filled again anyway
     for (uint64_t i = split_point(n, tasks, t), end = split_point(n, tasks, t + 1); i < end; ++i) {
-      if ((i & 4095) == 0 && count.load(std::memory_order_relaxed) > kMisfitsMost) return;  // refilled anyway
+      if (cache) fit &= keep_tie_words(specs[c.start.level], c.start.depth, lines, i, cache[i]);
+      if ((i & 4095) == 0) stopped = count.load(std::memory_order_relaxed) > kMisfitsMost;
+      if (stopped) {
+        if (!cache) break;
+        continue;
+      }
       if (composite_entry(specs, c, reference.data(), lines, i, entries[i])) continue;
-      if (count.fetch_add(1, std::memory_order_relaxed) >= kMisfitsMost) return;
-      found[t].push_back(i);
+      if (count.fetch_add(1, std::memory_order_relaxed) < kMisfitsMost) found[t].push_back(i);
     }
+    if (!fit) all_fit.store(false, std::memory_order_relaxed);
   });
+  *fits = all_fit.load();
   Misfits m;
   m.many = count.load() > kMisfitsMost;
   for (const std::vector<uint64_t>& f : found) m.lines.insert(m.lines.end(), f.begin(), f.end());
@@ -197,9 +238,11 @@ Misfits fill_entries(ThreadPool& pool, const std::vector<LineImageSpec>& specs, 
 }  // namespace
 
 std::optional<TieStart> composite_pass(ThreadPool& pool, const LineSpec& spec, const LineSpan& lines,
-                                       WideEntry* entries, bool* replanned, bool* squeezed) {
+                                       WideEntry* entries, const std::function<LineCache*()>& tie_cache,
+                                       CachedWords* cached, bool* replanned, bool* squeezed) {
   *replanned = false;
   *squeezed = false;
+  *cached = CachedWords{};
   const uint64_t n = lines.count;
   const std::vector<LineImageSpec> specs = spec.images();
   // A first key that is the line itself (a log line sorted whole) is
@@ -221,8 +264,15 @@ std::optional<TieStart> composite_pass(ThreadPool& pool, const LineSpec& spec, c
   settle_figures(specs, reference, figures);
   Composite c = compose_best(pool, specs, figures, lines, step, reference, squeezed);
   if (!reaches_past_first(c.start)) return {};
-  const Misfits misfits = fill_entries(pool, specs, c, lines, reference, entries);
-  if (misfits.none()) return c.start;
+  // The tie words are kept as the plan's start has them (a plan made again
+  // keeps them again).
+  LineCache* cache = many_lines_tie(pool, specs, c, lines, step, reference) ? tie_cache() : nullptr;
+  bool fits = false;
+  const Misfits misfits = fill_entries(pool, specs, c, lines, reference, entries, cache, &fits);
+  if (misfits.none()) {
+    if (cache && fits) *cached = CachedWords{true, c.start.level, c.start.depth};
+    return c.start;
+  }
   *replanned = true;
   if (misfits.many) {
     const size_t reached = c.start.settled ? levels : std::min<size_t>(levels, c.start.level + 1);
@@ -233,7 +283,8 @@ std::optional<TieStart> composite_pass(ThreadPool& pool, const LineSpec& spec, c
   settle_figures(specs, reference, figures);
   c = compose(specs, figures, *squeezed);  // as before: every line that fitted still fits
   if (!reaches_past_first(c.start)) return {};
-  if (!fill_entries(pool, specs, c, lines, reference, entries).none()) return {};  // cannot be: the plan only widened
+  if (!fill_entries(pool, specs, c, lines, reference, entries, cache, &fits).none()) return {};  // cannot be: the plan only widened
+  if (cache && fits) *cached = CachedWords{true, c.start.level, c.start.depth};
   return c.start;
 }
 

@@ -21,6 +21,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 
 #include "src/core/thread_pool.h"
@@ -29,6 +30,7 @@
 #include "src/lines/sort/first_pass.h"
 #include "src/lines/sort/index.h"
 #include "src/lines/sort/pair_sort.h"
+#include "src/lines/sort/tie_refine.h"
 
 namespace gsort {
 
@@ -37,8 +39,11 @@ constexpr uint32_t kSlotLevels = 4;               // levels the composite may ta
 constexpr uint32_t kFewSlotsMost = 4096;          // distinct images of a level that are ranked
 
 // Fills entries[0, n) with each line's composite image (hi, then the top
-// of lo) and index, and returns where ties are refined from (the refiner
-// finds every key itself: nothing is cached). *replanned: whether a line
+// of lo) and index, and returns where ties are refined from. Where a
+// sample says most lines will tie, every line's key at that level and its
+// first two words there go into the cache tie_cache() returns (n entries),
+// as *cached says; else the refiner finds the keys of the few tied lines
+// itself. *replanned: whether a line
 // the sample had not seen made it plan again from every line; *squeezed:
 // whether a text level was squeezed to its varying bits. Returns nothing, having
 // written nothing that matters, where the composite would take in no more
@@ -46,6 +51,7 @@ constexpr uint32_t kFewSlotsMost = 4096;          // distinct images of a level 
 // a first key whose images are not exact or longer than the slot (the
 // first pass, first_pass.h, then does better).
 std::optional<TieStart> composite_pass(ThreadPool& pool, const LineSpec& spec, const LineSpan& lines,
-                                       WideEntry* entries, bool* replanned, bool* squeezed);
+                                       WideEntry* entries, const std::function<LineCache*()>& tie_cache,
+                                       CachedWords* cached, bool* replanned, bool* squeezed);
 
 }  // namespace gsort

@@ -82,18 +82,28 @@ class CpuLineSorter final : public LineSorter {
       return;
     }
     reserve(n);
-    bool cached = false;
+    CachedWords cached;
     Stopwatch t;
     bool replanned = false, squeezed = false;
-    const std::optional<TieStart> composite = composite_pass(pool_, spec_, lines, w(), &replanned, &squeezed);
-    // The first pass fills the cache from end to end; after a composite
-    // one, the refiner touches the few entries of its tied lines, here and there.
-    for (const HostBuffer* b : {&cache_, &tie_entries_, &tie_scratch_}) b->advise_huge_pages(!composite);
-    const TieStart start = composite ? *composite : first_pass(pool_, spec_, lines, w(), tmp(), cache(), &cached);
+    // A pass that fills the cache does so from end to end; otherwise the
+    // refiner touches the few entries of its tied lines, here and there.
+    const auto cache_from_end_to_end = [this] {
+      cache_.advise_huge_pages(true);
+      return cache();
+    };
+    const std::optional<TieStart> composite =
+        composite_pass(pool_, spec_, lines, w(), cache_from_end_to_end, &cached, &replanned, &squeezed);
+    if (!composite) cache_.advise_huge_pages(true);
+    if (composite && !cached.filled) cache_.advise_huge_pages(false);
+    for (const HostBuffer* b : {&tie_entries_, &tie_scratch_}) b->advise_huge_pages(!composite || cached.filled);
+    bool first_cached = false;
+    const TieStart start = composite ? *composite : first_pass(pool_, spec_, lines, w(), tmp(), cache(), &first_cached);
+    if (!composite) cached = CachedWords{first_cached, 0, 1};
     ++steps_.chunks;
     steps_.composite_chunks += composite.has_value();
     steps_.composite_replans += replanned;
     steps_.composite_squeezed += composite.has_value() && squeezed;
+    steps_.composite_tie_words += composite.has_value() && cached.filled;
     steps_.first_pass_s += t.lap();
     TieRefiner refiner(spec_, lines, pool_, cache(), cached);
     std::vector<size_t> starts;

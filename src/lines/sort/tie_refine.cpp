@@ -54,13 +54,13 @@ std::vector<TieSegment> tied_runs(ThreadPool& pool, const KeyEntry* e, uint64_t 
 }
 
 TieRefiner::TieRefiner(const LineSpec& spec, const LineSpan& lines, ThreadPool& pool, LineCache* cache,
-                       bool first_level_cached)
+                       CachedWords cached)
     : compare_(spec),
       images_(spec.images()),
       lines_(lines),
       pool_(pool),
       cache_(cache),
-      first_level_cached_(first_level_cached) {}
+      cached_(cached) {}
 
 LineImageView TieRefiner::view_of(uint32_t level, uint32_t line, uint64_t* located) const {
   const LineImageSpec& image = images_[level];
@@ -94,12 +94,19 @@ void TieRefiner::place_range(uint32_t level, const KeyEntry* e, uint64_t n) cons
 }
 
 void TieRefiner::place_members(const KeyEntry* e, const std::vector<TieSegment>& segments, bool parallel) {
+  // Neighbouring segments of one level are placed as one range, so that
+  // the lines of members ahead are on their way in across small segments.
   std::vector<TieSegment> todo;
   uint64_t total = 0;
   for (const TieSegment& s : segments) {
-    if (s.level == 0 && first_level_cached_) continue;
-    todo.push_back(s);
+    if (cached_.placed(s.level)) continue;
     total += s.size;
+    TieSegment* last = todo.empty() ? nullptr : &todo.back();
+    if (last && last->level == s.level && last->begin + last->size == s.begin) {
+      last->size += s.size;
+    } else {
+      todo.push_back(s);
+    }
   }
   if (todo.empty()) return;
   // A task places members [b, end) of the segments' members counted in order.
@@ -155,12 +162,12 @@ void TieRefiner::skip_equal_words(const KeyEntry* e, TieSegment& s) const {
 uint64_t TieRefiner::load_words(KeyEntry* e, uint64_t n, uint32_t level, uint64_t depth, uint64_t* located) const {
   const LineImageSpec& image = images_[level];
   uint64_t longest = 0;
-  const bool cached_words = level == 0 && first_level_cached_ && (depth == 1 || depth == 2);
+  const bool cached_words = cached_.holds(level, depth);
   for (uint64_t i = 0; i < n; ++i) {
     const uint32_t line = e[i].index;
-    if (cached_words) {  // the first pass kept words 1 and 2 and the image's length
+    if (cached_words) {  // a pass kept the word and the image's length
       longest = std::max<uint64_t>(longest, cache_[line].image_length);
-      e[i].prefix = cache_[line].word[depth - 1];
+      e[i].prefix = cache_[line].word[depth - cached_.depth];
       continue;
     }
     const LineImageView v = view_of(level, line, located);
@@ -294,13 +301,13 @@ void TieRefiner::prefetch_second(const Members& m) const {
   if (!m.valid()) return;
   const uint32_t line = m.line();
   const uint64_t depth = m.segments[m.k].depth;
-  if (m.level() == 0 && first_level_cached_ && (depth == 1 || depth == 2)) return;  // the entry holds the word
+  if (cached_.holds(m.level(), depth)) return;  // the entry holds the word
   const LineCache& c = cache_[line];
   __builtin_prefetch(c.key_length == kUnplaced ? lines_.line(line) : lines_.text + c.key_at + 8 * depth);
 }
 
 void TieRefiner::load_round(KeyEntry* e, const std::vector<TieSegment>& segments, std::vector<uint64_t>& longest) {
-  constexpr int kFar = 16, kNear = 6;  // members ahead whose first and second reads are started
+  constexpr int kFar = 40, kNear = 20;  // members ahead whose first and second reads are started
   longest.assign(segments.size(), 0);
   Members far{segments, e}, near{segments, e};
   for (int a = 0; a < kFar && far.valid(); ++a) {

@@ -45,18 +45,31 @@ std::vector<TieSegment> tied_runs(ThreadPool& pool, const KeyEntry* e, uint64_t 
 
 // Where a line's key lies, so that the refinement reads each image word in
 // place rather than finding the key again from the line's start (which
-// made a long key's refinement quadratic in its length). The first pass
-// over a chunk's lines may fill it for the first key, with image words 1
-// and 2; the refiner fills it for each later level as a line's segment
+// made a long key's refinement quadratic in its length). A pass over a
+// chunk's lines may fill it for one level, with two of its image words
+// (CachedWords); the refiner fills it for each later level as a line's segment
 // reaches it (a line never goes back to an earlier level). One entry per
 // line, so that a refinement step touches one place per line.
 struct LineCache {
-  uint64_t word[2];  // the first key's image words 1 and 2 (when the first pass filled them)
+  uint64_t word[2];  // image words CachedWords::depth and depth + 1 (when a pass filled them)
   uint64_t key_at;   // the key's offset in the chunk's text
   uint32_t key_length;    // kUnplaced: too long to keep (the key is found again each time)
   uint32_t image_length;
 };
 constexpr uint32_t kUnplaced = ~uint32_t{0};
+
+// What a pass over every line in memory order (first_pass.h, or a
+// composite_pass.h that saw most lines tie) left in the cache: for every
+// line, where its key at `level` lies and that image's words `depth` and
+// `depth + 1`, so that a refinement round reads one place per line rather
+// than finding the key and then its bytes, both anywhere in the chunk.
+struct CachedWords {
+  bool filled = false;
+  uint32_t level = 0;
+  uint64_t depth = 1;
+  bool placed(uint32_t l) const { return filled && l == level; }
+  bool holds(uint32_t l, uint64_t d) const { return placed(l) && d >= depth && d <= depth + 1; }
+};
 
 // Image words a tied key whose words are costly is refined by before the
 // rest of its segment goes to the full comparison.
@@ -70,10 +83,9 @@ constexpr uint64_t kSkipWords = 64;
 
 class TieRefiner {
  public:
-  // cache: an entry for every line of `lines`, the first key's filled
-  // by the first pass where first_level_cached, else scratch.
-  TieRefiner(const LineSpec& spec, const LineSpan& lines, ThreadPool& pool, LineCache* cache,
-             bool first_level_cached);
+  // cache: an entry for every line of `lines`, filled as `cached` says,
+  // else scratch.
+  TieRefiner(const LineSpec& spec, const LineSpan& lines, ThreadPool& pool, LineCache* cache, CachedWords cached);
 
   // Sorts every segment of e fully (tmp: scratch as large as e).
   void refine(KeyEntry* e, KeyEntry* tmp, std::vector<TieSegment> segments);
@@ -136,7 +148,7 @@ class TieRefiner {
   const LineSpan& lines_;
   ThreadPool& pool_;
   LineCache* cache_;
-  bool first_level_cached_;
+  CachedWords cached_;
   std::atomic<uint64_t> located_{0};
 };
 
