@@ -202,10 +202,10 @@ struct Misfits {
 };
 
 // Every line's entry by the plan; the lines that do not fit it are left
-// unwritten and listed (past kMisfitsMost, the fill stops).
-// With a cache, also every line's tie words (keep_tie_words), all of them
-// even where the fill stops early; `*fits`: whether their figures fit the
-// cache's 32 bits.
+// unwritten and listed (past kMisfitsMost, the fill stops: the plan is
+// made again and every line filled again). With a cache, also every
+// line's tie words (keep_tie_words); `*fits`: whether their figures fit
+// the cache's 32 bits.
 Misfits fill_entries(ThreadPool& pool, const std::vector<LineImageSpec>& specs, const Composite& c,
                      const LineSpan& lines, const std::vector<uint64_t>& reference, WideEntry* entries,
                      LineCache* cache, bool* fits) {
@@ -215,16 +215,13 @@ Misfits fill_entries(ThreadPool& pool, const std::vector<LineImageSpec>& specs, 
   std::atomic<uint64_t> count{0};
   std::atomic<bool> all_fit{true};
   pool.parallel_for(tasks, [&](size_t t) {
-    bool fit = true, stopped = false;  // stopped: too many misfits, the entries are filled again anyway
+    bool fit = true;
     for (uint64_t i = split_point(n, tasks, t), end = split_point(n, tasks, t + 1); i < end; ++i) {
+      if ((i & 4095) == 0 && count.load(std::memory_order_relaxed) > kMisfitsMost) break;  // refilled anyway
       if (cache) fit &= keep_tie_words(specs[c.start.level], c.start.depth, lines, i, cache[i]);
-      if ((i & 4095) == 0) stopped = count.load(std::memory_order_relaxed) > kMisfitsMost;
-      if (stopped) {
-        if (!cache) break;
-        continue;
-      }
       if (composite_entry(specs, c, reference.data(), lines, i, entries[i])) continue;
-      if (count.fetch_add(1, std::memory_order_relaxed) < kMisfitsMost) found[t].push_back(i);
+      if (count.fetch_add(1, std::memory_order_relaxed) >= kMisfitsMost) break;
+      found[t].push_back(i);
     }
     if (!fit) all_fit.store(false, std::memory_order_relaxed);
   });

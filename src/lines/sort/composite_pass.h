@@ -40,7 +40,7 @@ constexpr uint32_t kFewSlotsMost = 4096;          // distinct images of a level 
 
 // Fills entries[0, n) with each line's composite image (hi, then the top
 // of lo) and index, and returns where ties are refined from. Where a
-// sample says most lines will tie, every line's key at that level and its
+// sample says many lines will tie, every line's key at that level and its
 // first two words there go into the cache tie_cache() returns (n entries),
 // as *cached says; else the refiner finds the keys of the few tied lines
 // itself. *replanned: whether a line

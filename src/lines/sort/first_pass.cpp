@@ -80,7 +80,7 @@ struct Words {
 }  // namespace
 
 TieStart first_pass(ThreadPool& pool, const LineSpec& spec, const LineSpan& lines, WideEntry* entries,
-                    WideEntry* spare, LineCache* cache, bool* cached) {
+                    WideEntry* spare, LineCache* cache, CachedWords* cached) {
   const uint64_t n = lines.count;
   const std::vector<LineImageSpec> levels = spec.images();
   const LineImageSpec& image = levels[0];
@@ -129,7 +129,7 @@ TieStart first_pass(ThreadPool& pool, const LineSpec& spec, const LineSpan& line
   });
   Figures all;
   for (const Figures& f : figures) all.add(f);
-  *cached = keep_cache && all.fits;
+  *cached = CachedWords{keep_cache && all.fits, 0, 1};
   const Bits96 chosen = choose_bits(all, image.key, next_level);
   const TieStart start = chosen.start;
   const int hi_word = chosen.hi_word, lo_word = chosen.lo_word;

@@ -34,10 +34,10 @@ struct TieStart {
   bool settled = false;  // nothing to refine: equal bits are equal lines (input order)
 };
 
-// Fills entries[0, n) (and cache[0, n), unless it returns cached false
-// through `cached`): spare holds n entries of scratch. Returns where ties
-// are refined from.
+// Fills entries[0, n) (and cache[0, n) with the first key's words 1 and
+// 2, as `*cached` says): spare holds n entries of scratch. Returns where
+// ties are refined from.
 TieStart first_pass(ThreadPool& pool, const LineSpec& spec, const LineSpan& lines, WideEntry* entries,
-                    WideEntry* spare, LineCache* cache, bool* cached);
+                    WideEntry* spare, LineCache* cache, CachedWords* cached);
 
 }  // namespace gsort

@@ -93,12 +93,8 @@ class CpuLineSorter final : public LineSorter {
     };
     const std::optional<TieStart> composite =
         composite_pass(pool_, spec_, lines, w(), cache_from_end_to_end, &cached, &replanned, &squeezed);
-    if (!composite) cache_.advise_huge_pages(true);
-    if (composite && !cached.filled) cache_.advise_huge_pages(false);
-    for (const HostBuffer* b : {&tie_entries_, &tie_scratch_}) b->advise_huge_pages(!composite || cached.filled);
-    bool first_cached = false;
-    const TieStart start = composite ? *composite : first_pass(pool_, spec_, lines, w(), tmp(), cache(), &first_cached);
-    if (!composite) cached = CachedWords{first_cached, 0, 1};
+    for (const HostBuffer* b : {&cache_, &tie_entries_, &tie_scratch_}) b->advise_huge_pages(!composite || cached.filled);
+    const TieStart start = composite ? *composite : first_pass(pool_, spec_, lines, w(), tmp(), cache(), &cached);
     ++steps_.chunks;
     steps_.composite_chunks += composite.has_value();
     steps_.composite_replans += replanned;

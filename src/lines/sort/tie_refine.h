@@ -59,7 +59,7 @@ struct LineCache {
 constexpr uint32_t kUnplaced = ~uint32_t{0};
 
 // What a pass over every line in memory order (first_pass.h, or a
-// composite_pass.h that saw most lines tie) left in the cache: for every
+// composite_pass.h that saw many lines tie) left in the cache: for every
 // line, where its key at `level` lies and that image's words `depth` and
 // `depth + 1`, so that a refinement round reads one place per line rather
 // than finding the key and then its bytes, both anywhere in the chunk.
