@@ -55,7 +55,7 @@ set(GSORT_LAYERS
   "src/lines/sort/gpu:src/core src/cuda src/keys src/config src/algo kernels src/chunk_sort src/lines/keys src/lines/sort"
   "src/lines/read:src/core io"
   "src/lines/verify:src/core io src/keys src/config src/verify src/lines/keys src/lines/sort src/lines/read"
-  "src/lines/output:src/core io src/keys src/config src/lines/keys src/lines/sort src/lines/verify"
+  "src/lines/output:src/core io src/keys src/config src/output src/lines/keys src/lines/sort src/lines/verify"
   "src/lines/merge:src/core io src/keys src/config src/algo src/merge src/lines/keys src/lines/sort src/lines/verify src/lines/output"
   "src/lines/merge/device:src/core src/cuda io src/chunk_sort/gpu src/lines/merge/held_runs.h src/lines/merge/run_bytes.h"
   "src/lines/debug:src/core io src/keys src/config src/lines/keys"

@@ -1,7 +1,7 @@
-// The output writer, the end of every sorted stream: records appended in
-// order go into blocks of a BlockTarget: write-behind buffers on their way
-// to a sink (the output file, an encoder, a run file), or the output file
-// itself, mapped (io/output/mapped_window.h).
+// The end of every sorted stream of records: records appended in order go
+// into the blocks of a BlockTarget (block_writer.h): write-behind buffers on
+// their way to a sink (the output file, an encoder, a run file), or the
+// output file itself, mapped (io/output/mapped_window.h).
 // With a unique layout (-u), a record whose key equals the previous kept
 // record's key is dropped, so the first record of each group survives.
 // The final output may carry an OutputCheck (--verify), which sees every
@@ -14,15 +14,16 @@
 #include <memory>
 #include <vector>
 
-#include "src/core/thread_pool.h"
 #include "io/output/block_target.h"
 #include "io/output/write_behind.h"
+#include "src/core/thread_pool.h"
 #include "src/keys/key_layout.h"
+#include "src/output/block_writer.h"
 #include "src/verify/output_check.h"
 
 namespace gsort {
 
-class OutputWriter {
+class OutputWriter : public BlockWriter {
  public:
   // unique_by: null keeps every record. Blocks of block_bytes go to `sink`
   // through write-behind buffers.
@@ -36,21 +37,16 @@ class OutputWriter {
     final_ = true;
     check_ = check;
   }
-  // A counter advanced by the bytes of each block handed to the writer
-  // (for the progress line).
-  void count_bytes(std::atomic<uint64_t>* counter) { bytes_counter_ = counter; }
-
   // One record (the merge's path).
   void append(const uint8_t* record) {
-    if (unique_by_ && has_last_ && unique_by_->compare(last_kept_, record) == 0) {
+    if (unique_by_ && has_last_ && unique_by_->compare(last_, record) == 0) {
       if (check_) check_->dropped(record);
       return;
     }
     if (used_ + record_size_ > capacity_) throw_full();
-    uint8_t* dst = buffer_ + used_;
+    uint8_t* dst = block_ + used_;
     std::memcpy(dst, record, record_size_);
-    last_kept_ = dst;
-    has_last_ = true;
+    if (unique_by_) keep_last(dst, record_size_, true);
     used_ += record_size_;
     ++records_;
     if (used_ + record_size_ > capacity_) flush();
@@ -69,30 +65,18 @@ class OutputWriter {
   uint64_t records_written() const { return records_; }
 
  private:
+  // Hands the block over (the final output's shown to --verify first).
   void flush();
   [[noreturn]] void throw_full() const;
-  // Drops the page-table entries of p[0, bytes), records gathered into a
-  // mapped output, on the pool: the unmap at the end clears that much less.
-  static void drop_written(ThreadPool& pool, uint8_t* p, uint64_t bytes);
   // Drops duplicates from the `count` records that start at `first`, in place;
   // returns how many remain.
   uint64_t drop_duplicates(uint8_t* first, uint64_t count);
 
   uint32_t record_size_;
   const KeyLayout* unique_by_;
-  std::unique_ptr<BlockTarget> target_;
-  uint8_t* buffer_ = nullptr;  // target_'s current block and its size
-  uint64_t capacity_ = 0;
-  uint64_t used_ = 0;
   uint64_t records_ = 0;
-  // The last kept record; when a buffer is handed off it is copied to
-  // carried_ so the comparison survives the buffer's reuse.
-  const uint8_t* last_kept_ = nullptr;
-  bool has_last_ = false;
-  std::vector<uint8_t> carried_;
   bool final_ = false;
   OutputCheck* check_ = nullptr;
-  std::atomic<uint64_t>* bytes_counter_ = nullptr;
   uint64_t flushed_records_ = 0;
 };
 

@@ -14,45 +14,26 @@ constexpr uint64_t kParallelGatherBytes = 1 << 20;  // less than this is copied 
 }  // namespace
 
 LineWriter::LineWriter(std::unique_ptr<BlockTarget> target, uint8_t eol, const LineComparator* unique_by)
-    : target_(std::move(target)), eol_(eol), unique_by_(unique_by) {}
+    : BlockWriter(std::move(target)), eol_(eol), unique_by_(unique_by) {}
 
 LineWriter::LineWriter(WriteBehind::Sink sink, uint64_t block_bytes, uint8_t eol, const LineComparator* unique_by)
     : LineWriter(std::make_unique<WriteBehind>(std::move(sink), std::max<uint64_t>(block_bytes, 4096)), eol,
                  unique_by) {}
 
 void LineWriter::flush() {
-  if (used_ == 0) return;
-  if (has_last_ && last_ != carried_.data()) {
-    carried_.assign(last_, last_ + last_len_);
-    last_ = carried_.data();
-  }
-  if (bytes_counter_) bytes_counter_->fetch_add(used_, std::memory_order_relaxed);
-  target_->submit(used_);
-  ++blocks_;
-  used_ = 0;
+  if (used_ != 0) hand_over();
 }
 
 void LineWriter::put(const uint8_t* p, uint64_t n) {
   while (n > 0) {
-    if (target_->capacity() == 0) throw Error("internal error: the output outgrew the range reserved for it");
-    const uint64_t k = std::min<uint64_t>(n, target_->capacity() - used_);
-    std::memcpy(target_->buffer() + used_, p, k);
+    ensure_block();
+    if (capacity_ == 0) throw Error("internal error: the output outgrew the range reserved for it");
+    const uint64_t k = std::min<uint64_t>(n, capacity_ - used_);
+    std::memcpy(block_ + used_, p, k);
     used_ += k;
     p += k;
     n -= k;
-    if (used_ == target_->capacity()) flush();
-  }
-}
-
-void LineWriter::keep_last(const uint8_t* line, uint64_t len, bool in_buffer) {
-  if (!comparison()) return;
-  has_last_ = true;
-  last_len_ = len;
-  if (in_buffer) {
-    last_ = line;
-  } else {
-    carried_.assign(line, line + len);
-    last_ = carried_.data();
+    if (used_ == capacity_) flush();
   }
 }
 
@@ -69,16 +50,17 @@ void LineWriter::append(const uint8_t* line, uint64_t len) {
   }
   ++lines_;
   bytes_ += len + 1;
-  if (len + 1 <= target_->capacity() - used_) {
-    uint8_t* at = target_->buffer() + used_;
+  ensure_block();
+  if (len + 1 <= capacity_ - used_) {
+    uint8_t* at = block_ + used_;
     std::memcpy(at, line, len);
     at[len] = eol_;
     used_ += len + 1;
-    keep_last(at, len, true);
-    if (used_ == target_->capacity()) flush();
+    note_kept(at, len, true);
+    if (used_ == capacity_) flush();
     return;
   }
-  keep_last(line, len, false);  // before put() may flush the buffer it would point into
+  note_kept(line, len, false);  // before put() may flush the buffer it would point into
   put(line, len);
   put(&eol_, 1);
 }
@@ -133,7 +115,7 @@ size_t tasks_of(ThreadPool& pool, bool parallel) { return parallel && pool.size(
 }  // namespace
 
 void LineWriter::gather(ThreadPool& pool, const LineRef* refs, const std::vector<uint64_t>& offset, uint64_t n) {
-  uint8_t* base = target_->buffer() + used_;
+  uint8_t* base = block_ + used_;
   const bool parallel = offset[n] - offset[0] >= kParallelGatherBytes;
   std::vector<uint64_t> kept(tasks_of(pool, parallel), 0), dropped(kept.size(), 0);  // --verify's hash sums
   in_tasks(pool, parallel, n, [&](size_t t, uint64_t b, uint64_t e) {
@@ -191,19 +173,20 @@ template <typename Lines>
 uint64_t LineWriter::fill_block(ThreadPool& pool, const Lines& lines, uint64_t count) {
   std::vector<uint64_t> offset;
   std::vector<LineRef> refs;
+  ensure_block();
   const uint64_t blocks = blocks_;
   uint64_t done = 0;
   while (done < count && blocks_ == blocks) {
     // About as many lines as the buffer has room for, by the mean size so far.
     const uint64_t mean = lines_ + dropped_ == 0 ? 64 : std::max<uint64_t>(1, bytes_ / (lines_ + dropped_));
-    const uint64_t room_for = (target_->capacity() - used_) / mean + 64;
+    const uint64_t room_for = (capacity_ - used_) / mean + 64;
     const uint64_t n = std::min({kBatchLines, count - done, room_for});
     batch_offsets(pool, lines, done, n, offset, refs);
     // As many as fit the buffer; a first line that does not fit goes alone.
-    const uint64_t room = target_->capacity() - used_;
+    const uint64_t room = capacity_ - used_;
     const uint64_t fit = static_cast<uint64_t>(std::upper_bound(offset.begin() + 1, offset.end(), room) - offset.begin()) - 1;
     if (fit == 0) {
-      if (used_ != 0 && offset[1] <= target_->capacity()) {
+      if (used_ != 0 && offset[1] <= capacity_) {
         flush();
         continue;
       }
@@ -214,7 +197,7 @@ uint64_t LineWriter::fill_block(ThreadPool& pool, const Lines& lines, uint64_t c
     gather(pool, refs.data(), offset, fit);
     note_gathered(refs.data(), offset, fit);
     done += fit;
-    if (target_->capacity() - used_ < 4096) flush();
+    if (capacity_ - used_ < 4096) flush();
   }
   return done;
 }
@@ -225,7 +208,7 @@ void LineWriter::note_gathered(const LineRef* refs, const std::vector<uint64_t>&
   dropped_ += n - kept;
   for (uint64_t j = n; comparison() && j-- > 0;) {
     if (offset[j + 1] == offset[j]) continue;
-    keep_last(target_->buffer() + used_ + offset[j], refs[j].length, true);
+    note_kept(block_ + used_ + offset[j], refs[j].length, true);
     break;
   }
   lines_ += kept;
@@ -238,7 +221,7 @@ void LineWriter::append_batch(ThreadPool& pool, const Lines& lines, uint64_t cou
   for (uint64_t done = 0; done < count;) done += fill_block(pool, Shifted<Lines>{lines, done}, count - done);
 }
 
-void LineWriter::follow(const uint8_t* line, uint64_t len) { keep_last(line, len, false); }
+void LineWriter::follow(const uint8_t* line, uint64_t len) { note_kept(line, len, false); }
 
 uint64_t LineWriter::append_sorted_block(ThreadPool& pool, const LineSpan& lines, const uint32_t* order,
                                          uint64_t count) {
@@ -254,8 +237,7 @@ void LineWriter::append_lines(ThreadPool& pool, const LineRef* lines, uint64_t c
 }
 
 void LineWriter::finish() {
-  flush();
-  target_->finish();
+  finish_blocks();
   if (verify_) {
     if (final_) verify_->written(lines_, kept_sum_);
     verify_->dropped(dropped_, dropped_sum_);

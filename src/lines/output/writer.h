@@ -1,6 +1,6 @@
 // The end of every sorted stream of lines: lines appended in order, each
-// written with its terminator into the blocks of a BlockTarget: write-
-// behind buffers on their way to a sink (the output, its encoder, or a run
+// written with its terminator into the blocks of a BlockTarget
+// (src/output/block_writer.h): write-behind buffers on their way to a sink (the output, its encoder, or a run
 // file), or the output file itself, mapped (io/output/mapped_window.h),
 // which the pool's threads then fill at once. With -u
 // (unique_by), a line whose keys equal the last kept line's is dropped, so
@@ -16,6 +16,7 @@
 #include "io/output/block_target.h"
 #include "io/output/write_behind.h"
 #include "src/core/thread_pool.h"
+#include "src/output/block_writer.h"
 #include "src/lines/keys/compare.h"
 #include "src/lines/sort/index.h"
 #include "src/lines/verify/verify.h"
@@ -28,15 +29,13 @@ struct LineRef {
   uint64_t length;
 };
 
-class LineWriter {
+class LineWriter : public BlockWriter {
  public:
   // unique_by: null keeps every line.
   LineWriter(std::unique_ptr<BlockTarget> target, uint8_t eol, const LineComparator* unique_by);
   // Blocks of block_bytes through write-behind buffers into `sink`.
   LineWriter(WriteBehind::Sink sink, uint64_t block_bytes, uint8_t eol, const LineComparator* unique_by);
 
-  // A counter advanced by the bytes of each block handed to the sink.
-  void count_bytes(std::atomic<uint64_t>* counter) { bytes_counter_ = counter; }
   // --verify: every line written (when this is the final output), or
   // dropped by -u, is shown to `verify`. A run's writer tells only the
   // lines it drops; its lines are told when the merge writes them.
@@ -75,8 +74,14 @@ class LineWriter {
   int against_last(const uint8_t* line, uint64_t len) const {
     return has_last_ ? comparison()->compare(last_, last_len_, line, len) : -1;
   }
-  // Remembers the line just kept (written at `at` of the buffer, or copied).
-  void keep_last(const uint8_t* line, uint64_t len, bool in_buffer);
+  // Remembers the line just kept (in the block, or copied) where lines are compared.
+  void note_kept(const uint8_t* line, uint64_t len, bool in_block) {
+    if (comparison()) keep_last(line, len, in_block);
+  }
+  // The current block, taken on first use (a mapped one waits for its pages).
+  void ensure_block() {
+    if (!block_) take_block();
+  }
   // The batch path over any sequence of lines (line(j), length(j)):
   // offset[0, n] is where lines first .. first+n-1 go in the buffer, from
   // its fill on (a line -u drops takes no room); gather copies those that fit.
@@ -93,19 +98,10 @@ class LineWriter {
                      std::vector<LineRef>& refs);
   void gather(ThreadPool& pool, const LineRef* refs, const std::vector<uint64_t>& offset, uint64_t n);
 
-  std::unique_ptr<BlockTarget> target_;
   uint8_t eol_;
   const LineComparator* unique_by_;
-  uint64_t used_ = 0;
-  uint64_t blocks_ = 0;  // blocks handed over
   uint64_t lines_ = 0;
   uint64_t bytes_ = 0;
-  // -u: the last kept line, in the current buffer or copied to carried_.
-  const uint8_t* last_ = nullptr;
-  uint64_t last_len_ = 0;
-  bool has_last_ = false;
-  std::vector<uint8_t> carried_;
-  std::atomic<uint64_t>* bytes_counter_ = nullptr;
   LineVerify* verify_ = nullptr;
   bool final_ = true;
   uint64_t kept_sum_ = 0, dropped_sum_ = 0, dropped_ = 0;  // --verify's, handed over at finish()
