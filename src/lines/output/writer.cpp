@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "src/core/errors.h"
+#include "src/core/host_buffer.h"
 
 namespace gsort {
 namespace {
@@ -117,6 +118,7 @@ size_t tasks_of(ThreadPool& pool, bool parallel) { return parallel && pool.size(
 void LineWriter::gather(ThreadPool& pool, const LineRef* refs, const std::vector<uint64_t>& offset, uint64_t n) {
   uint8_t* base = block_ + used_;
   const bool parallel = offset[n] - offset[0] >= kParallelGatherBytes;
+  const bool in_place = mapped();
   std::vector<uint64_t> kept(tasks_of(pool, parallel), 0), dropped(kept.size(), 0);  // --verify's hash sums
   in_tasks(pool, parallel, n, [&](size_t t, uint64_t b, uint64_t e) {
     for (uint64_t j = b; j < e; ++j) {
@@ -127,6 +129,9 @@ void LineWriter::gather(ThreadPool& pool, const LineRef* refs, const std::vector
       std::memcpy(base + offset[j], refs[j].line, refs[j].length);
       base[offset[j] + refs[j].length] = eol_;
     }
+    // A mapped output's whole pages written here drop their page-table
+    // entries now, beside the other tasks (drop_written).
+    if (in_place && e > b) drop_written_pages(base + offset[b], offset[e] - offset[b]);
   });
   for (size_t t = 0; t < kept.size(); ++t) {
     kept_sum_ += kept[t];
