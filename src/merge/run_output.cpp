@@ -4,49 +4,21 @@
 
 namespace gsort {
 
-// One segment: its run writer, and the write-behind writer that feeds it.
-struct RunOutput::Stream {
-  Stream(File file, uint32_t rs, const RunCompression& compression, const RunIdentity& identity,
-         uint64_t block_bytes)
-      : writer(std::move(file), rs, compression, identity),
-        out([this, rs](const uint8_t* data, size_t bytes) { writer.append(data, bytes / rs); }, rs, block_bytes,
-            nullptr) {}
-  RunWriter writer;
-  OutputWriter out;  // after writer: its write-behind thread stops first
-};
-
 RunOutput::RunOutput(TempRuns& runs, const char* stem, PendingSource& run, unsigned streams)
-    : runs_(runs), run_(run) {
-  streams = std::max(1u, streams);
-  const uint32_t rs = runs.record_size();
-  const RunStorage& storage = runs.storage();
-  // The plan's block (its write-behind buffers) is shared by the streams,
-  // so that memory stays what the plan counted.
-  const uint64_t block = std::max<uint64_t>(rs, storage.block_bytes / streams / rs * rs);
-  // The pool's threads are shared too.
-  const RunCompression compression = runs.compression_for(streams);
-  run.segments.resize(streams);
-  for (unsigned s = 0; s < streams; ++s) {
-    RunSegment& segment = run.segments[s];
-    File file = runs.new_segment(stem, segment);
-    streams_.push_back(std::make_unique<Stream>(std::move(file), rs, compression, segment.identity, block));
-  }
-}
+    : streams_(runs, stem, run, streams, [rs = runs.record_size()](WriteBehind::Sink sink, uint64_t block) {
+        return std::make_unique<OutputWriter>(std::move(sink), rs, block, nullptr);
+      }) {}
 
 RunOutput::~RunOutput() = default;
 
-OutputWriter& RunOutput::records() { return streams_.front()->out; }
+OutputWriter& RunOutput::records() { return streams_.out(0); }
 
 void RunOutput::append_gathered(ThreadPool& pool, const uint8_t* records, const uint32_t* order, uint64_t count) {
-  const size_t n = streams_.size();
-  std::vector<uint64_t> next(n), end(n);
-  for (size_t s = 0; s < n; ++s) {
-    next[s] = split_point(count, n, s);
-    end[s] = split_point(count, n, s + 1);
-  }
-  fill_slices_in_turn(next, end, [&](size_t s, uint64_t from, uint64_t left) {
-    return streams_[s]->out.append_gathered_block(pool, records, order + from, left);
-  });
+  streams_.fill_slices(
+      count, [](size_t, uint64_t) {},
+      [&](size_t s, uint64_t from, uint64_t left) {
+        return streams_.out(s).append_gathered_block(pool, records, order + from, left);
+      });
 }
 
 void fill_slices_in_turn(std::vector<uint64_t> next, const std::vector<uint64_t>& end,
@@ -71,11 +43,9 @@ uint64_t close_segment(RunWriter& writer, RunSegment& segment, TempRuns& runs) {
 
 RunFigures RunOutput::finish() {
   RunFigures figures;
-  for (auto& s : streams_) s->out.finish();
+  figures.file_bytes = streams_.finish();
   for (size_t i = 0; i < streams_.size(); ++i) {
-    RunWriter& writer = streams_[i]->writer;
-    figures.file_bytes += close_segment(writer, run_.segments[i], runs_);
-    figures.record_bytes += writer.record_count() * writer.record_size();
+    figures.record_bytes += streams_.run_writer(i).record_count() * streams_.run_writer(i).record_size();
   }
   return figures;
 }

@@ -5,11 +5,9 @@
 // the descriptor they were written by and punched out as they are read.
 // A run's bytes are its lines with their terminators, in order.
 //
-// A sorted chunk is cut into as many contiguous slices as there are
-// streams, each written by its own LineWriter (write-behind thread) into
-// its own segment, side by side, as records are (src/merge/run_output.h);
-// a merge writes one stream. The files are made by the constructor, on the
-// calling thread; the rest may run on another thread, one at a time.
+// The run writer is the records' (src/merge/run_streams.h) with a
+// LineWriter a stream: a sorted chunk cut into one contiguous slice per
+// stream, written side by side; a merge writes one stream.
 #pragma once
 
 #include <cstdint>
@@ -19,6 +17,7 @@
 #include "src/core/thread_pool.h"
 #include "src/lines/output/writer.h"
 #include "src/merge/pending_source.h"
+#include "src/merge/run_streams.h"
 #include "src/merge/temp_runs.h"
 
 namespace gsort {
@@ -49,10 +48,7 @@ class LineRunOutput {
   LineRunFigures finish();
 
  private:
-  struct Stream;
-  TempRuns& runs_;
-  PendingSource& run_;
-  std::vector<std::unique_ptr<Stream>> streams_;
+  RunStreams<LineWriter> streams_;
 };
 
 }  // namespace gsort
