@@ -89,7 +89,9 @@ class RunStreams {
   uint64_t finish() {
     for (auto& s : streams_) s->out->finish();
     uint64_t file_bytes = 0;
-    for (size_t i = 0; i < streams_.size(); ++i) file_bytes += close_segment(*streams_[i]->writer, run_.segments[i], runs_);
+    for (size_t i = 0; i < streams_.size(); ++i) {
+      file_bytes += close_segment(*streams_[i]->writer, run_.segments[i], runs_);
+    }
     return file_bytes;
   }
 

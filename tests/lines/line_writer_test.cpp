@@ -88,7 +88,9 @@ void write_all(LineWriter& out, ThreadPool& pool, const Chunk& chunk, uint64_t s
       ++at;
     }
     std::vector<LineRef> refs;
-    for (uint64_t k = 0; k < step && at < span.count; ++k, ++at) refs.push_back(LineRef{span.line(at), span.length(at)});
+    for (uint64_t k = 0; k < step && at < span.count; ++k, ++at) {
+      refs.push_back(LineRef{span.line(at), span.length(at)});
+    }
     out.append_lines(pool, refs.data(), refs.size());
   }
   out.finish();
