@@ -4,9 +4,6 @@
 #pragma once
 
 #include <cstdint>
-#include <functional>
-#include <memory>
-#include <vector>
 
 #include "src/core/thread_pool.h"
 #include "src/merge/pending_source.h"

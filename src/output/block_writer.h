@@ -2,9 +2,9 @@
 // a line and its terminator): fills the blocks of a BlockTarget in order and
 // hands each over once full; counts the bytes handed over, for the progress
 // line; and keeps the last unit kept readable once its block is handed over
-// (copied out: a write-behind buffer is reused, a mapped block's pages may
-// have been dropped), for -u and --verify, which compare each unit with the
-// one before it. OutputWriter (records) and LineWriter (lines) fill the
+// (copied out: a target may reuse a block it was handed, as write-behind
+// buffers are), for -u and --verify, which compare each unit with the one
+// before it. OutputWriter (records) and LineWriter (lines) fill the
 // blocks each in its own way.
 #pragma once
 

@@ -1,10 +1,10 @@
 // The end of every sorted stream of lines: lines appended in order, each
 // written with its terminator into the blocks of a BlockTarget
-// (src/output/block_writer.h): write-behind buffers on their way to a sink (the output, its encoder, or a run
-// file), or the output file itself, mapped (io/output/mapped_window.h),
-// which the pool's threads then fill at once. With -u
-// (unique_by), a line whose keys equal the last kept line's is dropped, so
-// the first of each group of equal lines survives.
+// (src/output/block_writer.h): write-behind buffers on their way to a sink
+// (the output, its encoder, or a run file), or the output file itself,
+// mapped (io/output/mapped_window.h), which the pool's threads then fill at
+// once. With -u (unique_by), a line whose keys equal the last kept line's
+// is dropped, so the first of each group of equal lines survives.
 #pragma once
 
 #include <atomic>
