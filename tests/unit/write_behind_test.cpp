@@ -50,7 +50,12 @@ TEST(WriteBehind, FillsOnlyTheBorrowedBuffersItIsGiven) {
       64, borrowed);
   write_through(w);
   EXPECT_EQ(sunk, expected());
-  EXPECT_EQ(from, std::set<const uint8_t*>(borrowed.begin(), borrowed.end()));
+  // Which of the three the writer reaches depends on how fast it frees them,
+  // so the test asks only that every block came from one of them; the first
+  // two blocks are filled before anything can be freed, so two at least.
+  const std::set<const uint8_t*> given(borrowed.begin(), borrowed.end());
+  for (const uint8_t* d : from) EXPECT_EQ(given.count(d), 1u) << "a block from a buffer it was not given";
+  EXPECT_GE(from.size(), 2u);
 }
 
 TEST(WriteBehind, RefusesFewerThanTwoBorrowedBuffers) {
