@@ -43,6 +43,9 @@
 # underscores) building its tables with scripts/bench/lib.sh's table, row,
 # gsort_row and run_table, and its inputs with scripts/bench/data.sh.
 set -euo pipefail
+# Both programs sort in the C locale, whatever the caller's, unless a case
+# names another (locale).
+export LC_ALL=C
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 bench_dir=$repo/scripts/bench

@@ -14,6 +14,9 @@ packages=(cmake ninja-build g++ libboost-program-options-dev libboost-iostreams-
 # in bash (bash-completion), the library through pkg-config, and the .deb
 # packages of scripts/install.sh --deb (dpkg-shlibdeps of dpkg-dev, file).
 packages+=(help2man man-db bash-completion pkg-config dpkg-dev file)
+# Every locale, compiled, for the tests that sort in a user's locale and
+# compare with sort there (tests/lines/locale_test.cpp skips what is missing).
+packages+=(locales-all)
 # GSORT_WITH_MPI=1: also Open MPI, for the distributed sort (mpirun -np N
 # gsort) and its tests; a build without it sorts on one process.
 if [ "${GSORT_WITH_MPI:-0}" = 1 ]; then packages+=(libopenmpi-dev openmpi-bin); fi

@@ -61,6 +61,11 @@ struct Options {
   unsigned threads = 0;       // --parallel; 0: one per core
   bool verify = false;        // --verify: check the output's order, count and checksum
   bool verbose = false;       // -v: what gsort does, on standard error
+  // Text lines: the locale they sort in, for every category ("en_US.UTF-8",
+  // "C"); empty: the environment's, as sort finds it (LC_ALL, LC_COLLATE
+  // and the other LC_ variables, LANG). A locale that is not installed is a
+  // UsageError.
+  std::string locale;
   // Any other option exactly as on the command line, for example
   // {"--format", "gensort"}, {"--compress-temp"}, {"--stats", "run.json"}.
   // Input and output names, -o, --merge, --check and --help are not

@@ -1,6 +1,7 @@
 #include "src/api/options_config.h"
 
 #include "src/cli/options.h"
+#include "src/config/line_locale.h"
 #include "src/core/errors.h"
 
 namespace gsort {
@@ -79,7 +80,9 @@ SortConfig config_from_options(const Options& options, Mode mode, const std::vec
     // Only an argument that is not an option (a file name) gets here.
     throw UsageError("Options::arguments: only options belong there; name inputs in the call");
   }
-  return cmd.config;
+  SortConfig config = cmd.config;
+  if (!options.locale.empty()) config.lines.locale = line_locale_named(options.locale);
+  return config;
 }
 
 }  // namespace gsort

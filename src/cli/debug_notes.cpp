@@ -1,6 +1,7 @@
 #include "src/cli/debug_notes.h"
 
 #include "src/lines/keys/key_spec.h"
+#include "src/lines/keys/locale_rules.h"
 
 namespace gsort {
 namespace {
@@ -52,6 +53,25 @@ std::string ignored_letters(const LineKey& g) {
   return s;
 }
 
+// A note written with '...' quotes (an obsolescent key's), quoted as the
+// locale quotes.
+std::string requoted(const LineLocale& locale, const std::string& note) {
+  const std::string open = locale_quoted(locale, "");
+  if (open == "''") return note;
+  const std::string left = open.substr(0, open.size() / 2), right = open.substr(open.size() / 2);
+  std::string out;
+  bool opening = true;
+  for (const char c : note) {
+    if (c != '\'') {
+      out += c;
+      continue;
+    }
+    out += opening ? left : right;
+    opening = !opening;
+  }
+  return out;
+}
+
 std::vector<NotedKey> noted_keys(const RawOptions& o, const LineKey& global) {
   std::vector<NotedKey> keys;
   for (const std::string& text : o.keys) {
@@ -66,7 +86,7 @@ std::vector<NotedKey> noted_keys(const RawOptions& o, const LineKey& global) {
 }  // namespace
 
 std::vector<std::string> debug_notes(const RawOptions& o, const LineOptions& lines) {
-  std::vector<std::string> out{"text ordering performed using simple byte comparison"};
+  std::vector<std::string> out = locale_debug_notes(lines.locale);
   LineKey global = global_line_key(lines);  // GNU's gkey
   global.reverse = o.reverse;
   std::vector<NotedKey> keys = noted_keys(o, global);
@@ -75,13 +95,14 @@ std::vector<std::string> debug_notes(const RawOptions& o, const LineOptions& lin
   const bool separated = o.lines.separator_given;
   const int tab = separated && o.lines.separator.size() == 1 ? static_cast<unsigned char>(o.lines.separator[0]) : -1;
   LineKey unused = global;
-  bool numeric = false, numeric_span = false, general_span = false;
+  bool numeric = false, basic_numeric = false, numeric_span = false, general_span = false;
   for (size_t i = 0; i < keys.size(); ++i) {
     for (const auto& [index, warning] : o.lines.obsolete_keys) {
-      if (index == i) out.push_back(warning);
+      if (index == i) out.push_back(requoted(lines.locale, warning));
     }
     if (!global_only) note_key(keys[i], i + 1, separated, out);
     numeric |= keys[i].numeric();
+    basic_numeric |= reads_number(keys[i].key);
     if (!global_only && keys[i].numeric() && spans_fields(keys[i])) {
       out.push_back("key " + std::to_string(i + 1) + " is numeric and spans multiple fields");
       (keys[i].key.general ? general_span : numeric_span) = true;
@@ -99,20 +120,32 @@ std::vector<std::string> debug_notes(const RawOptions& o, const LineOptions& lin
     if (unused.keep == k.keep) unused.keep = kKeepAll;
     unused.reverse &= !k.reverse;
   }
-  bool decimal_point_noted = false;
+  bool separator_ignored = false;
+  const NumberMarks marks = line_number_marks(lines.locale.numeric, &separator_ignored);
+  const auto quoted = [&](int c) { return locale_quoted(lines.locale, std::string(1, static_cast<char>(c))); };
+  const auto blank = [](int c) { return c == ' ' || c == '\t'; };  // isblank: the locale's blanks are C's
+  bool number_noted = false;  // GNU's number_locale_warned
   const bool any_span = numeric_span || general_span;
-  if (any_span && tab == '.') {
-    out.push_back("field separator '.' is treated as a decimal point in numbers");
-    decimal_point_noted = true;
+  const int group = marks.thousands_separator;
+  if (numeric_span && (tab < 0 ? group != kNoThousandsSeparator && blank(group) : tab == group)) {
+    out.push_back("field separator " + quoted(group) + " is treated as a group separator in numbers");
+    number_noted = true;
+  }
+  // GNU tests the decimal point for a blank where fields are blank-separated.
+  const int point = marks.decimal_point;
+  if (any_span && (tab < 0 ? group != kNoThousandsSeparator && blank(point) : tab == point)) {
+    out.push_back("field separator " + quoted(point) + " is treated as a decimal point in numbers");
+    number_noted = true;
   } else if (any_span && tab == '-') {
-    out.push_back("field separator '-' is treated as a minus sign in numbers");
+    out.push_back("field separator " + quoted('-') + " is treated as a minus sign in numbers");
   } else if (general_span && tab == '+') {
-    out.push_back("field separator '+' is treated as a plus sign in numbers");
+    out.push_back("field separator " + quoted('+') + " is treated as a plus sign in numbers");
   }
-  if (numeric && !decimal_point_noted) {
+  if (numeric && !number_noted) {
     // coreutils 9.7 and later: without the "note " that 9.1 to 9.6 put first.
-    out.push_back("numbers use '.' as a decimal point in this locale");
+    out.push_back("numbers use " + quoted(point) + " as a decimal point in this locale");
   }
+  if (basic_numeric && separator_ignored) out.push_back("the multi-byte number group separator in this locale is not supported");
   const bool stable_or_unique = o.stable || o.unique;
   const bool any_keys = !keys.empty();
   if (orders_by_options(unused) || (unused.reverse && stable_or_unique && any_keys)) {

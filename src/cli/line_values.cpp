@@ -1,6 +1,7 @@
 #include "src/cli/line_values.h"
 
 #include "src/cli/random_source.h"
+#include "src/config/line_locale.h"
 #include "src/core/errors.h"
 #include "src/lines/keys/key_spec.h"
 
@@ -61,6 +62,9 @@ void set_line_options(const RawLineOptions& o, const std::vector<std::string>& k
   l.zero_terminated = o.zero_terminated;
   // A malformed key fails now; -R's seed is read once, for every chunk and merge.
   if (uses_random(make_line_spec(l, c.reverse, c.unique))) l.random_seed = random_seed(o.random_source);
+  // After the check above, which is the C locale's: the library may name
+  // another locale (Options::locale), and the sort checks the one it takes.
+  l.locale = line_locale_from_environment();
 }
 
 void refuse_line_options_for_records(const RawLineOptions& o) {

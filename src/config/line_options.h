@@ -11,6 +11,17 @@
 
 namespace gsort {
 
+// The locale's categories that a sort of lines reads (line_locale.h),
+// by name: "C" unless the environment, or the library's caller, names
+// another.
+struct LineLocale {
+  std::string collate = "C";  // LC_COLLATE: how text compares
+  std::string ctype = "C";    // LC_CTYPE: blanks, -d -i -f per byte
+  std::string numeric = "C";  // LC_NUMERIC: -n -h -g's decimal point and thousands separator
+  std::string time = "C";     // LC_TIME: -M's month names
+  bool failed = false;        // the environment named a locale that is not installed: C, as sort does
+};
+
 struct LineOptions {
   bool enabled = false;           // line mode
   std::vector<std::string> keys;  // -k POS1[,POS2], GNU sort's syntax, in order
@@ -29,6 +40,7 @@ struct LineOptions {
   bool stable = false;            // -s: no last-resort comparison of whole lines
   bool zero_terminated = false;   // -z: lines end with NUL, not newline
   bool debug = false;             // --debug: each output line followed by its keys underlined
+  LineLocale locale;              // C unless given (the command line takes the environment's)
 };
 
 }  // namespace gsort

@@ -19,6 +19,10 @@ GSORT_HD bool is_line_blank(uint8_t c) { return c == ' ' || c == '\t' || c == '\
 
 // 'f': a-z as A-Z (the C locale's toupper).
 GSORT_HD uint8_t fold_upper(uint8_t c) { return (c >= 'a' && c <= 'z') ? static_cast<uint8_t>(c - 32) : c; }
+// 'f's upper case of a key's byte: the C locale's, or the key's locale's.
+GSORT_HD uint8_t fold_key_byte(const LineKey& key, uint8_t c) {
+  return key.rules != nullptr ? key.rules->upper[c] : fold_upper(c);
+}
 
 // Offset of the first byte at or after `at` that is not blank (or len).
 GSORT_HD uint64_t skip_line_blanks(const uint8_t* line, uint64_t len, uint64_t at) {

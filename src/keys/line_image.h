@@ -27,6 +27,9 @@
 //    its bytes as a text key's;
 //  - version ('V', host only): version_order.h's head, whose differences
 //    order the keys; equal heads leave them to the comparison;
+//  - collated text (outside the C locale, host only): the first bytes of
+//    strxfrm's image of the key (collation.h), 'd' 'i' 'f' applied first;
+//    equal heads leave the keys to the comparison;
 //  - 'r' complements every byte, padding included.
 // Numbers, months, general numbers and kept bytes are exact: equal images
 // mean equal keys. Text keys (and 'R' keys) with equal images differ at
@@ -48,6 +51,14 @@
 namespace gsort {
 
 constexpr uint64_t kImageCountCap = 0xFFFFFF;  // integer digits the count holds
+
+// Whether a number's image holds its digits: not where its count is capped,
+// nor where thousands separators spread more digits than
+// kSpreadImageDigits (each digit read would walk them); its image is then
+// the header alone, and the comparison orders equal headers.
+GSORT_HD bool number_digits_in_image(const LineNumber& n) {
+  return n.int_digits <= kImageCountCap && !(n.spread && n.digits() > kSpreadImageDigits);
+}
 constexpr uint64_t kImageNumberHeader = 4;      // class byte and count
 
 constexpr uint64_t kImageHeadBytes = 21;        // the most a head holds ('g')
@@ -73,7 +84,14 @@ struct LineImageView {
 GSORT_HD bool image_is_exact(const LineKey& key) {
   const LineOrder order = line_order(key);
   if (order == LineOrder::kText || order == LineOrder::kRandom) return key.keep != kKeepAll;
-  return order != LineOrder::kVersion;
+  return order != LineOrder::kVersion && order != LineOrder::kCollate;
+}
+
+// Whether equal heads, spent, say nothing of the order: 'V' and a
+// collated text's, whose lines the comparison orders.
+GSORT_HD bool image_leaves_ties_to_comparison(const LineKey& key) {
+  const LineOrder order = line_order(key);
+  return order == LineOrder::kVersion || order == LineOrder::kCollate;
 }
 
 // Whether the image of this one key, padding and all, tells it from every
@@ -81,7 +99,8 @@ GSORT_HD bool image_is_exact(const LineKey& key) {
 // not for a number too long for the image (kImageCountCap), nor for a key
 // whose bytes are all kept that ends in NUL, which the padding hides.
 GSORT_HD bool image_holds_key(const LineImageSpec& spec, const LineImageView& v) {
-  if (reads_number(spec.key)) return v.number.int_digits <= kImageCountCap;
+  if (reads_number(spec.key)) return number_digits_in_image(v.number);
+  if (line_order(spec.key) == LineOrder::kCollate) return false;
   return spec.key.keep != kKeepAll || v.len == 0 || v.key[v.len - 1] != 0;
 }
 
@@ -107,10 +126,10 @@ GSORT_HD LineImageView view_line_key(const LineImageSpec& spec, const uint8_t* k
   v.len = len;
   const LineOrder order = line_order(spec.key);
   if (order == LineOrder::kNumber) {
-    v.number = parse_line_number(key, len);
-    if (spec.key.human) v.unit_order = line_unit_order(key, len, spec.key.fold);
+    v.number = parse_line_number(key, len, spec.key.marks);
+    if (spec.key.human) v.unit_order = line_unit_order(key, len, spec.key.fold, spec.key.marks);
   } else if (order == LineOrder::kMonth) {
-    v.head[0] = static_cast<uint8_t>(line_month(key, len));
+    v.head[0] = static_cast<uint8_t>(line_month(key, len, spec.key.rules));
     v.head_len = 1;
   } else if (order == LineOrder::kText || order == LineOrder::kRandom) {
     v.text = len;
@@ -120,7 +139,8 @@ GSORT_HD LineImageView view_line_key(const LineImageSpec& spec, const uint8_t* k
     }
   }
 #if !defined(__CUDA_ARCH__)
-  if (order == LineOrder::kGeneral || order == LineOrder::kRandom || order == LineOrder::kVersion) {
+  if (order == LineOrder::kGeneral || order == LineOrder::kRandom || order == LineOrder::kVersion ||
+      order == LineOrder::kCollate) {
     v.head_len = host_image_head(spec, key, len, v.head);
   }
 #endif
@@ -140,7 +160,7 @@ GSORT_HD uint64_t line_image_length(const LineImageSpec& spec, const LineImageVi
   if (order == LineOrder::kRandom) return kRandomDigestBytes + v.text;
   if (order != LineOrder::kNumber) return v.head_len;
   if (v.number.sign == 0) return 1;
-  if (v.number.int_digits > kImageCountCap) return kImageNumberHeader;
+  if (!number_digits_in_image(v.number)) return kImageNumberHeader;
   return kImageNumberHeader + (v.number.digits() + 1) / 2;
 }
 
@@ -149,10 +169,10 @@ GSORT_HD uint8_t numeric_image_byte(const LineImageView& v, uint64_t i) {
   const LineNumber& n = v.number;
   if (n.sign == 0) return i == 0 ? 0x80 : 0x00;
   if (i == 0) return static_cast<uint8_t>((n.sign < 0 ? 0x40 : 0xC0) + v.unit_order);
-  const bool capped = n.int_digits > kImageCountCap;
+  const bool capped = !number_digits_in_image(n);
   uint8_t b = 0;
   if (i < kImageNumberHeader) {
-    const uint64_t count = capped ? kImageCountCap : n.int_digits;
+    const uint64_t count = n.int_digits > kImageCountCap ? kImageCountCap : n.int_digits;
     b = static_cast<uint8_t>(count >> (8 * (kImageNumberHeader - 1 - i)));
   } else if (!capped) {
     const uint64_t k = 2 * (i - kImageNumberHeader);
@@ -180,12 +200,12 @@ GSORT_HD uint64_t text_image_word(const LineKey& key, const LineImageView& v, ui
   int taken = 0;
   if (key.keep == kKeepAll) {
     for (uint64_t i = first; i < v.len && taken < 8; ++i, ++taken) {
-      word = word << 8 | (key.fold ? fold_upper(v.key[i]) : v.key[i]);
+      word = word << 8 | (key.fold ? fold_key_byte(key, v.key[i]) : v.key[i]);
     }
   } else {
     for (uint64_t i = 0, seen = 0; i < v.len && taken < 8; ++i) {
       if (!keeps_byte(key, v.key[i]) || seen++ < first) continue;
-      word = word << 8 | (key.fold ? fold_upper(v.key[i]) : v.key[i]);
+      word = word << 8 | (key.fold ? fold_key_byte(key, v.key[i]) : v.key[i]);
       ++taken;
     }
   }
@@ -237,7 +257,7 @@ GSORT_HD void line_image_bytes(const LineImageSpec& spec, const LineImageView& v
   if (text && !spec.key.fold) {
     for (; i < image; ++i) out[i] = static_cast<uint8_t>(key[i] ^ flip);
   } else if (text) {
-    for (; i < image; ++i) out[i] = static_cast<uint8_t>(fold_upper(key[i]) ^ flip);
+    for (; i < image; ++i) out[i] = static_cast<uint8_t>(fold_key_byte(spec.key, key[i]) ^ flip);
   } else {
     for (; i < image && i < kImageNumberHeader; ++i) out[i] = static_cast<uint8_t>(numeric_image_byte(v, i) ^ flip);
     const LineNumber n = v.number;

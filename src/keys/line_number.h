@@ -1,9 +1,10 @@
-// A number in a text key as GNU sort's -n reads it in the C locale (and
-// -h's unit after it):
-// leading blanks, an optional '-', digits, and optionally one '.' and more
-// digits; no '+', no exponent. Whatever does not fit ends the number; a
-// key without digits is zero. Shared by the host and the GPU: the
-// comparison (src/lines/keys/numeric.h) and the key's image
+// A number in a text key as GNU sort's -n reads it (and -h's unit after
+// it): leading blanks, an optional '-', digits, and optionally the decimal
+// point ('.' in C) and more digits; no '+', no exponent. In a locale with
+// a thousands separator (NumberMarks), separators among the integer
+// digits, and before them, are skipped, as GNU's strnumcmp skips them.
+// Whatever does not fit ends the number; a key without digits is zero.
+// The comparison (src/lines/keys/numeric.h) and the key's image
 // (line_image.h) both read this shape.
 //
 // The C locale has no thousands separator, and no byte is read as one, as
@@ -25,16 +26,25 @@ GSORT_HD bool is_ascii_digit(uint8_t c) { return c >= '0' && c <= '9'; }
 // integer part without its leading zeros, and the fraction without its
 // trailing zeros. The digit string D (integer digits, then fraction
 // digits) with int_digits fixes the value; D is empty for zero.
+// Integer digits with separators among them that an image still holds:
+// reading digit k of such a number walks from its first digit.
+constexpr uint64_t kSpreadImageDigits = 64;
+
 struct LineNumber {
   int sign = 0;              // -1, 0 (the number is zero), 1
   uint64_t int_begin = 0;    // first significant integer digit
   uint64_t int_digits = 0;
-  uint64_t frac_begin = 0;   // first fraction digit (after the '.')
+  uint64_t frac_begin = 0;   // first fraction digit (after the decimal point)
   uint64_t frac_digits = 0;  // up to the last non-zero one
+  bool spread = false;       // thousands separators among the integer digits
   GSORT_HD uint64_t digits() const { return int_digits + frac_digits; }
   // Digit k of D, as a byte '0'..'9'.
   GSORT_HD uint8_t digit(const uint8_t* key, uint64_t k) const {
-    return k < int_digits ? key[int_begin + k] : key[frac_begin + (k - int_digits)];
+    if (k >= int_digits) return key[frac_begin + (k - int_digits)];
+    if (!spread) return key[int_begin + k];
+    for (uint64_t at = int_begin, seen = 0;; ++at) {
+      if (key[at] >= '0' && key[at] <= '9' && seen++ == k) return key[at];
+    }
   }
 };
 
@@ -62,13 +72,22 @@ GSORT_HD int unit_order_of(uint8_t c) {
   }
 }
 
-GSORT_HD int line_unit_order(const uint8_t* key, uint64_t len, bool fold) {
+// In a locale with a thousands separator, one separator after each digit
+// is skipped, and a number that ends in one (a separator not followed by a
+// digit) has no unit: GNU's traverse_raw_number.
+GSORT_HD int line_unit_order(const uint8_t* key, uint64_t len, bool fold, NumberMarks marks = {}) {
   uint64_t at = skip_line_blanks(key, len, 0);
   const bool negative = at < len && key[at] == '-';
   if (negative) ++at;
-  bool nonzero = false;
-  for (; at < len && is_ascii_digit(key[at]); ++at) nonzero |= key[at] != '0';
-  if (at < len && key[at] == '.') {
+  bool nonzero = false, ends_with_separator = false;
+  while (at < len && is_ascii_digit(key[at])) {
+    nonzero |= key[at] != '0';
+    ++at;
+    ends_with_separator = at < len && key[at] == marks.thousands_separator;
+    if (ends_with_separator) ++at;
+  }
+  if (ends_with_separator) return 0;
+  if (at < len && key[at] == marks.decimal_point) {
     for (++at; at < len && is_ascii_digit(key[at]); ++at) nonzero |= key[at] != '0';
   }
   if (!nonzero || at == len) return 0;
@@ -77,15 +96,24 @@ GSORT_HD int line_unit_order(const uint8_t* key, uint64_t len, bool fold) {
 }
 
 // Reads the number at the start of key[0, len).
-GSORT_HD LineNumber parse_line_number(const uint8_t* key, uint64_t len) {
+GSORT_HD LineNumber parse_line_number(const uint8_t* key, uint64_t len, NumberMarks marks = {}) {
   LineNumber n;
   uint64_t at = skip_line_blanks(key, len, 0);
   const bool negative = at < len && key[at] == '-';
   if (negative) ++at;
-  while (at < len && key[at] == '0') ++at;
+  const int separator = marks.thousands_separator;
+  while (at < len && (key[at] == '0' || key[at] == separator)) ++at;
   n.int_begin = at;
-  for (; at < len && is_ascii_digit(key[at]); ++at) ++n.int_digits;
-  if (at < len && key[at] == '.') {
+  for (; at < len; ++at) {
+    if (is_ascii_digit(key[at])) {
+      ++n.int_digits;
+    } else if (key[at] == separator && n.int_digits != 0) {
+      n.spread = true;
+    } else {
+      break;
+    }
+  }
+  if (at < len && key[at] == marks.decimal_point) {
     n.frac_begin = ++at;
     uint64_t last_nonzero = at;  // one past the last non-zero fraction digit
     while (at < len && is_ascii_digit(key[at])) {

@@ -1,9 +1,12 @@
 #include "src/keys/line_orders.h"
 
+#include <locale.h>
+
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
 
+#include "src/keys/collation.h"
 #include "src/keys/line_fields.h"
 #include "src/keys/line_image.h"
 #include "src/keys/md5.h"
@@ -38,17 +41,36 @@ KeyBytes transform_key(const LineKey& key, const uint8_t* bytes, uint64_t len, s
   if (key.keep == kKeepAll && !key.fold) return KeyBytes{bytes, len};
   buf.clear();
   for (uint64_t i = 0; i < len; ++i) {
-    if (keeps_byte(key, bytes[i])) buf += static_cast<char>(key.fold ? fold_upper(bytes[i]) : bytes[i]);
+    if (keeps_byte(key, bytes[i])) buf += static_cast<char>(key.fold ? fold_key_byte(key, bytes[i]) : bytes[i]);
   }
   return KeyBytes{reinterpret_cast<const uint8_t*>(buf.data()), buf.size()};
 }
 
-uint64_t general_image(const uint8_t* key, uint64_t len, uint8_t out[kGeneralImageBytes]) {
-  // strtold reads a string: the key up to its end or its first NUL, as
-  // GNU sort's copy of it ends there.
+namespace {
+
+// strtold over a string: the key up to its end or its first NUL, as GNU
+// sort's copy of it ends there; in the locale's LC_NUMERIC where `rules`
+// have one (GNU sort runs in its locale).
+long double read_general(const std::string& text, char** end, const LocaleRules* rules) {
+  if (rules != nullptr && rules->numeric != nullptr) {
+    return strtold_l(text.c_str(), end, static_cast<locale_t>(rules->numeric));
+  }
+  return std::strtold(text.c_str(), end);
+}
+
+}  // namespace
+
+uint64_t general_number_end(const uint8_t* key, uint64_t len, const LocaleRules* rules) {
   const std::string text(reinterpret_cast<const char*>(key), len);
   char* end = nullptr;
-  const long double x = std::strtold(text.c_str(), &end);
+  (void)read_general(text, &end, rules);
+  return static_cast<uint64_t>(end - text.c_str());
+}
+
+uint64_t general_image(const uint8_t* key, uint64_t len, uint8_t out[kGeneralImageBytes], const LocaleRules* rules) {
+  const std::string text(reinterpret_cast<const char*>(key), len);
+  char* end = nullptr;
+  const long double x = read_general(text, &end, rules);
   std::memset(out, 0, kGeneralImageBytes);
   if (end == text.c_str()) return 1;  // no number: class 0
   if (std::isnan(x)) {
@@ -79,11 +101,19 @@ void random_digest(const uint8_t seed[kRandomSeedBytes], const uint8_t* key, uin
 uint64_t host_image_head(const LineImageSpec& spec, const uint8_t* key, uint64_t len, uint8_t* head) {
   std::string buf;
   const KeyBytes k = transform_key(spec.key, key, len, buf);
-  if (line_order(spec.key) == LineOrder::kGeneral) return general_image(k.data, k.len, head);
+  if (line_order(spec.key) == LineOrder::kGeneral) return general_image(k.data, k.len, head, spec.key.rules);
   if (line_order(spec.key) == LineOrder::kRandom) {
-    random_digest(spec.seed, k.data, k.len, head);
+    if (spec.collation != nullptr) {  // in a locale, GNU sort hashes the key's collation image
+      thread_local std::string image;
+      image.clear();
+      spec.collation->transform_segments(k.data, k.len, image);
+      random_digest(spec.seed, reinterpret_cast<const uint8_t*>(image.data()), image.size(), head);
+    } else {
+      random_digest(spec.seed, k.data, k.len, head);
+    }
     return 16;
   }
+  if (line_order(spec.key) == LineOrder::kCollate) return spec.collation->head(k.data, k.len, head, kImageHeadBytes);
   if (line_order(spec.key) == LineOrder::kVersion) return version_image(k.data, k.len, head, kImageHeadBytes);
   return 0;
 }

@@ -27,7 +27,12 @@ KeyBytes transform_key(const LineKey& key, const uint8_t* bytes, uint64_t len, s
 // coreutils does since 9.2 (by "%Lf": "-nan" before "nan"); 9.1 compared
 // their bytes with memcmp, padding included, which is not repeatable.
 constexpr uint64_t kGeneralImageBytes = 21;
-uint64_t general_image(const uint8_t* key, uint64_t len, uint8_t out[kGeneralImageBytes]);
+// `rules`: strtold reads in the locale's LC_NUMERIC where it has one.
+uint64_t general_image(const uint8_t* key, uint64_t len, uint8_t out[kGeneralImageBytes],
+                       const LocaleRules* rules = nullptr);
+// Where strtold stops in key[0, len) (in the locale's LC_NUMERIC where
+// `rules` have one): what -g reads, for --debug.
+uint64_t general_number_end(const uint8_t* key, uint64_t len, const LocaleRules* rules = nullptr);
 
 // -R's digest: MD5 of the 16 seed bytes, then the key.
 void random_digest(const uint8_t seed[kRandomSeedBytes], const uint8_t* key, uint64_t len, uint8_t out[16]);

@@ -2,6 +2,7 @@
 // lines, keys in GNU sort's syntax; check_file and merge_files work on
 // lines; sort_records needs a record size.
 #include <gtest/gtest.h>
+#include <locale.h>
 
 #include <string>
 
@@ -21,6 +22,30 @@ TEST(LibraryLines, SortsLinesWithGnuKeys) {
   EXPECT_EQ(gsort_test::read_file(dir.file("out")), "a,9\nd,9\nb,10\nc,100\n");
   EXPECT_EQ(r.input_records, 4u);
   EXPECT_EQ(r.output_records, 4u);
+}
+
+// Options::locale: the locale named, whatever the environment (the tests
+// run with LC_ALL=C); verified, merged and checked in it too.
+TEST(LibraryLines, SortsInTheLocaleNamed) {
+  locale_t l = newlocale(LC_ALL_MASK, "en_US.UTF-8", static_cast<locale_t>(0));
+  if (l == static_cast<locale_t>(0)) GTEST_SKIP() << "en_US.UTF-8 is not installed";
+  freelocale(l);
+  gsort_test::TempDir dir;
+  gsort_test::write_file(dir.file("in"), "b\nB\na\nA\n\xC3\xA9\n1,000\n999\n");
+  gsort::Options o;
+  o.locale = "en_US.UTF-8";
+  o.verify = true;
+  gsort::sort_files({dir.file("in")}, dir.file("out"), o);
+  EXPECT_EQ(gsort_test::read_file(dir.file("out")), "1,000\n999\na\nA\nb\nB\n\xC3\xA9\n");
+  EXPECT_TRUE(gsort::check_file(dir.file("out"), o).sorted);
+  o.keys = {"1,1n"};
+  gsort::sort_files({dir.file("in")}, dir.file("out"), o);  // 1,000 is a thousand there
+  EXPECT_EQ(gsort_test::read_file(dir.file("out")), "a\nA\nb\nB\n\xC3\xA9\n999\n1,000\n");
+  gsort::Options c;
+  c.locale = "C";
+  EXPECT_FALSE(gsort::check_file(dir.file("out"), c).sorted);
+  c.locale = "xx_NOWHERE.UTF-8";
+  EXPECT_THROW(gsort::check_file(dir.file("out"), c), gsort::UsageError);
 }
 
 TEST(LibraryLines, MergeAndCheck) {

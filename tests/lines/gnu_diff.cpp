@@ -203,6 +203,29 @@ DiffOutcome run_gnu_merge_differential(uint64_t seed, int cases, size_t max_line
   return {};
 }
 
+namespace {
+
+// One case through both programs: GNU sort with its arguments, gsort with
+// them and extra_args.
+struct BothRuns {
+  std::vector<std::string> gnu_argv, ours_argv;
+  ProcessResult gnu, ours;
+};
+
+BothRuns run_both(const LineOptionsCase& o, const ProcessOptions& p, const std::vector<std::string>& extra_args) {
+  BothRuns r;
+  r.gnu_argv = {kGnuSort};
+  r.ours_argv = {GSORT_BINARY};
+  r.gnu_argv.insert(r.gnu_argv.end(), o.args.begin(), o.args.end());
+  r.ours_argv.insert(r.ours_argv.end(), o.args.begin(), o.args.end());
+  r.ours_argv.insert(r.ours_argv.end(), extra_args.begin(), extra_args.end());
+  r.gnu = run_process(r.gnu_argv, p);
+  r.ours = run_process(r.ours_argv, p);
+  return r;
+}
+
+}  // namespace
+
 DiffOutcome run_gnu_differential_cli(uint64_t seed, int cases, size_t max_lines,
                                      const std::vector<std::string>& extra_args) {
   Rng rng(seed);
@@ -211,15 +234,83 @@ DiffOutcome run_gnu_differential_cli(uint64_t seed, int cases, size_t max_lines,
     ProcessOptions p = c_locale();
     p.stdin_kind = StdinKind::kPipe;
     p.stdin_data = comparable_line_input(rng, o, max_lines);
-    std::vector<std::string> gnu_argv = {kGnuSort}, ours_argv = {GSORT_BINARY};
-    gnu_argv.insert(gnu_argv.end(), o.args.begin(), o.args.end());
-    ours_argv.insert(ours_argv.end(), o.args.begin(), o.args.end());
-    ours_argv.insert(ours_argv.end(), extra_args.begin(), extra_args.end());
-    const ProcessResult gnu = run_process(gnu_argv, p);
-    const ProcessResult ours = run_process(ours_argv, p);
+    const BothRuns both = run_both(o, p, extra_args);
+    const ProcessResult &gnu = both.gnu, &ours = both.ours;
     if (ours.exit_code != 0) return {false, "gsort " + join_args(o.args) + ": " + ours.status() + ": " + ours.err};
     const DiffOutcome d = compare(o, p.stdin_data, gnu.out, ours.out, seed, i);
     if (!d.same) return d;
+  }
+  return {};
+}
+
+namespace {
+
+// The input with some of its letters changed to the locale's: accented
+// ones, upper and lower case, apostrophes and hyphens among them.
+std::string with_locale_letters(Rng& rng, const std::string& data, bool utf8) {
+  static const std::vector<std::string> kUtf8 = {"\xC3\xA9", "\xC3\x89", "\xC3\xA5", "\xC3\x85", "\xC3\xA4",
+                                                 "\xC3\xB6", "\xC3\x96", "\xC4\xB1", "\xC4\xB0", "\xC3\x9F",
+                                                 "\xC5\x93", "\xC3\xB1", "\xC3\xBC", "'", "-", "e", "E"};
+  static const std::vector<std::string> kLatin1 = {"\xE9", "\xC9", "\xE5", "\xC5", "\xE4", "\xF6",
+                                                   "\xD6", "\xDF", "\xF1", "\xFC", "'", "-", "e", "E"};
+  const std::vector<std::string>& letters = utf8 ? kUtf8 : kLatin1;
+  std::string out;
+  for (const char c : data) {
+    const bool letter = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+    if (letter && rng.chance(15)) out += letters[rng.below(letters.size())];
+    else out += c;
+  }
+  return out;
+}
+
+bool refused_for_the_locale(const ProcessResult& r) {
+  return r.exit_code == 2 && r.out.empty() && r.err.find("is not supported yet") != std::string::npos &&
+         std::count(r.err.begin(), r.err.end(), '\n') == 1;
+}
+
+}  // namespace
+
+DiffOutcome run_gnu_locale_differential(const std::string& locale, uint64_t seed, int cases, size_t max_lines,
+                                        const std::vector<std::string>& extra_args, LocaleTally* tally) {
+  Rng rng(seed);
+  const bool utf8 = locale.find("UTF-8") != std::string::npos || locale.find("utf8") != std::string::npos;
+  for (int i = 0; i < cases; ++i) {
+    LineOptionsCase o = comparable_line_options(rng);
+    const bool debug = rng.chance(15);  // the keys underlined in the columns the locale's characters take
+    if (debug) o.args.push_back("--debug");
+    ProcessOptions p;
+    p.env = {"LC_ALL=" + locale, "LANGUAGE=en"};  // sort's messages untranslated, as gsort's
+    p.stdin_kind = StdinKind::kPipe;
+    p.stdin_data = with_locale_letters(rng, comparable_line_input(rng, o, max_lines), utf8);
+    const BothRuns both = run_both(o, p, extra_args);
+    const ProcessResult &gnu = both.gnu, &ours = both.ours;
+    const std::string what = "LC_ALL=" + locale + " gsort " + join_args(o.args);
+    if (refused_for_the_locale(ours)) {
+      ++tally->refused;
+      continue;
+    }
+    if (ours.exit_code != 0) return {false, what + ": " + ours.status() + ": " + ours.err};
+    const DiffOutcome d = compare(o, p.stdin_data, gnu.out, ours.out, seed, i);
+    if (!d.same) {
+      DiffOutcome named = d;
+      named.what = what + "\n" + d.what;
+      return named;
+    }
+    ++tally->compared;
+    if (debug) continue;  // sort refuses -c --debug
+    // -c agrees with sort -c on the input, and finds GNU's output sorted.
+    std::vector<std::string> check_gnu = both.gnu_argv, check_ours = both.ours_argv;
+    check_gnu.push_back("-c"), check_ours.push_back("-c");
+    const ProcessResult gnu_check = run_process(check_gnu, p);
+    const ProcessResult ours_check = run_process(check_ours, p);
+    if (gnu_check.exit_code != ours_check.exit_code) {
+      return {false, what + " -c on the input: sort exits " + std::to_string(gnu_check.exit_code) + ", gsort " +
+                         ours_check.status() + ": " + ours_check.err};
+    }
+    ProcessOptions sorted = p;
+    sorted.stdin_data = gnu.out;
+    const ProcessResult ours_sorted = run_process(check_ours, sorted);
+    if (ours_sorted.exit_code != 0) return {false, what + " -c on sort's output: " + ours_sorted.status() + ": " + ours_sorted.err};
   }
   return {};
 }

@@ -45,6 +45,19 @@ DiffOutcome run_gnu_differential(uint64_t seed, int cases, size_t max_lines,
 DiffOutcome run_gnu_differential_cli(uint64_t seed, int cases, size_t max_lines,
                                      const std::vector<std::string>& extra_args);
 
+// The same in a locale (LC_ALL=locale for both programs), over lines
+// with its letters (accents in UTF-8, or in one byte for a locale whose
+// characters are single bytes): each case sorts, and checks (-c) the
+// input and GNU's output. A case that gsort refuses because the locale
+// changes a rule it does not read yet ("is not supported yet", exit 2,
+// nothing written) is counted in `refused`, not compared.
+struct LocaleTally {
+  int compared = 0;
+  int refused = 0;
+};
+DiffOutcome run_gnu_locale_differential(const std::string& locale, uint64_t seed, int cases, size_t max_lines,
+                                        const std::vector<std::string>& extra_args, LocaleTally* tally);
+
 // -m against GNU sort -m: each case merges 1 to 5 random inputs, each one
 // sorted by the case's options, left as it came (unsorted), or sorted and
 // then disturbed in a few places (partly sorted); an input may appear twice.

@@ -1,58 +1,100 @@
 #include "src/lines/debug/annotator.h"
 
+#include <locale.h>
+#include <wchar.h>
+
 #include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <cstring>
+#include <cwchar>
+#include <cwctype>
 #include <string>
 
 #include "src/keys/line_fields.h"
 #include "src/keys/line_month.h"
 #include "src/keys/line_number.h"
+#include "src/keys/line_orders.h"
 
 namespace gsort {
 namespace {
 
 constexpr size_t kFlushBytes = 1 << 16;
 
-// The columns bytes [from, to) take: a tab one, other control bytes none,
-// every other byte one (GNU sort's debug_width in the C locale).
-uint64_t columns(const uint8_t* line, uint64_t from, uint64_t to) {
+// The columns bytes [from, to) take, tabs one each (GNU sort's
+// debug_width: gnulib's mbsnwidth, and the tabs): in the C locale a
+// control byte none and every other byte one; in another (`ctype`, a
+// locale_t), each character its wcwidth, an unprintable one 1 unless a
+// control, a byte that starts no character 1, and a character cut short
+// at the end 1.
+uint64_t columns(const uint8_t* line, uint64_t from, uint64_t to, void* ctype) {
   uint64_t width = 0;
-  for (uint64_t i = from; i < to; ++i) {
-    const uint8_t c = line[i];
-    width += c == '\t' || !(c < 0x20 || c == 0x7f);
+  if (ctype == nullptr) {
+    for (uint64_t i = from; i < to; ++i) {
+      const uint8_t c = line[i];
+      width += c == '\t' || !(c < 0x20 || c == 0x7f);
+    }
+    return width;
   }
+  const locale_t previous = uselocale(static_cast<locale_t>(ctype));
+  const bool multibyte = MB_CUR_MAX > 1;
+  std::mbstate_t state{};
+  for (uint64_t i = from; i < to;) {
+    const uint8_t c = line[i];
+    if (c == '\t') ++width;
+    if (!multibyte) {
+      width += std::isprint(c) || !std::iscntrl(c);
+      ++i;
+      continue;
+    }
+    wchar_t wc = 0;
+    const size_t bytes = std::mbrtowc(&wc, reinterpret_cast<const char*>(line + i), to - i, &state);
+    if (bytes == static_cast<size_t>(-2)) {  // cut short: the rest is one column
+      ++width;
+      for (++i; i < to; ++i) width += line[i] == '\t';
+      break;
+    }
+    if (bytes == static_cast<size_t>(-1)) {
+      state = std::mbstate_t{};
+      ++width, ++i;
+      continue;
+    }
+    const int w = wcwidth(wc);
+    if (w >= 0) width += static_cast<uint64_t>(w);
+    else width += !std::iswcntrl(static_cast<wint_t>(wc));
+    i += bytes == 0 ? 1 : bytes;
+  }
+  uselocale(previous);
   return width;
 }
 
 // Where the number at line[at, limit) ends, as -n and -h read one for
-// --debug: an optional '-', digits, and '.' and digits; -h's unit after
-// it. `at` itself when there is no digit.
-uint64_t number_end(const uint8_t* line, uint64_t at, uint64_t limit, bool human) {
+// --debug (GNU's traverse_raw_number): an optional '-', digits with one
+// thousands separator after each passed over, and the decimal point and
+// digits; -h's unit after it. A separator not followed by a digit ends it
+// before the separator. `at` itself when there is no digit.
+uint64_t number_end(const uint8_t* line, uint64_t at, uint64_t limit, bool human, NumberMarks marks) {
   uint64_t p = at + (at < limit && line[at] == '-');
-  bool digits = false;
-  for (; p < limit && is_ascii_digit(line[p]); ++p) digits = true;
-  if (p < limit && line[p] == '.') {
+  bool digits = false, ends_with_separator = false;
+  while (p < limit && is_ascii_digit(line[p])) {
+    digits = true;
+    ++p;
+    ends_with_separator = p < limit && line[p] == marks.thousands_separator;
+    if (ends_with_separator) ++p;
+  }
+  if (ends_with_separator) return p - 1;  // (after a digit)
+  if (p < limit && line[p] == marks.decimal_point) {
     for (++p; p < limit && is_ascii_digit(line[p]); ++p) digits = true;
   }
   if (!digits) return at;
   return p + (human && p < limit && unit_order_of(line[p]) != 0);
 }
 
-// Where the month name at line[at, limit) ends (its three letters), `at`
-// itself when there is none: what -M reads of a key whose blanks are
-// passed (line_month.h).
-uint64_t month_end(const uint8_t* line, uint64_t at, uint64_t limit) {
-  return line_month(line + at, limit - at) != 0 ? at + 3 : at;
-}
-
-// Where strtold stops in line[at, limit), as -g reads the key (GNU sort
-// underlines what strtold took); `at` where it takes nothing.
-uint64_t general_end(const uint8_t* line, uint64_t at, uint64_t limit) {
-  const std::string key(reinterpret_cast<const char*>(line + at), static_cast<size_t>(limit - at));
-  char* end = nullptr;
-  (void)std::strtold(key.c_str(), &end);
-  return at + static_cast<uint64_t>(end - key.c_str());
+// Where the month name at line[at, limit) ends, `at` itself when there is
+// none: what -M reads of a key whose blanks are passed (line_month.h).
+uint64_t month_end(const uint8_t* line, uint64_t at, uint64_t limit, const LocaleRules* rules) {
+  uint64_t end = 0;
+  return line_month(line + at, limit - at, rules, &end) != 0 ? at + end : at;
 }
 
 // One key's mark: spaces up to its start, then '_' under it.
@@ -69,14 +111,14 @@ void mark_key(const LineSpec& spec, const LineKey* key, const uint8_t* line, uin
       const uint64_t stop = limit >= begin ? limit : len;
       while (begin < stop && is_line_blank(line[begin])) ++begin;
       if (limit >= begin) {
-        if (reads_number(*key)) limit = number_end(line, begin, limit, key->human);
-        else if (key->month) limit = month_end(line, begin, limit);
-        else if (key->general) limit = general_end(line, begin, limit);
+        if (reads_number(*key)) limit = number_end(line, begin, limit, key->human, key->marks);
+        else if (key->month) limit = month_end(line, begin, limit, key->rules);
+        else if (key->general) limit = begin + general_number_end(line + begin, limit - begin, key->rules);
       }
     }
   }
-  const uint64_t offset = columns(line, 0, begin);
-  const uint64_t width = limit > begin ? columns(line, begin, limit) : 0;
+  const uint64_t offset = columns(line, 0, begin, spec.ctype);
+  const uint64_t width = limit > begin ? columns(line, begin, limit, spec.ctype) : 0;
   out.append(offset, ' ');
   if (width == 0) {
     out += "^ no match for key\n";

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "src/core/errors.h"
+#include "src/lines/keys/locale_rules.h"
 
 namespace gsort {
 namespace {
@@ -103,12 +104,14 @@ LineImageSpec LineSpec::image() const { return images().front(); }
 std::vector<LineImageSpec> LineSpec::images() const {
   std::vector<LineImageSpec> all;
   for (const LineKey& key : keys) {
-    all.push_back(LineImageSpec{key, separator, {}});
+    all.push_back(LineImageSpec{key, separator, {}, collation});
     std::copy(std::begin(seed), std::end(seed), all.back().seed);
   }
   if (last_resort()) {
-    LineImageSpec whole;  // the whole line, bytewise
+    LineImageSpec whole;  // the whole line, bytewise or collated
     whole.key.reverse = reverse;
+    whole.key.collate = collate_text;
+    whole.collation = collation;
     all.push_back(whole);
   }
   return all;
@@ -170,6 +173,17 @@ LineSpec make_line_spec(const LineOptions& options, bool reverse, bool unique) {
   // GNU sort: with no -k, options other than -r make the whole line a key.
   if (spec.keys.empty() && orders_by_options(global)) spec.keys.push_back(global);
   if (inherited || options.keys.empty()) refuse_incompatible_orderings(global_orderings(options));
+  refuse_unsupported_locale_rules(options.locale, spec.keys, spec.separator);
+  spec.collation = line_collation(options.locale);
+  spec.collate_text = spec.collation != nullptr && !collates_in_byte_order(options.locale);
+  const NumberMarks marks = line_number_marks(options.locale.numeric);
+  const LocaleRules* rules = line_locale_rules(options.locale);
+  spec.ctype = line_ctype_handle(options.locale);
+  for (LineKey& key : spec.keys) {
+    key.collate = spec.collate_text;
+    key.marks = marks;
+    key.rules = rules;
+  }
   return spec;
 }
 

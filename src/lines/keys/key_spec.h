@@ -67,6 +67,12 @@ struct LineSpec {
   bool unique = false;             // -u: lines with equal keys are duplicates
   uint8_t eol = '\n';              // '\0' with -z
   uint8_t seed[kRandomSeedBytes] = {};  // -R: hashed before each key
+  // The locale's collation (locale_rules.h), null in C: -R hashes text
+  // through it; text keys and the last resort compare by it where
+  // collate_text (else bytewise).
+  const Collation* collation = nullptr;
+  bool collate_text = false;
+  void* ctype = nullptr;  // --debug's columns: the LC_CTYPE locale_t outside C (locale_rules.h)
   // The last-resort comparison of whole lines applies when the keys tie.
   bool last_resort() const { return keys.empty() || !(stable || unique); }
   // The image's key (line_image.h): the first key, else the whole line.
@@ -76,8 +82,9 @@ struct LineSpec {
   std::vector<LineImageSpec> images() const;
 };
 
-// The spec of a line sort from its options and the global -r and -u.
-// Throws UsageError on a malformed key.
+// The spec of a line sort from its options and the global -r and -u, in
+// their locale. Throws UsageError on a malformed key, or an ordering whose
+// rules the locale changes and gsort does not read yet.
 LineSpec make_line_spec(const LineOptions& options, bool reverse, bool unique);
 
 // Whether a key orders by -R (then the seed is read: --random-source, or random bytes).

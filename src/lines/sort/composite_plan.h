@@ -47,10 +47,11 @@ struct LevelFigures {
 };
 
 // Levels whose images the composite can take in: those with images of
-// bytes (the 'R' digest and the 'V' head leave ties to the comparison).
+// bytes (the 'R' digest, the 'V' head and a collated text's leave ties
+// to the comparison).
 inline bool composable(const LineImageSpec& level) {
   const LineOrder order = line_order(level.key);
-  return order != LineOrder::kRandom && order != LineOrder::kVersion;
+  return order != LineOrder::kRandom && !image_leaves_ties_to_comparison(level.key);
 }
 
 // How the composite takes one level in: its slot's rank among the

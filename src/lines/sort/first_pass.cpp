@@ -66,7 +66,7 @@ struct Bits96 {
 };
 
 Bits96 choose_bits(const Figures& all, const LineKey& key, bool next_level) {
-  const bool exact = all.longest <= 8 && !all.inexact && line_order(key) != LineOrder::kVersion;
+  const bool exact = all.longest <= 8 && !all.inexact && !image_leaves_ties_to_comparison(key);
   if (exact) return next_level ? Bits96{TieStart{0, 1, false}, 0, 3} : Bits96{TieStart{0, 0, true}, 0, -1};
   if (all.v0 == 0) return Bits96{TieStart{2, 0, false}, 1, 2};
   return Bits96{TieStart{1, 0, false}, 0, 1};

@@ -15,9 +15,7 @@ namespace {
 
 constexpr uint64_t kLargeSegment = uint64_t{1} << 16;  // at least this many members: refined with all threads
 
-size_t tasks_for(ThreadPool& pool, uint64_t n) {
-  return static_cast<size_t>(std::max<uint64_t>(1, std::min<uint64_t>(pool.balanced_task_count(), n >> 12)));
-}
+size_t tasks_for(ThreadPool& pool, uint64_t n) { return refine_tasks(pool, n); }
 
 // Runs `body(task, begin, end)` over [0, n) in `tasks` ranges: on the
 // pool's threads, or (tasks 1) on this one.
@@ -32,27 +30,6 @@ void for_range(ThreadPool& pool, size_t tasks, uint64_t n, Body body) {
 
 }  // namespace
 
-std::vector<TieSegment> tied_runs(ThreadPool& pool, const KeyEntry* e, uint64_t n, uint64_t depth, uint64_t base,
-                                  uint32_t level) {
-  const size_t tasks = tasks_for(pool, n);
-  std::vector<std::vector<TieSegment>> found(tasks);
-  pool.parallel_for(tasks, [&](size_t t) {
-    // A task takes the runs that start in its range.
-    uint64_t i = split_point(n, tasks, t);
-    const uint64_t end = split_point(n, tasks, t + 1);
-    while (i > 0 && i < end && e[i].prefix == e[i - 1].prefix) ++i;
-    while (i < end) {
-      uint64_t j = i + 1;
-      while (j < n && e[j].prefix == e[i].prefix) ++j;
-      if (j - i > 1) found[t].push_back({base + i, j - i, depth, level});
-      i = j;
-    }
-  });
-  std::vector<TieSegment> all;
-  for (auto& f : found) all.insert(all.end(), f.begin(), f.end());
-  return all;
-}
-
 TieRefiner::TieRefiner(const LineSpec& spec, const LineSpan& lines, ThreadPool& pool, LineCache* cache,
                        CachedWords cached)
     : compare_(spec),
@@ -60,7 +37,9 @@ TieRefiner::TieRefiner(const LineSpec& spec, const LineSpan& lines, ThreadPool& 
       lines_(lines),
       pool_(pool),
       cache_(cache),
-      cached_(cached) {}
+      cached_(cached) {
+  level_compare_ = collated_key_comparators(spec, images_.size());
+}
 
 LineImageView TieRefiner::view_of(uint32_t level, uint32_t line, uint64_t* located) const {
   const LineImageSpec& image = images_[level];
@@ -184,8 +163,8 @@ void TieRefiner::sort_by_comparator(KeyEntry* e, KeyEntry* tmp, uint64_t n, bool
 template <typename Push>
 void TieRefiner::settle_spent(KeyEntry* e, KeyEntry* tmp, const TieSegment& s, bool parallel, Push push) {
   const LineImageSpec& image = images_[s.level];
-  if (line_order(image.key) == LineOrder::kVersion) {  // equal heads say nothing: the comparison orders them
-    sort_by_comparator(e, tmp, s.size, parallel);
+  if (image_leaves_ties_to_comparison(image.key)) {  // equal heads say nothing: the comparison orders them
+    if (!settle_collated(e, tmp, s, parallel, push)) sort_by_comparator(e, tmp, s.size, parallel);
     return;
   }
   std::atomic<bool> capped{false};
@@ -203,7 +182,7 @@ void TieRefiner::settle_spent(KeyEntry* e, KeyEntry* tmp, const TieSegment& s, b
       uint64_t len = 0;
       if (reads_number(image.key)) {
         const bool too_long = placed ? c.image_length == kImageNumberHeader
-                                     : view_of(s.level, e[i].index, &found).number.int_digits > kImageCountCap;
+                                     : !number_digits_in_image(view_of(s.level, e[i].index, &found).number);
         if (too_long) capped.store(true, std::memory_order_relaxed);
       } else if (!exact) {
         len = placed ? c.image_length : line_image_length(image, view_of(s.level, e[i].index, &found));
@@ -218,6 +197,11 @@ void TieRefiner::settle_spent(KeyEntry* e, KeyEntry* tmp, const TieSegment& s, b
     return;
   }
   if (!exact) parallel ? sort_pairs(pool_, e, tmp, s.size) : radix_sort_entries(e, tmp, s.size);
+  to_next_level(e, s, tasks, push);
+}
+
+template <typename Push>
+void TieRefiner::to_next_level(KeyEntry* e, const TieSegment& s, size_t tasks, Push push) {
   if (s.level + 1 == images_.size()) return;  // equal in every key: input order
   // The members go on to the next key: where it lies in each line, found once.
   for_range(pool_, tasks, s.size, [&](size_t, uint64_t b, uint64_t end) {
@@ -230,6 +214,15 @@ void TieRefiner::settle_spent(KeyEntry* e, KeyEntry* tmp, const TieSegment& s, b
     if (j - i > 1) push(TieSegment{s.begin + i, j - i, 0, s.level + 1});
     i = j;
   }
+}
+
+template <typename Push>
+bool TieRefiner::settle_collated(KeyEntry* e, KeyEntry* tmp, const TieSegment& s, bool parallel, Push push) {
+  const LineComparator* by_key = level_compare_[s.level].get();
+  if (by_key == nullptr) return false;
+  sort_into_key_runs(parallel ? &pool_ : nullptr, *by_key, lines_, e, tmp, s.size);
+  to_next_level(e, s, parallel ? tasks_for(pool_, s.size) : 1, push);
+  return true;
 }
 
 template <typename Push>

@@ -21,6 +21,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "src/chunk_sort/entries/key_entry.h"
@@ -28,20 +29,9 @@
 #include "src/core/thread_pool.h"
 #include "src/lines/keys/compare.h"
 #include "src/lines/sort/index.h"
+#include "src/lines/sort/key_runs.h"
 
 namespace gsort {
-
-struct TieSegment {
-  uint64_t begin = 0;
-  uint64_t size = 0;
-  uint64_t depth = 0;  // the members' image words [0, depth) are equal ...
-  uint32_t level = 0;  // ... in the image of this key (and all keys before it are equal)
-};
-
-// The runs of two or more equal prefixes in e[0, n), as segments at
-// `depth` and `level` (offset by `base`), found on the pool's threads.
-std::vector<TieSegment> tied_runs(ThreadPool& pool, const KeyEntry* e, uint64_t n, uint64_t depth, uint64_t base = 0,
-                                  uint32_t level = 0);
 
 // Where a line's key lies, so that the refinement reads each image word in
 // place rather than finding the key again from the line's start (which
@@ -143,8 +133,17 @@ class TieRefiner {
   void sort_by_comparator(KeyEntry* e, KeyEntry* tmp, uint64_t n, bool parallel) const;
   void refine_large(KeyEntry* e, KeyEntry* tmp, TieSegment segment, std::vector<TieSegment>& small);
 
+  // A collated key's lines ordered by it alone (their heads spent), runs of
+  // equal keys then refined by the next key's image.
+  template <typename Push>
+  bool settle_collated(KeyEntry* e, KeyEntry* tmp, const TieSegment& s, bool parallel, Push push);
+  // The members, sorted at s.level, go on to the next key in runs of equal prefixes.
+  template <typename Push>
+  void to_next_level(KeyEntry* e, const TieSegment& s, size_t tasks, Push push);
+
   LineComparator compare_;
   std::vector<LineImageSpec> images_;  // one per level
+  std::vector<std::unique_ptr<LineComparator>> level_compare_;  // a collated key's alone (null elsewhere)
   const LineSpan& lines_;
   ThreadPool& pool_;
   LineCache* cache_;

@@ -1,0 +1,43 @@
+// The runs a tie refinement works on (tie_refine.h): segments of entries
+// whose images tie so far, found on the pool's threads; and, for a
+// collated key (whose image is a head that leaves ties to the
+// comparison), the key's own comparison, by which its tied lines are
+// sorted and cut into runs of equal keys that the next key refines.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "src/chunk_sort/entries/key_entry.h"
+#include "src/core/thread_pool.h"
+#include "src/lines/keys/compare.h"
+#include "src/lines/sort/index.h"
+
+namespace gsort {
+
+struct TieSegment {
+  uint64_t begin = 0;
+  uint64_t size = 0;
+  uint64_t depth = 0;  // the members' image words [0, depth) are equal ...
+  uint32_t level = 0;  // ... in the image of this key (and all keys before it are equal)
+};
+
+// The runs of two or more equal prefixes in e[0, n), as segments at
+// `depth` and `level` (offset by `base`), found on the pool's threads.
+std::vector<TieSegment> tied_runs(ThreadPool& pool, const KeyEntry* e, uint64_t n, uint64_t depth, uint64_t base = 0,
+                                  uint32_t level = 0);
+
+// Tasks for n entries on the pool: one per 4096 entries, at most its balanced count.
+size_t refine_tasks(ThreadPool& pool, uint64_t n);
+
+// For each of `levels` levels (spec.images()), the comparison of that key
+// alone where it is collated and a later level follows; null elsewhere.
+std::vector<std::unique_ptr<LineComparator>> collated_key_comparators(const LineSpec& spec, size_t levels);
+
+// Sorts e[0, n) stably by `by_key` (tmp: scratch; pool null: on this
+// thread) and sets each entry's prefix to its run of equal keys' number.
+void sort_into_key_runs(ThreadPool* pool, const LineComparator& by_key, const LineSpan& lines, KeyEntry* e,
+                        KeyEntry* tmp, uint64_t n);
+
+}  // namespace gsort

@@ -1,0 +1,249 @@
+// Lines in the user's locale, as GNU sort orders them: the differential
+// test against /usr/bin/sort in several installed locales (each skipped
+// where it is not installed), spilled and on several threads; the
+// collation image's order against strcoll's; the locale found as sort
+// finds it in the environment; and the refusals of what gsort does not
+// read yet.
+#include <gtest/gtest.h>
+#include <locale.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cstring>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "src/keys/collation.h"
+#include "src/lines/keys/compare.h"
+#include "src/lines/keys/key_spec.h"
+#include "tests/lines/gnu_diff.h"
+#include "tests/support/process.h"
+#include "tests/support/rng.h"
+#include "tests/support/temp_dir.h"
+
+namespace gsort_test {
+namespace {
+
+bool have_gnu_sort() { return ::access("/usr/bin/sort", X_OK) == 0; }
+
+bool installed(const std::string& name) {
+  locale_t l = newlocale(LC_ALL_MASK, name.c_str(), static_cast<locale_t>(0));
+  if (l == static_cast<locale_t>(0)) return false;
+  freelocale(l);
+  return true;
+}
+
+// The locales the differential test runs in: a UTF-8 locale of each kind
+// the issue names (Swedish puts å ä ö after z, Turkish has a dotless i),
+// one of single-byte characters, and C.UTF-8 (byte order).
+class LocaleDifferential : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(LocaleDifferential, RandomOptionMixesMatchGnuSort) {
+  const std::string locale = GetParam();
+  if (!have_gnu_sort()) GTEST_SKIP() << "no /usr/bin/sort";
+  if (!installed(locale)) GTEST_SKIP() << locale << " is not installed (apt-get install locales-all)";
+  LocaleTally tally;
+  const DiffOutcome d = run_gnu_locale_differential(locale, 5101 + std::strlen(locale.c_str()), 60, 150, {}, &tally);
+  EXPECT_TRUE(d.same) << d.what;
+  // Most mixes are sorted here, not refused: a refusal of everything would pass the loop.
+  EXPECT_GE(tally.compared, 2 * tally.refused) << tally.compared << " compared, " << tally.refused << " refused";
+}
+
+std::string locale_name(const ::testing::TestParamInfo<const char*>& info) {
+  std::string name;
+  for (const char* p = info.param; *p != '\0'; ++p) name += std::isalnum(static_cast<unsigned char>(*p)) ? *p : '_';
+  return name;
+}
+
+INSTANTIATE_TEST_SUITE_P(Locales, LocaleDifferential,
+                         ::testing::Values("en_US.UTF-8", "de_DE.UTF-8", "sv_SE.UTF-8", "tr_TR.UTF-8",
+                                           "en_US.ISO-8859-1", "C.UTF-8"),
+                         locale_name);
+
+TEST(LocaleDifferentialSpilled, RunsMergedOnOneTwoAndSixteenThreads) {
+  if (!have_gnu_sort()) GTEST_SKIP() << "no /usr/bin/sort";
+  if (!installed("en_US.UTF-8")) GTEST_SKIP() << "en_US.UTF-8 is not installed";
+  // -S 1M (the least): inputs of tens of thousands of lines spill runs.
+  for (const char* threads : {"1", "2", "16"}) {
+    LocaleTally tally;
+    const DiffOutcome d = run_gnu_locale_differential("en_US.UTF-8", 5203, 3, 40000,
+                                                      {"--backend", "cpu", "-S", "1M", "--parallel", threads}, &tally);
+    EXPECT_TRUE(d.same) << "--parallel " << threads << ": " << d.what;
+  }
+}
+
+// Random strings of the letters that collation reorders, accents, case,
+// punctuation, digits and bytes that are not UTF-8.
+std::string random_text(Rng& rng) {
+  static const std::vector<std::string> kPieces = {
+      "a", "A", "b", "B", "e", "E", "z", "\xC3\xA9", "\xC3\x89", "\xC3\xA5", "\xC3\xB6", "\xC4\xB1", "'", "-", " ",
+      ",", "0", "9", "\x80", "\xFF", "\xC3", "\r", "\t", "\x01", "\x1F", ".", "_", "\xE2\x80\x93", "\xCC\x81", "\x7F"};
+  std::string s;
+  for (uint64_t n = rng.below(7); n > 0; --n) s += kPieces[rng.below(kPieces.size())];
+  return s;
+}
+
+// A text and one that extends it: the pairs whose images share the most.
+std::pair<std::string, std::string> random_pair(Rng& rng) {
+  std::string a = random_text(rng), b = random_text(rng);
+  if (rng.chance(50)) b = a + random_text(rng).substr(0, 3);
+  return {a, b};
+}
+
+const uint8_t* bytes(const std::string& s) { return reinterpret_cast<const uint8_t*>(s.data()); }
+
+// The image's promise (line_image.h): where two heads differ, the texts
+// compare in the heads' order; and compare() is strcoll's sign.
+TEST(CollationImage, HeadsOrderAsStrcollWhereTheyDiffer) {
+  for (const char* name : {"en_US.UTF-8", "sv_SE.UTF-8", "de_DE.UTF-8"}) {
+    const gsort::Collation* c = gsort::Collation::named(name);
+    if (c == nullptr) continue;
+    locale_t l = newlocale(LC_COLLATE_MASK, name, static_cast<locale_t>(0));
+    ASSERT_NE(l, static_cast<locale_t>(0));
+    Rng rng(77);
+    int differing = 0;
+    for (int i = 0; i < 200000; ++i) {
+      const auto [a, b] = random_pair(rng);
+      uint8_t ha[21] = {}, hb[21] = {};
+      c->head(bytes(a), a.size(), ha, sizeof ha);
+      c->head(bytes(b), b.size(), hb, sizeof hb);
+      const int heads = std::memcmp(ha, hb, sizeof ha);
+      const int full = c->compare(bytes(a), a.size(), bytes(b), b.size());
+      if (!a.empty() && !b.empty()) {
+        const int coll = strcoll_l(a.c_str(), b.c_str(), l);
+        ASSERT_EQ((coll > 0) - (coll < 0), full) << name << ": '" << a << "' vs '" << b << "'";
+      }
+      if (heads != 0) {
+        ++differing;
+        ASSERT_EQ(heads < 0 ? -1 : 1, full) << name << ": '" << a << "' vs '" << b << "'";
+      }
+    }
+    EXPECT_GT(differing, 100000) << name;
+    freelocale(l);
+  }
+}
+
+// GNU's strcoll_loop: a NUL ends a segment, the next one compared after it.
+TEST(CollationImage, SegmentsAfterANulAreComparedInTurn) {
+  const gsort::Collation* c = gsort::Collation::named("en_US.UTF-8");
+  if (c == nullptr) GTEST_SKIP() << "en_US.UTF-8 is not installed";
+  const std::string ab = std::string("x\0b", 3), aa = std::string("x\0a", 3), a = "x";
+  EXPECT_GT(c->compare(bytes(ab), ab.size(), bytes(aa), aa.size()), 0);
+  EXPECT_LT(c->compare(bytes(a), a.size(), bytes(aa), aa.size()), 0);
+  EXPECT_EQ(c->compare(bytes(aa), aa.size(), bytes(aa), aa.size()), 0);
+  EXPECT_LT(c->compare(bytes(""), 0, bytes(a), a.size()), 0);
+}
+
+// gsort compares bytes in C.UTF-8 (locale_rules.cpp): glibc's collation
+// there must be byte order, for every byte.
+TEST(CollationImage, CUtf8CollatesInByteOrder) {
+  locale_t l = newlocale(LC_COLLATE_MASK, "C.UTF-8", static_cast<locale_t>(0));
+  if (l == static_cast<locale_t>(0)) GTEST_SKIP() << "C.UTF-8 is not installed";
+  Rng rng(78);
+  for (int i = 0; i < 50000; ++i) {
+    std::string a, b;
+    for (uint64_t n = rng.below(5); n > 0; --n) a += static_cast<char>(1 + rng.below(255));
+    for (uint64_t n = rng.below(5); n > 0; --n) b += static_cast<char>(1 + rng.below(255));
+    const int coll = strcoll_l(a.c_str(), b.c_str(), l), bytewise = std::strcmp(a.c_str(), b.c_str());
+    ASSERT_EQ((coll > 0) - (coll < 0), (bytewise > 0) - (bytewise < 0)) << "'" << a << "' vs '" << b << "'";
+  }
+  freelocale(l);
+}
+
+ProcessResult gsort_with(const std::vector<std::string>& env, const std::vector<std::string>& args,
+                         const std::string& input) {
+  ProcessOptions p;
+  p.env = env;
+  p.stdin_kind = StdinKind::kPipe;
+  p.stdin_data = input;
+  std::vector<std::string> argv = {GSORT_BINARY};
+  argv.insert(argv.end(), args.begin(), args.end());
+  return run_process(argv, p);
+}
+
+// LC_ALL, then LC_COLLATE, then LANG; an empty one counts as unset.
+TEST(LocaleEnvironment, FoundAsSortFindsIt) {
+  if (!installed("en_US.UTF-8")) GTEST_SKIP() << "en_US.UTF-8 is not installed";
+  const std::string input = "b\nB\na\nA\n";
+  const std::string collated = "a\nA\nb\nB\n", bytewise = "A\nB\na\nb\n";
+  EXPECT_EQ(gsort_with({"LC_ALL=", "LC_COLLATE=", "LANG=en_US.UTF-8"}, {}, input).out, collated);
+  EXPECT_EQ(gsort_with({"LC_ALL=", "LC_COLLATE=C", "LANG=en_US.UTF-8"}, {}, input).out, bytewise);
+  EXPECT_EQ(gsort_with({"LC_ALL=C", "LC_COLLATE=en_US.UTF-8", "LANG=en_US.UTF-8"}, {}, input).out, bytewise);
+  EXPECT_EQ(gsort_with({"LC_ALL=", "LC_COLLATE=en_US.UTF-8", "LANG="}, {}, input).out, collated);
+  const ProcessResult debug = gsort_with({"LC_ALL=en_US.UTF-8"}, {"--debug"}, "x\n");
+  EXPECT_EQ(debug.err.substr(0, debug.err.find('\n')),
+            "gsort: text ordering performed using \xE2\x80\x98" "en_US.UTF-8\xE2\x80\x99 sorting rules");
+}
+
+// A locale that is not installed: C, and --debug says so, as sort does.
+TEST(LocaleEnvironment, ALocaleNotInstalledIsC) {
+  const ProcessResult r = gsort_with({"LC_ALL=xx_NOWHERE.UTF-8"}, {"--debug"}, "b\nB\n");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.err.rfind("gsort: failed to set locale\ngsort: text ordering performed using simple byte comparison\n", 0),
+            0u) << r.err;
+}
+
+// -n and -h read the locale's thousands separator and decimal point.
+TEST(LocaleNumbers, ThousandsSeparatorsAndDecimalPointAsSortReadsThem) {
+  if (!have_gnu_sort()) GTEST_SKIP() << "no /usr/bin/sort";
+  const std::string input = "1,234\n999\n-1,5\n-2\n1.5\n1,2,3\n,5\n0,001\n12,K\n3K\n1,5M\n 7\n1.000,5\n2.5G\n";
+  for (const char* locale : {"en_US.UTF-8", "de_DE.UTF-8", "sv_SE.UTF-8"}) {
+    if (!installed(locale)) continue;
+    for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{{"-n"}, {"-h"}, {"-s", "-n"}, {"-s", "-h"}, {"-rn"}}) {
+      ProcessOptions p;
+      p.env = {std::string("LC_ALL=") + locale};
+      p.stdin_kind = StdinKind::kPipe;
+      p.stdin_data = input;
+      std::vector<std::string> gnu = {"/usr/bin/sort"};
+      gnu.insert(gnu.end(), args.begin(), args.end());
+      const ProcessResult ours = gsort_with(p.env, args, input);
+      EXPECT_EQ(ours.out, run_process(gnu, p).out) << locale << " " << args.back();
+    }
+  }
+}
+
+// sort's messages as gsort writes them: in its name, and in the newest
+// coreutils' words (9.1 to 9.6 put "note " before "numbers use").
+std::string in_gsorts_words(std::string err) {
+  for (const auto& [from, to] : {std::pair<std::string, std::string>{"/usr/bin/sort: ", "gsort: "},
+                                 std::pair<std::string, std::string>{"gsort: note numbers", "gsort: numbers"}}) {
+    for (size_t at = err.find(from); at != std::string::npos; at = err.find(from, at + to.size())) {
+      err.replace(at, from.size(), to);
+    }
+  }
+  return err;
+}
+
+// -M reads the locale's month names, -g its decimal point; --debug
+// underlines what they read, in the columns the locale's characters take.
+TEST(LocaleMonthsAndGeneralNumbers, AsSortReadsThem) {
+  if (!have_gnu_sort()) GTEST_SKIP() << "no /usr/bin/sort";
+  const std::string input =
+      "M\xC3\xA4r 3\nmars 1,5\nJan 2\nDez 1.5\nOkt x\njanv. 7\nf\xC3\xA9vr. 2,25\nmaj 1e3\n"
+      " Mai -0,5\nAra 4\n\xC5\x9eub 3,5\nfoo 0\nMAR 9\nd\xC3\xA9\x63. 1\n";
+  for (const char* locale : {"de_DE.UTF-8", "fr_FR.UTF-8", "sv_SE.UTF-8", "tr_TR.UTF-8", "en_US.ISO-8859-1"}) {
+    if (!installed(locale)) continue;
+    for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{
+             {"-M"}, {"-k1,1M", "-k2g"}, {"-k2,2g"}, {"-s", "-k2g"}, {"--debug", "-k1,1M"}, {"--debug", "-k2g"},
+             {"--debug", "-k2n"}, {"-fM"}}) {
+      ProcessOptions p;
+      // LANGUAGE=en: sort's messages untranslated, as gsort writes them
+      // ("^ no match for key" under --debug).
+      p.env = {std::string("LC_ALL=") + locale, "LANGUAGE=en"};
+      p.stdin_kind = StdinKind::kPipe;
+      p.stdin_data = input;
+      std::vector<std::string> gnu = {"/usr/bin/sort"};
+      gnu.insert(gnu.end(), args.begin(), args.end());
+      const ProcessResult ours = gsort_with(p.env, args, input);
+      const ProcessResult theirs = run_process(gnu, p);
+      EXPECT_EQ(ours.err, in_gsorts_words(theirs.err)) << locale << " " << join_args(args);
+      EXPECT_EQ(ours.out, theirs.out) << locale << " " << join_args(args);
+      EXPECT_EQ(ours.exit_code, theirs.exit_code) << locale << " " << join_args(args) << ": " << ours.err;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace gsort_test
