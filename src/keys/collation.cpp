@@ -71,13 +71,48 @@ void Collation::transform(const char* s, std::string& out) const {
   }
 }
 
+void Collation::build_table_now() const {
+  std::call_once(table_once_, [this] {
+    table_owner_ = FirstLevelWeights::build(handle(locale_), name_.c_str());
+    table_.store(table_owner_.get(), std::memory_order_release);
+  });
+}
+
 uint64_t Collation::head(const uint8_t* text, uint64_t len, uint8_t* out, uint64_t cap) const {
+  constexpr uint64_t kHeadsBeforeTable = 20000;
+  const FirstLevelWeights* table = table_.load(std::memory_order_acquire);
+  if (table == nullptr && heads_.fetch_add(1, std::memory_order_relaxed) >= kHeadsBeforeTable) {
+    build_table_now();
+    table = table_.load(std::memory_order_acquire);
+  }
+  uint64_t written = 0;
+  if (table != nullptr && table->head(text, len, out, cap, &written)) return written;
+  return head_by_strxfrm(text, len, out, cap);
+}
+
+uint64_t Collation::head_by_strxfrm(const uint8_t* text, uint64_t len, uint8_t* out, uint64_t cap) const {
   thread_local std::string buf, image;
-  image.clear();
-  transform(terminated(text, len, buf), image);
-  // The first level's weights: glibc ends each level with a 0x01 byte.
-  const size_t first_level = image.find('\x01');
-  if (first_level != std::string::npos) image.resize(first_level);
+  const uint8_t* nul = static_cast<const uint8_t*>(std::memchr(text, 0, len));
+  const uint64_t segment = nul != nullptr ? static_cast<uint64_t>(nul - text) : len;
+  // strxfrm of a prefix, not of the whole segment: a whole log line's
+  // image is six times the line and takes 2.7 us (en_US.UTF-8, glibc
+  // 2.36), its first 48 bytes' 0.6 us. A prefix's first level is the
+  // segment's but for the last few characters' weights (a contraction cut
+  // in two), so it is taken only where it reaches kHeadMargin bytes past
+  // the head; else the prefix doubles, up to the whole segment.
+  constexpr uint64_t kFirstPrefix = 48, kHeadMargin = 8;
+  for (uint64_t prefix = kFirstPrefix;; prefix *= 2) {
+    uint64_t take = prefix < segment ? prefix : segment;
+    if (take < segment) {
+      while (take > 0 && (text[take] & 0xC0) == 0x80) --take;  // not into a UTF-8 character
+    }
+    image.clear();
+    transform(terminated(text, take, buf), image);
+    // The first level's weights: glibc ends each level with a 0x01 byte.
+    const size_t first_level = image.find('\x01');
+    if (first_level != std::string::npos) image.resize(first_level);
+    if (take == segment || image.size() >= cap + kHeadMargin) break;
+  }
   const uint64_t n = image.size() < cap ? image.size() : cap;
   std::memcpy(out, image.data(), n);
   return n;

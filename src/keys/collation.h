@@ -6,8 +6,13 @@
 // that plain data (line_key.h's LineImageSpec) can point at it.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
+#include <memory>
+#include <mutex>
 #include <string>
+
+#include "src/keys/first_level_weights.h"
 
 namespace gsort {
 
@@ -32,7 +37,13 @@ class Collation {
   // glibc's strxfrm and strcoll disagree past it on some strings (control
   // bytes, which the first levels ignore: 303 of 3 million random pairs in
   // en_US.UTF-8, glibc 2.36), never on it (tests/lines/locale_test.cpp).
+  // From the 20,000th head on, the head comes from a table of each
+  // character's weights where it can (first_level_weights.h), the same bytes.
   uint64_t head(const uint8_t* text, uint64_t len, uint8_t* out, uint64_t cap) const;
+  // The head from strxfrm alone (what the table must agree with).
+  uint64_t head_by_strxfrm(const uint8_t* text, uint64_t len, uint8_t* out, uint64_t cap) const;
+  // The table now, whatever the count (tests).
+  void build_table_now() const;
 
   // strxfrm's image of every segment of the text, each followed by a NUL,
   // appended to out: what GNU sort's -R hashes in a locale. A text that
@@ -50,6 +61,12 @@ class Collation {
 
   std::string name_;
   void* locale_;  // a locale_t
+  // The table, built once many heads have been asked for: building it
+  // takes tens of milliseconds, which a small sort would feel.
+  mutable std::atomic<uint64_t> heads_{0};
+  mutable std::once_flag table_once_;
+  mutable std::atomic<const FirstLevelWeights*> table_{nullptr};
+  mutable std::unique_ptr<FirstLevelWeights> table_owner_;
 };
 
 }  // namespace gsort

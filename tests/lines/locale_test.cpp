@@ -125,6 +125,60 @@ TEST(CollationImage, HeadsOrderAsStrcollWhereTheyDiffer) {
   }
 }
 
+// Long texts, whose heads come from a prefix's image (collation.h): a
+// shared start, then a difference anywhere; runs of punctuation, which the
+// first level ignores, make a prefix's first level short.
+TEST(CollationImage, HeadsOfLongTextsOrderAsStrcoll) {
+  const gsort::Collation* c = gsort::Collation::named("en_US.UTF-8");
+  if (c == nullptr) GTEST_SKIP() << "en_US.UTF-8 is not installed";
+  Rng rng(79);
+  int differing = 0;
+  for (int i = 0; i < 20000; ++i) {
+    std::string shared;
+    const uint64_t pieces = rng.below(40);
+    for (uint64_t k = 0; k < pieces; ++k) shared += rng.chance(20) ? std::string(rng.below(60), '-') : random_text(rng);
+    const std::string a = shared + random_text(rng) + random_text(rng), b = shared + random_text(rng);
+    uint8_t ha[21] = {}, hb[21] = {};
+    c->head(bytes(a), a.size(), ha, sizeof ha);
+    c->head(bytes(b), b.size(), hb, sizeof hb);
+    const int heads = std::memcmp(ha, hb, sizeof ha);
+    if (heads == 0) continue;
+    ++differing;
+    ASSERT_EQ(heads < 0 ? -1 : 1, c->compare(bytes(a), a.size(), bytes(b), b.size())) << "'" << a << "' vs '" << b << "'";
+  }
+  EXPECT_GT(differing, 2000);
+}
+
+// The table of each character's weights (first_level_weights.h) gives
+// the heads strxfrm gives, byte for byte, in locales with contractions
+// (Czech "ch", Danish "aa", Hungarian "cs") too; where it cannot, the
+// head comes from strxfrm.
+TEST(CollationImage, TheTableGivesStrxfrmsHeads) {
+  static const std::vector<std::string> kPieces = {
+      "a", "A", "c", "h", "C", "H", "s", "z", "d", "y", "e", "\xC3\xA9", "\xC3\xA5", "\xC3\xB6", "\xC5\x99",
+      "\xC5\xA1", "\xC4\x8D", "'", "-", " ", ",", "0", "9", "\r", "\t", "\x01", "\xC2\x85", "\xCC\x81",
+      "\xE2\x80\x93", "\x80", "\xFF", "\xC3", "\xE9", "\xC5", ".", "_", "i", "I", "\xC4\xB1", "\xC4\xB0"};
+  int checked = 0;
+  for (const char* name : {"en_US.UTF-8", "cs_CZ.UTF-8", "da_DK.UTF-8", "hu_HU.UTF-8", "tr_TR.UTF-8",
+                           "sv_SE.UTF-8", "en_US.ISO-8859-1"}) {
+    const gsort::Collation* c = gsort::Collation::named(name);
+    if (c == nullptr) continue;
+    c->build_table_now();
+    Rng rng(80);
+    for (int i = 0; i < 20000; ++i) {
+      std::string t;
+      for (uint64_t n = rng.below(rng.chance(20) ? 60 : 12); n > 0; --n) t += kPieces[rng.below(kPieces.size())];
+      uint8_t fast[21] = {}, slow[21] = {};
+      const uint64_t a = c->head(bytes(t), t.size(), fast, sizeof fast);
+      const uint64_t b = c->head_by_strxfrm(bytes(t), t.size(), slow, sizeof slow);
+      ASSERT_EQ(std::string(reinterpret_cast<char*>(fast), a), std::string(reinterpret_cast<char*>(slow), b))
+          << name << ": '" << t << "'";
+    }
+    ++checked;
+  }
+  if (checked == 0) GTEST_SKIP() << "none of the locales is installed";
+}
+
 // GNU's strcoll_loop: a NUL ends a segment, the next one compared after it.
 TEST(CollationImage, SegmentsAfterANulAreComparedInTurn) {
   const gsort::Collation* c = gsort::Collation::named("en_US.UTF-8");

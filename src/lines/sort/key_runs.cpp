@@ -1,8 +1,13 @@
 #include "src/lines/sort/key_runs.h"
 
 #include <algorithm>
+#include <cstring>
 
+#include "src/chunk_sort/cpu/radix_sort.h"
+#include "src/keys/line_fields.h"
+#include "src/keys/line_image.h"
 #include "src/lines/sort/comparison_sort.h"
+#include "src/lines/sort/pair_sort.h"
 
 namespace gsort {
 
@@ -43,8 +48,30 @@ std::vector<std::unique_ptr<LineComparator>> collated_key_comparators(const Line
   return by_key;
 }
 
+bool keys_all_alike(const LineComparator& by_key, const LineSpan& lines, const KeyEntry* e, uint64_t n) {
+  const LineSpec& spec = by_key.spec();
+  const auto key_of = [&](uint32_t line, uint64_t* len) {
+    uint64_t begin = 0, end = 0;
+    line_key_extent(lines.line(line), lines.length(line), spec.keys[0], spec.separator, &begin, &end);
+    *len = end - begin;
+    return lines.line(line) + begin;
+  };
+  uint64_t first_len = 0;
+  const uint8_t* first = key_of(e[0].index, &first_len);
+  for (uint64_t i = 1; i < n; ++i) {
+    uint64_t len = 0;
+    const uint8_t* key = key_of(e[i].index, &len);
+    if (len != first_len || std::memcmp(key, first, len) != 0) return false;
+  }
+  return true;
+}
+
 void sort_into_key_runs(ThreadPool* pool, const LineComparator& by_key, const LineSpan& lines, KeyEntry* e,
                         KeyEntry* tmp, uint64_t n) {
+  if (n != 0 && keys_all_alike(by_key, lines, e, n)) {
+    for (uint64_t i = 0; i < n; ++i) e[i].prefix = 0;
+    return;
+  }
   sort_by_comparison(pool, by_key, lines, e, tmp, n);
   // Runs of keys the collation finds equal (the same bytes, mostly).
   uint64_t run = 0;
@@ -52,6 +79,41 @@ void sort_into_key_runs(ThreadPool* pool, const LineComparator& by_key, const Li
   for (uint64_t i = 1; i < n; ++i) {
     const uint32_t a = e[i - 1].index, b = e[i].index;
     run += by_key.compare(lines.line(a), lines.length(a), lines.line(b), lines.length(b)) != 0;
+    e[i].prefix = run;
+  }
+}
+
+void sort_by_heads(ThreadPool* pool, const LineImageSpec& image, const LineSpan& lines, KeyEntry* e, KeyEntry* tmp,
+                   uint64_t n) {
+  constexpr uint64_t kWords = (kImageHeadBytes + 7) / 8;
+  std::vector<uint64_t> words(kWords * n);
+  std::vector<uint32_t> line_of(n);
+  const auto fill = [&](uint64_t begin, uint64_t end) {
+    for (uint64_t i = begin; i < end; ++i) {
+      const uint32_t line = e[i].index;
+      line_of[i] = line;
+      const LineImageView v = view_line_image(image, lines.line(line), lines.length(line));
+      for (uint64_t w = 0; w < kWords; ++w) words[kWords * i + w] = line_image_word(image, v, w);
+      e[i].index = static_cast<uint32_t>(i);  // its place among the n, until the end
+    }
+  };
+  const size_t tasks = pool != nullptr ? refine_tasks(*pool, n) : 1;
+  if (tasks == 1) {
+    fill(0, n);
+  } else {
+    pool->parallel_for(tasks, [&](size_t t) { fill(split_point(n, tasks, t), split_point(n, tasks, t + 1)); });
+  }
+  // Least significant word first: each pass is stable.
+  for (uint64_t w = kWords; w-- > 0;) {
+    for (uint64_t i = 0; i < n; ++i) e[i].prefix = words[kWords * e[i].index + w];
+    tasks == 1 ? radix_sort_entries(e, tmp, n) : sort_pairs(*pool, e, tmp, n);
+  }
+  uint64_t run = 0, previous = 0;
+  for (uint64_t i = 0; i < n; ++i) {
+    const uint64_t at = e[i].index;
+    if (i != 0 && std::memcmp(&words[kWords * at], &words[kWords * previous], 8 * kWords) != 0) ++run;
+    previous = at;
+    e[i].index = line_of[at];
     e[i].prefix = run;
   }
 }

@@ -54,6 +54,15 @@ LineImageView TieRefiner::view_of(uint32_t level, uint32_t line, uint64_t* locat
 
 void TieRefiner::place(uint32_t level, uint32_t line) const {
   const LineImageSpec& image = images_[level];
+  if (line_order(image.key) == LineOrder::kCollate) {  // where the key lies; its head is read by sort_by_heads
+    uint64_t begin = 0, end = 0;
+    line_key_extent(lines_.line(line), lines_.length(line), image.key, image.separator, &begin, &end);
+    LineCache& c = cache_[line];
+    c.key_at = static_cast<uint64_t>(lines_.line(line) + begin - lines_.text);
+    c.key_length = end - begin < kUnplaced ? static_cast<uint32_t>(end - begin) : kUnplaced;
+    c.image_length = static_cast<uint32_t>(kImageHeadBytes);
+    return;
+  }
   const LineImageView v = view_line_image(image, lines_.line(line), lines_.length(line));
   const uint64_t length = line_image_length(image, v);
   const bool fits = v.len < kUnplaced && length < kUnplaced;
@@ -225,8 +234,46 @@ bool TieRefiner::settle_collated(KeyEntry* e, KeyEntry* tmp, const TieSegment& s
   return true;
 }
 
+bool TieRefiner::keys_alike(const KeyEntry* e, uint64_t n) const {
+  const LineCache& first = cache_[e[0].index];
+  if (first.key_length == kUnplaced) return false;
+  for (uint64_t i = 1; i < n; ++i) {
+    const LineCache& c = cache_[e[i].index];
+    if (c.key_length != first.key_length ||
+        std::memcmp(lines_.text + c.key_at, lines_.text + first.key_at, first.key_length) != 0) {
+      return false;
+    }
+  }
+  return true;
+}
+
+template <typename Push>
+void TieRefiner::settle_by_heads(KeyEntry* e, KeyEntry* tmp, const TieSegment& s, bool parallel, Push push) {
+  KeyEntry* members = e + s.begin;
+  const LineComparator* by_key = level_compare_[s.level].get();
+  if (by_key != nullptr && keys_alike(members, s.size)) {  // one key: no heads to read
+    for (uint64_t i = 0; i < s.size; ++i) members[i].prefix = 0;
+    to_next_level(members, s, parallel ? tasks_for(pool_, s.size) : 1, push);
+    return;
+  }
+  sort_by_heads(parallel ? &pool_ : nullptr, images_[s.level], lines_, members, tmp + s.begin, s.size);
+  for (uint64_t i = 0; i < s.size;) {
+    uint64_t j = i + 1;
+    while (j < s.size && members[j].prefix == members[i].prefix) ++j;
+    const TieSegment run{s.begin + i, j - i, 0, s.level};
+    if (run.size > 1 && !settle_collated(members + i, tmp + run.begin, run, parallel, push)) {
+      sort_by_comparator(members + i, tmp + run.begin, run.size, parallel);
+    }
+    i = j;
+  }
+}
+
 template <typename Push>
 void TieRefiner::step(KeyEntry* e, KeyEntry* tmp, TieSegment s, bool parallel, Push push) {
+  if (collated(s)) {
+    settle_by_heads(e, tmp, s, parallel, push);
+    return;
+  }
   KeyEntry* members = e + s.begin;
   const bool by_comparison = by_comparator(s);
   if (!by_comparison) skip_equal_words(e, s);
@@ -268,69 +315,6 @@ void TieRefiner::settle_loaded(KeyEntry* e, KeyEntry* tmp, const TieSegment& s, 
   }
 }
 
-// Where the members of a round's segments are, one after another, for
-// loading them with the lines some members ahead already on their way in.
-struct TieRefiner::Members {
-  const std::vector<TieSegment>& segments;
-  const KeyEntry* e;
-  size_t k = 0;
-  uint64_t i = 0;
-  bool valid() const { return k < segments.size(); }
-  void next() {
-    if (++i == segments[k].size) {
-      ++k;
-      i = 0;
-    }
-  }
-  uint32_t line() const { return e[segments[k].begin + i].index; }
-  uint32_t level() const { return segments[k].level; }
-};
-
-void TieRefiner::prefetch_first(const Members& m) const {
-  if (m.valid()) __builtin_prefetch(cache_ + m.line());
-}
-
-void TieRefiner::prefetch_second(const Members& m) const {
-  if (!m.valid()) return;
-  const uint32_t line = m.line();
-  const uint64_t depth = m.segments[m.k].depth;
-  if (cached_.holds(m.level(), depth)) return;  // the entry holds the word
-  const LineCache& c = cache_[line];
-  __builtin_prefetch(c.key_length == kUnplaced ? lines_.line(line) : lines_.text + c.key_at + 8 * depth);
-}
-
-void TieRefiner::load_round(KeyEntry* e, const std::vector<TieSegment>& segments, std::vector<uint64_t>& longest) {
-  // Members ahead whose first and second reads are started: 16 and 6
-  // before f9b81cd, which raised them (no difference on dev) and whose
-  // H200 figures were taken with these.
-  constexpr int kFar = 40, kNear = 20;
-  longest.assign(segments.size(), 0);
-  Members far{segments, e}, near{segments, e};
-  for (int a = 0; a < kFar && far.valid(); ++a) {
-    prefetch_first(far);
-    far.next();
-  }
-  for (int a = 0; a < kNear && near.valid(); ++a) {
-    prefetch_second(near);
-    near.next();
-  }
-  uint64_t located = 0;
-  for (size_t k = 0; k < segments.size(); ++k) {
-    const TieSegment& s = segments[k];
-    const bool load = !by_comparator(s);  // else only whether the images are spent
-    for (uint64_t i = 0; i < s.size; ++i) {
-      prefetch_first(far);
-      if (far.valid()) far.next();
-      prefetch_second(near);
-      if (near.valid()) near.next();
-      const uint64_t length = load ? load_words(e + s.begin + i, 1, s.level, s.depth, &located)
-                                   : placed_longest(e + s.begin + i, 1);
-      longest[k] = std::max(longest[k], length);
-    }
-  }
-  located_.fetch_add(located, std::memory_order_relaxed);
-}
-
 void TieRefiner::refine_serial(KeyEntry* e, KeyEntry* tmp, std::vector<TieSegment> segments) {
   place_members(e, segments, false);
   refine_rounds(e, tmp, std::move(segments));
@@ -339,10 +323,20 @@ void TieRefiner::refine_serial(KeyEntry* e, KeyEntry* tmp, std::vector<TieSegmen
 void TieRefiner::refine_rounds(KeyEntry* e, KeyEntry* tmp, std::vector<TieSegment> segments) {
   std::vector<TieSegment> next;
   std::vector<uint64_t> longest;
+  std::vector<TieSegment> loaded;
   while (!segments.empty()) {
-    for (TieSegment& s : segments) skip_equal_words(e, s);
-    load_round(e, segments, longest);
     next.clear();
+    loaded.clear();
+    for (TieSegment& s : segments) {
+      if (collated(s)) {  // its heads once a line, not a word a round
+        settle_by_heads(e, tmp, s, false, [&next](const TieSegment& r) { next.push_back(r); });
+        continue;
+      }
+      skip_equal_words(e, s);
+      loaded.push_back(s);
+    }
+    segments.swap(loaded);
+    load_round(e, segments, longest);
     for (size_t k = 0; k < segments.size(); ++k) {
       settle_loaded(e, tmp, segments[k], longest[k], false, [&next](const TieSegment& r) { next.push_back(r); });
     }

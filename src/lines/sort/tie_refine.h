@@ -133,6 +133,13 @@ class TieRefiner {
   void sort_by_comparator(KeyEntry* e, KeyEntry* tmp, uint64_t n, bool parallel) const;
   void refine_large(KeyEntry* e, KeyEntry* tmp, TieSegment segment, std::vector<TieSegment>& small);
 
+  // A segment at a collated level: sorted by its members' whole heads
+  // (computed once a line), runs of equal heads to settle_collated.
+  template <typename Push>
+  void settle_by_heads(KeyEntry* e, KeyEntry* tmp, const TieSegment& s, bool parallel, Push push);
+  // Whether the members' keys at their level, placed, have the same bytes.
+  bool keys_alike(const KeyEntry* e, uint64_t n) const;
+  bool collated(const TieSegment& s) const { return line_order(images_[s.level].key) == LineOrder::kCollate; }
   // A collated key's lines ordered by it alone (their heads spent), runs of
   // equal keys then refined by the next key's image.
   template <typename Push>

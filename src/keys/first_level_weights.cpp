@@ -1,0 +1,127 @@
+#include "src/keys/first_level_weights.h"
+
+#include <langinfo.h>
+
+#include <cstring>
+#include <string>
+
+namespace gsort {
+namespace {
+
+// The first level of strxfrm's image of s: up to the first 0x01 byte,
+// which glibc writes after each level.
+std::string first_level(locale_t l, const std::string& s) {
+  std::string image(4 * s.size() + 16, '\0');
+  size_t need = strxfrm_l(&image[0], s.c_str(), image.size(), l);
+  if (need >= image.size()) {
+    image.assign(need + 1, '\0');
+    need = strxfrm_l(&image[0], s.c_str(), image.size(), l);
+  }
+  image.resize(need);
+  const size_t end = image.find('\x01');
+  return end == std::string::npos ? image : image.substr(0, end);
+}
+
+std::string utf8_of(uint32_t c) {
+  std::string s;
+  if (c < 0x80) {
+    s += static_cast<char>(c);
+  } else if (c < 0x800) {
+    s += static_cast<char>(0xC0 | (c >> 6));
+    s += static_cast<char>(0x80 | (c & 0x3F));
+  } else {
+    s += static_cast<char>(0xE0 | (c >> 12));
+    s += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
+    s += static_cast<char>(0x80 | (c & 0x3F));
+  }
+  return s;
+}
+
+// The next character of text[at, len) in UTF-8 (its code point, or
+// ~0 where the bytes are not a character the table could hold), and its
+// length in *bytes.
+uint32_t next_utf8(const uint8_t* text, uint64_t at, uint64_t len, int* bytes) {
+  const uint8_t b = text[at];
+  if (b < 0x80) {
+    *bytes = 1;
+    return b;
+  }
+  if (b >= 0xC2 && b < 0xE0 && at + 1 < len && (text[at + 1] & 0xC0) == 0x80) {
+    *bytes = 2;
+    return (uint32_t{b} & 0x1F) << 6 | (text[at + 1] & 0x3F);
+  }
+  *bytes = 1;
+  return ~uint32_t{0};
+}
+
+}  // namespace
+
+std::unique_ptr<FirstLevelWeights> FirstLevelWeights::build(locale_t collate, const char* name) {
+  locale_t ctype = newlocale(LC_CTYPE_MASK, name, static_cast<locale_t>(0));
+  if (ctype == static_cast<locale_t>(0)) return nullptr;
+  const std::string codeset = nl_langinfo_l(CODESET, ctype);
+  const bool utf8 = codeset == "UTF-8";
+  const bool single_bytes = MB_CUR_MAX == 1 || !utf8;
+  freelocale(ctype);
+  if (!utf8 && !single_bytes) return nullptr;
+  auto table = std::unique_ptr<FirstLevelWeights>(new FirstLevelWeights);
+  table->utf8_ = utf8;
+  // The characters checked: every byte but NUL in a single-byte locale;
+  // else ASCII, Latin-1 and Latin Extended-A (up to U+017F).
+  const uint32_t last = utf8 ? 0x17F : 0xFF;
+  table->by_character_.assign(last + 1, Weights{});
+  std::vector<uint32_t> held;
+  std::vector<std::string> text(last + 1), weights(last + 1);
+  for (uint32_t c = 1; c <= last; ++c) {
+    if (utf8 && c >= 0x80 && c < 0xA0) continue;  // C1 controls: left to strxfrm
+    text[c] = utf8 ? utf8_of(c) : std::string(1, static_cast<char>(c));
+    weights[c] = first_level(collate, text[c]);
+    if (weights[c].size() <= static_cast<size_t>(kMostWeightBytes)) held.push_back(c);
+  }
+  // A character whose weights change beside another (a contraction, a
+  // context) is left out, and so is the other.
+  std::vector<bool> out(last + 1, false);
+  for (const uint32_t a : held) {
+    for (const uint32_t b : held) {
+      if (first_level(collate, text[a] + text[b]) != weights[a] + weights[b]) out[a] = out[b] = true;
+    }
+  }
+  for (const uint32_t c : held) {
+    if (out[c]) continue;
+    Weights& w = table->by_character_[c];
+    w.length = static_cast<uint8_t>(weights[c].size());
+    std::memcpy(w.bytes, weights[c].data(), weights[c].size());
+  }
+  return table;
+}
+
+bool FirstLevelWeights::head(const uint8_t* text, uint64_t len, uint8_t* out, uint64_t cap, uint64_t* written) const {
+  // The weights of the characters before the last two read: a character
+  // the table does not hold may combine with the one or two before it.
+  uint64_t n = 0, before_last = 0, before_that = 0;
+  uint8_t image[256];
+  for (uint64_t at = 0; at < len && text[at] != 0;) {  // a NUL ends the text's first segment
+    int bytes = 1;
+    const uint32_t c = utf8_ ? next_utf8(text, at, len, &bytes) : text[at];
+    if (c >= by_character_.size() || by_character_[c].length == 0xFF) {
+      if (before_that < cap) return false;
+      std::memcpy(out, image, cap);
+      *written = cap;
+      return true;
+    }
+    const Weights& w = by_character_[c];
+    before_that = before_last;
+    before_last = n;
+    if (n + w.length > sizeof image) break;  // far past the head: enough
+    std::memcpy(image + n, w.bytes, w.length);
+    n += w.length;
+    at += static_cast<uint64_t>(bytes);
+    if (before_that >= cap) break;  // the head, and two characters past it
+  }
+  // The whole text (exact), or enough of it.
+  *written = n < cap ? n : cap;
+  std::memcpy(out, image, *written);
+  return true;
+}
+
+}  // namespace gsort
