@@ -83,11 +83,17 @@ void sort_into_key_runs(ThreadPool* pool, const LineComparator& by_key, const Li
   }
 }
 
+namespace {
+constexpr uint64_t kFewForRadix = 64;
+}  // namespace
+
 void sort_by_heads(ThreadPool* pool, const LineImageSpec& image, const LineSpan& lines, KeyEntry* e, KeyEntry* tmp,
                    uint64_t n) {
   constexpr uint64_t kWords = (kImageHeadBytes + 7) / 8;
-  std::vector<uint64_t> words(kWords * n);
-  std::vector<uint32_t> line_of(n);
+  thread_local std::vector<uint64_t> words;
+  thread_local std::vector<uint32_t> line_of;
+  words.resize(kWords * n);
+  line_of.resize(n);
   const auto fill = [&](uint64_t begin, uint64_t end) {
     for (uint64_t i = begin; i < end; ++i) {
       const uint32_t line = e[i].index;
@@ -103,10 +109,21 @@ void sort_by_heads(ThreadPool* pool, const LineImageSpec& image, const LineSpan&
   } else {
     pool->parallel_for(tasks, [&](size_t t) { fill(split_point(n, tasks, t), split_point(n, tasks, t + 1)); });
   }
-  // Least significant word first: each pass is stable.
-  for (uint64_t w = kWords; w-- > 0;) {
-    for (uint64_t i = 0; i < n; ++i) e[i].prefix = words[kWords * e[i].index + w];
-    tasks == 1 ? radix_sort_entries(e, tmp, n) : sort_pairs(*pool, e, tmp, n);
+  const auto head_less = [&](const KeyEntry& a, const KeyEntry& b) {
+    for (uint64_t w = 0; w < kWords; ++w) {
+      const uint64_t x = words[kWords * a.index + w], y = words[kWords * b.index + w];
+      if (x != y) return x < y;
+    }
+    return false;
+  };
+  if (n <= kFewForRadix) {
+    std::stable_sort(e, e + n, head_less);  // a radix sort's passes cost more than a few comparisons
+  } else {
+    // Least significant word first: each pass is stable.
+    for (uint64_t w = kWords; w-- > 0;) {
+      for (uint64_t i = 0; i < n; ++i) e[i].prefix = words[kWords * e[i].index + w];
+      tasks == 1 ? radix_sort_entries(e, tmp, n) : sort_pairs(*pool, e, tmp, n);
+    }
   }
   uint64_t run = 0, previous = 0;
   for (uint64_t i = 0; i < n; ++i) {
