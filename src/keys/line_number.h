@@ -10,7 +10,9 @@
 // The C locale has no thousands separator, and no byte is read as one, as
 // in coreutils 9.5 and later: 9.1 to 9.4, built where char is signed
 // (x86), skipped a 0x80 byte among the integer digits as if it were one
-// (printf '1\x802' | LC_ALL=C sort -n read 12, where 9.5 reads 1).
+// (printf '1\x802' | LC_ALL=C sort -n read 12, where 9.5 reads 1); and
+// the same releases missed a locale's one-byte separator past 0x7F
+// (sv_SE.ISO-8859-1's 0xA0), which gsort reads, as 9.5 does.
 #pragma once
 
 #include <cstdint>

@@ -46,12 +46,33 @@ bool blanks_as_in_c(const std::string& ctype) {
   return true;
 }
 
+// A locale_t freed with its owner (the registries below live as long as
+// the process, and leave nothing for a leak checker to find at its end).
+struct OwnedLocale {
+  explicit OwnedLocale(locale_t l) : handle(l) {}
+  ~OwnedLocale() {
+    if (handle != static_cast<locale_t>(0)) freelocale(handle);
+  }
+  OwnedLocale(const OwnedLocale&) = delete;
+  OwnedLocale& operator=(const OwnedLocale&) = delete;
+  locale_t handle;
+};
+
+// LocaleRules, and the -g locale it holds.
+struct RulesDeleter {
+  void operator()(LocaleRules* rules) const {
+    if (rules->numeric != nullptr) freelocale(static_cast<locale_t>(rules->numeric));
+    delete rules;
+  }
+};
+using OwnedRules = std::unique_ptr<LocaleRules, RulesDeleter>;
+
 // The locale's rules for a key, built once per locale (null: all C's).
-std::unique_ptr<LocaleRules> read_locale_rules(const LineLocale& locale) {
+OwnedRules read_locale_rules(const LineLocale& locale) {
   const bool c_ctype = is_c_locale_name(locale.ctype), c_time = is_c_locale_name(locale.time);
   const NumberMarks marks = line_number_marks(locale.numeric);
   if (c_ctype && c_time && marks.decimal_point == '.') return nullptr;
-  auto rules = std::make_unique<LocaleRules>();
+  OwnedRules rules(new LocaleRules);
   bool as_c = true;
   // Bytes: the ctype locale's (C's where it is C or not installed).
   const CategoryLocale ctype(LC_CTYPE_MASK, c_ctype ? std::string("C") : locale.ctype);
@@ -109,7 +130,8 @@ std::unique_ptr<LocaleRules> read_locale_rules(const LineLocale& locale) {
     rules->numeric = newlocale(LC_NUMERIC_MASK, locale.numeric.c_str(), static_cast<locale_t>(0));
     as_c &= rules->numeric == nullptr;
   }
-  return as_c ? nullptr : std::move(rules);
+  if (as_c) rules.reset();
+  return rules;
 }
 
 }  // namespace
@@ -140,7 +162,7 @@ namespace {
 
 const LocaleRules* line_locale_rules(const LineLocale& locale) {
   static std::mutex mutex;
-  static std::map<std::string, std::unique_ptr<LocaleRules>> known;
+  static std::map<std::string, OwnedRules> known;
   const std::string name = locale.ctype + '\n' + locale.time + '\n' + locale.numeric;
   std::lock_guard<std::mutex> lock(mutex);
   auto it = known.find(name);
@@ -151,13 +173,14 @@ const LocaleRules* line_locale_rules(const LineLocale& locale) {
 void* line_ctype_handle(const LineLocale& locale) {
   if (is_c_locale_name(locale.ctype)) return nullptr;
   static std::mutex mutex;
-  static std::map<std::string, locale_t> known;
+  static std::map<std::string, std::unique_ptr<OwnedLocale>> known;
   std::lock_guard<std::mutex> lock(mutex);
   auto it = known.find(locale.ctype);
   if (it == known.end()) {
-    it = known.emplace(locale.ctype, newlocale(LC_CTYPE_MASK, locale.ctype.c_str(), static_cast<locale_t>(0))).first;
+    locale_t l = newlocale(LC_CTYPE_MASK, locale.ctype.c_str(), static_cast<locale_t>(0));
+    it = known.emplace(locale.ctype, std::make_unique<OwnedLocale>(l)).first;
   }
-  return it->second;
+  return it->second->handle;
 }
 
 const Collation* line_collation(const LineLocale& locale) {
