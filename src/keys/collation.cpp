@@ -7,6 +7,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <thread>
 
 namespace gsort {
 namespace {
@@ -72,16 +73,21 @@ void Collation::transform(const char* s, std::string& out) const {
 }
 
 void Collation::build_table_now() const {
-  std::call_once(table_once_, [this] {
+  bool expected = false;
+  if (building_.compare_exchange_strong(expected, true)) {
     table_owner_ = FirstLevelWeights::build(handle(locale_), name_.c_str());
     table_.store(table_owner_.get(), std::memory_order_release);
-  });
+    built_.store(true, std::memory_order_release);
+  }
+  while (!built_.load(std::memory_order_acquire)) std::this_thread::yield();  // (tests: another thread builds it)
 }
 
 uint64_t Collation::head(const uint8_t* text, uint64_t len, uint8_t* out, uint64_t cap) const {
   constexpr uint64_t kHeadsBeforeTable = 20000;
   const FirstLevelWeights* table = table_.load(std::memory_order_acquire);
-  if (table == nullptr && heads_.fetch_add(1, std::memory_order_relaxed) >= kHeadsBeforeTable) {
+  if (table == nullptr && heads_.fetch_add(1, std::memory_order_relaxed) == kHeadsBeforeTable) {
+    // This thread builds it (some 100 ms); the others go on with strxfrm
+    // until it is there.
     build_table_now();
     table = table_.load(std::memory_order_acquire);
   }

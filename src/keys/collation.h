@@ -9,7 +9,6 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
-#include <mutex>
 #include <string>
 
 #include "src/keys/first_level_weights.h"
@@ -38,7 +37,8 @@ class Collation {
   // bytes, which the first levels ignore: 303 of 3 million random pairs in
   // en_US.UTF-8, glibc 2.36), never on it (tests/lines/locale_test.cpp).
   // From the 20,000th head on, the head comes from a table of each
-  // character's weights where it can (first_level_weights.h), the same bytes.
+  // character's weights where it can (first_level_weights.h), the same
+  // bytes; the thread that asks for the 20,000th builds it.
   uint64_t head(const uint8_t* text, uint64_t len, uint8_t* out, uint64_t cap) const;
   // The head from strxfrm alone (what the table must agree with).
   uint64_t head_by_strxfrm(const uint8_t* text, uint64_t len, uint8_t* out, uint64_t cap) const;
@@ -62,9 +62,9 @@ class Collation {
   std::string name_;
   void* locale_;  // a locale_t
   // The table, built once many heads have been asked for: building it
-  // takes tens of milliseconds, which a small sort would feel.
+  // takes about 100 ms, which a small sort would feel.
   mutable std::atomic<uint64_t> heads_{0};
-  mutable std::once_flag table_once_;
+  mutable std::atomic<bool> building_{false}, built_{false};
   mutable std::atomic<const FirstLevelWeights*> table_{nullptr};
   mutable std::unique_ptr<FirstLevelWeights> table_owner_;
 };

@@ -50,6 +50,13 @@ uint32_t next_utf8(const uint8_t* text, uint64_t at, uint64_t len, int* bytes) {
     *bytes = 2;
     return (uint32_t{b} & 0x1F) << 6 | (text[at + 1] & 0x3F);
   }
+  if (b >= 0xE0 && b < 0xF0 && at + 2 < len && (text[at + 1] & 0xC0) == 0x80 && (text[at + 2] & 0xC0) == 0x80) {
+    const uint32_t c = (uint32_t{b} & 0x0F) << 12 | (uint32_t{text[at + 1]} & 0x3F) << 6 | (text[at + 2] & 0x3F);
+    if (c >= 0x800 && (c < 0xD800 || c > 0xDFFF)) {  // not overlong, not a surrogate
+      *bytes = 3;
+      return c;
+    }
+  }
   *bytes = 1;
   return ~uint32_t{0};
 }
@@ -67,13 +74,19 @@ std::unique_ptr<FirstLevelWeights> FirstLevelWeights::build(locale_t collate, co
   auto table = std::unique_ptr<FirstLevelWeights>(new FirstLevelWeights);
   table->utf8_ = utf8;
   // The characters checked: every byte but NUL in a single-byte locale;
-  // else ASCII, Latin-1 and Latin Extended-A (up to U+017F).
-  const uint32_t last = utf8 ? 0x17F : 0xFF;
+  // else ASCII, Latin-1, Latin Extended-A, Greek, Cyrillic, general
+  // punctuation (dashes, quotes) and currency signs.
+  const uint32_t last = utf8 ? 0x20BF : 0xFF;
+  const auto checked = [utf8](uint32_t c) {
+    if (!utf8) return true;
+    return (c < 0x80) || (c >= 0xA0 && c <= 0x17F) || (c >= 0x370 && c <= 0x4FF) || (c >= 0x2010 && c <= 0x205F) ||
+           (c >= 0x20A0 && c <= 0x20BF);
+  };
   table->by_character_.assign(last + 1, Weights{});
   std::vector<uint32_t> held;
   std::vector<std::string> text(last + 1), weights(last + 1);
   for (uint32_t c = 1; c <= last; ++c) {
-    if (utf8 && c >= 0x80 && c < 0xA0) continue;  // C1 controls: left to strxfrm
+    if (!checked(c)) continue;  // (C1 controls among them: left to strxfrm)
     text[c] = utf8 ? utf8_of(c) : std::string(1, static_cast<char>(c));
     weights[c] = first_level(collate, text[c]);
     if (weights[c].size() <= static_cast<size_t>(kMostWeightBytes)) held.push_back(c);

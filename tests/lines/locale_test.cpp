@@ -177,10 +177,12 @@ TEST(CollationImage, TheTableGivesStrxfrmsHeads) {
   static const std::vector<std::string> kPieces = {
       "a", "A", "c", "h", "C", "H", "s", "z", "d", "y", "e", "\xC3\xA9", "\xC3\xA5", "\xC3\xB6", "\xC5\x99",
       "\xC5\xA1", "\xC4\x8D", "'", "-", " ", ",", "0", "9", "\r", "\t", "\x01", "\xC2\x85", "\xCC\x81",
-      "\xE2\x80\x93", "\x80", "\xFF", "\xC3", "\xE9", "\xC5", ".", "_", "i", "I", "\xC4\xB1", "\xC4\xB0"};
+      "\xE2\x80\x93", "\x80", "\xFF", "\xC3", "\xE9", "\xC5", ".", "_", "i", "I", "\xC4\xB1", "\xC4\xB0",
+      "\xCE\xB1", "\xCE\x91", "\xD0\x96", "\xD0\xB6", "\xD1\x91", "\xE2\x80\x99", "\xE2\x82\xAC", "\xE2\x80\x94",
+      "\xE4\xB8\xAD", "\xE0\x80\x80", "\xED\xA0\x80", "\xE2\x80"};
   int checked = 0;
   for (const char* name : {"en_US.UTF-8", "cs_CZ.UTF-8", "da_DK.UTF-8", "hu_HU.UTF-8", "tr_TR.UTF-8",
-                           "sv_SE.UTF-8", "en_US.ISO-8859-1"}) {
+                           "sv_SE.UTF-8", "ru_RU.UTF-8", "el_GR.UTF-8", "en_US.ISO-8859-1"}) {
     const gsort::Collation* c = gsort::Collation::named(name);
     if (c == nullptr) continue;
     c->build_table_now();
@@ -291,7 +293,8 @@ std::string in_gsorts_words(std::string err) {
 }
 
 // -M reads the locale's month names, -g its decimal point; --debug
-// underlines what they read, in the columns the locale's characters take.
+// underlines what they read, in the columns the locale's characters take,
+// and quotes as sort quotes there (an obsolescent key's note too).
 TEST(LocaleMonthsAndGeneralNumbers, AsSortReadsThem) {
   if (!have_gnu_sort()) GTEST_SKIP() << "no /usr/bin/sort";
   const std::string input =
@@ -301,7 +304,7 @@ TEST(LocaleMonthsAndGeneralNumbers, AsSortReadsThem) {
     if (!installed(locale)) continue;
     for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{
              {"-M"}, {"-k1,1M", "-k2g"}, {"-k2,2g"}, {"-s", "-k2g"}, {"--debug", "-k1,1M"}, {"--debug", "-k2g"},
-             {"--debug", "-k2n"}, {"-fM"}}) {
+             {"--debug", "-k2n"}, {"-fM"}, {"--debug", "+1", "-2", "-t", ","}}) {
       ProcessOptions p;
       // LANGUAGE=en: sort's messages untranslated, as gsort writes them
       // ("^ no match for key" under --debug).
