@@ -68,9 +68,11 @@ std::unique_ptr<FirstLevelWeights> FirstLevelWeights::build(locale_t collate, co
   if (ctype == static_cast<locale_t>(0)) return nullptr;
   const std::string codeset = nl_langinfo_l(CODESET, ctype);
   const bool utf8 = codeset == "UTF-8";
-  const bool single_bytes = MB_CUR_MAX == 1 || !utf8;
+  const locale_t previous = uselocale(ctype);
+  const bool single_bytes = MB_CUR_MAX == 1;  // (this thread's locale's, for the moment)
+  uselocale(previous);
   freelocale(ctype);
-  if (!utf8 && !single_bytes) return nullptr;
+  if (!utf8 && !single_bytes) return nullptr;  // EUC-JP, GB18030 and the like: strxfrm alone
   auto table = std::unique_ptr<FirstLevelWeights>(new FirstLevelWeights);
   table->utf8_ = utf8;
   // The characters checked: every byte but NUL in a single-byte locale;
