@@ -86,7 +86,7 @@ uint64_t Collation::head(const uint8_t* text, uint64_t len, uint8_t* out, uint64
   constexpr uint64_t kHeadsBeforeTable = 20000;
   const FirstLevelWeights* table = table_.load(std::memory_order_acquire);
   if (table == nullptr && heads_.fetch_add(1, std::memory_order_relaxed) == kHeadsBeforeTable) {
-    // This thread builds it (some 100 ms); the others go on with strxfrm
+    // This thread builds it (some 20 ms); the others go on with strxfrm
     // until it is there.
     build_table_now();
     table = table_.load(std::memory_order_acquire);

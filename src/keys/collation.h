@@ -62,7 +62,7 @@ class Collation {
   std::string name_;
   void* locale_;  // a locale_t
   // The table, built once many heads have been asked for: building it
-  // takes about 100 ms, which a small sort would feel.
+  // takes some 20 ms, which a small sort would feel.
   mutable std::atomic<uint64_t> heads_{0};
   mutable std::atomic<bool> building_{false}, built_{false};
   mutable std::atomic<const FirstLevelWeights*> table_{nullptr};
