@@ -55,10 +55,8 @@ std::string ignored_letters(const LineKey& g) {
 
 // A note written with '...' quotes (an obsolescent key's), quoted as the
 // locale quotes.
-std::string requoted(const LineLocale& locale, const std::string& note) {
-  const std::string open = locale_quoted(locale, "");
-  if (open == "''") return note;
-  const std::string left = open.substr(0, open.size() / 2), right = open.substr(open.size() / 2);
+std::string requoted(const LocaleQuotes& quotes, const std::string& note) {
+  if (quotes.open == "'" && quotes.close == "'") return note;
   std::string out;
   bool opening = true;
   for (const char c : note) {
@@ -66,7 +64,7 @@ std::string requoted(const LineLocale& locale, const std::string& note) {
       out += c;
       continue;
     }
-    out += opening ? left : right;
+    out += opening ? quotes.open : quotes.close;
     opening = !opening;
   }
   return out;
@@ -87,6 +85,7 @@ std::vector<NotedKey> noted_keys(const RawOptions& o, const LineKey& global) {
 
 std::vector<std::string> debug_notes(const RawOptions& o, const LineOptions& lines) {
   std::vector<std::string> out = locale_debug_notes(lines.locale);
+  const LocaleQuotes quotes = locale_quotes(lines.locale);
   LineKey global = global_line_key(lines);  // GNU's gkey
   global.reverse = o.reverse;
   std::vector<NotedKey> keys = noted_keys(o, global);
@@ -98,7 +97,7 @@ std::vector<std::string> debug_notes(const RawOptions& o, const LineOptions& lin
   bool numeric = false, basic_numeric = false, numeric_span = false, general_span = false;
   for (size_t i = 0; i < keys.size(); ++i) {
     for (const auto& [index, warning] : o.lines.obsolete_keys) {
-      if (index == i) out.push_back(requoted(lines.locale, warning));
+      if (index == i) out.push_back(requoted(quotes, warning));
     }
     if (!global_only) note_key(keys[i], i + 1, separated, out);
     numeric |= keys[i].numeric();
@@ -122,7 +121,7 @@ std::vector<std::string> debug_notes(const RawOptions& o, const LineOptions& lin
   }
   bool separator_ignored = false;
   const NumberMarks marks = line_number_marks(lines.locale.numeric, &separator_ignored);
-  const auto quoted = [&](int c) { return locale_quoted(lines.locale, std::string(1, static_cast<char>(c))); };
+  const auto quoted = [&](int c) { return quotes(std::string(1, static_cast<char>(c))); };
   const auto blank = [](int c) { return c == ' ' || c == '\t'; };  // isblank: the locale's blanks are C's
   bool number_noted = false;  // GNU's number_locale_warned
   const bool any_span = numeric_span || general_span;

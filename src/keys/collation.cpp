@@ -58,20 +58,6 @@ int Collation::compare(const uint8_t* a, uint64_t alen, const uint8_t* b, uint64
   }
 }
 
-void Collation::transform(const char* s, std::string& out) const {
-  const size_t at = out.size();
-  size_t room = 3 * std::strlen(s) + 16;
-  for (;;) {
-    out.resize(at + room);
-    const size_t need = strxfrm_l(&out[at], s, room, handle(locale_));
-    if (need < room) {
-      out.resize(at + need);
-      return;
-    }
-    room = need + 1;
-  }
-}
-
 void Collation::build_table_now() const {
   bool expected = false;
   if (building_.compare_exchange_strong(expected, true)) {
@@ -85,7 +71,10 @@ void Collation::build_table_now() const {
 uint64_t Collation::head(const uint8_t* text, uint64_t len, uint8_t* out, uint64_t cap) const {
   constexpr uint64_t kHeadsBeforeTable = 20000;
   const FirstLevelWeights* table = table_.load(std::memory_order_acquire);
-  if (table == nullptr && heads_.fetch_add(1, std::memory_order_relaxed) == kHeadsBeforeTable) {
+  // (Counted only until the table is tried: where it could not be built,
+  // no shared counter is touched a head.)
+  if (table == nullptr && !building_.load(std::memory_order_relaxed) &&
+      heads_.fetch_add(1, std::memory_order_relaxed) == kHeadsBeforeTable) {
     // This thread builds it (some 20 ms); the others go on with strxfrm
     // until it is there.
     build_table_now();
@@ -113,10 +102,8 @@ uint64_t Collation::head_by_strxfrm(const uint8_t* text, uint64_t len, uint8_t* 
       while (take > 0 && (text[take] & 0xC0) == 0x80) --take;  // not into a UTF-8 character
     }
     image.clear();
-    transform(terminated(text, take, buf), image);
-    // The first level's weights: glibc ends each level with a 0x01 byte.
-    const size_t first_level = image.find('\x01');
-    if (first_level != std::string::npos) image.resize(first_level);
+    append_strxfrm(handle(locale_), terminated(text, take, buf), image);
+    keep_first_level(image);
     if (take == segment || image.size() >= cap + kHeadMargin) break;
   }
   const uint64_t n = image.size() < cap ? image.size() : cap;
@@ -128,7 +115,7 @@ void Collation::transform_segments(const uint8_t* text, uint64_t len, std::strin
   thread_local std::string buf;
   const char* s = terminated(text, len, buf);
   for (uint64_t at = 0; at < len;) {
-    transform(s + at, out);
+    append_strxfrm(handle(locale_), s + at, out);
     out += '\0';
     at += std::strlen(s + at) + 1;
   }

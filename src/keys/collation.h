@@ -56,8 +56,6 @@ class Collation {
 
  private:
   Collation(std::string name, void* locale) : name_(std::move(name)), locale_(locale) {}
-  // strxfrm of the NUL-ended string s, appended to out (without its NUL).
-  void transform(const char* s, std::string& out) const;
 
   std::string name_;
   void* locale_;  // a locale_t

@@ -8,22 +8,11 @@
 namespace gsort {
 namespace {
 
-// The first level of strxfrm's image of s: up to the first 0x01 byte,
-// which glibc writes after each level.
-std::string first_level(locale_t l, const std::string& s) {
-  char buf[512];
-  size_t need = strxfrm_l(buf, s.c_str(), sizeof buf, l);
-  std::string image;
-  if (need < sizeof buf) {
-    image.assign(buf, need);
-  } else {
-    image.assign(need + 1, '\0');
-    need = strxfrm_l(&image[0], s.c_str(), image.size(), l);
-    image.resize(need);
-  }
-  const size_t end = image.find('\x01');
-  if (end != std::string::npos) image.resize(end);
-  return image;
+// The first level of strxfrm's image of s, into image.
+void first_level(locale_t l, const std::string& s, std::string& image) {
+  image.clear();
+  append_strxfrm(l, s.c_str(), image);
+  keep_first_level(image);
 }
 
 std::string utf8_of(uint32_t c) {
@@ -67,6 +56,25 @@ uint32_t next_utf8(const uint8_t* text, uint64_t at, uint64_t len, int* bytes) {
 
 }  // namespace
 
+void append_strxfrm(locale_t l, const char* s, std::string& out) {
+  const size_t at = out.size();
+  size_t room = 3 * std::strlen(s) + 16;
+  for (;;) {
+    out.resize(at + room);
+    const size_t need = strxfrm_l(&out[at], s, room, l);
+    if (need < room) {
+      out.resize(at + need);
+      return;
+    }
+    room = need + 1;
+  }
+}
+
+void keep_first_level(std::string& image) {
+  const size_t end = image.find('\x01');
+  if (end != std::string::npos) image.resize(end);
+}
+
 std::unique_ptr<FirstLevelWeights> FirstLevelWeights::build(locale_t collate, const char* name) {
   locale_t ctype = newlocale(LC_CTYPE_MASK, name, static_cast<locale_t>(0));
   if (ctype == static_cast<locale_t>(0)) return nullptr;
@@ -94,15 +102,20 @@ std::unique_ptr<FirstLevelWeights> FirstLevelWeights::build(locale_t collate, co
   for (uint32_t c = 1; c <= last; ++c) {
     if (!checked(c)) continue;  // (C1 controls among them: left to strxfrm)
     text[c] = utf8 ? utf8_of(c) : std::string(1, static_cast<char>(c));
-    weights[c] = first_level(collate, text[c]);
+    first_level(collate, text[c], weights[c]);
     if (weights[c].size() <= static_cast<size_t>(kMostWeightBytes)) held.push_back(c);
   }
   // A character whose weights change beside another (a contraction, a
   // context) is left out, and so is the other.
   std::vector<bool> out(last + 1, false);
+  std::string pair;
   for (const uint32_t a : held) {
     for (const uint32_t b : held) {
-      if (first_level(collate, text[a] + text[b]) != weights[a] + weights[b]) out[a] = out[b] = true;
+      first_level(collate, text[a] + text[b], pair);
+      if (pair.size() != weights[a].size() + weights[b].size() || pair.compare(0, weights[a].size(), weights[a]) != 0 ||
+          pair.compare(weights[a].size(), std::string::npos, weights[b]) != 0) {
+        out[a] = out[b] = true;
+      }
     }
   }
   for (const uint32_t c : held) {

@@ -13,9 +13,16 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 namespace gsort {
+
+// strxfrm's image of the NUL-ended s in the collation `l`, appended to out.
+void append_strxfrm(locale_t l, const char* s, std::string& out);
+// An image cut to its first level: up to its first 0x01 byte, which glibc
+// writes after each level.
+void keep_first_level(std::string& image);
 
 class FirstLevelWeights {
  public:

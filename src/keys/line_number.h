@@ -24,14 +24,14 @@ namespace gsort {
 
 GSORT_HD bool is_ascii_digit(uint8_t c) { return c >= '0' && c <= '9'; }
 
-// The number's significant digits, as offsets into the key's bytes: the
-// integer part without its leading zeros, and the fraction without its
-// trailing zeros. The digit string D (integer digits, then fraction
-// digits) with int_digits fixes the value; D is empty for zero.
 // Integer digits with separators among them that an image still holds:
 // reading digit k of such a number walks from its first digit.
 constexpr uint64_t kSpreadImageDigits = 64;
 
+// The number's significant digits, as offsets into the key's bytes: the
+// integer part without its leading zeros, and the fraction without its
+// trailing zeros. The digit string D (integer digits, then fraction
+// digits) with int_digits fixes the value; D is empty for zero.
 struct LineNumber {
   int sign = 0;              // -1, 0 (the number is zero), 1
   uint64_t int_begin = 0;    // first significant integer digit
@@ -45,7 +45,7 @@ struct LineNumber {
     if (k >= int_digits) return key[frac_begin + (k - int_digits)];
     if (!spread) return key[int_begin + k];
     for (uint64_t at = int_begin, seen = 0;; ++at) {
-      if (key[at] >= '0' && key[at] <= '9' && seen++ == k) return key[at];
+      if (is_ascii_digit(key[at]) && seen++ == k) return key[at];
     }
   }
 };

@@ -122,8 +122,8 @@ int LineComparator::compare_keys(const uint8_t* a, uint64_t alen, const uint8_t*
 int LineComparator::compare(const uint8_t* a, uint64_t alen, const uint8_t* b, uint64_t blen) const {
   const int diff = compare_keys(a, alen, b, blen);
   if (diff != 0 || !spec_.last_resort()) return diff;
-  const int whole = spec_.collate_text ? spec_.collation->compare(a, alen, b, blen)
-                                               : compare_line_bytes(a, alen, b, blen);
+  const int whole =
+      spec_.collate_text ? spec_.collation->compare(a, alen, b, blen) : compare_line_bytes(a, alen, b, blen);
   return spec_.reverse ? -whole : whole;
 }
 

@@ -19,7 +19,9 @@
 namespace gsort {
 namespace {
 
-// A category's locale, freed on the way out.
+// A category's locale, freed on the way out (the registries below keep
+// theirs as long as the process, and leave nothing for a leak checker to
+// find at its end).
 class CategoryLocale {
  public:
   CategoryLocale(int mask, const std::string& name) : l_(newlocale(mask, name.c_str(), static_cast<locale_t>(0))) {}
@@ -36,27 +38,14 @@ class CategoryLocale {
 
 // Whether the locale's blanks are the C locale's (GNU sort's inittables:
 // '\n' and what isblank says).
-bool blanks_as_in_c(const std::string& ctype) {
-  if (is_c_locale_name(ctype)) return true;
-  const CategoryLocale l(LC_CTYPE_MASK, ctype);
-  if (l.get() == static_cast<locale_t>(0)) return true;  // not installed: C
+bool blanks_as_in_c(const LineLocale& locale) {
+  const locale_t l = static_cast<locale_t>(line_ctype_handle(locale));
+  if (l == static_cast<locale_t>(0)) return true;  // C, or not installed: C
   for (int c = 0; c < 256; ++c) {
-    if ((c == '\n' || isblank_l(c, l.get()) != 0) != is_line_blank(static_cast<uint8_t>(c))) return false;
+    if ((c == '\n' || isblank_l(c, l) != 0) != is_line_blank(static_cast<uint8_t>(c))) return false;
   }
   return true;
 }
-
-// A locale_t freed with its owner (the registries below live as long as
-// the process, and leave nothing for a leak checker to find at its end).
-struct OwnedLocale {
-  explicit OwnedLocale(locale_t l) : handle(l) {}
-  ~OwnedLocale() {
-    if (handle != static_cast<locale_t>(0)) freelocale(handle);
-  }
-  OwnedLocale(const OwnedLocale&) = delete;
-  OwnedLocale& operator=(const OwnedLocale&) = delete;
-  locale_t handle;
-};
 
 // LocaleRules, and the -g locale it holds.
 struct RulesDeleter {
@@ -76,7 +65,7 @@ OwnedRules read_locale_rules(const LineLocale& locale) {
   bool as_c = true;
   // Bytes: the ctype locale's (C's where it is C or not installed).
   const CategoryLocale ctype(LC_CTYPE_MASK, c_ctype ? std::string("C") : locale.ctype);
-  locale_t l = ctype.get() != static_cast<locale_t>(0) ? ctype.get() : static_cast<locale_t>(0);
+  const locale_t l = ctype.get();
   LineKey c_key;
   for (uint8_t keep : {kKeepAll, kKeepDictionary, kKeepPrintable}) {
     c_key.keep = keep;
@@ -173,14 +162,11 @@ const LocaleRules* line_locale_rules(const LineLocale& locale) {
 void* line_ctype_handle(const LineLocale& locale) {
   if (is_c_locale_name(locale.ctype)) return nullptr;
   static std::mutex mutex;
-  static std::map<std::string, std::unique_ptr<OwnedLocale>> known;
+  static std::map<std::string, std::unique_ptr<CategoryLocale>> known;
   std::lock_guard<std::mutex> lock(mutex);
   auto it = known.find(locale.ctype);
-  if (it == known.end()) {
-    locale_t l = newlocale(LC_CTYPE_MASK, locale.ctype.c_str(), static_cast<locale_t>(0));
-    it = known.emplace(locale.ctype, std::make_unique<OwnedLocale>(l)).first;
-  }
-  return it->second->handle;
+  if (it == known.end()) it = known.emplace(locale.ctype, std::make_unique<CategoryLocale>(LC_CTYPE_MASK, locale.ctype)).first;
+  return it->second->get();
 }
 
 const Collation* line_collation(const LineLocale& locale) {
@@ -197,16 +183,13 @@ bool collates_in_byte_order(const LineLocale& locale) {
 void refuse_unsupported_locale_rules(const LineLocale& locale, const std::vector<LineKey>& keys, int separator) {
   bool blanks = separator == kBlankSeparated && !keys.empty();
   for (const LineKey& k : keys) blanks |= k.skip_start_blanks || k.skip_end_blanks || reads_number(k) || k.month;
-  if (blanks && !blanks_as_in_c(locale.ctype)) refuse("A key", locale.ctype, "its blanks", "LC_CTYPE");
+  if (blanks && !blanks_as_in_c(locale)) refuse("A key", locale.ctype, "its blanks", "LC_CTYPE");
 }
 
-std::string locale_quoted(const LineLocale& locale, const std::string& text) {
-  bool utf8 = false;
-  if (!is_c_locale_name(locale.ctype)) {
-    const CategoryLocale l(LC_CTYPE_MASK, locale.ctype);
-    utf8 = l.get() != static_cast<locale_t>(0) && std::strcmp(nl_langinfo_l(CODESET, l.get()), "UTF-8") == 0;
-  }
-  return utf8 ? "\xE2\x80\x98" + text + "\xE2\x80\x99" : "'" + text + "'";
+LocaleQuotes locale_quotes(const LineLocale& locale) {
+  const locale_t l = static_cast<locale_t>(line_ctype_handle(locale));
+  const bool utf8 = l != static_cast<locale_t>(0) && std::strcmp(nl_langinfo_l(CODESET, l), "UTF-8") == 0;
+  return utf8 ? LocaleQuotes{"\xE2\x80\x98", "\xE2\x80\x99"} : LocaleQuotes{"'", "'"};
 }
 
 std::vector<std::string> locale_debug_notes(const LineLocale& locale) {
@@ -215,7 +198,7 @@ std::vector<std::string> locale_debug_notes(const LineLocale& locale) {
   if (is_c_locale_name(locale.collate)) {
     out.push_back("text ordering performed using simple byte comparison");
   } else {
-    out.push_back("text ordering performed using " + locale_quoted(locale, locale.collate) + " sorting rules");
+    out.push_back("text ordering performed using " + locale_quotes(locale)(locale.collate) + " sorting rules");
   }
   return out;
 }

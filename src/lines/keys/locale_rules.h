@@ -41,8 +41,12 @@ void refuse_unsupported_locale_rules(const LineLocale& locale, const std::vector
 // --debug's first lines, as sort writes them: "failed to set locale" where
 // the environment named a locale that is not installed; how text is ordered.
 std::vector<std::string> locale_debug_notes(const LineLocale& locale);
-// Text quoted as GNU's quote() quotes it in the locale: curved quotes
+// The quotes GNU's quote() puts around text in the locale: curved ones
 // where its characters are UTF-8, else '...'.
-std::string locale_quoted(const LineLocale& locale, const std::string& text);
+struct LocaleQuotes {
+  std::string open, close;
+  std::string operator()(const std::string& text) const { return open + text + close; }
+};
+LocaleQuotes locale_quotes(const LineLocale& locale);
 
 }  // namespace gsort

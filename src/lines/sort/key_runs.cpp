@@ -4,7 +4,6 @@
 #include <cstring>
 
 #include "src/chunk_sort/cpu/radix_sort.h"
-#include "src/keys/line_fields.h"
 #include "src/keys/line_image.h"
 #include "src/lines/sort/comparison_sort.h"
 #include "src/lines/sort/pair_sort.h"
@@ -48,30 +47,8 @@ std::vector<std::unique_ptr<LineComparator>> collated_key_comparators(const Line
   return by_key;
 }
 
-bool keys_all_alike(const LineComparator& by_key, const LineSpan& lines, const KeyEntry* e, uint64_t n) {
-  const LineSpec& spec = by_key.spec();
-  const auto key_of = [&](uint32_t line, uint64_t* len) {
-    uint64_t begin = 0, end = 0;
-    line_key_extent(lines.line(line), lines.length(line), spec.keys[0], spec.separator, &begin, &end);
-    *len = end - begin;
-    return lines.line(line) + begin;
-  };
-  uint64_t first_len = 0;
-  const uint8_t* first = key_of(e[0].index, &first_len);
-  for (uint64_t i = 1; i < n; ++i) {
-    uint64_t len = 0;
-    const uint8_t* key = key_of(e[i].index, &len);
-    if (len != first_len || std::memcmp(key, first, len) != 0) return false;
-  }
-  return true;
-}
-
 void sort_into_key_runs(ThreadPool* pool, const LineComparator& by_key, const LineSpan& lines, KeyEntry* e,
                         KeyEntry* tmp, uint64_t n) {
-  if (n != 0 && keys_all_alike(by_key, lines, e, n)) {
-    for (uint64_t i = 0; i < n; ++i) e[i].prefix = 0;
-    return;
-  }
   sort_by_comparison(pool, by_key, lines, e, tmp, n);
   // Runs of keys the collation finds equal (the same bytes, mostly).
   uint64_t run = 0;

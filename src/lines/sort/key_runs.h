@@ -35,11 +35,6 @@ size_t refine_tasks(ThreadPool& pool, uint64_t n);
 // alone where it is collated and a later level follows; null elsewhere.
 std::vector<std::unique_ptr<LineComparator>> collated_key_comparators(const LineSpec& spec, size_t levels);
 
-// Whether every entry's key (by_key's one key) has the same bytes as the
-// first's: then they are one run as they stand (most tied heads are one
-// key, repeated).
-bool keys_all_alike(const LineComparator& by_key, const LineSpan& lines, const KeyEntry* e, uint64_t n);
-
 // Sorts e[0, n) stably by `by_key` (tmp: scratch; pool null: on this
 // thread) and sets each entry's prefix to its run of equal keys' number.
 void sort_into_key_runs(ThreadPool* pool, const LineComparator& by_key, const LineSpan& lines, KeyEntry* e,

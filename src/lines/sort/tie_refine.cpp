@@ -15,8 +15,6 @@ namespace {
 
 constexpr uint64_t kLargeSegment = uint64_t{1} << 16;  // at least this many members: refined with all threads
 
-size_t tasks_for(ThreadPool& pool, uint64_t n) { return refine_tasks(pool, n); }
-
 // Runs `body(task, begin, end)` over [0, n) in `tasks` ranges: on the
 // pool's threads, or (tasks 1) on this one.
 template <typename Body>
@@ -98,7 +96,7 @@ void TieRefiner::place_members(const KeyEntry* e, const std::vector<TieSegment>&
   }
   if (todo.empty()) return;
   // A task places members [b, end) of the segments' members counted in order.
-  for_range(pool_, parallel ? tasks_for(pool_, total) : 1, total, [&](size_t, uint64_t b, uint64_t end) {
+  for_range(pool_, parallel ? refine_tasks(pool_, total) : 1, total, [&](size_t, uint64_t b, uint64_t end) {
     size_t k = 0;
     uint64_t at = 0;  // members before segment k
     while (b >= at + todo[k].size) at += todo[k++].size;
@@ -173,12 +171,12 @@ template <typename Push>
 void TieRefiner::settle_spent(KeyEntry* e, KeyEntry* tmp, const TieSegment& s, bool parallel, Push push) {
   const LineImageSpec& image = images_[s.level];
   if (image_leaves_ties_to_comparison(image.key)) {  // equal heads say nothing: the comparison orders them
-    if (!settle_collated(e, tmp, s, parallel, push)) sort_by_comparator(e, tmp, s.size, parallel);
+    sort_by_comparator(e, tmp, s.size, parallel);  // ('V': a collated level is settled by its heads instead)
     return;
   }
   std::atomic<bool> capped{false};
   std::atomic<uint64_t> located{0};
-  const size_t tasks = parallel ? tasks_for(pool_, s.size) : 1;
+  const size_t tasks = parallel ? refine_tasks(pool_, s.size) : 1;
   const bool exact = image_is_exact(image.key);
   // Text keys: by the length of their text (longer first under 'r').
   // Exact images: all equal, unless a number is too long for the image (a
@@ -229,9 +227,19 @@ template <typename Push>
 bool TieRefiner::settle_collated(KeyEntry* e, KeyEntry* tmp, const TieSegment& s, bool parallel, Push push) {
   const LineComparator* by_key = level_compare_[s.level].get();
   if (by_key == nullptr) return false;
+  if (keys_alike(e, s.size)) {  // one key's bytes: one run as they stand
+    as_one_run(e, s, parallel, push);
+    return true;
+  }
   sort_into_key_runs(parallel ? &pool_ : nullptr, *by_key, lines_, e, tmp, s.size);
-  to_next_level(e, s, parallel ? tasks_for(pool_, s.size) : 1, push);
+  to_next_level(e, s, parallel ? refine_tasks(pool_, s.size) : 1, push);
   return true;
+}
+
+template <typename Push>
+void TieRefiner::as_one_run(KeyEntry* e, const TieSegment& s, bool parallel, Push push) {
+  for (uint64_t i = 0; i < s.size; ++i) e[i].prefix = 0;
+  to_next_level(e, s, parallel ? refine_tasks(pool_, s.size) : 1, push);
 }
 
 bool TieRefiner::keys_alike(const KeyEntry* e, uint64_t n) const {
@@ -250,10 +258,8 @@ bool TieRefiner::keys_alike(const KeyEntry* e, uint64_t n) const {
 template <typename Push>
 void TieRefiner::settle_by_heads(KeyEntry* e, KeyEntry* tmp, const TieSegment& s, bool parallel, Push push) {
   KeyEntry* members = e + s.begin;
-  const LineComparator* by_key = level_compare_[s.level].get();
-  if (by_key != nullptr && keys_alike(members, s.size)) {  // one key: no heads to read
-    for (uint64_t i = 0; i < s.size; ++i) members[i].prefix = 0;
-    to_next_level(members, s, parallel ? tasks_for(pool_, s.size) : 1, push);
+  if (level_compare_[s.level] != nullptr && keys_alike(members, s.size)) {  // one key repeated: no heads to read
+    as_one_run(members, s, parallel, push);
     return;
   }
   sort_by_heads(parallel ? &pool_ : nullptr, images_[s.level], lines_, members, tmp + s.begin, s.size);
@@ -277,7 +283,7 @@ void TieRefiner::step(KeyEntry* e, KeyEntry* tmp, TieSegment s, bool parallel, P
   KeyEntry* members = e + s.begin;
   const bool by_comparison = by_comparator(s);
   if (!by_comparison) skip_equal_words(e, s);
-  std::vector<uint64_t> most(parallel ? tasks_for(pool_, s.size) : 1, 0);
+  std::vector<uint64_t> most(parallel ? refine_tasks(pool_, s.size) : 1, 0);
   std::atomic<uint64_t> located{0};
   for_range(pool_, most.size(), s.size, [&](size_t t, uint64_t b, uint64_t end) {
     uint64_t found = 0;

@@ -140,10 +140,14 @@ class TieRefiner {
   // Whether the members' keys at their level, placed, have the same bytes.
   bool keys_alike(const KeyEntry* e, uint64_t n) const;
   bool collated(const TieSegment& s) const { return line_order(images_[s.level].key) == LineOrder::kCollate; }
-  // A collated key's lines ordered by it alone (their heads spent), runs of
-  // equal keys then refined by the next key's image.
+  // A collated key's lines ordered by it alone (their heads spent; one
+  // key's bytes repeated stay as they are), runs of equal keys then
+  // refined by the next key's image. False where no level follows.
   template <typename Push>
   bool settle_collated(KeyEntry* e, KeyEntry* tmp, const TieSegment& s, bool parallel, Push push);
+  // Members whose keys at s.level are one key go on to the next key together.
+  template <typename Push>
+  void as_one_run(KeyEntry* e, const TieSegment& s, bool parallel, Push push);
   // The members, sorted at s.level, go on to the next key in runs of equal prefixes.
   template <typename Push>
   void to_next_level(KeyEntry* e, const TieSegment& s, size_t tasks, Push push);
