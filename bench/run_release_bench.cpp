@@ -1,8 +1,8 @@
 // How fast the kernel frees the page cache of files a sort has done with
 // (its runs), by how many threads cut them: a spilled sort through the page
 // cache spends seconds freeing its runs' pages (`-v`: "waited for that",
-// "runs removed after the commit"), today one run at a time on one thread
-// (src/merge/background_release.h) and at the end on the pool.
+// "runs removed after the commit"), which src/merge/background_release.h
+// frees one run at a time on one thread, and the end of the sort on the pool.
 //   run_release_bench FILES MiB THREADS... [--synced]
 // writes FILES unlinked files of MiB each (write(), dirty in the page
 // cache; --synced: fsync'd, clean), then for each THREADS count writes them
