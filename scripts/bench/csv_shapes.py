@@ -10,6 +10,9 @@
   many    an integer, one of 50,000 random words (too many to rank)
   dups    one of 1,000 integers, one of 16 names (duplicate keys; the
           last resort decides)
+  accents NUMBER,NAME,WORD,COUNT: WORD one of 50,000 words with accented
+          letters, capitals, apostrophes and hyphens (for a locale's
+          collation: -t, -k3,3)
 
 Usage: csv_shapes.py SHAPE BYTES OUTPUT [SEED]. The same arguments write
 the same bytes on any machine: 16 parts, each from its own seed, written
@@ -29,12 +32,31 @@ def words(seed):
     return ["".join(r.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(r.randrange(3, 12))) for _ in range(50000)]
 
 
+ACCENTED = "abcdefghijklmnopqrstuvwxyz" * 3 + "éèêëàâäåçñöôüûíïøæ"
+
+
+def accented_words(seed):
+    r = random.Random(seed)
+    out = []
+    for _ in range(50000):
+        w = "".join(r.choice(ACCENTED) for _ in range(r.randrange(3, 12)))
+        x = r.random()
+        if x < 0.2:
+            w = w[0].upper() + w[1:]
+        elif x < 0.25:
+            w = w[:2] + "'" + w[2:]
+        elif x < 0.3:
+            w = w[:3] + "-" + w[3:]
+        out.append(w)
+    return out
+
+
 def part(args):
     shape, bytes_wanted, path, seed = args
     r = random.Random(seed)
-    many = words(1) if shape == "many" else None
+    many = words(1) if shape == "many" else accented_words(1) if shape == "accents" else None
     out, size = [], 0
-    with open(path, "w") as f:
+    with open(path, "w", encoding="utf-8") as f:
         while size < bytes_wanted:
             if shape == "dec":
                 num = "%d.%03d" % (r.randrange(-10**6, 10**6), r.randrange(1000))
@@ -47,9 +69,12 @@ def part(args):
             name = many[r.randrange(len(many))] if many else NAMES[r.randrange(16)]
             if shape == "prefix":
                 name = "customer/account/region/" + name
-            line = "%s,%s,%d,%s\n" % (num, name, r.randrange(100000), "x" * r.randrange(5, 30))
+            if shape == "accents":
+                line = "%s,%s,%s,%d\n" % (num, NAMES[r.randrange(16)], name, r.randrange(100000))
+            else:
+                line = "%s,%s,%d,%s\n" % (num, name, r.randrange(100000), "x" * r.randrange(5, 30))
             out.append(line)
-            size += len(line)
+            size += len(line.encode())
             if len(out) >= 65536:
                 f.write("".join(out))
                 out = []

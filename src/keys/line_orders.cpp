@@ -39,11 +39,19 @@ void finite_image(long double x, uint8_t* out) {
 
 KeyBytes transform_key(const LineKey& key, const uint8_t* bytes, uint64_t len, std::string& buf) {
   if (key.keep == kKeepAll && !key.fold) return KeyBytes{bytes, len};
-  buf.clear();
-  for (uint64_t i = 0; i < len; ++i) {
-    if (keeps_byte(key, bytes[i])) buf += static_cast<char>(key.fold ? fold_key_byte(key, bytes[i]) : bytes[i]);
+  if (buf.size() < len) buf.resize(len);  // grown once a thread, then written in place
+  uint8_t* const start = reinterpret_cast<uint8_t*>(&buf[0]);
+  uint8_t* out = start;
+  if (key.keep == kKeepAll) {
+    for (uint64_t i = 0; i < len; ++i) out[i] = fold_key_byte(key, bytes[i]);
+    out += len;
+  } else {
+    for (uint64_t i = 0; i < len; ++i) {
+      *out = key.fold ? fold_key_byte(key, bytes[i]) : bytes[i];
+      out += keeps_byte(key, bytes[i]);
+    }
   }
-  return KeyBytes{reinterpret_cast<const uint8_t*>(buf.data()), buf.size()};
+  return KeyBytes{start, static_cast<uint64_t>(out - start)};
 }
 
 namespace {
@@ -98,8 +106,35 @@ void random_digest(const uint8_t seed[kRandomSeedBytes], const uint8_t* key, uin
   std::memcpy(out, d.data(), d.size());
 }
 
+namespace {
+
+// A collated key's head from a prefix of its bytes where that is enough:
+// a long line's -f or -d copy costs more than its head (the whole of a
+// log line folded, for 21 bytes of image). The prefix's first level is
+// the key's but for its last few characters (collation.h), so it is taken
+// where it passes the head by kMargin bytes; else the whole key is read.
+uint64_t collated_head(const LineImageSpec& spec, const uint8_t* key, uint64_t len, uint8_t* head,
+                       std::string& buf) {
+  constexpr uint64_t kPrefix = 128, kMargin = 8;
+  if (len > kPrefix) {
+    uint64_t take = kPrefix;
+    while (take > 0 && (key[take] & 0xC0) == 0x80) --take;  // not into a UTF-8 character
+    const KeyBytes k = transform_key(spec.key, key, take, buf);
+    uint8_t longer[kImageHeadBytes + kMargin];
+    if (spec.collation->head(k.data, k.len, longer, sizeof longer) == sizeof longer) {
+      std::memcpy(head, longer, kImageHeadBytes);
+      return kImageHeadBytes;
+    }
+  }
+  const KeyBytes k = transform_key(spec.key, key, len, buf);
+  return spec.collation->head(k.data, k.len, head, kImageHeadBytes);
+}
+
+}  // namespace
+
 uint64_t host_image_head(const LineImageSpec& spec, const uint8_t* key, uint64_t len, uint8_t* head) {
-  std::string buf;
+  thread_local std::string buf;
+  if (line_order(spec.key) == LineOrder::kCollate) return collated_head(spec, key, len, head, buf);
   const KeyBytes k = transform_key(spec.key, key, len, buf);
   if (line_order(spec.key) == LineOrder::kGeneral) return general_image(k.data, k.len, head, spec.key.rules);
   if (line_order(spec.key) == LineOrder::kRandom) {
@@ -113,7 +148,6 @@ uint64_t host_image_head(const LineImageSpec& spec, const uint8_t* key, uint64_t
     }
     return 16;
   }
-  if (line_order(spec.key) == LineOrder::kCollate) return spec.collation->head(k.data, k.len, head, kImageHeadBytes);
   if (line_order(spec.key) == LineOrder::kVersion) return version_image(k.data, k.len, head, kImageHeadBytes);
   return 0;
 }

@@ -81,6 +81,16 @@ int compare_transformed(const LineImageSpec& spec, const uint8_t* a, uint64_t al
   }
 }
 
+}  // namespace
+
+int compare_transformed_key(const LineImageSpec& spec, const uint8_t* a, uint64_t alen, const uint8_t* b,
+                            uint64_t blen) {
+  const int diff = compare_transformed(spec, a, alen, b, blen);
+  return spec.key.reverse ? -diff : diff;
+}
+
+namespace {
+
 int compare_key(const LineImageSpec& spec, const uint8_t* a, uint64_t alen, const uint8_t* b, uint64_t blen) {
   const LineKey& key = spec.key;
   uint64_t ab = 0, ae = 0, bb = 0, be = 0;

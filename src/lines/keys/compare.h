@@ -34,6 +34,12 @@ class LineComparator {
   std::vector<LineImageSpec> keys_;  // each key with the separator and the seed
 };
 
+// One key's comparison of two keys' bytes, found in their lines already,
+// where the key reads a transformed copy (a collated key, 'g', 'R', 'V'):
+// <0, 0, >0, its 'r' applied.
+int compare_transformed_key(const LineImageSpec& spec, const uint8_t* a, uint64_t alen, const uint8_t* b,
+                            uint64_t blen);
+
 // Bytewise, a shorter prefix first: <0, 0, >0.
 int compare_line_bytes(const uint8_t* a, uint64_t alen, const uint8_t* b, uint64_t blen);
 

@@ -22,11 +22,23 @@ __extension__ typedef unsigned __int128 Bits128;  // the composite as it is buil
 // plan takes, and a whole line's last resort would copy every byte.
 class LevelSlot {
  public:
-  LevelSlot(const LineImageSpec& spec, const uint8_t* line, uint64_t len, uint64_t bytes = kSlotBytes)
-      : spec_(spec), view_(view_line_image(spec, line, len)), length_(line_image_length(spec, view_)),
-        pad_(line_image_padding(spec, view_)) {
+  // key_bytes: a collated level's slot is its key's bytes (to be ranked:
+  // collated_ranks.h), not its image (the head).
+  LevelSlot(const LineImageSpec& spec, const uint8_t* line, uint64_t len, uint64_t bytes, bool key_bytes) {
+    if (key_bytes) {
+      Slot s;
+      inexact_ = !collated_slot(spec, line, len, &s);
+      if (inexact_) std::memset(s.w, 0, sizeof s.w);
+      std::memcpy(bytes_, s.w, kSlotBytes);
+      length_ = kSlotBytes;
+      return;
+    }
+    const LineImageView view = view_line_image(spec, line, len);
+    length_ = line_image_length(spec, view);
+    pad_ = line_image_padding(spec, view);
+    inexact_ = !image_holds_key(spec, view);
     const uint64_t filled = std::min<uint64_t>(bytes, (length_ + 7) / 8 * 8);
-    line_image_bytes(spec, view_, bytes_, filled);
+    line_image_bytes(spec, view, bytes_, filled);
   }
   // Word w of the slot; w below the words the slot was made with.
   uint64_t word(uint64_t w) const {
@@ -41,12 +53,11 @@ class LevelSlot {
     return s;
   }
   uint64_t length() const { return length_; }
-  bool inexact() const { return !image_holds_key(spec_, view_); }
+  bool inexact() const { return inexact_; }
 
  private:
-  const LineImageSpec& spec_;
-  LineImageView view_;
-  uint64_t length_, pad_;
+  uint64_t length_ = 0, pad_ = 0;
+  bool inexact_ = false;
   uint8_t bytes_[kSlotBytes];  // [0, min(kSlotBytes, length_ rounded up to a word)) set
 };
 
@@ -55,7 +66,7 @@ class LevelSlot {
 void add_line(const std::vector<LineImageSpec>& specs, size_t levels, const LineSpan& lines, uint64_t i,
               const std::vector<uint64_t>& reference, std::vector<LevelFigures>& f) {
   for (size_t l = 0; l < levels; ++l) {
-    const LevelSlot level(specs[l], lines.line(i), lines.length(i));
+    const LevelSlot level(specs[l], lines.line(i), lines.length(i), kSlotBytes, ranked_by_collation(specs[l]));
     const Slot slot = level.slot();
     LevelFigures& g = f[l];
     for (uint64_t w = 0; w < kSlotWords; ++w) g.varying[w] |= slot.w[w] ^ reference[l * kSlotWords + w];
@@ -73,7 +84,7 @@ bool composite_entry(const std::vector<LineImageSpec>& specs, const Composite& c
   Bits128 acc = 0;
   for (const LevelPlan& p : c.levels) {
     const uint64_t words = p.ranks ? kSlotWords : p.raw_bits > 0 ? (static_cast<uint64_t>(p.raw_bits) + 63) / 64 : p.words;
-    const LevelSlot slot(specs[p.level], lines.line(i), lines.length(i), 8 * words);
+    const LevelSlot slot(specs[p.level], lines.line(i), lines.length(i), 8 * words, p.ranks != nullptr && ranked_by_collation(specs[p.level]));
     if (p.exact && (slot.length() > p.longest || slot.inexact())) return false;
     if (p.raw_bits > 0) {  // whole words, then the top of the next
       for (int taken = 0, w = 0; taken < p.raw_bits; taken += 64, ++w) {
@@ -107,17 +118,27 @@ std::vector<LevelFigures> figures_of(ThreadPool& pool, const std::vector<LineIma
                                      const LineSpan& lines, uint64_t step, const std::vector<uint64_t>& reference) {
   const uint64_t count = (lines.count + step - 1) / step;
   const size_t tasks = count < 4096 ? 1 : pool.balanced_task_count();
-  std::vector<std::vector<LevelFigures>> found(tasks, std::vector<LevelFigures>(levels));
+  std::vector<std::vector<LevelFigures>> found(tasks, empty_figures(specs, levels));
   pool.parallel_for(tasks, [&](size_t t) {
     for (uint64_t k = split_point(count, tasks, t), end = split_point(count, tasks, t + 1); k < end; ++k) {
       add_line(specs, levels, lines, k * step, reference, found[t]);
     }
   });
-  std::vector<LevelFigures> figures(levels);
+  std::vector<LevelFigures> figures = empty_figures(specs, levels);
   for (const std::vector<LevelFigures>& f : found) {
     for (size_t l = 0; l < levels; ++l) figures[l].add(f[l]);
   }
   return figures;
+}
+
+// A collated level whose keys were mostly distinct in a sample of
+// `sampled` lines (whole lines, numbers) has far more than kCollatedSlotsMost
+// in the chunk: found in a sample, not by a pass over every line. Fifty
+// thousand words, some 36,000 in a sample of 65,536 lines, are ranked.
+void drop_many_collated(const std::vector<LineImageSpec>& specs, uint64_t sampled, std::vector<LevelFigures>& figures) {
+  for (size_t l = 0; l < figures.size(); ++l) {
+    if (ranked_by_collation(specs[l]) && 4 * figures[l].distinct.size() > 3 * sampled) figures[l].distinct.drop();
+  }
 }
 
 // Pairs of the sample's lines (every step-th) whose images under plan c
@@ -188,7 +209,8 @@ bool keep_tie_words(const LineImageSpec& image, uint64_t depth, const LineSpan& 
 // its lines are), and a pair for two tied lines.
 bool many_lines_tie(ThreadPool& pool, const std::vector<LineImageSpec>& specs, const Composite& c,
                     const LineSpan& lines, uint64_t step, const std::vector<uint64_t>& reference) {
-  if (c.start.settled || !composable(specs[c.start.level])) return false;
+  // (A collated level's ties are settled by heads the refiner reads itself.)
+  if (c.start.settled || !composable(specs[c.start.level]) || ranked_by_collation(specs[c.start.level])) return false;
   const double pairs = static_cast<double>(sample_ties(pool, specs, c, lines, step, reference));
   const double scale = static_cast<double>(step);
   return 8 * 2 * pairs * scale * scale >= static_cast<double>(lines.count);
@@ -248,7 +270,7 @@ std::optional<TieStart> composite_pass(ThreadPool& pool, const LineSpec& spec, c
   const size_t levels = std::min<size_t>(specs.size(), kSlotLevels);
   std::vector<uint64_t> reference(levels * kSlotWords);
   for (size_t l = 0; l < levels; ++l) {
-    const Slot slot = LevelSlot(specs[l], lines.line(0), lines.length(0)).slot();
+    const Slot slot = LevelSlot(specs[l], lines.line(0), lines.length(0), kSlotBytes, ranked_by_collation(specs[l])).slot();
     std::copy(slot.w, slot.w + kSlotWords, reference.begin() + static_cast<std::ptrdiff_t>(l * kSlotWords));
   }
   // Planned from a sample. Lines that do not fit the plan widen it (their
@@ -258,6 +280,7 @@ std::optional<TieStart> composite_pass(ThreadPool& pool, const LineSpec& spec, c
   // cost a pass for nothing).
   const uint64_t step = std::max<uint64_t>(1, n / kSampleLines);
   std::vector<LevelFigures> figures = figures_of(pool, specs, levels, lines, step, reference);
+  if (step > 1) drop_many_collated(specs, (n + step - 1) / step, figures);
   settle_figures(specs, reference, figures);
   Composite c = compose_best(pool, specs, figures, lines, step, reference, squeezed);
   if (!reaches_past_first(c.start)) return {};

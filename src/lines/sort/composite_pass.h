@@ -34,7 +34,6 @@
 
 namespace gsort {
 
-constexpr uint64_t kSlotBytes = 8 * kSlotWords;  // of a level's image, the most the composite reads
 constexpr uint32_t kSlotLevels = 4;               // levels the composite may take in
 constexpr uint32_t kFewSlotsMost = 4096;          // distinct images of a level that are ranked
 

@@ -21,6 +21,37 @@ bool plan_raw_level(LevelPlan p, Composite& c) {
   return whole;
 }
 
+// A rank's top `left` bits of `rank_width` (all where they fit); false
+// where the level is the last taken in: its tied lines' ranks may then
+// agree on nothing, and are refined from the level's start.
+bool plan_ranked_level(LevelPlan p, const LevelFigures& f, int rank_width, Composite& c) {
+  const int left = kCompositeBits - c.bits;
+  p.ranks = &f.distinct;
+  p.rank_bits = std::min(rank_width, left);
+  p.rank_shift = rank_width - p.rank_bits;
+  c.bits += p.rank_bits;
+  c.levels.push_back(p);
+  if (p.rank_shift == 0) return true;
+  c.start = TieStart{0, static_cast<uint32_t>(p.level), false};
+  return false;
+}
+
+// A collated level: its keys' ranks where they are few and short
+// (collated_ranks.h); else the first bits of its heads, the last level
+// (heads that differ order their lines; equal ones are refined from the
+// level's start), so that a whole line's last resort after a ranked key
+// is read in memory order here, not line by line in its tied segments.
+bool plan_collated_level(LevelPlan p, const LevelFigures& f, Composite& c) {
+  if (f.distinct.over() || f.inexact) {
+    plan_raw_level(p, c);  // (not exact: the last)
+    c.start = TieStart{0, static_cast<uint32_t>(p.level), false};
+    return false;
+  }
+  p.exact = true;  // a line whose key is too long for its slot does not fit
+  p.longest = kSlotBytes;
+  return plan_ranked_level(p, f, bits_of_ranks(f.distinct.size()), c);
+}
+
 // The plan of level l, the bits left in `c`; false where the level is the
 // last one taken in (c.start then says where its ties are refined from).
 bool plan_level(const LineImageSpec& spec, const LevelFigures& f, size_t l, Composite& c, bool squeeze_text) {
@@ -31,6 +62,7 @@ bool plan_level(const LineImageSpec& spec, const LevelFigures& f, size_t l, Comp
   }
   LevelPlan p;
   p.level = l;
+  if (ranked_by_collation(spec)) return plan_collated_level(p, f, c);
   p.exact = !f.inexact && f.longest <= kSlotBytes;
   p.longest = f.longest;
   const bool text = line_order(spec.key) == LineOrder::kText;
@@ -40,18 +72,8 @@ bool plan_level(const LineImageSpec& spec, const LevelFigures& f, size_t l, Comp
   int level_bits = 0;
   for (uint64_t w = 0; w < words; ++w) level_bits += __builtin_popcountll(f.varying[w]);  // (mirrored bits counted: a rank wins more often)
   const int rank_width = bits_of_ranks(f.distinct.size());
-  const int left = kCompositeBits - c.bits;
   if (!f.distinct.over() && rank_width < (text ? static_cast<int>(8 * f.longest) : level_bits)) {
-    // Short of room, the top bits of the rank: tied lines' images may
-    // then agree on nothing, and are refined from the level's start.
-    p.ranks = &f.distinct;
-    p.rank_bits = std::min(rank_width, left);
-    p.rank_shift = rank_width - p.rank_bits;
-    c.bits += p.rank_bits;
-    c.levels.push_back(p);
-    if (p.rank_shift == 0) return true;
-    c.start = TieStart{0, level, false};
-    return false;
+    return plan_ranked_level(p, f, rank_width, c);
   }
   // Text whose varying bits (seed_text_levels) are as many as its bytes'
   // is taken as it is: no line can miss such a plan but by its length.
@@ -80,6 +102,14 @@ bool plan_level(const LineImageSpec& spec, const LevelFigures& f, size_t l, Comp
 }
 
 }  // namespace
+
+std::vector<LevelFigures> empty_figures(const std::vector<LineImageSpec>& specs, size_t levels) {
+  std::vector<LevelFigures> figures(levels);
+  for (size_t l = 0; l < levels; ++l) {
+    if (ranked_by_collation(specs[l])) figures[l].distinct = FewSlots(kCollatedSlotsMost);
+  }
+  return figures;
+}
 
 // The plan, level after level, and where ties are refined from.
 Composite compose(const std::vector<LineImageSpec>& specs, const std::vector<LevelFigures>& figures,
@@ -166,8 +196,11 @@ void settle_figures(const std::vector<LineImageSpec>& specs, const std::vector<u
                     std::vector<LevelFigures>& figures) {
   seed_number_levels(specs, reference, figures);
   seed_text_levels(specs, figures);
-  for (LevelFigures& f : figures) {
-    if (!f.distinct.over()) f.distinct.rank();
+  for (size_t l = 0; l < figures.size(); ++l) {
+    FewSlots& distinct = figures[l].distinct;
+    if (distinct.over()) continue;
+    distinct.rank();
+    if (ranked_by_collation(specs[l])) distinct.set_ranks(collated_ranks(specs[l], distinct.slots()));
   }
 }
 

@@ -12,6 +12,7 @@
 
 #include "src/lines/keys/key_spec.h"
 #include "src/lines/sort/bit_squeeze.h"
+#include "src/lines/sort/collated_ranks.h"
 #include "src/lines/sort/composite_pass.h"
 #include "src/lines/sort/few_slots.h"
 
@@ -46,12 +47,13 @@ struct LevelFigures {
   }
 };
 
-// Levels whose images the composite can take in: those with images of
-// bytes (the 'R' digest, the 'V' head and a collated text's leave ties
-// to the comparison).
+// Levels the composite can take in: those with images of bytes (the 'R'
+// digest and the 'V' head leave ties to the comparison), and collated
+// text by the ranks of its few distinct keys (collated_ranks.h; its head
+// is not taken in).
 inline bool composable(const LineImageSpec& level) {
   const LineOrder order = line_order(level.key);
-  return order != LineOrder::kRandom && !image_leaves_ties_to_comparison(level.key);
+  return order != LineOrder::kRandom && (ranked_by_collation(level) || !image_leaves_ties_to_comparison(level.key));
 }
 
 // How the composite takes one level in: its slot's rank among the
@@ -80,6 +82,10 @@ struct Composite {
   int bits = 0;
   TieStart start;
 };
+
+// Figures with nothing added yet for levels [0, levels) of `specs` (a
+// collated level holds more distinct keys than others: kCollatedSlotsMost).
+std::vector<LevelFigures> empty_figures(const std::vector<LineImageSpec>& specs, size_t levels);
 
 // The plan of the levels of `figures` in turn; with squeeze_text, a text
 // level whose varying bits are fewer than its bytes' is squeezed to them.

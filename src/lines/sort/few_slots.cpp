@@ -38,6 +38,7 @@ bool FewSlots::add(const Slot& s) {
 
 void FewSlots::drop() {
   over_ = true;
+  ranks_ = {};
   slots_ = {};
   table_ = {};
 }
@@ -63,6 +64,7 @@ void FewSlots::grow() {
 }
 
 void FewSlots::rank() {
+  ranks_.clear();
   std::sort(slots_.begin(), slots_.end());
   std::fill(table_.begin(), table_.end(), kEmpty);
   for (uint32_t i = 0; i < slots_.size(); ++i) place(i);
@@ -74,7 +76,7 @@ uint32_t FewSlots::find(const Slot& s) const {
   for (size_t h = hash_of(s) & mask;; h = (h + 1) & mask) {
     const uint32_t at = table_[h];
     if (at == kEmpty) return kMissing;
-    if (slots_[at] == s) return at;
+    if (slots_[at] == s) return ranks_.empty() ? at : ranks_[at];
   }
 }
 

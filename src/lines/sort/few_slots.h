@@ -5,11 +5,13 @@
 #pragma once
 
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 namespace gsort {
 
 constexpr uint64_t kSlotWords = 8;  // of a level's image, the most the composite reads (64 bytes)
+constexpr uint64_t kSlotBytes = 8 * kSlotWords;
 
 // A level's image in the slot, padding included, as big-endian words.
 struct Slot {
@@ -29,17 +31,23 @@ class FewSlots {
   // Every slot of another set (false as add()).
   bool add_all(const FewSlots& other);
   bool over() const { return over_; }
+  // Holds nothing from now on, as when over (a level not to be ranked).
+  void drop();
   uint64_t size() const { return slots_.size(); }
 
   // Sorts the slots, so that find() gives each its rank.
   void rank();
-  // The slot's place (its rank after rank()), or kMissing.
+  // After rank(): the slots in their order, and each one's rank in an
+  // order other than their bytes' (a collation's, where different keys
+  // may be equal and share a rank), which find() gives from then on.
+  const std::vector<Slot>& slots() const { return slots_; }
+  void set_ranks(std::vector<uint32_t> ranks) { ranks_ = std::move(ranks); }
+  // The slot's rank, or kMissing.
   static constexpr uint32_t kMissing = ~uint32_t{0};
   uint32_t find(const Slot& s) const;
 
  private:
   static constexpr uint32_t kEmpty = ~uint32_t{0};
-  void drop();  // over: holds nothing from now on
   void place(uint32_t index);
   void grow();
 
@@ -47,6 +55,7 @@ class FewSlots {
   bool over_ = false;
   std::vector<Slot> slots_;
   std::vector<uint32_t> table_;  // open addressing: indices into slots_, a power of two in size
+  std::vector<uint32_t> ranks_;  // by place, where set_ranks() gave them
 };
 
 }  // namespace gsort

@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "src/chunk_sort/cpu/radix_sort.h"
+#include "src/keys/line_fields.h"
 #include "src/keys/line_image.h"
 #include "src/lines/sort/comparison_sort.h"
 #include "src/lines/sort/pair_sort.h"
@@ -35,28 +36,57 @@ std::vector<TieSegment> tied_runs(ThreadPool& pool, const KeyEntry* e, uint64_t 
   return all;
 }
 
-std::vector<std::unique_ptr<LineComparator>> collated_key_comparators(const LineSpec& spec, size_t levels) {
-  std::vector<std::unique_ptr<LineComparator>> by_key(levels);
-  for (size_t l = 0; l + 1 < levels && l < spec.keys.size(); ++l) {
-    if (line_order(spec.keys[l]) != LineOrder::kCollate) continue;
-    LineSpec one = spec;  // this key alone: no last resort
-    one.keys = {spec.keys[l]};
-    one.stable = true;
-    by_key[l] = std::make_unique<LineComparator>(one);
-  }
-  return by_key;
-}
-
-void sort_into_key_runs(ThreadPool* pool, const LineComparator& by_key, const LineSpan& lines, KeyEntry* e,
+void sort_into_key_runs(ThreadPool* pool, const LineImageSpec& image, const LineSpan& lines, KeyEntry* e,
                         KeyEntry* tmp, uint64_t n) {
-  sort_by_comparison(pool, by_key, lines, e, tmp, n);
-  // Runs of keys the collation finds equal (the same bytes, mostly).
-  uint64_t run = 0;
-  if (n != 0) e[0].prefix = 0;
-  for (uint64_t i = 1; i < n; ++i) {
-    const uint32_t a = e[i - 1].index, b = e[i].index;
-    run += by_key.compare(lines.line(a), lines.length(a), lines.line(b), lines.length(b)) != 0;
-    e[i].prefix = run;
+  // The members by their keys' bytes, so that the collation orders each
+  // distinct key once: a segment of lines whose heads tie is mostly a few
+  // keys repeated ("182346" and "-182346", say, or one word's lines), and
+  // strcoll between two of them costs what sorting all their lines by
+  // bytes does.
+  struct Member {
+    const uint8_t* key;
+    uint64_t length;
+    uint64_t at;  // its place in e
+  };
+  thread_local std::vector<Member> members;
+  thread_local std::vector<uint64_t> distinct, order, rank_of;
+  members.resize(n);
+  for (uint64_t i = 0; i < n; ++i) {
+    uint64_t begin = 0, end = 0;
+    const uint8_t* line = lines.line(e[i].index);
+    line_key_extent(line, lines.length(e[i].index), image.key, image.separator, &begin, &end);
+    members[i] = Member{line + begin, end - begin, i};
+  }
+  const auto bytes_less = [](const Member& a, const Member& b) {
+    return compare_line_bytes(a.key, a.length, b.key, b.length) < 0;
+  };
+  std::sort(members.begin(), members.end(), bytes_less);
+  distinct.clear();  // the first member of each run of equal bytes
+  for (uint64_t k = 0; k < n; ++k) {
+    if (k == 0 || bytes_less(members[k - 1], members[k])) distinct.push_back(k);
+  }
+  const auto key_compare = [&](uint64_t a, uint64_t b) {
+    const Member &x = members[a], &y = members[b];
+    return compare_transformed_key(image, x.key, x.length, y.key, y.length);
+  };
+  order = distinct;
+  std::sort(order.begin(), order.end(), [&](uint64_t a, uint64_t b) { return key_compare(a, b) < 0; });
+  // Each distinct key's rank, keys the collation finds equal sharing one.
+  rank_of.assign(n, 0);
+  uint64_t rank = 0;
+  for (uint64_t k = 0; k < order.size(); ++k) {
+    if (k != 0 && key_compare(order[k - 1], order[k]) != 0) ++rank;
+    rank_of[order[k]] = rank;
+  }
+  for (uint64_t k = 0, r = 0; k < n; ++k) {
+    if (k == 0 || bytes_less(members[k - 1], members[k])) r = rank_of[k];  // (a run's first member holds its rank)
+    e[members[k].at].prefix = r;
+  }
+  // By rank, members of one rank in the order they came (stable).
+  if (n <= 64) {
+    std::stable_sort(e, e + n, [](const KeyEntry& a, const KeyEntry& b) { return a.prefix < b.prefix; });
+  } else {
+    pool != nullptr ? sort_pairs(*pool, e, tmp, n) : radix_sort_entries(e, tmp, n);
   }
 }
 

@@ -6,7 +6,6 @@
 #pragma once
 
 #include <cstdint>
-#include <memory>
 #include <vector>
 
 #include "src/chunk_sort/entries/key_entry.h"
@@ -31,13 +30,10 @@ std::vector<TieSegment> tied_runs(ThreadPool& pool, const KeyEntry* e, uint64_t 
 // Tasks for n entries on the pool: one per 4096 entries, at most its balanced count.
 size_t refine_tasks(ThreadPool& pool, uint64_t n);
 
-// For each of `levels` levels (spec.images()), the comparison of that key
-// alone where it is collated and a later level follows; null elsewhere.
-std::vector<std::unique_ptr<LineComparator>> collated_key_comparators(const LineSpec& spec, size_t levels);
-
-// Sorts e[0, n) stably by `by_key` (tmp: scratch; pool null: on this
-// thread) and sets each entry's prefix to its run of equal keys' number.
-void sort_into_key_runs(ThreadPool* pool, const LineComparator& by_key, const LineSpan& lines, KeyEntry* e,
+// Sorts e[0, n) stably by the collated key `image` alone (tmp: scratch;
+// pool null: on this thread) and sets each entry's prefix to its run of
+// equal keys' number.
+void sort_into_key_runs(ThreadPool* pool, const LineImageSpec& image, const LineSpan& lines, KeyEntry* e,
                         KeyEntry* tmp, uint64_t n);
 
 // Sorts e[0, n) stably by their lines' heads at a collated level (`image`:

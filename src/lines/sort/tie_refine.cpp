@@ -35,9 +35,7 @@ TieRefiner::TieRefiner(const LineSpec& spec, const LineSpan& lines, ThreadPool& 
       lines_(lines),
       pool_(pool),
       cache_(cache),
-      cached_(cached) {
-  level_compare_ = collated_key_comparators(spec, images_.size());
-}
+      cached_(cached) {}
 
 LineImageView TieRefiner::view_of(uint32_t level, uint32_t line, uint64_t* located) const {
   const LineImageSpec& image = images_[level];
@@ -225,13 +223,12 @@ void TieRefiner::to_next_level(KeyEntry* e, const TieSegment& s, size_t tasks, P
 
 template <typename Push>
 bool TieRefiner::settle_collated(KeyEntry* e, KeyEntry* tmp, const TieSegment& s, bool parallel, Push push) {
-  const LineComparator* by_key = level_compare_[s.level].get();
-  if (by_key == nullptr) return false;
+  if (!followed(s.level)) return false;
   if (keys_alike(e, s.size)) {  // one key's bytes: one run as they stand
     as_one_run(e, s, parallel, push);
     return true;
   }
-  sort_into_key_runs(parallel ? &pool_ : nullptr, *by_key, lines_, e, tmp, s.size);
+  sort_into_key_runs(parallel ? &pool_ : nullptr, images_[s.level], lines_, e, tmp, s.size);
   to_next_level(e, s, parallel ? refine_tasks(pool_, s.size) : 1, push);
   return true;
 }
@@ -258,7 +255,7 @@ bool TieRefiner::keys_alike(const KeyEntry* e, uint64_t n) const {
 template <typename Push>
 void TieRefiner::settle_by_heads(KeyEntry* e, KeyEntry* tmp, const TieSegment& s, bool parallel, Push push) {
   KeyEntry* members = e + s.begin;
-  if (level_compare_[s.level] != nullptr && keys_alike(members, s.size)) {  // one key repeated: no heads to read
+  if (followed(s.level) && keys_alike(members, s.size)) {  // one key repeated: no heads to read
     as_one_run(members, s, parallel, push);
     return;
   }

@@ -21,7 +21,6 @@
 
 #include <atomic>
 #include <cstdint>
-#include <memory>
 #include <vector>
 
 #include "src/chunk_sort/entries/key_entry.h"
@@ -140,6 +139,8 @@ class TieRefiner {
   // Whether the members' keys at their level, placed, have the same bytes.
   bool keys_alike(const KeyEntry* e, uint64_t n) const;
   bool collated(const TieSegment& s) const { return line_order(images_[s.level].key) == LineOrder::kCollate; }
+  // Whether a level follows this one (the keys', then the last resort's).
+  bool followed(uint32_t level) const { return level + 1 < images_.size(); }
   // A collated key's lines ordered by it alone (their heads spent; one
   // key's bytes repeated stay as they are), runs of equal keys then
   // refined by the next key's image. False where no level follows.
@@ -154,7 +155,6 @@ class TieRefiner {
 
   LineComparator compare_;
   std::vector<LineImageSpec> images_;  // one per level
-  std::vector<std::unique_ptr<LineComparator>> level_compare_;  // a collated key's alone (null elsewhere)
   const LineSpan& lines_;
   ThreadPool& pool_;
   LineCache* cache_;
