@@ -85,6 +85,28 @@ uint64_t Collation::head(const uint8_t* text, uint64_t len, uint8_t* out, uint64
   return head_by_strxfrm(text, len, out, cap);
 }
 
+bool Collation::head_folded(const uint8_t* text, uint64_t len, const uint8_t fold[256], uint8_t* out, uint64_t cap,
+                            uint64_t* written) const {
+  const FirstLevelWeights* table = table_.load(std::memory_order_acquire);
+  if (table == nullptr) return false;  // (head() counts the heads that build it)
+  // Each map is checked once, by the thread that asks first (a few maps
+  // are kept; more, which no sort has, go the slow way).
+  int kept = -1;
+  for (FoldAnswer& f : folds_) {
+    const uint8_t* map = f.map.load(std::memory_order_acquire);
+    if (map == nullptr) {
+      if (f.map.compare_exchange_strong(map, fold)) {
+        f.kept.store(table->keeps_heads_under(fold) ? 1 : 0, std::memory_order_release);
+      }
+    }
+    if (f.map.load(std::memory_order_acquire) == fold) {
+      kept = f.kept.load(std::memory_order_acquire);  // -1: another thread is checking it
+      break;
+    }
+  }
+  return kept == 1 && table->head(text, len, out, cap, written);
+}
+
 uint64_t Collation::head_by_strxfrm(const uint8_t* text, uint64_t len, uint8_t* out, uint64_t cap) const {
   thread_local std::string buf, image;
   const uint8_t* nul = static_cast<const uint8_t*>(std::memchr(text, 0, len));

@@ -40,6 +40,12 @@ class Collation {
   // character's weights where it can (first_level_weights.h), the same
   // bytes; the thread that asks for the 20,000th builds it.
   uint64_t head(const uint8_t* text, uint64_t len, uint8_t* out, uint64_t cap) const;
+  // The head of the text mapped byte by byte through `fold` (a key's -f),
+  // read from the text as it is where the table shows that the mapping
+  // changes no weight (first_level_weights.h); false where it cannot say
+  // (the caller then maps the text and asks head()).
+  bool head_folded(const uint8_t* text, uint64_t len, const uint8_t fold[256], uint8_t* out, uint64_t cap,
+                   uint64_t* written) const;
   // The head from strxfrm alone (what the table must agree with).
   uint64_t head_by_strxfrm(const uint8_t* text, uint64_t len, uint8_t* out, uint64_t cap) const;
   // The table now, whatever the count (tests).
@@ -65,6 +71,12 @@ class Collation {
   mutable std::atomic<bool> building_{false}, built_{false};
   mutable std::atomic<const FirstLevelWeights*> table_{nullptr};
   mutable std::unique_ptr<FirstLevelWeights> table_owner_;
+  // Fold maps checked against the table, each with its answer (1 kept, 0 not, -1 being checked).
+  struct FoldAnswer {
+    std::atomic<const uint8_t*> map{nullptr};
+    std::atomic<int> kept{-1};
+  };
+  mutable FoldAnswer folds_[4];
 };
 
 }  // namespace gsort

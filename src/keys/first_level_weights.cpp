@@ -156,4 +156,18 @@ bool FirstLevelWeights::head(const uint8_t* text, uint64_t len, uint8_t* out, ui
   return true;
 }
 
+bool FirstLevelWeights::keeps_heads_under(const uint8_t map[256]) const {
+  const auto held = [this](uint32_t c) {
+    return (!utf8_ || c < 0x80) && c < by_character_.size() && by_character_[c].length != 0xFF;
+  };
+  for (uint32_t b = 0; b < 256; ++b) {
+    const uint32_t to = map[b];
+    if (to == b) continue;
+    if (!held(b) || !held(to)) return false;
+    const Weights &x = by_character_[b], &y = by_character_[to];
+    if (x.length != y.length || std::memcmp(x.bytes, y.bytes, x.length) != 0) return false;
+  }
+  return true;
+}
+
 }  // namespace gsort

@@ -35,6 +35,12 @@ class FirstLevelWeights {
   // table cannot say them (a character it does not hold comes too soon).
   bool head(const uint8_t* text, uint64_t len, uint8_t* out, uint64_t cap, uint64_t* written) const;
 
+  // Whether mapping each byte b to map[b] (a key's -f: its upper case)
+  // changes no head the table gives: every byte it changes is a character
+  // of the table (ASCII where characters are UTF-8) and so is what it
+  // becomes, with the same weights. Then a folded key's head is its own.
+  bool keeps_heads_under(const uint8_t map[256]) const;
+
  private:
   static constexpr int kMostWeightBytes = 7;
   struct Weights {

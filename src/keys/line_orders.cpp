@@ -108,6 +108,17 @@ void random_digest(const uint8_t seed[kRandomSeedBytes], const uint8_t* key, uin
 
 namespace {
 
+// fold_upper's bytes, as a table (the -f of a locale whose case rules are C's).
+const uint8_t* ascii_upper() {
+  static const struct Table {
+    uint8_t b[256];
+    Table() {
+      for (int c = 0; c < 256; ++c) b[c] = fold_upper(static_cast<uint8_t>(c));
+    }
+  } table;
+  return table.b;
+}
+
 // A collated key's head from a prefix of its bytes where that is enough:
 // a long line's -f or -d copy costs more than its head (the whole of a
 // log line folded, for 21 bytes of image). The prefix's first level is
@@ -116,6 +127,11 @@ namespace {
 uint64_t collated_head(const LineImageSpec& spec, const uint8_t* key, uint64_t len, uint8_t* head,
                        std::string& buf) {
   constexpr uint64_t kPrefix = 128, kMargin = 8;
+  if (spec.key.fold && spec.key.keep == kKeepAll) {  // -f alone: no copy where case is not in the head
+    uint64_t written = 0;
+    const uint8_t* fold = spec.key.rules != nullptr ? spec.key.rules->upper : ascii_upper();
+    if (spec.collation->head_folded(key, len, fold, head, kImageHeadBytes, &written)) return written;
+  }
   if (len > kPrefix) {
     uint64_t take = kPrefix;
     while (take > 0 && (key[take] & 0xC0) == 0x80) --take;  // not into a UTF-8 character

@@ -243,6 +243,46 @@ TEST(CollationImage, TheTableGivesStrxfrmsHeads) {
 }
 
 // GNU's strcoll_loop: a NUL ends a segment, the next one compared after it.
+// -f's heads read from the text as it is (Collation::head_folded) are
+// strxfrm's heads of the folded text, where the table says case is not
+// in them; a map that changes a byte the table does not hold is refused.
+TEST(CollationImage, FoldedHeadsAreTheFoldedTextsHeads) {
+  static const std::vector<std::string> kPieces = {"a", "A", "i", "I", "z", "Z", "\xC3\xA9", "\xC3\x89", "\xC4\xB1",
+                                                   "'", "-", " ", "0", "\t", "\xE2\x80\x93", "\xFF", "\xE9", "\xC9"};
+  uint8_t upper[256], odd[256];
+  for (int b = 0; b < 256; ++b) {
+    upper[b] = static_cast<uint8_t>(b >= 'a' && b <= 'z' ? b - 32 : b);
+    odd[b] = static_cast<uint8_t>(b == 0xE9 ? 0xC9 : b);  // a byte no UTF-8 table holds
+  }
+  int checked = 0;
+  for (const char* name : {"en_US.UTF-8", "tr_TR.UTF-8", "sv_SE.UTF-8", "en_US.ISO-8859-1"}) {
+    const gsort::Collation* c = gsort::Collation::named(name);
+    if (c == nullptr) continue;
+    c->build_table_now();
+    Rng rng(81);
+    int fast = 0;
+    for (int i = 0; i < 20000; ++i) {
+      std::string t, folded;
+      for (uint64_t n = rng.below(rng.chance(20) ? 60 : 12); n > 0; --n) t += kPieces[rng.below(kPieces.size())];
+      for (const char ch : t) folded += static_cast<char>(upper[static_cast<uint8_t>(ch)]);
+      uint8_t got[21] = {}, want[21] = {};
+      uint64_t written = 0;
+      if (!c->head_folded(bytes(t), t.size(), upper, got, sizeof got, &written)) continue;
+      ++fast;
+      const uint64_t n = c->head_by_strxfrm(bytes(folded), folded.size(), want, sizeof want);
+      ASSERT_EQ(std::string(reinterpret_cast<char*>(got), written), std::string(reinterpret_cast<char*>(want), n))
+          << name << ": '" << t << "'";
+    }
+    // (tr_TR's i and I differ in the first level: its table refuses the map.)
+    if (std::string(name) == "en_US.UTF-8") EXPECT_GT(fast, 2000) << name << ": a text of the table's characters";
+    uint64_t written = 0;
+    uint8_t head[21];
+    if (std::string(name).find("UTF-8") != std::string::npos) EXPECT_FALSE(c->head_folded(bytes("x"), 1, odd, head, 21, &written)) << name;
+    ++checked;
+  }
+  if (checked == 0) GTEST_SKIP() << "none of the locales is installed";
+}
+
 TEST(CollationImage, SegmentsAfterANulAreComparedInTurn) {
   const gsort::Collation* c = gsort::Collation::named("en_US.UTF-8");
   if (c == nullptr) GTEST_SKIP() << "en_US.UTF-8 is not installed";
