@@ -4,7 +4,6 @@
 #include <cstring>
 
 #include "src/chunk_sort/cpu/radix_sort.h"
-#include "src/keys/line_fields.h"
 #include "src/keys/line_image.h"
 #include "src/lines/sort/comparison_sort.h"
 #include "src/lines/sort/pair_sort.h"
@@ -36,7 +35,7 @@ std::vector<TieSegment> tied_runs(ThreadPool& pool, const KeyEntry* e, uint64_t 
   return all;
 }
 
-void sort_into_key_runs(ThreadPool* pool, const LineImageSpec& image, const LineSpan& lines, KeyEntry* e,
+void sort_into_key_runs(ThreadPool* pool, const LineImageSpec& image, const KeyBytes* keys, KeyEntry* e,
                         KeyEntry* tmp, uint64_t n) {
   // The members by their keys' bytes, so that the collation orders each
   // distinct key once: a segment of lines whose heads tie is mostly a few
@@ -51,12 +50,7 @@ void sort_into_key_runs(ThreadPool* pool, const LineImageSpec& image, const Line
   thread_local std::vector<Member> members;
   thread_local std::vector<uint64_t> distinct, order, rank_of;
   members.resize(n);
-  for (uint64_t i = 0; i < n; ++i) {
-    uint64_t begin = 0, end = 0;
-    const uint8_t* line = lines.line(e[i].index);
-    line_key_extent(line, lines.length(e[i].index), image.key, image.separator, &begin, &end);
-    members[i] = Member{line + begin, end - begin, i};
-  }
+  for (uint64_t i = 0; i < n; ++i) members[i] = Member{keys[i].data, keys[i].len, i};
   const auto bytes_less = [](const Member& a, const Member& b) {
     return compare_line_bytes(a.key, a.length, b.key, b.length) < 0;
   };
@@ -96,18 +90,13 @@ constexpr uint64_t kFewForRadix = 64;
 
 void sort_by_heads(ThreadPool* pool, const LineImageSpec& image, const LineSpan& lines, KeyEntry* e, KeyEntry* tmp,
                    uint64_t n) {
-  constexpr uint64_t kWords = (kImageHeadBytes + 7) / 8;
   thread_local std::vector<uint64_t> words;
-  thread_local std::vector<uint32_t> line_of;
-  words.resize(kWords * n);
-  line_of.resize(n);
+  words.resize(kHeadWords * n);
   const auto fill = [&](uint64_t begin, uint64_t end) {
     for (uint64_t i = begin; i < end; ++i) {
       const uint32_t line = e[i].index;
-      line_of[i] = line;
       const LineImageView v = view_line_image(image, lines.line(line), lines.length(line));
-      for (uint64_t w = 0; w < kWords; ++w) words[kWords * i + w] = line_image_word(image, v, w);
-      e[i].index = static_cast<uint32_t>(i);  // its place among the n, until the end
+      for (uint64_t w = 0; w < kHeadWords; ++w) words[kHeadWords * i + w] = line_image_word(image, v, w);
     }
   };
   const size_t tasks = pool != nullptr ? refine_tasks(*pool, n) : 1;
@@ -116,9 +105,19 @@ void sort_by_heads(ThreadPool* pool, const LineImageSpec& image, const LineSpan&
   } else {
     pool->parallel_for(tasks, [&](size_t t) { fill(split_point(n, tasks, t), split_point(n, tasks, t + 1)); });
   }
+  sort_by_given_heads(pool, words.data(), e, tmp, n);
+}
+
+void sort_by_given_heads(ThreadPool* pool, const uint64_t* words, KeyEntry* e, KeyEntry* tmp, uint64_t n) {
+  thread_local std::vector<uint32_t> line_of;
+  line_of.resize(n);
+  for (uint64_t i = 0; i < n; ++i) {
+    line_of[i] = e[i].index;
+    e[i].index = static_cast<uint32_t>(i);  // its place among the n, until the end
+  }
   const auto head_less = [&](const KeyEntry& a, const KeyEntry& b) {
-    for (uint64_t w = 0; w < kWords; ++w) {
-      const uint64_t x = words[kWords * a.index + w], y = words[kWords * b.index + w];
+    for (uint64_t w = 0; w < kHeadWords; ++w) {
+      const uint64_t x = words[kHeadWords * a.index + w], y = words[kHeadWords * b.index + w];
       if (x != y) return x < y;
     }
     return false;
@@ -126,16 +125,17 @@ void sort_by_heads(ThreadPool* pool, const LineImageSpec& image, const LineSpan&
   if (n <= kFewForRadix) {
     std::stable_sort(e, e + n, head_less);  // a radix sort's passes cost more than a few comparisons
   } else {
+    const bool parallel = pool != nullptr && refine_tasks(*pool, n) > 1;
     // Least significant word first: each pass is stable.
-    for (uint64_t w = kWords; w-- > 0;) {
-      for (uint64_t i = 0; i < n; ++i) e[i].prefix = words[kWords * e[i].index + w];
-      tasks == 1 ? radix_sort_entries(e, tmp, n) : sort_pairs(*pool, e, tmp, n);
+    for (uint64_t w = kHeadWords; w-- > 0;) {
+      for (uint64_t i = 0; i < n; ++i) e[i].prefix = words[kHeadWords * e[i].index + w];
+      parallel ? sort_pairs(*pool, e, tmp, n) : radix_sort_entries(e, tmp, n);
     }
   }
   uint64_t run = 0, previous = 0;
   for (uint64_t i = 0; i < n; ++i) {
     const uint64_t at = e[i].index;
-    if (i != 0 && std::memcmp(&words[kWords * at], &words[kWords * previous], 8 * kWords) != 0) ++run;
+    if (i != 0 && std::memcmp(&words[kHeadWords * at], &words[kHeadWords * previous], 8 * kHeadWords) != 0) ++run;
     previous = at;
     e[i].index = line_of[at];
     e[i].prefix = run;

@@ -10,6 +10,8 @@
 
 #include "src/chunk_sort/entries/key_entry.h"
 #include "src/core/thread_pool.h"
+#include "src/keys/line_image.h"
+#include "src/keys/line_orders.h"
 #include "src/lines/keys/compare.h"
 #include "src/lines/sort/index.h"
 
@@ -30,10 +32,10 @@ std::vector<TieSegment> tied_runs(ThreadPool& pool, const KeyEntry* e, uint64_t 
 // Tasks for n entries on the pool: one per 4096 entries, at most its balanced count.
 size_t refine_tasks(ThreadPool& pool, uint64_t n);
 
-// Sorts e[0, n) stably by the collated key `image` alone (tmp: scratch;
-// pool null: on this thread) and sets each entry's prefix to its run of
-// equal keys' number.
-void sort_into_key_runs(ThreadPool* pool, const LineImageSpec& image, const LineSpan& lines, KeyEntry* e,
+// Sorts e[0, n) stably by the collated key `image` alone, keys[i] being
+// e[i]'s key (tmp: scratch; pool null: on this thread), and sets each
+// entry's prefix to its run of equal keys' number.
+void sort_into_key_runs(ThreadPool* pool, const LineImageSpec& image, const KeyBytes* keys, KeyEntry* e,
                         KeyEntry* tmp, uint64_t n);
 
 // Sorts e[0, n) stably by their lines' heads at a collated level (`image`:
@@ -41,5 +43,10 @@ void sort_into_key_runs(ThreadPool* pool, const LineImageSpec& image, const Line
 // to its run of equal heads' number (pool null: on this thread).
 void sort_by_heads(ThreadPool* pool, const LineImageSpec& image, const LineSpan& lines, KeyEntry* e, KeyEntry* tmp,
                    uint64_t n);
+
+// Words of a head (kImageHeadBytes, big-endian, zero-padded).
+constexpr uint64_t kHeadWords = (kImageHeadBytes + 7) / 8;
+// The same with the heads read already: words[kHeadWords * i ...] for e[i].
+void sort_by_given_heads(ThreadPool* pool, const uint64_t* words, KeyEntry* e, KeyEntry* tmp, uint64_t n);
 
 }  // namespace gsort

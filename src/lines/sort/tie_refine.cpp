@@ -5,8 +5,8 @@
 #include <cstring>
 
 #include "src/chunk_sort/cpu/radix_sort.h"
+#include "src/keys/line_fields.h"
 #include "src/keys/line_image.h"
-#include "src/lines/sort/common_prefix.h"
 #include "src/lines/sort/comparison_sort.h"
 #include "src/lines/sort/pair_sort.h"
 
@@ -107,40 +107,8 @@ void TieRefiner::place_members(const KeyEntry* e, const std::vector<TieSegment>&
   located_.fetch_add(total, std::memory_order_relaxed);
 }
 
-uint64_t TieRefiner::placed_longest(const KeyEntry* e, uint64_t n) const {
-  uint64_t longest = 0;
-  for (uint64_t i = 0; i < n; ++i) {
-    const LineCache& c = cache_[e[i].index];
-    longest = std::max<uint64_t>(longest, c.key_length == kUnplaced ? ~uint64_t{0} : c.image_length);
-  }
-  return longest;
-}
-
 bool TieRefiner::by_comparator(const TieSegment& s) const {
   return image_words_costly(images_[s.level].key) && s.depth >= kCostlyWordsByImage;
-}
-
-void TieRefiner::skip_equal_words(const KeyEntry* e, TieSegment& s) const {
-  if (s.depth == 0 || image_words_costly(images_[s.level].key)) return;
-  const uint64_t from = 8 * s.depth;
-  const LineCache& first = cache_[e[s.begin].index];
-  if (first.key_length == kUnplaced || first.key_length <= from) return;
-  const uint64_t first_rest = first.key_length - from;
-  const uint8_t* bytes = lines_.text + first.key_at + from;
-  // Bytes every member has as the first has them, in a window that grows
-  // with the depth reached: a long run of equal bytes takes a few steps.
-  uint64_t same = std::min<uint64_t>(first_rest, 8 * std::max(kSkipWords, s.depth));
-  bool ends_together = true;
-  for (uint64_t i = s.begin + 1; i < s.begin + s.size; ++i) {
-    const LineCache& c = cache_[e[i].index];
-    if (c.key_length == kUnplaced || c.key_length <= from) return;
-    const uint64_t rest = c.key_length - from;
-    ends_together &= rest == first_rest;
-    same = common_prefix(bytes, lines_.text + c.key_at + from, std::min(same, rest));
-    if (same < 8) return;
-  }
-  // All equal to their common end: its last word too (padded alike).
-  s.depth += ends_together && same == first_rest ? (same + 7) / 8 : same / 8;
 }
 
 uint64_t TieRefiner::load_words(KeyEntry* e, uint64_t n, uint32_t level, uint64_t depth, uint64_t* located) const {
@@ -228,7 +196,9 @@ bool TieRefiner::settle_collated(KeyEntry* e, KeyEntry* tmp, const TieSegment& s
     as_one_run(e, s, parallel, push);
     return true;
   }
-  sort_into_key_runs(parallel ? &pool_ : nullptr, images_[s.level], lines_, e, tmp, s.size);
+  thread_local std::vector<KeyBytes> keys;
+  member_keys(e, s.size, s.level, keys);
+  sort_into_key_runs(parallel ? &pool_ : nullptr, images_[s.level], keys.data(), e, tmp, s.size);
   to_next_level(e, s, parallel ? refine_tasks(pool_, s.size) : 1, push);
   return true;
 }
@@ -239,19 +209,6 @@ void TieRefiner::as_one_run(KeyEntry* e, const TieSegment& s, bool parallel, Pus
   to_next_level(e, s, parallel ? refine_tasks(pool_, s.size) : 1, push);
 }
 
-bool TieRefiner::keys_alike(const KeyEntry* e, uint64_t n) const {
-  const LineCache& first = cache_[e[0].index];
-  if (first.key_length == kUnplaced) return false;
-  for (uint64_t i = 1; i < n; ++i) {
-    const LineCache& c = cache_[e[i].index];
-    if (c.key_length != first.key_length ||
-        std::memcmp(lines_.text + c.key_at, lines_.text + first.key_at, first.key_length) != 0) {
-      return false;
-    }
-  }
-  return true;
-}
-
 template <typename Push>
 void TieRefiner::settle_by_heads(KeyEntry* e, KeyEntry* tmp, const TieSegment& s, bool parallel, Push push) {
   KeyEntry* members = e + s.begin;
@@ -260,6 +217,12 @@ void TieRefiner::settle_by_heads(KeyEntry* e, KeyEntry* tmp, const TieSegment& s
     return;
   }
   sort_by_heads(parallel ? &pool_ : nullptr, images_[s.level], lines_, members, tmp + s.begin, s.size);
+  settle_head_runs(e, tmp, s, parallel, push);
+}
+
+template <typename Push>
+void TieRefiner::settle_head_runs(KeyEntry* e, KeyEntry* tmp, const TieSegment& s, bool parallel, Push push) {
+  KeyEntry* members = e + s.begin;
   for (uint64_t i = 0; i < s.size;) {
     uint64_t j = i + 1;
     while (j < s.size && members[j].prefix == members[i].prefix) ++j;
@@ -318,6 +281,30 @@ void TieRefiner::settle_loaded(KeyEntry* e, KeyEntry* tmp, const TieSegment& s, 
   }
 }
 
+template <typename Push>
+void TieRefiner::settle_heads_round(KeyEntry* e, KeyEntry* tmp, const std::vector<TieSegment>& segments, Push push) {
+  thread_local std::vector<TieSegment> todo;
+  thread_local std::vector<uint32_t> member_lines;
+  thread_local std::vector<uint64_t> words;
+  todo.clear();
+  member_lines.clear();
+  for (const TieSegment& s : segments) {
+    if (followed(s.level) && keys_alike(e + s.begin, s.size)) {  // one key repeated: no heads to read
+      as_one_run(e + s.begin, s, false, push);
+      continue;
+    }
+    todo.push_back(s);
+    for (uint64_t i = 0; i < s.size; ++i) member_lines.push_back(e[s.begin + i].index);
+  }
+  read_heads(todo, member_lines, words);
+  uint64_t k = 0;
+  for (const TieSegment& s : todo) {
+    sort_by_given_heads(nullptr, &words[kHeadWords * k], e + s.begin, tmp + s.begin, s.size);
+    settle_head_runs(e, tmp, s, false, push);
+    k += s.size;
+  }
+}
+
 void TieRefiner::refine_serial(KeyEntry* e, KeyEntry* tmp, std::vector<TieSegment> segments) {
   place_members(e, segments, false);
   refine_rounds(e, tmp, std::move(segments));
@@ -326,18 +313,20 @@ void TieRefiner::refine_serial(KeyEntry* e, KeyEntry* tmp, std::vector<TieSegmen
 void TieRefiner::refine_rounds(KeyEntry* e, KeyEntry* tmp, std::vector<TieSegment> segments) {
   std::vector<TieSegment> next;
   std::vector<uint64_t> longest;
-  std::vector<TieSegment> loaded;
+  std::vector<TieSegment> loaded, collated_round;
   while (!segments.empty()) {
     next.clear();
     loaded.clear();
+    collated_round.clear();
     for (TieSegment& s : segments) {
       if (collated(s)) {  // its heads once a line, not a word a round
-        settle_by_heads(e, tmp, s, false, [&next](const TieSegment& r) { next.push_back(r); });
+        collated_round.push_back(s);
         continue;
       }
       skip_equal_words(e, s);
       loaded.push_back(s);
     }
+    settle_heads_round(e, tmp, collated_round, [&next](const TieSegment& r) { next.push_back(r); });
     segments.swap(loaded);
     load_round(e, segments, longest);
     for (size_t k = 0; k < segments.size(); ++k) {

@@ -136,6 +136,19 @@ class TieRefiner {
   // (computed once a line), runs of equal heads to settle_collated.
   template <typename Push>
   void settle_by_heads(KeyEntry* e, KeyEntry* tmp, const TieSegment& s, bool parallel, Push push);
+  // The runs of equal heads of a segment sorted by its heads, each settled by its key.
+  template <typename Push>
+  void settle_head_runs(KeyEntry* e, KeyEntry* tmp, const TieSegment& s, bool parallel, Push push);
+  // settle_by_heads for a round's collated segments on this thread, their
+  // members' heads read in one pass.
+  template <typename Push>
+  void settle_heads_round(KeyEntry* e, KeyEntry* tmp, const std::vector<TieSegment>& segments, Push push);
+  // Where each of e[0, n)'s keys at `level` lies (placed, or found).
+  void member_keys(const KeyEntry* e, uint64_t n, uint32_t level, std::vector<KeyBytes>& keys) const;
+  // The heads of the members (their lines in order) of a round's collated
+  // segments, kHeadWords each, the lines of members ahead on their way in.
+  void read_heads(const std::vector<TieSegment>& segments, const std::vector<uint32_t>& member_lines,
+                  std::vector<uint64_t>& words) const;
   // Whether the members' keys at their level, placed, have the same bytes.
   bool keys_alike(const KeyEntry* e, uint64_t n) const;
   bool collated(const TieSegment& s) const { return line_order(images_[s.level].key) == LineOrder::kCollate; }
