@@ -131,21 +131,23 @@ bool FirstLevelWeights::head(const uint8_t* text, uint64_t len, uint8_t* out, ui
   // The weights of the characters before the last two read: a character
   // the table does not hold may combine with the one or two before it.
   uint64_t n = 0, before_last = 0, before_that = 0;
-  uint8_t image[256];
+  uint8_t image[256 + kMostWeightBytes];  // (each character's weights copied whole: a few bytes past n)
+  const Weights* const weights = by_character_.data();
+  const uint64_t held = by_character_.size();
   for (uint64_t at = 0; at < len && text[at] != 0;) {  // a NUL ends the text's first segment
     int bytes = 1;
-    const uint32_t c = utf8_ ? next_utf8(text, at, len, &bytes) : text[at];
-    if (c >= by_character_.size() || by_character_[c].length == 0xFF) {
+    const uint32_t c = !utf8_ || text[at] < 0x80 ? text[at] : next_utf8(text, at, len, &bytes);
+    if (c >= held || weights[c].length == 0xFF) {
       if (before_that < cap) return false;
       std::memcpy(out, image, cap);
       *written = cap;
       return true;
     }
-    const Weights& w = by_character_[c];
+    const Weights& w = weights[c];
     before_that = before_last;
     before_last = n;
-    if (n + w.length > sizeof image) break;  // far past the head: enough
-    std::memcpy(image + n, w.bytes, w.length);
+    if (n + w.length > 256) break;  // far past the head: enough
+    std::memcpy(image + n, w.bytes, kMostWeightBytes);
     n += w.length;
     at += static_cast<uint64_t>(bytes);
     if (before_that >= cap) break;  // the head, and two characters past it
