@@ -98,7 +98,8 @@ TEST(LocaleDifferentialOnTheGpu, RandomOptionMixesMatchGnuSort) {
 // composite image (src/lines/sort/collated_ranks.h); chunks of more than
 // 65,536 lines plan it from a sample, so a name that the sample misses
 // (one line in the input) makes the plan again. Names that differ in case,
-// accents, apostrophes and hyphens only; numbers and words after them.
+// accents, apostrophes and hyphens only; numbers and words after them;
+// and a column of signed numbers, mostly distinct, which is not ranked.
 TEST(LocaleDifferentialRanked, FewDistinctCollatedKeysMatchGnuSort) {
   if (!have_gnu_sort()) GTEST_SKIP() << "no /usr/bin/sort";
   if (!installed("en_US.UTF-8")) GTEST_SKIP() << "en_US.UTF-8 is not installed";
@@ -109,16 +110,19 @@ TEST(LocaleDifferentialRanked, FewDistinctCollatedKeysMatchGnuSort) {
   std::string in;
   for (int i = 0; i < 150000; ++i) {
     const std::string& name = names[rng.below(names.size())];
+    const std::string sign = rng.chance(50) ? "-" : "";
     in += std::to_string(rng.below(2000)) + "," + name + "," + names[rng.below(names.size())] + "," +
-          std::to_string(rng.below(50)) + "\n";
+          std::to_string(rng.below(50)) + "," + sign + std::to_string(rng.below(100000)) + "\n";
   }
-  in += "7,Zo\xC3\xAB,rare,1\n";  // in no sample
+  in += "7,Zo\xC3\xAB,rare,1,1\n";  // in no sample
   for (const std::vector<std::string>& keys : std::vector<std::vector<std::string>>{
            {"-t,", "-k2,2", "-k1,1n"},
            {"-t,", "-k2,2r", "-k3,3", "-k4,4n"},
            {"-t,", "-k2,2f", "-k1,1n", "-s"},
            {"-t,", "-k2,2d", "-k3,3", "-u"},
-           {"-t,", "-k3,3", "-k2,2"}}) {
+           {"-t,", "-k3,3", "-k2,2"},
+           {"-t,", "-k5,5", "-k2,2"},  // mostly distinct: not ranked; "-5" and "5" tie on their heads
+           {"-t,", "-k5,5"}}) {
     for (const char* threads : {"1", "4"}) {
       ProcessOptions o;
       o.env = {"LC_ALL=en_US.UTF-8"};
