@@ -1,8 +1,6 @@
 #include "src/lines/sort/collated_ranks.h"
 
-#include <algorithm>
 #include <cstring>
-#include <numeric>
 
 #include "src/keys/line_fields.h"
 #include "src/keys/line_orders.h"
@@ -58,15 +56,8 @@ std::vector<uint32_t> collated_ranks(const LineImageSpec& level, const std::vect
     if (d != 0) return reverse ? -d : d;
     return compare_transformed_key(level, keys[a].bytes, keys[a].length(), keys[b].bytes, keys[b].length());
   };
-  std::vector<uint32_t> order(slots.size());
-  std::iota(order.begin(), order.end(), 0u);
-  std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return compare(a, b) < 0; });
-  std::vector<uint32_t> ranks(slots.size(), 0);
-  uint32_t rank = 0;
-  for (size_t i = 0; i < order.size(); ++i) {
-    if (i != 0 && compare(order[i - 1], order[i]) != 0) ++rank;
-    ranks[order[i]] = rank;
-  }
+  std::vector<uint32_t> order, ranks;
+  rank_in_order(static_cast<uint32_t>(slots.size()), compare, order, ranks);
   return ranks;
 }
 

@@ -9,7 +9,9 @@
 // lines refined by number.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
+#include <numeric>
 #include <vector>
 
 #include "src/keys/line_image.h"
@@ -29,6 +31,22 @@ inline bool ranked_by_collation(const LineImageSpec& level) { return line_order(
 // after them, its length in the last byte. False where the key is longer
 // than the slot holds with its length (kSlotBytes - 1 bytes).
 bool collated_slot(const LineImageSpec& level, const uint8_t* line, uint64_t len, Slot* out);
+
+// The rank of each of items [0, n) in the order compare(a, b) (<0, 0, >0)
+// gives, items it finds equal sharing one: ranks[i] for item i (`order`:
+// scratch). Collated keys' ranks, where different bytes may be equal.
+template <typename Compare>
+void rank_in_order(uint32_t n, Compare compare, std::vector<uint32_t>& order, std::vector<uint32_t>& ranks) {
+  order.resize(n);
+  std::iota(order.begin(), order.end(), 0u);
+  std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return compare(a, b) < 0; });
+  ranks.assign(n, 0);
+  uint32_t rank = 0;
+  for (uint32_t i = 0; i < n; ++i) {
+    if (i != 0 && compare(order[i - 1], order[i]) != 0) ++rank;
+    ranks[order[i]] = rank;
+  }
+}
 
 // The rank of each of `slots` (collated_slot's, in any order) in the
 // level's order, equal keys one rank: ranks[i] for slots[i].

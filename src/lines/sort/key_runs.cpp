@@ -5,7 +5,7 @@
 
 #include "src/chunk_sort/cpu/radix_sort.h"
 #include "src/keys/line_image.h"
-#include "src/lines/sort/comparison_sort.h"
+#include "src/lines/sort/collated_ranks.h"
 #include "src/lines/sort/pair_sort.h"
 
 namespace gsort {
@@ -35,6 +35,10 @@ std::vector<TieSegment> tied_runs(ThreadPool& pool, const KeyEntry* e, uint64_t 
   return all;
 }
 
+namespace {
+constexpr uint64_t kFewForRadix = 64;  // entries sorted by comparisons rather than radix passes
+}  // namespace
+
 void sort_into_key_runs(ThreadPool* pool, const LineImageSpec& image, const KeyBytes* keys, KeyEntry* e,
                         KeyEntry* tmp, uint64_t n) {
   // The members by their keys' bytes, so that the collation orders each
@@ -48,7 +52,8 @@ void sort_into_key_runs(ThreadPool* pool, const LineImageSpec& image, const KeyB
     uint64_t at;  // its place in e
   };
   thread_local std::vector<Member> members;
-  thread_local std::vector<uint64_t> distinct, order, rank_of;
+  thread_local std::vector<uint64_t> distinct;
+  thread_local std::vector<uint32_t> order, ranks;
   members.resize(n);
   for (uint64_t i = 0; i < n; ++i) members[i] = Member{keys[i].data, keys[i].len, i};
   const auto bytes_less = [](const Member& a, const Member& b) {
@@ -59,34 +64,24 @@ void sort_into_key_runs(ThreadPool* pool, const LineImageSpec& image, const KeyB
   for (uint64_t k = 0; k < n; ++k) {
     if (k == 0 || bytes_less(members[k - 1], members[k])) distinct.push_back(k);
   }
-  const auto key_compare = [&](uint64_t a, uint64_t b) {
-    const Member &x = members[a], &y = members[b];
-    return compare_transformed_key(image, x.key, x.length, y.key, y.length);
-  };
-  order = distinct;
-  std::sort(order.begin(), order.end(), [&](uint64_t a, uint64_t b) { return key_compare(a, b) < 0; });
-  // Each distinct key's rank, keys the collation finds equal sharing one.
-  rank_of.assign(n, 0);
-  uint64_t rank = 0;
-  for (uint64_t k = 0; k < order.size(); ++k) {
-    if (k != 0 && key_compare(order[k - 1], order[k]) != 0) ++rank;
-    rank_of[order[k]] = rank;
-  }
-  for (uint64_t k = 0, r = 0; k < n; ++k) {
-    if (k == 0 || bytes_less(members[k - 1], members[k])) r = rank_of[k];  // (a run's first member holds its rank)
-    e[members[k].at].prefix = r;
+  rank_in_order(
+      static_cast<uint32_t>(distinct.size()),
+      [&](uint32_t a, uint32_t b) {
+        const Member &x = members[distinct[a]], &y = members[distinct[b]];
+        return compare_transformed_key(image, x.key, x.length, y.key, y.length);
+      },
+      order, ranks);
+  for (uint64_t k = 0, d = 0; k < n; ++k) {
+    if (k != 0 && bytes_less(members[k - 1], members[k])) ++d;  // the next distinct key's run
+    e[members[k].at].prefix = ranks[d];
   }
   // By rank, members of one rank in the order they came (stable).
-  if (n <= 64) {
+  if (n <= kFewForRadix) {
     std::stable_sort(e, e + n, [](const KeyEntry& a, const KeyEntry& b) { return a.prefix < b.prefix; });
   } else {
     pool != nullptr ? sort_pairs(*pool, e, tmp, n) : radix_sort_entries(e, tmp, n);
   }
 }
-
-namespace {
-constexpr uint64_t kFewForRadix = 64;
-}  // namespace
 
 void sort_by_heads(ThreadPool* pool, const LineImageSpec& image, const LineSpan& lines, KeyEntry* e, KeyEntry* tmp,
                    uint64_t n) {
