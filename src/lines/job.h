@@ -104,9 +104,9 @@ void count_line_runs(LineJob& job, uint64_t bytes);
 void write_output_past_the_cache(LineJob& job, uint64_t bytes);
 
 // Merges the sources (runs, or -m's inputs), in order, and then the runs
-// job.held holds, into the destination: in passes over groups of
-// plan.fan_in consecutive sources while there are more (each group into a
-// run), then in ranges where it may (merge_in_ranges.h), else in batches.
+// job.held holds, into the destination: in passes while more than
+// plan.fan_in wait (src/merge/merge_in_passes.h, as the records' merges),
+// then in ranges where it may (merge_in_ranges.h), else in batches.
 // bound: at most the bytes it will write (0: unknown).
 void merge_line_sources(LineJob& job, std::vector<PendingSource> sources, uint64_t bound);
 

@@ -7,6 +7,7 @@
 #include "src/lines/merge/merge.h"
 #include "src/lines/merge_in_ranges.h"
 #include "src/merge/group_merger.h"
+#include "src/merge/merge_in_passes.h"
 #include "src/merge/run_stack.h"
 #include "src/pipeline/temp_compression.h"
 
@@ -39,24 +40,8 @@ PendingSource merge_into_run(LineJob& job, std::vector<PendingSource>& group) {
   return run;
 }
 
-// One pass: each group of fan_in consecutive sources merged into a run.
-std::vector<PendingSource> merge_pass(LineJob& job, std::vector<PendingSource>& sources) {
-  std::vector<PendingSource> next;
-  const uint64_t fan_in = job.plan.fan_in;
-  for (size_t first = 0; first < sources.size(); first += fan_in) {
-    const size_t last = std::min<size_t>(sources.size(), first + fan_in);
-    if (last - first == 1) {
-      next.push_back(std::move(sources[first]));
-      continue;
-    }
-    std::vector<PendingSource> group(std::make_move_iterator(sources.begin() + static_cast<ptrdiff_t>(first)),
-                                     std::make_move_iterator(sources.begin() + static_cast<ptrdiff_t>(last)));
-    next.push_back(merge_into_run(job, group));
-  }
-  return next;
-}
-
-// The merges of -m's inputs into runs, for the waiting runs' stack.
+// The merges of sources into runs: -m's inputs for the waiting runs'
+// stack, and the passes before the final merge.
 class LineGroupMerges final : public GroupMerger {
  public:
   LineGroupMerges(LineJob& job, const MergeLimits& limits) : job_(job), limits_(limits) {}
@@ -128,10 +113,11 @@ void merge_last_runs(LineJob& job, std::deque<PendingSource>& runs) {
 void merge_line_sources(LineJob& job, std::vector<PendingSource> sources, uint64_t bound) {
   const Stopwatch t;
   job.meter->phase("merging", 0, &job.out->blocks.written_bytes());
-  while (sources.size() > job.plan.fan_in) {
-    sources = merge_pass(job, sources);
-    ++job.report.merge_passes;
-  }
+  MergeLimits limits;
+  limits.fan_in = static_cast<size_t>(job.plan.fan_in);
+  limits.max_open_runs = static_cast<size_t>(job.plan.waiting_files);
+  LineGroupMerges merges(job, limits);
+  sources = merge_in_passes(std::move(sources), merges, nullptr, [&job](int, size_t) { ++job.report.merge_passes; });
   before_final_merge(sources);
   // The runs job.held holds come after those in files.
   std::vector<std::unique_ptr<RunBytes>> held;

@@ -52,11 +52,12 @@ uint64_t chunk_text(const LinePlan& plan, uint64_t line_length) {
   return std::max<uint64_t>(1, std::min(text, plan.chunk_lines * line_length));
 }
 
-// The merges of `chunks` runs of at most `run` bytes (src/lines/
-// merge_passes.cpp: passes merge each fan_in consecutive runs into one
-// until fan_in are left, which the last merge reads): the largest run a
-// merge into a run reads (0 where none is needed), and the largest the
-// last merge reads.
+// The merges of `chunks` runs of at most `run` bytes (src/merge/
+// merge_in_passes.h: passes merge groups of at most fan_in consecutive
+// runs into one until fan_in are left, which the last merge reads), each
+// group taken as fan_in runs, so an upper bound: the largest run a merge
+// into a run reads (0 where none is needed), and the largest the last
+// merge reads.
 struct MergedSizes {
   uint64_t into_run = 0;
   uint64_t last = 0;

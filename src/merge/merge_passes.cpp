@@ -8,6 +8,7 @@
 #include "io/file/record_source.h"
 #include "src/chunk_sort/cpu/cpu_backend.h"
 #include "src/core/stopwatch.h"
+#include "src/merge/merge_in_passes.h"
 #include "src/merge/run_merger.h"
 #include "src/merge/run_output.h"
 
@@ -85,41 +86,19 @@ PendingSource RunMerges::merge_to_run(std::vector<PendingSource> group) {
   return merged;
 }
 
-// One pass that leaves at most fan-in runs. When fewer than 2 x fan-in runs
-// are left, merging just enough of the first runs into one leaves fan-in
-// runs for the final pass, and the rest are not rewritten. Otherwise every
-// group of fan-in runs merges.
-std::vector<PendingSource> RunMerges::merge_pass(std::vector<PendingSource> pending) {
-  std::vector<PendingSource> next;
-  const size_t fan_in = setup_.limits.fan_in;
-  const bool last_but_one = pending.size() < 2 * fan_in;
-  const size_t first_group = last_but_one ? pending.size() - fan_in + 1 : fan_in;
-  for (size_t begin = 0; begin < pending.size();) {
-    const size_t width = begin == 0 ? first_group : (last_but_one ? 1 : fan_in);
-    const size_t end = std::min<size_t>(pending.size(), begin + width);
-    if (end - begin == 1) {
-      next.push_back(std::move(pending[begin]));
-      begin = end;
-      continue;
-    }
-    std::vector<PendingSource> group;
-    for (size_t i = begin; i < end; ++i) group.push_back(std::move(pending[i]));
-    begin = end;
-    next.push_back(merge_to_run(std::move(group)));
-  }
-  return next;
-}
-
 std::vector<PendingSource> RunMerges::merge_all(std::vector<PendingSource> pending, FinalOutput& out,
                                                ProgressMeter& meter, uint64_t progress_total) {
-  int passes = 0;
-  while (pending.size() > setup_.limits.fan_in) {
-    const Stopwatch t;
-    meter.phase("merge pass " + std::to_string(++passes), progress_total, &merged_bytes_);
-    pending = merge_pass(std::move(pending));
-    report_.add_phase("merge passes", t.seconds());
-    setup_.log.info("merge pass " + std::to_string(passes) + ": " + plural(pending.size(), "run") + " left");
-  }
+  Stopwatch pass_time;
+  pending = merge_in_passes(
+      std::move(pending), *this,
+      [&](int pass) {
+        pass_time.restart();
+        meter.phase("merge pass " + std::to_string(pass), progress_total, &merged_bytes_);
+      },
+      [&](int pass, size_t left) {
+        report_.add_phase("merge passes", pass_time.seconds());
+        setup_.log.info("merge pass " + std::to_string(pass) + ": " + plural(left, "run") + " left");
+      });
   before_final_merge(pending);
   const Stopwatch t;
   meter.phase(deepest_level_ > 0 ? "final merge" : "merging", progress_total, &merged_bytes_);

@@ -75,7 +75,6 @@ class RunMerges final : public GroupMerger {
   // runs and the destination can be mapped whole (`bytes` long); false,
   // with nothing written, where the run merger is to do it.
   bool merge_in_ranges(std::vector<PendingSource>& group, FinalOutput& out, uint64_t bytes);
-  std::vector<PendingSource> merge_pass(std::vector<PendingSource> pending);
   // A merge into a run on every core (merge_to_run_in_ranges.cpp), where
   // the sources are plain runs in the page cache; false, with nothing
   // written, where the run merger is to do it.

@@ -161,6 +161,24 @@ TEST_F(LineCli, FewDescriptorsMergeRunsEarly) {
   EXPECT_EQ(stats.find("\"early_merges\":0"), std::string::npos) << stats;
 }
 
+// Runs merged in passes (src/merge/merge_in_passes.h, as the records'):
+// with --batch-size 2 and 3 some 30 runs take several passes, the first of
+// which leaves untouched what the last merge can read.
+TEST_F(LineCli, MergePassesUnderASmallBatchSize) {
+  const std::string data = log_lines(rng, 4 << 20);
+  write_file(dir.file("in"), data);
+  const std::string expected = gnu({dir.file("in")}).out;
+  for (const char* batch : {"--batch-size=2", "--batch-size=3"}) {
+    const ProcessResult ours =
+        gsort({"-S", "1M", batch, "-T", dir.path(), "--stats", dir.file("stats"), dir.file("in")}, c_locale());
+    ASSERT_EQ(ours.exit_code, 0) << ours.err;
+    EXPECT_TRUE(ours.out == expected) << batch;
+    const nlohmann::json s = nlohmann::json::parse(read_file(dir.file("stats")));
+    EXPECT_GT(s["runs"].get<uint64_t>(), 8u) << batch;
+    EXPECT_GT(s["merge_passes"].get<uint64_t>(), 2u) << batch;
+  }
+}
+
 TEST_F(LineCli, CompressedInputsAndOutputs) {
   const std::string data = log_lines(rng, 2 << 20);
   write_file(dir.file("in"), data);
