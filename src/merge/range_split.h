@@ -6,10 +6,11 @@
 // the earlier record), so merging each range on its own and laying the
 // ranges end to end writes the sequential merge's bytes.
 //
-// The splitters come from samples: records at evenly spaced places of each
-// run, sorted, taken at even shares of the records they stand for. Each
-// run's cut for a splitter is then exact: the number of its records that
-// sort before the splitter, found by binary search in the run. With -u the
+// The splitters come from samples (range_cuts.h): records at evenly spaced
+// places of each run, sorted, taken at even shares of the records they
+// stand for. Each run's cut for a splitter is then exact: the number of its
+// records that sort before the splitter, found by binary search in the
+// run. With -u the
 // ranges cut only where the key changes (every record of one key in one
 // range), so that the records -u drops are decided inside a range.
 #pragma once
@@ -21,16 +22,9 @@
 #include "io/run/sorted_records.h"
 #include "src/core/thread_pool.h"
 #include "src/keys/key_layout.h"
+#include "src/merge/range_cuts.h"
 
 namespace gsort {
-
-struct MergeRanges {
-  // cuts[p][r], p in [0, ranges()]: cuts[0] all 0, cuts.back() each run's size.
-  std::vector<std::vector<uint64_t>> cuts;
-  size_t ranges() const { return cuts.empty() ? 0 : cuts.size() - 1; }
-  // Records of every run before range p: where its output starts.
-  uint64_t records_before(size_t p) const;
-};
 
 struct SplitOptions {
   size_t ranges = 1;  // wanted; fewer where splitters coincide

@@ -9,7 +9,6 @@
 namespace gsort {
 namespace {
 
-constexpr uint64_t kSamplesPerRange = 32;
 constexpr uint64_t kProbeBytes = 4096;  // read at a time while looking for a terminator
 
 // The offset of the first `eol` at or after `from` (run.size() where none).
@@ -26,90 +25,68 @@ uint64_t next_terminator(const RunBytes& run, uint64_t from, uint8_t eol, std::v
   return size;
 }
 
-struct Sample {
-  size_t run;
-  uint64_t start;  // the line's first byte in its run
-  double weight;   // the bytes of the run it stands for
-  std::vector<uint8_t> line;
+// Every run's samples, in its runs' order and each run's: lines found at
+// evenly spaced offsets, their bytes in `keys` (a sample's key indexes it);
+// run r's are [first[r], first[r + 1]).
+struct LineSamples {
+  std::vector<RangeSample> samples;
+  std::vector<std::vector<uint8_t>> keys;
+  std::vector<size_t> first;
 };
 
-// Whether a sorts before b in the merge's total order.
-bool sample_before(const LineComparator& compare, const Sample& a, const Sample& b) {
-  const int c = compare.compare(a.line.data(), a.line.size(), b.line.data(), b.line.size());
-  if (c != 0) return c < 0;
-  return a.run != b.run ? a.run < b.run : a.start < b.start;
-}
-
-// Each run's samples, in its order.
-std::vector<std::vector<Sample>> take_samples(const std::vector<const RunBytes*>& runs, uint8_t eol, uint64_t wanted,
-                                              ThreadPool& pool) {
+LineSamples take_samples(const std::vector<const RunBytes*>& runs, uint8_t eol, uint64_t wanted, ThreadPool& pool) {
   uint64_t total = 0;
   for (const RunBytes* r : runs) total += r->size();
-  std::vector<std::vector<Sample>> per_run(runs.size());
+  std::vector<std::vector<std::pair<uint64_t, std::vector<uint8_t>>>> per_run(runs.size());
   pool.parallel_for(runs.size(), [&](size_t r) {
     const uint64_t n = runs[r]->size();
-    if (n == 0) return;
-    const uint64_t share = std::clamp<uint64_t>(
-        static_cast<uint64_t>(static_cast<long double>(wanted) * n / total + 0.5), 1, n);
     RunView::FrameCache cache;
-    for (uint64_t j = 0; j < share; ++j) {
-      const uint64_t at = static_cast<uint64_t>((2 * static_cast<long double>(j) + 1) * n / (2 * share));
-      Sample s{r, 0, 0, {}};
-      s.start = line_at_or_after(*runs[r], at, eol, s.line, &cache);
-      if (s.start >= n) break;
-      if (!per_run[r].empty() && per_run[r].back().start == s.start) continue;
-      per_run[r].push_back(std::move(s));
+    for (const uint64_t place : sample_places(n, total, wanted)) {
+      std::vector<uint8_t> line;
+      const uint64_t start = line_at_or_after(*runs[r], place, eol, line, &cache);
+      if (start >= n) break;
+      if (!per_run[r].empty() && per_run[r].back().first == start) continue;
+      per_run[r].emplace_back(start, std::move(line));
     }
-    for (Sample& s : per_run[r]) s.weight = static_cast<double>(n) / per_run[r].size();
   });
-  return per_run;
-}
-
-std::vector<Sample> choose_splitters(const std::vector<std::vector<Sample>>& per_run, const LineComparator& compare,
-                                     uint64_t total, size_t ranges) {
-  std::vector<Sample> samples;
-  for (const std::vector<Sample>& v : per_run) samples.insert(samples.end(), v.begin(), v.end());
-  std::sort(samples.begin(), samples.end(),
-            [&compare](const Sample& a, const Sample& b) { return sample_before(compare, a, b); });
-  std::vector<Sample> chosen;
-  double before = 0;
-  size_t p = 1;
-  for (Sample& s : samples) {
-    if (before >= static_cast<double>(total) * p / ranges) {
-      chosen.push_back(std::move(s));
-      while (p < ranges && before >= static_cast<double>(total) * p / ranges) ++p;
-      if (p == ranges) break;
+  LineSamples s;
+  s.first.push_back(0);
+  for (size_t r = 0; r < runs.size(); ++r) {
+    const double weight = per_run[r].empty() ? 0 : static_cast<double>(runs[r]->size()) / per_run[r].size();
+    for (auto& [start, line] : per_run[r]) {
+      s.samples.push_back(RangeSample{r, start, weight, s.keys.size()});
+      s.keys.push_back(std::move(line));
     }
-    before += s.weight;
+    s.first.push_back(s.samples.size());
   }
-  return chosen;
+  return s;
 }
 
 // The first line start of run r that does not sort before splitter s; the
 // run's own samples (in its order) narrow the search before any read.
-uint64_t cut_of(const RunBytes& run, size_t r, const Sample& s, const std::vector<Sample>& samples,
+uint64_t cut_of(const RunBytes& run, size_t r, const RangeSample& s, const LineSamples& all,
                 const LineComparator& compare, uint8_t eol) {
-  if (r == s.run) return s.start;
+  if (r == s.run) return s.at;
+  const std::vector<uint8_t>& splitter = all.keys[s.key];
   // Lines of an earlier run equal to the splitter sort before it; of a later one, after.
   const bool equal_before = r < s.run;
-  const auto before_splitter = [&](const Sample& x) {
-    const int c = compare.compare(x.line.data(), x.line.size(), s.line.data(), s.line.size());
+  const auto before_splitter = [&](const uint8_t* line, size_t len) {
+    const int c = compare.compare(line, len, splitter.data(), splitter.size());
     return c < 0 || (c == 0 && equal_before);
   };
-  const auto k = std::partition_point(samples.begin(), samples.end(), before_splitter);
-  uint64_t lo = k == samples.begin() ? 0 : std::prev(k)->start + 1;
-  uint64_t hi = k == samples.end() ? run.size() : k->start;
+  const auto begin = all.samples.begin() + static_cast<std::ptrdiff_t>(all.first[r]);
+  const auto end = all.samples.begin() + static_cast<std::ptrdiff_t>(all.first[r + 1]);
+  const auto k = std::partition_point(begin, end, [&](const RangeSample& x) {
+    return before_splitter(all.keys[x.key].data(), all.keys[x.key].size());
+  });
+  uint64_t lo = k == begin ? 0 : std::prev(k)->at + 1;
+  uint64_t hi = k == end ? run.size() : k->at;
   std::vector<uint8_t> line;
   RunView::FrameCache cache;
   while (lo < hi) {
     const uint64_t mid = lo + (hi - lo) / 2;
     const uint64_t start = line_at_or_after(run, mid, eol, line, &cache);
-    bool before = false;
-    if (start < run.size()) {
-      const int c = compare.compare(line.data(), line.size(), s.line.data(), s.line.size());
-      before = c < 0 || (c == 0 && equal_before);
-    }
-    if (before) {
+    if (start < run.size() && before_splitter(line.data(), line.size())) {
       lo = start + 1;  // every offset up to start finds this line
     } else {
       hi = mid;
@@ -162,27 +139,20 @@ MergeRanges cut_line_runs(const std::vector<const RunBytes*>& runs, const LineCo
   std::vector<uint64_t> sizes(runs.size());
   uint64_t total = 0;
   for (size_t r = 0; r < runs.size(); ++r) total += sizes[r] = runs[r]->size();
-  std::vector<std::vector<uint64_t>> cuts{std::vector<uint64_t>(runs.size(), 0)};
+  LineSamples samples;
+  std::vector<RangeSample> splitters;
   if (ranges > 1 && total > 0) {
-    const std::vector<std::vector<Sample>> samples = take_samples(runs, eol, ranges * kSamplesPerRange, pool);
-    const std::vector<Sample> splitters = choose_splitters(samples, compare, total, ranges);
-    std::vector<std::vector<uint64_t>> found(splitters.size(), std::vector<uint64_t>(runs.size()));
-    pool.parallel_for(splitters.size() * runs.size(), [&](size_t task) {
-      const size_t p = task / runs.size(), r = task % runs.size();
-      found[p][r] = cut_of(*runs[r], r, splitters[p], samples[r], compare, eol);
-    });
-    for (auto& cut : found) cuts.push_back(std::move(cut));
+    samples = take_samples(runs, eol, ranges * kSamplesPerRange, pool);
+    const auto key_order = [&](const RangeSample& a, const RangeSample& b) {
+      const std::vector<uint8_t>& x = samples.keys[a.key];
+      const std::vector<uint8_t>& y = samples.keys[b.key];
+      return compare.compare(x.data(), x.size(), y.data(), y.size());
+    };
+    splitters = choose_splitters(samples.samples, total, ranges, key_order, false);
   }
-  cuts.push_back(sizes);
-  // Each run's cuts rise (they do for sorted runs), and no range is empty.
-  MergeRanges out;
-  out.cuts.push_back(cuts.front());
-  for (size_t p = 1; p < cuts.size(); ++p) {
-    std::vector<uint64_t> cut = cuts[p];
-    for (size_t r = 0; r < cut.size(); ++r) cut[r] = std::clamp(cut[r], out.cuts.back()[r], sizes[r]);
-    if (cut != out.cuts.back()) out.cuts.push_back(std::move(cut));
-  }
-  return out;
+  return ranges_from_cuts(
+      sizes, splitters.size(),
+      [&](size_t p, size_t r) { return cut_of(*runs[r], r, splitters[p], samples, compare, eol); }, pool);
 }
 
 }  // namespace gsort

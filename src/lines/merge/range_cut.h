@@ -7,9 +7,9 @@
 // laid end to end give its bytes; a range's output starts at the sum of
 // its cuts.
 //
-// The splitters are lines found at evenly spaced byte offsets of each run
-// (the first line starting there or after), sorted, taken at even shares
-// of the bytes they stand for; each run's cut for a splitter is the first
+// The splitters (src/merge/range_cuts.h, as the records') are lines found
+// at evenly spaced byte offsets of each run (the first line starting there
+// or after), sorted, taken at even shares of the bytes they stand for; each run's cut for a splitter is the first
 // line that does not sort before it, by binary search over byte offsets.
 // The bytes read here are not checked: the merge's cursors check every
 // block they read, and together they read every block.
@@ -22,7 +22,8 @@
 #include "src/lines/merge/run_bytes.h"
 #include "src/core/thread_pool.h"
 #include "src/lines/keys/compare.h"
-#include "src/merge/range_split.h"
+#include "io/run/run_view.h"
+#include "src/merge/range_cuts.h"
 
 namespace gsort {
 
