@@ -9,6 +9,7 @@
 
 #include <unistd.h>
 
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -177,6 +178,27 @@ TEST_F(LineCli, MergePassesUnderASmallBatchSize) {
     EXPECT_GT(s["runs"].get<uint64_t>(), 8u) << batch;
     EXPECT_GT(s["merge_passes"].get<uint64_t>(), 2u) << batch;
   }
+}
+
+// --verify numbers a line out of order by its place in the output where
+// the writer's batch is summed by several tasks and the line lies in a
+// later one: 100,001 lines, each value twice, one out of order at 70,001.
+TEST_F(LineCli, VerifyNumbersADisorderInALaterTaskOfTheBatch) {
+  std::string data;
+  for (int i = 0; i < 50000; ++i) {
+    char line[8];
+    std::snprintf(line, sizeof line, "%06d\n", i);
+    if (i == 35000) data += "000001\n";
+    data += line;
+    data += line;
+  }
+  write_file(dir.file("in"), data);
+  const ProcessResult unique = gsort({"-m", "-u", "--verify", dir.file("in"), "-o", dir.file("out")});
+  EXPECT_EQ(unique.exit_code, 2);
+  EXPECT_EQ(unique.err, "gsort: verification failed: output line 35001 does not sort after the one above it\n");
+  const ProcessResult all = gsort({"-m", "--verify", dir.file("in"), "-o", dir.file("out")});
+  EXPECT_EQ(all.exit_code, 2);
+  EXPECT_EQ(all.err, "gsort: verification failed: output line 70001 sorts before the one above it\n");
 }
 
 TEST_F(LineCli, CompressedInputsAndOutputs) {

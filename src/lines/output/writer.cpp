@@ -140,15 +140,21 @@ void LineWriter::gather(ThreadPool& pool, const LineRef* refs, const std::vector
 }
 
 template <typename Lines>
-void LineWriter::batch_offsets(ThreadPool& pool, const Lines& lines, uint64_t first, uint64_t n,
-                               std::vector<uint64_t>& offset, std::vector<LineRef>& refs) {
-  offset.assign(n + 1, 0);
+uint64_t LineWriter::batch_offsets(ThreadPool& pool, const Lines& lines, uint64_t first, uint64_t n,
+                                   std::vector<uint64_t>& offset, std::vector<LineRef>& refs) {
+  offset.resize(n + 1);
+  offset[0] = 0;
   refs.resize(n);
   const bool parallel = n >= 4096;
-  std::vector<uint64_t> disorder(tasks_of(pool, parallel), 0);  // --verify: the first line out of order, from 1
-  // offset[j + 1] first holds line j's size: the line and its terminator,
-  // or 0 for a line that -u drops.
+  const size_t tasks = tasks_of(pool, parallel);
+  // Per task: its lines' bytes and how many it keeps; --verify: its first
+  // line out of order (from 1) and the lines kept up to it.
+  std::vector<uint64_t> bytes(tasks, 0), kept(tasks, 0), disorder(tasks, 0), kept_to_disorder(tasks, 0);
+  // offset[j + 1] first holds the bytes of the task's lines up to line j
+  // (each with its terminator; none for a line -u drops): the tasks sum
+  // their own, and their starts are added after, on the same split.
   in_tasks(pool, parallel, n, [&](size_t t, uint64_t b, uint64_t e) {
+    uint64_t sum = 0, k = 0;
     for (uint64_t j = b; j < e; ++j) {
       if (j + kAhead < e) lines.prefetch(first + j + kAhead);
       const uint8_t* line = lines.line(first + j);
@@ -159,19 +165,34 @@ void LineWriter::batch_offsets(ThreadPool& pool, const Lines& lines, uint64_t fi
         d = j == 0 ? against_last(line, len)
                    : comparison()->compare(lines.line(first + j - 1), lines.length(first + j - 1), line, len);
       }
-      if (d > 0 && disorder[t] == 0) disorder[t] = j + 1;
-      offset[j + 1] = unique_by_ && d == 0 ? 0 : len + 1;
+      const bool keep = !(unique_by_ && d == 0);
+      k += keep;
+      if (d > 0 && disorder[t] == 0) {
+        disorder[t] = j + 1;
+        kept_to_disorder[t] = k;
+      }
+      sum += keep ? len + 1 : 0;
+      offset[j + 1] = sum;
     }
+    bytes[t] = sum;
+    kept[t] = k;
   });
-  for (uint64_t at : disorder) {
-    if (at == 0 || !verify_) continue;
-    // Its number in the output: the lines written before the batch, and
-    // those of the batch kept up to it (offset[k + 1] is still line k's size).
-    uint64_t kept = 0;
-    for (uint64_t k = 0; k < at; ++k) kept += offset[k + 1] != 0;
-    verify_->disorder(lines_ + kept);
+  std::vector<uint64_t> start(tasks, 0);
+  for (size_t t = 1; t < tasks; ++t) start[t] = start[t - 1] + bytes[t - 1];
+  if (tasks > 1) {
+    in_tasks(pool, parallel, n, [&](size_t t, uint64_t b, uint64_t e) {
+      if (start[t] == 0) return;
+      for (uint64_t j = b; j < e; ++j) offset[j + 1] += start[t];
+    });
   }
-  for (uint64_t j = 0; j < n; ++j) offset[j + 1] += offset[j];
+  uint64_t kept_before = 0;
+  for (size_t t = 0; t < tasks; ++t) {
+    // Its number in the output: the lines written before the batch, and
+    // those of the batch kept up to it.
+    if (disorder[t] != 0 && verify_) verify_->disorder(lines_ + kept_before + kept_to_disorder[t]);
+    kept_before += kept[t];
+  }
+  return kept_before;
 }
 
 template <typename Lines>
@@ -186,7 +207,7 @@ uint64_t LineWriter::fill_block(ThreadPool& pool, const Lines& lines, uint64_t c
     const uint64_t mean = lines_ + dropped_ == 0 ? 64 : std::max<uint64_t>(1, bytes_ / (lines_ + dropped_));
     const uint64_t room_for = (capacity_ - used_) / mean + 64;
     const uint64_t n = std::min({kBatchLines, count - done, room_for});
-    batch_offsets(pool, lines, done, n, offset, refs);
+    const uint64_t kept = batch_offsets(pool, lines, done, n, offset, refs);
     // As many as fit the buffer; a first line that does not fit goes alone.
     const uint64_t room = capacity_ - used_;
     const uint64_t fit = static_cast<uint64_t>(std::upper_bound(offset.begin() + 1, offset.end(), room) - offset.begin()) - 1;
@@ -200,16 +221,19 @@ uint64_t LineWriter::fill_block(ThreadPool& pool, const Lines& lines, uint64_t c
       continue;
     }
     gather(pool, refs.data(), offset, fit);
-    note_gathered(refs.data(), offset, fit);
+    note_gathered(refs.data(), offset, fit, fit == n ? kept : kUnknownKept);
     done += fit;
     if (capacity_ - used_ < 4096) flush();
   }
   return done;
 }
 
-void LineWriter::note_gathered(const LineRef* refs, const std::vector<uint64_t>& offset, uint64_t n) {
-  uint64_t kept = 0;
-  for (uint64_t j = 0; j < n; ++j) kept += offset[j + 1] != offset[j];
+void LineWriter::note_gathered(const LineRef* refs, const std::vector<uint64_t>& offset, uint64_t n,
+                               uint64_t kept) {
+  if (kept == kUnknownKept) {
+    kept = 0;
+    for (uint64_t j = 0; j < n; ++j) kept += offset[j + 1] != offset[j];
+  }
   dropped_ += n - kept;
   for (uint64_t j = n; comparison() && j-- > 0;) {
     if (offset[j + 1] == offset[j]) continue;

@@ -90,12 +90,15 @@ class LineWriter : public BlockWriter {
   // Appends lines until the current block is handed over; returns how many it took.
   template <typename Lines>
   uint64_t fill_block(ThreadPool& pool, const Lines& lines, uint64_t count);
-  // Counts the n lines just gathered at offset[0, n] of the block (-u's drops take no room).
-  void note_gathered(const LineRef* refs, const std::vector<uint64_t>& offset, uint64_t n);
-  // refs receives where each of those lines is.
+  // Counts the n lines just gathered at offset[0, n] of the block (-u's
+  // drops take no room); `kept`: how many of them -u kept, where known
+  // (else kUnknownKept: counted here).
+  static constexpr uint64_t kUnknownKept = ~uint64_t{0};
+  void note_gathered(const LineRef* refs, const std::vector<uint64_t>& offset, uint64_t n, uint64_t kept);
+  // refs receives where each of those lines is; returns how many -u keeps.
   template <typename Lines>
-  void batch_offsets(ThreadPool& pool, const Lines& lines, uint64_t first, uint64_t n, std::vector<uint64_t>& offset,
-                     std::vector<LineRef>& refs);
+  uint64_t batch_offsets(ThreadPool& pool, const Lines& lines, uint64_t first, uint64_t n,
+                         std::vector<uint64_t>& offset, std::vector<LineRef>& refs);
   void gather(ThreadPool& pool, const LineRef* refs, const std::vector<uint64_t>& offset, uint64_t n);
 
   uint8_t eol_;
