@@ -21,7 +21,7 @@ std::vector<uint64_t> sample_places(uint64_t size, uint64_t total, uint64_t want
   return places;
 }
 
-std::vector<RangeSample> choose_splitters(std::vector<RangeSample> samples, uint64_t total, size_t ranges,
+std::vector<RangeSample> choose_merge_splitters(std::vector<RangeSample> samples, uint64_t total, size_t ranges,
                                           const SampleKeyCompare& compare, bool whole_keys) {
   std::sort(samples.begin(), samples.end(), [&](const RangeSample& a, const RangeSample& b) {
     const int c = compare(a, b);

@@ -26,7 +26,7 @@ struct MergeRanges {
 
 // Samples per range wanted: enough that each range's share of the units
 // comes out within a few percent of even.
-constexpr uint64_t kSamplesPerRange = 32;
+constexpr uint64_t kSamplesPerMergeRange = 32;
 
 // One sample: its run, where it lies there (a record's index, a line's
 // first byte), how much of its run it stands for, and its key (an index
@@ -48,7 +48,7 @@ using SampleKeyCompare = std::function<int(const RangeSample& a, const RangeSamp
 // The splitters, in order: the samples where those before them (in the
 // merge's total order) reach each of `ranges` even shares of `total`.
 // whole_keys (-u): no two of equal keys.
-std::vector<RangeSample> choose_splitters(std::vector<RangeSample> samples, uint64_t total, size_t ranges,
+std::vector<RangeSample> choose_merge_splitters(std::vector<RangeSample> samples, uint64_t total, size_t ranges,
                                           const SampleKeyCompare& compare, bool whole_keys);
 
 // The ranges: cut_of(p, r) (run r's cut for splitter p) for every pair on

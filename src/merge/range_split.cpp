@@ -58,9 +58,9 @@ MergeRanges split_ranges(const std::vector<const SortedRecords*>& runs, const Ke
   if (options.ranges > 1 && total > 0) {
     // As many as the memory for them holds: fewer samples, fewer ranges.
     const uint64_t wanted = std::max<uint64_t>(
-        1, std::min<uint64_t>(options.ranges * kSamplesPerRange, options.sample_bytes / rs));
+        1, std::min<uint64_t>(options.ranges * kSamplesPerMergeRange, options.sample_bytes / rs));
     const auto record = [&](const RangeSample& s) { return bytes.data() + s.key * rs; };
-    splitters = choose_splitters(
+    splitters = choose_merge_splitters(
         take_samples(runs, rs, wanted, bytes, pool), total, options.ranges,
         [&](const RangeSample& a, const RangeSample& b) { return layout.compare(record(a), record(b)); },
         options.whole_keys);

@@ -163,8 +163,8 @@ TEST_F(LineCli, FewDescriptorsMergeRunsEarly) {
 }
 
 // Runs merged in passes (src/merge/merge_in_passes.h, as the records'):
-// with --batch-size 2 and 3 some 30 runs take several passes, the first of
-// which leaves untouched what the last merge can read.
+// with --batch-size 2 and 3 the runs of -S 1M take several passes, and the
+// output is still GNU sort's.
 TEST_F(LineCli, MergePassesUnderASmallBatchSize) {
   const std::string data = log_lines(rng, 4 << 20);
   write_file(dir.file("in"), data);

@@ -26,7 +26,7 @@ TEST(RangeCuts, SplittersAtEvenSharesInKeyThenRunOrder) {
   const auto by_key = [](const RangeSample& a, const RangeSample& b) {
     return a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
   };
-  const std::vector<RangeSample> chosen = choose_splitters(samples, 80, 4, by_key, false);
+  const std::vector<RangeSample> chosen = choose_merge_splitters(samples, 80, 4, by_key, false);
   ASSERT_EQ(chosen.size(), 3u);
   EXPECT_EQ(chosen[0].key, 2u);
   EXPECT_EQ(chosen[1].key, 4u);
@@ -34,10 +34,10 @@ TEST(RangeCuts, SplittersAtEvenSharesInKeyThenRunOrder) {
   // Equal keys: without whole_keys the tie goes by run; with it, one splitter a key.
   std::vector<RangeSample> equal;
   for (size_t k = 0; k < 8; ++k) equal.push_back(RangeSample{7 - k, 0, 10.0, 0});
-  const std::vector<RangeSample> by_run = choose_splitters(equal, 80, 4, by_key, false);
+  const std::vector<RangeSample> by_run = choose_merge_splitters(equal, 80, 4, by_key, false);
   ASSERT_EQ(by_run.size(), 3u);
   EXPECT_EQ(by_run[0].run, 2u);
-  EXPECT_EQ(choose_splitters(equal, 80, 4, by_key, true).size(), 1u);
+  EXPECT_EQ(choose_merge_splitters(equal, 80, 4, by_key, true).size(), 1u);
 }
 
 TEST(RangeCuts, CutsRiseAndNoRangeIsEmpty) {

@@ -142,13 +142,13 @@ MergeRanges cut_line_runs(const std::vector<const RunBytes*>& runs, const LineCo
   LineSamples samples;
   std::vector<RangeSample> splitters;
   if (ranges > 1 && total > 0) {
-    samples = take_samples(runs, eol, ranges * kSamplesPerRange, pool);
+    samples = take_samples(runs, eol, ranges * kSamplesPerMergeRange, pool);
     const auto key_order = [&](const RangeSample& a, const RangeSample& b) {
       const std::vector<uint8_t>& x = samples.keys[a.key];
       const std::vector<uint8_t>& y = samples.keys[b.key];
       return compare.compare(x.data(), x.size(), y.data(), y.size());
     };
-    splitters = choose_splitters(samples.samples, total, ranges, key_order, false);
+    splitters = choose_merge_splitters(samples.samples, total, ranges, key_order, false);
   }
   return ranges_from_cuts(
       sizes, splitters.size(),

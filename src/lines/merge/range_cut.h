@@ -9,8 +9,9 @@
 //
 // The splitters (src/merge/range_cuts.h, as the records') are lines found
 // at evenly spaced byte offsets of each run (the first line starting there
-// or after), sorted, taken at even shares of the bytes they stand for; each run's cut for a splitter is the first
-// line that does not sort before it, by binary search over byte offsets.
+// or after), sorted, taken at even shares of the bytes they stand for;
+// each run's cut for a splitter is the first line that does not sort
+// before it, by binary search over byte offsets.
 // The bytes read here are not checked: the merge's cursors check every
 // block they read, and together they read every block.
 #pragma once
