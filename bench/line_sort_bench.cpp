@@ -77,5 +77,6 @@ int main(int argc, char** argv) {
     best_cpu = std::min(best_cpu, cpu_seconds() - c);
   }
   std::printf("sort: %.3f s wall, %.3f s cpu (best of %d)\n", best_wall, best_cpu, runs);
+  std::printf("steps, all runs: %s\n", sorter->steps().c_str());
   return 0;
 }

@@ -79,6 +79,8 @@ class MappedDestination {
   bool mapped() const { return range_ != nullptr; }
   // Whether pages are being made present ahead on the pool (prepare() only).
   bool populating_ahead() const { return ahead_ != nullptr; }
+  // Seconds the writers waited for pages made present ahead (for -v).
+  double populate_waited_s() const { return ahead_ ? ahead_->waited_s() : 0; }
   // Why map() gave no blocks, where the disk had no room to reserve them;
   // empty otherwise.
   std::string no_room() const;

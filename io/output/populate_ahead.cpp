@@ -1,6 +1,7 @@
 #include "io/output/populate_ahead.h"
 
 #include <algorithm>
+#include <chrono>
 #include <vector>
 
 #include "src/core/host_buffer.h"
@@ -41,7 +42,16 @@ void PopulateAhead::wait_until(uint64_t end) {
     asked_ = end;
     advanced_.notify_all();
   }
-  advanced_.wait(lock, [&] { return over_ || done_ >= std::min(end, bytes_); });
+  const auto ready = [&] { return over_ || done_ >= std::min(end, bytes_); };
+  if (ready()) return;
+  const auto began = std::chrono::steady_clock::now();
+  advanced_.wait(lock, ready);
+  waited_s_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
+}
+
+double PopulateAhead::waited_s() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return waited_s_;
 }
 
 void PopulateAhead::extend(uint64_t end) {

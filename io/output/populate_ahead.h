@@ -33,6 +33,8 @@ class PopulateAhead {
   // without MADV_POPULATE_WRITE, where pages fault in as written); the
   // writers are at `end` now, for the lead.
   void wait_until(uint64_t end);
+  // Seconds the writers spent in wait_until so far (for -v).
+  double waited_s() const;
   // Growing: [0, end) is reserved now and may be made present.
   void extend(uint64_t end);
   // Growing: the range ends at `bytes` (no more than its most).
@@ -47,7 +49,8 @@ class PopulateAhead {
   uint64_t bytes_;  // the end; while growing, the most it may be
   ThreadPool& pool_;
   const uint64_t lead_;
-  std::mutex mutex_;
+  mutable std::mutex mutex_;
+  double waited_s_ = 0;  // under mutex_
   std::condition_variable advanced_;  // done_, over_ or (for run) asked_ and stop_
   uint64_t done_ = 0;  // [0, done_) is present
   uint64_t asked_ = 0;  // the furthest end a writer waited for

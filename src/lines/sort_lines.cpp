@@ -224,6 +224,10 @@ LineSortOutcome sort_lines(const SortConfig& config, const RunOptions& run, Thre
                          job.report.input_bytes);
     }
   }
+  if (job.out->mapped.populating_ahead()) {
+    job.log.info("output: the writers waited " + seconds_text(job.out->mapped.populate_waited_s()) +
+                 " for its pages to be made present");
+  }
   commit(job, run, before_commit);
   outcome.report = job.report;
   outcome.sorter = job.sorter;
