@@ -16,14 +16,17 @@ constexpr uint64_t kSampleLines = 65536;  // lines whose figures plan the compos
 constexpr uint64_t kMisfitsMost = 65536;  // lines that do not fit it, added to the sample's
 __extension__ typedef unsigned __int128 Bits128;  // the composite as it is built (GCC's and Clang's)
 
-// One level of one line: its view, once, and its image's words. Plain
-// text (every byte kept, none folded) is read in place, eight bytes to a
-// word; other images are made into the slot's bytes (line_image_bytes),
-// up to the word their padding fills, or to `bytes` (whole words) where
-// fewer are read: the fill takes only the words its plan takes, and a
-// whole line's last resort would copy every byte. Plain text made into
-// bytes first took a fill of -t, -k2,2 -k1,1n some 300 instructions a
-// line of its 1,900 (callgrind, 2026-12-03).
+// One level of one line: its key found once, and its image's words.
+// Plain text (every byte kept, none folded) is read in place, eight bytes
+// to a word; a number's image is made into the slot's bytes in a loop of
+// its own (number_bytes); other images through line_image_bytes. Bytes
+// are made up to the word their padding fills, or to `bytes` (whole
+// words) where fewer are read: the fill takes only the words its plan
+// takes, and a whole line's last resort would copy every byte. The two
+// common kinds skip line_image.h's view and its per-order questions, each
+// asking the key's order again: the fill of -t, -k2,2 -k1,1n (a few names,
+// then a number) took some 1,580 instructions a line (callgrind, dev,
+// 2026-12-03).
 class LevelSlot {
  public:
   // key_bytes: a collated level's slot is its key's bytes (to be ranked:
@@ -37,21 +40,37 @@ class LevelSlot {
       length_ = kSlotBytes;
       return;
     }
+    const LineKey& key = spec.key;
+    const LineOrder order = line_order(key);
+    const uint64_t flip = key.reverse ? ~uint64_t{0} : 0;
+    if (order == LineOrder::kText && key.keep == kKeepAll && !key.fold) {  // as line_image.h has it, in place
+      uint64_t begin = 0, end = 0;
+      line_key_extent(line, len, key, spec.separator, &begin, &end);
+      text_ = line + begin;
+      length_ = end - begin;
+      pad_ = flip_ = flip;
+      inexact_ = length_ > 0 && text_[length_ - 1] == 0;  // the padding hides a trailing NUL
+      return;
+    }
     const LineImageView view = view_line_image(spec, line, len);
+    if (order == LineOrder::kNumber) {  // line_image_length's, line_image_padding's and image_holds_key's
+      const LineNumber& n = view.number;
+      const bool digits_in = number_digits_in_image(n);
+      length_ = n.sign == 0 ? 1 : !digits_in ? kImageNumberHeader : kImageNumberHeader + (n.digits() + 1) / 2;
+      pad_ = (n.sign < 0 ? ~uint64_t{0} : 0) ^ flip;
+      inexact_ = !digits_in;
+      const uint64_t filled = std::min<uint64_t>(bytes, (length_ + 7) / 8 * 8);
+      if (n.spread) {
+        line_image_bytes(spec, view, bytes_, filled);
+      } else {
+        number_bytes(view, key.reverse, filled);
+      }
+      return;
+    }
     length_ = line_image_length(spec, view);
     pad_ = line_image_padding(spec, view);
     inexact_ = !image_holds_key(spec, view);
-    if (line_order(spec.key) == LineOrder::kText && spec.key.keep == kKeepAll && !spec.key.fold) {
-      text_ = view.key;  // length_ is its length
-      flip_ = spec.key.reverse ? ~uint64_t{0} : 0;
-      return;
-    }
-    const uint64_t filled = std::min<uint64_t>(bytes, (length_ + 7) / 8 * 8);
-    if (line_order(spec.key) == LineOrder::kNumber && !view.number.spread) {
-      number_bytes(view, spec.key.reverse, filled);
-    } else {
-      line_image_bytes(spec, view, bytes_, filled);
-    }
+    line_image_bytes(spec, view, bytes_, std::min<uint64_t>(bytes, (length_ + 7) / 8 * 8));
   }
   // Word w of the slot; w below the words the slot was made with.
   uint64_t word(uint64_t w) const {
