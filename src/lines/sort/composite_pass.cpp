@@ -18,14 +18,13 @@ __extension__ typedef unsigned __int128 Bits128;  // the composite as it is buil
 
 // One level of one line: its key found once, and its image's words.
 // Plain text (every byte kept, none folded) is read in place, eight bytes
-// to a word; a number's image is made into the slot's bytes in a loop of
-// its own (number_bytes); other images through line_image_bytes. Bytes
-// are made up to the word their padding fills, or to `bytes` (whole
-// words) where fewer are read: the fill takes only the words its plan
-// takes, and a whole line's last resort would copy every byte. The two
-// common kinds skip line_image.h's view and its per-order questions, each
-// asking the key's order again: the fill of -t, -k2,2 -k1,1n (a few names,
-// then a number) took some 1,580 instructions a line (callgrind, dev,
+// to a word; other images are made into the slot's bytes
+// (line_image_bytes), up to the word their padding fills, or to `bytes`
+// (whole words) where fewer are read: the fill takes only the words its
+// plan takes, and a whole line's last resort would copy every byte. Text
+// and numbers skip line_image.h's per-order helpers, each of which asks
+// the key's order again: the fill of -t, -k2,2 -k1,1n (a few names, then
+// a number) took some 1,580 instructions a line (callgrind, dev,
 // 2026-12-03).
 class LevelSlot {
  public:
@@ -54,22 +53,14 @@ class LevelSlot {
     }
     const LineImageView view = view_line_image(spec, line, len);
     if (order == LineOrder::kNumber) {  // line_image_length's, line_image_padding's and image_holds_key's
-      const LineNumber& n = view.number;
-      const bool digits_in = number_digits_in_image(n);
-      length_ = n.sign == 0 ? 1 : !digits_in ? kImageNumberHeader : kImageNumberHeader + (n.digits() + 1) / 2;
-      pad_ = (n.sign < 0 ? ~uint64_t{0} : 0) ^ flip;
-      inexact_ = !digits_in;
-      const uint64_t filled = std::min<uint64_t>(bytes, (length_ + 7) / 8 * 8);
-      if (n.spread) {
-        line_image_bytes(spec, view, bytes_, filled);
-      } else {
-        number_bytes(view, key.reverse, filled);
-      }
-      return;
+      length_ = number_image_length(view.number);
+      pad_ = (view.number.sign < 0 ? ~uint64_t{0} : 0) ^ flip;
+      inexact_ = !number_digits_in_image(view.number);
+    } else {
+      length_ = line_image_length(spec, view);
+      pad_ = line_image_padding(spec, view);
+      inexact_ = !image_holds_key(spec, view);
     }
-    length_ = line_image_length(spec, view);
-    pad_ = line_image_padding(spec, view);
-    inexact_ = !image_holds_key(spec, view);
     line_image_bytes(spec, view, bytes_, std::min<uint64_t>(bytes, (length_ + 7) / 8 * 8));
   }
   // Word w of the slot; w below the words the slot was made with.
@@ -98,41 +89,6 @@ class LevelSlot {
   bool inexact() const { return inexact_; }
 
  private:
-  // line_image_bytes' numeric image for a number whose integer digits are
-  // contiguous (no thousands separators among them), in a loop of its own:
-  // the shared one asks each byte of the header and each digit of the
-  // number apart, some 300 instructions a line for a nine-digit number.
-  void number_bytes(const LineImageView& v, bool reverse, uint64_t filled) {
-    const LineNumber& n = v.number;
-    const uint8_t flip = reverse ? 0xFF : 0x00;
-    uint64_t i = 0;
-    if (n.sign == 0) {
-      bytes_[i++] = static_cast<uint8_t>(0x80 ^ flip);
-    } else {
-      const uint8_t negative = n.sign < 0 ? 0xFF : 0x00, body = negative ^ flip;
-      const uint64_t count = std::min<uint64_t>(n.int_digits, kImageCountCap);
-      bytes_[0] = static_cast<uint8_t>(((n.sign < 0 ? 0x40 : 0xC0) + v.unit_order) ^ flip);
-      bytes_[1] = static_cast<uint8_t>((count >> 16) ^ body);
-      bytes_[2] = static_cast<uint8_t>((count >> 8) ^ body);
-      bytes_[3] = static_cast<uint8_t>(count ^ body);
-      i = kImageNumberHeader;
-      const uint64_t image = std::min(length_, filled);
-      if (image > i) {  // the digits are in the image: integer ones at int_begin, then the fraction's
-        const uint8_t* integer = v.key + n.int_begin;
-        const uint8_t* fraction = v.key + n.frac_begin - n.int_digits;
-        const uint64_t digits = n.digits();
-        const auto digit = [&](uint64_t k) {
-          return k >= digits ? 0 : (k < n.int_digits ? integer[k] : fraction[k]) - '0';
-        };
-        for (uint64_t k = 0; i < image; ++i, k += 2) {
-          bytes_[i] = static_cast<uint8_t>((digit(k) << 4 | digit(k + 1)) ^ body);
-        }
-      }
-    }
-    const uint8_t padding = static_cast<uint8_t>(pad_);
-    for (; i < filled; ++i) bytes_[i] = padding;
-  }
-
   uint64_t length_ = 0, pad_ = 0;
   bool inexact_ = false;
   const uint8_t* text_ = nullptr;  // plain text: its bytes, read in place
