@@ -25,9 +25,13 @@ size_t entry_sort_temp_bytes(uint64_t count) {
 }
 
 LineEntry* sort_line_entries(LineEntry* a, LineEntry* b, uint64_t count, void* temp, size_t temp_bytes,
-                             cudaStream_t stream) {
+                             cudaStream_t stream, int bits) {
   cub::DoubleBuffer<LineEntry> keys(a, b);
-  GSORT_CUDA_CHECK(cub::DeviceRadixSort::SortKeys(temp, temp_bytes, keys, count, EntryKeyBits{}, stream));
+  if (bits <= 0) return keys.Current();
+  // Below the top `bits` of the 96 every entry's bits are zero: no pass for them.
+  const int begin_bit = bits >= kEntryBits ? 0 : kEntryBits - bits;
+  GSORT_CUDA_CHECK(
+      cub::DeviceRadixSort::SortKeys(temp, temp_bytes, keys, count, EntryKeyBits{}, begin_bit, kEntryBits, stream));
   return keys.Current();
 }
 

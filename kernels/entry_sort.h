@@ -24,10 +24,14 @@ static_assert(sizeof(LineEntry) == 16, "a line entry is 16 bytes");
 // CUB scratch bytes for sorting `count` entries.
 size_t entry_sort_temp_bytes(uint64_t count);
 
+constexpr int kEntryBits = 96;  // hi's 64, then lo's 32
+
 // Enqueues the stable sort of count entries by (hi, lo) on `stream`,
 // between a (holding them) and b; returns which of the two holds the sorted
-// entries. Throws CudaError on failure.
+// entries. Only the top `bits` of the 96 are sorted by: the host says
+// when the bits below them are zero in every entry. Throws CudaError on
+// failure.
 LineEntry* sort_line_entries(LineEntry* a, LineEntry* b, uint64_t count, void* temp, size_t temp_bytes,
-                             cudaStream_t stream);
+                             cudaStream_t stream, int bits = kEntryBits);
 
 }  // namespace gsort::kernels

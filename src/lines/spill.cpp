@@ -277,6 +277,7 @@ std::deque<PendingSource> sort_line_chunks(LineJob& job) {
                     config.page_cache == PageCacheUse::kDrop);
   std::unique_ptr<LineSorter> sorter = make_line_sorter(config, job.spec, job.pool, job.log, job.device_budget);
   plan_chunks(job, reader, *sorter);
+  sorter->prepare(reader.known_bytes());
   ChunkBuffers buffers[2] = {allocate_chunk(job.plan, *sorter), ChunkBuffers()};
   if (job.plan.double_buffered) buffers[1] = allocate_chunk(job.plan, *sorter);
   std::deque<PendingSource> runs;

@@ -37,6 +37,7 @@ class BitSqueeze {
     gather_ = runs_.size() > 2 && fast_bit_gather();
   }
   int bits() const { return bits_; }
+  uint64_t mask() const { return mask_; }  // the kept bits of a word
   // The kept bits of w, in order, as a number of bits() bits.
   uint64_t operator()(uint64_t w) const { return gather_ ? gather_bits(w, mask_) : by_runs(w); }
   // The same, run by run (what the gather must equal).

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <vector>
 
+#include "src/keys/image_slot.h"
 #include "src/keys/line_image.h"
 #include "src/lines/sort/composite_plan.h"
 
@@ -13,95 +14,24 @@ namespace gsort {
 namespace {
 
 constexpr uint64_t kSampleLines = 65536;  // lines whose figures plan the composite first
-constexpr uint64_t kMisfitsMost = 65536;  // lines that do not fit it, added to the sample's
 __extension__ typedef unsigned __int128 Bits128;  // the composite as it is built (GCC's and Clang's)
 
-// One level of one line: its key found once, and its image's words.
-// Plain text (every byte kept, none folded) is read in place, eight bytes
-// to a word; other images are made into the slot's bytes
-// (line_image_bytes), up to the word their padding fills, or to `bytes`
-// (whole words) where fewer are read: the fill takes only the words its
-// plan takes, and a whole line's last resort would copy every byte. Text
-// and numbers skip line_image.h's per-order helpers, each of which asks
-// the key's order again: the fill of -t, -k2,2 -k1,1n (a few names, then
-// a number) took some 1,580 instructions a line (callgrind, dev,
-// 2026-12-03).
-class LevelSlot {
- public:
-  // key_bytes: a collated level's slot is its key's bytes (to be ranked:
-  // collated_ranks.h), not its image (the head).
-  LevelSlot(const LineImageSpec& spec, const uint8_t* line, uint64_t len, uint64_t bytes, bool key_bytes) {
-    if (key_bytes) {
-      Slot s;
-      inexact_ = !collated_slot(spec, line, len, &s);
-      if (inexact_) std::memset(s.w, 0, sizeof s.w);
-      std::memcpy(bytes_, s.w, kSlotBytes);
-      length_ = kSlotBytes;
-      return;
-    }
-    const LineKey& key = spec.key;
-    const LineOrder order = line_order(key);
-    const uint64_t flip = key.reverse ? ~uint64_t{0} : 0;
-    if (order == LineOrder::kText && key.keep == kKeepAll && !key.fold) {  // as line_image.h has it, in place
-      uint64_t begin = 0, end = 0;
-      line_key_extent(line, len, key, spec.separator, &begin, &end);
-      text_ = line + begin;
-      length_ = end - begin;
-      pad_ = flip_ = flip;
-      inexact_ = length_ > 0 && text_[length_ - 1] == 0;  // the padding hides a trailing NUL
-      return;
-    }
-    const LineImageView view = view_line_image(spec, line, len);
-    if (order == LineOrder::kNumber) {  // line_image_length's, line_image_padding's and image_holds_key's
-      length_ = number_image_length(view.number);
-      pad_ = (view.number.sign < 0 ? ~uint64_t{0} : 0) ^ flip;
-      inexact_ = !number_digits_in_image(view.number);
-    } else {
-      length_ = line_image_length(spec, view);
-      pad_ = line_image_padding(spec, view);
-      inexact_ = !image_holds_key(spec, view);
-    }
-    line_image_bytes(spec, view, bytes_, std::min<uint64_t>(bytes, (length_ + 7) / 8 * 8));
-  }
-  // Word w of the slot; w below the words the slot was made with.
-  uint64_t word(uint64_t w) const {
-    const uint64_t first = 8 * w;
-    if (first >= length_) return pad_;
-    uint64_t raw;
-    if (text_ == nullptr) {
-      std::memcpy(&raw, bytes_ + first, 8);
-      return __builtin_bswap64(raw);
-    }
-    if (first + 8 <= length_) {
-      std::memcpy(&raw, text_ + first, 8);
-      return __builtin_bswap64(raw) ^ flip_;
-    }
-    uint64_t word = 0;  // the text's last bytes, then zeros (flipped: the padding's bytes under 'r')
-    for (uint64_t i = first; i < length_; ++i) word = word << 8 | text_[i];
-    return (word << (8 * (first + 8 - length_))) ^ flip_;
-  }
-  Slot slot() const {
-    Slot s;
-    for (uint64_t w = 0; w < kSlotWords; ++w) s.w[w] = word(w);
-    return s;
-  }
-  uint64_t length() const { return length_; }
-  bool inexact() const { return inexact_; }
-
- private:
-  uint64_t length_ = 0, pad_ = 0;
-  bool inexact_ = false;
-  const uint8_t* text_ = nullptr;  // plain text: its bytes, read in place
-  uint64_t flip_ = 0;              // plain text under 'r': every bit flipped
-  uint8_t bytes_[kSlotBytes];      // other images: [0, min(kSlotBytes, length_ rounded up to a word)) set
-};
+// A level's slot of one line (image_slot.h); a collated level's is its
+// key's bytes, ranked (collated_ranks.h), not its image (the head).
+LevelSlot level_slot(const LineImageSpec& spec, const uint8_t* line, uint64_t len, uint64_t bytes, bool key_bytes) {
+  if (!key_bytes) return LevelSlot(spec, line, len, bytes);
+  Slot s;
+  const bool exact = collated_slot(spec, line, len, &s);
+  if (!exact) std::memset(s.w, 0, sizeof s.w);
+  return LevelSlot::of_slot(s, !exact);
+}
 
 // Adds line i's slots of levels [0, levels) to the figures, against
 // `reference` (line 0's slot words).
 void add_line(const std::vector<LineImageSpec>& specs, size_t levels, const LineSpan& lines, uint64_t i,
               const std::vector<uint64_t>& reference, std::vector<LevelFigures>& f) {
   for (size_t l = 0; l < levels; ++l) {
-    const LevelSlot level(specs[l], lines.line(i), lines.length(i), kSlotBytes, ranked_by_collation(specs[l]));
+    const LevelSlot level = level_slot(specs[l], lines.line(i), lines.length(i), kSlotBytes, ranked_by_collation(specs[l]));
     const Slot slot = level.slot();
     LevelFigures& g = f[l];
     for (uint64_t w = 0; w < kSlotWords; ++w) g.varying[w] |= slot.w[w] ^ reference[l * kSlotWords + w];
@@ -119,7 +49,8 @@ bool composite_entry(const std::vector<LineImageSpec>& specs, const Composite& c
   Bits128 acc = 0;
   for (const LevelPlan& p : c.levels) {
     const uint64_t words = p.ranks ? kSlotWords : p.raw_bits > 0 ? (static_cast<uint64_t>(p.raw_bits) + 63) / 64 : p.words;
-    const LevelSlot slot(specs[p.level], lines.line(i), lines.length(i), 8 * words, p.ranks != nullptr && ranked_by_collation(specs[p.level]));
+    const LevelSlot slot = level_slot(specs[p.level], lines.line(i), lines.length(i), 8 * words,
+                                      p.ranks != nullptr && ranked_by_collation(specs[p.level]));
     if (p.exact && (slot.length() > p.longest || slot.inexact())) return false;
     if (p.raw_bits > 0) {  // whole words, then the top of the next
       for (int taken = 0, w = 0; taken < p.raw_bits; taken += 64, ++w) {
@@ -251,13 +182,6 @@ bool many_lines_tie(ThreadPool& pool, const std::vector<LineImageSpec>& specs, c
   return 8 * 2 * pairs * scale * scale >= static_cast<double>(lines.count);
 }
 
-// The lines a fill found not to fit its plan: listed while few, else only counted.
-struct Misfits {
-  std::vector<uint64_t> lines;
-  bool many = false;
-  bool none() const { return lines.empty() && !many; }
-};
-
 // Every line's entry by the plan; the lines that do not fit it are left
 // unwritten and listed (past kMisfitsMost, the fill stops: the plan is
 // made again and every line filled again). With a cache, also every
@@ -289,14 +213,33 @@ Misfits fill_entries(ThreadPool& pool, const std::vector<LineImageSpec>& specs, 
   return m;
 }
 
+// The plan widened by the lines that did not fit it (their figures
+// added to the sample's: every line that fitted still fits), or, where
+// they are many, made from every line, of the levels the old plan reached
+// (the rest would cost a pass for nothing).
+Composite widened(ThreadPool& pool, const std::vector<LineImageSpec>& specs, size_t levels, const LineSpan& lines,
+                  const std::vector<uint64_t>& reference, const Composite& old, const Misfits& misfits, bool squeezed,
+                  std::vector<LevelFigures>& figures) {
+  if (misfits.many) {
+    const size_t reached = old.start.settled ? levels : std::min<size_t>(levels, old.start.level + 1);
+    figures = figures_of(pool, specs, reached, lines, 1, reference);
+  } else {
+    for (uint64_t i : misfits.lines) add_line(specs, levels, lines, i, reference, figures);
+  }
+  settle_figures(specs, reference, figures);
+  return compose(specs, figures, squeezed);
+}
+
 }  // namespace
 
 std::optional<TieStart> composite_pass(ThreadPool& pool, const LineSpec& spec, const LineSpan& lines,
                                        WideEntry* entries, const std::function<LineCache*()>& tie_cache,
-                                       CachedWords* cached, bool* replanned, bool* squeezed) {
+                                       CachedWords* cached, bool* replanned, bool* squeezed,
+                                       const CompositeOffload& offload, bool* sorted) {
   *replanned = false;
   *squeezed = false;
   *cached = CachedWords{};
+  if (sorted) *sorted = false;
   const uint64_t n = lines.count;
   const std::vector<LineImageSpec> specs = spec.images();
   // A first key that is the line itself (a log line sorted whole) is
@@ -305,14 +248,11 @@ std::optional<TieStart> composite_pass(ThreadPool& pool, const LineSpec& spec, c
   const size_t levels = std::min<size_t>(specs.size(), kSlotLevels);
   std::vector<uint64_t> reference(levels * kSlotWords);
   for (size_t l = 0; l < levels; ++l) {
-    const Slot slot = LevelSlot(specs[l], lines.line(0), lines.length(0), kSlotBytes, ranked_by_collation(specs[l])).slot();
+    const Slot slot = level_slot(specs[l], lines.line(0), lines.length(0), kSlotBytes, ranked_by_collation(specs[l])).slot();
     std::copy(slot.w, slot.w + kSlotWords, reference.begin() + static_cast<std::ptrdiff_t>(l * kSlotWords));
   }
-  // Planned from a sample. Lines that do not fit the plan widen it (their
-  // figures added to the sample's: every line that fitted still fits) and
-  // every line is filled again; where they are many, the plan is made from
-  // every line, of the levels the sample's plan reached (the rest would
-  // cost a pass for nothing).
+  // Planned from a sample. Lines that do not fit the plan widen it and
+  // every line is filled again (widened).
   const uint64_t step = std::max<uint64_t>(1, n / kSampleLines);
   std::vector<LevelFigures> figures = figures_of(pool, specs, levels, lines, step, reference);
   if (step > 1) drop_many_collated(specs, (n + step - 1) / step, figures);
@@ -322,6 +262,20 @@ std::optional<TieStart> composite_pass(ThreadPool& pool, const LineSpec& spec, c
   // The tie words are kept as the plan's start has them (a plan made again
   // keeps them again).
   LineCache* cache = many_lines_tie(pool, specs, c, lines, step, reference) ? tie_cache() : nullptr;
+  // Off the CPU, filled and sorted at once; a plan widened once is handed
+  // over again, and the CPU fills by a plan widened twice.
+  std::optional<Misfits> away = offload && cache == nullptr && sorted ? offload(lines, specs, c, reference, entries)
+                                                                      : std::nullopt;
+  if (away && !away->none()) {
+    *replanned = true;
+    c = widened(pool, specs, levels, lines, reference, c, *away, *squeezed, figures);
+    if (!reaches_past_first(c.start)) return {};
+    away = offload(lines, specs, c, reference, entries);
+  }
+  if (away && away->none()) {
+    *sorted = true;
+    return c.start;
+  }
   bool fits = false;
   const Misfits misfits = fill_entries(pool, specs, c, lines, reference, entries, cache, &fits);
   if (misfits.none()) {
@@ -329,14 +283,7 @@ std::optional<TieStart> composite_pass(ThreadPool& pool, const LineSpec& spec, c
     return c.start;
   }
   *replanned = true;
-  if (misfits.many) {
-    const size_t reached = c.start.settled ? levels : std::min<size_t>(levels, c.start.level + 1);
-    figures = figures_of(pool, specs, reached, lines, 1, reference);
-  } else {
-    for (uint64_t i : misfits.lines) add_line(specs, levels, lines, i, reference, figures);
-  }
-  settle_figures(specs, reference, figures);
-  c = compose(specs, figures, *squeezed);  // as before: every line that fitted still fits
+  c = widened(pool, specs, levels, lines, reference, c, misfits, *squeezed, figures);  // as before: every line that fitted still fits
   if (!reaches_past_first(c.start)) return {};
   if (!fill_entries(pool, specs, c, lines, reference, entries, cache, &fits).none()) return {};  // cannot be: the plan only widened
   if (cache && fits) *cached = CachedWords{true, c.start.level, c.start.depth};

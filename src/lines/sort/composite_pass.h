@@ -23,6 +23,7 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <vector>
 
 #include "src/core/thread_pool.h"
 #include "src/lines/keys/key_spec.h"
@@ -36,6 +37,24 @@ namespace gsort {
 
 constexpr uint32_t kSlotLevels = 4;               // levels the composite may take in
 constexpr uint32_t kFewSlotsMost = 4096;          // distinct images of a level that are ranked
+constexpr uint64_t kMisfitsMost = 65536;          // lines that do not fit a plan, listed (more: counted)
+
+struct Composite;  // composite_plan.h
+
+// The lines a fill found not to fit its plan: listed while few, else only counted.
+struct Misfits {
+  std::vector<uint64_t> lines;
+  bool many = false;
+  bool none() const { return lines.empty() && !many; }
+};
+
+// The fill of every line's entry by plan `c` and the entries' sort, off
+// the CPU (the GPU: gpu/sort_gpu.h): nothing where it declines (the CPU
+// fills); else the lines that do not fit the plan, and where none, the
+// entries filled and sorted by their bits, stably.
+using CompositeOffload =
+    std::function<std::optional<Misfits>(const LineSpan& lines, const std::vector<LineImageSpec>& specs,
+                                         const Composite& c, const std::vector<uint64_t>& reference, WideEntry* entries)>;
 
 // Fills entries[0, n) with each line's composite image (hi, then the top
 // of lo) and index, and returns where ties are refined from. Where a
@@ -48,9 +67,12 @@ constexpr uint32_t kFewSlotsMost = 4096;          // distinct images of a level 
 // written nothing that matters, where the composite would take in no more
 // than the first level: one level, a first key that is the whole line, or
 // a first key whose images are not exact or longer than the slot (the
-// first pass, first_pass.h, then does better).
+// first pass, first_pass.h, then does better). With an offload that
+// takes the chunk (where no tie words are kept), *sorted: the entries
+// come back sorted.
 std::optional<TieStart> composite_pass(ThreadPool& pool, const LineSpec& spec, const LineSpan& lines,
                                        WideEntry* entries, const std::function<LineCache*()>& tie_cache,
-                                       CachedWords* cached, bool* replanned, bool* squeezed);
+                                       CachedWords* cached, bool* replanned, bool* squeezed,
+                                       const CompositeOffload& offload = {}, bool* sorted = nullptr);
 
 }  // namespace gsort

@@ -20,14 +20,6 @@ namespace gsort {
 
 constexpr int kCompositeBits = 96;
 
-// A number image's count bytes (1 to 3 of word 0). For a count under
-// 2^16 their top bytes are 0x00 after a class byte whose top bit is set
-// (positive, zero; negative under 'r') and 0xFF after one whose top bit is
-// clear: bits that only mirror the sign, which the class byte orders
-// already. Where a chunk's lines all show it, such bits are not taken.
-constexpr uint64_t kCountBytes = 0x00FFFFFF00000000ull;
-inline uint64_t sign_mirror(uint64_t word0) { return (word0 >> 63) != 0 ? 0 : kCountBytes; }
-
 // What one level's slots show over some lines: the bits in which they
 // differ from the first line's, the longest image, whether an image does
 // not hold its key (line_image.h's image_holds_key), and the distinct

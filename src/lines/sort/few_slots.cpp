@@ -13,9 +13,11 @@ uint64_t hash_of(const Slot& s) {
 
 }  // namespace
 
-bool Slot::operator==(const Slot& o) const { return std::equal(w, w + kSlotWords, o.w); }
+bool operator==(const Slot& a, const Slot& b) { return std::equal(a.w, a.w + kSlotWords, b.w); }
 
-bool Slot::operator<(const Slot& o) const { return std::lexicographical_compare(w, w + kSlotWords, o.w, o.w + kSlotWords); }
+bool operator<(const Slot& a, const Slot& b) {
+  return std::lexicographical_compare(a.w, a.w + kSlotWords, b.w, b.w + kSlotWords);
+}
 
 bool FewSlots::add(const Slot& s) {
   if (over_) return false;

@@ -8,17 +8,12 @@
 #include <utility>
 #include <vector>
 
+#include "src/keys/image_slot.h"
+
 namespace gsort {
 
-constexpr uint64_t kSlotWords = 8;  // of a level's image, the most the composite reads (64 bytes)
-constexpr uint64_t kSlotBytes = 8 * kSlotWords;
-
-// A level's image in the slot, padding included, as big-endian words.
-struct Slot {
-  uint64_t w[kSlotWords];
-  bool operator==(const Slot& o) const;
-  bool operator<(const Slot& o) const;  // the images' order
-};
+bool operator==(const Slot& a, const Slot& b);
+bool operator<(const Slot& a, const Slot& b);  // the images' order
 
 class FewSlots {
  public:

@@ -62,8 +62,8 @@ std::vector<TieSegment> ties_in(const WideEntry* w, uint64_t begin, uint64_t end
 
 class CpuLineSorter final : public LineSorter {
  public:
-  CpuLineSorter(const LineSpec& spec, ThreadPool& pool, EntrySortOffload offload)
-      : spec_(spec), pool_(pool), offload_(std::move(offload)) {}
+  CpuLineSorter(const LineSpec& spec, ThreadPool& pool, EntrySortOffload offload, CompositeOffload composite_offload)
+      : spec_(spec), pool_(pool), offload_(std::move(offload)), composite_offload_(std::move(composite_offload)) {}
 
   std::string describe() const override {
     return "cpu (" + std::to_string(pool_.size()) + (pool_.size() == 1 ? " thread)" : " threads)");
@@ -91,8 +91,9 @@ class CpuLineSorter final : public LineSorter {
       cache_.advise_huge_pages(true);
       return cache();
     };
-    const std::optional<TieStart> composite =
-        composite_pass(pool_, spec_, lines, w(), cache_from_end_to_end, &cached, &replanned, &squeezed);
+    bool sorted = false;
+    const std::optional<TieStart> composite = composite_pass(pool_, spec_, lines, w(), cache_from_end_to_end, &cached,
+                                                             &replanned, &squeezed, composite_offload_, &sorted);
     for (const HostBuffer* b : {&cache_, &tie_entries_, &tie_scratch_}) b->advise_huge_pages(!composite || cached.filled);
     const TieStart start = composite ? *composite : first_pass(pool_, spec_, lines, w(), tmp(), cache(), &cached);
     ++steps_.chunks;
@@ -100,8 +101,16 @@ class CpuLineSorter final : public LineSorter {
     steps_.composite_replans += replanned;
     steps_.composite_squeezed += composite.has_value() && squeezed;
     steps_.composite_tie_words += composite.has_value() && cached.filled;
+    steps_.composite_offloaded += composite.has_value() && sorted;
+    steps_.offloaded_chunks += composite.has_value() && sorted;
     steps_.first_pass_s += t.lap();
     TieRefiner refiner(spec_, lines, pool_, cache(), cached);
+    if (composite && sorted) {  // filled and sorted off the CPU: its ties refined and its order written in waves
+      const std::vector<size_t> pieces = pieces_of_sorted(n);
+      in_waves(groups_of(pieces, n), pieces, refiner, start, order, ready, true);
+      steps_.buckets_s += t.lap();
+      return;
+    }
     std::vector<size_t> starts;
     const int bits = static_cast<int>(std::clamp<uint64_t>(64 - __builtin_clzll(n) - 8, 8, 12));
     const bool split = n >= kSplitMin && pool_.size() > 1;
@@ -306,6 +315,7 @@ class CpuLineSorter final : public LineSorter {
   LineSpec spec_;
   ThreadPool& pool_;
   EntrySortOffload offload_;
+  CompositeOffload composite_offload_;
   mutable SortSteps steps_;
   HostBuffer entries_, scratch_, cache_, tie_entries_, tie_scratch_;
   uint64_t capacity_ = 0;
@@ -313,8 +323,9 @@ class CpuLineSorter final : public LineSorter {
 
 }  // namespace
 
-std::unique_ptr<LineSorter> make_cpu_line_sorter(const LineSpec& spec, ThreadPool& pool, EntrySortOffload offload) {
-  return std::make_unique<CpuLineSorter>(spec, pool, std::move(offload));
+std::unique_ptr<LineSorter> make_cpu_line_sorter(const LineSpec& spec, ThreadPool& pool, EntrySortOffload offload,
+                                                 CompositeOffload composite_offload) {
+  return std::make_unique<CpuLineSorter>(spec, pool, std::move(offload), std::move(composite_offload));
 }
 
 }  // namespace gsort

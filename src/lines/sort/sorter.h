@@ -14,6 +14,7 @@
 #include "src/core/log.h"
 #include "src/core/thread_pool.h"
 #include "src/config/sort_config.h"
+#include "src/lines/sort/composite_pass.h"
 #include "src/lines/sort/index.h"
 #include "src/lines/keys/key_spec.h"
 
@@ -30,6 +31,9 @@ class LineSorter {
     sort(lines, order);
     ready(lines.count);
   }
+  // The input's bytes, where known (0: not), before its first chunk is
+  // read: a sorter may start its device meanwhile.
+  virtual void prepare(uint64_t input_bytes) { (void)input_bytes; }
   virtual std::string describe() const = 0;
   // Where the sorting time went so far, in one line for -v ("" where the
   // sorter does not say).
@@ -54,10 +58,12 @@ struct WideEntry;
 using EntrySortOffload = std::function<bool(WideEntry* entries, uint64_t n, uint64_t large)>;
 
 // The CPU sorter (sort_cpu.cpp); with an offload, the radix sort of a
-// chunk's entries is handed to it, and the CPU refines the ties and
-// writes the order.
+// chunk's entries is handed to it, and with a composite offload
+// (composite_pass.h) also the fill of its composite entries; the CPU
+// refines the ties and writes the order.
 std::unique_ptr<LineSorter> make_cpu_line_sorter(const LineSpec& spec, ThreadPool& pool,
-                                                 EntrySortOffload offload = {});
+                                                 EntrySortOffload offload = {},
+                                                 CompositeOffload composite_offload = {});
 
 // The sorter --backend asks for: the GPU's (gpu/sort_gpu.h) when asked,
 // else the CPU's (auto too).

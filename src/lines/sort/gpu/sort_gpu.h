@@ -28,10 +28,24 @@ namespace gsort {
 // on all threads (58 thread-ns a line), the device's start 0.22 s and the
 // round trip (registering, copies, sort, the first chunk's buffers) 0.31 s:
 // on 16 threads no chunk pays, on 4 a chunk of 45M lines or more does.
+//
+// A chunk whose composite entries (composite_pass.h) the device can fill
+// is filled and sorted there where the CPU's fill, split and bucket sorts
+// take longer than the text's copy in and the fill, sort and entries'
+// way back. On the H200 host (16 threads, 2026-12-03) the CPU took 0.98 s
+// for 2 GB of -t, -k3,3n (64.5M lines: some 240 thread-ns a line) and
+// 0.60 s for 33M lines of long common prefixes (290); the device took
+// 0.137 s for the 2.51 GB of text and starts (registered) and 0.20 s for
+// the rest (3.2 ns a line). An input of warm_bytes or more has the
+// device started while it is read.
 struct DeviceLineCosts {
   double start_s = 0.35;
   double cpu_thread_ns_per_line = 58;   // a large bucket's line, in thread time
   double round_trip_ns_per_line = 6.1;  // 16 bytes registered, in and back, sorted
+  double cpu_fill_thread_ns_per_line = 240;
+  double text_in_ns_per_byte = 0.055;
+  double fill_ns_per_line = 3.5;
+  uint64_t warm_bytes = uint64_t{256} << 20;
 };
 
 // budget: the device bytes it may take, shared with the job's other users

@@ -1,0 +1,101 @@
+// The device's fill of composite entries (kernels/composite_fill.h,
+// src/lines/sort/gpu/device_composite.h): for every kind of level it
+// takes (plain text, folded and kept bytes, numbers of both signs, months,
+// ranked names, 'r'), the GPU sorter's order must be the reference's and
+// the CPU sorter's, the chunk filled and sorted off the CPU; lines the
+// sample did not see make the plan widen and the device fill again.
+// Skips without a usable GPU.
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "src/core/thread_pool.h"
+#include "src/lines/sort/gpu/sort_gpu.h"
+#include "tests/gpu/require_gpu.h"
+#include "tests/support/line_gen.h"
+#include "tests/support/line_reference.h"
+
+namespace gsort {
+namespace {
+
+using gsort_test::Rng;
+
+const DeviceLineCosts kDeviceAlwaysPays{0, 1, 0};  // the device's start and copies free
+const char* const kNames[] = {"alpha", "Bravo", "charlie", "delta", "ECHO", "foxtrot", "golf", "hotel-9", "india", "x"};
+const char* const kMonths[] = {"JAN", "feb", "Mar", "apr", "MAY", "jun", "Jul", "aug", "SEP", "oct", "Nov", "dec", "no"};
+
+std::string number(Rng& rng) {
+  std::string s = rng.chance(30) ? "-" : "";
+  s += std::to_string(rng.below(1000000));
+  if (rng.chance(40)) s += "." + std::to_string(rng.below(1000));
+  return s;
+}
+
+// CSV lines: a number, a name of few, a number, a word, a month.
+std::vector<std::string> csv_lines(uint64_t seed, int count) {
+  Rng rng(seed);
+  std::vector<std::string> lines;
+  for (int i = 0; i < count; ++i) {
+    std::string word;
+    for (uint64_t k = 0, n = 1 + rng.below(12); k < n; ++k) word += static_cast<char>('a' + rng.below(26));
+    lines.push_back(number(rng) + "," + kNames[rng.below(10)] + "," + number(rng) + "," + word + "," +
+                    kMonths[rng.below(13)]);
+  }
+  return lines;
+}
+
+// Sorts the lines on the CPU and on the GPU, both as the reference; where
+// the CPU's chunk took a composite image and kept no tie words, the device
+// must have filled it. Whether it did.
+bool filled_on_device(const std::vector<std::string>& lines, const std::vector<std::string>& args,
+                      const char* planned_again) {
+  ThreadPool pool(4);
+  const LineSpec spec = gsort_test::spec_of_args(args);
+  const std::vector<uint32_t> expected = gsort_test::reference_order(spec, lines);
+  const std::unique_ptr<LineSorter> cpu = make_cpu_line_sorter(spec, pool);
+  EXPECT_EQ(gsort_test::order_by(*cpu, spec, lines), expected);
+  const std::unique_ptr<LineSorter> gpu =
+      make_gpu_line_sorter(spec, pool, 0, nullptr, nullptr, "--backend gpu: ", kDeviceAlwaysPays);
+  EXPECT_EQ(gsort_test::order_by(*gpu, spec, lines), expected) << gpu->steps();
+  // A chunk whose lines keep their tie words (many tie) is filled on the CPU.
+  if (cpu->steps().find("composite images in 1 of 1 chunks") == std::string::npos ||
+      cpu->steps().find("tie words kept in 1)") != std::string::npos) {
+    return false;
+  }
+  EXPECT_NE(gpu->steps().find("their entries filled there in 1,"), std::string::npos) << gpu->steps();
+  EXPECT_NE(gpu->steps().find(planned_again), std::string::npos) << gpu->steps();
+  return true;
+}
+
+TEST(GpuCompositeFill, EveryKindOfLevelAsTheReference) {
+  GSORT_REQUIRE_GPU();
+  const std::vector<std::string> lines = csv_lines(41, 300000);
+  const std::vector<std::vector<std::string>> arg_sets = {
+      {"-t,", "-k3,3n"},           {"-t,", "-k2,2", "-k1,1n"},      {"-t,", "-k4,4", "-k3,3nr", "-s"},
+      {"-t,", "-k5,5M", "-k1,1n"}, {"-t,", "-k2,2f", "-k3,3n"},      {"-t,", "-k2,2d", "-k1,1nr"},
+      {"-t,", "-k2,2r", "-k4,4"},  {"-t,", "-k2,2", "-k5,5M", "-k3,3n"}, {"-t,", "-k1,1h", "-k2,2"}};
+  int filled = 0;
+  for (const std::vector<std::string>& args : arg_sets) {
+    SCOPED_TRACE(testing::PrintToString(args));
+    filled += filled_on_device(lines, args, "0 planned again");
+  }
+  EXPECT_GE(filled, 4) << "of " << arg_sets.size() << " key mixes, the device filled too few";
+}
+
+// One line in a place the sample skips holds a number longer than any it
+// saw: the device's fill finds it, the plan is widened, the device fills
+// again, and the order is still the reference's.
+TEST(GpuCompositeFill, ALineTheSampleMissedWidensThePlan) {
+  GSORT_REQUIRE_GPU();
+  Rng rng(5);
+  std::vector<std::string> lines;
+  for (int i = 0; i < 400000; ++i) lines.push_back(kNames[rng.below(4)] + std::string(",") + std::to_string(100 + rng.below(900)));
+  lines[200001] = "alpha,123456789012345";  // the sample takes every 6th line
+  lines[300001] = "Bravo,-7";
+  EXPECT_TRUE(filled_on_device(lines, {"-t,", "-k1,1", "-k2,2n"}, "1 planned again"));
+}
+
+}  // namespace
+}  // namespace gsort
