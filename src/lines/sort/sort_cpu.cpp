@@ -105,9 +105,8 @@ class CpuLineSorter final : public LineSorter {
     steps_.offloaded_chunks += composite.has_value() && sorted;
     steps_.first_pass_s += t.lap();
     TieRefiner refiner(spec_, lines, pool_, cache(), cached);
-    if (composite && sorted) {  // filled and sorted off the CPU: its ties refined and its order written in waves
-      const std::vector<size_t> pieces = pieces_of_sorted(n);
-      in_waves(groups_of(pieces, n), pieces, refiner, start, order, ready, true);
+    if (composite && sorted) {  // filled and sorted off the CPU
+      refine_sorted(n, refiner, start, order, ready);
       steps_.buckets_s += t.lap();
       return;
     }
@@ -126,8 +125,7 @@ class CpuLineSorter final : public LineSorter {
     if (offload_ && n >= kOffloadMin && large > 0 && offload_(w(), n, large)) {
       steps_.offload_s += t.lap();
       ++steps_.offloaded_chunks;
-      starts = pieces_of_sorted(n);
-      in_waves(groups_of(starts, n), starts, refiner, start, order, ready, true);
+      refine_sorted(n, refiner, start, order, ready);
       steps_.buckets_s += t.lap();
       return;
     }
@@ -142,6 +140,14 @@ class CpuLineSorter final : public LineSorter {
   }
 
  private:
+  // Entries sorted off the CPU: cut into pieces between runs of ties, their
+  // ties refined and their order written in the same waves as buckets.
+  void refine_sorted(uint64_t n, TieRefiner& refiner, const TieStart& start, uint32_t* order,
+                     const std::function<void(uint64_t)>& ready) {
+    const std::vector<size_t> pieces = pieces_of_sorted(n);
+    in_waves(groups_of(pieces, n), pieces, refiner, start, order, ready, true);
+  }
+
   bool same_bits(uint64_t i, uint64_t j) const { return gsort::same_bits(w()[i], w()[j]); }
 
   // Sorted entries cut into pieces of about a sixteenth of a group's share

@@ -3,6 +3,8 @@
 namespace gsort {
 namespace {
 
+static_assert(kernels::kDeviceLevelsMost == kSlotLevels, "the device's plan holds every level a composite takes in");
+
 // Whether the device makes this level's slots as the host does: its image
 // reads nothing of the host's (LineKey::rules, line_orders.h; bytes, numbers
 // and months never read the spec's collation, which the C locale sets too).
