@@ -10,10 +10,12 @@
 
 #include <algorithm>
 #include <atomic>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "src/core/thread_pool.h"
+#include "src/lines/sort/composite_pass.h"
 #include "src/lines/sort/pair_sort.h"
 #include "src/lines/sort/sorter.h"
 #include "tests/support/line_gen.h"
@@ -139,6 +141,37 @@ TEST(LineSortOffload, SmallChunksStayOnTheCpu) {
                 11, 200, 300, [&](const LineSpec& spec) { return make_cpu_line_sorter(spec, pool, HostStandIn{&sorted}); }),
             "");
   EXPECT_EQ(sorted.load(), 0) << "a round trip for a few hundred lines costs more than it saves";
+}
+
+// A composite offload (composite_pass.h's, which the GPU sorter gives for
+// its fill) that declines a chunk, or finds lines that miss every plan it
+// is handed (a few, or too many to list), leaves the fill to the CPU: a
+// plan it missed is widened once and handed over again, then the CPU
+// fills by a plan widened twice; the order is the reference's.
+TEST(LineSortOffload, ACompositeOffloadThatDeclinesOrMissesLeavesTheFillToTheCpu) {
+  ThreadPool pool(4);
+  const std::vector<std::vector<std::string>> cases = {shapes()[0], shapes()[3]};
+  const std::vector<std::vector<std::string>> arg_sets = {{"-t,", "-k2,2", "-k1,1n"}, {"-t,", "-k2,2", "-k1,1nr", "-s"}};
+  enum class Answer { kDecline, kFewMisfits, kManyMisfits };
+  for (const Answer answer : {Answer::kDecline, Answer::kFewMisfits, Answer::kManyMisfits}) {
+    std::atomic<int> calls{0};
+    const CompositeOffload offload = [&](const LineSpan& lines, const std::vector<LineImageSpec>&, const Composite&,
+                                         const std::vector<uint64_t>&, WideEntry*) -> std::optional<Misfits> {
+      ++calls;
+      if (answer == Answer::kDecline) return std::nullopt;
+      Misfits m;
+      m.many = answer == Answer::kManyMisfits;
+      for (uint64_t i = 0; i < lines.count && !m.many; i += 997) m.lines.push_back(i);
+      return m;
+    };
+    EXPECT_EQ(gsort_test::differences_from_reference(cases, arg_sets,
+                                                     [&](const LineSpec& spec) {
+                                                       return make_cpu_line_sorter(spec, pool, {}, offload);
+                                                     }),
+              "");
+    const int chunks = static_cast<int>(cases.size() * arg_sets.size());
+    EXPECT_EQ(calls.load(), answer == Answer::kDecline ? chunks : 2 * chunks) << static_cast<int>(answer);
+  }
 }
 
 }  // namespace
