@@ -42,7 +42,7 @@ void add_sort_options(po::options_description& d, RawOptions& o) {
        "merge at most N runs or inputs at once, merging more in passes through temporary files "
        "(at least 2; default: what memory and the open-file limit allow)")
       ("backend", po::value(&o.backend)->value_name("NAME"),
-       "auto (records: GPU when a usable one is present, else CPU; text lines: CPU), gpu, cpu, or "
+       "auto (records: GPU when a usable one is present, else CPU; text lines: GPU for the chunks where that pays), gpu, cpu, or "
        "hybrid (GPU and CPU sort pieces of each chunk side by side) (default auto)")
       ("algorithm", po::value(&o.algorithm)->value_name("NAME"),
        "the GPU's chunk sort: auto (the fastest measured: CUB), cub, radix (gsort's own LSD radix "

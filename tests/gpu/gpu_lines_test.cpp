@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "src/core/device_budget.h"
+#include "src/core/errors.h"
 #include "src/core/thread_pool.h"
 #include "src/lines/sort/pair_sort.h"
 #include "src/lines/sort/gpu/sort_gpu.h"
@@ -106,6 +107,41 @@ TEST(GpuLines, TheDeviceStartsOnlyForAChunkThatPaysForIt) {
   EXPECT_NE(free->steps().find("the GPU started in"), std::string::npos) << free->steps();
   EXPECT_NE(free->steps().find("sorted off the CPU"), std::string::npos);
   EXPECT_EQ(free->steps().find("(0 chunks)"), std::string::npos) << free->steps();
+}
+
+// Where no GPU can start (the CI host: no driver, or a device that fails),
+// --backend gpu's sorter fails the first chunk that would use it with one
+// line, and auto's (an empty failure prefix) sorts every chunk on the CPU.
+TEST(GpuLines, WithoutAUsableGpuAutoSortsOnTheCpuAndGpuFails) {
+  std::string why;
+  if (gpu_usable(0, &why)) GTEST_SKIP() << "a GPU is usable here";
+  ThreadPool pool(2);
+  Rng rng(14);
+  std::vector<std::string> lines;
+  for (int i = 0; i < 50000; ++i) lines.push_back(std::to_string(rng.below(1000000)) + "," + std::to_string(i % 13));
+  for (const std::vector<std::string>& args : {std::vector<std::string>{"-n"}, {"-t,", "-k2,2", "-k1,1n"}}) {
+    const LineSpec spec = gsort_test::spec_of_args(args);
+    const std::unique_ptr<LineSorter> automatic = make_gpu_line_sorter(spec, pool, 0, nullptr, nullptr, "", kDeviceAlwaysPays);
+    EXPECT_EQ(gsort_test::order_by(*automatic, spec, lines), gsort_test::reference_order(spec, lines));
+    EXPECT_NE(automatic->steps().find("the GPU could not start"), std::string::npos) << automatic->steps();
+    const std::unique_ptr<LineSorter> asked = make_gpu_line_sorter(spec, pool, 0, nullptr, nullptr, kPrefix, kDeviceAlwaysPays);
+    try {
+      gsort_test::order_by(*asked, spec, lines);
+      ADD_FAILURE() << "--backend gpu sorted without a GPU";
+    } catch (const DeviceError& e) {
+      EXPECT_EQ(std::string(e.what()), kPrefix + why);
+    }
+  }
+}
+
+// auto takes the GPU's sorter where a GPU is present: the same bytes as
+// GNU sort, in memory and spilled.
+TEST(GpuLines, DifferentialUnderAuto) {
+  GSORT_REQUIRE_GPU();
+  gsort_test::DiffOutcome d = gsort_test::run_gnu_differential(80, 600, 150, {"--backend", "auto"});
+  EXPECT_TRUE(d.same) << d.what;
+  d = gsort_test::run_gnu_differential(81, 10, 60000, {"-S", "1M"});
+  EXPECT_TRUE(d.same) << d.what;
 }
 
 TEST(GpuLines, DifferentialAgainstGnuSort) {

@@ -65,11 +65,13 @@ std::unique_ptr<LineSorter> make_cpu_line_sorter(const LineSpec& spec, ThreadPoo
                                                  EntrySortOffload offload = {},
                                                  CompositeOffload composite_offload = {});
 
-// The sorter --backend asks for: the GPU's (gpu/sort_gpu.h) when asked,
-// else the CPU's (auto too).
-// --backend gpu without a usable GPU throws DeviceError (where a driver is
-// installed, from the first chunk that would use it: a sort no chunk of
-// pays for the device's start sorts on the CPU). --backend hybrid sorts
+// The sorter --backend asks for: the CPU's under cpu; the GPU's
+// (gpu/sort_gpu.h) under gpu and hybrid, and under auto where a GPU driver
+// is installed. The GPU's sorter hands a chunk to the device only where
+// that pays (a sort no chunk of pays for the device's start sorts on the
+// CPU and never starts it). --backend gpu without a usable GPU throws
+// DeviceError (where a driver is installed, from the first chunk that
+// would use it); auto sorts on the CPU instead. --backend hybrid sorts
 // lines as --backend gpu does. The GPU's sorter takes its device memory from `budget` (the
 // job's --gpu-memory; null: no cap).
 std::unique_ptr<LineSorter> make_line_sorter(const SortConfig& config, const LineSpec& spec, ThreadPool& pool,

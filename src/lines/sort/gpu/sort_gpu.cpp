@@ -230,14 +230,18 @@ class GpuLineSorter final : public LineSorter {
   // fill, has the device started on a thread of its own while its text
   // is read (a whole line's sort would only pay for the context).
   void prepare(uint64_t input_bytes) override {
-    if (gpu_ || warming_.joinable() || input_bytes < costs_.warm_bytes || !may_fill_) return;
+    if (gpu_ || unusable_ || warming_.joinable() || input_bytes < costs_.warm_bytes || !may_fill_) return;
     warming_ = std::thread([device = device_] { warm_up_device(device); });
   }
 
-  std::string describe() const override { return "gpu (device " + std::to_string(device_) + ")"; }
+  std::string describe() const override {
+    return (failure_prefix_.empty() ? "auto: gpu (device " : "gpu (device ") + std::to_string(device_) + ")" +
+           (failure_prefix_.empty() ? " where a chunk pays for it, else cpu" : "");
+  }
   std::string steps() const override {
-    return cpu_->steps() + (gpu_ ? "; the GPU started in " + seconds_text(start_s_)
-                                 : "; the GPU not started (no chunk would pay for its start)");
+    return cpu_->steps() + (gpu_        ? "; the GPU started in " + seconds_text(start_s_)
+                            : unusable_ ? "; the GPU could not start"
+                                        : "; the GPU not started (no chunk would pay for its start)");
   }
   uint64_t bytes_per_line() const override { return cpu_->bytes_per_line(); }
   void sort(const LineSpan& lines, uint32_t* order) override { cpu_->sort(lines, order); }
@@ -267,27 +271,33 @@ class GpuLineSorter final : public LineSorter {
 
   std::optional<Misfits> offload_composite(const LineSpan& lines, const std::vector<LineImageSpec>& specs,
                                            const Composite& c, const std::vector<uint64_t>& reference, WideEntry* entries) {
+    if (unusable_) return std::nullopt;
     std::vector<std::vector<Slot>> ranked;
     const std::optional<kernels::DeviceComposite> plan = device_composite(specs, c, reference, &ranked);
-    if (!plan || !fill_pays(lines)) return std::nullopt;
-    start(lines.count, 0);
+    if (!plan || !fill_pays(lines) || !start(lines.count, 0)) return std::nullopt;
     return gpu_->fill_and_sort(lines, *plan, ranked, entries);
   }
 
   bool offload(WideEntry* entries, uint64_t n, uint64_t large) {
-    if (!pays(n, large)) return false;
-    start(n, large);
+    if (unusable_ || !pays(n, large) || !start(n, large)) return false;
     return gpu_->sort(entries, n);
   }
 
   // The device started, where it has not been (for a chunk of n lines,
-  // `large` of them in buckets too large for one task).
-  void start(uint64_t n, uint64_t large) {
+  // `large` of them in buckets too large for one task); false where it
+  // cannot start and auto chose it (failure_prefix_ empty): every chunk
+  // then stays on the CPU.
+  bool start(uint64_t n, uint64_t large) {
     if (warming_.joinable()) warming_.join();
     if (!gpu_) {
       const Stopwatch took;
       std::string why;
-      if (!gpu_usable(device_, &why)) throw DeviceError(failure_prefix_ + why);
+      if (!gpu_usable(device_, &why)) {
+        if (!failure_prefix_.empty()) throw DeviceError(failure_prefix_ + why);
+        unusable_ = true;
+        if (log_) log_->info("lines: the GPU cannot start (" + why + "); sorted on the CPU");
+        return false;
+      }
       gpu_ = std::make_unique<DeviceEntrySort>(device_, budget_, log_);
       start_s_ = took.seconds();
       if (log_) {
@@ -295,6 +305,7 @@ class GpuLineSorter final : public LineSorter {
                    " lines, " + std::to_string(large) + " of them in buckets too large for one task");
       }
     }
+    return true;
   }
 
   int device_;
@@ -304,6 +315,7 @@ class GpuLineSorter final : public LineSorter {
   std::string failure_prefix_;
   DeviceLineCosts costs_;
   bool may_fill_;  // whether chunks may be filled on the device (device_may_fill)
+  bool unusable_ = false;  // auto's device could not start: the CPU sorts every chunk
   std::unique_ptr<DeviceEntrySort> gpu_;
   std::thread warming_;  // the device's context made ahead (prepare)
   double start_s_ = 0;

@@ -51,7 +51,9 @@ struct DeviceLineCosts {
 // budget: the device bytes it may take, shared with the job's other users
 // of the device (null: what a chunk needs). Where the device cannot start,
 // the first chunk that would pay for it throws DeviceError(failure_prefix
-// + why); a sort that no chunk of pays for never starts it.
+// + why); with an empty failure_prefix (--backend auto) that chunk and
+// every later one are sorted on the CPU instead, said under -v. A sort that
+// no chunk of pays for never starts the device.
 std::unique_ptr<LineSorter> make_gpu_line_sorter(const LineSpec& spec, ThreadPool& pool, int device,
                                                  std::shared_ptr<DeviceBudget> budget, const Log* log = nullptr,
                                                  const std::string& failure_prefix = "--backend gpu: ",
