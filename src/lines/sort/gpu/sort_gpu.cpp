@@ -1,207 +1,24 @@
 #include "src/lines/sort/gpu/sort_gpu.h"
 
-#include <algorithm>
-#include <cstddef>
+#include <future>
 #include <memory>
+#include <optional>
 #include <string>
 #include <thread>
-#include <vector>
-#include <cstdio>
-#include <optional>
 #include <utility>
+#include <vector>
 
 #include "kernels/composite_fill.h"
-#include "kernels/entry_sort.h"
 #include "src/chunk_sort/gpu/bucket_split.h"
 #include "src/chunk_sort/gpu/make_gpu_backend.h"
 #include "src/core/errors.h"
 #include "src/core/stopwatch.h"
-#include "src/cuda/check.h"
-#include "src/cuda/host_registration.h"
-#include "src/cuda/resources.h"
 #include "src/lines/sort/gpu/device_composite.h"
+#include "src/lines/sort/gpu/device_entry_sort.h"
 #include "src/lines/sort/pair_sort.h"
 
 namespace gsort {
 namespace {
-
-static_assert(sizeof(kernels::LineEntry) == sizeof(WideEntry) && offsetof(WideEntry, hi) == 0 &&
-                  offsetof(WideEntry, lo) == 8 && offsetof(WideEntry, index) == 12,
-              "the device sorts the host's entries as they are");
-
-// The device's part: a chunk's entries copied in, sorted, copied back.
-class DeviceEntrySort {
- public:
-  DeviceEntrySort(int device, std::shared_ptr<DeviceBudget> budget, const Log* log)
-      : device_(selected(device)), share_(std::move(budget)), log_(log) {}
-
-  bool sort(WideEntry* entries, uint64_t n) {
-    GSORT_CUDA_CHECK(cudaSetDevice(device_));
-    const size_t temp = kernels::entry_sort_temp_bytes(n);
-    // What the buffers will hold in all, if they grow (never less than they hold).
-    const uint64_t need = std::max(2 * n, 2 * capacity_) * sizeof(WideEntry) + std::max(temp, temp_.size());
-    if (!share_.hold(need)) {
-      note_no_room(n, "more than --gpu-memory leaves");
-      return false;
-    }
-    try {
-      reserve(n, temp);
-    } catch (const DeviceOutOfMemory&) {
-      release();
-      note_no_room(n, "not free on the device");
-      return false;
-    }
-    auto* a = reinterpret_cast<kernels::LineEntry*>(a_.data());
-    auto* b = reinterpret_cast<kernels::LineEntry*>(b_.data());
-    const uint64_t bytes = n * sizeof(WideEntry);
-    // Registered for the round trip only: the CPU sorter owns the entries
-    // and may free them once it returns. Copies of pageable memory go
-    // through the driver's staging at a fifth of the speed.
-    const cuda::HostRegistration pinned(device_, entries, bytes, cudaHostRegisterDefault);
-    GSORT_CUDA_CHECK(cudaMemcpyAsync(a, entries, bytes, cudaMemcpyHostToDevice, stream_.get()));
-    const kernels::LineEntry* sorted = kernels::sort_line_entries(a, b, n, temp_.data(), temp_.size(), stream_.get());
-    GSORT_CUDA_CHECK(cudaMemcpyAsync(entries, sorted, bytes, cudaMemcpyDeviceToHost, stream_.get()));
-    stream_.synchronize();
-    return true;
-  }
-
-  // The chunk's text and line starts copied in, every line's entry filled
-  // by the plan (ranked[k]: level k's slots) and, where every line fits
-  // it, the entries sorted and copied back into `entries`; nothing where
-  // the device has no room.
-  std::optional<Misfits> fill_and_sort(const LineSpan& lines, kernels::DeviceComposite plan,
-                                       const std::vector<std::vector<Slot>>& ranked, WideEntry* entries) {
-    GSORT_CUDA_CHECK(cudaSetDevice(device_));
-    const Stopwatch took;
-    const uint64_t n = lines.count, text_bytes = lines.bytes(), starts_bytes = (n + 1) * sizeof(uint64_t);
-    uint64_t slots = 0;
-    for (const std::vector<Slot>& r : ranked) slots += r.size();
-    const size_t temp = kernels::entry_sort_temp_bytes(n);
-    const uint64_t fill_bytes = std::max<uint64_t>(text_bytes + starts_bytes + slots * sizeof(Slot), fill_.size()) +
-                                kMisfitsMost * sizeof(uint32_t) + sizeof(unsigned long long);
-    const uint64_t need =
-        std::max(2 * n, 2 * capacity_) * sizeof(WideEntry) + std::max(temp, temp_.size()) + fill_bytes;
-    if (!share_.hold(need)) {
-      note_no_room(n, "more than --gpu-memory leaves");
-      return std::nullopt;
-    }
-    try {
-      reserve(n, temp);
-      if (fill_.size() < text_bytes + starts_bytes + slots * sizeof(Slot)) {
-        fill_ = cuda::DeviceBuffer();
-        fill_ = cuda::DeviceBuffer(text_bytes + starts_bytes + slots * sizeof(Slot));
-      }
-      if (misfits_.size() == 0) misfits_ = cuda::DeviceBuffer(kMisfitsMost * sizeof(uint32_t) + sizeof(unsigned long long));
-    } catch (const DeviceOutOfMemory&) {
-      release();
-      note_no_room(n, "not free on the device");
-      return std::nullopt;
-    }
-    const uint8_t* device_text = copy_in(lines, ranked, plan);
-    const double copied_s = took.seconds();
-    auto* a = reinterpret_cast<kernels::LineEntry*>(a_.data());
-    auto* b = reinterpret_cast<kernels::LineEntry*>(b_.data());
-    auto* count = reinterpret_cast<unsigned long long*>(misfits_.data());
-    auto* listed = reinterpret_cast<uint32_t*>(count + 1);
-    kernels::fill_composite_entries(plan, device_text, reinterpret_cast<const uint64_t*>(fill_.data()), n, a, count, listed,
-                                    static_cast<uint32_t>(kMisfitsMost), stream_.get());
-    unsigned long long misfit_count = 0;
-    GSORT_CUDA_CHECK(cudaMemcpyAsync(&misfit_count, count, sizeof misfit_count, cudaMemcpyDeviceToHost, stream_.get()));
-    stream_.synchronize();
-    Misfits m;
-    if (misfit_count > 0) {
-      m.many = misfit_count > kMisfitsMost;
-      std::vector<uint32_t> found(std::min<uint64_t>(misfit_count, kMisfitsMost));
-      GSORT_CUDA_CHECK(cudaMemcpy(found.data(), listed, found.size() * sizeof(uint32_t), cudaMemcpyDeviceToHost));
-      m.lines.assign(found.begin(), found.end());
-      return m;
-    }
-    const kernels::LineEntry* sorted = kernels::sort_line_entries(a, b, n, temp_.data(), temp_.size(), stream_.get(), plan.bits);
-    const cuda::HostRegistration entries_pinned(device_, entries, n * sizeof(WideEntry), cudaHostRegisterDefault);
-    GSORT_CUDA_CHECK(cudaMemcpyAsync(entries, sorted, n * sizeof(WideEntry), cudaMemcpyDeviceToHost, stream_.get()));
-    stream_.synchronize();
-    if (log_) {
-      char text_line[200];
-      std::snprintf(text_line, sizeof text_line,
-                    "lines: the GPU filled and sorted %llu lines' entries in %.3f s (%.2f GB copied in %.3f s)",
-                    static_cast<unsigned long long>(n), took.seconds(), static_cast<double>(text_bytes + starts_bytes) / 1e9,
-                    copied_s);
-      log_->info(text_line);
-    }
-    return m;
-  }
-
- private:
-  // Copies the chunk's line starts, the ranked levels' slots (pointing
-  // the plan's levels at them) and its text into fill_, in that order (the
-  // words aligned), and returns where the text starts there. The text (a
-  // mapping of the input, often) and the starts are registered for the
-  // copy only: copies of pageable memory go through the driver's staging
-  // at a fifth of the speed.
-  const uint8_t* copy_in(const LineSpan& lines, const std::vector<std::vector<Slot>>& ranked,
-                         kernels::DeviceComposite& plan) {
-    const uint64_t text_bytes = lines.bytes(), starts_bytes = (lines.count + 1) * sizeof(uint64_t);
-    const uint8_t* text = lines.text + lines.starts[0];
-    const cuda::HostRegistration text_pinned(device_, const_cast<uint8_t*>(text), text_bytes, cudaHostRegisterReadOnly);
-    const cuda::HostRegistration starts_pinned(device_, const_cast<uint64_t*>(lines.starts), starts_bytes,
-                                               cudaHostRegisterDefault);
-    uint8_t* at = fill_.data();
-    GSORT_CUDA_CHECK(cudaMemcpyAsync(at, lines.starts, starts_bytes, cudaMemcpyHostToDevice, stream_.get()));
-    at += starts_bytes;
-    for (uint32_t k = 0; k < plan.count; ++k) {
-      if (ranked[k].empty()) continue;
-      GSORT_CUDA_CHECK(cudaMemcpyAsync(at, ranked[k].data(), ranked[k].size() * sizeof(Slot), cudaMemcpyHostToDevice,
-                                       stream_.get()));
-      plan.levels[k].ranked = reinterpret_cast<const Slot*>(at);
-      at += ranked[k].size() * sizeof(Slot);
-    }
-    GSORT_CUDA_CHECK(cudaMemcpyAsync(at, text, text_bytes, cudaMemcpyHostToDevice, stream_.get()));
-    stream_.synchronize();  // before the registrations end
-    return at;
-  }
-
-  // The device made current, before the stream is made on it.
-  static int selected(int device) {
-    GSORT_CUDA_CHECK(cudaSetDevice(device));
-    return device;
-  }
-
-  void reserve(uint64_t n, size_t temp) {
-    if (n > capacity_) {
-      a_ = cuda::DeviceBuffer();
-      b_ = cuda::DeviceBuffer();
-      a_ = cuda::DeviceBuffer(n * sizeof(WideEntry));
-      b_ = cuda::DeviceBuffer(n * sizeof(WideEntry));
-      capacity_ = n;
-    }
-    if (temp > temp_.size()) {
-      temp_ = cuda::DeviceBuffer();
-      temp_ = cuda::DeviceBuffer(temp);
-    }
-  }
-
-  void release() {
-    a_ = cuda::DeviceBuffer();
-    b_ = cuda::DeviceBuffer();
-    temp_ = cuda::DeviceBuffer();
-    fill_ = cuda::DeviceBuffer();
-    misfits_ = cuda::DeviceBuffer();
-    capacity_ = 0;
-    share_.reset();
-  }
-
-  void note_no_room(uint64_t n, const char* why) const {
-    if (log_) log_->info("lines: the GPU's room for a chunk of " + std::to_string(n) + " lines is " + why + "; sorted on the CPU");
-  }
-
-  int device_;
-  DeviceBudgetShare share_;  // what a_, b_ and temp_ hold of --gpu-memory
-  const Log* log_;
-  cuda::Stream stream_;
-  cuda::DeviceBuffer a_, b_, temp_;
-  cuda::DeviceBuffer fill_, misfits_;  // a fill's text, starts and ranked slots; its misfits' count and list
-  uint64_t capacity_ = 0;
-};
 
 // The device is started on the sorting thread by the first chunk that
 // pays for the start, and kept for the chunks after it.
@@ -218,11 +35,13 @@ class GpuLineSorter final : public LineSorter {
         may_fill_(device_may_fill(spec.images())),
         cpu_(make_cpu_line_sorter(
             spec, pool, [this](WideEntry* e, uint64_t n, uint64_t large) { return offload(e, n, large); },
-            [this](const LineSpan& lines, const std::vector<LineImageSpec>& specs, const Composite& c,
-                   const std::vector<uint64_t>& reference, WideEntry* entries) {
-              return offload_composite(lines, specs, c, reference, entries);
-            })) {}
+            CompositeOffload{[this](const LineSpan& lines, const std::vector<LineImageSpec>& specs, const Composite& c,
+                                    const std::vector<uint64_t>& reference, WideEntry* entries) {
+                               return offload_composite(lines, specs, c, reference, entries);
+                             },
+                             [this](const LineSpan& lines) { copy_ahead(lines); }})) {}
   ~GpuLineSorter() override {
+    if (ahead_.valid()) ahead_.wait();
     if (warming_.joinable()) warming_.join();
   }
 
@@ -244,9 +63,21 @@ class GpuLineSorter final : public LineSorter {
                                         : "; the GPU not started (no chunk would pay for its start)");
   }
   uint64_t bytes_per_line() const override { return cpu_->bytes_per_line(); }
-  void sort(const LineSpan& lines, uint32_t* order) override { cpu_->sort(lines, order); }
+  void sort(const LineSpan& lines, uint32_t* order) override {
+    sort_in_parts(lines, order, [](uint64_t) {});
+  }
   void sort_in_parts(const LineSpan& lines, uint32_t* order, const std::function<void(uint64_t)>& ready) override {
+    // A copy ahead that the chunk did not take ends before its text may
+    // go, whichever way the sort ends.
+    struct ChunkDone {
+      GpuLineSorter& sorter;
+      ~ChunkDone() {
+        if (sorter.ahead_.valid()) sorter.ahead_.wait();
+        if (sorter.gpu_) sorter.gpu_->forget_text();
+      }
+    } done{*this};
     cpu_->sort_in_parts(lines, order, ready);
+    settle_copy_ahead();
   }
 
  private:
@@ -269,8 +100,24 @@ class GpuLineSorter final : public LineSorter {
     return cpu_s > device_s;
   }
 
+  // A chunk whose keys the device may fill, where the fill pays, has
+  // its text copied in on a thread of its own while the host plans
+  // (composite_pass.h): starting the device first where it has not.
+  void copy_ahead(const LineSpan& lines) {
+    settle_copy_ahead();
+    if (unusable_ || !may_fill_ || !fill_pays(lines)) return;
+    ahead_ = std::async(std::launch::async, [this, lines] { return start(lines.count, 0) && gpu_->copy_in(lines); });
+  }
+
+  // The copy ahead finished (its failure, such as a device that could not
+  // start under --backend gpu, thrown here).
+  void settle_copy_ahead() {
+    if (ahead_.valid()) ahead_.get();
+  }
+
   std::optional<Misfits> offload_composite(const LineSpan& lines, const std::vector<LineImageSpec>& specs,
                                            const Composite& c, const std::vector<uint64_t>& reference, WideEntry* entries) {
+    settle_copy_ahead();
     if (unusable_) return std::nullopt;
     std::vector<std::vector<Slot>> ranked;
     const std::optional<kernels::DeviceComposite> plan = device_composite(specs, c, reference, &ranked);
@@ -279,6 +126,7 @@ class GpuLineSorter final : public LineSorter {
   }
 
   bool offload(WideEntry* entries, uint64_t n, uint64_t large) {
+    settle_copy_ahead();
     if (unusable_ || !pays(n, large) || !start(n, large)) return false;
     return gpu_->sort(entries, n);
   }
@@ -318,6 +166,7 @@ class GpuLineSorter final : public LineSorter {
   bool unusable_ = false;  // auto's device could not start: the CPU sorts every chunk
   std::unique_ptr<DeviceEntrySort> gpu_;
   std::thread warming_;  // the device's context made ahead (prepare)
+  std::future<bool> ahead_;  // a chunk's text copied in while its plan is made (copy_ahead)
   double start_s_ = 0;
   std::unique_ptr<LineSorter> cpu_;  // last: gone first, before the device it hands chunks to
 };

@@ -1,0 +1,179 @@
+#include "src/lines/sort/gpu/device_entry_sort.h"
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdio>
+#include <string>
+#include <utility>
+
+#include "kernels/entry_sort.h"
+#include "src/core/errors.h"
+#include "src/core/stopwatch.h"
+#include "src/cuda/check.h"
+#include "src/cuda/host_registration.h"
+
+namespace gsort {
+namespace {
+
+static_assert(sizeof(kernels::LineEntry) == sizeof(WideEntry) && offsetof(WideEntry, hi) == 0 &&
+                  offsetof(WideEntry, lo) == 8 && offsetof(WideEntry, index) == 12,
+              "the device sorts the host's entries as they are");
+
+// A plan's ranked slots (at most kFewSlotsMost a level), then its misfits'
+// count and list: one buffer of a fixed size.
+constexpr uint64_t kRankedBytes = uint64_t{kSlotLevels} * kFewSlotsMost * sizeof(Slot);
+constexpr uint64_t kPlanBytes = kRankedBytes + sizeof(unsigned long long) + kMisfitsMost * sizeof(uint32_t);
+
+int selected(int device) {
+  GSORT_CUDA_CHECK(cudaSetDevice(device));
+  return device;
+}
+
+}  // namespace
+
+DeviceEntrySort::DeviceEntrySort(int device, std::shared_ptr<DeviceBudget> budget, const Log* log)
+    : device_(selected(device)), share_(std::move(budget)), log_(log) {}
+
+bool DeviceEntrySort::sort(WideEntry* entries, uint64_t n) {
+  GSORT_CUDA_CHECK(cudaSetDevice(device_));
+  if (!make_room(n, 0)) return false;
+  auto* a = reinterpret_cast<kernels::LineEntry*>(a_.data());
+  auto* b = reinterpret_cast<kernels::LineEntry*>(b_.data());
+  const uint64_t bytes = n * sizeof(WideEntry);
+  // Registered for the round trip only: the CPU sorter owns the entries
+  // and may free them once it returns. Copies of pageable memory go
+  // through the driver's staging at a fifth of the speed.
+  const cuda::HostRegistration pinned(device_, entries, bytes, cudaHostRegisterDefault);
+  GSORT_CUDA_CHECK(cudaMemcpyAsync(a, entries, bytes, cudaMemcpyHostToDevice, stream_.get()));
+  const kernels::LineEntry* sorted = kernels::sort_line_entries(a, b, n, temp_.data(), temp_.size(), stream_.get());
+  GSORT_CUDA_CHECK(cudaMemcpyAsync(entries, sorted, bytes, cudaMemcpyDeviceToHost, stream_.get()));
+  stream_.synchronize();
+  return true;
+}
+
+bool DeviceEntrySort::copy_in(const LineSpan& lines) {
+  GSORT_CUDA_CHECK(cudaSetDevice(device_));
+  copied_ = Copied{};
+  const Stopwatch took;
+  const uint64_t n = lines.count, text_bytes = lines.bytes(), starts_bytes = (n + 1) * sizeof(uint64_t);
+  if (!make_room(n, starts_bytes + text_bytes)) return false;
+  const uint8_t* text = lines.text + lines.starts[0];
+  // Copies of pageable memory go through the driver's staging at a fifth
+  // of the speed: registered for the copy only.
+  const cuda::HostRegistration text_pinned(device_, const_cast<uint8_t*>(text), text_bytes, cudaHostRegisterReadOnly);
+  const cuda::HostRegistration starts_pinned(device_, const_cast<uint64_t*>(lines.starts), starts_bytes,
+                                             cudaHostRegisterDefault);
+  GSORT_CUDA_CHECK(cudaMemcpyAsync(fill_.data(), lines.starts, starts_bytes, cudaMemcpyHostToDevice, stream_.get()));
+  GSORT_CUDA_CHECK(cudaMemcpyAsync(fill_.data() + starts_bytes, text, text_bytes, cudaMemcpyHostToDevice, stream_.get()));
+  stream_.synchronize();  // before the registrations end
+  copied_ = Copied{lines.text, lines.starts, n, took.seconds(), true};
+  return true;
+}
+
+std::optional<Misfits> DeviceEntrySort::fill_and_sort(const LineSpan& lines, kernels::DeviceComposite plan,
+                                                      const std::vector<std::vector<Slot>>& ranked, WideEntry* entries) {
+  GSORT_CUDA_CHECK(cudaSetDevice(device_));
+  const Stopwatch took;
+  if (!copied(lines)) {
+    if (!copy_in(lines)) return std::nullopt;
+    copied_.ahead = false;
+  }
+  const uint64_t n = lines.count, starts_bytes = (n + 1) * sizeof(uint64_t);
+  uint8_t* at = plan_.data();
+  for (uint32_t k = 0; k < plan.count; ++k) {
+    const uint64_t bytes = ranked[k].size() * sizeof(Slot);
+    if (bytes == 0) continue;
+    if (at + bytes > plan_.data() + kRankedBytes) return std::nullopt;  // more than a plan ranks: the CPU fills
+    GSORT_CUDA_CHECK(cudaMemcpyAsync(at, ranked[k].data(), bytes, cudaMemcpyHostToDevice, stream_.get()));
+    plan.levels[k].ranked = reinterpret_cast<const Slot*>(at);
+    at += bytes;
+  }
+  auto* a = reinterpret_cast<kernels::LineEntry*>(a_.data());
+  auto* b = reinterpret_cast<kernels::LineEntry*>(b_.data());
+  auto* count = reinterpret_cast<unsigned long long*>(plan_.data() + kRankedBytes);
+  auto* listed = reinterpret_cast<uint32_t*>(count + 1);
+  kernels::fill_composite_entries(plan, fill_.data() + starts_bytes, reinterpret_cast<const uint64_t*>(fill_.data()), n,
+                                  a, count, listed, static_cast<uint32_t>(kMisfitsMost), stream_.get());
+  unsigned long long misfit_count = 0;
+  GSORT_CUDA_CHECK(cudaMemcpyAsync(&misfit_count, count, sizeof misfit_count, cudaMemcpyDeviceToHost, stream_.get()));
+  stream_.synchronize();  // the slots' pageable copies done, too
+  Misfits m;
+  if (misfit_count > 0) {
+    m.many = misfit_count > kMisfitsMost;
+    std::vector<uint32_t> found(std::min<uint64_t>(misfit_count, kMisfitsMost));
+    GSORT_CUDA_CHECK(cudaMemcpy(found.data(), listed, found.size() * sizeof(uint32_t), cudaMemcpyDeviceToHost));
+    m.lines.assign(found.begin(), found.end());
+    return m;
+  }
+  const kernels::LineEntry* sorted = kernels::sort_line_entries(a, b, n, temp_.data(), temp_.size(), stream_.get(), plan.bits);
+  const cuda::HostRegistration entries_pinned(device_, entries, n * sizeof(WideEntry), cudaHostRegisterDefault);
+  GSORT_CUDA_CHECK(cudaMemcpyAsync(entries, sorted, n * sizeof(WideEntry), cudaMemcpyDeviceToHost, stream_.get()));
+  stream_.synchronize();
+  report(n, starts_bytes + lines.bytes(), took.seconds());
+  return m;
+}
+
+void DeviceEntrySort::report(uint64_t n, uint64_t bytes, double seconds) const {
+  if (!log_) return;
+  char text[220];
+  std::snprintf(text, sizeof text, "lines: the GPU filled and sorted %llu lines' entries in %.3f s (%.2f GB copied in %.3f s%s)",
+                static_cast<unsigned long long>(n), seconds, static_cast<double>(bytes) / 1e9, copied_.seconds,
+                copied_.ahead ? ", while the plan was made" : "");
+  log_->info(text);
+}
+
+// Holds in --gpu-memory what the buffers will hold in all, if they grow
+// (never less than they hold), then grows them.
+bool DeviceEntrySort::make_room(uint64_t n, uint64_t fill_bytes) {
+  const size_t temp = kernels::entry_sort_temp_bytes(n);
+  const uint64_t fill = fill_bytes == 0 ? fill_.size() + plan_.size() : std::max<uint64_t>(fill_bytes, fill_.size()) + kPlanBytes;
+  const uint64_t need = std::max(2 * n, 2 * capacity_) * sizeof(WideEntry) + std::max(temp, temp_.size()) + fill;
+  if (!share_.hold(need)) {
+    note_no_room(n, "more than --gpu-memory leaves");
+    return false;
+  }
+  try {
+    reserve(n, temp, fill_bytes);
+  } catch (const DeviceOutOfMemory&) {
+    release();
+    note_no_room(n, "not free on the device");
+    return false;
+  }
+  return true;
+}
+
+void DeviceEntrySort::reserve(uint64_t n, size_t temp, uint64_t fill_bytes) {
+  if (n > capacity_) {
+    a_ = cuda::DeviceBuffer();
+    b_ = cuda::DeviceBuffer();
+    a_ = cuda::DeviceBuffer(n * sizeof(WideEntry));
+    b_ = cuda::DeviceBuffer(n * sizeof(WideEntry));
+    capacity_ = n;
+  }
+  if (temp > temp_.size()) {
+    temp_ = cuda::DeviceBuffer();
+    temp_ = cuda::DeviceBuffer(temp);
+  }
+  if (fill_bytes > fill_.size()) {
+    fill_ = cuda::DeviceBuffer();
+    fill_ = cuda::DeviceBuffer(fill_bytes);
+  }
+  if (fill_bytes > 0 && plan_.size() == 0) plan_ = cuda::DeviceBuffer(kPlanBytes);
+}
+
+void DeviceEntrySort::release() {
+  a_ = cuda::DeviceBuffer();
+  b_ = cuda::DeviceBuffer();
+  temp_ = cuda::DeviceBuffer();
+  fill_ = cuda::DeviceBuffer();
+  plan_ = cuda::DeviceBuffer();
+  capacity_ = 0;
+  copied_ = Copied{};
+  share_.reset();
+}
+
+void DeviceEntrySort::note_no_room(uint64_t n, const char* why) const {
+  if (log_) log_->info("lines: the GPU's room for a chunk of " + std::to_string(n) + " lines is " + why + "; sorted on the CPU");
+}
+
+}  // namespace gsort

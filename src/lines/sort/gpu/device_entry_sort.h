@@ -1,0 +1,74 @@
+// The device's part of the GPU sorter of lines (sort_gpu.h): a chunk's
+// 16-byte entries sorted there and copied back, or its text copied in,
+// every line's entry filled there by a composite plan (device_composite.h)
+// and sorted. One owner of the sorter's device memory, held against the
+// job's --gpu-memory.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "kernels/composite_fill.h"
+#include "src/core/device_budget.h"
+#include "src/core/log.h"
+#include "src/cuda/resources.h"
+#include "src/lines/sort/composite_pass.h"
+#include "src/lines/sort/index.h"
+
+namespace gsort {
+
+class DeviceEntrySort {
+ public:
+  // Makes `device` current; throws CudaError where it cannot.
+  DeviceEntrySort(int device, std::shared_ptr<DeviceBudget> budget, const Log* log);
+
+  // entries[0, n) sorted by their 96 bits, stably; false, leaving them as
+  // they were, where the device has no room.
+  bool sort(WideEntry* entries, uint64_t n);
+
+  // The chunk's line starts and text copied in (registered for the copy:
+  // the text is often a mapping of the input), for fill_and_sort to fill
+  // from; false where the device has no room.
+  bool copy_in(const LineSpan& lines);
+  // Forgets the text copied in (the chunk is done: its memory may hold
+  // another chunk's lines next).
+  void forget_text() { copied_ = Copied{}; }
+
+  // Every line's entry filled by the plan (ranked[k]: level k's slots),
+  // the chunk's text copied in first unless copy_in has; where every line
+  // fits the plan, the entries sorted and copied back into `entries`.
+  // Nothing where the device has no room; else the lines that missed.
+  std::optional<Misfits> fill_and_sort(const LineSpan& lines, kernels::DeviceComposite plan,
+                                       const std::vector<std::vector<Slot>>& ranked, WideEntry* entries);
+
+ private:
+  struct Copied {
+    const uint8_t* text = nullptr;
+    const uint64_t* starts = nullptr;
+    uint64_t count = 0;
+    double seconds = 0;
+    bool ahead = false;  // copied before the plan was made
+  };
+  bool make_room(uint64_t n, uint64_t fill_bytes);
+  void reserve(uint64_t n, size_t temp, uint64_t fill_bytes);
+  void release();
+  void note_no_room(uint64_t n, const char* why) const;
+  bool copied(const LineSpan& lines) const {
+    return copied_.count == lines.count && copied_.text == lines.text && copied_.starts == lines.starts;
+  }
+  void report(uint64_t n, uint64_t bytes, double seconds) const;
+
+  int device_;
+  DeviceBudgetShare share_;  // what the buffers below hold of --gpu-memory
+  const Log* log_;
+  cuda::Stream stream_;
+  cuda::DeviceBuffer a_, b_, temp_;  // entries, their sort's other half and scratch
+  cuda::DeviceBuffer fill_;          // a fill's line starts, then its text
+  cuda::DeviceBuffer plan_;          // a fill's ranked slots, then its misfits' count and list
+  uint64_t capacity_ = 0;            // entries a_ and b_ hold
+  Copied copied_;
+};
+
+}  // namespace gsort
