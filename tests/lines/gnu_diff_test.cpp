@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "tests/lines/gnu_diff.h"
+#include "tests/support/sanitizers.h"
 
 namespace gsort_test {
 namespace {
@@ -16,7 +17,7 @@ bool have_gnu_sort() { return ::access("/usr/bin/sort", X_OK) == 0; }
 
 TEST(GnuDifferential, ThousandsOfRandomOptionCombinations) {
   if (!have_gnu_sort()) GTEST_SKIP() << "no /usr/bin/sort";
-  const DiffOutcome d = run_gnu_differential(31, 2500, 120, {"--backend", "cpu"});
+  const DiffOutcome d = run_gnu_differential(31, 2500 / kSanitizerShare, 120, {"--backend", "cpu"});
   EXPECT_TRUE(d.same) << d.what;
 }
 
@@ -36,7 +37,7 @@ TEST(GnuDifferential, SpilledToRunsAndMerged) {
 
 TEST(GnuDifferential, ThroughTheProgramOnAPipe) {
   if (!have_gnu_sort()) GTEST_SKIP() << "no /usr/bin/sort";
-  const DiffOutcome d = run_gnu_differential_cli(3031, 150, 120, {});
+  const DiffOutcome d = run_gnu_differential_cli(3031, 150 / kSanitizerShare, 120, {});
   EXPECT_TRUE(d.same) << d.what;
 }
 
@@ -58,7 +59,7 @@ TEST(GnuDifferential, MergeRefillsItsWindowsOverUnsortedInputs) {
 // Batches large enough to be merged in pieces by several threads.
 TEST(GnuDifferential, MergeInPiecesOverUnsortedInputs) {
   if (!have_gnu_sort()) GTEST_SKIP() << "no /usr/bin/sort";
-  const DiffOutcome d = run_gnu_merge_differential(6031, 9, 60000, {2, 16}, {});
+  const DiffOutcome d = run_gnu_merge_differential(6031, 9 / kSanitizerShare, 60000, {2, 16}, {});
   EXPECT_TRUE(d.same) << d.what;
 }
 
@@ -67,7 +68,7 @@ TEST(GnuDifferential, MergeInPiecesOverUnsortedInputs) {
 // beyond the cores, long abbreviations and obsolete keys.
 TEST(GnuDifferential, DebugCheckWordsAbbreviationsAndObsoleteKeys) {
   if (!have_gnu_sort()) GTEST_SKIP() << "no /usr/bin/sort";
-  const DiffOutcome d = run_gnu_interface_differential(7031, 400, 60);
+  const DiffOutcome d = run_gnu_interface_differential(7031, 400 / kSanitizerShare, 60);
   EXPECT_TRUE(d.same) << d.what;
 }
 

@@ -15,6 +15,7 @@
 
 #include "tests/support/line_gen.h"
 #include "tests/support/process.h"
+#include "tests/support/sanitizers.h"
 #include "tests/support/temp_dir.h"
 
 namespace gsort_test {
@@ -93,7 +94,8 @@ TEST_F(LineCli, SpilledUnderASmallBudgetAndMerged) {
 // small -S: spilled runs, merged; then checked with -c and merged with -m.
 TEST_F(LineCli, HumanSizesSpilledAndMergedAsGnuSortsThem) {
   std::string data;
-  while (data.size() < (4 << 20)) {
+  // 4 MB; a quarter under the sanitizers, still two runs' worth under -S 1M.
+  while (data.size() < (4 << 20) / kSanitizerShare) {
     const char* const kUnits[] = {"", "K", "M", "G", "T", "k"};
     data += (rng.chance(5) ? "-" : "") + std::to_string(rng.below(1024));
     if (rng.chance(40)) data += "." + std::to_string(rng.below(10));

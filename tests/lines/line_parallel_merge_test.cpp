@@ -23,6 +23,7 @@
 #include "tests/support/forced_merge.h"
 #include "tests/support/line_gen.h"
 #include "tests/support/process.h"
+#include "tests/support/sanitizers.h"
 #include "tests/support/temp_dir.h"
 #include "tests/support/zstd_decode.h"
 
@@ -75,10 +76,14 @@ TEST(LineParallelMerge, SameBytesAsTheBatchesAndGnuSort) {
     const char* name;
     uint32_t distinct;
   };
-  for (const Data d : {Data{"heavy duplicates", 9}, Data{"one line", 1}, Data{"many lines", 1000000}}) {
+  const std::vector<Data> datas = {{"heavy duplicates", 9}, {"one line", 1}, {"many lines", 1000000}};
+  for (size_t di = 0; di < datas.size(); ++di) {
+    const Data d = datas[di];
     const std::vector<std::vector<std::string>> mixes = {
         {}, {"-r"}, {"-s", "-t,", "-k2,2"}, {"-t,", "-k2,2", "-k1,1n"}, {"-f", "--compress-temp=on"}, {"-z"}};
-    for (const std::vector<std::string>& mix : mixes) {
+    for (size_t m = 0; m < mixes.size(); ++m) {
+      if (!crossed_in_this_build(m, di, datas.size())) continue;  // sanitizers: each mix over one of the data
+      const std::vector<std::string>& mix = mixes[m];
       const bool z = !mix.empty() && mix.front() == "-z";
       write_file(dir.file("in"), csv_lines(rng, 6u << 20, d.distinct, z ? '\0' : '\n'));
       SCOPED_TRACE(std::string(d.name) + ", " + command_line(mix));
@@ -107,12 +112,16 @@ TEST(LineParallelMerge, AnOutputThatIsNotMappedTakesTheRangesInOrder) {
   if (!have_gnu_sort()) GTEST_SKIP() << "no GNU sort";
   TempDir dir;
   Rng rng(3741);
+  size_t round = 0;
   for (const uint32_t distinct : {9u, 1000000u}) {
     write_file(dir.file("in"), csv_lines(rng, 6u << 20, distinct, '\n'));
     for (const std::vector<std::string>& mix : {std::vector<std::string>{}, {"-t,", "-k2,2", "-k1,1n"}}) {
       SCOPED_TRACE(std::to_string(distinct) + " distinct, " + command_line(mix));
       const std::string expected = gnu_sort(dir, mix);
-      for (const char* how : {"ranges:1", "ranges:13", "planned"}) {
+      const std::vector<const char*> hows = {"ranges:1", "ranges:13", "planned"};
+      for (size_t h = 0; h < hows.size(); ++h) {
+        if (!crossed_in_this_build(round, h, hows.size())) continue;  // sanitizers: one way each, in turn
+        const char* how = hows[h];
         std::vector<std::string> argv = {GSORT_HOOKS_BINARY, "-S", "4M", "-T", dir.path(), "-v"};
         argv.insert(argv.end(), mix.begin(), mix.end());
         argv.push_back(dir.file("in"));
@@ -134,6 +143,7 @@ TEST(LineParallelMerge, AnOutputThatIsNotMappedTakesTheRangesInOrder) {
         EXPECT_EQ(count_files(dir.path()), 2u) << "files left behind";  // in, out.zst
         std::remove(dir.file("out.zst").c_str());
       }
+      ++round;
     }
   }
 }
@@ -216,15 +226,21 @@ TEST(LineHeldRuns, SameBytesAsGnuSortEveryWay) {
   TempDir dir;
   Rng rng(3741);
   const std::vector<std::vector<std::string>> mixes = {{}, {"-r"}, {"-u"}, {"--verify"}, {"-s", "-t,", "-k2,2"}, {"-z"}};
-  for (const std::vector<std::string>& mix : mixes) {
+  for (size_t m = 0; m < mixes.size(); ++m) {
+    const std::vector<std::string>& mix = mixes[m];
     const std::string first = mix.empty() ? "" : mix.front();
     write_file(dir.file("in"), csv_lines(rng, 6u << 20, 5000, first == "-z" ? '\0' : '\n'));
     const std::string expected = gnu_sort(dir, first == "--verify" ? std::vector<std::string>{} : mix);
     // From the first run on, or from the third (the two before it in files, as when the device starts late).
-    for (const char* after : {"0", "2"}) {
+    const std::vector<const char*> afters = {"0", "2"}, hows = {"batches", "ranges:11", "planned"};
+    for (size_t a = 0; a < afters.size(); ++a) {
+      const char* after = afters[a];
       const std::vector<std::string> hold = {"GSORT_TEST_HOLD_LINE_RUNS_FROM=0", "GSORT_TEST_HOLD_LINE_RUNS_IN_HOST=1",
                                              std::string("GSORT_TEST_HOLD_LINE_RUNS_AFTER=") + after};
-      for (const char* how : {"batches", "ranges:11", "planned"}) {
+      for (size_t h = 0; h < hows.size(); ++h) {
+        // In the sanitizer build each mix is held one way, in turn.
+        if (!crossed_in_this_build(m, a * hows.size() + h, afters.size() * hows.size())) continue;
+        const char* how = hows[h];
         SCOPED_TRACE(command_line(mix) + ", held from run " + after + ", " + how);
         const ForcedMerge run = sort_with(dir, how, mix, hold);
         ASSERT_EQ(run.result.status(), "exit 0") << run.result.err;

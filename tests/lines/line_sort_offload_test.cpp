@@ -20,6 +20,7 @@
 #include "src/lines/sort/sorter.h"
 #include "tests/support/line_gen.h"
 #include "tests/support/line_reference.h"
+#include "tests/support/sanitizers.h"
 
 namespace gsort {
 namespace {
@@ -67,12 +68,22 @@ TEST(LineSortOffload, GivesTheReferenceOrderForEveryShapeAndKey) {
       {},           {"-t,", "-k2,2", "-k1,1n"}, {"-t,", "-k3,3", "-k1,1nr", "-s"}, {"-f", "-r"}, {"-u"},
       {"-t,", "-k2,2g"}, {"-k1.2,1.4", "-s"}, {"-V"}, {"-t,", "-k2,2M", "-k1,1h"}, {"-d", "-i", "-b"}};
   const std::vector<std::vector<std::string>> cases = shapes();
-  EXPECT_EQ(gsort_test::differences_from_reference(
-                cases, arg_sets,
-                [&](const LineSpec& spec) { return make_cpu_line_sorter(spec, pool, HostStandIn{&sorted}); }),
-            "");
+  size_t sorts = 0;
+  for (size_t c = 0; c < cases.size(); ++c) {
+    // Under the sanitizers each key sorts one of the shapes, in turn.
+    std::vector<std::vector<std::string>> keys;
+    for (size_t a = 0; a < arg_sets.size(); ++a) {
+      if (gsort_test::crossed_in_this_build(a, c, cases.size())) keys.push_back(arg_sets[a]);
+    }
+    EXPECT_EQ(gsort_test::differences_from_reference(
+                  {cases[c]}, keys,
+                  [&](const LineSpec& spec) { return make_cpu_line_sorter(spec, pool, HostStandIn{&sorted}); }),
+              "")
+        << "shape " << c;
+    sorts += keys.size();
+  }
   EXPECT_GE(sorted.load(), static_cast<int>(arg_sets.size()));
-  EXPECT_EQ(sorted.load(), static_cast<int>(cases.size() * arg_sets.size())) << "every chunk goes to the offload";
+  EXPECT_EQ(sorted.load(), static_cast<int>(sorts)) << "every chunk goes to the offload";
 }
 
 // All threads: a chunk whose top bits leave one bucket of most of its
