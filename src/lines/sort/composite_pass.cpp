@@ -245,7 +245,6 @@ std::optional<TieStart> composite_pass(ThreadPool& pool, const LineSpec& spec, c
   // A first key that is the line itself (a log line sorted whole) is
   // rarely shorter than the slot: the sample would say so for nothing.
   if (n == 0 || specs.size() < 2 || image_is_line_itself(specs[0]) || !composable(specs[0])) return {};
-  if (offload.ahead && sorted) offload.ahead(lines);
   const size_t levels = std::min<size_t>(specs.size(), kSlotLevels);
   std::vector<uint64_t> reference(levels * kSlotWords);
   for (size_t l = 0; l < levels; ++l) {
@@ -265,13 +264,13 @@ std::optional<TieStart> composite_pass(ThreadPool& pool, const LineSpec& spec, c
   LineCache* cache = many_lines_tie(pool, specs, c, lines, step, reference) ? tie_cache() : nullptr;
   // Off the CPU, filled and sorted at once; a plan widened once is handed
   // over again, and the CPU fills by a plan widened twice.
-  std::optional<Misfits> away =
-      offload && cache == nullptr && sorted ? offload.fill(lines, specs, c, reference, entries) : std::nullopt;
+  std::optional<Misfits> away = offload && cache == nullptr && sorted ? offload(lines, specs, c, reference, entries)
+                                                                      : std::nullopt;
   if (away && !away->none()) {
     *replanned = true;
     c = widened(pool, specs, levels, lines, reference, c, *away, *squeezed, figures);
     if (!reaches_past_first(c.start)) return {};
-    away = offload.fill(lines, specs, c, reference, entries);
+    away = offload(lines, specs, c, reference, entries);
   }
   if (away && away->none()) {
     *sorted = true;

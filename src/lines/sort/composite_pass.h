@@ -48,20 +48,13 @@ struct Misfits {
   bool none() const { return lines.empty() && !many; }
 };
 
-// The fill of every line's entry by a plan and the entries' sort, off the
-// CPU (the GPU: gpu/sort_gpu.h).
-struct CompositeOffload {
-  // By plan `c`: nothing where it declines (the CPU fills); else the lines
-  // that do not fit the plan, and where none, the entries filled and
-  // sorted by their bits, stably.
-  std::function<std::optional<Misfits>(const LineSpan& lines, const std::vector<LineImageSpec>& specs,
-                                       const Composite& c, const std::vector<uint64_t>& reference, WideEntry* entries)>
-      fill;
-  // Called, where set, once a chunk's keys may be composed, before its
-  // plan is made: the chunk's text may start on its way meanwhile.
-  std::function<void(const LineSpan& lines)> ahead;
-  explicit operator bool() const { return static_cast<bool>(fill); }
-};
+// The fill of every line's entry by plan `c` and the entries' sort, off
+// the CPU (the GPU: gpu/sort_gpu.h): nothing where it declines (the CPU
+// fills); else the lines that do not fit the plan, and where none, the
+// entries filled and sorted by their bits, stably.
+using CompositeOffload =
+    std::function<std::optional<Misfits>(const LineSpan& lines, const std::vector<LineImageSpec>& specs,
+                                         const Composite& c, const std::vector<uint64_t>& reference, WideEntry* entries)>;
 
 // Fills entries[0, n) with each line's composite image (hi, then the top
 // of lo) and index, and returns where ties are refined from. Where a

@@ -66,7 +66,7 @@ bool DeviceEntrySort::copy_in(const LineSpan& lines) {
   GSORT_CUDA_CHECK(cudaMemcpyAsync(fill_.data(), lines.starts, starts_bytes, cudaMemcpyHostToDevice, stream_.get()));
   GSORT_CUDA_CHECK(cudaMemcpyAsync(fill_.data() + starts_bytes, text, text_bytes, cudaMemcpyHostToDevice, stream_.get()));
   stream_.synchronize();  // before the registrations end
-  copied_ = Copied{lines.text, lines.starts, n, took.seconds(), true};
+  copied_ = Copied{lines.text, lines.starts, n, took.seconds()};
   return true;
 }
 
@@ -74,10 +74,7 @@ std::optional<Misfits> DeviceEntrySort::fill_and_sort(const LineSpan& lines, ker
                                                       const std::vector<std::vector<Slot>>& ranked, WideEntry* entries) {
   GSORT_CUDA_CHECK(cudaSetDevice(device_));
   const Stopwatch took;
-  if (!copied(lines)) {
-    if (!copy_in(lines)) return std::nullopt;
-    copied_.ahead = false;
-  }
+  if (!copied(lines) && !copy_in(lines)) return std::nullopt;
   const uint64_t n = lines.count, starts_bytes = (n + 1) * sizeof(uint64_t);
   uint8_t* at = plan_.data();
   for (uint32_t k = 0; k < plan.count; ++k) {
@@ -116,9 +113,8 @@ std::optional<Misfits> DeviceEntrySort::fill_and_sort(const LineSpan& lines, ker
 void DeviceEntrySort::report(uint64_t n, uint64_t bytes, double seconds) const {
   if (!log_) return;
   char text[220];
-  std::snprintf(text, sizeof text, "lines: the GPU filled and sorted %llu lines' entries in %.3f s (%.2f GB copied in %.3f s%s)",
-                static_cast<unsigned long long>(n), seconds, static_cast<double>(bytes) / 1e9, copied_.seconds,
-                copied_.ahead ? ", while the plan was made" : "");
+  std::snprintf(text, sizeof text, "lines: the GPU filled and sorted %llu lines' entries in %.3f s (%.2f GB copied in %.3f s)",
+                static_cast<unsigned long long>(n), seconds, static_cast<double>(bytes) / 1e9, copied_.seconds);
   log_->info(text);
 }
 

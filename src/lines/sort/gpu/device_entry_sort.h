@@ -28,18 +28,15 @@ class DeviceEntrySort {
   // they were, where the device has no room.
   bool sort(WideEntry* entries, uint64_t n);
 
-  // The chunk's line starts and text copied in (registered for the copy:
-  // the text is often a mapping of the input), for fill_and_sort to fill
-  // from; false where the device has no room.
-  bool copy_in(const LineSpan& lines);
-  // Forgets the text copied in (the chunk is done: its memory may hold
-  // another chunk's lines next).
+  // Forgets the text a fill copied in (the chunk is done: its memory may
+  // hold another chunk's lines next).
   void forget_text() { copied_ = Copied{}; }
 
   // Every line's entry filled by the plan (ranked[k]: level k's slots),
-  // the chunk's text copied in first unless copy_in has; where every line
-  // fits the plan, the entries sorted and copied back into `entries`.
-  // Nothing where the device has no room; else the lines that missed.
+  // the chunk's starts and text copied in first (unless a fill of the same
+  // chunk by a plan it missed has); where every line fits the plan, the
+  // entries sorted and copied back into `entries`. Nothing where the
+  // device has no room; else the lines that missed.
   std::optional<Misfits> fill_and_sort(const LineSpan& lines, kernels::DeviceComposite plan,
                                        const std::vector<std::vector<Slot>>& ranked, WideEntry* entries);
 
@@ -49,8 +46,8 @@ class DeviceEntrySort {
     const uint64_t* starts = nullptr;
     uint64_t count = 0;
     double seconds = 0;
-    bool ahead = false;  // copied before the plan was made
   };
+  bool copy_in(const LineSpan& lines);
   bool make_room(uint64_t n, uint64_t fill_bytes);
   void reserve(uint64_t n, size_t temp, uint64_t fill_bytes);
   void release();

@@ -1,6 +1,5 @@
 #include "src/lines/sort/gpu/sort_gpu.h"
 
-#include <future>
 #include <memory>
 #include <optional>
 #include <string>
@@ -35,13 +34,11 @@ class GpuLineSorter final : public LineSorter {
         may_fill_(device_may_fill(spec.images())),
         cpu_(make_cpu_line_sorter(
             spec, pool, [this](WideEntry* e, uint64_t n, uint64_t large) { return offload(e, n, large); },
-            CompositeOffload{[this](const LineSpan& lines, const std::vector<LineImageSpec>& specs, const Composite& c,
-                                    const std::vector<uint64_t>& reference, WideEntry* entries) {
-                               return offload_composite(lines, specs, c, reference, entries);
-                             },
-                             [this](const LineSpan& lines) { copy_ahead(lines); }})) {}
+            [this](const LineSpan& lines, const std::vector<LineImageSpec>& specs, const Composite& c,
+                   const std::vector<uint64_t>& reference, WideEntry* entries) {
+              return offload_composite(lines, specs, c, reference, entries);
+            })) {}
   ~GpuLineSorter() override {
-    if (ahead_.valid()) ahead_.wait();
     if (warming_.joinable()) warming_.join();
   }
 
@@ -67,17 +64,14 @@ class GpuLineSorter final : public LineSorter {
     sort_in_parts(lines, order, [](uint64_t) {});
   }
   void sort_in_parts(const LineSpan& lines, uint32_t* order, const std::function<void(uint64_t)>& ready) override {
-    // A copy ahead that the chunk did not take ends before its text may
-    // go, whichever way the sort ends.
+    // The text a fill copied in is the chunk's only, whichever way its sort ends.
     struct ChunkDone {
       GpuLineSorter& sorter;
       ~ChunkDone() {
-        if (sorter.ahead_.valid()) sorter.ahead_.wait();
         if (sorter.gpu_) sorter.gpu_->forget_text();
       }
     } done{*this};
     cpu_->sort_in_parts(lines, order, ready);
-    settle_copy_ahead();
   }
 
  private:
@@ -100,24 +94,8 @@ class GpuLineSorter final : public LineSorter {
     return cpu_s > device_s;
   }
 
-  // A chunk whose keys the device may fill, where the fill pays, has
-  // its text copied in on a thread of its own while the host plans
-  // (composite_pass.h): starting the device first where it has not.
-  void copy_ahead(const LineSpan& lines) {
-    settle_copy_ahead();
-    if (unusable_ || !may_fill_ || !fill_pays(lines)) return;
-    ahead_ = std::async(std::launch::async, [this, lines] { return start(lines.count, 0) && gpu_->copy_in(lines); });
-  }
-
-  // The copy ahead finished (its failure, such as a device that could not
-  // start under --backend gpu, thrown here).
-  void settle_copy_ahead() {
-    if (ahead_.valid()) ahead_.get();
-  }
-
   std::optional<Misfits> offload_composite(const LineSpan& lines, const std::vector<LineImageSpec>& specs,
                                            const Composite& c, const std::vector<uint64_t>& reference, WideEntry* entries) {
-    settle_copy_ahead();
     if (unusable_) return std::nullopt;
     std::vector<std::vector<Slot>> ranked;
     const std::optional<kernels::DeviceComposite> plan = device_composite(specs, c, reference, &ranked);
@@ -126,7 +104,6 @@ class GpuLineSorter final : public LineSorter {
   }
 
   bool offload(WideEntry* entries, uint64_t n, uint64_t large) {
-    settle_copy_ahead();
     if (unusable_ || !pays(n, large) || !start(n, large)) return false;
     return gpu_->sort(entries, n);
   }
@@ -166,7 +143,6 @@ class GpuLineSorter final : public LineSorter {
   bool unusable_ = false;  // auto's device could not start: the CPU sorts every chunk
   std::unique_ptr<DeviceEntrySort> gpu_;
   std::thread warming_;  // the device's context made ahead (prepare)
-  std::future<bool> ahead_;  // a chunk's text copied in while its plan is made (copy_ahead)
   double start_s_ = 0;
   std::unique_ptr<LineSorter> cpu_;  // last: gone first, before the device it hands chunks to
 };
