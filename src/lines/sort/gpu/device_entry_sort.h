@@ -28,8 +28,8 @@ class DeviceEntrySort {
   // they were, where the device has no room.
   bool sort(WideEntry* entries, uint64_t n);
 
-  // Forgets the text a fill copied in (the chunk is done: its memory may
-  // hold another chunk's lines next).
+  // Forgets the text a fill copied in (a new chunk may lie in the same
+  // memory, with as many lines).
   void forget_text() { copied_ = Copied{}; }
 
   // Every line's entry filled by the plan (ranked[k]: level k's slots),

@@ -51,8 +51,8 @@ class GpuLineSorter final : public LineSorter {
   }
 
   std::string describe() const override {
-    return (failure_prefix_.empty() ? "auto: gpu (device " : "gpu (device ") + std::to_string(device_) + ")" +
-           (failure_prefix_.empty() ? " where a chunk pays for it, else cpu" : "");
+    const std::string gpu = "gpu (device " + std::to_string(device_) + ")";
+    return automatic() ? "auto: " + gpu + " where a chunk pays for it, else cpu" : gpu;
   }
   std::string steps() const override {
     return cpu_->steps() + (gpu_        ? "; the GPU started in " + seconds_text(start_s_)
@@ -64,13 +64,9 @@ class GpuLineSorter final : public LineSorter {
     sort_in_parts(lines, order, [](uint64_t) {});
   }
   void sort_in_parts(const LineSpan& lines, uint32_t* order, const std::function<void(uint64_t)>& ready) override {
-    // The text a fill copied in is the chunk's only, whichever way its sort ends.
-    struct ChunkDone {
-      GpuLineSorter& sorter;
-      ~ChunkDone() {
-        if (sorter.gpu_) sorter.gpu_->forget_text();
-      }
-    } done{*this};
+    // A new chunk: the text an earlier fill copied in is not its own, even
+    // where its memory and line count are the same.
+    if (gpu_) gpu_->forget_text();
     cpu_->sort_in_parts(lines, order, ready);
   }
 
@@ -108,17 +104,20 @@ class GpuLineSorter final : public LineSorter {
     return gpu_->sort(entries, n);
   }
 
+  // Whether auto chose this sorter (an empty failure prefix): a device
+  // that cannot start then leaves every chunk on the CPU.
+  bool automatic() const { return failure_prefix_.empty(); }
+
   // The device started, where it has not been (for a chunk of n lines,
   // `large` of them in buckets too large for one task); false where it
-  // cannot start and auto chose it (failure_prefix_ empty): every chunk
-  // then stays on the CPU.
+  // cannot start under auto.
   bool start(uint64_t n, uint64_t large) {
     if (warming_.joinable()) warming_.join();
     if (!gpu_) {
       const Stopwatch took;
       std::string why;
       if (!gpu_usable(device_, &why)) {
-        if (!failure_prefix_.empty()) throw DeviceError(failure_prefix_ + why);
+        if (!automatic()) throw DeviceError(failure_prefix_ + why);
         unusable_ = true;
         if (log_) log_->info("lines: the GPU cannot start (" + why + "); sorted on the CPU");
         return false;
