@@ -87,11 +87,14 @@ void sort_by_heads(ThreadPool* pool, const LineImageSpec& image, const LineSpan&
                    uint64_t n) {
   thread_local std::vector<uint64_t> words;
   words.resize(kHeadWords * n);
-  const auto fill = [&](uint64_t begin, uint64_t end) {
+  // The calling thread's words, by address: in a task on another thread,
+  // `words` would name that thread's own (empty) vector.
+  uint64_t* const heads = words.data();
+  const auto fill = [&, heads](uint64_t begin, uint64_t end) {
     for (uint64_t i = begin; i < end; ++i) {
       const uint32_t line = e[i].index;
       const LineImageView v = view_line_image(image, lines.line(line), lines.length(line));
-      for (uint64_t w = 0; w < kHeadWords; ++w) words[kHeadWords * i + w] = line_image_word(image, v, w);
+      for (uint64_t w = 0; w < kHeadWords; ++w) heads[kHeadWords * i + w] = line_image_word(image, v, w);
     }
   };
   const size_t tasks = pool != nullptr ? refine_tasks(*pool, n) : 1;
@@ -100,7 +103,7 @@ void sort_by_heads(ThreadPool* pool, const LineImageSpec& image, const LineSpan&
   } else {
     pool->parallel_for(tasks, [&](size_t t) { fill(split_point(n, tasks, t), split_point(n, tasks, t + 1)); });
   }
-  sort_by_given_heads(pool, words.data(), e, tmp, n);
+  sort_by_given_heads(pool, heads, e, tmp, n);
 }
 
 void sort_by_given_heads(ThreadPool* pool, const uint64_t* words, KeyEntry* e, KeyEntry* tmp, uint64_t n) {
