@@ -2,7 +2,7 @@
 // prefix beside its source: a replay compares the prefixes it holds and
 // reaches into the records only where two prefixes tie, so the hot loop of
 // a k-way merge of records touches one small array. For the parallel
-// merge's ranges (src/merge/range_merge.h), where every output record costs
+// merge's ranges (src/merge/range_worker.h), where every output record costs
 // one replay.
 //
 // `tie(i, j)`: sources i and j's heads have equal prefixes; true when i's

@@ -10,10 +10,11 @@
 #include "src/core/stopwatch.h"
 #include "src/core/test_hooks.h"
 #include "src/lines/merge/range_cut.h"
-#include "src/lines/merge/range_merge.h"
+#include "src/lines/merge/line_unit.h"
 #include "src/merge/background_release.h"
 #include "src/merge/ordered_ranges.h"
 #include "src/merge/parallel_merge.h"
+#include "src/merge/ranges_in_place.h"
 
 namespace gsort {
 namespace {
@@ -36,72 +37,48 @@ struct RangeFigures {
   uint64_t lines = 0, bytes = 0;
 };
 
-// Each range's outcome and time, as the workers leave them.
-struct RangeOutcomes {
-  explicit RangeOutcomes(size_t n) : done(n), busy(n), present(n) {}
-  std::vector<LineRangeResult> done;
-  std::vector<double> busy;
-  std::vector<double> present;  // making the range's output pages present (a mapped output)
+RangeFigures figures(const RangesTally& tally) {
+  const RangeResult sum = tally.sum();
+  RangeFigures f;
+  f.busy_s = tally.busy_s();
+  f.present_s = tally.present_s();
+  f.read_s = sum.read_s;
+  f.lines = sum.kept;
+  f.bytes = sum.bytes;
+  return f;
+}
 
-  // Range p of `ranges` merged by `merger` into out, which holds `bytes`.
-  void merge(LineRangeMerger& merger, const MergeRanges& ranges, size_t p, uint8_t* out, uint64_t bytes) {
-    const Stopwatch merging;
-    done[p] = merger.merge(ranges.cuts[p], ranges.cuts[p + 1], out, nullptr);
-    if (done[p].bytes != bytes) {
-      throw Error("internal error: a range of the final merge wrote " + std::to_string(done[p].bytes) + " bytes of " +
-                  std::to_string(bytes));
-    }
-    busy[p] = merging.seconds();
-  }
-  RangeFigures sum() const {
-    RangeFigures f;
-    for (size_t p = 0; p < done.size(); ++p) {
-      f.busy_s += busy[p];
-      f.read_s += done[p].read_s;
-      f.present_s += present[p];
-      f.lines += done[p].lines;
-      f.bytes += done[p].bytes;
-    }
-    return f;
-  }
-};
+// A worker's merge of the ranges of `runs`, made once per thread.
+MergeRange range_merge(const LineJob& job, const std::vector<const MergeRun*>& runs, const MergeRanges& ranges,
+                       const ParallelMergePlan& plan) {
+  RangeWorkerOptions options;
+  options.buffer_bytes = plan.buffer_bytes;
+  auto worker = std::make_shared<LineRangeWorker>(runs, LineUnit(job.compare, job.spec.eol), options);
+  return [&ranges, worker](size_t p, uint8_t* out) {
+    return worker->merge(ranges.cuts[p], ranges.cuts[p + 1], out, nullptr);
+  };
+}
 
-// Every range merged into out on the plan's workers, from the last range
-// to the first; runs in files (views not empty) freed behind them.
-RangeFigures merge_ranges(LineJob& job, const std::vector<const RunBytes*>& runs,
+// Every range merged into out on the plan's workers; runs in files (views
+// not empty) freed behind them, from the last range to the first.
+RangeFigures merge_ranges(LineJob& job, const std::vector<const MergeRun*>& runs,
                           const std::vector<const RunView*>& views, const MergeRanges& ranges, const ParallelMergePlan& plan,
                           uint8_t* out) {
   const size_t n = ranges.ranges();
   std::vector<uint64_t> starts(n + 1);
   for (size_t p = 0; p <= n; ++p) starts[p] = ranges.records_before(p);
-  RangeOutcomes outcomes(n);
-  std::atomic<size_t> next{0};
-  std::atomic<bool> failed{false};
-  std::atomic<uint64_t>& written = job.out->blocks.written_bytes();
   // The release sees the runs in files: the first columns of the cuts.
   MergeRanges file_ranges;
   for (const std::vector<uint64_t>& cut : ranges.cuts) file_ranges.cuts.emplace_back(cut.begin(), cut.begin() + views.size());
   std::unique_ptr<BackgroundRelease> release;
   if (!views.empty()) release = std::make_unique<BackgroundRelease>(views, file_ranges);
-  job.pool.parallel_for(std::min<size_t>(plan.workers, n), [&](size_t) {
-    try {
-      LineRangeMerger merger(runs, job.compare, job.spec.eol, plan.buffer_bytes);
-      for (size_t q = next++; q < n && !failed; q = next++) {
-        const size_t p = n - 1 - q;
-        const Stopwatch present;
-        populate_for_write(out + starts[p], starts[p + 1] - starts[p]);
-        outcomes.present[p] = present.seconds();
-        outcomes.merge(merger, ranges, p, out + starts[p], starts[p + 1] - starts[p]);
-        drop_written_pages(out + starts[p], starts[p + 1] - starts[p]);
-        written.fetch_add(starts[p + 1] - starts[p], std::memory_order_relaxed);
-        if (release) release->merged(p);
-      }
-    } catch (...) {
-      failed = true;  // the other threads take no more ranges
-      throw;
-    }
-  });
-  RangeFigures f = outcomes.sum();
+  InPlaceOptions options;
+  options.workers = plan.workers;
+  options.release = release.get();
+  options.drop_written = true;
+  options.written = &job.out->blocks.written_bytes();
+  RangeFigures f = figures(merge_ranges_in_place(
+      job.pool, starts, out, [&] { return range_merge(job, runs, ranges, plan); }, options));
   if (release) f.release_s = release->stop();
   return f;
 }
@@ -110,22 +87,25 @@ RangeFigures merge_ranges(LineJob& job, const std::vector<const RunBytes*>& runs
 // `memory` bytes, and written in order to the destination's stream. The
 // runs' files stay whole until the merge ends: BackgroundRelease frees
 // tails, which a merge from the first range reads last.
-RangeFigures stream_ranges(LineJob& job, const std::vector<const RunBytes*>& runs, const MergeRanges& ranges,
+RangeFigures stream_ranges(LineJob& job, const std::vector<const MergeRun*>& runs, const MergeRanges& ranges,
                            const ParallelMergePlan& plan, uint64_t memory, std::string* how) {
   const size_t n = ranges.ranges();
   std::vector<uint64_t> sizes(n);
   for (size_t p = 0; p < n; ++p) sizes[p] = ranges.records_before(p + 1) - ranges.records_before(p);
-  RangeOutcomes outcomes(n);
+  RangesTally tally(n);
   const auto make_filler = [&]() -> FillRange {
-    auto merger = std::make_shared<LineRangeMerger>(runs, job.compare, job.spec.eol, plan.buffer_bytes);
-    return [&, merger](size_t p, uint8_t* out) { outcomes.merge(*merger, ranges, p, out, sizes[p]); };
+    const MergeRange merge = range_merge(job, runs, ranges, plan);
+    return [&, merge](size_t p, uint8_t* out) {
+      const Stopwatch merging;
+      const RangeResult r = merge(p, out);
+      tally.record(p, r, sizes[p], false, merging.seconds());
+    };
   };
   const OrderedRangesFigures o = write_ranges_in_order(job.pool, plan.workers, sizes, memory, make_filler,
                                                        job.out->blocks.stream(), &job.out->blocks.written_bytes());
-  const RangeFigures f = outcomes.sum();
   *how = ", written in order through one stream from " + plural(o.slots, "slot") + " of " +
          std::to_string(o.slot_bytes >> 10) + " KiB (the writer waited " + seconds_text(o.write_wait_s) + ")";
-  return f;
+  return figures(tally);
 }
 
 // The memory a streamed merge's slots take of the budget, and the ranges
@@ -143,13 +123,13 @@ size_t stream_ranges_wanted(uint64_t bytes, uint64_t memory, unsigned workers, s
 // first of them in files, `views`): mapped whole, or through its stream
 // where it cannot be mapped. False (said under -v) where the plan or the
 // mapping declines.
-bool merge_runs(LineJob& job, const std::vector<const RunBytes*>& runs, const std::vector<const RunView*>& views,
+bool merge_runs(LineJob& job, const std::vector<const MergeRun*>& runs, const std::vector<const RunView*>& views,
                 size_t forced, double open_s) {
   Stopwatch step;
   uint64_t bytes = 0;
-  for (const RunBytes* r : runs) bytes += r->size();
+  for (const MergeRun* r : runs) bytes += r->size();
   std::vector<MergeRunShape> shapes;
-  for (const RunBytes* r : runs) {
+  for (const MergeRun* r : runs) {
     shapes.push_back(MergeRunShape{r->size(), r->least_buffer_bytes(), r->index_bytes(), r->compressed()});
   }
   const bool mapped = job.out->blocks.may_map_whole();
@@ -209,7 +189,7 @@ long forced_ranges() { return test_hooks::final_merge_ranges ? test_hooks::final
 
 }  // namespace
 
-bool merge_lines_in_ranges(LineJob& job, std::vector<PendingSource>& files, const std::vector<const RunBytes*>& held) {
+bool merge_lines_in_ranges(LineJob& job, std::vector<PendingSource>& files, const std::vector<const MergeRun*>& held) {
   const long forced = forced_ranges();
   if (forced < 0 || declined(job, refusal(job))) return false;
   for (const PendingSource& s : files) {
@@ -218,11 +198,11 @@ bool merge_lines_in_ranges(LineJob& job, std::vector<PendingSource>& files, cons
   Stopwatch step;
   std::vector<std::unique_ptr<RunView>> views(files.size());
   job.pool.parallel_for(files.size(), [&](size_t i) { views[i] = job.runs.view(files[i]); });
-  std::vector<std::unique_ptr<FileRunBytes>> bytes;
-  std::vector<const RunBytes*> runs;
+  std::vector<std::unique_ptr<FileMergeRun>> bytes;
+  std::vector<const MergeRun*> runs;
   std::vector<const RunView*> release;
   for (const auto& v : views) {
-    bytes.push_back(std::make_unique<FileRunBytes>(*v));
+    bytes.push_back(std::make_unique<FileMergeRun>(*v));
     runs.push_back(bytes.back().get());
     release.push_back(v.get());
   }

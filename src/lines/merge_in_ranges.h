@@ -2,7 +2,7 @@
 // it (src/merge/parallel_merge.h): the runs are cut into ranges of whole
 // lines (merge/range_cut.h), and the pool's threads each merge one range at
 // a time, of every run, straight into the range's place in the mapped
-// output (merge/range_merge.h), from the last range to the first. Runs in
+// output (src/merge/range_worker.h with merge/line_unit.h), from the last range to the first. Runs in
 // the temporary directory are freed behind them as they go
 // (src/merge/background_release.h); runs held in the GPU's memory
 // (merge/held_runs.h) are read from there.
@@ -22,6 +22,6 @@ namespace gsort {
 // and counts what it wrote into the report; false (nothing written) where
 // it declines, saying why under -v.
 bool merge_lines_in_ranges(LineJob& job, std::vector<PendingSource>& files,
-                           const std::vector<const RunBytes*>& held = {});
+                           const std::vector<const MergeRun*>& held = {});
 
 }  // namespace gsort

@@ -120,8 +120,8 @@ void merge_line_sources(LineJob& job, std::vector<PendingSource> sources, uint64
   sources = merge_in_passes(std::move(sources), merges, nullptr, [&job](int, size_t) { ++job.report.merge_passes; });
   before_final_merge(sources);
   // The runs job.held holds come after those in files.
-  std::vector<std::unique_ptr<RunBytes>> held;
-  std::vector<const RunBytes*> held_runs;
+  std::vector<std::unique_ptr<MergeRun>> held;
+  std::vector<const MergeRun*> held_runs;
   for (size_t r = 0; job.held && r < job.held->runs(); ++r) {
     held.push_back(job.held->run(r));
     held_runs.push_back(held.back().get());

@@ -8,7 +8,8 @@
 #include "src/core/host_buffer.h"
 #include "src/core/stopwatch.h"
 #include "src/merge/background_release.h"
-#include "src/merge/range_merge.h"
+#include "src/merge/ranges_in_place.h"
+#include "src/merge/record_unit.h"
 #include "src/merge/range_split.h"
 
 namespace gsort {
@@ -99,49 +100,42 @@ ParallelMergeResult parallel_merge(const std::vector<const RunView*>& runs, cons
   result.split_s = step.lap();
 
   std::vector<uint64_t> starts(result.ranges + 1);
-  for (size_t p = 0; p <= result.ranges; ++p) starts[p] = ranges.records_before(p);
-  std::vector<RangeResult> done(result.ranges);
-  std::vector<double> busy(result.ranges);
-  std::atomic<size_t> next{0};
-  std::atomic<bool> failed{false};
-  const size_t workers = std::min<size_t>(plan.workers, result.ranges);
+  for (size_t p = 0; p <= result.ranges; ++p) starts[p] = ranges.records_before(p) * rs;
+  std::vector<std::unique_ptr<MergeRun>> files;
+  std::vector<const MergeRun*> merge_runs;
+  for (const RunView* r : runs) {
+    files.push_back(std::make_unique<FileMergeRun>(*r));
+    merge_runs.push_back(files.back().get());
+  }
+  RangeWorkerOptions worker;
+  worker.buffer_bytes = plan.buffer_bytes;
+  worker.unique = options.unique_by != nullptr;
+  worker.sum_dropped = options.sum_dropped;
+  const RecordUnit unit(layout);  // -u's equal keys are the sort's
   std::unique_ptr<BackgroundRelease> release;
   if (options.release_runs) release = std::make_unique<BackgroundRelease>(runs, ranges);
-  pool.parallel_for(workers, [&](size_t) {
-    try {
-      RangeMerger merger(runs, layout, plan.buffer_bytes, options.unique_by, options.sum_dropped);
-      // From the last range to the first, where the runs are freed as they
-      // go: what is merged is then each run's tail (background_release.h).
-      for (size_t q = next++; q < result.ranges && !failed; q = next++) {
-        const size_t p = release ? result.ranges - 1 - q : q;
-        const Stopwatch merging;
-        // The range's pages made present in one call: faults taken record
-        // by record, by every thread at once, cost the merge most of its time.
-        populate_for_write(out + starts[p] * rs, (starts[p + 1] - starts[p]) * rs);
-        done[p] = merger.merge(ranges.cuts[p], ranges.cuts[p + 1], out + starts[p] * rs, options.bytes_read);
-        busy[p] = merging.seconds();
-        if (release) release->merged(p);
-      }
-    } catch (...) {
-      failed = true;  // the other threads take no more ranges
-      throw;
-    }
-  });
+  InPlaceOptions in_place;
+  in_place.workers = plan.workers;
+  in_place.may_drop = worker.unique;
+  in_place.release = release.get();
+  const auto make_range = [&]() -> MergeRange {
+    auto w = std::make_shared<RecordRangeWorker>(merge_runs, unit, worker);
+    return [&, w](size_t p, uint8_t* at) { return w->merge(ranges.cuts[p], ranges.cuts[p + 1], at, options.bytes_read); };
+  };
+  const RangesTally tally = merge_ranges_in_place(pool, starts, out, make_range, in_place);
   result.merge_s = step.lap();
   if (release) {
     result.release_s = release->stop(options.release_all);
     result.release_wait_s = step.lap();
   }
-
+  const RangeResult sum = tally.sum();
+  result.kept = sum.kept;
+  result.dropped = sum.dropped;
+  result.dropped_hash_sum = sum.dropped_hash_sum;
+  result.read_s = sum.read_s;
+  result.busy_s = tally.busy_s() + tally.present_s();
   std::vector<Piece> pieces;
-  for (size_t p = 0; p < result.ranges; ++p) {
-    result.kept += done[p].kept;
-    result.dropped += done[p].dropped;
-    result.dropped_hash_sum += done[p].dropped_hash_sum;
-    result.read_s += done[p].read_s;
-    result.busy_s += busy[p];
-    pieces.push_back(Piece{starts[p] * rs, done[p].kept * rs});
-  }
+  for (size_t p = 0; p < result.ranges; ++p) pieces.push_back(Piece{starts[p], tally.done[p].bytes});
   if (options.unique_by) {
     // The readers' buffers are gone: their memory serves the moves.
     close_gaps(pool, out, pieces, options.budget_bytes);

@@ -1,7 +1,7 @@
 // The final merge on every core: the runs are cut into key ranges
 // (range_split.h), and the pool's threads each merge one range at a time,
 // of every run, straight into the range's place in the mapped output
-// (range_merge.h). No producer thread, no batch buffer, no copy between the
+// (range_worker.h). No producer thread, no batch buffer, no copy between the
 // runs and the output but the merge's own. Ranges are handed out as the
 // threads come free, a few per thread, so that a slow range does not hold
 // the rest. The output is byte for byte the sequential merge's.
@@ -53,7 +53,7 @@ ParallelMergePlan plan_parallel_merge(const std::vector<const RunView*>& runs, u
                                       const ParallelMergeOptions& options);
 
 // What the plan needs of a run, for merges of runs that are not all views
-// (the lines' runs held in the GPU's memory, src/lines/merge/run_bytes.h).
+// (the lines' runs held in the GPU's memory, src/merge/merge_run.h).
 struct MergeRunShape {
   uint64_t bytes = 0;
   uint64_t least_buffer_bytes = 1;  // a block or frame

@@ -1,5 +1,5 @@
 // The lines' merge in ranges piece by piece (src/lines/merge/range_cut.h,
-// range_merge.h), over runs in the host's memory: for 1 to 40 runs, ranges
+// src/merge/range_worker.h with merge/line_unit.h), over runs in the host's memory: for 1 to 40 runs, ranges
 // cut anywhere from 1 to 50, heavy duplicates, every line equal, one-line
 // and empty runs, lines longer than the read buffer, -s and -r, laying the
 // merged ranges end to end gives the sequential merge's bytes: the lines
@@ -14,7 +14,7 @@
 #include "src/lines/keys/compare.h"
 #include "src/lines/merge/held_runs.h"
 #include "src/lines/merge/range_cut.h"
-#include "src/lines/merge/range_merge.h"
+#include "src/lines/merge/line_unit.h"
 #include "tests/support/rng.h"
 
 namespace gsort {
@@ -69,19 +69,24 @@ Case make_case(const LineComparator& compare, const std::vector<std::vector<std:
 }
 
 std::string merged(const Case& c, const LineComparator& compare, size_t ranges, ThreadPool& pool) {
-  std::vector<std::unique_ptr<RunBytes>> owned;
-  std::vector<const RunBytes*> runs;
+  std::vector<std::unique_ptr<MergeRun>> owned;
+  std::vector<const MergeRun*> runs;
   for (const std::string& r : c.runs) {
-    owned.push_back(run_bytes_in_host(reinterpret_cast<const uint8_t*>(r.data()), r.size()));
+    owned.push_back(merge_run_in_host(reinterpret_cast<const uint8_t*>(r.data()), r.size()));
     runs.push_back(owned.back().get());
   }
   const MergeRanges cut = cut_line_runs(runs, compare, '\n', ranges, pool);
   std::string out(c.expected.size(), '\0');
-  LineRangeMerger merger(runs, compare, '\n', 4096);
+  RangeWorkerOptions options;
+  options.buffer_bytes = 4096;
+  LineRangeWorker merger(runs, LineUnit(compare, '\n'), options);
   for (size_t p = 0; p < cut.ranges(); ++p) {
     const uint64_t at = cut.records_before(p);
-    const LineRangeResult r = merger.merge(cut.cuts[p], cut.cuts[p + 1], reinterpret_cast<uint8_t*>(&out[at]), nullptr);
+    const RangeResult r = merger.merge(cut.cuts[p], cut.cuts[p + 1], reinterpret_cast<uint8_t*>(&out[at]), nullptr);
     EXPECT_EQ(r.bytes, cut.records_before(p + 1) - at) << "range " << p;
+    EXPECT_EQ(r.kept, static_cast<uint64_t>(std::count(out.begin() + static_cast<std::ptrdiff_t>(at),
+                                                          out.begin() + static_cast<std::ptrdiff_t>(at + r.bytes), '\n')))
+        << "range " << p;
   }
   return out;
 }
@@ -140,7 +145,7 @@ TEST(LineRangeMerge, EmptyAndOneLineRunsAndOneLineEverywhere) {
 
 TEST(LineRangeMerge, ProbesFindTheLineAtOrAfterAnOffset) {
   const std::string run = "ab\n\ncde\nf\n";
-  const auto bytes = run_bytes_in_host(reinterpret_cast<const uint8_t*>(run.data()), run.size());
+  const auto bytes = merge_run_in_host(reinterpret_cast<const uint8_t*>(run.data()), run.size());
   std::vector<uint8_t> line;
   const auto at = [&](uint64_t from) { return line_at_or_after(*bytes, from, '\n', line, nullptr); };
   EXPECT_EQ(at(0), 0u);
@@ -163,7 +168,7 @@ TEST(LineRangeMerge, ProbesFindLinesLongerThanOneRead) {
   for (const size_t length : {0, 5000, 1, 4095, 4096, 9000, 3, 4094, 0, 12000}) {
     run += std::string(length, static_cast<char>('a' + length % 26)) + "\n";
   }
-  const auto bytes = run_bytes_in_host(reinterpret_cast<const uint8_t*>(run.data()), run.size());
+  const auto bytes = merge_run_in_host(reinterpret_cast<const uint8_t*>(run.data()), run.size());
   std::vector<uint8_t> line;
   for (uint64_t from = 0; from <= run.size(); from += from < 20 ? 1 : 97) {
     SCOPED_TRACE("from " + std::to_string(from));

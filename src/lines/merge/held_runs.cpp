@@ -10,38 +10,6 @@
 namespace gsort {
 namespace {
 
-class HostRunBytes final : public RunBytes {
- public:
-  HostRunBytes(const uint8_t* base, uint64_t size) : base_(base), size_(size) {}
-  uint64_t size() const override { return size_; }
-  void read_span(uint64_t first, uint64_t count, uint8_t* dst, RunView::FrameCache*) const override {
-    if (count > 0) std::memcpy(dst, base_ + first, count);
-  }
-  uint64_t least_buffer_bytes() const override { return 4096; }
-  std::unique_ptr<RunPieces> pieces(uint64_t begin, uint64_t end, uint8_t*, uint64_t) const override {
-    return std::make_unique<InPlace>(base_ + begin, end - begin);
-  }
-
- private:
-  // The whole span at once, where it is: nothing copied.
-  class InPlace final : public RunPieces {
-   public:
-    InPlace(const uint8_t* at, uint64_t bytes) : at_(at), bytes_(bytes) {}
-    const uint8_t* next(uint64_t* count) override {
-      *count = bytes_;
-      bytes_ = 0;
-      return at_;
-    }
-
-   private:
-    const uint8_t* at_;
-    uint64_t bytes_;
-  };
-
-  const uint8_t* const base_;
-  const uint64_t size_;
-};
-
 class HostHeldRuns final : public HeldLineRuns {
  public:
   explicit HostHeldRuns(uint64_t bytes) : HeldLineRuns(bytes), store_(bytes) {}
@@ -55,8 +23,8 @@ class HostHeldRuns final : public HeldLineRuns {
 
  private:
   void store(uint64_t at, const uint8_t* data, uint64_t bytes) override { std::memcpy(store_.data() + at, data, bytes); }
-  std::unique_ptr<RunBytes> bytes_at(uint64_t first, uint64_t size) const override {
-    return run_bytes_in_host(store_.data() + first, size);
+  std::unique_ptr<MergeRun> bytes_at(uint64_t first, uint64_t size) const override {
+    return merge_run_in_host(store_.data() + first, size);
   }
 
   std::vector<uint8_t> store_;
@@ -76,8 +44,8 @@ class InPlaceRuns final : public HeldLineRuns {
   void store(uint64_t, const uint8_t*, uint64_t) override {
     throw Error("internal error: runs sorted in place take no more bytes");
   }
-  std::unique_ptr<RunBytes> bytes_at(uint64_t first, uint64_t size) const override {
-    return run_bytes_in_host(bytes_.data() + first, size);
+  std::unique_ptr<MergeRun> bytes_at(uint64_t first, uint64_t size) const override {
+    return merge_run_in_host(bytes_.data() + first, size);
   }
 
   HostBuffer bytes_;
@@ -105,10 +73,6 @@ std::unique_ptr<HeldLineRuns> hold_line_runs_in_host(uint64_t bytes) {
 
 std::unique_ptr<HeldLineRuns> hold_runs_in_place(HostBuffer bytes, const std::vector<uint64_t>& bounds) {
   return std::make_unique<InPlaceRuns>(std::move(bytes), bounds);
-}
-
-std::unique_ptr<RunBytes> run_bytes_in_host(const uint8_t* bytes, uint64_t size) {
-  return std::make_unique<HostRunBytes>(bytes, size);
 }
 
 }  // namespace gsort

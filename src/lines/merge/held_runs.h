@@ -1,7 +1,7 @@
 // Spilled runs of lines held outside the temporary directory, end to end in
 // one reserved store (the GPU's memory: device/device_runs.h): written one
 // run at a time by the spill's writer thread, then read by the final merge
-// in ranges, by many threads at once, as RunBytes. Nothing touches the page
+// in ranges, by many threads at once, as MergeRun. Nothing touches the page
 // cache or the disk, so a sort whose runs the store holds writes its input's
 // bytes once, to the output.
 #pragma once
@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "src/core/host_buffer.h"
-#include "src/lines/merge/run_bytes.h"
+#include "src/merge/merge_run.h"
 
 namespace gsort {
 
@@ -30,7 +30,7 @@ class HeldLineRuns {
   void end_run();
   size_t runs() const { return starts_.size() - 1; }
   // Run r's bytes; the store must outlive them.
-  std::unique_ptr<RunBytes> run(size_t r) const { return bytes_at(starts_[r], starts_[r + 1] - starts_[r]); }
+  std::unique_ptr<MergeRun> run(size_t r) const { return bytes_at(starts_[r], starts_[r + 1] - starts_[r]); }
   // `count` buffers of `bytes` for the writer of a run to fill, owned by the
   // store and the same for every run (one run is written at a time); none
   // where any host memory serves. The device's are pinned.
@@ -51,7 +51,7 @@ class HeldLineRuns {
   // Copies `bytes` of data to the store's byte `at` (within the capacity).
   virtual void store(uint64_t at, const uint8_t* data, uint64_t bytes) = 0;
   // The store's bytes [first, first + size) as a run.
-  virtual std::unique_ptr<RunBytes> bytes_at(uint64_t first, uint64_t size) const = 0;
+  virtual std::unique_ptr<MergeRun> bytes_at(uint64_t first, uint64_t size) const = 0;
 
  private:
   const uint64_t capacity_;
@@ -67,8 +67,5 @@ std::unique_ptr<HeldLineRuns> hold_line_runs_in_host(uint64_t bytes);
 // (taken): run r is [bounds[r], bounds[r + 1]) (a stream's pieces sorted
 // while it arrived: src/lines/arriving_pieces.h).
 std::unique_ptr<HeldLineRuns> hold_runs_in_place(HostBuffer bytes, const std::vector<uint64_t>& bounds);
-// A run's bytes in the host's memory (borrowed), as that store hands them
-// out: the merge in ranges reads them where they are.
-std::unique_ptr<RunBytes> run_bytes_in_host(const uint8_t* bytes, uint64_t size);
 
 }  // namespace gsort

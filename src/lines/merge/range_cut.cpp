@@ -12,7 +12,7 @@ namespace {
 constexpr uint64_t kProbeBytes = 4096;  // read at a time while looking for a terminator
 
 // The offset of the first `eol` at or after `from` (run.size() where none).
-uint64_t next_terminator(const RunBytes& run, uint64_t from, uint8_t eol, std::vector<uint8_t>& bytes,
+uint64_t next_terminator(const MergeRun& run, uint64_t from, uint8_t eol, std::vector<uint8_t>& bytes,
                          RunView::FrameCache* cache) {
   const uint64_t size = run.size();
   for (uint64_t at = from, step = kProbeBytes; at < size; at += step, step *= 2) {
@@ -34,9 +34,9 @@ struct LineSamples {
   std::vector<size_t> first;
 };
 
-LineSamples take_samples(const std::vector<const RunBytes*>& runs, uint8_t eol, uint64_t wanted, ThreadPool& pool) {
+LineSamples take_samples(const std::vector<const MergeRun*>& runs, uint8_t eol, uint64_t wanted, ThreadPool& pool) {
   uint64_t total = 0;
-  for (const RunBytes* r : runs) total += r->size();
+  for (const MergeRun* r : runs) total += r->size();
   std::vector<std::vector<std::pair<uint64_t, std::vector<uint8_t>>>> per_run(runs.size());
   pool.parallel_for(runs.size(), [&](size_t r) {
     const uint64_t n = runs[r]->size();
@@ -64,7 +64,7 @@ LineSamples take_samples(const std::vector<const RunBytes*>& runs, uint8_t eol, 
 
 // The first line start of run r that does not sort before splitter s; the
 // run's own samples (in its order) narrow the search before any read.
-uint64_t cut_of(const RunBytes& run, size_t r, const RangeSample& s, const LineSamples& all,
+uint64_t cut_of(const MergeRun& run, size_t r, const RangeSample& s, const LineSamples& all,
                 const LineComparator& compare, uint8_t eol) {
   if (r == s.run) return s.at;
   const std::vector<uint8_t>& splitter = all.keys[s.key];
@@ -98,7 +98,7 @@ uint64_t cut_of(const RunBytes& run, size_t r, const RangeSample& s, const LineS
 
 }  // namespace
 
-uint64_t line_at_or_after(const RunBytes& run, uint64_t from, uint8_t eol, std::vector<uint8_t>& line,
+uint64_t line_at_or_after(const MergeRun& run, uint64_t from, uint8_t eol, std::vector<uint8_t>& line,
                           RunView::FrameCache* cache) {
   const uint64_t size = run.size();
   line.clear();
@@ -134,7 +134,7 @@ uint64_t line_at_or_after(const RunBytes& run, uint64_t from, uint8_t eol, std::
   return start;
 }
 
-MergeRanges cut_line_runs(const std::vector<const RunBytes*>& runs, const LineComparator& compare, uint8_t eol,
+MergeRanges cut_line_runs(const std::vector<const MergeRun*>& runs, const LineComparator& compare, uint8_t eol,
                           size_t ranges, ThreadPool& pool) {
   std::vector<uint64_t> sizes(runs.size());
   uint64_t total = 0;

@@ -1,5 +1,5 @@
 // The final merge of spilled runs of lines in ranges (parallel.h): cuts
-// every run (its bytes, run_bytes.h) at line starts such
+// every run (its bytes, src/merge/merge_run.h) at line starts such
 // that range p holds bytes [cuts[p][r], cuts[p+1][r]) of run r, and every
 // line of range p sorts before every line of range p+1 in the merge's
 // total order: by the comparison, then run number, then place in the run.
@@ -20,7 +20,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "src/lines/merge/run_bytes.h"
+#include "src/merge/merge_run.h"
 #include "src/core/thread_pool.h"
 #include "src/lines/keys/compare.h"
 #include "io/run/run_view.h"
@@ -29,13 +29,13 @@
 namespace gsort {
 
 // `ranges` wanted (fewer where splitters coincide); no range is empty.
-MergeRanges cut_line_runs(const std::vector<const RunBytes*>& runs, const LineComparator& compare, uint8_t eol,
+MergeRanges cut_line_runs(const std::vector<const MergeRun*>& runs, const LineComparator& compare, uint8_t eol,
                           size_t ranges, ThreadPool& pool);
 
 // The first line of `run` that starts at byte `from` or after: its start
 // (run->size() where none does), and its bytes without the terminator in
 // `line`; `cache` as RunView::read_span's.
-uint64_t line_at_or_after(const RunBytes& run, uint64_t from, uint8_t eol, std::vector<uint8_t>& line,
+uint64_t line_at_or_after(const MergeRun& run, uint64_t from, uint8_t eol, std::vector<uint8_t>& line,
                           RunView::FrameCache* cache);
 
 }  // namespace gsort

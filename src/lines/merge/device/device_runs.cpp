@@ -67,7 +67,7 @@ class StagingBuffers {
   std::vector<HostBuffer> free_;
 };
 
-class DeviceRunBytes final : public RunBytes {
+class DeviceRunBytes final : public MergeRun {
  public:
   DeviceRunBytes(int device, const uint8_t* base, uint64_t size, StagingBuffers& staging)
       : device_(device), base_(base), size_(size), staging_(staging) {}
@@ -111,7 +111,7 @@ class DeviceHeldRuns final : public HeldLineRuns {
   void store(uint64_t at, const uint8_t* data, uint64_t bytes) override {
     copy(store_.data() + at, data, bytes, cudaMemcpyHostToDevice, device_);
   }
-  std::unique_ptr<RunBytes> bytes_at(uint64_t first, uint64_t size) const override {
+  std::unique_ptr<MergeRun> bytes_at(uint64_t first, uint64_t size) const override {
     return std::make_unique<DeviceRunBytes>(device_, store_.data() + first, size, staging_);
   }
 

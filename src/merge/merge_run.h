@@ -1,7 +1,9 @@
-// A spilled run of lines as the final merge in ranges reads it (range_cut.h,
-// range_merge.h): its bytes, any span of them, by many threads at once. A
-// run in the temporary directory is one (FileRunBytes, over its view); a
-// run held in the GPU's memory is another (device/held_runs.h).
+// A sorted run as a final merge in ranges reads it (range_worker.h; the
+// lines' range cut, src/lines/merge/range_cut.h): its units (a run of
+// records': records; a run of lines': bytes), any span of them, by many
+// threads at once. A run in the temporary directory is one (FileMergeRun,
+// over its view); a run of lines held in the GPU's memory is another
+// (src/lines/merge/held_runs.h).
 #pragma once
 
 #include <cstdint>
@@ -13,20 +15,22 @@
 
 namespace gsort {
 
-// Bytes [begin, end) of a run, handed out in pieces read into a buffer.
+// Units [begin, end) of a run, handed out in pieces read into a buffer.
 class RunPieces {
  public:
   virtual ~RunPieces() = default;
-  // The next bytes: *count of them (0 at the end) from the pointer, valid
+  // The next units: *count of them (0 at the end) from the pointer, valid
   // until the next call.
   virtual const uint8_t* next(uint64_t* count) = 0;
 };
 
-class RunBytes {
+class MergeRun {
  public:
-  virtual ~RunBytes() = default;
-  virtual uint64_t size() const = 0;
-  // Copies bytes [first, first + count) to dst, unchecked (probes; the
+  virtual ~MergeRun() = default;
+  virtual uint64_t size() const = 0;  // units
+  // A unit's bytes: 1 for lines', a record's for records'.
+  virtual uint32_t unit_bytes() const { return 1; }
+  // Copies units [first, first + count) to dst, unchecked (probes; the
   // pieces check what they read). `cache` as RunView::read_span's.
   virtual void read_span(uint64_t first, uint64_t count, uint8_t* dst, RunView::FrameCache* cache) const = 0;
   // The least buffer pieces() takes.
@@ -35,17 +39,18 @@ class RunBytes {
   virtual bool compressed() const { return false; }
   // Memory the run's reader holds besides the buffers (a frame index).
   virtual uint64_t index_bytes() const { return 0; }
-  // Bytes [begin, end) in pieces read into `buffer` (`bytes` of it, at
+  // Units [begin, end) in pieces read into `buffer` (`bytes` of it, at
   // least least_buffer_bytes()); by default each piece is a read_span of
   // as much as the buffer holds (runs in memory, whose bytes need no check).
   virtual std::unique_ptr<RunPieces> pieces(uint64_t begin, uint64_t end, uint8_t* buffer, uint64_t bytes) const;
 };
 
 // A run of the temporary directory, through its view (borrowed).
-class FileRunBytes final : public RunBytes {
+class FileMergeRun final : public MergeRun {
  public:
-  explicit FileRunBytes(const RunView& view) : view_(view) {}
+  explicit FileMergeRun(const RunView& view) : view_(view) {}
   uint64_t size() const override { return view_.size(); }
+  uint32_t unit_bytes() const override { return view_.record_size(); }
   void read_span(uint64_t first, uint64_t count, uint8_t* dst, RunView::FrameCache* cache) const override {
     view_.read_span(first, count, dst, cache);
   }
@@ -58,8 +63,12 @@ class FileRunBytes final : public RunBytes {
   const RunView& view_;
 };
 
-// A run's bytes read from its start to its end, for the merge in batches
+// A run in the host's memory (borrowed): `units` of `unit_bytes` each. Its
+// pieces are the span asked for, where it lies: nothing copied.
+std::unique_ptr<MergeRun> merge_run_in_host(const uint8_t* data, uint64_t units, uint32_t unit_bytes = 1);
+
+// A run's units read from its start to its end, for the merge in batches
 // (runs held where no file holds them: device/device_runs.h).
-std::unique_ptr<RecordSource> read_in_order(const RunBytes& run, std::string name);
+std::unique_ptr<RecordSource> read_in_order(const MergeRun& run, std::string name);
 
 }  // namespace gsort
