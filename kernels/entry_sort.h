@@ -13,7 +13,7 @@
 
 namespace gsort::kernels {
 
-// The host's WideEntry (src/lines/sort/pair_sort.h), field for field.
+// The host's WideEntry (src/chunk_sort/cpu/pair_sort.h), field for field.
 struct LineEntry {
   uint64_t hi;
   uint32_t lo;

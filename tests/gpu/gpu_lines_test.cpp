@@ -13,7 +13,7 @@
 #include "src/core/device_budget.h"
 #include "src/core/errors.h"
 #include "src/core/thread_pool.h"
-#include "src/lines/sort/pair_sort.h"
+#include "src/chunk_sort/cpu/pair_sort.h"
 #include "src/lines/sort/gpu/sort_gpu.h"
 #include "tests/gpu/require_gpu.h"
 #include "tests/lines/gnu_diff.h"

@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "src/core/thread_pool.h"
-#include "src/lines/sort/bit_squeeze.h"
+#include "src/algo/bit_squeeze.h"
 #include "src/lines/sort/sorter.h"
 #include "tests/support/line_gen.h"
 #include "tests/support/line_reference.h"

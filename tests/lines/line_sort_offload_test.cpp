@@ -16,7 +16,7 @@
 
 #include "src/core/thread_pool.h"
 #include "src/lines/sort/composite_pass.h"
-#include "src/lines/sort/pair_sort.h"
+#include "src/chunk_sort/cpu/pair_sort.h"
 #include "src/lines/sort/sorter.h"
 #include "tests/support/line_gen.h"
 #include "tests/support/line_reference.h"

@@ -30,7 +30,7 @@
 #include "src/lines/sort/few_slots.h"
 #include "src/lines/sort/first_pass.h"
 #include "src/lines/sort/index.h"
-#include "src/lines/sort/pair_sort.h"
+#include "src/chunk_sort/cpu/pair_sort.h"
 #include "src/lines/sort/tie_refine.h"
 
 namespace gsort {

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "src/lines/keys/key_spec.h"
-#include "src/lines/sort/bit_squeeze.h"
+#include "src/algo/bit_squeeze.h"
 #include "src/lines/sort/collated_ranks.h"
 #include "src/lines/sort/composite_pass.h"
 #include "src/lines/sort/few_slots.h"

@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "src/keys/line_image.h"
-#include "src/lines/sort/bit_squeeze.h"
+#include "src/algo/bit_squeeze.h"
 
 namespace gsort {
 namespace {

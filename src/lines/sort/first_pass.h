@@ -22,7 +22,7 @@
 #include "src/core/thread_pool.h"
 #include "src/lines/keys/key_spec.h"
 #include "src/lines/sort/index.h"
-#include "src/lines/sort/pair_sort.h"
+#include "src/chunk_sort/cpu/pair_sort.h"
 #include "src/lines/sort/tie_refine.h"
 
 namespace gsort {

@@ -6,7 +6,7 @@
 #include "src/chunk_sort/cpu/radix_sort.h"
 #include "src/keys/line_image.h"
 #include "src/lines/sort/collated_ranks.h"
-#include "src/lines/sort/pair_sort.h"
+#include "src/chunk_sort/cpu/pair_sort.h"
 
 namespace gsort {
 

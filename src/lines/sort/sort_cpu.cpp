@@ -19,7 +19,7 @@
 #include "src/core/host_buffer.h"
 #include "src/lines/sort/composite_pass.h"
 #include "src/lines/sort/first_pass.h"
-#include "src/lines/sort/pair_sort.h"
+#include "src/chunk_sort/cpu/pair_sort.h"
 #include "src/lines/sort/sort_steps.h"
 #include "src/lines/sort/sorter.h"
 #include "src/lines/sort/tie_refine.h"

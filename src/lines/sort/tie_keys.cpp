@@ -5,7 +5,7 @@
 #include <cstring>
 
 #include "src/keys/line_fields.h"
-#include "src/lines/sort/common_prefix.h"
+#include "src/algo/common_prefix.h"
 #include "src/lines/sort/tie_refine.h"
 
 namespace gsort {

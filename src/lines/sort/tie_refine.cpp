@@ -8,7 +8,7 @@
 #include "src/keys/line_fields.h"
 #include "src/keys/line_image.h"
 #include "src/lines/sort/comparison_sort.h"
-#include "src/lines/sort/pair_sort.h"
+#include "src/chunk_sort/cpu/pair_sort.h"
 
 namespace gsort {
 namespace {

@@ -14,7 +14,7 @@
 #include "src/core/stopwatch.h"
 #include "src/lines/sort/gpu/device_composite.h"
 #include "src/lines/sort/gpu/device_entry_sort.h"
-#include "src/lines/sort/pair_sort.h"
+#include "src/chunk_sort/cpu/pair_sort.h"
 
 namespace gsort {
 namespace {

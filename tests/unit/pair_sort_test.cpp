@@ -1,4 +1,4 @@
-// The all-threads sort of (96 bits, line) entries (src/lines/sort/pair_sort.h's
+// The all-threads sort of (96 bits, line) entries (src/chunk_sort/cpu/pair_sort.h's
 // sort_wide) against std::stable_sort: keys whose varying bits are few and
 // scattered over the bytes, most entries alike in their top varying bits
 // (sorted again within them), all equal, and sizes around the parallel threshold.
@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "src/core/thread_pool.h"
-#include "src/lines/sort/pair_sort.h"
+#include "src/chunk_sort/cpu/pair_sort.h"
 #include "tests/support/line_gen.h"
 
 namespace gsort {
@@ -32,7 +32,7 @@ std::vector<WideEntry> entries(Rng& rng, size_t n, uint64_t hi_mask, uint32_t lo
   return e;
 }
 
-TEST(LinePairSort, AllThreadsSortIsTheStableSort) {
+TEST(PairSort, AllThreadsSortIsTheStableSort) {
   Rng rng(96);
   ThreadPool pool(4);
   struct Shape {

@@ -1,4 +1,4 @@
-#include "src/lines/sort/pair_sort.h"
+#include "src/chunk_sort/cpu/pair_sort.h"
 
 #include <algorithm>
 #include <array>

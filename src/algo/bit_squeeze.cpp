@@ -1,4 +1,4 @@
-#include "src/lines/sort/bit_squeeze.h"
+#include "src/algo/bit_squeeze.h"
 
 #if defined(__x86_64__)
 #include <immintrin.h>
