@@ -15,6 +15,10 @@
 # HOST_FILTER narrows the host suites (unit, conformance, cli, lines: a gtest filter;
 # default: all of them). The CLI cases are read from this copy's tests/cli/cases.
 set -uo pipefail
+# The suites run as ctest runs them (tests/CMakeLists.txt), and the benchmarks
+# as bench.sh does: in C, whatever locale the machine sets (the H200 kind
+# sets LC_ALL=en_US.UTF-8).
+export LC_ALL=C
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 carry=$(cd "${CARRY:-$repo/.devcarry}" && pwd) || { echo "device_check.sh: no packed build (CARRY)" >&2; exit 2; }
 out=${OUT:-/tmp/gsort-device}
