@@ -1,6 +1,7 @@
 #include "src/lines/merge/line_unit.h"
 
 #include "src/core/errors.h"
+#include "src/lines/sort/index.h"
 #include "src/lines/verify/verify.h"
 
 namespace gsort {
@@ -69,14 +70,7 @@ void LineUnit::keep(Head& last, const Head& h, const uint8_t* copied) const {
 uint64_t LineUnit::hash(const Head& h) const { return hash_line(h.line, h.length); }
 
 uint64_t LineUnit::units_in(const uint8_t* bytes, uint64_t size) const {
-  uint64_t lines = 0;
-  const uint8_t* end = bytes + size;
-  for (const uint8_t* p = bytes; p < end; ++lines) {
-    const auto* stop = static_cast<const uint8_t*>(std::memchr(p, eol_, static_cast<size_t>(end - p)));
-    if (!stop) break;  // whole lines: not reached
-    p = stop + 1;
-  }
-  return lines;
+  return count_terminators(bytes, 0, size, eol_);
 }
 
 }  // namespace gsort

@@ -9,20 +9,6 @@ namespace {
 
 constexpr uint64_t kBytesPerTask = 1 << 20;  // below this a piece is not worth a task
 
-// Terminators in text[begin, end).
-uint64_t count_terminators(const uint8_t* text, uint64_t begin, uint64_t end, uint8_t eol) {
-  uint64_t n = 0;
-  const uint8_t* p = text + begin;
-  const uint8_t* stop = text + end;
-  while (p < stop) {
-    const void* hit = std::memchr(p, eol, static_cast<size_t>(stop - p));
-    if (!hit) break;
-    ++n;
-    p = static_cast<const uint8_t*>(hit) + 1;
-  }
-  return n;
-}
-
 // Writes the starts of the lines after each terminator in text[begin, end),
 // from starts[first] on, at most `room` of them.
 void write_starts(const uint8_t* text, uint64_t begin, uint64_t end, uint8_t eol, uint64_t* starts, uint64_t first,
@@ -51,6 +37,19 @@ uint64_t longest_line(ThreadPool& pool, const uint64_t* starts, uint64_t lines, 
 }
 
 }  // namespace
+
+uint64_t count_terminators(const uint8_t* text, uint64_t begin, uint64_t end, uint8_t eol) {
+  uint64_t n = 0;
+  const uint8_t* p = text + begin;
+  const uint8_t* stop = text + end;
+  while (p < stop) {
+    const void* hit = std::memchr(p, eol, static_cast<size_t>(stop - p));
+    if (!hit) break;
+    ++n;
+    p = static_cast<const uint8_t*>(hit) + 1;
+  }
+  return n;
+}
 
 uint64_t* LineIndexBuffers::room_for(uint64_t n, const std::function<HostBuffer(size_t bytes)>& allocate) {
   if (n > lines || !starts) {

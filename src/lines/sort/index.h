@@ -43,6 +43,9 @@ struct LineIndexBuffers {
   uint64_t* room_for(uint64_t n, const std::function<HostBuffer(size_t bytes)>& allocate);
 };
 
+// Terminators in text[begin, end).
+uint64_t count_terminators(const uint8_t* text, uint64_t begin, uint64_t end, uint8_t eol);
+
 // Finds the lines of text[0, bytes), which ends with `eol`, on the pool's
 // threads, and writes their starts (lines + 1 entries). Stops after
 // max_lines lines: `bytes` of the result then tells where the rest begins.
