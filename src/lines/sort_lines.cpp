@@ -124,6 +124,7 @@ void commit(LineJob& job, const RunOptions& run, const LinesBeforeCommit& before
   LineDestination& out = *job.out;
   job.report.input_stored_bytes = job.tally.stored_bytes.load();
   out.mapped.finish(job.report.output_bytes, job.config.fsync, &job.pool);
+  job.report.add_duration("commit: the output's mapping closed", t.seconds());
   report_output_way(out.blocks.way(), stream_reason(out.refusal, *out.room, out.mapped), job.pool.size(), job.log,
                     job.report);
   if (job.verify) {
@@ -139,12 +140,14 @@ void commit(LineJob& job, const RunOptions& run, const LinesBeforeCommit& before
     job.report.output_stored_bytes = out.encoder->bytes_out();
   }
   job.meter->stop();
+  const Stopwatch placing;
   out.target.prepare_commit(job.config.fsync);
   if (before_commit) before_commit(job.report, job.sorter);
   std::optional<StaleParts> stale;
   if (!run.parts_directory.empty()) stale.emplace(run.parts_directory, 1);
   out.target.publish();
   if (stale) stale->commit();
+  job.report.add_duration("commit: put in place", placing.seconds());
   job.report.add_phase("commit", t.seconds());
 }
 

@@ -5,7 +5,9 @@
 // path.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <memory>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -54,6 +56,40 @@ TEST(LineIndex, StopsAtTheLineLimit) {
   EXPECT_EQ(r.lines, 1000u);
   EXPECT_EQ(r.bytes, text.find(std::string("1000") + '\0'));
   EXPECT_EQ(starts[999], text.find(std::string("999") + '\0'));
+}
+
+// Against lines found one byte at a time: starts, bytes and the longest
+// line over several tasks, also where the chunk takes fewer lines than
+// the text holds.
+TEST(LineIndex, MatchesLinesFoundByteByByte) {
+  std::mt19937_64 rng(5);
+  ThreadPool pool(4);
+  for (int round = 0; round < 30; ++round) {
+    // Lines of 0 to 3 (and, now and then, 5000) bytes over 3 MB: several tasks.
+    std::vector<uint8_t> text;
+    while (text.size() < 3u << 20) {
+      const uint64_t len = rng() % 50 == 0 ? 5000 : rng() % 4;
+      for (uint64_t k = 0; k < len; ++k) text.push_back(static_cast<uint8_t>('a' + rng() % 3));
+      text.push_back('\n');
+    }
+    std::vector<uint64_t> expected{0};
+    uint64_t longest = 0;
+    for (uint64_t i = 0; i < text.size(); ++i) {
+      if (text[i] != '\n') continue;
+      longest = std::max(longest, i + 1 - expected.back());
+      expected.push_back(i + 1);
+    }
+    const uint64_t lines = expected.size() - 1;
+    const uint64_t most = round % 2 == 0 ? lines : lines / 3;  // a chunk that takes fewer lines
+    std::vector<uint64_t> starts(lines + 1, ~uint64_t{0});
+    const IndexResult r = index_lines(pool, text.data(), text.size(), '\n', starts.data(), most);
+    ASSERT_EQ(r.lines, most);
+    EXPECT_EQ(r.bytes, expected[most]);
+    uint64_t longest_taken = 0;
+    for (uint64_t i = 0; i < most; ++i) longest_taken = std::max(longest_taken, expected[i + 1] - expected[i]);
+    EXPECT_EQ(r.longest, most == lines ? longest : longest_taken);
+    for (uint64_t i = 0; i <= most; ++i) ASSERT_EQ(starts[i], expected[i]) << "line " << i;
+  }
 }
 
 TEST(LineSortCpu, MatchesTheReferenceUnderRandomOptions) {
@@ -159,6 +195,41 @@ TEST(LineSortCpu, AFirstKeyOfFewWordsLeavesTheBitsToTheNext) {
     ASSERT_EQ(gsort_test::order_by(*sorter, spec, lines), expected) << long_numbers;
     EXPECT_NE(sorter->steps().find(" 0 lines in 0 segments"), std::string::npos) << long_numbers << sorter->steps();
   }
+}
+
+// The first pass packs the varying bits of the image's words 0, 1 and 2
+// into the 96 bits sorted first (first_pass.h): keys of few varying bits a
+// byte that tie past 12 bytes, short keys the packed bits settle whole,
+// trailing NULs the padding hides, keys of bytes varying in every bit, and
+// a common prefix longer than the three words.
+TEST(LineSortCpu, PackedBitsOfTheFirstWords) {
+  ThreadPool pool(4);
+  Rng rng(31);
+  std::vector<std::vector<std::string>> cases(5);
+  for (int i = 0; i < 20000; ++i) {
+    cases[0].push_back(std::to_string(100 + rng.below(900)) + ",O'Brien," + std::to_string(rng.below(90000)) + ",x");
+    std::string digits;
+    for (uint64_t k = rng.below(25); k > 0; --k) digits += static_cast<char>('0' + rng.below(4));
+    cases[1].push_back(digits);
+    std::string bytes;
+    for (uint64_t k = rng.below(30); k > 0; --k) {
+      const uint64_t c = rng.below(256);
+      bytes += static_cast<char>(c == '\n' ? 11 : c);
+    }
+    cases[2].push_back(bytes);
+    cases[3].push_back(std::string("ab") + (rng.chance(2) ? std::string("\0", 1) : "") + (rng.chance(3) ? "c" : ""));
+    cases[4].push_back(std::string(30, 'q') + std::to_string(rng.below(1000)));
+  }
+  const std::vector<std::vector<std::string>> arg_sets = {{}, {"-r"}, {"-u"}, {"-f"}, {"-k1,1"}, {"-s", "-k1.3"}};
+  EXPECT_EQ(gsort_test::differences_from_reference(
+                cases, arg_sets, [&](const LineSpec& spec) { return make_cpu_line_sorter(spec, pool); }),
+            "");
+  // Lines of at most 24 bytes whose varying bits all fit the 96: settled
+  // by the radix sort alone, none left to refine.
+  const LineSpec spec = gsort_test::spec_of_args({});
+  std::unique_ptr<LineSorter> sorter = make_cpu_line_sorter(spec, pool);
+  ASSERT_EQ(gsort_test::order_by(*sorter, spec, cases[0]), gsort_test::reference_order(spec, cases[0]));
+  EXPECT_NE(sorter->steps().find(" 0 lines in 0 segments"), std::string::npos) << sorter->steps();
 }
 
 }  // namespace

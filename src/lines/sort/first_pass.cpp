@@ -1,5 +1,6 @@
 #include "src/lines/sort/first_pass.h"
 
+#include <cstring>
 #include <limits>
 #include <vector>
 
@@ -57,19 +58,74 @@ bool whole_line_text(const LineKey& k) {
          line_order(k) == LineOrder::kText && k.keep == kKeepAll;
 }
 
-// Which 96 bits, and where their ties are refined from: words hi_word and
-// lo_word of the first image (lo_word 3: the next level's word 0; -1: none).
-struct Bits96 {
-  TieStart start;
-  int hi_word;
-  int lo_word;
+// The varying bits of image words 0, 1 and 2 end to end, the first 96 of
+// them, left-aligned in an entry's (hi, lo): text of seven varying bits a
+// byte (digits of four) puts more of each key in the 96 than whole words
+// would, so that fewer lines tie and go on to the refinement, which reads
+// each tied line again, wherever it lies.
+class PackedWords {
+ public:
+  explicit PackedWords(const Figures& all) {
+    const uint64_t varying[3] = {all.v0, all.v1, all.v2};
+    int left = 96;
+    for (int k = 0; k < 3; ++k) {
+      squeeze_[k] = BitSqueeze(varying[k], std::min(64, left));
+      left -= squeeze_[k].bits();
+      if (whole_ == k && squeeze_[k].bits() == __builtin_popcountll(varying[k])) ++whole_;
+    }
+  }
+  // Lines whose packed bits are equal have equal words 0 .. whole() - 1.
+  int whole() const { return whole_; }
+  // Whether word k has bits in the 96.
+  bool uses(int k) const { return squeeze_[k].bits() > 0; }
+  void set(WideEntry& e, uint64_t w0, uint64_t w1, uint64_t w2) const {
+    const uint64_t w[3] = {w0, w1, w2};
+    __extension__ using Bits128 = unsigned __int128;
+    Bits128 bits = 0;
+    int used = 0;
+    for (int k = 0; k < 3; ++k) {
+      const int b = squeeze_[k].bits();
+      if (b == 0) continue;
+      bits = bits << b | squeeze_[k](w[k]);
+      used += b;
+    }
+    bits <<= 96 - used;
+    e.hi = static_cast<uint64_t>(bits >> 32);
+    e.lo = static_cast<uint32_t>(bits);
+  }
+
+ private:
+  BitSqueeze squeeze_[3];
+  int whole_ = 0;
 };
 
-Bits96 choose_bits(const Figures& all, const LineKey& key, bool next_level) {
-  const bool exact = all.longest <= 8 && !all.inexact && !image_leaves_ties_to_comparison(key);
-  if (exact) return next_level ? Bits96{TieStart{0, 1, false}, 0, 3} : Bits96{TieStart{0, 0, true}, 0, -1};
-  if (all.v0 == 0) return Bits96{TieStart{2, 0, false}, 1, 2};
-  return Bits96{TieStart{1, 0, false}, 0, 1};
+// The 96 bits chosen: the packed words of the first image, or, where every
+// first image fits word 0 exactly and a next level follows, ExactThenNext.
+struct Bits96 {
+  TieStart start;
+  bool exact_then_next;
+};
+
+Bits96 choose_bits(const Figures& all, const PackedWords& packed, const LineKey& key, bool next_level) {
+  const bool exact = !all.inexact && !image_leaves_ties_to_comparison(key);
+  if (exact && all.longest <= 8 && next_level) return Bits96{TieStart{0, 1, false}, true};
+  const uint64_t whole = static_cast<uint64_t>(packed.whole());
+  // Equal bits are equal images, and (no level after) equal keys: nothing to refine.
+  const bool settled = exact && all.longest <= 8 * whole && !next_level;
+  return Bits96{TieStart{whole, 0, settled}, false};
+}
+
+// The second pass: each entry's 96 bits packed from its word 0 (in hi) and
+// word(i, w) for words 1 and 2.
+template <typename Word>
+void pack_bits(ThreadPool& pool, uint64_t n, size_t tasks, const PackedWords& packed, WideEntry* entries,
+               const Word& word) {
+  const bool w1 = packed.uses(1), w2 = packed.uses(2);
+  pool.parallel_for(tasks, [&](size_t t) {
+    for (uint64_t i = split_point(n, tasks, t), end = split_point(n, tasks, t + 1); i < end; ++i) {
+      packed.set(entries[i], entries[i].hi, w1 ? word(i, 1) : 0, w2 ? word(i, 2) : 0);
+    }
+  });
 }
 
 struct Words {
@@ -77,7 +133,61 @@ struct Words {
   uint64_t next;  // the next level's word 0
 };
 
+// Bytes [8w, 8w + 8) of p[0, len) as a big-endian word, zero past len.
+inline uint64_t big_endian_word(const uint8_t* p, uint64_t len, uint64_t w) {
+  static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "the load is read as little-endian");
+  const uint64_t first = 8 * w;
+  uint64_t raw = 0;
+  if (first + 8 <= len) {
+    std::memcpy(&raw, p + first, 8);
+  } else if (first < len) {
+    std::memcpy(&raw, p + first, len - first);
+  }
+  return __builtin_bswap64(raw);
+}
+
+// Whether every line's image is its own bytes (complemented for 'r'): the
+// whole line, no 'f', 'd' or 'i', and no key after it.
+bool plain_whole_line(const LineKey& k, bool next_level) {
+  return whole_line_text(k) && !k.fold && !next_level;
+}
+
+// The first pass where plain_whole_line holds: each line's words read
+// straight from its bytes, no view made. Words 1 and 2 go into spare (hi;
+// lo and index) for the second pass, which then reads no text again.
+Figures whole_line_words(ThreadPool& pool, const LineKey& key, const LineSpan& lines, size_t tasks,
+                         WideEntry* entries, WideEntry* spare) {
+  const uint64_t n = lines.count;
+  const uint64_t flip = key.reverse ? ~uint64_t{0} : 0;
+  const auto words = [&](uint64_t i, uint64_t* w) {
+    const uint8_t* p = lines.line(i);
+    const uint64_t len = lines.length(i);
+    for (uint64_t k = 0; k < 3; ++k) w[k] = big_endian_word(p, len, k) ^ flip;
+    return len;
+  };
+  uint64_t first[3];
+  words(0, first);
+  std::vector<Figures> figures(tasks);
+  pool.parallel_for(tasks, [&](size_t t) {
+    Figures& f = figures[t];
+    for (uint64_t i = split_point(n, tasks, t), end = split_point(n, tasks, t + 1); i < end; ++i) {
+      uint64_t w[3];
+      const uint64_t len = words(i, w);
+      f.v0 |= w[0] ^ first[0], f.v1 |= w[1] ^ first[1], f.v2 |= w[2] ^ first[2];
+      f.longest = std::max(f.longest, len);
+      f.inexact |= len > 0 && lines.line(i)[len - 1] == 0;  // image_holds_key: a NUL the padding hides
+      entries[i] = WideEntry{w[0], 0, static_cast<uint32_t>(i)};
+      spare[i] = WideEntry{w[1], static_cast<uint32_t>(w[2] >> 32), static_cast<uint32_t>(w[2])};
+    }
+  });
+  Figures all;
+  for (const Figures& f : figures) all.add(f);
+  return all;
+}
+
 }  // namespace
+
+bool first_pass_fills_cache(const LineSpec& spec) { return !whole_line_text(spec.images()[0].key); }
 
 TieStart first_pass(ThreadPool& pool, const LineSpec& spec, const LineSpan& lines, WideEntry* entries,
                     WideEntry* spare, LineCache* cache, CachedWords* cached) {
@@ -85,6 +195,16 @@ TieStart first_pass(ThreadPool& pool, const LineSpec& spec, const LineSpan& line
   const std::vector<LineImageSpec> levels = spec.images();
   const LineImageSpec& image = levels[0];
   const bool next_level = levels.size() > 1;
+  const size_t tasks = n < 4096 ? 1 : pool.balanced_task_count();
+  if (plain_whole_line(image.key, next_level)) {
+    *cached = CachedWords{false, 0, 1};
+    const Figures all = whole_line_words(pool, image.key, lines, tasks, entries, spare);
+    const PackedWords packed(all);
+    pack_bits(pool, n, tasks, packed, entries, [spare](uint64_t i, int w) {
+      return w == 1 ? spare[i].hi : uint64_t{spare[i].lo} << 32 | spare[i].index;
+    });
+    return choose_bits(all, packed, image.key, false).start;
+  }
   // The next level's word is wanted only while every first image fits a
   // word (then the 96 bits may take it): once a line's does not, no more.
   const auto words_of = [&](uint64_t i, LineImageView* view, uint64_t* length, bool want_next) {
@@ -102,10 +222,9 @@ TieStart first_pass(ThreadPool& pool, const LineSpec& spec, const LineSpan& line
   // A key that is the whole line is found again for nothing: its place and
   // words 1 and 2 are not kept for the ties (the cache's writes are fresh
   // memory, a third of the pass's), and the refiner finds the few it needs.
-  const bool keep_cache = !whole_line_text(image.key);
+  const bool keep_cache = first_pass_fills_cache(spec);
   uint64_t first_length = 0;
   const Words first = words_of(0, nullptr, &first_length, true);
-  const size_t tasks = n < 4096 ? 1 : pool.balanced_task_count();
   std::vector<Figures> figures(tasks);
   pool.parallel_for(tasks, [&](size_t t) {
     constexpr uint64_t kMost = std::numeric_limits<uint32_t>::max();
@@ -130,10 +249,10 @@ TieStart first_pass(ThreadPool& pool, const LineSpec& spec, const LineSpan& line
   Figures all;
   for (const Figures& f : figures) all.add(f);
   *cached = CachedWords{keep_cache && all.fits, 0, 1};
-  const Bits96 chosen = choose_bits(all, image.key, next_level);
+  const PackedWords packed(all);
+  const Bits96 chosen = choose_bits(all, packed, image.key, next_level);
   const TieStart start = chosen.start;
-  const int hi_word = chosen.hi_word, lo_word = chosen.lo_word;
-  if (lo_word == 3) {
+  if (chosen.exact_then_next) {
     const ExactThenNext bits(all.v0, all.vn);
     pool.parallel_for(tasks, [&](size_t t) {
       for (uint64_t i = split_point(n, tasks, t), end = split_point(n, tasks, t + 1); i < end; ++i) {
@@ -142,17 +261,9 @@ TieStart first_pass(ThreadPool& pool, const LineSpec& spec, const LineSpan& line
     });
     return start;
   }
-  const BitSqueeze squeeze(lo_word == 1 ? all.v1 : lo_word == 2 ? all.v2 : 0, 32);
   // Words 1 and 2: kept in the cache, or read from the line again.
-  const auto word = [&](uint64_t i, int w) {
+  pack_bits(pool, n, tasks, packed, entries, [&](uint64_t i, int w) {
     return keep_cache ? cache[i].word[w - 1] : line_image_word(image, lines.line(i), lines.length(i), w);
-  };
-  pool.parallel_for(tasks, [&](size_t t) {
-    for (uint64_t i = split_point(n, tasks, t), end = split_point(n, tasks, t + 1); i < end; ++i) {
-      const uint64_t lo = lo_word > 0 ? word(i, lo_word) : 0;
-      if (hi_word == 1) entries[i].hi = word(i, 1);
-      entries[i].lo = lo_word < 0 ? 0 : squeeze.top32(lo);
-    }
   });
   return start;
 }

@@ -4,51 +4,34 @@
 #include <cstring>
 #include <vector>
 
+#include "src/algo/byte_scan.h"
+
 namespace gsort {
 namespace {
 
 constexpr uint64_t kBytesPerTask = 1 << 20;  // below this a piece is not worth a task
 
 // Writes the starts of the lines after each terminator in text[begin, end),
-// from starts[first] on, at most `room` of them.
-void write_starts(const uint8_t* text, uint64_t begin, uint64_t end, uint8_t eol, uint64_t* starts, uint64_t first,
-                  uint64_t room) {
-  const uint8_t* p = text + begin;
-  const uint8_t* stop = text + end;
-  for (uint64_t k = 0; k < room && p < stop; ++k) {
-    const void* hit = std::memchr(p, eol, static_cast<size_t>(stop - p));
-    if (!hit) break;
-    p = static_cast<const uint8_t*>(hit) + 1;
-    starts[first + k] = static_cast<uint64_t>(p - text);
-  }
-}
-
-// The longest line of starts[0, lines], terminator included.
-uint64_t longest_line(ThreadPool& pool, const uint64_t* starts, uint64_t lines, size_t tasks) {
-  std::vector<uint64_t> longest(tasks, 0);
-  pool.parallel_for(tasks, [&](size_t t) {
-    uint64_t m = 0;
-    for (uint64_t i = split_point(lines, tasks, t), e = split_point(lines, tasks, t + 1); i < e; ++i) {
-      m = std::max(m, starts[i + 1] - starts[i]);
-    }
-    longest[t] = m;
+// from starts[first] on, at most `room` of them; returns the longest of the
+// lines that both begin and end there (terminator included).
+uint64_t write_starts(const uint8_t* text, uint64_t begin, uint64_t end, uint8_t eol, uint64_t* starts,
+                      uint64_t first, uint64_t room) {
+  uint64_t* at = starts + first;
+  uint64_t* const stop = at + room;
+  uint64_t longest = 0;
+  for_each_byte(text + begin, end - begin, eol, [&](uint64_t offset) {
+    const uint64_t start = begin + offset + 1;
+    if (at != starts + first) longest = std::max(longest, start - at[-1]);
+    *at++ = start;
+    return at != stop;
   });
-  return *std::max_element(longest.begin(), longest.end());
+  return longest;
 }
 
 }  // namespace
 
 uint64_t count_terminators(const uint8_t* text, uint64_t begin, uint64_t end, uint8_t eol) {
-  uint64_t n = 0;
-  const uint8_t* p = text + begin;
-  const uint8_t* stop = text + end;
-  while (p < stop) {
-    const void* hit = std::memchr(p, eol, static_cast<size_t>(stop - p));
-    if (!hit) break;
-    ++n;
-    p = static_cast<const uint8_t*>(hit) + 1;
-  }
-  return n;
+  return count_byte(text + begin, end - begin, eol);
 }
 
 uint64_t* LineIndexBuffers::room_for(uint64_t n, const std::function<HostBuffer(size_t bytes)>& allocate) {
@@ -79,13 +62,20 @@ IndexResult index_lines(ThreadPool& pool, const uint8_t* text, uint64_t bytes, u
   r.lines = std::min(counts[tasks], max_lines);
   uint64_t* const starts = room(r.lines);
   starts[0] = 0;
+  // Each task's longest line among those it holds whole; the line that
+  // runs into a task from the one before is measured after.
+  std::vector<uint64_t> longest(tasks, 0);
   pool.parallel_for(tasks, [&](size_t t) {
     if (counts[t] >= r.lines) return;
-    write_starts(text, split_point(bytes, tasks, t), split_point(bytes, tasks, t + 1), eol, starts, counts[t] + 1,
-                 r.lines - counts[t]);
+    longest[t] = write_starts(text, split_point(bytes, tasks, t), split_point(bytes, tasks, t + 1), eol, starts,
+                              counts[t] + 1, r.lines - counts[t]);
   });
   r.bytes = starts[r.lines];
-  r.longest = longest_line(pool, starts, r.lines, tasks);
+  r.longest = *std::max_element(longest.begin(), longest.end());
+  for (size_t t = 0; t < tasks; ++t) {
+    const uint64_t line = counts[t];  // the first to end in piece t
+    if (line < r.lines) r.longest = std::max(r.longest, starts[line + 1] - starts[line]);
+  }
   return r;
 }
 

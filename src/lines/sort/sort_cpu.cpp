@@ -94,7 +94,10 @@ class CpuLineSorter final : public LineSorter {
     bool sorted = false;
     const std::optional<TieStart> composite = composite_pass(pool_, spec_, lines, w(), cache_from_end_to_end, &cached,
                                                              &replanned, &squeezed, composite_offload_, &sorted);
-    for (const HostBuffer* b : {&cache_, &tie_entries_, &tie_scratch_}) b->advise_huge_pages(!composite || cached.filled);
+    // Huge pages for the cache only where a pass fills it: a touch of one
+    // entry by the refiner would zero 2 MB.
+    cache_.advise_huge_pages(composite ? cached.filled : first_pass_fills_cache(spec_));
+    for (const HostBuffer* b : {&tie_entries_, &tie_scratch_}) b->advise_huge_pages(!composite || cached.filled);
     const TieStart start = composite ? *composite : first_pass(pool_, spec_, lines, w(), tmp(), cache(), &cached);
     ++steps_.chunks;
     steps_.composite_chunks += composite.has_value();
