@@ -2,17 +2,15 @@
 
 #include <algorithm>
 #include <deque>
-#include <optional>
 
-#include "io/output/output_parts.h"
 #include "io/temp/stale_temp_dirs.h"
-#include "src/core/stopwatch.h"
 #include "src/lines/debug/annotator.h"
 #include "src/lines/job.h"
 #include "src/lines/read/line_sample.h"
 #include "src/lines/verify/check.h"
 #include "src/merge/merge_limits.h"
 #include "src/output/around_the_cache.h"
+#include "src/pipeline/commit_output.h"
 #include "src/pipeline/direct_write.h"
 #include "src/pipeline/output_mapping.h"
 #include "src/pipeline/room_check.h"
@@ -116,15 +114,12 @@ void merge_inputs(LineJob& job) {
   job.report.input_records = job.report.output_records;
 }
 
-// --verify's verdict, the end of a compressed output, and the output put
-// in place (with --output-parts in one process, the other parts go with
-// it, as for records).
+// The output's mapping closed, --verify's verdict, then the commit
+// (src/pipeline/commit_output.h).
 void commit(LineJob& job, const RunOptions& run, const LinesBeforeCommit& before_commit) {
-  const Stopwatch t;
   LineDestination& out = *job.out;
   job.report.input_stored_bytes = job.tally.stored_bytes.load();
-  out.mapped.finish(job.report.output_bytes, job.config.fsync, &job.pool);
-  job.report.add_duration("commit: the output's mapping closed", t.seconds());
+  close_output_mapping(out.mapped, job.report.output_bytes, job.config.fsync, job.pool, job.report);
   report_output_way(out.blocks.way(), stream_reason(out.refusal, *out.room, out.mapped), job.pool.size(), job.log,
                     job.report);
   if (job.verify) {
@@ -134,21 +129,10 @@ void commit(LineJob& job, const RunOptions& run, const LinesBeforeCommit& before
     job.report.verify_hash_sum = job.verify->input_hash_sum();
     job.log.info("verified: " + std::to_string(job.report.output_records) + " lines in order, matching the input");
   }
-  job.report.output_stored_bytes = job.report.output_bytes;
-  if (out.encoder) {
-    out.encoder->finish();
-    job.report.output_stored_bytes = out.encoder->bytes_out();
-  }
-  job.meter->stop();
-  const Stopwatch placing;
-  out.target.prepare_commit(job.config.fsync);
-  if (before_commit) before_commit(job.report, job.sorter);
-  std::optional<StaleParts> stale;
-  if (!run.parts_directory.empty()) stale.emplace(run.parts_directory, 1);
-  out.target.publish();
-  if (stale) stale->commit();
-  job.report.add_duration("commit: put in place", placing.seconds());
-  job.report.add_phase("commit", t.seconds());
+  std::function<void()> hook;
+  if (before_commit) hook = [&job, &before_commit] { before_commit(job.report, job.sorter); };
+  commit_output(CommitSteps{out.target, out.encoder.get(), *job.meter, job.config.fsync, run.parts_directory, hook},
+                job.report);
 }
 
 // The destination, mapped where it may be: the inputs' size bounds the
@@ -164,14 +148,7 @@ void open_destination(LineJob& job, const std::string& path) {
   LineDestination& out = *job.out;
   out.refusal = mapping_refusal(out.target, config.inputs, out.encoder != nullptr, false, known ? input_bytes : 0);
   const uint64_t bound = input_bytes + config.inputs.size();
-  OutputRoom room;
-  if (known && !out.encoder) {
-    room.bytes = bound;
-    room.fd = out.target.file().fd();
-    room.name = out.target.destination();
-    room.mappable = out.refusal.empty();
-    room.copied_into = out.target.copied_into();
-  }
+  const OutputRoom room = destination_room(out.target, out.encoder != nullptr, known ? bound : 0, out.refusal);
   out.room = std::make_unique<RoomCheck>(config.space_check, room, config.temp_dir);
   if (!out.refusal.empty()) return;
   // One chunk: its output's pages made present while it is read and sorted
@@ -180,12 +157,7 @@ void open_destination(LineJob& job, const std::string& path) {
       out.room->may_map()) {
     out.mapped.prepare(bound, job.pool);
   }
-  RoomCheck& check = *out.room;
-  out.blocks.allow_mapping([&out, &check](uint64_t bytes, uint64_t block) {
-    return check.may_map() ? out.mapped.map(bytes, block) : nullptr;
-  });
-  out.blocks.allow_whole_mapping(
-      [&out, &check](uint64_t bytes) { return check.may_map() ? out.mapped.map_whole(bytes) : nullptr; });
+  allow_mapped_blocks(out.blocks, out.mapped, *out.room);
 }
 
 }  // namespace

@@ -7,7 +7,6 @@
 
 #include <algorithm>
 #include <memory>
-#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -15,7 +14,6 @@
 #include "io/codec/output_encoder.h"
 #include "io/input/input_set.h"
 #include "io/output/mapped_destination.h"
-#include "io/output/output_parts.h"
 #include "io/output/output_target.h"
 #include "io/temp/stale_files.h"
 #include "io/temp/stale_temp_dirs.h"
@@ -26,6 +24,7 @@
 #include "src/merge/temp_runs.h"
 #include "src/output/around_the_cache.h"
 #include "src/output/final_output.h"
+#include "src/pipeline/commit_output.h"
 #include "src/pipeline/direct_write.h"
 #include "src/pipeline/form_runs.h"
 #include "src/pipeline/output_mapping.h"
@@ -64,18 +63,6 @@ struct SortOutput {
     return OutputStaging{known ? bytes : 0, config.temp_dir};
   }
 };
-
-// The output, where its size is known (not encoded).
-OutputRoom output_room(const InputSet& inputs, SortOutput& out, const std::string& refusal) {
-  OutputRoom room;
-  if (!inputs.size_known() || out.encoder) return room;
-  room.bytes = inputs.total_bytes();
-  room.fd = out.target.file().fd();
-  room.name = out.target.destination();
-  room.mappable = refusal.empty();
-  room.copied_into = out.target.copied_into();
-  return room;
-}
 
 // The runs the sort writes on -T, as they would be written plain, where
 // the input's size is known: a spilled sort's (a run per chunk, each
@@ -143,7 +130,7 @@ MergeSetup merge_setup(const SortContext& ctx, const SortPlan& plan, TempRuns& r
   return MergeSetup{ctx.layout, ctx.backend, ctx.pool, ctx.log, plan.limits, plan.windows, settle_runs};
 }
 
-// --verify's verdict, the end of a compressed output, and the output put in place.
+// --verify's verdict, then the commit (commit_output.h).
 void finish(const SortContext& ctx, const RunOptions& run, const InputTally& tally, SortOutput& out,
             ProgressMeter& meter, SortReport& report) {
   report.input_stored_bytes = tally.stored_bytes.load();
@@ -155,21 +142,10 @@ void finish(const SortContext& ctx, const RunOptions& run, const InputTally& tal
     report.verify_hash_sum = tally.hash_sum.load();
     ctx.log.info("verified: " + plural(report.output_records, "record") + " in order, matching the input");
   }
-  const Stopwatch commit_time;
-  report.output_stored_bytes = report.output_bytes;
-  if (out.encoder) {
-    out.encoder->finish();
-    report.output_stored_bytes = out.encoder->bytes_out();
-  }
-  meter.stop();
-  out.target.prepare_commit(ctx.config.fsync);
-  if (ctx.before_commit) ctx.before_commit(report);
-  // --output-parts in one process: the other parts go with the commit.
-  std::optional<StaleParts> stale;
-  if (!run.parts_directory.empty()) stale.emplace(run.parts_directory, 1);
-  out.target.publish();
-  if (stale) stale->commit();
-  report.add_phase("commit", commit_time.seconds());
+  std::function<void()> before_commit;
+  if (ctx.before_commit) before_commit = [&ctx, &report] { ctx.before_commit(report); };
+  commit_output(CommitSteps{out.target, out.encoder.get(), meter, ctx.config.fsync, run.parts_directory, before_commit},
+                report);
   ctx.log.info("runs: " + std::to_string(report.runs));
   ctx.log.info("merge passes: " + std::to_string(report.merge_passes));
 }
@@ -197,12 +173,8 @@ void allow_mapped_output(const SortContext& ctx, const SortPlan& plan, const Inp
   }
   // Room is checked again when the runs are settled: a mapping that no
   // longer fits beside them is not made.
-  destination.allow_mapping([&mapped, &room](uint64_t bytes, uint64_t block) {
-    return room.may_map() ? mapped.map(bytes, block) : nullptr;
-  });
-  // The final merge in ranges fills it on every thread (src/merge/parallel_merge.h).
-  destination.allow_whole_mapping(
-      [&mapped, &room](uint64_t bytes) { return room.may_map() ? mapped.map_whole(bytes) : nullptr; });
+  // The final merge in ranges fills it whole on every thread (src/merge/parallel_merge.h).
+  allow_mapped_blocks(destination, mapped, room);
 }
 
 // --merge's inputs pushed to wait for their merges, and merged early until
@@ -247,7 +219,10 @@ SortReport external_sort(const SortContext& ctx, const RunOptions& run) {
   const SortPlan plan = plan_sort(ctx, inputs, may_set_aside);
   const std::string refusal = mapping_refusal(out.target, config.inputs, out.encoder != nullptr, plan.writeback_paced,
                                               inputs.size_known() ? inputs.total_bytes() : 0);
-  RoomCheck room(config.space_check, output_room(inputs, out, refusal), config.temp_dir);
+  RoomCheck room(config.space_check,
+                 destination_room(out.target, out.encoder != nullptr, inputs.size_known() ? inputs.total_bytes() : 0,
+                                  refusal),
+                 config.temp_dir);
   check_room(ctx, plan, inputs, runs, room);
   report_plan(plan, inputs, report);
   runs.plan_writes(plan.memory.block_bytes, plan.writeback_paced);
@@ -288,10 +263,7 @@ SortReport external_sort(const SortContext& ctx, const RunOptions& run) {
       if (!formed.empty()) merged_runs = merges.merge_all(std::move(formed), destination, meter, report.input_records * rs);
     }
   }
-  const bool was_mapped = mapped.mapped();
-  Stopwatch unmap;
-  mapped.finish(report.output_records * rs, config.fsync, &ctx.pool);
-  if (was_mapped) report.add_phase("unmap output", unmap.lap());
+  close_output_mapping(mapped, report.output_records * rs, config.fsync, ctx.pool, report);
   report_output_way(destination.way(), stream_reason(refusal, room, mapped), ctx.pool.size(), ctx.log, report);
   finish(ctx, run, tally, out, meter, report);
   if (!merged_runs.empty()) {

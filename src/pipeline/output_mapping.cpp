@@ -70,4 +70,22 @@ void report_output_way(OutputWay way, const std::string& refusal, unsigned threa
   }
 }
 
+OutputRoom destination_room(OutputTarget& target, bool encoded, uint64_t bytes, const std::string& refusal) {
+  OutputRoom room;
+  if (bytes == 0 || encoded) return room;
+  room.bytes = bytes;
+  room.fd = target.file().fd();
+  room.name = target.destination();
+  room.mappable = refusal.empty();
+  room.copied_into = target.copied_into();
+  return room;
+}
+
+void allow_mapped_blocks(OutputBlocks& blocks, MappedDestination& mapped, const RoomCheck& room) {
+  blocks.allow_mapping([&mapped, &room](uint64_t bytes, uint64_t block) {
+    return room.may_map() ? mapped.map(bytes, block) : nullptr;
+  });
+  blocks.allow_whole_mapping([&mapped, &room](uint64_t bytes) { return room.may_map() ? mapped.map_whole(bytes) : nullptr; });
+}
+
 }  // namespace gsort

@@ -26,6 +26,14 @@ namespace gsort {
 std::string mapping_refusal(const OutputTarget& target, const std::vector<std::string>& inputs, bool encoded,
                             bool writeback_paced, uint64_t input_bytes);
 
+// The room the destination needs, for the room check: `bytes` at most, where
+// known (0: unknown) and not encoded (an encoder's output has a size of its own).
+OutputRoom destination_room(OutputTarget& target, bool encoded, uint64_t bytes, const std::string& refusal);
+
+// Lets the destination's blocks be the file itself, mapped (in blocks, or
+// whole for writers that fill it in any order), while the room check allows.
+void allow_mapped_blocks(OutputBlocks& blocks, MappedDestination& mapped, const RoomCheck& room);
+
 // Why the destination, if it went as a stream, was not mapped: the
 // mapping's refusal, else the room check's, else the disk's answer to the
 // reservation (empty: none of them).
