@@ -4,6 +4,7 @@
 #include <limits>
 #include <vector>
 
+#include "src/keys/image_slot.h"
 #include "src/keys/line_image.h"
 #include "src/algo/bit_squeeze.h"
 
@@ -134,16 +135,12 @@ struct Words {
 };
 
 // Bytes [8w, 8w + 8) of p[0, len) as a big-endian word, zero past len.
-inline uint64_t big_endian_word(const uint8_t* p, uint64_t len, uint64_t w) {
-  static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "the load is read as little-endian");
+inline uint64_t word_of_line(const uint8_t* p, uint64_t len, uint64_t w) {
   const uint64_t first = 8 * w;
-  uint64_t raw = 0;
-  if (first + 8 <= len) {
-    std::memcpy(&raw, p + first, 8);
-  } else if (first < len) {
-    std::memcpy(&raw, p + first, len - first);
-  }
-  return __builtin_bswap64(raw);
+  if (first + 8 <= len) return big_endian_word(p + first);
+  uint8_t tail[8] = {};
+  if (first < len) std::memcpy(tail, p + first, len - first);
+  return big_endian_word(tail);
 }
 
 // Whether every line's image is its own bytes (complemented for 'r'): the
@@ -162,7 +159,7 @@ Figures whole_line_words(ThreadPool& pool, const LineKey& key, const LineSpan& l
   const auto words = [&](uint64_t i, uint64_t* w) {
     const uint8_t* p = lines.line(i);
     const uint64_t len = lines.length(i);
-    for (uint64_t k = 0; k < 3; ++k) w[k] = big_endian_word(p, len, k) ^ flip;
+    for (uint64_t k = 0; k < 3; ++k) w[k] = word_of_line(p, len, k) ^ flip;
     return len;
   };
   uint64_t first[3];
