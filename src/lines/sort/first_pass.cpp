@@ -143,6 +143,10 @@ inline uint64_t word_of_line(const uint8_t* p, uint64_t len, uint64_t w) {
   return big_endian_word(tail);
 }
 
+// Whether the first pass keeps each line's key place and words 1 and 2 in
+// the cache (first_pass_fills_cache): not for a key that is the whole line.
+bool fills_cache(const LineKey& first_key) { return !whole_line_text(first_key); }
+
 // Whether every line's image is its own bytes (complemented for 'r'): the
 // whole line, no 'f', 'd' or 'i', and no key after it.
 bool plain_whole_line(const LineKey& k, bool next_level) {
@@ -184,7 +188,7 @@ Figures whole_line_words(ThreadPool& pool, const LineKey& key, const LineSpan& l
 
 }  // namespace
 
-bool first_pass_fills_cache(const LineSpec& spec) { return !whole_line_text(spec.images()[0].key); }
+bool first_pass_fills_cache(const LineSpec& spec) { return fills_cache(spec.images()[0].key); }
 
 TieStart first_pass(ThreadPool& pool, const LineSpec& spec, const LineSpan& lines, WideEntry* entries,
                     WideEntry* spare, LineCache* cache, CachedWords* cached) {
@@ -219,7 +223,7 @@ TieStart first_pass(ThreadPool& pool, const LineSpec& spec, const LineSpan& line
   // A key that is the whole line is found again for nothing: its place and
   // words 1 and 2 are not kept for the ties (the cache's writes are fresh
   // memory, a third of the pass's), and the refiner finds the few it needs.
-  const bool keep_cache = first_pass_fills_cache(spec);
+  const bool keep_cache = fills_cache(image.key);
   uint64_t first_length = 0;
   const Words first = words_of(0, nullptr, &first_length, true);
   std::vector<Figures> figures(tasks);
