@@ -46,6 +46,7 @@ class DeviceEntrySort {
     const uint64_t* starts = nullptr;
     uint64_t count = 0;
     double seconds = 0;
+    double registered_s = 0;  // of seconds, the text's and starts' registration
   };
   bool copy_in(const LineSpan& lines);
   bool make_room(uint64_t n, uint64_t fill_bytes);
@@ -55,7 +56,7 @@ class DeviceEntrySort {
   bool copied(const LineSpan& lines) const {
     return copied_.count == lines.count && copied_.text == lines.text && copied_.starts == lines.starts;
   }
-  void report(uint64_t n, uint64_t bytes, double seconds) const;
+  void report(uint64_t n, uint64_t bytes, double seconds, double filled_s, double registered_s) const;
 
   int device_;
   DeviceBudgetShare share_;  // what the buffers below hold of --gpu-memory
