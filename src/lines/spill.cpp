@@ -176,15 +176,27 @@ void settle_compression(LineJob& job, const LineSpan& span, const uint32_t* orde
 }
 
 // The whole input in one chunk: written while it is sorted, each final
-// part of the order as soon as the sorter hands it over.
+// part of the order as soon as the sorter hands it over; or, where the
+// sorter holds the chunk's text (the GPU that filled its entries) and the
+// lines go out as they are, gathered by the sorter once sorted.
 void sort_in_memory(LineJob& job, LineSorter& sorter, const LineSpan& span, uint32_t* order) {
   job.report.in_memory = true;
   std::unique_ptr<LineWriter> out = job.destination_writer(span.bytes());
   job.meter->phase("sorting", 0, nullptr);
+  std::optional<bool> by_sorter;  // decided as the first part is handed over
   const SortWriteSpans spans = sort_while_writing(
       span.count, [&](const std::function<void(uint64_t)>& ready) { sorter.sort_in_parts(span, order, ready); },
       [&] { job.meter->phase("writing", span.bytes(), &job.out->blocks.written_bytes()); },
-      [&](uint64_t from, uint64_t to) { out->append_sorted(job.pool, span, order + from, to - from); });
+      [&](uint64_t from, uint64_t to) {
+        if (!by_sorter) by_sorter = out->copies_as_is() && sorter.holds_text(span);
+        if (!*by_sorter) out->append_sorted(job.pool, span, order + from, to - from);
+      });
+  if (by_sorter.value_or(false) &&
+      !sorter.write_sorted(span, order, [&](const uint8_t* text, uint64_t bytes, bool last) {
+        out->append_text(job.pool, text, bytes, last ? span.count : 0);
+      })) {
+    out->append_sorted(job.pool, span, order, span.count);
+  }
   out->finish();
   job.report.output_records += out->lines_written();
   job.report.output_bytes += out->bytes_written();

@@ -251,6 +251,25 @@ void LineWriter::append_batch(ThreadPool& pool, const Lines& lines, uint64_t cou
   for (uint64_t done = 0; done < count;) done += fill_block(pool, Shifted<Lines>{lines, done}, count - done);
 }
 
+void LineWriter::append_text(ThreadPool& pool, const uint8_t* text, uint64_t bytes, uint64_t lines) {
+  lines_ += lines;
+  bytes_ += bytes;
+  while (bytes > 0) {
+    ensure_block();
+    if (capacity_ == 0) throw Error("internal error: the output outgrew the range reserved for it");
+    const uint64_t k = std::min<uint64_t>(bytes, capacity_ - used_);
+    if (k >= kParallelGatherBytes) {
+      parallel_copy(pool, block_ + used_, text, k);
+    } else {
+      std::memcpy(block_ + used_, text, k);
+    }
+    used_ += k;
+    text += k;
+    bytes -= k;
+    if (used_ == capacity_) flush();
+  }
+}
+
 void LineWriter::follow(const uint8_t* line, uint64_t len) { note_kept(line, len, false); }
 
 uint64_t LineWriter::append_sorted_block(ThreadPool& pool, const LineSpan& lines, const uint32_t* order,

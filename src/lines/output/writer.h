@@ -44,6 +44,13 @@ class LineWriter : public BlockWriter {
     final_ = final_output;
   }
 
+  // Whether lines go out as they are handed over (no -u, no --verify):
+  // then append_text() may take them already gathered.
+  bool copies_as_is() const { return comparison() == nullptr; }
+  // `bytes` of text holding whole lines, each with its terminator, copied
+  // by the pool's threads; `lines`: how many lines it ends (they may be
+  // counted with the last piece of a chunk).
+  void append_text(ThreadPool& pool, const uint8_t* text, uint64_t bytes, uint64_t lines);
   // One line (no terminator): the merge's path.
   void append(const uint8_t* line, uint64_t len);
   // lines[order[0, count)] in that order, gathered into the write buffers

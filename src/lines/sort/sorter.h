@@ -31,6 +31,20 @@ class LineSorter {
     sort(lines, order);
     ready(lines.count);
   }
+  // Where the sorter holds the chunk's text itself (the GPU, which copied
+  // it in to fill the entries), write_sorted() hands the chunk's lines in
+  // `order` (final) to put(text, bytes, last) a piece at a time, each line
+  // with its terminator, end to end; false, having handed nothing, where
+  // it does not hold them or cannot (no room).
+  using SortedText = std::function<void(const uint8_t* text, uint64_t bytes, bool last)>;
+  virtual bool holds_text(const LineSpan& lines) const {
+    (void)lines;
+    return false;
+  }
+  virtual bool write_sorted(const LineSpan& lines, const uint32_t* order, const SortedText& put) {
+    (void)lines, (void)order, (void)put;
+    return false;
+  }
   // The input's bytes, where known (0: not), before its first chunk is
   // read: a sorter may start its device meanwhile.
   virtual void prepare(uint64_t input_bytes) { (void)input_bytes; }

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "kernels/entry_sort.h"
+#include "kernels/line_gather.h"
 #include "src/core/errors.h"
 #include "src/core/stopwatch.h"
 #include "src/cuda/check.h"
@@ -114,6 +115,73 @@ std::optional<Misfits> DeviceEntrySort::fill_and_sort(const LineSpan& lines, ker
   return m;
 }
 
+bool DeviceEntrySort::write_sorted(const LineSpan& lines, const uint32_t* order, const HostBuffer& staging,
+                                   const std::function<void(const uint8_t*, uint64_t, bool)>& put) {
+  GSORT_CUDA_CHECK(cudaSetDevice(device_));
+  const uint64_t n = lines.count, bytes = lines.bytes(), starts_bytes = (n + 1) * sizeof(uint64_t);
+  const uint64_t piece = staging.size() / 2 / 4096 * 4096;
+  // a_ holds the order and then the lengths, b_ the offsets (the entries are back on the host).
+  const uint64_t lengths_at = (n * sizeof(uint32_t) + 7) / 8 * 8;
+  if (!copied(lines) || n == 0 || piece == 0 || lengths_at + n * sizeof(uint64_t) > a_.size() ||
+      n * sizeof(uint64_t) > b_.size() || !room_to_gather(bytes, kernels::line_gather_temp_bytes(n))) {
+    return false;
+  }
+  auto* device_order = reinterpret_cast<uint32_t*>(a_.data());
+  {
+    const cuda::HostRegistration order_pinned(device_, const_cast<uint32_t*>(order), n * sizeof(uint32_t),
+                                              cudaHostRegisterDefault);
+    GSORT_CUDA_CHECK(cudaMemcpyAsync(device_order, order, n * sizeof(uint32_t), cudaMemcpyHostToDevice, stream_.get()));
+    kernels::gather_sorted_lines(fill_.data() + starts_bytes, reinterpret_cast<const uint64_t*>(fill_.data()),
+                                 device_order, n, reinterpret_cast<uint64_t*>(a_.data() + lengths_at),
+                                 reinterpret_cast<uint64_t*>(b_.data()), out_.data(), temp_.data(), temp_.size(),
+                                 stream_.get());
+    stream_.synchronize();  // before the registration ends
+  }
+  // Piece k+1 crosses the bus into one half of the staging while put()
+  // takes piece k from the other.
+  uint8_t* half[2] = {staging.data(), staging.data() + piece};
+  const cuda::Event crossed[2];
+  const uint64_t pieces = (bytes + piece - 1) / piece;
+  const auto size_of = [&](uint64_t k) { return std::min(piece, bytes - k * piece); };
+  const auto fetch = [&](uint64_t k) {
+    GSORT_CUDA_CHECK(cudaMemcpyAsync(half[k % 2], out_.data() + k * piece, size_of(k), cudaMemcpyDeviceToHost,
+                                     stream_.get()));
+    crossed[k % 2].record(stream_);
+  };
+  fetch(0);
+  for (uint64_t k = 0; k < pieces; ++k) {
+    GSORT_CUDA_CHECK(cudaEventSynchronize(crossed[k % 2].get()));
+    if (k + 1 < pieces) fetch(k + 1);
+    put(half[k % 2], size_of(k), k + 1 == pieces);
+  }
+  stream_.synchronize();
+  return true;
+}
+
+bool DeviceEntrySort::room_to_gather(uint64_t bytes, size_t temp) {
+  const uint64_t grow = (bytes > out_.size() ? bytes - out_.size() : 0) + (temp > temp_.size() ? temp - temp_.size() : 0);
+  if (!share_.hold(buffer_bytes() + grow)) {
+    if (log_) log_->info("lines: the GPU's room to gather " + std::to_string(bytes) + " bytes of lines is more than --gpu-memory leaves; gathered on the CPU");
+    return false;
+  }
+  try {
+    if (bytes > out_.size()) {
+      out_ = cuda::DeviceBuffer();
+      out_ = cuda::DeviceBuffer(bytes);
+    }
+    if (temp > temp_.size()) {
+      temp_ = cuda::DeviceBuffer();
+      temp_ = cuda::DeviceBuffer(temp);
+    }
+  } catch (const DeviceOutOfMemory&) {
+    out_ = cuda::DeviceBuffer();
+    share_.hold(buffer_bytes());
+    if (log_) log_->info("lines: the GPU's room to gather " + std::to_string(bytes) + " bytes of lines is not free on the device; gathered on the CPU");
+    return false;
+  }
+  return true;
+}
+
 void DeviceEntrySort::report(uint64_t n, uint64_t bytes, double seconds, double filled_s, double registered_s) const {
   if (!log_) return;
   char text[300];
@@ -130,7 +198,8 @@ void DeviceEntrySort::report(uint64_t n, uint64_t bytes, double seconds, double 
 bool DeviceEntrySort::make_room(uint64_t n, uint64_t fill_bytes) {
   const size_t temp = kernels::entry_sort_temp_bytes(n);
   const uint64_t fill = fill_bytes == 0 ? fill_.size() + plan_.size() : std::max<uint64_t>(fill_bytes, fill_.size()) + kPlanBytes;
-  const uint64_t need = std::max(2 * n, 2 * capacity_) * sizeof(WideEntry) + std::max(temp, temp_.size()) + fill;
+  const uint64_t need =
+      std::max(2 * n, 2 * capacity_) * sizeof(WideEntry) + std::max(temp, temp_.size()) + fill + out_.size();
   if (!share_.hold(need)) {
     note_no_room(n, "more than --gpu-memory leaves");
     return false;
@@ -170,6 +239,7 @@ void DeviceEntrySort::release() {
   temp_ = cuda::DeviceBuffer();
   fill_ = cuda::DeviceBuffer();
   plan_ = cuda::DeviceBuffer();
+  out_ = cuda::DeviceBuffer();
   capacity_ = 0;
   copied_ = Copied{};
   share_.reset();

@@ -6,12 +6,14 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <vector>
 
 #include "kernels/composite_fill.h"
 #include "src/core/device_budget.h"
+#include "src/core/host_buffer.h"
 #include "src/core/log.h"
 #include "src/cuda/resources.h"
 #include "src/lines/sort/composite_pass.h"
@@ -27,6 +29,16 @@ class DeviceEntrySort {
   // entries[0, n) sorted by their 96 bits, stably; false, leaving them as
   // they were, where the device has no room.
   bool sort(WideEntry* entries, uint64_t n);
+
+  // Whether the device holds the text of `lines` (a fill copied it in).
+  bool holds(const LineSpan& lines) const { return copied(lines); }
+
+  // Where the device holds the chunk's text (holds()), its lines in
+  // `order` gathered there and handed to put(bytes, n, last) a piece at a
+  // time, through `staging` (pinned host memory, two pieces' worth);
+  // false, having handed nothing, where the device has no room.
+  bool write_sorted(const LineSpan& lines, const uint32_t* order, const HostBuffer& staging,
+                    const std::function<void(const uint8_t*, uint64_t, bool)>& put);
 
   // Forgets the text a fill copied in (a new chunk may lie in the same
   // memory, with as many lines).
@@ -50,6 +62,12 @@ class DeviceEntrySort {
   };
   bool copy_in(const LineSpan& lines);
   bool make_room(uint64_t n, uint64_t fill_bytes);
+  // out_ grown to `bytes` and temp_ to `temp`, held against --gpu-memory with the rest.
+  bool room_to_gather(uint64_t bytes, size_t temp);
+  // What the buffers hold in all.
+  uint64_t buffer_bytes() const {
+    return a_.size() + b_.size() + temp_.size() + fill_.size() + plan_.size() + out_.size();
+  }
   void reserve(uint64_t n, size_t temp, uint64_t fill_bytes);
   void release();
   void note_no_room(uint64_t n, const char* why) const;
@@ -65,6 +83,7 @@ class DeviceEntrySort {
   cuda::DeviceBuffer a_, b_, temp_;  // entries, their sort's other half and scratch
   cuda::DeviceBuffer fill_;          // a fill's line starts, then its text
   cuda::DeviceBuffer plan_;          // a fill's ranked slots, then its misfits' count and list
+  cuda::DeviceBuffer out_;           // the lines gathered in order (write_sorted)
   uint64_t capacity_ = 0;            // entries a_ and b_ hold
   Copied copied_;
 };

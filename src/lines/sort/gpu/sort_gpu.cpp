@@ -9,6 +9,7 @@
 
 #include "kernels/composite_fill.h"
 #include "src/chunk_sort/gpu/bucket_split.h"
+#include "src/chunk_sort/gpu/device_context.h"
 #include "src/chunk_sort/gpu/make_gpu_backend.h"
 #include "src/core/errors.h"
 #include "src/core/host_buffer.h"
@@ -62,6 +63,12 @@ class GpuLineSorter final : public LineSorter {
                                         : "; the GPU not started (no chunk would pay for its start)");
   }
   uint64_t bytes_per_line() const override { return cpu_->bytes_per_line(); }
+  bool holds_text(const LineSpan& lines) const override { return gpu_ && gpu_->holds(lines); }
+  bool write_sorted(const LineSpan& lines, const uint32_t* order, const SortedText& put) override {
+    if (!holds_text(lines)) return false;
+    if (staging_.size() == 0) staging_ = gpu::allocate_pinned_host(device_, 2 * kStagingPiece, pool_);
+    return gpu_->write_sorted(lines, order, staging_, put);
+  }
   void sort(const LineSpan& lines, uint32_t* order) override {
     sort_in_parts(lines, order, [](uint64_t) {});
   }
@@ -153,6 +160,9 @@ class GpuLineSorter final : public LineSorter {
   bool may_fill_;  // whether chunks may be filled on the device (device_may_fill)
   bool unusable_ = false;  // auto's device could not start: the CPU sorts every chunk
   std::unique_ptr<DeviceEntrySort> gpu_;
+  // Sorted text comes back through two pieces of pinned memory (write_sorted).
+  static constexpr uint64_t kStagingPiece = uint64_t{64} << 20;
+  HostBuffer staging_;
   std::thread warming_;  // the device's context made ahead (prepare)
   double start_s_ = 0;
   double waited_s_ = 0;  // for the context made ahead (prepare), where it was not ready
