@@ -299,8 +299,12 @@ std::deque<PendingSource> sort_line_chunks(LineJob& job) {
   uint64_t bytes = 0;
   // One chunk of one file in the page cache: its mapping is the chunk.
   if (!job.plan.double_buffered && sorter->reads_any_memory()) {
+    const Stopwatch mapping;
     buffers[0].mapped_text = reader.map_whole(job.plan.chunk_bytes, job.out->target.file().fd(), &bytes);
-    if (buffers[0].mapped_text) job.log.info("lines: the input is mapped, not read (its pages in the page cache)");
+    if (buffers[0].mapped_text) {
+      job.log.info("lines: the input is mapped, not read (its pages in the page cache; mapped in " +
+                   seconds_text(mapping.seconds()) + ")");
+    }
   }
   if (!buffers[0].mapped_text) {
     std::unique_ptr<ArrivingLinePieces> pieces =

@@ -7,6 +7,7 @@
 // its image, which is quadratic in its length.
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,7 @@ namespace {
 struct Refined {
   std::vector<uint32_t> order;
   uint64_t located = 0;
+  bool cache_untouched = false;  // every cache entry as it was before
 };
 
 // All the lines as one tied segment at `level`, depth 0, refined on one
@@ -31,6 +33,8 @@ Refined refine_all(const std::vector<std::string>& lines, const std::vector<std:
   const LineSpan span = chunk.span();
   ThreadPool pool(2);
   std::vector<LineCache> cache(lines.size());
+  std::memset(static_cast<void*>(cache.data()), 0xa5, cache.size() * sizeof(LineCache));
+  const std::vector<LineCache> before = cache;
   std::vector<KeyEntry> e(lines.size()), tmp(lines.size());
   for (uint32_t i = 0; i < lines.size(); ++i) e[i] = KeyEntry{0, i};
   TieRefiner refiner(spec, span, pool, cache.data(), CachedWords{});
@@ -39,6 +43,8 @@ Refined refine_all(const std::vector<std::string>& lines, const std::vector<std:
   Refined r;
   for (const KeyEntry& x : e) r.order.push_back(x.index);
   r.located = refiner.keys_located();
+  r.cache_untouched = std::memcmp(static_cast<const void*>(cache.data()), static_cast<const void*>(before.data()),
+                                  cache.size() * sizeof(LineCache)) == 0;
   return r;
 }
 
@@ -91,6 +97,28 @@ TEST(TieRefine, StartsAtALaterLevelWithItsKeysPlaced) {
   const Refined r = refine_all(lines, args, 1, false);
   EXPECT_EQ(r.order, gsort_test::reference_order(gsort_test::spec_of_args(args), lines));
   EXPECT_LE(r.located, lines.size() * 4);
+}
+
+// The last resort is the line itself: a segment tied there is read where
+// its lines lie, never placed in the cache (a page fault for each tied
+// line where few lines tie among many), and no key is searched for. Lines
+// that differ late, only in length, by a trailing NUL, and duplicates.
+TEST(TieRefine, TheLastResortIsReadWhereTheLinesLie) {
+  std::vector<std::string> lines;
+  for (int i = 0; i < 3000; ++i) {
+    std::string line = "key," + std::string(static_cast<size_t>(i % 40), 'm') + std::to_string((i * 7919) % 500);
+    if (i % 11 == 0) line.push_back('\0');
+    lines.push_back(line);
+  }
+  const std::vector<std::string> args = {"-t,", "-k1,1"};
+  for (const std::vector<std::string>& with : {args, std::vector<std::string>{"-t,", "-k1,1", "-r"}}) {
+    for (bool parallel : {false, true}) {
+      const Refined r = refine_all(lines, with, 1, parallel);  // level 1: the last resort
+      EXPECT_EQ(r.order, gsort_test::reference_order(gsort_test::spec_of_args(with), lines)) << parallel;
+      EXPECT_EQ(r.located, 0u) << parallel;
+      EXPECT_TRUE(r.cache_untouched) << (parallel ? "parallel" : "serial");
+    }
+  }
 }
 
 }  // namespace

@@ -10,10 +10,10 @@
 
 namespace gsort {
 
-uint64_t TieRefiner::placed_longest(const KeyEntry* e, uint64_t n) const {
+uint64_t TieRefiner::placed_longest(const KeyEntry* e, uint64_t n, uint32_t level) const {
   uint64_t longest = 0;
   for (uint64_t i = 0; i < n; ++i) {
-    const LineCache& c = cache_[e[i].index];
+    const LineCache c = entry(level, e[i].index);
     longest = std::max<uint64_t>(longest, c.key_length == kUnplaced ? ~uint64_t{0} : c.image_length);
   }
   return longest;
@@ -22,7 +22,7 @@ uint64_t TieRefiner::placed_longest(const KeyEntry* e, uint64_t n) const {
 void TieRefiner::skip_equal_words(const KeyEntry* e, TieSegment& s) const {
   if (s.depth == 0 || image_words_costly(images_[s.level].key)) return;
   const uint64_t from = 8 * s.depth;
-  const LineCache& first = cache_[e[s.begin].index];
+  const LineCache first = entry(s.level, e[s.begin].index);
   if (first.key_length == kUnplaced || first.key_length <= from) return;
   const uint64_t first_rest = first.key_length - from;
   const uint8_t* bytes = lines_.text + first.key_at + from;
@@ -31,7 +31,7 @@ void TieRefiner::skip_equal_words(const KeyEntry* e, TieSegment& s) const {
   uint64_t same = std::min<uint64_t>(first_rest, 8 * std::max(kSkipWords, s.depth));
   bool ends_together = true;
   for (uint64_t i = s.begin + 1; i < s.begin + s.size; ++i) {
-    const LineCache& c = cache_[e[i].index];
+    const LineCache c = entry(s.level, e[i].index);
     if (c.key_length == kUnplaced || c.key_length <= from) return;
     const uint64_t rest = c.key_length - from;
     ends_together &= rest == first_rest;
@@ -60,7 +60,7 @@ void TieRefiner::member_keys(const KeyEntry* e, uint64_t n, uint32_t level, std:
   const LineImageSpec& image = images_[level];
   for (uint64_t i = 0; i < n; ++i) {
     const uint32_t line = e[i].index;
-    const LineCache& c = cache_[line];
+    const LineCache c = entry(level, line);
     if (c.key_length != kUnplaced) {
       keys[i] = KeyBytes{lines_.text + c.key_at, c.key_length};
     } else {

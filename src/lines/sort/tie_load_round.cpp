@@ -26,7 +26,12 @@ struct TieRefiner::Members {
 };
 
 void TieRefiner::prefetch_first(const Members& m) const {
-  if (m.valid()) __builtin_prefetch(cache_ + m.line());
+  if (!m.valid()) return;
+  if (needs_no_place(m.level())) {
+    __builtin_prefetch(lines_.starts + m.line());
+  } else {
+    __builtin_prefetch(cache_ + m.line());
+  }
 }
 
 void TieRefiner::prefetch_second(const Members& m) const {
@@ -34,7 +39,7 @@ void TieRefiner::prefetch_second(const Members& m) const {
   const uint32_t line = m.line();
   const uint64_t depth = m.segments[m.k].depth;
   if (cached_.holds(m.level(), depth)) return;  // the entry holds the word
-  const LineCache& c = cache_[line];
+  const LineCache c = entry(m.level(), line);
   __builtin_prefetch(c.key_length == kUnplaced ? lines_.line(line) : lines_.text + c.key_at + 8 * depth);
 }
 
@@ -63,7 +68,7 @@ void TieRefiner::load_round(KeyEntry* e, const std::vector<TieSegment>& segments
       prefetch_second(near);
       if (near.valid()) near.next();
       const uint64_t length = load ? load_words(e + s.begin + i, 1, s.level, s.depth, &located)
-                                   : placed_longest(e + s.begin + i, 1);
+                                   : placed_longest(e + s.begin + i, 1, s.level);
       longest[k] = std::max(longest[k], length);
     }
   }

@@ -35,11 +35,13 @@ TieRefiner::TieRefiner(const LineSpec& spec, const LineSpan& lines, ThreadPool& 
       lines_(lines),
       pool_(pool),
       cache_(cache),
-      cached_(cached) {}
+      cached_(cached) {
+  for (const LineImageSpec& image : images_) by_line_.push_back(image_is_line_itself(image));
+}
 
 LineImageView TieRefiner::view_of(uint32_t level, uint32_t line, uint64_t* located) const {
   const LineImageSpec& image = images_[level];
-  const LineCache& c = cache_[line];
+  const LineCache c = entry(level, line);
   if (c.key_length == kUnplaced) {
     ++*located;
     return view_line_image(image, lines_.line(line), lines_.length(line));
@@ -49,6 +51,7 @@ LineImageView TieRefiner::view_of(uint32_t level, uint32_t line, uint64_t* locat
 }
 
 void TieRefiner::place(uint32_t level, uint32_t line) const {
+  if (needs_no_place(level)) return;
   const LineImageSpec& image = images_[level];
   if (line_order(image.key) == LineOrder::kCollate) {  // where the key lies; its head is read by sort_by_heads
     uint64_t begin = 0, end = 0;
@@ -83,7 +86,7 @@ void TieRefiner::place_members(const KeyEntry* e, const std::vector<TieSegment>&
   std::vector<TieSegment> todo;
   uint64_t total = 0;
   for (const TieSegment& s : segments) {
-    if (cached_.placed(s.level)) continue;
+    if (cached_.placed(s.level) || needs_no_place(s.level)) continue;
     total += s.size;
     TieSegment* last = todo.empty() ? nullptr : &todo.back();
     if (last && last->level == s.level && last->begin + last->size == s.begin) {
@@ -150,7 +153,7 @@ void TieRefiner::settle_spent(KeyEntry* e, KeyEntry* tmp, const TieSegment& s, b
   for_range(pool_, tasks, s.size, [&](size_t, uint64_t b, uint64_t end) {
     uint64_t found = 0;
     for (uint64_t i = b; i < end; ++i) {
-      const LineCache& c = cache_[e[i].index];
+      const LineCache c = entry(s.level, e[i].index);
       const bool placed = c.key_length != kUnplaced;
       uint64_t len = 0;
       if (reads_number(image.key)) {
@@ -247,7 +250,7 @@ void TieRefiner::step(KeyEntry* e, KeyEntry* tmp, TieSegment s, bool parallel, P
   std::atomic<uint64_t> located{0};
   for_range(pool_, most.size(), s.size, [&](size_t t, uint64_t b, uint64_t end) {
     uint64_t found = 0;
-    most[t] = by_comparison ? placed_longest(members + b, end - b)
+    most[t] = by_comparison ? placed_longest(members + b, end - b, s.level)
                             : load_words(members + b, end - b, s.level, s.depth, &found);
     located.fetch_add(found, std::memory_order_relaxed);
   });

@@ -89,6 +89,20 @@ class TieRefiner {
   uint64_t keys_located() const { return located_.load(std::memory_order_relaxed); }
 
  private:
+  // Where line's key at `level` lies, as its cache entry says; at a level
+  // whose key is the line itself (the last resort), from the line's start
+  // and length unless a pass filled the cache for it: such a level is
+  // never placed, so that the refiner writes no entry of a line that ties
+  // there (one page fault each where few lines tie: 4 us a tied line of
+  // -t, -k2,2 -k1,1n on the H200 host, 2026-12-04).
+  LineCache entry(uint32_t level, uint32_t line) const {
+    if (!by_line_[level] || cached_.placed(level)) return cache_[line];
+    const uint64_t len = lines_.length(line);
+    const uint32_t length = len < kUnplaced ? static_cast<uint32_t>(len) : kUnplaced;
+    return LineCache{{0, 0}, lines_.starts[line], length, length};
+  }
+  // Whether line's key at `level` needs no placing (entry() makes it).
+  bool needs_no_place(uint32_t level) const { return by_line_[level] && !cached_.placed(level); }
   // The image at `level` of line `line`, through its cache entry where
   // the key is placed; `located` counts a key found or a number parsed.
   LineImageView view_of(uint32_t level, uint32_t line, uint64_t* located) const;
@@ -98,8 +112,8 @@ class TieRefiner {
   void place_range(uint32_t level, const KeyEntry* e, uint64_t n) const;
   // place() for every member of the segments whose level the cache does not hold yet.
   void place_members(const KeyEntry* e, const std::vector<TieSegment>& segments, bool parallel);
-  // The longest image among e[0, n) as their cache entries have it (~0 where one is not placed).
-  uint64_t placed_longest(const KeyEntry* e, uint64_t n) const;
+  // The longest image at `level` among e[0, n) as their cache entries have it (~0 where one is not placed).
+  uint64_t placed_longest(const KeyEntry* e, uint64_t n, uint32_t level) const;
   // Whether the segment is left to the full comparison (costly words tied past the first few),
   // unless its images are spent.
   bool by_comparator(const TieSegment& s) const;
@@ -168,6 +182,7 @@ class TieRefiner {
 
   LineComparator compare_;
   std::vector<LineImageSpec> images_;  // one per level
+  std::vector<bool> by_line_;          // per level: whether its key is the line itself
   const LineSpan& lines_;
   ThreadPool& pool_;
   LineCache* cache_;
