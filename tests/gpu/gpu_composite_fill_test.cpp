@@ -97,5 +97,30 @@ TEST(GpuCompositeFill, ALineTheSampleMissedWidensThePlan) {
   EXPECT_TRUE(filled_on_device(lines, {"-t,", "-k1,1", "-k2,2n"}, "1 planned again"));
 }
 
+// Keys of few values, so that most lines tie and the last resort (the
+// whole line) decides: the CPU's fill keeps every line's tie words, and
+// the GPU's sorter fills and sorts on the device instead, its refinement
+// reading the tied lines where they lie; both orders are the reference's.
+TEST(GpuCompositeFill, TiesAtTheLastResortAreFilledOnTheDevice) {
+  GSORT_REQUIRE_GPU();
+  Rng rng(8);
+  std::vector<std::string> lines;
+  for (int i = 0; i < 300000; ++i) {
+    lines.push_back(std::to_string(rng.below(100)) + "," + kNames[rng.below(10)] + "," + std::to_string(rng.below(100000)) +
+                    "," + std::string(rng.below(30), 'x'));
+  }
+  ThreadPool pool(4);
+  const LineSpec spec = gsort_test::spec_of_args({"-t,", "-k2,2", "-k1,1n"});
+  const std::vector<uint32_t> expected = gsort_test::reference_order(spec, lines);
+  const std::unique_ptr<LineSorter> cpu = make_cpu_line_sorter(spec, pool);
+  EXPECT_EQ(gsort_test::order_by(*cpu, spec, lines), expected);
+  EXPECT_NE(cpu->steps().find("tie words kept in 1)"), std::string::npos) << cpu->steps();
+  const std::unique_ptr<LineSorter> gpu =
+      make_gpu_line_sorter(spec, pool, 0, nullptr, nullptr, "--backend gpu: ", kDeviceAlwaysPays);
+  EXPECT_EQ(gsort_test::order_by(*gpu, spec, lines), expected) << gpu->steps();
+  EXPECT_NE(gpu->steps().find("their entries filled there in 1,"), std::string::npos) << gpu->steps();
+  EXPECT_NE(gpu->steps().find("tie words kept in 0)"), std::string::npos) << gpu->steps();
+}
+
 }  // namespace
 }  // namespace gsort
