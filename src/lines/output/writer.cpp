@@ -258,11 +258,7 @@ void LineWriter::append_text(ThreadPool& pool, const uint8_t* text, uint64_t byt
     ensure_block();
     if (capacity_ == 0) throw Error("internal error: the output outgrew the range reserved for it");
     const uint64_t k = std::min<uint64_t>(bytes, capacity_ - used_);
-    if (k >= kParallelGatherBytes) {
-      parallel_copy(pool, block_ + used_, text, k);
-    } else {
-      std::memcpy(block_ + used_, text, k);
-    }
+    parallel_copy(pool, block_ + used_, text, k);  // one thread, inline, for less than 1 MiB
     used_ += k;
     text += k;
     bytes -= k;

@@ -30,6 +30,14 @@ int selected(int device) {
   return device;
 }
 
+// `buffer` made at least `bytes` large, its old memory freed before the
+// new is asked for; its contents are not kept.
+void grow_buffer(cuda::DeviceBuffer& buffer, size_t bytes) {
+  if (bytes <= buffer.size()) return;
+  buffer = cuda::DeviceBuffer();
+  buffer = cuda::DeviceBuffer(bytes);
+}
+
 }  // namespace
 
 DeviceEntrySort::DeviceEntrySort(int device, std::shared_ptr<DeviceBudget> budget, const Log* log)
@@ -161,25 +169,26 @@ bool DeviceEntrySort::write_sorted(const LineSpan& lines, const uint32_t* order,
 bool DeviceEntrySort::room_to_gather(uint64_t bytes, size_t temp) {
   const uint64_t grow = (bytes > out_.size() ? bytes - out_.size() : 0) + (temp > temp_.size() ? temp - temp_.size() : 0);
   if (!share_.hold(buffer_bytes() + grow)) {
-    if (log_) log_->info("lines: the GPU's room to gather " + std::to_string(bytes) + " bytes of lines is more than --gpu-memory leaves; gathered on the CPU");
+    note_no_gather(bytes, "more than --gpu-memory leaves");
     return false;
   }
   try {
-    if (bytes > out_.size()) {
-      out_ = cuda::DeviceBuffer();
-      out_ = cuda::DeviceBuffer(bytes);
-    }
-    if (temp > temp_.size()) {
-      temp_ = cuda::DeviceBuffer();
-      temp_ = cuda::DeviceBuffer(temp);
-    }
+    grow_buffer(out_, bytes);
+    grow_buffer(temp_, temp);
   } catch (const DeviceOutOfMemory&) {
     out_ = cuda::DeviceBuffer();
     share_.hold(buffer_bytes());
-    if (log_) log_->info("lines: the GPU's room to gather " + std::to_string(bytes) + " bytes of lines is not free on the device; gathered on the CPU");
+    note_no_gather(bytes, "not free on the device");
     return false;
   }
   return true;
+}
+
+void DeviceEntrySort::note_no_gather(uint64_t bytes, const char* why) const {
+  if (log_) {
+    log_->info("lines: the GPU's room to gather " + std::to_string(bytes) + " bytes of lines is " + why +
+               "; gathered on the CPU");
+  }
 }
 
 void DeviceEntrySort::report(uint64_t n, uint64_t bytes, double seconds, double filled_s, double registered_s) const {
@@ -222,14 +231,8 @@ void DeviceEntrySort::reserve(uint64_t n, size_t temp, uint64_t fill_bytes) {
     b_ = cuda::DeviceBuffer(n * sizeof(WideEntry));
     capacity_ = n;
   }
-  if (temp > temp_.size()) {
-    temp_ = cuda::DeviceBuffer();
-    temp_ = cuda::DeviceBuffer(temp);
-  }
-  if (fill_bytes > fill_.size()) {
-    fill_ = cuda::DeviceBuffer();
-    fill_ = cuda::DeviceBuffer(fill_bytes);
-  }
+  grow_buffer(temp_, temp);
+  grow_buffer(fill_, fill_bytes);
   if (fill_bytes > 0 && plan_.size() == 0) plan_ = cuda::DeviceBuffer(kPlanBytes);
 }
 

@@ -71,6 +71,7 @@ class DeviceEntrySort {
   void reserve(uint64_t n, size_t temp, uint64_t fill_bytes);
   void release();
   void note_no_room(uint64_t n, const char* why) const;
+  void note_no_gather(uint64_t bytes, const char* why) const;
   bool copied(const LineSpan& lines) const {
     return copied_.count == lines.count && copied_.text == lines.text && copied_.starts == lines.starts;
   }

@@ -29,7 +29,6 @@ class GpuLineSorter final : public LineSorter {
                 std::string failure_prefix, const DeviceLineCosts& costs)
       : device_(device),
         pool_(pool),
-        threads_(pool.size()),
         budget_(std::move(budget)),
         log_(log),
         failure_prefix_(std::move(failure_prefix)),
@@ -84,7 +83,7 @@ class GpuLineSorter final : public LineSorter {
   // CPU would sort on all threads, takes less time than the CPU, counting
   // the device's start where it has not started.
   bool pays(uint64_t n, uint64_t large) const {
-    const double cpu_s = static_cast<double>(large) * costs_.cpu_thread_ns_per_line * 1e-9 / static_cast<double>(threads_);
+    const double cpu_s = static_cast<double>(large) * costs_.cpu_thread_ns_per_line * 1e-9 / static_cast<double>(pool_.size());
     const double device_s = static_cast<double>(n) * costs_.round_trip_ns_per_line * 1e-9 + (gpu_ ? 0 : costs_.start_s);
     return cpu_s > device_s;
   }
@@ -93,7 +92,7 @@ class GpuLineSorter final : public LineSorter {
   // time than the CPU's fill, split and bucket sorts.
   bool fill_pays(const LineSpan& lines) const {
     const double n = static_cast<double>(lines.count);
-    const double cpu_s = n * costs_.cpu_fill_thread_ns_per_line * 1e-9 / static_cast<double>(threads_);
+    const double cpu_s = n * costs_.cpu_fill_thread_ns_per_line * 1e-9 / static_cast<double>(pool_.size());
     const double device_s = static_cast<double>(lines.bytes()) * costs_.text_in_ns_per_byte * 1e-9 +
                             n * costs_.fill_ns_per_line * 1e-9 + (gpu_ || warming_.joinable() ? 0 : costs_.start_s);
     return cpu_s > device_s;
@@ -130,7 +129,7 @@ class GpuLineSorter final : public LineSorter {
     const Stopwatch waited;
     if (warming_.joinable()) warming_.join();
     if (!gpu_) {
-      waited_s_ = waited.seconds();
+      const double waited_s = waited.seconds();  // for the context made ahead (prepare), where it was not ready
       const Stopwatch took;
       std::string why;
       if (!gpu_usable(device_, &why)) {
@@ -143,7 +142,7 @@ class GpuLineSorter final : public LineSorter {
       start_s_ = took.seconds();
       if (log_) {
         log_->info("lines: the GPU started in " + seconds_text(start_s_) + " (its context awaited " +
-                   seconds_text(waited_s_) + ") for a chunk of " + std::to_string(n) + " lines, " +
+                   seconds_text(waited_s) + ") for a chunk of " + std::to_string(n) + " lines, " +
                    std::to_string(large) + " of them in buckets too large for one task");
       }
     }
@@ -152,7 +151,6 @@ class GpuLineSorter final : public LineSorter {
 
   int device_;
   ThreadPool& pool_;
-  size_t threads_;
   std::shared_ptr<DeviceBudget> budget_;
   const Log* log_;
   std::string failure_prefix_;
@@ -165,7 +163,6 @@ class GpuLineSorter final : public LineSorter {
   HostBuffer staging_;
   std::thread warming_;  // the device's context made ahead (prepare)
   double start_s_ = 0;
-  double waited_s_ = 0;  // for the context made ahead (prepare), where it was not ready
   std::unique_ptr<LineSorter> cpu_;  // last: gone first, before the device it hands chunks to
 };
 
