@@ -122,5 +122,60 @@ TEST(GpuCompositeFill, TiesAtTheLastResortAreFilledOnTheDevice) {
   EXPECT_NE(gpu->steps().find("tie words kept in 0)"), std::string::npos) << gpu->steps();
 }
 
+// Lines of few keys whose whole lines (the last resort) tie further in:
+// after a shared run of `shared` bytes, a tail that is random, empty, a
+// prefix of another's, a NUL the padding hides, or the same as another
+// line's. The device refines the ties by words of the whole line, the
+// host settles what its rounds leave, and the order is the reference's
+// for each depth: within the device's rounds (0, 8, 16 bytes) and past
+// them (64).
+std::vector<std::string> deep_ties(uint64_t seed, int count, size_t shared) {
+  Rng rng(seed);
+  const std::string common(shared, 'p');
+  std::vector<std::string> lines;
+  for (int i = 0; i < count; ++i) {
+    std::string tail;
+    switch (rng.below(6)) {
+      case 0: break;
+      case 1: tail = std::string(1 + rng.below(3), 'x'); break;  // prefixes of one another
+      case 2: tail = std::string("q") + '\0'; break;           // the padding hides the NUL: the length tells
+      case 3: tail = "dup"; break;                               // whole lines the same
+      default: tail = std::to_string(rng.below(1000000)); break;
+    }
+    lines.push_back(std::to_string(rng.below(3)) + "," + kNames[rng.below(3)] + "," + common + tail);
+  }
+  return lines;
+}
+
+TEST(GpuCompositeFill, TiesAtTheWholeLineAreRefinedOnTheDevice) {
+  GSORT_REQUIRE_GPU();
+  ThreadPool pool(4);
+  const std::vector<std::vector<std::string>> arg_sets = {{"-t,", "-k2,2", "-k1,1n"}, {"-t,", "-k2,2", "-k1,1n", "-r"}};
+  for (const size_t shared : {0, 8, 16, 64}) {
+    const std::vector<std::string> lines = deep_ties(17 + shared, 200000, shared);
+    for (const std::vector<std::string>& args : arg_sets) {
+      SCOPED_TRACE(testing::PrintToString(args) + ", shared bytes " + std::to_string(shared));
+      const LineSpec spec = gsort_test::spec_of_args(args);
+      const std::vector<uint32_t> expected = gsort_test::reference_order(spec, lines);
+      const std::unique_ptr<LineSorter> gpu =
+          make_gpu_line_sorter(spec, pool, 0, nullptr, nullptr, "--backend gpu: ", kDeviceAlwaysPays);
+      EXPECT_EQ(gsort_test::order_by(*gpu, spec, lines), expected) << gpu->steps();
+      EXPECT_NE(gpu->steps().find("ties refined there in 1 chunks"), std::string::npos) << gpu->steps();
+    }
+  }
+}
+
+// All lines the same: every round leaves them tied, and the host keeps
+// them in input order.
+TEST(GpuCompositeFill, LinesAllTheSameStayInInputOrder) {
+  GSORT_REQUIRE_GPU();
+  ThreadPool pool(4);
+  const std::vector<std::string> lines(150000, "7,alpha,the same line");
+  const LineSpec spec = gsort_test::spec_of_args({"-t,", "-k2,2", "-k1,1n"});
+  const std::unique_ptr<LineSorter> gpu =
+      make_gpu_line_sorter(spec, pool, 0, nullptr, nullptr, "--backend gpu: ", kDeviceAlwaysPays);
+  EXPECT_EQ(gsort_test::order_by(*gpu, spec, lines), gsort_test::reference_order(spec, lines)) << gpu->steps();
+}
+
 }  // namespace
 }  // namespace gsort

@@ -279,7 +279,10 @@ std::optional<TieStart> composite_pass(ThreadPool& pool, const LineSpec& spec, c
   }
   if (away && away->none()) {
     *sorted = true;
-    return c.start;
+    TieStart start = c.start;
+    start.depth += away->words_refined;
+    start.settled = start.settled || away->settled;
+    return start;
   }
   LineCache* cache = many ? tie_cache() : nullptr;
   bool fits = false;

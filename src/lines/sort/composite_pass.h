@@ -42,16 +42,21 @@ constexpr uint64_t kMisfitsMost = 65536;          // lines that do not fit a pla
 struct Composite;  // composite_plan.h
 
 // The lines a fill found not to fit its plan: listed while few, else only counted.
+// Where none, the image words past the plan's start by which the offload
+// refined what tied (kernels/tie_words.h), and whether nothing ties now.
 struct Misfits {
   std::vector<uint64_t> lines;
   bool many = false;
+  uint64_t words_refined = 0;
+  bool settled = false;
   bool none() const { return lines.empty() && !many; }
 };
 
 // The fill of every line's entry by plan `c` and the entries' sort, off
 // the CPU (the GPU: gpu/sort_gpu.h): nothing where it declines (the CPU
 // fills); else the lines that do not fit the plan, and where none, the
-// entries filled and sorted by their bits, stably.
+// entries filled and sorted by their bits, stably (their ties refined
+// as Misfits says, the bits then tied lines' groups).
 using CompositeOffload =
     std::function<std::optional<Misfits>(const LineSpan& lines, const std::vector<LineImageSpec>& specs,
                                          const Composite& c, const std::vector<uint64_t>& reference, WideEntry* entries)>;

@@ -8,6 +8,7 @@
 
 #include "kernels/entry_sort.h"
 #include "kernels/line_gather.h"
+#include "kernels/tie_words.h"
 #include "src/core/errors.h"
 #include "src/core/stopwatch.h"
 #include "src/cuda/check.h"
@@ -23,6 +24,14 @@ static_assert(sizeof(kernels::LineEntry) == sizeof(WideEntry) && offsetof(WideEn
 // A plan's ranked slots (at most kFewSlotsMost a level), then its misfits'
 // count and list: one buffer of a fixed size.
 constexpr uint64_t kRankedBytes = uint64_t{kSlotLevels} * kFewSlotsMost * sizeof(Slot);
+// Ties are refined on the device where at least this many entries (and
+// this share of them) tie with the one before: a round sorts every entry
+// by 160 bits, about 0.3 ns a line on the H200, where the host's refiner
+// takes some 250 thread-ns a tied line (2026-12-04). At most
+// kDeviceTieRounds rounds of two words; what still ties goes to the host.
+constexpr uint64_t kDeviceTiesLeast = uint64_t{1} << 16;
+constexpr uint64_t kDeviceTiesShare = 32;
+constexpr int kDeviceTieRounds = 4;
 constexpr uint64_t kPlanBytes = kRankedBytes + sizeof(unsigned long long) + kMisfitsMost * sizeof(uint32_t);
 
 int selected(int device) {
@@ -81,7 +90,8 @@ bool DeviceEntrySort::copy_in(const LineSpan& lines) {
 }
 
 std::optional<Misfits> DeviceEntrySort::fill_and_sort(const LineSpan& lines, kernels::DeviceComposite plan,
-                                                      const std::vector<std::vector<Slot>>& ranked, WideEntry* entries) {
+                                                      const std::vector<std::vector<Slot>>& ranked, WideEntry* entries,
+                                                      const std::optional<DeviceTies>& ties) {
   GSORT_CUDA_CHECK(cudaSetDevice(device_));
   const Stopwatch took;
   if (!copied(lines) && !copy_in(lines)) return std::nullopt;
@@ -113,7 +123,8 @@ std::optional<Misfits> DeviceEntrySort::fill_and_sort(const LineSpan& lines, ker
     return m;
   }
   const double filled_s = took.seconds();
-  const kernels::LineEntry* sorted = kernels::sort_line_entries(a, b, n, temp_.data(), temp_.size(), stream_.get(), plan.bits);
+  kernels::LineEntry* sorted = kernels::sort_line_entries(a, b, n, temp_.data(), temp_.size(), stream_.get(), plan.bits);
+  if (ties) refine_ties(*ties, sorted, n, m);
   const Stopwatch registering;
   const cuda::HostRegistration entries_pinned(device_, entries, n * sizeof(WideEntry), cudaHostRegisterDefault);
   const double registered_s = registering.seconds();
@@ -184,6 +195,37 @@ bool DeviceEntrySort::room_to_gather(uint64_t bytes, size_t temp) {
   return true;
 }
 
+void DeviceEntrySort::refine_ties(const DeviceTies& ties, kernels::LineEntry* sorted, uint64_t n, Misfits& m) {
+  const Stopwatch took;
+  if (!room_for_ties(kernels::line_ties_bytes(n))) return;
+  const uint64_t starts_bytes = (n + 1) * sizeof(uint64_t);
+  const kernels::LineTies t = kernels::refine_line_ties(
+      ties.spec, ties.depth, fill_.data() + starts_bytes, reinterpret_cast<const uint64_t*>(fill_.data()), sorted, n,
+      std::max(kDeviceTiesLeast, n / kDeviceTiesShare), kDeviceTieRounds, ties_.data(), stream_.get());
+  m.words_refined = t.words;
+  m.settled = t.tied == 0;
+  tie_chunks_ += t.words > 0;
+  if (log_ && t.words > 0) {
+    log_->info("lines: the GPU refined the ties of " + std::to_string(n) + " lines by " + std::to_string(t.words) +
+               " words of the whole line in " + seconds_text(took.seconds()) + "; " + std::to_string(t.tied) +
+               " still tie");
+  }
+}
+
+bool DeviceEntrySort::room_for_ties(uint64_t bytes) {
+  const uint64_t grow = bytes > ties_.size() ? bytes - ties_.size() : 0;
+  if (grow == 0) return true;
+  if (!share_.hold(buffer_bytes() + grow)) return false;
+  try {
+    grow_buffer(ties_, bytes);
+  } catch (const DeviceOutOfMemory&) {
+    ties_ = cuda::DeviceBuffer();
+    share_.hold(buffer_bytes());
+    return false;
+  }
+  return true;
+}
+
 void DeviceEntrySort::note_no_gather(uint64_t bytes, const char* why) const {
   if (log_) {
     log_->info("lines: the GPU's room to gather " + std::to_string(bytes) + " bytes of lines is " + why +
@@ -208,7 +250,7 @@ bool DeviceEntrySort::make_room(uint64_t n, uint64_t fill_bytes) {
   const size_t temp = kernels::entry_sort_temp_bytes(n);
   const uint64_t fill = fill_bytes == 0 ? fill_.size() + plan_.size() : std::max<uint64_t>(fill_bytes, fill_.size()) + kPlanBytes;
   const uint64_t need =
-      std::max(2 * n, 2 * capacity_) * sizeof(WideEntry) + std::max(temp, temp_.size()) + fill + out_.size();
+      std::max(2 * n, 2 * capacity_) * sizeof(WideEntry) + std::max(temp, temp_.size()) + fill + out_.size() + ties_.size();
   if (!share_.hold(need)) {
     note_no_room(n, "more than --gpu-memory leaves");
     return false;
@@ -243,6 +285,7 @@ void DeviceEntrySort::release() {
   fill_ = cuda::DeviceBuffer();
   plan_ = cuda::DeviceBuffer();
   out_ = cuda::DeviceBuffer();
+  ties_ = cuda::DeviceBuffer();
   capacity_ = 0;
   copied_ = Copied{};
   share_.reset();

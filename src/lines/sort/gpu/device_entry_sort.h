@@ -21,6 +21,13 @@
 
 namespace gsort {
 
+// Ties at a level whose image is the line itself, from image word `depth`
+// on, to refine on the device once a fill's entries are sorted.
+struct DeviceTies {
+  LineImageSpec spec;
+  uint64_t depth = 0;
+};
+
 class DeviceEntrySort {
  public:
   // Makes `device` current; throws CudaError where it cannot.
@@ -29,6 +36,9 @@ class DeviceEntrySort {
   // entries[0, n) sorted by their 96 bits, stably; false, leaving them as
   // they were, where the device has no room.
   bool sort(WideEntry* entries, uint64_t n);
+
+  // Chunks whose ties a fill refined on the device (fill_and_sort's `ties`).
+  uint64_t tie_chunks() const { return tie_chunks_; }
 
   // Whether the device holds the text of `lines` (a fill copied it in).
   bool holds(const LineSpan& lines) const { return copied(lines); }
@@ -47,10 +57,13 @@ class DeviceEntrySort {
   // Every line's entry filled by the plan (ranked[k]: level k's slots),
   // the chunk's starts and text copied in first (unless a fill of the same
   // chunk by a plan it missed has); where every line fits the plan, the
-  // entries sorted and copied back into `entries`. Nothing where the
-  // device has no room; else the lines that missed.
+  // entries sorted and copied back into `entries`, with `ties` refined
+  // there first where many lines tie and the device has room (Misfits
+  // says by how many words). Nothing where the device has no room; else
+  // the lines that missed.
   std::optional<Misfits> fill_and_sort(const LineSpan& lines, kernels::DeviceComposite plan,
-                                       const std::vector<std::vector<Slot>>& ranked, WideEntry* entries);
+                                       const std::vector<std::vector<Slot>>& ranked, WideEntry* entries,
+                                       const std::optional<DeviceTies>& ties = std::nullopt);
 
  private:
   struct Copied {
@@ -64,9 +77,13 @@ class DeviceEntrySort {
   bool make_room(uint64_t n, uint64_t fill_bytes);
   // out_ grown to `bytes` and temp_ to `temp`, held against --gpu-memory with the rest.
   bool room_to_gather(uint64_t bytes, size_t temp);
+  // ties_ grown to `bytes`, the same way.
+  bool room_for_ties(uint64_t bytes);
+  // The sorted entries' ties refined where many lines tie (fill_and_sort).
+  void refine_ties(const DeviceTies& ties, kernels::LineEntry* sorted, uint64_t n, Misfits& m);
   // What the buffers hold in all.
   uint64_t buffer_bytes() const {
-    return a_.size() + b_.size() + temp_.size() + fill_.size() + plan_.size() + out_.size();
+    return a_.size() + b_.size() + temp_.size() + fill_.size() + plan_.size() + out_.size() + ties_.size();
   }
   void reserve(uint64_t n, size_t temp, uint64_t fill_bytes);
   void release();
@@ -85,7 +102,9 @@ class DeviceEntrySort {
   cuda::DeviceBuffer fill_;          // a fill's line starts, then its text
   cuda::DeviceBuffer plan_;          // a fill's ranked slots, then its misfits' count and list
   cuda::DeviceBuffer out_;           // the lines gathered in order (write_sorted)
+  cuda::DeviceBuffer ties_;          // the ties' keys and scratch (refine_ties)
   uint64_t capacity_ = 0;            // entries a_ and b_ hold
+  uint64_t tie_chunks_ = 0;
   Copied copied_;
 };
 

@@ -57,7 +57,8 @@ class GpuLineSorter final : public LineSorter {
     return automatic() ? "auto: " + gpu + " where a chunk pays for it, else cpu" : gpu;
   }
   std::string steps() const override {
-    return cpu_->steps() + (gpu_        ? "; the GPU started in " + seconds_text(start_s_)
+    return cpu_->steps() + (gpu_        ? "; the GPU started in " + seconds_text(start_s_) + ", ties refined there in " +
+                                              std::to_string(gpu_->tie_chunks()) + " chunks"
                             : unusable_ ? "; the GPU could not start"
                                         : "; the GPU not started (no chunk would pay for its start)");
   }
@@ -110,7 +111,16 @@ class GpuLineSorter final : public LineSorter {
     // host (2026-12-04), beside the device's whole fill and sort.
     fault_in_pages(reinterpret_cast<uint8_t*>(entries), lines.count * sizeof(WideEntry), pool_);
     if (!start(lines.count, 0)) return std::nullopt;
-    return gpu_->fill_and_sort(lines, *plan, ranked, entries);
+    return gpu_->fill_and_sort(lines, *plan, ranked, entries, device_ties(specs, c.start));
+  }
+
+  // Ties left at a level whose image is the line itself, bytes as they
+  // are (the last resort): refined on the device, which holds the text.
+  static std::optional<DeviceTies> device_ties(const std::vector<LineImageSpec>& specs, const TieStart& start) {
+    if (start.settled || start.level >= specs.size()) return std::nullopt;
+    const LineImageSpec& level = specs[start.level];
+    if (!image_is_line_itself(level) || level.collation != nullptr || level.key.rules != nullptr) return std::nullopt;
+    return DeviceTies{level, start.depth};
   }
 
   bool offload(WideEntry* entries, uint64_t n, uint64_t large) {
