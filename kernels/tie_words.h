@@ -1,12 +1,15 @@
-// Ties at the whole line settled on the device: where a chunk's entries,
-// filled and sorted there (composite_fill.h, entry_sort.h), leave many
-// lines tied at a level whose image is the line itself (the last resort
-// of a sort by keys that many lines share), the device refines them as
-// the host's refiner would (src/lines/sort/tie_refine.h), two image words
-// a round: each run of equal bits is sorted, stably, by the next 16 bytes
-// of its lines' images, and every entry's bits become the place of the
-// first entry of its new group. The text is on the device already; the
-// host would read each tied line where it lies, anywhere in the chunk.
+// Ties refined on the device: where a chunk's entries, filled and sorted
+// there (composite_fill.h, entry_sort.h), leave many lines tied at a
+// level whose image the device makes (a key's text, number or month, or
+// the whole line: src/keys/line_image.h's image_made_from_bytes), the
+// device refines them as the host's refiner would (src/lines/sort/
+// tie_refine.h), two image words a round: each run of equal bits is
+// sorted, stably, by the next 16 bytes of its lines' images at that
+// level, and every entry's bits become the place of the first entry of
+// its new group. The text is on the device already; the host would find
+// each tied line's key again, anywhere in the chunk. What the rounds
+// leave tied (images spent, keys equal: the next level decides) the host
+// refines from where they stopped.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -40,7 +43,7 @@ struct LineTies {
 };
 
 // entries[0, count), sorted by their bits (stably: tied entries in line
-// order), refined at `spec` (an image of the line itself) from image word
+// order), refined at `spec` (an image made from bytes) from image word
 // `depth` on, in rounds of two words, while at least `least` entries tie
 // with the one before them, at most `rounds` rounds. The entries come back
 // in the refined order, each with bits (hi; lo zero) equal to the place of

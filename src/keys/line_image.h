@@ -119,6 +119,18 @@ GSORT_HD bool image_is_line_itself(const LineImageSpec& spec) {
          line_order(k) == LineOrder::kText && k.keep == kKeepAll && !k.fold;
 }
 
+// Whether the image reads nothing but the key's bytes: an order whose
+// words come from them (text in byte order, numbers, months; these never
+// read the spec's collation, which a locale that collates in byte order
+// sets too) and no locale's rules (LineKey::rules, line_orders.h), so
+// that the device makes it as the host does (its fill of composite
+// entries and its refinement of ties take such levels only).
+GSORT_HD bool image_made_from_bytes(const LineImageSpec& spec) {
+  const LineOrder order = line_order(spec.key);
+  return (order == LineOrder::kText || order == LineOrder::kNumber || order == LineOrder::kMonth) &&
+         spec.key.rules == nullptr;
+}
+
 // The view of a key already found: its bytes key[0, len).
 GSORT_HD LineImageView view_line_key(const LineImageSpec& spec, const uint8_t* key, uint64_t len) {
   LineImageView v;

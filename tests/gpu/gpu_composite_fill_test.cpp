@@ -165,6 +165,37 @@ TEST(GpuCompositeFill, TiesAtTheWholeLineAreRefinedOnTheDevice) {
   }
 }
 
+// Names too many to rank and too long for the composite to hold the
+// number after them: most lines tie at the second key (a number, or its
+// text), which the device refines; equal numbers and equal texts go on to
+// the last resort (or, with -s, stay in input order).
+TEST(GpuCompositeFill, TiesAtAKeyAreRefinedOnTheDevice) {
+  GSORT_REQUIRE_GPU();
+  Rng rng(23);
+  std::vector<std::string> names;
+  for (int i = 0; i < 20000; ++i) {  // more than a level's ranks take (kFewSlotsMost)
+    std::string name;
+    for (uint64_t k = 0, n = 10 + rng.below(3); k < n; ++k) name += static_cast<char>('a' + rng.below(26));
+    names.push_back(name);
+  }
+  std::vector<std::string> lines;
+  for (int i = 0; i < 500000; ++i) {
+    const std::string num = rng.chance(10) ? "-" + std::to_string(rng.below(1000)) : std::to_string(rng.below(1000000000));
+    lines.push_back(num + "," + names[rng.below(names.size())] + "," + std::to_string(rng.below(10)));
+  }
+  ThreadPool pool(4);
+  const std::vector<std::vector<std::string>> arg_sets = {
+      {"-t,", "-k2,2", "-k1,1n"}, {"-t,", "-k2,2", "-k1,1nr"}, {"-t,", "-k2,2", "-k1,1"}, {"-t,", "-k2,2", "-k1,1n", "-s"}};
+  for (const std::vector<std::string>& args : arg_sets) {
+    SCOPED_TRACE(testing::PrintToString(args));
+    const LineSpec spec = gsort_test::spec_of_args(args);
+    const std::unique_ptr<LineSorter> gpu =
+        make_gpu_line_sorter(spec, pool, 0, nullptr, nullptr, "--backend gpu: ", kDeviceAlwaysPays);
+    EXPECT_EQ(gsort_test::order_by(*gpu, spec, lines), gsort_test::reference_order(spec, lines)) << gpu->steps();
+    EXPECT_NE(gpu->steps().find("ties refined there in 1 chunks"), std::string::npos) << gpu->steps();
+  }
+}
+
 // All lines the same: every round leaves them tied, and the host keeps
 // them in input order.
 TEST(GpuCompositeFill, LinesAllTheSameStayInInputOrder) {

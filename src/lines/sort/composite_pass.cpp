@@ -264,12 +264,13 @@ std::optional<TieStart> composite_pass(ThreadPool& pool, const LineSpec& spec, c
   const bool many = many_lines_tie(pool, specs, c, lines, step, reference);
   // Off the CPU, filled and sorted at once; a plan widened once is handed
   // over again, and the CPU fills by a plan widened twice. Where many lines
-  // tie, only if they tie at the line itself (the last resort), which the
-  // refiner reads where the lines lie: 2 GB of 16 names and 1,000 numbers
-  // took the H200 host 2.37 s with the words kept by the CPU's fill and
-  // 2.01 s filled on the device without (2026-12-04); ties at a key's text
-  // need the words (50,000 names: 1.87 s against 1.94).
-  const bool hand_over = offload && sorted && (!many || image_is_line_itself(specs[c.start.level]));
+  // tie, only at a level whose image is made from the key's bytes alone,
+  // whose ties the GPU's sorter refines on the device (kernels/
+  // tie_words.h); at others the refiner needs the words the CPU's fill
+  // keeps. H200 host, 2 GB, -t, -k2,2 -k1,1n (2026-12-04): 16 names and
+  // 1,000 numbers (the last resort decides) 2.37 s with the words kept,
+  // 0.98 refined on the device.
+  const bool hand_over = offload && sorted && (!many || image_made_from_bytes(specs[c.start.level]));
   std::optional<Misfits> away = hand_over ? offload(lines, specs, c, reference, entries) : std::nullopt;
   if (away && !away->none()) {
     *replanned = true;

@@ -1,23 +1,11 @@
 #include "src/lines/sort/gpu/device_composite.h"
 
 namespace gsort {
-namespace {
 
 static_assert(kernels::kDeviceLevelsMost == kSlotLevels, "the device's plan holds every level a composite takes in");
 
-// Whether the device makes this level's slots as the host does: its image
-// reads nothing of the host's (LineKey::rules, line_orders.h; bytes, numbers
-// and months never read the spec's collation, which the C locale sets too).
-bool made_on_device(const LineImageSpec& spec) {
-  const LineOrder order = line_order(spec.key);
-  const bool device_order = order == LineOrder::kText || order == LineOrder::kNumber || order == LineOrder::kMonth;
-  return device_order && spec.key.rules == nullptr;
-}
-
-}  // namespace
-
 bool device_may_fill(const std::vector<LineImageSpec>& specs) {
-  return specs.size() >= 2 && !image_is_line_itself(specs[0]) && composable(specs[0]) && made_on_device(specs[0]);
+  return specs.size() >= 2 && !image_is_line_itself(specs[0]) && composable(specs[0]) && image_made_from_bytes(specs[0]);
 }
 
 std::optional<kernels::DeviceComposite> device_composite(const std::vector<LineImageSpec>& specs, const Composite& c,
@@ -30,7 +18,7 @@ std::optional<kernels::DeviceComposite> device_composite(const std::vector<LineI
   ranked->assign(c.levels.size(), {});
   for (size_t k = 0; k < c.levels.size(); ++k) {
     const LevelPlan& p = c.levels[k];
-    if (!made_on_device(specs[p.level])) return std::nullopt;
+    if (!image_made_from_bytes(specs[p.level])) return std::nullopt;
     kernels::DeviceLevel& l = d.levels[k];
     l.spec = specs[p.level];
     l.raw_bits = p.raw_bits;

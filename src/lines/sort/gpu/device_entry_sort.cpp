@@ -206,9 +206,9 @@ void DeviceEntrySort::refine_ties(const DeviceTies& ties, kernels::LineEntry* so
   m.settled = t.tied == 0;
   tie_chunks_ += t.words > 0;
   if (log_ && t.words > 0) {
-    log_->info("lines: the GPU refined the ties of " + std::to_string(n) + " lines by " + std::to_string(t.words) +
-               " words of the whole line in " + seconds_text(took.seconds()) + "; " + std::to_string(t.tied) +
-               " still tie");
+    log_->info("lines: the GPU refined the ties among " + std::to_string(n) + " lines by image words " +
+               std::to_string(ties.depth) + " to " + std::to_string(ties.depth + t.words - 1) + " in " +
+               seconds_text(took.seconds()) + "; " + std::to_string(t.tied) + " still tie");
   }
 }
 

@@ -21,8 +21,9 @@
 
 namespace gsort {
 
-// Ties at a level whose image is the line itself, from image word `depth`
-// on, to refine on the device once a fill's entries are sorted.
+// Ties at a level whose image the device makes (image_made_from_bytes),
+// from image word `depth` on, to refine there once a fill's entries are
+// sorted.
 struct DeviceTies {
   LineImageSpec spec;
   uint64_t depth = 0;

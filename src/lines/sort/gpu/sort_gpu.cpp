@@ -114,13 +114,11 @@ class GpuLineSorter final : public LineSorter {
     return gpu_->fill_and_sort(lines, *plan, ranked, entries, device_ties(specs, c.start));
   }
 
-  // Ties left at a level whose image is the line itself, bytes as they
-  // are (the last resort): refined on the device, which holds the text.
+  // Ties left at a level whose image the device makes (a key's text,
+  // number or month, or the whole line): refined there, where the text is.
   static std::optional<DeviceTies> device_ties(const std::vector<LineImageSpec>& specs, const TieStart& start) {
-    if (start.settled || start.level >= specs.size()) return std::nullopt;
-    const LineImageSpec& level = specs[start.level];
-    if (!image_is_line_itself(level) || level.collation != nullptr || level.key.rules != nullptr) return std::nullopt;
-    return DeviceTies{level, start.depth};
+    if (start.settled || start.level >= specs.size() || !image_made_from_bytes(specs[start.level])) return std::nullopt;
+    return DeviceTies{specs[start.level], start.depth};
   }
 
   bool offload(WideEntry* entries, uint64_t n, uint64_t large) {
