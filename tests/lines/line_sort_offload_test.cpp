@@ -15,7 +15,9 @@
 #include <vector>
 
 #include "src/core/thread_pool.h"
+#include "src/keys/line_image.h"
 #include "src/lines/sort/composite_pass.h"
+#include "src/lines/sort/composite_plan.h"
 #include "src/chunk_sort/cpu/pair_sort.h"
 #include "src/lines/sort/sorter.h"
 #include "tests/support/line_gen.h"
@@ -182,6 +184,74 @@ TEST(LineSortOffload, ACompositeOffloadThatDeclinesOrMissesLeavesTheFillToTheCpu
               "");
     const int chunks = static_cast<int>(cases.size() * arg_sets.size());
     EXPECT_EQ(calls.load(), answer == Answer::kDecline ? chunks : 2 * chunks) << static_cast<int>(answer);
+  }
+}
+
+// A composite offload that fills and sorts as the device does and then
+// refines the ties by `words` more image words at the level they start
+// from (kernels/tie_words.h's contract): the entries come back grouped by
+// every earlier level's image and that level's words up to the new depth,
+// each entry's bits its group's first place, in line order within a group.
+// The host refines the rest from there: the order must be the reference's
+// however many words the offload claims, and a chunk it leaves with no
+// ties must be taken as settled.
+struct TieRefiningStandIn {
+  uint64_t words;
+  std::atomic<int>* tied_chunks;
+  std::optional<Misfits> operator()(const LineSpan& lines, const std::vector<LineImageSpec>& specs, const Composite& c,
+                                    const std::vector<uint64_t>&, WideEntry* entries) const {
+    constexpr uint64_t kWholeImage = 16;  // words: more than any test line's image takes
+    const TieStart& start = c.start;
+    const auto key_of = [&](uint64_t i) {
+      std::vector<uint64_t> key;
+      const size_t levels = start.settled ? specs.size() : start.level + 1;
+      for (size_t l = 0; l < levels; ++l) {
+        const LineImageView v = view_line_image(specs[l], lines.line(i), lines.length(i));
+        const bool last = !start.settled && l == start.level;
+        for (uint64_t w = 0; w < (last ? start.depth + words : kWholeImage); ++w) key.push_back(line_image_word(specs[l], v, w));
+      }
+      return key;
+    };
+    std::vector<std::vector<uint64_t>> keys(lines.count);
+    std::vector<uint32_t> order(lines.count);
+    for (uint64_t i = 0; i < lines.count; ++i) {
+      keys[i] = key_of(i);
+      order[i] = static_cast<uint32_t>(i);
+    }
+    std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return keys[a] < keys[b]; });
+    Misfits m;
+    m.words_refined = start.settled ? 0 : words;
+    m.settled = true;
+    uint64_t group = 0;
+    for (uint64_t k = 0; k < lines.count; ++k) {
+      if (k > 0 && keys[order[k]] == keys[order[k - 1]]) {
+        m.settled = false;
+      } else {
+        group = k;
+      }
+      entries[k] = WideEntry{group, 0, order[k]};
+    }
+    if (!m.settled) ++*tied_chunks;
+    return m;
+  }
+};
+
+TEST(LineSortOffload, ACompositeOffloadThatRefinesTiesLeavesTheRestToTheHost) {
+  ThreadPool pool(4);
+  const std::vector<std::vector<std::string>> all = shapes();
+  const std::vector<std::vector<std::string>> cases = {all[0], all[2], all[3]};
+  const std::vector<std::vector<std::string>> arg_sets = {
+      {"-t,", "-k2,2", "-k1,1n"}, {"-t,", "-k2,2", "-k1,1nr", "-s"}, {"-t,", "-k2,2", "-k1,1", "-r"}};
+  for (const uint64_t words : {0, 2, 6}) {
+    SCOPED_TRACE("words " + std::to_string(words));
+    std::atomic<int> tied{0};
+    EXPECT_EQ(gsort_test::differences_from_reference(cases, arg_sets,
+                                                     [&](const LineSpec& spec) {
+                                                       return make_cpu_line_sorter(spec, pool, {},
+                                                                                   TieRefiningStandIn{words, &tied});
+                                                     }),
+              "");
+    EXPECT_GT(tied.load(), 0) << "no chunk left ties for the host";
   }
 }
 
