@@ -1,4 +1,4 @@
-// The line sort of one chunk on the CPU (src/lines/sort/): a file's lines
+// The line sort of one chunk on the CPU (src/chunk_sort/lines/): a file's lines
 // sorted again and again in memory, the first run's faults aside; prints
 // the best wall and CPU seconds of the sort alone, and of finding the
 // lines. Usage: line_sort_bench FILE THREADS RUNS [-t SEP] [-n] [-h] [-r] [-k SPEC]...
@@ -15,9 +15,9 @@
 #include <vector>
 
 #include "src/core/thread_pool.h"
-#include "src/lines/keys/key_spec.h"
-#include "src/lines/sort/index.h"
-#include "src/lines/sort/sorter.h"
+#include "src/keys/line_spec.h"
+#include "src/chunk_sort/lines/index.h"
+#include "src/chunk_sort/lines/sorter.h"
 
 namespace {
 

@@ -34,6 +34,12 @@ set(GSORT_LAYERS
   "src/chunk_sort/cpu:src/core src/cuda src/keys src/config src/algo src/chunk_sort/sort_backend.h src/chunk_sort/entries"
   "src/chunk_sort/gpu:src/core src/cuda src/keys src/config src/algo kernels src/chunk_sort/sort_backend.h"
   "src/chunk_sort/hybrid:src/core src/cuda src/keys src/config src/algo src/chunk_sort/sort_backend.h src/chunk_sort/entries"
+  # The sorters of a chunk of lines (the line unit's chunk sort, on the
+  # keys' images): beside the records' backends, whose CPU sorts and shared
+  # entries they use; their gpu/ room alone sees kernels, src/cuda and the
+  # GPU backend's context.
+  "src/chunk_sort/lines:src/core src/keys src/config src/algo src/chunk_sort/cpu src/chunk_sort/entries src/chunk_sort/gpu/make_gpu_backend.h"
+  "src/chunk_sort/lines/gpu:src/core src/cuda src/keys src/config src/algo kernels src/chunk_sort/cpu src/chunk_sort/entries src/chunk_sort/gpu src/chunk_sort/lines"
   "src/chunk_sort:src/core src/cuda src/keys src/config src/algo kernels"
   "src/verify:src/core src/cuda io src/keys src/config"
   "src/output:src/core src/cuda io src/keys src/config src/algo src/verify"
@@ -42,23 +48,19 @@ set(GSORT_LAYERS
   # of waiting runs, their limits, and the run files they write and read.
   "src/merge:src/core src/cuda io src/keys src/config src/algo src/chunk_sort src/output src/verify src/report"
   "src/pipeline:src/core src/cuda io src/keys src/config src/algo src/chunk_sort src/verify src/output src/merge src/report"
-  # Text lines: GNU sort's key model and the reference comparison (keys,
-  # which the command line parses with); the sorters of a chunk (sort; its
-  # gpu/ room alone sees kernels and src/cuda). Then the pipeline's rooms,
-  # one way: read (chunks of lines, and one line at a time); verify (-c,
-  # and --verify's tally); output (the writer every sorted stream ends
-  # in); merge (windows, the k-way merge, the runs, on the records' run
-  # files and src/algo's loser tree); debug (--debug's annotations). The files
-  # at the top of src/lines (the job, its plan and stages) sequence them.
-  "src/lines/keys:src/core src/keys src/config"
-  "src/lines/sort:src/core src/keys src/config src/algo src/chunk_sort src/lines/keys"
-  "src/lines/sort/gpu:src/core src/cuda src/keys src/config src/algo kernels src/chunk_sort src/lines/keys src/lines/sort"
+  # Text lines: the line sort's pipeline beside the records', its rooms one
+  # way: read (chunks of lines, and one line at a time); verify (-c, and
+  # --verify's tally); output (the writer every sorted stream ends in);
+  # merge (windows, the k-way merge, the runs, on the records' run files
+  # and src/algo's loser tree); debug (--debug's annotations). The files at
+  # the top of src/lines (the job, its plan and stages) sequence them. GNU
+  # sort's key model for lines and the reference comparison are src/keys'.
   "src/lines/read:src/core io"
-  "src/lines/verify:src/core io src/keys src/config src/verify src/lines/keys src/lines/sort src/lines/read"
-  "src/lines/output:src/core io src/keys src/config src/output src/lines/keys src/lines/sort src/lines/verify"
-  "src/lines/merge:src/core io src/keys src/config src/algo src/merge src/lines/keys src/lines/sort src/lines/verify src/lines/output"
+  "src/lines/verify:src/core io src/keys src/config src/verify src/chunk_sort/lines src/lines/read"
+  "src/lines/output:src/core io src/keys src/config src/output src/chunk_sort/lines src/lines/verify"
+  "src/lines/merge:src/core io src/keys src/config src/algo src/merge src/chunk_sort/lines src/lines/verify src/lines/output"
   "src/lines/merge/device:src/core src/cuda io src/chunk_sort/gpu src/lines/merge/held_runs.h src/lines/merge/run_bytes.h"
-  "src/lines/debug:src/core io src/keys src/config src/lines/keys"
+  "src/lines/debug:src/core io src/keys src/config"
   "src/lines:src/core io src/keys src/config src/algo src/chunk_sort src/verify src/output src/merge src/report src/pipeline"
   # The distributed sort's rooms run one way: ranks; then output (which
   # knows only ranks) and partition; local, which sorts into the output;
@@ -71,7 +73,7 @@ set(GSORT_LAYERS
   "src/distributed/exchange:${GSORT_BELOW_DISTRIBUTED} src/distributed/ranks src/distributed/partition src/distributed/local"
   "src/distributed/exchange/nccl:${GSORT_BELOW_DISTRIBUTED} src/cuda src/distributed/ranks src/distributed/exchange"
   "src/distributed:${GSORT_BELOW_DISTRIBUTED}"
-  "src/cli:src/core src/cuda io src/keys src/config src/lines/keys"
+  "src/cli:src/core src/cuda io src/keys src/config"
   "src/api:src/core src/cuda io src/keys src/config src/algo src/chunk_sort src/verify src/output src/merge src/report src/pipeline src/lines src/cli"
   "src/gen:src/core src/cuda io src/keys src/cli"
   "src/main.cpp:src/core src/cuda io src/keys src/config src/chunk_sort src/verify src/output src/merge src/report src/pipeline src/lines src/distributed src/cli src/api tests/support/fault_hooks.h"

@@ -5,7 +5,7 @@
 # library needs no CUDA toolkit, only a driver where a GPU is to be used.
 # What a user links besides (Boost, zstd, threads) comes from
 # gsortConfig.cmake and gsort.pc (cmake/install.cmake).
-set(GSORT_LIB_LAYERS core io keys config algo chunk_sort verify output report merge pipeline line_keys lines cli api)
+set(GSORT_LIB_LAYERS core io keys config algo chunk_sort verify output report merge pipeline lines cli api)
 if(GSORT_HAVE_CUDA)
   list(APPEND GSORT_LIB_LAYERS cuda kernels)
 endif()

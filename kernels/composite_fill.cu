@@ -67,7 +67,7 @@ __device__ uint32_t rank_of(const DeviceLevel& p, const Slot& s) {
 }
 
 // Line [line, line + len)'s entry bits by the plan, as the host's
-// composite_entry (src/lines/sort/composite_pass.cpp) makes them; false
+// composite_entry (src/chunk_sort/lines/composite_pass.cpp) makes them; false
 // where the line does not fit the plan.
 __device__ bool composite_bits(const DeviceComposite& c, const uint8_t* line, uint64_t len, LineEntry& e) {
   Bits128 acc;

@@ -1,5 +1,5 @@
 // A chunk's composite entries made on the device: the host plans the
-// composite image of its key levels from a sample (src/lines/sort/
+// composite image of its key levels from a sample (src/chunk_sort/lines/
 // composite_plan.h) and hands the plan here, flat; each GPU thread then
 // makes one line's entry as the host's fill would (image_slot.h's slots,
 // the same bits), so that the text crosses the bus once and no CPU thread

@@ -1,5 +1,5 @@
 // Sorting a chunk's line entries on the device: each entry is 96 bits of
-// the lines' keys compiled by the host (src/lines/sort/composite_pass.h or
+// the lines' keys compiled by the host (src/chunk_sort/lines/composite_pass.h or
 // first_pass.h) and the line's index, sorted by CUB's radix sort over the
 // 96 bits, stably. The host then refines what ties, as it does after its
 // own radix sort: the GPU takes the part that is the same for every mix

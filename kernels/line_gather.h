@@ -1,5 +1,5 @@
 // A sorted chunk's lines written out on the device: the GPU that filled
-// and sorted a chunk's entries holds its text already (src/lines/sort/gpu/
+// and sorted a chunk's entries holds its text already (src/chunk_sort/lines/gpu/
 // device_entry_sort.h), so the lines are gathered there, in the host's
 // final order, into one buffer of the chunk's size that crosses the bus
 // as large pieces, rather than by the host's threads a line at a time

@@ -2,7 +2,7 @@
 // there (composite_fill.h, entry_sort.h), leave many lines tied at a
 // level whose image the device makes (a key's text, number or month, or
 // the whole line: src/keys/line_image.h's image_made_from_bytes), the
-// device refines them as the host's refiner would (src/lines/sort/
+// device refines them as the host's refiner would (src/chunk_sort/lines/
 // tie_refine.h), two image words a round: each run of equal bits is
 // sorted, stably, by the next 16 bytes of its lines' images at that
 // level, and every entry's bits become the place of the first entry of

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "src/cli/option_table.h"
-#include "src/config/line_options.h"
+#include "src/keys/line_options.h"
 
 namespace gsort {
 

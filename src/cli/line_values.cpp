@@ -3,7 +3,7 @@
 #include "src/cli/random_source.h"
 #include "src/config/line_locale.h"
 #include "src/core/errors.h"
-#include "src/lines/keys/key_spec.h"
+#include "src/keys/line_spec.h"
 
 namespace gsort {
 

@@ -53,6 +53,4 @@ LineLocale line_locale_named(const std::string& name) {
   return l;
 }
 
-bool is_c_locale_name(const std::string& name) { return name == "C" || name == "POSIX"; }
-
 }  // namespace gsort

@@ -6,7 +6,7 @@
 
 #include <string>
 
-#include "src/config/line_options.h"
+#include "src/keys/line_options.h"
 
 namespace gsort {
 
@@ -15,8 +15,5 @@ LineLocale line_locale_from_environment();
 // One locale for every category (the library's Options::locale).
 // Throws UsageError where it is not installed.
 LineLocale line_locale_named(const std::string& name);
-
-// Whether a locale name is C's (GNU's hard_locale is false): C or POSIX.
-bool is_c_locale_name(const std::string& name);
 
 }  // namespace gsort

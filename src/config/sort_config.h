@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "src/config/line_options.h"
+#include "src/keys/line_options.h"
 #include "src/core/compression_format.h"
 #include "src/keys/key_field.h"
 

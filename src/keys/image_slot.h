@@ -1,6 +1,6 @@
 // A key level's slot: the first kSlotBytes bytes of one line's image of
 // that level, padding included, read as big-endian words. The composite
-// image of a line (src/lines/sort/composite_pass.h) is built from its
+// image of a line (src/chunk_sort/lines/composite_pass.h) is built from its
 // levels' slots, on the host or, where the GPU fills it
 // (kernels/composite_fill.h), on the device, which must make the same words.
 #pragma once

@@ -1,8 +1,8 @@
 // The image of a line: a byte string, padded without end, whose unsigned
-// lexicographic order agrees with the line comparison (src/lines/
-// keys/compare.h) wherever two images differ. It is read eight bytes at a
-// time as big-endian words, so that a radix sort of (word 0, line) pairs
-// orders the lines, and lines whose words tie are told apart by their
+// lexicographic order agrees with the line comparison (line_compare.h)
+// wherever two images differ. It is read eight bytes at a time as
+// big-endian words, so that a radix sort of (word 0, line) pairs orders
+// the lines, and lines whose words tie are told apart by their
 // next words (or, once the images are spent, by the full comparison).
 // Shared by the host and the GPU, which must produce the same words.
 //

@@ -1,6 +1,6 @@
 // One GNU sort key over text lines (-k POS1[,POS2] with its modifiers),
 // resolved: plain data, so that the GPU gets a copy as it is. Parsing is in
-// src/lines/keys/key_spec.h; where a key starts and ends in a line is
+// src/keys/line_spec.h; where a key starts and ends in a line is
 // line_fields.h; its fixed-width image (for radix sorting) line_image.h.
 //
 // Positions are GNU's, zero-based: the key starts start_char bytes into
@@ -40,7 +40,7 @@ struct NumberMarks {
 // (GNU sort's inittables, byte by byte, and its LC_NUMERIC): the upper
 // case of each byte ('f', and -M's key), the bytes 'd' and 'i' keep, -M's
 // month names, -g's strtold. Host only: kept for the life of the process
-// (src/lines/keys/locale_rules.h).
+// (src/keys/line_locale_rules.h).
 constexpr int kMonthNameBytes = 48;
 struct LocaleRules {
   uint8_t upper[256];

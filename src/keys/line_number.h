@@ -4,7 +4,7 @@
 // a thousands separator (NumberMarks), separators among the integer
 // digits, and before them, are skipped, as GNU's strnumcmp skips them.
 // Whatever does not fit ends the number; a key without digits is zero.
-// The comparison (src/lines/keys/numeric.h) and the key's image
+// The comparison (src/keys/line_numeric.h) and the key's image
 // (line_image.h) both read this shape.
 //
 // The C locale has no thousands separator, and no byte is read as one, as

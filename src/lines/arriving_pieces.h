@@ -17,8 +17,8 @@
 #include <vector>
 
 #include "src/core/thread_pool.h"
-#include "src/lines/sort/index.h"
-#include "src/lines/sort/sorter.h"
+#include "src/chunk_sort/lines/index.h"
+#include "src/chunk_sort/lines/sorter.h"
 
 namespace gsort {
 

@@ -17,7 +17,7 @@
 #include "src/core/device_budget.h"
 #include "src/core/log.h"
 #include "src/core/thread_pool.h"
-#include "src/lines/keys/compare.h"
+#include "src/keys/line_compare.h"
 #include "src/lines/merge/held_runs.h"
 #include "src/lines/merge/runs.h"
 #include "src/lines/merge/window.h"

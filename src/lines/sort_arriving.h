@@ -11,7 +11,7 @@
 #include "src/lines/arriving_pieces.h"
 #include "src/lines/job.h"
 #include "src/lines/read/reader.h"
-#include "src/lines/sort/sorter.h"
+#include "src/chunk_sort/lines/sorter.h"
 
 namespace gsort {
 

@@ -1,5 +1,5 @@
 // The device's fill of composite entries (kernels/composite_fill.h,
-// src/lines/sort/gpu/device_composite.h): for every kind of level it
+// src/chunk_sort/lines/gpu/device_composite.h): for every kind of level it
 // takes (plain text, folded and kept bytes, numbers of both signs, months,
 // ranked names, 'r'), the GPU sorter's order must be the reference's and
 // the CPU sorter's, the chunk filled and sorted off the CPU; lines the
@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "src/core/thread_pool.h"
-#include "src/lines/sort/gpu/sort_gpu.h"
+#include "src/chunk_sort/lines/gpu/sort_gpu.h"
 #include "tests/gpu/require_gpu.h"
 #include "tests/support/line_gen.h"
 #include "tests/support/line_reference.h"

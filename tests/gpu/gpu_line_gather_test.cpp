@@ -13,7 +13,7 @@
 
 #include "src/core/device_budget.h"
 #include "src/core/thread_pool.h"
-#include "src/lines/sort/gpu/sort_gpu.h"
+#include "src/chunk_sort/lines/gpu/sort_gpu.h"
 #include "tests/gpu/require_gpu.h"
 #include "tests/support/line_gen.h"
 #include "tests/support/line_reference.h"

@@ -1,4 +1,4 @@
-// The GPU sorter of lines (src/lines/sort/gpu/sort_gpu.h, kernels/entry_sort.cu)
+// The GPU sorter of lines (src/chunk_sort/lines/gpu/sort_gpu.h, kernels/entry_sort.cu)
 // against the plain reference sort and against GNU sort: its order must be
 // exactly the CPU sorter's. Adversarial ties for the host's refinement
 // after the device's sort: all lines equal, long common prefixes, one very
@@ -14,7 +14,7 @@
 #include "src/core/errors.h"
 #include "src/core/thread_pool.h"
 #include "src/chunk_sort/cpu/pair_sort.h"
-#include "src/lines/sort/gpu/sort_gpu.h"
+#include "src/chunk_sort/lines/gpu/sort_gpu.h"
 #include "tests/gpu/require_gpu.h"
 #include "tests/lines/gnu_diff.h"
 #include "tests/support/line_gen.h"

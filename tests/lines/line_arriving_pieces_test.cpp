@@ -20,7 +20,7 @@
 
 #include "src/core/thread_pool.h"
 #include "src/lines/arriving_pieces.h"
-#include "src/lines/keys/compare.h"
+#include "src/keys/line_compare.h"
 #include "tests/lines/gnu_diff.h"
 #include "tests/support/line_gen.h"
 #include "tests/support/process.h"

@@ -1,4 +1,4 @@
-// The comparison of lines (src/lines/keys/compare.h) and where keys lie in
+// The comparison of lines (src/keys/line_compare.h) and where keys lie in
 // a line (src/keys/line_fields.h): GNU sort's rules, case by case.
 #include <gtest/gtest.h>
 
@@ -9,8 +9,8 @@
 
 #include "src/keys/line_fields.h"
 #include "src/keys/line_number.h"
-#include "src/lines/keys/compare.h"
-#include "src/lines/keys/numeric.h"
+#include "src/keys/line_compare.h"
+#include "src/keys/line_numeric.h"
 
 namespace gsort {
 namespace {

@@ -1,4 +1,4 @@
-// Keys compiled into one image per line (src/lines/sort/composite_pass.h):
+// Keys compiled into one image per line (src/chunk_sort/lines/composite_pass.h):
 // the order is the comparison's for every kind of key level (words of a
 // few values ranked, numbers, months, general numbers, folded and kept
 // bytes, per-key -r, keys ending in NUL, numbers past the image), in chunks
@@ -19,7 +19,7 @@
 
 #include "src/core/thread_pool.h"
 #include "src/algo/bit_squeeze.h"
-#include "src/lines/sort/sorter.h"
+#include "src/chunk_sort/lines/sorter.h"
 #include "tests/support/line_gen.h"
 #include "tests/support/line_reference.h"
 #include "tests/support/sanitizers.h"

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "src/keys/line_image.h"
-#include "src/lines/keys/compare.h"
+#include "src/keys/line_compare.h"
 #include "tests/lines/gnu_diff.h"
 #include "tests/support/line_gen.h"
 #include "tests/support/line_reference.h"

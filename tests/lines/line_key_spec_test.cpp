@@ -1,10 +1,10 @@
 // GNU sort's -k POS1[,POS2] and the global options resolved into keys
-// (src/lines/keys/key_spec.h): positions, modifiers, inheritance, and
+// (src/keys/line_spec.h): positions, modifiers, inheritance, and
 // GNU's error messages.
 #include <gtest/gtest.h>
 
 #include "src/core/errors.h"
-#include "src/lines/keys/key_spec.h"
+#include "src/keys/line_spec.h"
 
 namespace gsort {
 namespace {

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "src/core/thread_pool.h"
-#include "src/lines/keys/compare.h"
+#include "src/keys/line_compare.h"
 #include "src/lines/merge/held_runs.h"
 #include "src/lines/merge/range_cut.h"
 #include "src/lines/merge/line_unit.h"

@@ -16,10 +16,10 @@
 
 #include "src/core/thread_pool.h"
 #include "src/keys/line_image.h"
-#include "src/lines/sort/composite_pass.h"
-#include "src/lines/sort/composite_plan.h"
+#include "src/chunk_sort/lines/composite_pass.h"
+#include "src/chunk_sort/lines/composite_plan.h"
 #include "src/chunk_sort/cpu/pair_sort.h"
-#include "src/lines/sort/sorter.h"
+#include "src/chunk_sort/lines/sorter.h"
 #include "tests/support/line_gen.h"
 #include "tests/support/line_reference.h"
 #include "tests/support/sanitizers.h"

@@ -1,5 +1,5 @@
-// Finding lines in a chunk (src/lines/sort/index.h) and sorting a chunk on
-// the CPU (sort/sort_cpu.cpp: radix sort of image words, ties refined),
+// Finding lines in a chunk (src/chunk_sort/lines/index.h) and sorting a chunk on
+// the CPU (src/chunk_sort/lines/sort_cpu.cpp: radix sort of image words, ties refined),
 // against the plain reference sort: random tricky data under random
 // options, adversarial ties, and chunks large enough for every parallel
 // path.
@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "src/core/thread_pool.h"
-#include "src/lines/sort/sorter.h"
+#include "src/chunk_sort/lines/sorter.h"
 #include "tests/support/line_gen.h"
 #include "tests/support/line_reference.h"
 #include "tests/support/sanitizers.h"

@@ -22,7 +22,7 @@
 #include "io/output/mapped_window.h"
 #include "src/core/errors.h"
 #include "src/core/thread_pool.h"
-#include "src/lines/keys/compare.h"
+#include "src/keys/line_compare.h"
 #include "src/lines/output/writer.h"
 #include "src/lines/verify/verify.h"
 #include "tests/support/rng.h"

@@ -17,8 +17,8 @@
 #include <vector>
 
 #include "src/keys/collation.h"
-#include "src/lines/keys/compare.h"
-#include "src/lines/keys/key_spec.h"
+#include "src/keys/line_compare.h"
+#include "src/keys/line_spec.h"
 #include "tests/lines/gnu_diff.h"
 #include "tests/support/process.h"
 #include "tests/support/rng.h"
@@ -97,7 +97,7 @@ TEST(LocaleDifferentialOnTheGpu, RandomOptionMixesMatchGnuSort) {
 }
 
 // A collated key of few distinct values is sorted by their ranks in one
-// composite image (src/lines/sort/collated_ranks.h); chunks of more than
+// composite image (src/chunk_sort/lines/collated_ranks.h); chunks of more than
 // 65,536 lines plan it from a sample, so a name that the sample misses
 // (one line in the input) makes the plan again. Names that differ in case,
 // accents, apostrophes and hyphens only; numbers and words after them;
@@ -304,7 +304,7 @@ TEST(CollationImage, SegmentsAfterANulAreComparedInTurn) {
   EXPECT_LT(c->compare(bytes(""), 0, bytes(a), a.size()), 0);
 }
 
-// gsort compares bytes in C.UTF-8 (locale_rules.cpp): glibc's collation
+// gsort compares bytes in C.UTF-8 (src/keys/line_locale_rules.cpp): glibc's collation
 // there must be byte order, for every byte.
 TEST(CollationImage, CUtf8CollatesInByteOrder) {
   locale_t l = newlocale(LC_COLLATE_MASK, "C.UTF-8", static_cast<locale_t>(0));

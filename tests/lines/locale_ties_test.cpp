@@ -13,8 +13,8 @@
 
 #include "src/config/line_locale.h"
 #include "src/core/thread_pool.h"
-#include "src/lines/keys/key_spec.h"
-#include "src/lines/sort/sorter.h"
+#include "src/keys/line_spec.h"
+#include "src/chunk_sort/lines/sorter.h"
 #include "tests/support/line_reference.h"
 #include "tests/support/rng.h"
 

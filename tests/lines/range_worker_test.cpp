@@ -14,8 +14,8 @@
 
 #include "io/file/checksum.h"
 #include "src/keys/key_layout.h"
-#include "src/lines/keys/key_spec.h"
-#include "src/lines/keys/compare.h"
+#include "src/keys/line_spec.h"
+#include "src/keys/line_compare.h"
 #include "src/lines/merge/line_unit.h"
 #include "src/lines/verify/verify.h"
 #include "src/merge/merge_run.h"

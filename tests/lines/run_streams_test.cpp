@@ -14,7 +14,7 @@
 
 #include "src/core/log.h"
 #include "src/core/thread_pool.h"
-#include "src/lines/keys/compare.h"
+#include "src/keys/line_compare.h"
 #include "src/lines/merge/runs.h"
 #include "src/merge/run_output.h"
 #include "src/merge/temp_runs.h"

@@ -1,4 +1,4 @@
-// The tie refinement (src/lines/sort/tie_refine.h) does a bounded amount of
+// The tie refinement (src/chunk_sort/lines/tie_refine.h) does a bounded amount of
 // work per line and key, whatever a key's length: it finds each key once
 // per level (not once per image word), and parses a tied number a bounded
 // number of times. keys_located() counts both; the order is checked
@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "src/core/thread_pool.h"
-#include "src/lines/sort/tie_refine.h"
+#include "src/chunk_sort/lines/tie_refine.h"
 #include "tests/support/line_reference.h"
 
 namespace gsort {

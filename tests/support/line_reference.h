@@ -9,10 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "src/lines/keys/compare.h"
-#include "src/lines/keys/key_spec.h"
-#include "src/lines/sort/index.h"
-#include "src/lines/sort/sorter.h"
+#include "src/keys/line_compare.h"
+#include "src/keys/line_spec.h"
+#include "src/chunk_sort/lines/index.h"
+#include "src/chunk_sort/lines/sorter.h"
 
 namespace gsort_test {
 

@@ -11,7 +11,7 @@
 
 #include "io/codec/output_encoder.h"
 #include "io/file/file.h"
-#include "src/lines/keys/key_spec.h"
+#include "src/keys/line_spec.h"
 
 namespace gsort {
 

@@ -1,7 +1,7 @@
 #include "src/lines/merge/line_unit.h"
 
 #include "src/core/errors.h"
-#include "src/lines/sort/index.h"
+#include "src/chunk_sort/lines/index.h"
 #include "src/lines/verify/verify.h"
 
 namespace gsort {

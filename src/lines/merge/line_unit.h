@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "src/keys/line_image.h"
-#include "src/lines/keys/compare.h"
+#include "src/keys/line_compare.h"
 #include "src/merge/range_worker.h"
 
 namespace gsort {

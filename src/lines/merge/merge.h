@@ -24,7 +24,7 @@
 #include <vector>
 
 #include "src/core/thread_pool.h"
-#include "src/lines/keys/compare.h"
+#include "src/keys/line_compare.h"
 #include "src/lines/merge/window.h"
 #include "src/lines/output/writer.h"
 

@@ -22,7 +22,7 @@
 
 #include "src/merge/merge_run.h"
 #include "src/core/thread_pool.h"
-#include "src/lines/keys/compare.h"
+#include "src/keys/line_compare.h"
 #include "io/run/run_view.h"
 #include "src/merge/range_cuts.h"
 

@@ -17,8 +17,8 @@
 #include "io/output/write_behind.h"
 #include "src/core/thread_pool.h"
 #include "src/output/block_writer.h"
-#include "src/lines/keys/compare.h"
-#include "src/lines/sort/index.h"
+#include "src/keys/line_compare.h"
+#include "src/chunk_sort/lines/index.h"
 #include "src/lines/verify/verify.h"
 
 namespace gsort {

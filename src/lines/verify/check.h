@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <string>
 
-#include "src/lines/keys/compare.h"
+#include "src/keys/line_compare.h"
 #include "src/verify/sorted_check.h"
 
 namespace gsort {

@@ -5,8 +5,8 @@
 #include <cstdint>
 
 #include "src/core/thread_pool.h"
-#include "src/lines/keys/compare.h"
-#include "src/lines/sort/index.h"
+#include "src/keys/line_compare.h"
+#include "src/chunk_sort/lines/index.h"
 #include "src/verify/ledger.h"
 
 namespace gsort {

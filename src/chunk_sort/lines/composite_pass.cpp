@@ -1,0 +1,303 @@
+#include "src/chunk_sort/lines/composite_pass.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cstddef>
+#include <cstring>
+#include <vector>
+
+#include "src/keys/image_slot.h"
+#include "src/keys/line_image.h"
+#include "src/chunk_sort/lines/composite_plan.h"
+
+namespace gsort {
+namespace {
+
+constexpr uint64_t kSampleLines = 65536;  // lines whose figures plan the composite first
+__extension__ typedef unsigned __int128 Bits128;  // the composite as it is built (GCC's and Clang's)
+
+// A level's slot of one line (image_slot.h); a collated level's is its
+// key's bytes, ranked (collated_ranks.h), not its image (the head).
+LevelSlot level_slot(const LineImageSpec& spec, const uint8_t* line, uint64_t len, uint64_t bytes, bool key_bytes) {
+  if (!key_bytes) return LevelSlot(spec, line, len, bytes);
+  Slot s;
+  const bool exact = collated_slot(spec, line, len, &s);
+  if (!exact) std::memset(s.w, 0, sizeof s.w);
+  return LevelSlot::of_slot(s, !exact);
+}
+
+// Adds line i's slots of levels [0, levels) to the figures, against
+// `reference` (line 0's slot words).
+void add_line(const std::vector<LineImageSpec>& specs, size_t levels, const LineSpan& lines, uint64_t i,
+              const std::vector<uint64_t>& reference, std::vector<LevelFigures>& f) {
+  for (size_t l = 0; l < levels; ++l) {
+    const LevelSlot level = level_slot(specs[l], lines.line(i), lines.length(i), kSlotBytes, ranked_by_collation(specs[l]));
+    const Slot slot = level.slot();
+    LevelFigures& g = f[l];
+    for (uint64_t w = 0; w < kSlotWords; ++w) g.varying[w] |= slot.w[w] ^ reference[l * kSlotWords + w];
+    g.longest = std::max(g.longest, level.length());
+    g.inexact |= level.inexact();
+    g.unmirrored |= (slot.w[0] ^ sign_mirror(slot.w[0])) & kCountBytes;
+    g.distinct.add(slot);
+  }
+}
+
+// Line i's composite image, left-aligned in (hi, lo); false where the line
+// does not fit the plan.
+bool composite_entry(const std::vector<LineImageSpec>& specs, const Composite& c, const uint64_t* reference,
+                     const LineSpan& lines, uint64_t i, WideEntry& entry) {
+  Bits128 acc = 0;
+  for (const LevelPlan& p : c.levels) {
+    const uint64_t words = p.ranks ? kSlotWords : p.raw_bits > 0 ? (static_cast<uint64_t>(p.raw_bits) + 63) / 64 : p.words;
+    const LevelSlot slot = level_slot(specs[p.level], lines.line(i), lines.length(i), 8 * words,
+                                      p.ranks != nullptr && ranked_by_collation(specs[p.level]));
+    if (p.exact && (slot.length() > p.longest || slot.inexact())) return false;
+    if (p.raw_bits > 0) {  // whole words, then the top of the next
+      for (int taken = 0, w = 0; taken < p.raw_bits; taken += 64, ++w) {
+        const int bits = std::min(p.raw_bits - taken, 64);
+        const uint64_t word = slot.word(static_cast<uint64_t>(w));
+        acc = acc << bits | (bits == 64 ? word : word >> (64 - bits));
+      }
+      continue;
+    }
+    if (p.ranks) {
+      const uint32_t rank = p.ranks->find(slot.slot());
+      if (rank == FewSlots::kMissing) return false;
+      acc = acc << p.rank_bits | rank >> p.rank_shift;
+      continue;
+    }
+    const uint64_t* ref = reference + p.level * kSlotWords;
+    for (uint64_t w = 0; w < p.words; ++w) {
+      const uint64_t word = slot.word(w);
+      if ((word ^ ref[w]) & p.constant[w]) return false;
+      if (w == 0 && ((word ^ sign_mirror(word)) & p.mirrored) != 0) return false;
+      acc = acc << p.take[w].bits() | p.take[w](word);
+    }
+  }
+  acc <<= kCompositeBits - c.bits;  // c.bits never exceeds the 96
+  entry = WideEntry{static_cast<uint64_t>(acc >> 32), static_cast<uint32_t>(acc), static_cast<uint32_t>(i)};
+  return true;
+}
+
+// The figures of every step-th line, on the pool's threads.
+std::vector<LevelFigures> figures_of(ThreadPool& pool, const std::vector<LineImageSpec>& specs, size_t levels,
+                                     const LineSpan& lines, uint64_t step, const std::vector<uint64_t>& reference) {
+  const uint64_t count = (lines.count + step - 1) / step;
+  const size_t tasks = count < 4096 ? 1 : pool.balanced_task_count();
+  std::vector<std::vector<LevelFigures>> found(tasks, empty_figures(specs, levels));
+  pool.parallel_for(tasks, [&](size_t t) {
+    for (uint64_t k = split_point(count, tasks, t), end = split_point(count, tasks, t + 1); k < end; ++k) {
+      add_line(specs, levels, lines, k * step, reference, found[t]);
+    }
+  });
+  std::vector<LevelFigures> figures = empty_figures(specs, levels);
+  for (const std::vector<LevelFigures>& f : found) {
+    for (size_t l = 0; l < levels; ++l) figures[l].add(f[l]);
+  }
+  return figures;
+}
+
+// A collated level whose keys were mostly distinct in a sample of
+// `sampled` lines (whole lines, numbers) has far more than kCollatedSlotsMost
+// in the chunk: found in a sample, not by a pass over every line. Fifty
+// thousand words, some 36,000 in a sample of 65,536 lines, are ranked.
+void drop_many_collated(const std::vector<LineImageSpec>& specs, uint64_t sampled, std::vector<LevelFigures>& figures) {
+  for (size_t l = 0; l < figures.size(); ++l) {
+    if (ranked_by_collation(specs[l]) && 4 * figures[l].distinct.size() > 3 * sampled) figures[l].distinct.drop();
+  }
+}
+
+// Pairs of the sample's lines (every step-th) whose images under plan c
+// are equal: lines the refiner would take, as the sample sees them.
+uint64_t sample_ties(ThreadPool& pool, const std::vector<LineImageSpec>& specs, const Composite& c,
+                     const LineSpan& lines, uint64_t step, const std::vector<uint64_t>& reference) {
+  const uint64_t count = (lines.count + step - 1) / step;
+  const size_t tasks = count < 4096 ? 1 : pool.balanced_task_count();
+  std::vector<std::vector<WideEntry>> found(tasks);
+  pool.parallel_for(tasks, [&](size_t t) {
+    for (uint64_t k = split_point(count, tasks, t), end = split_point(count, tasks, t + 1); k < end; ++k) {
+      WideEntry e;
+      if (composite_entry(specs, c, reference.data(), lines, k * step, e)) found[t].push_back(e);
+    }
+  });
+  std::vector<WideEntry> all;
+  for (const std::vector<WideEntry>& f : found) all.insert(all.end(), f.begin(), f.end());
+  std::vector<WideEntry> scratch(all.size());
+  radix_sort_wide(all.data(), scratch.data(), all.size());
+  uint64_t ties = 0;
+  for (size_t i = 1; i < all.size(); ++i) ties += same_bits(all[i], all[i - 1]);
+  return ties;
+}
+
+// Text taken as it is, or squeezed to its varying bits (plan_level). The
+// squeeze costs a fill more (a run of bits per byte to gather where the
+// processor has no one instruction for it; every bit checked) and misses
+// lines with a byte the sample did not show, so it is taken only where it
+// leaves the refiner at least a byte's worth of varying bits fewer and
+// the sample's lines tie under the bytes as they are, and less than half
+// as often squeezed: ten letters before a nine-digit number left it 16
+// bits and most of a word's lines tied; squeezed, 26 and hardly any.
+Composite compose_best(ThreadPool& pool, const std::vector<LineImageSpec>& specs,
+                       const std::vector<LevelFigures>& figures, const LineSpan& lines, uint64_t step,
+                       const std::vector<uint64_t>& reference, bool* squeezed) {
+  Composite raw = compose(specs, figures, false);
+  *squeezed = false;
+  Composite squeeze = compose(specs, figures, true);
+  if (untaken_bits(raw, figures) - untaken_bits(squeeze, figures) < 8) return raw;
+  const uint64_t raw_ties = sample_ties(pool, specs, raw, lines, step, reference);
+  if (raw_ties == 0 || 2 * sample_ties(pool, specs, squeeze, lines, step, reference) >= raw_ties) return raw;
+  *squeezed = true;
+  return squeeze;
+}
+
+bool reaches_past_first(const TieStart& start) { return start.level > 0 || start.settled; }
+
+// Line i's key at the level where its ties start, placed in its cache
+// entry with image words `depth` and `depth + 1`; false where the key or
+// its image is too long for the entry's 32-bit figures.
+bool keep_tie_words(const LineImageSpec& image, uint64_t depth, const LineSpan& lines, uint64_t i, LineCache& entry) {
+  const LineImageView v = view_line_image(image, lines.line(i), lines.length(i));
+  const uint64_t length = line_image_length(image, v);
+  entry = LineCache{{line_image_word(image, v, depth), line_image_word(image, v, depth + 1)},
+                    static_cast<uint64_t>(v.key - lines.text), static_cast<uint32_t>(v.len),
+                    static_cast<uint32_t>(length)};
+  return v.len < kUnplaced && length < kUnplaced;
+}
+
+// Whether many lines will tie under plan c (an eighth of them or more),
+// so that their tie words are worth keeping for every line as the fill
+// reads it. Refining ties reads each tied line's key and then its bytes,
+// anywhere in the chunk: 2 GB of -t, -k2,2 -k1,1n over 16 names and 1,000
+// numbers (the last resort decides every line) took the H200's 16 threads
+// 29 thread-s of ties; over 50,000 words, 20.5M lines tied in pairs and
+// threes took 18. The sample's tied pairs, one line in `step`, stand for
+// step^2 times as many pairs among all lines (a pair is sampled when both
+// its lines are), and a pair for two tied lines.
+bool many_lines_tie(ThreadPool& pool, const std::vector<LineImageSpec>& specs, const Composite& c,
+                    const LineSpan& lines, uint64_t step, const std::vector<uint64_t>& reference) {
+  // (A collated level's ties are settled by heads the refiner reads itself.)
+  if (c.start.settled || !composable(specs[c.start.level]) || ranked_by_collation(specs[c.start.level])) return false;
+  const double pairs = static_cast<double>(sample_ties(pool, specs, c, lines, step, reference));
+  const double scale = static_cast<double>(step);
+  return 8 * 2 * pairs * scale * scale >= static_cast<double>(lines.count);
+}
+
+// Every line's entry by the plan; the lines that do not fit it are left
+// unwritten and listed (past kMisfitsMost, the fill stops: the plan is
+// made again and every line filled again). With a cache, also every
+// line's tie words (keep_tie_words); `*fits`: whether their figures fit
+// the cache's 32 bits.
+Misfits fill_entries(ThreadPool& pool, const std::vector<LineImageSpec>& specs, const Composite& c,
+                     const LineSpan& lines, const std::vector<uint64_t>& reference, WideEntry* entries,
+                     LineCache* cache, bool* fits) {
+  const uint64_t n = lines.count;
+  const size_t tasks = n < 4096 ? 1 : pool.balanced_task_count();
+  std::vector<std::vector<uint64_t>> found(tasks);
+  std::atomic<uint64_t> count{0};
+  std::atomic<bool> all_fit{true};
+  pool.parallel_for(tasks, [&](size_t t) {
+    bool fit = true;
+    for (uint64_t i = split_point(n, tasks, t), end = split_point(n, tasks, t + 1); i < end; ++i) {
+      if ((i & 4095) == 0 && count.load(std::memory_order_relaxed) > kMisfitsMost) break;  // refilled anyway
+      if (cache) fit &= keep_tie_words(specs[c.start.level], c.start.depth, lines, i, cache[i]);
+      if (composite_entry(specs, c, reference.data(), lines, i, entries[i])) continue;
+      if (count.fetch_add(1, std::memory_order_relaxed) >= kMisfitsMost) break;
+      found[t].push_back(i);
+    }
+    if (!fit) all_fit.store(false, std::memory_order_relaxed);
+  });
+  *fits = all_fit.load();
+  Misfits m;
+  m.many = count.load() > kMisfitsMost;
+  for (const std::vector<uint64_t>& f : found) m.lines.insert(m.lines.end(), f.begin(), f.end());
+  return m;
+}
+
+// The plan widened by the lines that did not fit it (their figures
+// added to the sample's: every line that fitted still fits), or, where
+// they are many, made from every line, of the levels the old plan reached
+// (the rest would cost a pass for nothing).
+Composite widened(ThreadPool& pool, const std::vector<LineImageSpec>& specs, size_t levels, const LineSpan& lines,
+                  const std::vector<uint64_t>& reference, const Composite& old, const Misfits& misfits, bool squeezed,
+                  std::vector<LevelFigures>& figures) {
+  if (misfits.many) {
+    const size_t reached = old.start.settled ? levels : std::min<size_t>(levels, old.start.level + 1);
+    figures = figures_of(pool, specs, reached, lines, 1, reference);
+  } else {
+    for (uint64_t i : misfits.lines) add_line(specs, levels, lines, i, reference, figures);
+  }
+  settle_figures(specs, reference, figures);
+  return compose(specs, figures, squeezed);
+}
+
+}  // namespace
+
+std::optional<TieStart> composite_pass(ThreadPool& pool, const LineSpec& spec, const LineSpan& lines,
+                                       WideEntry* entries, const std::function<LineCache*()>& tie_cache,
+                                       CachedWords* cached, bool* replanned, bool* squeezed,
+                                       const CompositeOffload& offload, bool* sorted) {
+  *replanned = false;
+  *squeezed = false;
+  *cached = CachedWords{};
+  if (sorted) *sorted = false;
+  const uint64_t n = lines.count;
+  const std::vector<LineImageSpec> specs = spec.images();
+  // A first key that is the line itself (a log line sorted whole) is
+  // rarely shorter than the slot: the sample would say so for nothing.
+  if (n == 0 || specs.size() < 2 || image_is_line_itself(specs[0]) || !composable(specs[0])) return {};
+  const size_t levels = std::min<size_t>(specs.size(), kSlotLevels);
+  std::vector<uint64_t> reference(levels * kSlotWords);
+  for (size_t l = 0; l < levels; ++l) {
+    const Slot slot = level_slot(specs[l], lines.line(0), lines.length(0), kSlotBytes, ranked_by_collation(specs[l])).slot();
+    std::copy(slot.w, slot.w + kSlotWords, reference.begin() + static_cast<std::ptrdiff_t>(l * kSlotWords));
+  }
+  // Planned from a sample. Lines that do not fit the plan widen it and
+  // every line is filled again (widened).
+  const uint64_t step = std::max<uint64_t>(1, n / kSampleLines);
+  std::vector<LevelFigures> figures = figures_of(pool, specs, levels, lines, step, reference);
+  if (step > 1) drop_many_collated(specs, (n + step - 1) / step, figures);
+  settle_figures(specs, reference, figures);
+  Composite c = compose_best(pool, specs, figures, lines, step, reference, squeezed);
+  if (!reaches_past_first(c.start)) return {};
+  // The tie words are kept as the plan's start has them (a plan made again
+  // keeps them again), where the CPU fills.
+  const bool many = many_lines_tie(pool, specs, c, lines, step, reference);
+  // Off the CPU, filled and sorted at once; a plan widened once is handed
+  // over again, and the CPU fills by a plan widened twice. Where many lines
+  // tie, only at a level whose image is made from the key's bytes alone,
+  // whose ties the GPU's sorter refines on the device (kernels/
+  // tie_words.h); at others the refiner needs the words the CPU's fill
+  // keeps. H200 host, 2 GB, -t, -k2,2 -k1,1n (2026-12-04): 16 names and
+  // 1,000 numbers (the last resort decides) 2.37 s with the words kept,
+  // 0.98 refined on the device.
+  const bool hand_over = offload && sorted && (!many || image_made_from_bytes(specs[c.start.level]));
+  std::optional<Misfits> away = hand_over ? offload(lines, specs, c, reference, entries) : std::nullopt;
+  if (away && !away->none()) {
+    *replanned = true;
+    c = widened(pool, specs, levels, lines, reference, c, *away, *squeezed, figures);
+    if (!reaches_past_first(c.start)) return {};
+    away = offload(lines, specs, c, reference, entries);
+  }
+  if (away && away->none()) {
+    *sorted = true;
+    TieStart start = c.start;
+    start.depth += away->words_refined;
+    start.settled = start.settled || away->settled;
+    return start;
+  }
+  LineCache* cache = many ? tie_cache() : nullptr;
+  bool fits = false;
+  const Misfits misfits = fill_entries(pool, specs, c, lines, reference, entries, cache, &fits);
+  if (misfits.none()) {
+    if (cache && fits) *cached = CachedWords{true, c.start.level, c.start.depth};
+    return c.start;
+  }
+  *replanned = true;
+  c = widened(pool, specs, levels, lines, reference, c, misfits, *squeezed, figures);  // as before: every line that fitted still fits
+  if (!reaches_past_first(c.start)) return {};
+  if (!fill_entries(pool, specs, c, lines, reference, entries, cache, &fits).none()) return {};  // cannot be: the plan only widened
+  if (cache && fits) *cached = CachedWords{true, c.start.level, c.start.depth};
+  return c.start;
+}
+
+}  // namespace gsort

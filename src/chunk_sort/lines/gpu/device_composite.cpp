@@ -1,0 +1,45 @@
+#include "src/chunk_sort/lines/gpu/device_composite.h"
+
+namespace gsort {
+
+static_assert(kernels::kDeviceLevelsMost == kSlotLevels, "the device's plan holds every level a composite takes in");
+
+bool device_may_fill(const std::vector<LineImageSpec>& specs) {
+  return specs.size() >= 2 && !image_is_line_itself(specs[0]) && composable(specs[0]) && image_made_from_bytes(specs[0]);
+}
+
+std::optional<kernels::DeviceComposite> device_composite(const std::vector<LineImageSpec>& specs, const Composite& c,
+                                                         const std::vector<uint64_t>& reference,
+                                                         std::vector<std::vector<Slot>>* ranked) {
+  if (c.levels.size() > kernels::kDeviceLevelsMost) return std::nullopt;
+  kernels::DeviceComposite d;
+  d.count = static_cast<uint32_t>(c.levels.size());
+  d.bits = c.bits;
+  ranked->assign(c.levels.size(), {});
+  for (size_t k = 0; k < c.levels.size(); ++k) {
+    const LevelPlan& p = c.levels[k];
+    if (!image_made_from_bytes(specs[p.level])) return std::nullopt;
+    kernels::DeviceLevel& l = d.levels[k];
+    l.spec = specs[p.level];
+    l.raw_bits = p.raw_bits;
+    l.words = p.words;
+    for (uint64_t w = 0; w < kSlotWords; ++w) {
+      l.take_mask[w] = p.take[w].mask();
+      l.take_bits[w] = p.take[w].bits();
+      l.constant[w] = p.constant[w];
+      l.reference[w] = reference[p.level * kSlotWords + w];
+    }
+    l.mirrored = p.mirrored;
+    l.exact = p.exact;
+    l.longest = p.longest;
+    if (p.ranks) {
+      (*ranked)[k] = p.ranks->slots();  // in order: a slot's place is its rank (no collation's ranks here)
+      l.ranked_count = static_cast<uint32_t>(p.ranks->size());
+      l.rank_bits = p.rank_bits;
+      l.rank_shift = p.rank_shift;
+    }
+  }
+  return d;
+}
+
+}  // namespace gsort
