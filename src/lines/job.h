@@ -9,10 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "io/codec/output_encoder.h"
 #include "io/input/input_set.h"
-#include "io/output/mapped_destination.h"
-#include "io/output/output_target.h"
+#include "src/config/run_options.h"
 #include "src/config/sort_config.h"
 #include "src/core/device_budget.h"
 #include "src/core/log.h"
@@ -26,7 +24,7 @@
 #include "src/merge/pending_source.h"
 #include "src/merge/temp_runs.h"
 #include "src/output/output_blocks.h"
-#include "src/pipeline/room_check.h"
+#include "src/pipeline/sort_destination.h"
 #include "src/report/progress.h"
 #include "src/report/sort_report.h"
 
@@ -38,18 +36,12 @@ struct HeldRunsStart {
   std::string why;
 };
 
-// The destination: its file (made first: an unwritable destination fails
-// before any work), its encoder with --compress-output, and its blocks,
-// the output file itself mapped where it may be (`refusal` says why not,
-// else `room`: src/pipeline/room_check.h, which also counts the runs).
-struct LineDestination {
-  LineDestination(const SortConfig& config, const std::string& path, ThreadPool& pool, uint64_t block_bytes);
-  OutputTarget target;
-  std::unique_ptr<OutputEncoder> encoder;
-  MappedDestination mapped;
+// The destination (src/pipeline/sort_destination.h) and its blocks: the
+// output file itself mapped where it may be, else write-behind buffers to
+// its sink.
+struct LineDestination : SortDestination {
+  LineDestination(const SortConfig& config, const RunOptions& run, ThreadPool& pool, uint64_t block_bytes);
   OutputBlocks blocks;
-  std::string refusal;
-  std::unique_ptr<RoomCheck> room;
 };
 
 struct LineJob {

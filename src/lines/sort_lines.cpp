@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <deque>
 
+#include "io/codec/output_encoder.h"
 #include "io/temp/stale_temp_dirs.h"
 #include "src/lines/debug/annotator.h"
 #include "src/lines/job.h"
@@ -10,8 +11,6 @@
 #include "src/lines/verify/check.h"
 #include "src/merge/merge_limits.h"
 #include "src/output/around_the_cache.h"
-#include "src/pipeline/commit_output.h"
-#include "src/pipeline/direct_write.h"
 #include "src/pipeline/output_mapping.h"
 #include "src/pipeline/room_check.h"
 #include "src/pipeline/temp_compression.h"
@@ -20,28 +19,36 @@ namespace gsort {
 
 namespace {
 
-// The output's size at most, where the inputs tell it (a terminator may be
-// added to each input's last line).
-OutputStaging line_output_staging(const SortConfig& config) {
+// The output's size for its staging, where the inputs tell it (a
+// terminator may be added to each input's last line); --debug's
+// annotations and a compressed output have sizes of their own.
+uint64_t line_output_staging(const SortConfig& config) {
+  if (config.compress_output || config.lines.debug) return 0;
   bool known = false;
-  // --debug's annotations and a compressed output have sizes of their own.
-  if (config.compress_output || config.lines.debug) return OutputStaging{0, config.temp_dir};
   const uint64_t bytes = plain_input_bytes(config.inputs, &known);
-  return OutputStaging{known ? bytes + config.inputs.size() : 0, config.temp_dir};
+  return known ? bytes + config.inputs.size() : 0;
+}
+
+// --debug's annotator, or --compress-output's encoder, or none.
+SortDestination::EncoderMaker line_encoder(const SortConfig& config, ThreadPool& pool) {
+  if (config.lines.debug) {
+    return [&config](File& file) -> std::unique_ptr<OutputEncoder> {
+      return std::make_unique<DebugAnnotator>(make_line_spec(config.lines, config.reverse, config.unique), file);
+    };
+  }
+  if (!config.compress_output) return nullptr;
+  return [&config, &pool](File& file) {
+    return make_output_encoder(config.output_format, file, config.output_level, config.threads, pool);
+  };
 }
 
 }  // namespace
 
-LineDestination::LineDestination(const SortConfig& config, const std::string& path, ThreadPool& pool,
+LineDestination::LineDestination(const SortConfig& config, const RunOptions& run, ThreadPool& pool,
                                  uint64_t block_bytes)
-    : target(path, "output", false, "", line_output_staging(config)),
-      encoder(config.lines.debug ? std::make_unique<DebugAnnotator>(
-                                       make_line_spec(config.lines, config.reverse, config.unique), target.file())
-              : config.compress_output ? make_output_encoder(config.output_format, target.file(), config.output_level,
-                                                             config.threads, pool)
-                                       : nullptr),
-      mapped(target),
-      blocks(destination_sink(target, encoder.get()), block_bytes) {}
+    : SortDestination(run.output, run.output_shown_as, line_output_staging(config), config.temp_dir,
+                      line_encoder(config, pool)),
+      blocks(sink(), block_bytes) {}
 
 LineJob::LineJob(const SortConfig& c, ThreadPool& p, const Log& l)
     : config(c),
@@ -115,13 +122,11 @@ void merge_inputs(LineJob& job) {
 }
 
 // The output's mapping closed, --verify's verdict, then the commit
-// (src/pipeline/commit_output.h).
+// (src/pipeline/sort_destination.h).
 void commit(LineJob& job, const RunOptions& run, const LinesBeforeCommit& before_commit) {
   LineDestination& out = *job.out;
   job.report.input_stored_bytes = job.tally.stored_bytes.load();
-  close_output_mapping(out.mapped, job.report.output_bytes, job.config.fsync, job.pool, job.report);
-  report_output_way(out.blocks.way(), stream_reason(out.refusal, *out.room, out.mapped), job.pool.size(), job.log,
-                    job.report);
+  out.close(job.report.output_bytes, out.blocks.way(), job.config.fsync, job.pool, job.log, job.report);
   if (job.verify) {
     job.meter->phase("verifying", 0, nullptr);
     job.verify->finish();
@@ -131,8 +136,7 @@ void commit(LineJob& job, const RunOptions& run, const LinesBeforeCommit& before
   }
   std::function<void()> hook;
   if (before_commit) hook = [&job, &before_commit] { before_commit(job.report, job.sorter); };
-  commit_output(CommitSteps{out.target, out.encoder.get(), *job.meter, job.config.fsync, run.parts_directory, hook},
-                job.report);
+  out.commit(*job.meter, job.config.fsync, run.parts_directory, hook, job.report);
 }
 
 // The destination, mapped where it may be: the inputs' size bounds the
@@ -140,16 +144,14 @@ void commit(LineJob& job, const RunOptions& run, const LinesBeforeCommit& before
 // that size is known, its file system is checked for room first (unless
 // --no-space-check); the runs are counted once the plan knows them
 // (count_line_runs).
-void open_destination(LineJob& job, const std::string& path) {
+void open_destination(LineJob& job, const RunOptions& run) {
   const SortConfig& config = job.config;
-  job.out = std::make_unique<LineDestination>(config, path, job.pool, job.plan.block_bytes);
+  job.out = std::make_unique<LineDestination>(config, run, job.pool, job.plan.block_bytes);
   bool known = false;
   const uint64_t input_bytes = plain_input_bytes(config.inputs, &known);
   LineDestination& out = *job.out;
-  out.refusal = mapping_refusal(out.target, config.inputs, out.encoder != nullptr, false, known ? input_bytes : 0);
   const uint64_t bound = input_bytes + config.inputs.size();
-  const OutputRoom room = destination_room(out.target, out.encoder != nullptr, known ? bound : 0, out.refusal);
-  out.room = std::make_unique<RoomCheck>(config.space_check, room, config.temp_dir);
+  out.plan_room(config, known ? input_bytes : 0, known ? bound : 0, false);
   if (!out.refusal.empty()) return;
   // One chunk: its output's pages made present while it is read and sorted
   // (not under -u, whose output may be a small part of the input).
@@ -166,7 +168,7 @@ void write_output_past_the_cache(LineJob& job, uint64_t bytes) {
   LineDestination& out = *job.out;
   const uint64_t room = temp_room().page_cache_bytes;
   if (bytes == 0 || room == 0 || bytes <= room || job.config.page_cache != PageCacheUse::kDrop) return;
-  if (!write_around_page_cache(out.target, out.encoder != nullptr, job.plan.budget, job.log)) return;
+  if (!write_around_page_cache(out.target, out.encoded(), job.plan.budget, job.log)) return;
   // A mapping would fill the cache after all.
   out.blocks.allow_mapping(nullptr);
   out.blocks.allow_whole_mapping(nullptr);
@@ -187,7 +189,7 @@ LineSortOutcome sort_lines(const SortConfig& config, const RunOptions& run, Thre
   }
   remove_stale_temp_dirs(config.temp_dir);
   if (config.verify) job.verify = std::make_unique<LineVerify>(job.spec);
-  open_destination(job, run.output);
+  open_destination(job, run);
   if (config.mode == Mode::kMerge) {
     job.sorter = "merge";
     merge_inputs(job);

@@ -24,7 +24,6 @@
 #include "src/merge/temp_runs.h"
 #include "src/output/around_the_cache.h"
 #include "src/output/final_output.h"
-#include "src/pipeline/commit_output.h"
 #include "src/pipeline/direct_write.h"
 #include "src/pipeline/form_runs.h"
 #include "src/pipeline/output_mapping.h"
@@ -32,6 +31,7 @@
 #include "src/pipeline/room_check.h"
 #include "src/pipeline/sort_in_memory.h"
 #include "src/pipeline/sort_on_device.h"
+#include "src/pipeline/sort_destination.h"
 #include "src/pipeline/sort_plan.h"
 #include "src/pipeline/temp_compression.h"
 #include "src/verify/output_check.h"
@@ -39,28 +39,29 @@
 namespace gsort {
 namespace {
 
-// The destination's file, made first (an unwritable destination fails
-// before any work), its encoder with --compress-output, and --verify's check.
-struct SortOutput {
+// The destination (sort_destination.h), and --verify's check.
+struct SortOutput : SortDestination {
   SortOutput(const SortContext& ctx, const RunOptions& run)
-      : target(run.output, "output", false, run.output_shown_as, staging(ctx.config)) {
-    const SortConfig& config = ctx.config;
-    if (config.compress_output) {
-      encoder = make_output_encoder(config.output_format, target.file(), config.output_level, config.threads,
-                                    ctx.pool);
-    }
-    if (config.verify) check = std::make_unique<OutputCheck>(ctx.layout, config.unique, ctx.pool);
+      : SortDestination(run.output, run.output_shown_as, staged_bytes(ctx.config), ctx.config.temp_dir,
+                        encoder_maker(ctx)) {
+    if (ctx.config.verify) check = std::make_unique<OutputCheck>(ctx.layout, ctx.config.unique, ctx.pool);
   }
-  OutputTarget target;
-  std::unique_ptr<OutputEncoder> encoder;
   std::unique_ptr<OutputCheck> check;
 
  private:
   // The output's size, where the inputs tell it (not compressed).
-  static OutputStaging staging(const SortConfig& config) {
+  static uint64_t staged_bytes(const SortConfig& config) {
     bool known = false;
     const uint64_t bytes = config.compress_output ? 0 : plain_input_bytes(config.inputs, &known);
-    return OutputStaging{known ? bytes : 0, config.temp_dir};
+    return known ? bytes : 0;
+  }
+  // --compress-output's encoder.
+  static EncoderMaker encoder_maker(const SortContext& ctx) {
+    if (!ctx.config.compress_output) return nullptr;
+    return [&ctx](File& file) {
+      const SortConfig& config = ctx.config;
+      return make_output_encoder(config.output_format, file, config.output_level, config.threads, ctx.pool);
+    };
   }
 };
 
@@ -144,8 +145,7 @@ void finish(const SortContext& ctx, const RunOptions& run, const InputTally& tal
   }
   std::function<void()> before_commit;
   if (ctx.before_commit) before_commit = [&ctx, &report] { ctx.before_commit(report); };
-  commit_output(CommitSteps{out.target, out.encoder.get(), meter, ctx.config.fsync, run.parts_directory, before_commit},
-                report);
+  out.commit(meter, ctx.config.fsync, run.parts_directory, before_commit, report);
   ctx.log.info("runs: " + std::to_string(report.runs));
   ctx.log.info("merge passes: " + std::to_string(report.merge_passes));
 }
@@ -154,7 +154,7 @@ void finish(const SortContext& ctx, const RunOptions& run, const InputTally& tal
 // output is written around the cache where it can (around_the_cache.h),
 // else paced as the runs are (nothing happens for a pipe).
 void output_past_the_cache_or_paced(const SortContext& ctx, const SortPlan& plan, SortOutput& out) {
-  if (!write_around_page_cache(out.target, out.encoder != nullptr, plan.budget, ctx.log)) out.target.file().pace_writeback();
+  if (!write_around_page_cache(out.target, out.encoded(), plan.budget, ctx.log)) out.target.file().pace_writeback();
 }
 
 // Lets the destination be written through a mapping, where nothing
@@ -215,24 +215,20 @@ SortReport external_sort(const SortContext& ctx, const RunOptions& run) {
   if (run.consume_inputs) inputs.consume_as_read();
   SortOutput out(ctx, run);
   // --merge's output file may be set aside while its inputs merge early (push_inputs).
-  const bool may_set_aside = config.mode == Mode::kMerge && !out.encoder && out.target.can_set_aside();
+  const bool may_set_aside = config.mode == Mode::kMerge && !out.encoded() && out.target.can_set_aside();
   const SortPlan plan = plan_sort(ctx, inputs, may_set_aside);
-  const std::string refusal = mapping_refusal(out.target, config.inputs, out.encoder != nullptr, plan.writeback_paced,
-                                              inputs.size_known() ? inputs.total_bytes() : 0);
-  RoomCheck room(config.space_check,
-                 destination_room(out.target, out.encoder != nullptr, inputs.size_known() ? inputs.total_bytes() : 0,
-                                  refusal),
-                 config.temp_dir);
-  check_room(ctx, plan, inputs, runs, room);
+  const uint64_t input_bytes = inputs.size_known() ? inputs.total_bytes() : 0;
+  out.plan_room(config, input_bytes, input_bytes, plan.writeback_paced);
+  check_room(ctx, plan, inputs, runs, *out.room);
   report_plan(plan, inputs, report);
   runs.plan_writes(plan.memory.block_bytes, plan.writeback_paced);
-  MappedDestination mapped(out.target);
-  FinalOutput destination(destination_sink(out.target, out.encoder.get()), rs, plan.memory.block_bytes,
-                          config.unique ? &ctx.layout : nullptr, out.check.get());
-  if (refusal.empty()) allow_mapped_output(ctx, plan, inputs, room, mapped, destination);
+  MappedDestination& mapped = out.mapped;
+  FinalOutput destination(out.sink(), rs, plan.memory.block_bytes, config.unique ? &ctx.layout : nullptr,
+                          out.check.get());
+  if (out.refusal.empty()) allow_mapped_output(ctx, plan, inputs, *out.room, mapped, destination);
   // The device tier knows its output's size once the device holds the input.
   const PrepareOutput prepare_held_output = [&](uint64_t bytes, uint64_t lead) {
-    if (refusal.empty() && room.may_map() && !mapped.mapped()) mapped.prepare(bytes, ctx.pool, lead);
+    if (out.may_map() && !mapped.mapped()) mapped.prepare(bytes, ctx.pool, lead);
   };
   DirectWrite direct(destination, ctx.pool, meter, report);
   const ReadProgress progress{meter, tally.stored_bytes, inputs.stored_bytes()};
@@ -258,13 +254,12 @@ SortReport external_sort(const SortContext& ctx, const RunOptions& run) {
       RunMerges merges(merge_setup(ctx, plan, runs, report), runs, report);
       OutputGrowth growth{[&mapped](uint64_t bytes) { mapped.grow(bytes); }, [&mapped] { mapped.abandon_growth(); }};
       const RunFormation formation{ctx,    plan.memory, inputs,      progress, runs,
-                                   merges, direct,      plan.budget, &growth,  !refusal.empty()};
+                                   merges, direct,      plan.budget, &growth,  !out.refusal.empty()};
       std::vector<PendingSource> formed = form_runs(formation, report);
       if (!formed.empty()) merged_runs = merges.merge_all(std::move(formed), destination, meter, report.input_records * rs);
     }
   }
-  close_output_mapping(mapped, report.output_records * rs, config.fsync, ctx.pool, report);
-  report_output_way(destination.way(), stream_reason(refusal, room, mapped), ctx.pool.size(), ctx.log, report);
+  out.close(report.output_records * rs, destination.way(), config.fsync, ctx.pool, ctx.log, report);
   finish(ctx, run, tally, out, meter, report);
   if (!merged_runs.empty()) {
     const Stopwatch removing;

@@ -1,0 +1,67 @@
+// The destination of a sort, records or lines, from its making to its
+// commit: its file (made first, so that an unwritable destination fails
+// before any work), the encoder that writes it where there is one
+// (--compress-output; --debug's annotations of lines), its mapping, why it
+// may not be mapped (output_mapping.h), and the room check on its file
+// system (room_check.h), which counts the runs too. The two drivers
+// (external_sort.cpp, src/lines/sort_lines.cpp) each hold one.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "io/codec/output_encoder.h"
+#include "io/output/mapped_destination.h"
+#include "io/output/output_target.h"
+#include "src/config/sort_config.h"
+#include "src/core/log.h"
+#include "src/core/thread_pool.h"
+#include "src/output/output_blocks.h"
+#include "src/pipeline/room_check.h"
+#include "src/report/progress.h"
+#include "src/report/sort_report.h"
+
+namespace gsort {
+
+class SortDestination {
+ public:
+  // Makes the file for `path` (shown as `shown_as` where not empty): in
+  // place of an existing one it is staged beside it for `staged_bytes`
+  // (0: unknown). make_encoder: the encoder over the file, or null.
+  using EncoderMaker = std::function<std::unique_ptr<OutputEncoder>(File& file)>;
+  SortDestination(const std::string& path, const std::string& shown_as, uint64_t staged_bytes,
+                  const std::string& temp_dir, const EncoderMaker& make_encoder);
+  SortDestination(const SortDestination&) = delete;
+  SortDestination& operator=(const SortDestination&) = delete;
+
+  // Decides whether the file may be mapped and makes the room check:
+  // input_bytes, the inputs' size where known (0: unknown); output_bound,
+  // at most what the output will hold (0: unknown); writeback_paced: the
+  // plan paces what is written.
+  void plan_room(const SortConfig& config, uint64_t input_bytes, uint64_t output_bound, bool writeback_paced);
+  bool encoded() const { return encoder != nullptr; }
+  // May be mapped, so far (no refusal, and the room check allows it).
+  bool may_map() const { return refusal.empty() && room->may_map(); }
+  // The sink that writes the file: the encoder's, where there is one.
+  WriteBehind::Sink sink();
+
+  // The end: the mapping closed, the file cut to `bytes` (what was
+  // written), and how it was written (`way`) said under -v and in the
+  // report. Then, once --verify's verdict is in, commit().
+  void close(uint64_t bytes, OutputWay way, bool fsync, ThreadPool& pool, const Log& log, SortReport& report);
+  // The commit (commit_output.h): the encoder's last frame, --fsync, the
+  // file put in place (with --output-parts' other parts); before_commit,
+  // the library's hook, may be empty.
+  void commit(ProgressMeter& meter, bool fsync, const std::string& parts_directory,
+              const std::function<void()>& before_commit, SortReport& report);
+
+  OutputTarget target;
+  std::unique_ptr<OutputEncoder> encoder;
+  MappedDestination mapped;
+  std::string refusal;  // why the file may not be mapped (plan_room; empty: it may)
+  std::unique_ptr<RoomCheck> room;  // plan_room's
+};
+
+}  // namespace gsort
