@@ -45,8 +45,13 @@ set(GSORT_LAYERS
   "src/output:src/core src/cuda io src/keys src/config src/algo src/verify"
   "src/report:src/core src/cuda io src/keys src/config src/chunk_sort src/verify"
   # The merge in one room: the run merger, the passes and the early merges
-  # of waiting runs, their limits, and the run files they write and read.
+  # of waiting runs, their limits, the run files they write and read and
+  # the runs held in the GPU's memory, and the units a merge in ranges
+  # takes (record_unit.h, line_unit.h) with their range cuts.
   "src/merge:src/core src/cuda io src/keys src/config src/algo src/chunk_sort src/output src/verify src/report"
+  # The store of runs held in the GPU's memory: alone in the merge it sees
+  # src/cuda and the GPU backend's context.
+  "src/merge/device:src/core src/cuda io src/chunk_sort/gpu src/merge/held_runs.h src/merge/merge_run.h"
   "src/pipeline:src/core src/cuda io src/keys src/config src/algo src/chunk_sort src/verify src/output src/merge src/report"
   # Text lines: the line sort's pipeline beside the records', its rooms one
   # way: read (chunks of lines, and one line at a time); verify (-c, and
@@ -59,7 +64,6 @@ set(GSORT_LAYERS
   "src/lines/verify:src/core io src/keys src/config src/verify src/chunk_sort/lines src/lines/read"
   "src/lines/output:src/core io src/keys src/config src/output src/chunk_sort/lines src/lines/verify"
   "src/lines/merge:src/core io src/keys src/config src/algo src/merge src/chunk_sort/lines src/lines/verify src/lines/output"
-  "src/lines/merge/device:src/core src/cuda io src/chunk_sort/gpu src/lines/merge/held_runs.h src/lines/merge/run_bytes.h"
   "src/lines/debug:src/core io src/keys src/config"
   "src/lines:src/core io src/keys src/config src/algo src/chunk_sort src/verify src/output src/merge src/report src/pipeline"
   # The distributed sort's rooms run one way: ranks; then output (which

@@ -20,7 +20,7 @@ FaultHook fail_device_allocation = nullptr;
 ChoiceHook device_present = nullptr;
 StartHook device_start = nullptr;
 CountHook hold_line_runs_from = nullptr;
-ChoiceHook hold_line_runs_in_host = nullptr;
+ChoiceHook hold_runs_in_host = nullptr;
 CountHook hold_line_runs_after = nullptr;
 CountHook line_piece_bytes = nullptr;
 

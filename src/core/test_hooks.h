@@ -98,7 +98,7 @@ extern CountHook shared_slot_records;
 extern CountHook hold_line_runs_from;
 // Those runs held in the host's memory instead of a device's: the held
 // runs' pipeline on a machine without a GPU.
-extern ChoiceHook hold_line_runs_in_host;
+extern ChoiceHook hold_runs_in_host;
 // The runs spilled before the held runs' store is taken (it is taken from
 // this run on, once ready), so that a test mixes runs in files and held ones.
 extern CountHook hold_line_runs_after;

@@ -9,7 +9,7 @@
 #include "src/core/test_hooks.h"
 #include "src/lines/job.h"
 #if GSORT_HAVE_CUDA
-#include "src/lines/merge/device/device_runs.h"
+#include "src/merge/device/held_runs_on_device.h"
 #endif
 
 namespace gsort {
@@ -52,15 +52,15 @@ void hold_line_runs(LineJob& job, uint64_t bytes) {
   }
   // The runs hold every line once, with a terminator added to each input's last.
   const uint64_t store = bytes + job.config.inputs.size();
-  if (test_hooks::hold_line_runs_in_host && test_hooks::hold_line_runs_in_host()) {
-    job.held_start = std::async(std::launch::deferred, [store] { return HeldRunsStart{hold_line_runs_in_host(store), ""}; });
+  if (test_hooks::hold_runs_in_host && test_hooks::hold_runs_in_host()) {
+    job.held_start = std::async(std::launch::deferred, [store] { return HeldRunsStart{hold_runs_in_host(store), ""}; });
     return;
   }
 #if GSORT_HAVE_CUDA
   const int device = job.config.device;
   job.held_start = std::async(std::launch::async, [device, store, budget = job.device_budget] {
     HeldRunsStart start;
-    start.store = hold_line_runs_on_device(device, store, budget, &start.why);
+    start.store = hold_runs_on_device(device, store, budget, &start.why);
     return start;
   });
   job.log.info("lines: the GPU's memory may hold the runs; the device starts beside the first chunks");

@@ -16,7 +16,7 @@
 #include "src/core/log.h"
 #include "src/core/thread_pool.h"
 #include "src/keys/line_compare.h"
-#include "src/lines/merge/held_runs.h"
+#include "src/merge/held_runs.h"
 #include "src/lines/merge/runs.h"
 #include "src/lines/merge/window.h"
 #include "src/lines/plan.h"
@@ -32,7 +32,7 @@ namespace gsort {
 
 // A store for held runs, once made; or why there is none.
 struct HeldRunsStart {
-  std::unique_ptr<HeldLineRuns> store;
+  std::unique_ptr<HeldRuns> store;
   std::string why;
 };
 
@@ -65,7 +65,7 @@ struct LineJob {
   // the store being made beside the first chunks (hold_line_runs), which
   // take_held_runs takes once it is ready; a start still going on when the
   // job ends is waited for before `held` goes.
-  std::unique_ptr<HeldLineRuns> held;
+  std::unique_ptr<HeldRuns> held;
   std::future<HeldRunsStart> held_start;
   // --gpu-memory, which the GPU sorter and the held runs take from together.
   std::shared_ptr<DeviceBudget> device_budget;

@@ -118,7 +118,7 @@ class LineSpill {
   // The run copied into job.held through a writer of the plan's blocks.
   void start_held(const LineSpan& span, const uint32_t* order) {
     started_s_ = process_seconds();
-    HeldLineRuns* held = job_.held.get();
+    HeldRuns* held = job_.held.get();
     ThreadPool& pool = job_.pool;
     WriteBehind::Sink sink = [held](const uint8_t* data, size_t bytes) { held->append(data, bytes); };
     const uint64_t block = job_.plan.block_bytes;

@@ -1,9 +1,9 @@
 // A sorted run as a final merge in ranges reads it (range_worker.h; the
-// lines' range cut, src/lines/merge/range_cut.h): its units (a run of
+// lines' range cut, src/merge/line_range_cut.h): its units (a run of
 // records': records; a run of lines': bytes), any span of them, by many
 // threads at once. A run in the temporary directory is one (FileMergeRun,
 // over its view); a run of lines held in the GPU's memory is another
-// (src/lines/merge/held_runs.h).
+// (src/merge/held_runs.h).
 #pragma once
 
 #include <cstdint>

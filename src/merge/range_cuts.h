@@ -1,5 +1,5 @@
 // The steps every merge in ranges takes to cut its runs, whatever its unit
-// (a record: range_split.h; a line: src/lines/merge/range_cut.h): samples
+// (a record: range_split.h; a line: src/merge/line_range_cut.h): samples
 // at evenly spaced places of each run, sorted in the merge's total order
 // (by key, then run, then place), splitters taken where the samples before
 // them reach each even share, and each run's cut for each splitter found

@@ -1,5 +1,5 @@
 // One worker of a final merge in ranges, whatever its unit (a record:
-// record_unit.h; a line: src/lines/merge/line_unit.h): merges one range of
+// record_unit.h; a line: src/merge/line_unit.h): merges one range of
 // every run at a time straight into its place in the output. Each run's
 // part is read in pieces (merge_run.h) into a buffer of the worker's own, a
 // run file's checked block by block. A loser tree over the runs' heads

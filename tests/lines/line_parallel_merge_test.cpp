@@ -5,7 +5,7 @@
 // repeated, lines longer than a read buffer, empty lines, -r, -s with a
 // key, a CSV key mix, -f, -z and compressed runs; -u and --verify keep the
 // batches; a damaged run is exit 2 with nothing left, either way. Runs held
-// outside the temporary directory (src/lines/merge/held_runs.h), alone or
+// outside the temporary directory (src/merge/held_runs.h), alone or
 // after runs in files, give the same bytes every way: in the host's memory
 // (a test's store, here) and
 // in the GPU's (skipped without one), where a failed device allocation

@@ -1,4 +1,4 @@
-// The lines' merge in ranges piece by piece (src/lines/merge/range_cut.h,
+// The lines' merge in ranges piece by piece (src/merge/line_range_cut.h,
 // src/merge/range_worker.h with merge/line_unit.h), over runs in the host's memory: for 1 to 40 runs, ranges
 // cut anywhere from 1 to 50, heavy duplicates, every line equal, one-line
 // and empty runs, lines longer than the read buffer, -s and -r, laying the
@@ -12,9 +12,9 @@
 
 #include "src/core/thread_pool.h"
 #include "src/keys/line_compare.h"
-#include "src/lines/merge/held_runs.h"
-#include "src/lines/merge/range_cut.h"
-#include "src/lines/merge/line_unit.h"
+#include "src/merge/held_runs.h"
+#include "src/merge/line_range_cut.h"
+#include "src/merge/line_unit.h"
 #include "tests/support/rng.h"
 
 namespace gsort {

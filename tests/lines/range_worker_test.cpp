@@ -1,6 +1,6 @@
 // The worker of every final merge in ranges (src/merge/range_worker.h) over
 // both of its units, records (src/merge/record_unit.h) and lines
-// (src/lines/merge/line_unit.h), with runs in the host's memory: the same
+// (src/merge/line_unit.h), with runs in the host's memory: the same
 // template merges 1 to 12 runs of few distinct keys into the stable
 // order, drops with -u every unit whose key equals the last kept one's,
 // sums the dropped units' hashes for --verify, and counts what it wrote.
@@ -16,7 +16,7 @@
 #include "src/keys/key_layout.h"
 #include "src/keys/line_spec.h"
 #include "src/keys/line_compare.h"
-#include "src/lines/merge/line_unit.h"
+#include "src/merge/line_unit.h"
 #include "src/lines/verify/verify.h"
 #include "src/merge/merge_run.h"
 #include "src/merge/record_unit.h"

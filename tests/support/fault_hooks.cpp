@@ -224,7 +224,7 @@ uint64_t hold_line_runs_from_set() {
 }
 
 // GSORT_TEST_HOLD_LINE_RUNS_IN_HOST=1
-bool hold_line_runs_in_host_set() { return std::getenv("GSORT_TEST_HOLD_LINE_RUNS_IN_HOST") != nullptr; }
+bool hold_runs_in_host_set() { return std::getenv("GSORT_TEST_HOLD_LINE_RUNS_IN_HOST") != nullptr; }
 
 // GSORT_TEST_HOLD_LINE_RUNS_AFTER=N
 uint64_t hold_line_runs_after_set() {
@@ -259,7 +259,7 @@ void install_fault_hooks() {
   device_present = &fake_device_present;
   device_start = &fake_device_start;
   hold_line_runs_from = &hold_line_runs_from_set;
-  hold_line_runs_in_host = &hold_line_runs_in_host_set;
+  hold_runs_in_host = &hold_runs_in_host_set;
   hold_line_runs_after = &hold_line_runs_after_set;
   line_piece_bytes = &line_piece_bytes_set;
 }

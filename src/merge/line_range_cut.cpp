@@ -1,4 +1,4 @@
-#include "src/lines/merge/range_cut.h"
+#include "src/merge/line_range_cut.h"
 
 #include <algorithm>
 #include <cstring>

@@ -1,8 +1,8 @@
-#include "src/lines/merge/line_unit.h"
+#include "src/merge/line_unit.h"
 
-#include "src/core/errors.h"
+#include "io/file/checksum.h"
 #include "src/chunk_sort/lines/index.h"
-#include "src/lines/verify/verify.h"
+#include "src/core/errors.h"
 
 namespace gsort {
 namespace {
@@ -67,7 +67,8 @@ void LineUnit::keep(Head& last, const Head& h, const uint8_t* copied) const {
   last.length = h.length;
 }
 
-uint64_t LineUnit::hash(const Head& h) const { return hash_line(h.line, h.length); }
+// As --verify hashes a line (src/lines/verify/verify.h's hash_line).
+uint64_t LineUnit::hash(const Head& h) const { return hash_record(h.line, h.length); }
 
 uint64_t LineUnit::units_in(const uint8_t* bytes, uint64_t size) const {
   return count_terminators(bytes, 0, size, eol_);

@@ -1,4 +1,4 @@
-#include "src/lines/merge/device/device_runs.h"
+#include "src/merge/device/held_runs_on_device.h"
 
 #include <cuda_runtime_api.h>
 
@@ -92,10 +92,10 @@ class DeviceRunBytes final : public MergeRun {
   StagingBuffers& staging_;
 };
 
-class DeviceHeldRuns final : public HeldLineRuns {
+class DeviceHeldRuns final : public HeldRuns {
  public:
   DeviceHeldRuns(int device, uint64_t bytes, DeviceBudgetShare share)
-      : HeldLineRuns(bytes), device_(device), share_(std::move(share)), store_(bytes), staging_(device) {}
+      : HeldRuns(bytes), device_(device), share_(std::move(share)), store_(bytes), staging_(device) {}
   std::vector<uint8_t*> write_blocks(uint64_t bytes, unsigned count) override {
     if (blocks_.size() != count || blocks_.front().size() != bytes) {
       blocks_.clear();
@@ -124,7 +124,7 @@ class DeviceHeldRuns final : public HeldLineRuns {
 
 }  // namespace
 
-std::unique_ptr<HeldLineRuns> hold_line_runs_on_device(int device, uint64_t bytes, std::shared_ptr<DeviceBudget> budget,
+std::unique_ptr<HeldRuns> hold_runs_on_device(int device, uint64_t bytes, std::shared_ptr<DeviceBudget> budget,
                                                        std::string* why) {
   if (!gpu_usable(device, why)) return nullptr;
   size_t free = 0, total = 0;

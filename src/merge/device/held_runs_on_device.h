@@ -10,7 +10,7 @@
 #include <string>
 
 #include "src/core/device_budget.h"
-#include "src/lines/merge/held_runs.h"
+#include "src/merge/held_runs.h"
 
 namespace gsort {
 
@@ -18,7 +18,7 @@ namespace gsort {
 // job's --gpu-memory; null: no cap) and from most of its free memory; null
 // where there is no usable device or it cannot hold them, with the reason
 // in *why.
-std::unique_ptr<HeldLineRuns> hold_line_runs_on_device(int device, uint64_t bytes, std::shared_ptr<DeviceBudget> budget,
+std::unique_ptr<HeldRuns> hold_runs_on_device(int device, uint64_t bytes, std::shared_ptr<DeviceBudget> budget,
                                                        std::string* why);
 
 }  // namespace gsort

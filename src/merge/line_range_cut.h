@@ -20,10 +20,10 @@
 #include <cstdint>
 #include <vector>
 
-#include "src/merge/merge_run.h"
+#include "io/run/run_view.h"
 #include "src/core/thread_pool.h"
 #include "src/keys/line_compare.h"
-#include "io/run/run_view.h"
+#include "src/merge/merge_run.h"
 #include "src/merge/range_cuts.h"
 
 namespace gsort {

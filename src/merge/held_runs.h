@@ -1,5 +1,6 @@
-// Spilled runs of lines held outside the temporary directory, end to end in
-// one reserved store (the GPU's memory: device/device_runs.h): written one
+// Spilled runs held outside the temporary directory, end to end in one
+// reserved store (the GPU's memory: device/held_runs_on_device.h), as
+// bytes whatever their unit (the line sort's today): written one
 // run at a time by the spill's writer thread, then read by the final merge
 // in ranges, by many threads at once, as MergeRun. Nothing touches the page
 // cache or the disk, so a sort whose runs the store holds writes its input's
@@ -16,10 +17,10 @@
 
 namespace gsort {
 
-class HeldLineRuns {
+class HeldRuns {
  public:
-  explicit HeldLineRuns(uint64_t capacity) : capacity_(capacity) {}
-  virtual ~HeldLineRuns() = default;
+  explicit HeldRuns(uint64_t capacity) : capacity_(capacity) {}
+  virtual ~HeldRuns() = default;
   // The bytes reserved, and those the runs take so far.
   uint64_t capacity() const { return capacity_; }
   uint64_t used() const { return starts_.back() + open_; }
@@ -60,12 +61,12 @@ class HeldLineRuns {
 };
 
 // The same store in the host's memory, for the tests of a machine without
-// a GPU (test_hooks::hold_line_runs_in_host): the held runs' pipeline, all
+// a GPU (test_hooks::hold_runs_in_host): the held runs' pipeline, all
 // but the device's copies.
-std::unique_ptr<HeldLineRuns> hold_line_runs_in_host(uint64_t bytes);
+std::unique_ptr<HeldRuns> hold_runs_in_host(uint64_t bytes);
 // Runs already sorted in place in the host's memory, end to end in `bytes`
 // (taken): run r is [bounds[r], bounds[r + 1]) (a stream's pieces sorted
 // while it arrived: src/lines/arriving_pieces.h).
-std::unique_ptr<HeldLineRuns> hold_runs_in_place(HostBuffer bytes, const std::vector<uint64_t>& bounds);
+std::unique_ptr<HeldRuns> hold_runs_in_place(HostBuffer bytes, const std::vector<uint64_t>& bounds);
 
 }  // namespace gsort

@@ -1,4 +1,4 @@
-#include "src/lines/merge/held_runs.h"
+#include "src/merge/held_runs.h"
 
 #include <algorithm>
 #include <cstring>
@@ -10,9 +10,9 @@
 namespace gsort {
 namespace {
 
-class HostHeldRuns final : public HeldLineRuns {
+class HostHeldRuns final : public HeldRuns {
  public:
-  explicit HostHeldRuns(uint64_t bytes) : HeldLineRuns(bytes), store_(bytes) {}
+  explicit HostHeldRuns(uint64_t bytes) : HeldRuns(bytes), store_(bytes) {}
   std::vector<uint8_t*> write_blocks(uint64_t bytes, unsigned count) override {
     blocks_.assign(count, std::vector<uint8_t>(bytes));
     std::vector<uint8_t*> out;
@@ -31,10 +31,10 @@ class HostHeldRuns final : public HeldLineRuns {
   std::vector<std::vector<uint8_t>> blocks_;
 };
 
-class InPlaceRuns final : public HeldLineRuns {
+class InPlaceRuns final : public HeldRuns {
  public:
   InPlaceRuns(HostBuffer bytes, const std::vector<uint64_t>& bounds)
-      : HeldLineRuns(std::max<uint64_t>(bounds.back(), 1)), bytes_(std::move(bytes)) {
+      : HeldRuns(std::max<uint64_t>(bounds.back(), 1)), bytes_(std::move(bytes)) {
     for (size_t r = 0; r + 1 < bounds.size(); ++r) run_in_place(bounds[r + 1] - bounds[r]);
   }
   std::string where() const override { return "the host's memory (sorted as the stream arrived)"; }
@@ -53,7 +53,7 @@ class InPlaceRuns final : public HeldLineRuns {
 
 }  // namespace
 
-void HeldLineRuns::append(const uint8_t* data, uint64_t bytes) {
+void HeldRuns::append(const uint8_t* data, uint64_t bytes) {
   if (bytes > capacity_ - used()) {
     throw Error("internal error: the runs outgrow the " + std::to_string(capacity_) + " bytes reserved for them in " +
                 where());
@@ -62,16 +62,16 @@ void HeldLineRuns::append(const uint8_t* data, uint64_t bytes) {
   open_ += bytes;
 }
 
-void HeldLineRuns::end_run() {
+void HeldRuns::end_run() {
   starts_.push_back(used());
   open_ = 0;
 }
 
-std::unique_ptr<HeldLineRuns> hold_line_runs_in_host(uint64_t bytes) {
+std::unique_ptr<HeldRuns> hold_runs_in_host(uint64_t bytes) {
   return std::make_unique<HostHeldRuns>(std::max<uint64_t>(bytes, 1));
 }
 
-std::unique_ptr<HeldLineRuns> hold_runs_in_place(HostBuffer bytes, const std::vector<uint64_t>& bounds) {
+std::unique_ptr<HeldRuns> hold_runs_in_place(HostBuffer bytes, const std::vector<uint64_t>& bounds) {
   return std::make_unique<InPlaceRuns>(std::move(bytes), bounds);
 }
 
