@@ -265,21 +265,26 @@ uint64_t RunView::compressed_partition_point(uint64_t lo, uint64_t hi,
 }
 
 void RunView::release_from(uint64_t record) const {
-  for (const Segment& seg : segments_) {
-    if (record >= seg.first + seg.count()) continue;
-    // What the records before `record` need of this segment's file; its
-    // header at least, so that the file is never cut to nothing (ext4
-    // writes a file cut to nothing out when it is closed).
-    uint64_t keep = sizeof(RunHeader);
-    if (record > seg.first && seg.compressed()) {
-      const Frame& f = frames_[frame_of(record - 1)];
-      keep = f.at + sizeof(RunFrameHeader) + f.header.stored_bytes;
-    } else if (record > seg.first) {
-      const uint64_t blocks = run_block_count(record - seg.first, seg.block_records);
-      keep = sizeof(RunHeader) + std::min(blocks * seg.block_records, seg.count()) * rs_;
-    }
-    (void)seg.file->cut_to(keep);
+  for (size_t s = 0; s < segments_.size(); ++s) release_segment_from(s, record);
+}
+
+size_t RunView::segment_count() const { return segments_.size(); }
+
+void RunView::release_segment_from(size_t segment, uint64_t record) const {
+  const Segment& seg = segments_[segment];
+  if (record >= seg.first + seg.count()) return;
+  // What the records before `record` need of this segment's file; its
+  // header at least, so that the file is never cut to nothing (ext4
+  // writes a file cut to nothing out when it is closed).
+  uint64_t keep = sizeof(RunHeader);
+  if (record > seg.first && seg.compressed()) {
+    const Frame& f = frames_[frame_of(record - 1)];
+    keep = f.at + sizeof(RunFrameHeader) + f.header.stored_bytes;
+  } else if (record > seg.first) {
+    const uint64_t blocks = run_block_count(record - seg.first, seg.block_records);
+    keep = sizeof(RunHeader) + std::min(blocks * seg.block_records, seg.count()) * rs_;
   }
+  (void)seg.file->cut_to(keep);
 }
 
 void RunCursor::open(const RunView& view, uint64_t begin, uint64_t end) {

@@ -57,6 +57,10 @@ class RunView final : public SortedRecords {
   // run read once, from its end, and deleted after: its pages go while the
   // merge runs, dirty ones unwritten. A file that cannot be cut stays whole.
   void release_from(uint64_t record) const;
+  // The same for one of its segment files (several threads may each cut
+  // one at once).
+  size_t segment_count() const;
+  void release_segment_from(size_t segment, uint64_t record) const;
 
   uint32_t record_size() const { return rs_; }
   // The least buffer a cursor over this run needs: its largest block or

@@ -71,7 +71,7 @@ RangeFigures merge_ranges(LineJob& job, const std::vector<const MergeRun*>& runs
   MergeRanges file_ranges;
   for (const std::vector<uint64_t>& cut : ranges.cuts) file_ranges.cuts.emplace_back(cut.begin(), cut.begin() + views.size());
   std::unique_ptr<BackgroundRelease> release;
-  if (!views.empty()) release = std::make_unique<BackgroundRelease>(views, file_ranges);
+  if (!views.empty()) release = std::make_unique<BackgroundRelease>(views, file_ranges, &job.pool);
   InPlaceOptions options;
   options.workers = plan.workers;
   options.release = release.get();

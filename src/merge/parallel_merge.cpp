@@ -113,7 +113,7 @@ ParallelMergeResult parallel_merge(const std::vector<const RunView*>& runs, cons
   worker.sum_dropped = options.sum_dropped;
   const RecordUnit unit(layout);  // -u's equal keys are the sort's
   std::unique_ptr<BackgroundRelease> release;
-  if (options.release_runs) release = std::make_unique<BackgroundRelease>(runs, ranges);
+  if (options.release_runs) release = std::make_unique<BackgroundRelease>(runs, ranges, &pool);
   InPlaceOptions in_place;
   in_place.workers = plan.workers;
   in_place.may_drop = worker.unique;

@@ -15,6 +15,7 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "io/file/checksum.h"
@@ -300,6 +301,46 @@ TEST(BackgroundRelease, TheRunsAreCutBelowTheMergedTailAlone) {
   release.merged(0);
   EXPECT_EQ(release.frontier(), 0u);
   release.stop(true);
+}
+
+// At stop() the cut under way is finished by the pool's threads beside the
+// release thread, each segment file by one of them: every file of every run
+// is cut, whichever thread took it.
+TEST(BackgroundRelease, TheCutUnderWayAtStopIsFinishedWithThePool) {
+  gsort::ThreadPool pool(4);
+  TempDir dir;
+  Rng rng(61);
+  // Many files, so that the cut is still under way when stop() comes.
+  constexpr unsigned kSegments = 8;
+  RunFiles files(dir, u32_key(false), Storage{false, kSegments});
+  for (size_t r = 0; r < 150; ++r) files.add(400, 1u << 30, rng);
+  gsort::RunDecoderPool decoders;
+  const std::vector<std::unique_ptr<gsort::RunView>> views = files.views(decoders);
+  std::vector<const gsort::RunView*> runs;
+  for (const auto& v : views) runs.push_back(v.get());
+  // Two ranges, each run cut in half; both merged at once: one cut, to 0.
+  gsort::MergeRanges ranges;
+  ranges.cuts.assign(3, std::vector<uint64_t>(runs.size()));
+  for (size_t r = 0; r < runs.size(); ++r) {
+    ranges.cuts[1][r] = runs[r]->size() / 2;
+    ranges.cuts[2][r] = runs[r]->size();
+  }
+  gsort::BackgroundRelease release(runs, ranges, &pool);
+  release.merged(0);
+  release.merged(1);
+  // The cut has begun once the thread says so, or has ended (the files it cut first).
+  while (!release.cutting() &&
+         std::filesystem::file_size(files.segment_path(0, 0)) != sizeof(gsort::RunHeader)) {
+    std::this_thread::yield();
+  }
+  release.stop();
+  for (size_t r = 0; r < files.runs(); ++r) {
+    for (unsigned seg = 0; seg < kSegments; ++seg) {
+      ASSERT_EQ(std::filesystem::file_size(files.segment_path(r, seg)), sizeof(gsort::RunHeader))
+          << "run " << r << ", segment " << seg;
+    }
+  }
+  RecordProperty("files_cut_by_the_pool", std::to_string(release.files_cut_by_the_pool()));
 }
 
 // Flips one byte of `path` at `at`.
