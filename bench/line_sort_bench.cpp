@@ -16,7 +16,7 @@
 
 #include "src/core/thread_pool.h"
 #include "src/keys/line_spec.h"
-#include "src/chunk_sort/lines/index.h"
+#include "src/algo/line_index.h"
 #include "src/chunk_sort/lines/sorter.h"
 
 namespace {

@@ -41,7 +41,7 @@ set(GSORT_LAYERS
   "src/chunk_sort/lines:src/core src/keys src/config src/algo src/chunk_sort/cpu src/chunk_sort/entries src/chunk_sort/gpu/make_gpu_backend.h"
   "src/chunk_sort/lines/gpu:src/core src/cuda src/keys src/config src/algo kernels src/chunk_sort/cpu src/chunk_sort/entries src/chunk_sort/gpu src/chunk_sort/lines"
   "src/chunk_sort:src/core src/cuda src/keys src/config src/algo kernels"
-  "src/verify:src/core src/cuda io src/keys src/config"
+  "src/verify:src/core src/cuda io src/keys src/config src/algo"
   "src/output:src/core src/cuda io src/keys src/config src/algo src/verify"
   "src/report:src/core src/cuda io src/keys src/config src/chunk_sort src/verify"
   # The merge in one room: the run merger, the passes and the early merges
@@ -54,16 +54,15 @@ set(GSORT_LAYERS
   "src/merge/device:src/core src/cuda io src/chunk_sort/gpu src/merge/held_runs.h src/merge/merge_run.h"
   "src/pipeline:src/core src/cuda io src/keys src/config src/algo src/chunk_sort src/verify src/output src/merge src/report"
   # Text lines: the line sort's pipeline beside the records', its rooms one
-  # way: read (chunks of lines, and one line at a time); verify (-c, and
-  # --verify's tally); output (the writer every sorted stream ends in);
-  # merge (windows, the k-way merge, the runs, on the records' run files
-  # and src/algo's loser tree); debug (--debug's annotations). The files at
-  # the top of src/lines (the job, its plan and stages) sequence them. GNU
-  # sort's key model for lines and the reference comparison are src/keys'.
+  # way: read (chunks of lines); merge (windows, the k-way merge in
+  # batches, the runs, on the records' run files, src/algo's loser tree and
+  # the line writer of src/output); debug (--debug's annotations). The files
+  # at the top of src/lines (the job, its plan and stages) sequence them.
+  # GNU sort's key model for lines and the reference comparison are
+  # src/keys', a chunk's sorters src/chunk_sort/lines', the line writer
+  # src/output's, --verify's ledger and -c src/verify's.
   "src/lines/read:src/core io"
-  "src/lines/verify:src/core io src/keys src/config src/verify src/chunk_sort/lines src/lines/read"
-  "src/lines/output:src/core io src/keys src/config src/output src/chunk_sort/lines src/lines/verify"
-  "src/lines/merge:src/core io src/keys src/config src/algo src/merge src/chunk_sort/lines src/lines/verify src/lines/output"
+  "src/lines/merge:src/core io src/keys src/config src/algo src/verify src/output src/merge"
   "src/lines/debug:src/core io src/keys src/config"
   "src/lines:src/core io src/keys src/config src/algo src/chunk_sort src/verify src/output src/merge src/report src/pipeline"
   # The distributed sort's rooms run one way: ranks; then output (which

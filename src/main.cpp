@@ -27,7 +27,7 @@
 #include "src/core/process_clock.h"
 #include "src/core/process_exit.h"
 #include "src/keys/key_layout.h"
-#include "src/lines/verify/check.h"
+#include "src/verify/line_check.h"
 #include "src/verify/disorder_text.h"
 
 #ifdef GSORT_TEST_HOOKS

@@ -4,7 +4,7 @@
 #include <cstring>
 
 #include "src/core/stopwatch.h"
-#include "src/lines/verify/verify.h"
+#include "src/verify/line_ledger.h"
 
 namespace gsort {
 namespace {

@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "src/core/thread_pool.h"
-#include "src/chunk_sort/lines/index.h"
+#include "src/algo/line_index.h"
 #include "src/chunk_sort/lines/sorter.h"
 
 namespace gsort {

@@ -20,7 +20,7 @@
 #include "src/lines/merge/runs.h"
 #include "src/lines/merge/window.h"
 #include "src/lines/plan.h"
-#include "src/lines/verify/verify.h"
+#include "src/verify/line_ledger.h"
 #include "src/merge/pending_source.h"
 #include "src/merge/temp_runs.h"
 #include "src/output/output_blocks.h"

@@ -8,7 +8,7 @@
 #include "src/lines/debug/annotator.h"
 #include "src/lines/job.h"
 #include "src/lines/read/line_sample.h"
-#include "src/lines/verify/check.h"
+#include "src/verify/line_check.h"
 #include "src/merge/merge_limits.h"
 #include "src/output/around_the_cache.h"
 #include "src/pipeline/output_mapping.h"

@@ -12,7 +12,7 @@
 #include "src/core/stopwatch.h"
 #include "src/lines/job.h"
 #include "src/lines/read/reader.h"
-#include "src/chunk_sort/lines/index.h"
+#include "src/algo/line_index.h"
 #include "src/chunk_sort/lines/sorter.h"
 #include "src/lines/sort_arriving.h"
 #include "src/merge/merge_limits.h"

@@ -1,4 +1,4 @@
-// Finding lines in a chunk (src/chunk_sort/lines/index.h) and sorting a chunk on
+// Finding lines in a chunk (src/algo/line_index.h) and sorting a chunk on
 // the CPU (src/chunk_sort/lines/sort_cpu.cpp: radix sort of image words, ties refined),
 // against the plain reference sort: random tricky data under random
 // options, adversarial ties, and chunks large enough for every parallel

@@ -1,4 +1,4 @@
-// The lines' writer (src/lines/output/writer.h over src/output/block_writer.h)
+// The lines' writer (src/output/line_writer.h over src/output/block_writer.h)
 // through write-behind buffers and through a mapped range of the output
 // file, whose written pages it drops as it goes: for every blocking, lines
 // shorter and longer than a block, -u with equal lines across a block's
@@ -23,8 +23,8 @@
 #include "src/core/errors.h"
 #include "src/core/thread_pool.h"
 #include "src/keys/line_compare.h"
-#include "src/lines/output/writer.h"
-#include "src/lines/verify/verify.h"
+#include "src/output/line_writer.h"
+#include "src/verify/line_ledger.h"
 #include "tests/support/rng.h"
 #include "tests/support/temp_dir.h"
 

@@ -17,7 +17,7 @@
 #include "src/keys/line_spec.h"
 #include "src/keys/line_compare.h"
 #include "src/merge/line_unit.h"
-#include "src/lines/verify/verify.h"
+#include "src/verify/line_ledger.h"
 #include "src/merge/merge_run.h"
 #include "src/merge/record_unit.h"
 #include "tests/support/rng.h"

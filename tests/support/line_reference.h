@@ -11,7 +11,7 @@
 
 #include "src/keys/line_compare.h"
 #include "src/keys/line_spec.h"
-#include "src/chunk_sort/lines/index.h"
+#include "src/algo/line_index.h"
 #include "src/chunk_sort/lines/sorter.h"
 
 namespace gsort_test {

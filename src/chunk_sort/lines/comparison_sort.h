@@ -9,7 +9,7 @@
 #include "src/chunk_sort/entries/key_entry.h"
 #include "src/core/thread_pool.h"
 #include "src/keys/line_compare.h"
-#include "src/chunk_sort/lines/index.h"
+#include "src/algo/line_index.h"
 
 namespace gsort {
 

@@ -29,7 +29,7 @@
 #include "src/keys/line_spec.h"
 #include "src/chunk_sort/lines/few_slots.h"
 #include "src/chunk_sort/lines/first_pass.h"
-#include "src/chunk_sort/lines/index.h"
+#include "src/algo/line_index.h"
 #include "src/chunk_sort/cpu/pair_sort.h"
 #include "src/chunk_sort/lines/tie_refine.h"
 

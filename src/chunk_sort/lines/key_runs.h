@@ -13,7 +13,7 @@
 #include "src/keys/line_image.h"
 #include "src/keys/line_orders.h"
 #include "src/keys/line_compare.h"
-#include "src/chunk_sort/lines/index.h"
+#include "src/algo/line_index.h"
 
 namespace gsort {
 

@@ -15,7 +15,7 @@
 #include "src/core/thread_pool.h"
 #include "src/config/sort_config.h"
 #include "src/chunk_sort/lines/composite_pass.h"
-#include "src/chunk_sort/lines/index.h"
+#include "src/algo/line_index.h"
 #include "src/keys/line_spec.h"
 
 namespace gsort {

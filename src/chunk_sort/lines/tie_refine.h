@@ -27,7 +27,7 @@
 #include "src/keys/line_image.h"
 #include "src/core/thread_pool.h"
 #include "src/keys/line_compare.h"
-#include "src/chunk_sort/lines/index.h"
+#include "src/algo/line_index.h"
 #include "src/chunk_sort/lines/key_runs.h"
 
 namespace gsort {

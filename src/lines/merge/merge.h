@@ -26,7 +26,7 @@
 #include "src/core/thread_pool.h"
 #include "src/keys/line_compare.h"
 #include "src/lines/merge/window.h"
-#include "src/lines/output/writer.h"
+#include "src/output/line_writer.h"
 
 namespace gsort {
 

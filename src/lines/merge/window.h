@@ -19,7 +19,7 @@
 
 #include "io/file/record_source.h"
 #include "src/keys/line_key.h"
-#include "src/lines/verify/verify.h"
+#include "src/verify/line_ledger.h"
 
 namespace gsort {
 

@@ -17,7 +17,7 @@
 #include "src/core/log.h"
 #include "src/cuda/resources.h"
 #include "src/chunk_sort/lines/composite_pass.h"
-#include "src/chunk_sort/lines/index.h"
+#include "src/algo/line_index.h"
 
 namespace gsort {
 

@@ -1,4 +1,4 @@
-#include "src/lines/output/writer.h"
+#include "src/output/line_writer.h"
 
 #include <algorithm>
 #include <cstring>

@@ -1,10 +1,10 @@
-#include "src/lines/verify/check.h"
+#include "src/verify/line_check.h"
 
 #include <memory>
 #include <vector>
 
 #include "io/input/input_set.h"
-#include "src/lines/read/source.h"
+#include "io/input/line_source.h"
 
 namespace gsort {
 

@@ -1,4 +1,4 @@
-#include "src/lines/read/source.h"
+#include "io/input/line_source.h"
 
 #include <algorithm>
 #include <cstring>

@@ -1,4 +1,4 @@
-#include "src/lines/verify/verify.h"
+#include "src/verify/line_ledger.h"
 
 #include <vector>
 

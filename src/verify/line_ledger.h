@@ -6,7 +6,7 @@
 
 #include "src/core/thread_pool.h"
 #include "src/keys/line_compare.h"
-#include "src/chunk_sort/lines/index.h"
+#include "src/algo/line_index.h"
 #include "src/verify/ledger.h"
 
 namespace gsort {

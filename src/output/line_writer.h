@@ -18,8 +18,8 @@
 #include "src/core/thread_pool.h"
 #include "src/output/block_writer.h"
 #include "src/keys/line_compare.h"
-#include "src/chunk_sort/lines/index.h"
-#include "src/lines/verify/verify.h"
+#include "src/algo/line_index.h"
+#include "src/verify/line_ledger.h"
 
 namespace gsort {
 

@@ -1,4 +1,4 @@
-#include "src/chunk_sort/lines/index.h"
+#include "src/algo/line_index.h"
 
 #include <algorithm>
 #include <cstring>
