@@ -14,10 +14,10 @@
 #include <string>
 #include <vector>
 
-#include "src/core/thread_pool.h"
-#include "src/keys/line_spec.h"
 #include "src/algo/line_index.h"
 #include "src/chunk_sort/lines/sorter.h"
+#include "src/core/thread_pool.h"
+#include "src/keys/line_spec.h"
 
 namespace {
 

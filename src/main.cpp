@@ -27,8 +27,8 @@
 #include "src/core/process_clock.h"
 #include "src/core/process_exit.h"
 #include "src/keys/key_layout.h"
-#include "src/verify/line_check.h"
 #include "src/verify/disorder_text.h"
+#include "src/verify/line_check.h"
 
 #ifdef GSORT_TEST_HOOKS
 #include "tests/support/fault_hooks.h"

@@ -1,7 +1,7 @@
 #include "src/cli/debug_notes.h"
 
-#include "src/keys/line_spec.h"
 #include "src/keys/line_locale_rules.h"
+#include "src/keys/line_spec.h"
 
 namespace gsort {
 namespace {

@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "src/keys/line_options.h"
 #include "src/core/compression_format.h"
 #include "src/keys/key_field.h"
+#include "src/keys/line_options.h"
 
 namespace gsort {
 

@@ -7,9 +7,9 @@
 #include "src/keys/line_fields.h"
 #include "src/keys/line_image.h"
 #include "src/keys/line_month.h"
+#include "src/keys/line_numeric.h"
 #include "src/keys/line_orders.h"
 #include "src/keys/version_order.h"
-#include "src/keys/line_numeric.h"
 
 namespace gsort {
 namespace {

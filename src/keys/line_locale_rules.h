@@ -9,9 +9,9 @@
 
 #include <string>
 
-#include "src/keys/line_options.h"
 #include "src/keys/collation.h"
 #include "src/keys/line_key.h"
+#include "src/keys/line_options.h"
 
 namespace gsort {
 

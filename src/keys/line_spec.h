@@ -21,8 +21,8 @@
 #include <string>
 #include <vector>
 
-#include "src/keys/line_options.h"
 #include "src/keys/line_key.h"
+#include "src/keys/line_options.h"
 
 namespace gsort {
 

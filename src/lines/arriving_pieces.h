@@ -16,9 +16,9 @@
 #include <thread>
 #include <vector>
 
-#include "src/core/thread_pool.h"
 #include "src/algo/line_index.h"
 #include "src/chunk_sort/lines/sorter.h"
+#include "src/core/thread_pool.h"
 
 namespace gsort {
 

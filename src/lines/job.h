@@ -1,5 +1,6 @@
 // One sort of lines in progress: what its stages share (sort_lines.cpp
-// sets it up; spill.cpp forms runs, merge_passes.cpp merges).
+// sets it up and decides where the runs and the output go; spill.cpp forms
+// runs, merge_passes.cpp merges).
 #pragma once
 
 #include <cstdint>
@@ -16,19 +17,22 @@
 #include "src/core/log.h"
 #include "src/core/thread_pool.h"
 #include "src/keys/line_compare.h"
-#include "src/merge/held_runs.h"
 #include "src/lines/merge/runs.h"
 #include "src/lines/merge/window.h"
 #include "src/lines/plan.h"
-#include "src/verify/line_ledger.h"
+#include "src/merge/held_runs.h"
 #include "src/merge/pending_source.h"
 #include "src/merge/temp_runs.h"
 #include "src/output/output_blocks.h"
 #include "src/pipeline/sort_destination.h"
 #include "src/report/progress.h"
 #include "src/report/sort_report.h"
+#include "src/verify/line_ledger.h"
 
 namespace gsort {
+
+class LineReader;
+class LineSorter;
 
 // A store for held runs, once made; or why there is none.
 struct HeldRunsStart {
@@ -122,9 +126,13 @@ void hold_line_runs(LineJob& job, uint64_t bytes);
 // directory).
 bool take_held_runs(LineJob& job);
 
-// Sorts the inputs: in memory when they fit one chunk (written to the
-// destination), else as runs, returned to be merged (none: the output
-// was written).
-std::deque<PendingSource> sort_line_chunks(LineJob& job);
+// The chunks' plan (job.plan, replanned now that the sorter says what a
+// line takes of -S) and what the report and the runs' writes take of it.
+void plan_line_chunks(LineJob& job, const LineReader& reader, const LineSorter& sorter);
+
+// Sorts the inputs from `reader` with `sorter` (planned: plan_line_chunks):
+// in memory when they fit one chunk (written to the destination), else as
+// runs, returned to be merged (none: the output was written).
+std::deque<PendingSource> sort_line_chunks(LineJob& job, LineReader& reader, LineSorter& sorter);
 
 }  // namespace gsort

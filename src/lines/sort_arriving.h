@@ -7,11 +7,11 @@
 #include <cstdint>
 #include <memory>
 
+#include "src/chunk_sort/lines/sorter.h"
 #include "src/core/host_buffer.h"
 #include "src/lines/arriving_pieces.h"
 #include "src/lines/job.h"
 #include "src/lines/read/reader.h"
-#include "src/chunk_sort/lines/sorter.h"
 
 namespace gsort {
 

@@ -5,15 +5,17 @@
 
 #include "io/codec/output_encoder.h"
 #include "io/temp/stale_temp_dirs.h"
+#include "src/chunk_sort/lines/sorter.h"
 #include "src/lines/debug/annotator.h"
 #include "src/lines/job.h"
 #include "src/lines/read/line_sample.h"
-#include "src/verify/line_check.h"
+#include "src/lines/read/reader.h"
 #include "src/merge/merge_limits.h"
 #include "src/output/around_the_cache.h"
 #include "src/pipeline/output_mapping.h"
 #include "src/pipeline/room_check.h"
 #include "src/pipeline/temp_compression.h"
+#include "src/verify/line_check.h"
 
 namespace gsort {
 
@@ -176,6 +178,30 @@ void write_output_past_the_cache(LineJob& job, uint64_t bytes) {
                 std::to_string(room) + " bytes)";
 }
 
+namespace {
+
+// The chunks read, sorted and spilled as runs (or written, where one
+// chunk holds the input): the reader and the sorter made and the chunks
+// planned; then, where the sort spills, where its runs go (the GPU's memory,
+// held_runs.h, or the temporary directory, whose room is counted) and
+// whether the output is written around the page cache. The sorter and the
+// reader go before the merge, which takes their memory.
+std::deque<PendingSource> form_line_runs(LineJob& job) {
+  const SortConfig& config = job.config;
+  LineReader reader(config.inputs, job.spec.eol, job.plan.max_line, job.pool, &job.tally,
+                    config.page_cache == PageCacheUse::kDrop);
+  std::unique_ptr<LineSorter> sorter = make_line_sorter(config, job.spec, job.pool, job.log, job.device_budget);
+  plan_line_chunks(job, reader, *sorter);
+  if (job.plan.double_buffered) {
+    hold_line_runs(job, reader.known_bytes());
+    count_line_runs(job, reader.known_bytes());
+    write_output_past_the_cache(job, reader.known_bytes());
+  }
+  return sort_line_chunks(job, reader, *sorter);
+}
+
+}  // namespace
+
 LineSortOutcome sort_lines(const SortConfig& config, const RunOptions& run, ThreadPool& pool, const Log& log,
                            const LinesBeforeCommit& before_commit) {
   LineJob job(config, pool, log);
@@ -194,7 +220,7 @@ LineSortOutcome sort_lines(const SortConfig& config, const RunOptions& run, Thre
     job.sorter = "merge";
     merge_inputs(job);
   } else {
-    std::deque<PendingSource> runs = sort_line_chunks(job);
+    std::deque<PendingSource> runs = form_line_runs(job);
     if (!runs.empty() || (job.held && job.held->runs() > 0)) {
       merge_line_sources(job, std::vector<PendingSource>(std::make_move_iterator(runs.begin()),
                                                          std::make_move_iterator(runs.end())),

@@ -1,8 +1,8 @@
 // Sorting text lines: the line mode's pipeline, as external_sort is the
 // records'. Reads the inputs in chunks of whole lines, sorts each
-// (src/chunk_sort/lines/sorter.h), writes the output at once when the input fits one chunk
-// (-S), else spills sorted runs and merges them (in passes when they are
-// many). -m merges sorted inputs; -c / -C checks one.
+// (src/chunk_sort/lines/sorter.h), writes the output at once when the
+// input fits one chunk (-S), else spills sorted runs and merges them (in
+// passes when they are many). -m merges sorted inputs; -c / -C checks one.
 #pragma once
 
 #include <functional>

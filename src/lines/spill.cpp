@@ -6,14 +6,14 @@
 #include <future>
 
 #include "io/output/write_behind.h"
+#include "src/algo/line_index.h"
+#include "src/chunk_sort/lines/sorter.h"
 #include "src/core/host_buffer.h"
 #include "src/core/log.h"
 #include "src/core/process_clock.h"
 #include "src/core/stopwatch.h"
 #include "src/lines/job.h"
 #include "src/lines/read/reader.h"
-#include "src/algo/line_index.h"
-#include "src/chunk_sort/lines/sorter.h"
 #include "src/lines/sort_arriving.h"
 #include "src/merge/merge_limits.h"
 #include "src/pipeline/direct_write.h"
@@ -204,7 +204,9 @@ void sort_in_memory(LineJob& job, LineSorter& sorter, const LineSpan& span, uint
   if (span.count > 0) job.report.add_span(PhaseSpan{"gather+write", "main", spans.write_start, process_seconds()});
 }
 
-void plan_chunks(LineJob& job, const LineReader& reader, const LineSorter& sorter) {
+}  // namespace
+
+void plan_line_chunks(LineJob& job, const LineReader& reader, const LineSorter& sorter) {
   const SortConfig& config = job.config;
   job.plan = plan_lines(config.memory_bytes, sorter.bytes_per_line(), reader.known_bytes(), config.inputs.size(),
                         config.batch_size, free_descriptors(2), config.spill_streams);
@@ -218,16 +220,13 @@ void plan_chunks(LineJob& job, const LineReader& reader, const LineSorter& sorte
   job.report.temp.streams = job.plan.spill_streams;
   job.report.temp.expected_bytes = reader.known_bytes();
   job.runs.plan_writes(job.plan.block_bytes, false);
-  if (job.plan.double_buffered) {
-    hold_line_runs(job, reader.known_bytes());
-    count_line_runs(job, reader.known_bytes());
-    write_output_past_the_cache(job, reader.known_bytes());
-  }
   job.log.info("lines: sorter " + sorter.describe() + ", chunks of " + std::to_string(job.plan.chunk_bytes) +
                " bytes or " + std::to_string(job.plan.chunk_lines) + " lines" +
                (job.plan.double_buffered ? " (two: one read and sorted while the other is spilled)" : "") +
                ", lines up to " + std::to_string(job.plan.max_line) + " bytes");
 }
+
+namespace {
 
 void say_sort_steps(const LineJob& job, const LineSorter& sorter) {
   const std::string steps = sorter.steps();
@@ -283,22 +282,18 @@ void watch_first_chunk(LineJob& job, LineReader& reader, ArrivingLinePieces* pie
 
 }  // namespace
 
-std::deque<PendingSource> sort_line_chunks(LineJob& job) {
+std::deque<PendingSource> sort_line_chunks(LineJob& job, LineReader& reader, LineSorter& sorter) {
   const SortConfig& config = job.config;
-  LineReader reader(config.inputs, job.spec.eol, job.plan.max_line, job.pool, &job.tally,
-                    config.page_cache == PageCacheUse::kDrop);
-  std::unique_ptr<LineSorter> sorter = make_line_sorter(config, job.spec, job.pool, job.log, job.device_budget);
-  plan_chunks(job, reader, *sorter);
-  sorter->prepare(reader.known_bytes());
-  ChunkBuffers buffers[2] = {allocate_chunk(job.plan, *sorter), ChunkBuffers()};
-  if (job.plan.double_buffered) buffers[1] = allocate_chunk(job.plan, *sorter);
+  sorter.prepare(reader.known_bytes());
+  ChunkBuffers buffers[2] = {allocate_chunk(job.plan, sorter), ChunkBuffers()};
+  if (job.plan.double_buffered) buffers[1] = allocate_chunk(job.plan, sorter);
   std::deque<PendingSource> runs;
   LineSpill spill(job);  // after the buffers: a spill in flight ends before they go
   Stopwatch t;
   job.meter->phase("reading", reader.known_bytes(), &job.tally.stored_bytes);
   uint64_t bytes = 0;
   // One chunk of one file in the page cache: its mapping is the chunk.
-  if (!job.plan.double_buffered && sorter->reads_any_memory()) {
+  if (!job.plan.double_buffered && sorter.reads_any_memory()) {
     const Stopwatch mapping;
     buffers[0].mapped_text = reader.map_whole(job.plan.chunk_bytes, job.out->target.file().fd(), &bytes);
     if (buffers[0].mapped_text) {
@@ -308,32 +303,32 @@ std::deque<PendingSource> sort_line_chunks(LineJob& job) {
   }
   if (!buffers[0].mapped_text) {
     std::unique_ptr<ArrivingLinePieces> pieces =
-        sort_while_arriving(job, reader, *sorter, buffers[0].text.data(), buffers[1].text.data());
+        sort_while_arriving(job, reader, sorter, buffers[0].text.data(), buffers[1].text.data());
     watch_first_chunk(job, reader, pieces.get());
     bytes = reader.read_chunk(buffers[0].read_into(), job.plan.chunk_bytes);
     reader.watch_arrivals(nullptr);
     if (pieces) {
       job.report.add_phase("read", t.lap());
       if (take_arriving_pieces(job, reader, *pieces, bytes, buffers[1].text)) {
-        say_sort_steps(job, *sorter);
+        say_sort_steps(job, sorter);
         return runs;
       }
     }
   }
   for (int cur = 0; bytes != 0; cur = job.plan.double_buffered ? 1 - cur : cur) {
     ChunkBuffers& b = buffers[cur];
-    const LineSpan span = index_chunk(job, reader, b, *sorter, bytes);
+    const LineSpan span = index_chunk(job, reader, b, sorter, bytes);
     job.report.add_phase("read", t.lap());
     const bool last = reader.done();
     if (last && runs.empty() && !spill.busy() && (!job.held || job.held->runs() == 0)) {
-      sort_in_memory(job, *sorter, span, b.sorted());
+      sort_in_memory(job, sorter, span, b.sorted());
       reader.check_mapped_unchanged();  // the output was gathered from it
-      say_sort_steps(job, *sorter);
+      say_sort_steps(job, sorter);
       return runs;
     }
     job.out->mapped.abandon_growth();
     job.meter->phase("sorting", 0, nullptr);
-    sorter->sort(span, b.sorted());
+    sorter.sort(span, b.sorted());
     job.report.add_phase("sort", t.lap());
     // The run before this one: the other buffer is free once it is written.
     if (spill.busy()) take_run(job, runs, spill);
@@ -349,7 +344,7 @@ std::deque<PendingSource> sort_line_chunks(LineJob& job) {
   if (spill.busy()) take_run(job, runs, spill);
   reader.check_mapped_unchanged();  // its runs were copied from it
   if (job.held_start.valid()) job.log.info("lines: the GPU's memory was not ready before the last run");
-  say_sort_steps(job, *sorter);
+  say_sort_steps(job, sorter);
   return runs;
 }
 

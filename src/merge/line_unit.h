@@ -8,8 +8,8 @@
 #include <cstring>
 #include <vector>
 
-#include "src/keys/line_image.h"
 #include "src/keys/line_compare.h"
+#include "src/keys/line_image.h"
 #include "src/merge/range_worker.h"
 
 namespace gsort {

@@ -8,9 +8,9 @@
 #include "src/core/host_buffer.h"
 #include "src/core/stopwatch.h"
 #include "src/merge/background_release.h"
+#include "src/merge/range_split.h"
 #include "src/merge/ranges_in_place.h"
 #include "src/merge/record_unit.h"
-#include "src/merge/range_split.h"
 
 namespace gsort {
 namespace {

@@ -15,10 +15,10 @@
 
 #include "io/output/block_target.h"
 #include "io/output/write_behind.h"
-#include "src/core/thread_pool.h"
-#include "src/output/block_writer.h"
-#include "src/keys/line_compare.h"
 #include "src/algo/line_index.h"
+#include "src/core/thread_pool.h"
+#include "src/keys/line_compare.h"
+#include "src/output/block_writer.h"
 #include "src/verify/line_ledger.h"
 
 namespace gsort {

@@ -4,9 +4,9 @@
 
 #include <cstdint>
 
+#include "src/algo/line_index.h"
 #include "src/core/thread_pool.h"
 #include "src/keys/line_compare.h"
-#include "src/algo/line_index.h"
 #include "src/verify/ledger.h"
 
 namespace gsort {

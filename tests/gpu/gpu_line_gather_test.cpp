@@ -11,9 +11,9 @@
 #include <string>
 #include <vector>
 
+#include "src/chunk_sort/lines/gpu/sort_gpu.h"
 #include "src/core/device_budget.h"
 #include "src/core/thread_pool.h"
-#include "src/chunk_sort/lines/gpu/sort_gpu.h"
 #include "tests/gpu/require_gpu.h"
 #include "tests/support/line_gen.h"
 #include "tests/support/line_reference.h"

@@ -10,11 +10,11 @@
 #include <string>
 #include <vector>
 
+#include "src/chunk_sort/cpu/pair_sort.h"
+#include "src/chunk_sort/lines/gpu/sort_gpu.h"
 #include "src/core/device_budget.h"
 #include "src/core/errors.h"
 #include "src/core/thread_pool.h"
-#include "src/chunk_sort/cpu/pair_sort.h"
-#include "src/chunk_sort/lines/gpu/sort_gpu.h"
 #include "tests/gpu/require_gpu.h"
 #include "tests/lines/gnu_diff.h"
 #include "tests/support/line_gen.h"

@@ -19,8 +19,8 @@
 #include <vector>
 
 #include "src/core/thread_pool.h"
-#include "src/lines/arriving_pieces.h"
 #include "src/keys/line_compare.h"
+#include "src/lines/arriving_pieces.h"
 #include "tests/lines/gnu_diff.h"
 #include "tests/support/line_gen.h"
 #include "tests/support/process.h"

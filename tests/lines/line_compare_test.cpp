@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
+#include "src/keys/line_compare.h"
 #include "src/keys/line_fields.h"
 #include "src/keys/line_number.h"
-#include "src/keys/line_compare.h"
 #include "src/keys/line_numeric.h"
 
 namespace gsort {

@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "src/keys/line_image.h"
 #include "src/keys/line_compare.h"
+#include "src/keys/line_image.h"
 #include "tests/lines/gnu_diff.h"
 #include "tests/support/line_gen.h"
 #include "tests/support/line_reference.h"

@@ -14,12 +14,12 @@
 #include <string>
 #include <vector>
 
-#include "src/core/thread_pool.h"
-#include "src/keys/line_image.h"
+#include "src/chunk_sort/cpu/pair_sort.h"
 #include "src/chunk_sort/lines/composite_pass.h"
 #include "src/chunk_sort/lines/composite_plan.h"
-#include "src/chunk_sort/cpu/pair_sort.h"
 #include "src/chunk_sort/lines/sorter.h"
+#include "src/core/thread_pool.h"
+#include "src/keys/line_image.h"
 #include "tests/support/line_gen.h"
 #include "tests/support/line_reference.h"
 #include "tests/support/sanitizers.h"

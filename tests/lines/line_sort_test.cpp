@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "src/core/thread_pool.h"
 #include "src/chunk_sort/lines/sorter.h"
+#include "src/core/thread_pool.h"
 #include "tests/support/line_gen.h"
 #include "tests/support/line_reference.h"
 #include "tests/support/sanitizers.h"

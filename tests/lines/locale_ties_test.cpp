@@ -11,10 +11,10 @@
 #include <string>
 #include <vector>
 
+#include "src/chunk_sort/lines/sorter.h"
 #include "src/config/line_locale.h"
 #include "src/core/thread_pool.h"
 #include "src/keys/line_spec.h"
-#include "src/chunk_sort/lines/sorter.h"
 #include "tests/support/line_reference.h"
 #include "tests/support/rng.h"
 

@@ -14,12 +14,12 @@
 
 #include "io/file/checksum.h"
 #include "src/keys/key_layout.h"
-#include "src/keys/line_spec.h"
 #include "src/keys/line_compare.h"
+#include "src/keys/line_spec.h"
 #include "src/merge/line_unit.h"
-#include "src/verify/line_ledger.h"
 #include "src/merge/merge_run.h"
 #include "src/merge/record_unit.h"
+#include "src/verify/line_ledger.h"
 #include "tests/support/rng.h"
 
 namespace gsort {

@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "src/core/thread_pool.h"
 #include "src/chunk_sort/lines/tie_refine.h"
+#include "src/core/thread_pool.h"
 #include "tests/support/line_reference.h"
 
 namespace gsort {

@@ -9,10 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "src/keys/line_compare.h"
-#include "src/keys/line_spec.h"
 #include "src/algo/line_index.h"
 #include "src/chunk_sort/lines/sorter.h"
+#include "src/keys/line_compare.h"
+#include "src/keys/line_spec.h"
 
 namespace gsort_test {
 

@@ -2,9 +2,9 @@
 
 #include <cstring>
 
+#include "src/keys/line_compare.h"
 #include "src/keys/line_fields.h"
 #include "src/keys/line_orders.h"
-#include "src/keys/line_compare.h"
 
 namespace gsort {
 namespace {

@@ -14,8 +14,8 @@
 #include <numeric>
 #include <vector>
 
-#include "src/keys/line_image.h"
 #include "src/chunk_sort/lines/few_slots.h"
+#include "src/keys/line_image.h"
 
 namespace gsort {
 

@@ -6,10 +6,10 @@
 
 #include <cstdint>
 
+#include "src/algo/line_index.h"
 #include "src/chunk_sort/entries/key_entry.h"
 #include "src/core/thread_pool.h"
 #include "src/keys/line_compare.h"
-#include "src/algo/line_index.h"
 
 namespace gsort {
 

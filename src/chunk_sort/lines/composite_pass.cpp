@@ -6,9 +6,9 @@
 #include <cstring>
 #include <vector>
 
+#include "src/chunk_sort/lines/composite_plan.h"
 #include "src/keys/image_slot.h"
 #include "src/keys/line_image.h"
-#include "src/chunk_sort/lines/composite_plan.h"
 
 namespace gsort {
 namespace {

@@ -25,13 +25,13 @@
 #include <optional>
 #include <vector>
 
-#include "src/core/thread_pool.h"
-#include "src/keys/line_spec.h"
-#include "src/chunk_sort/lines/few_slots.h"
-#include "src/chunk_sort/lines/first_pass.h"
 #include "src/algo/line_index.h"
 #include "src/chunk_sort/cpu/pair_sort.h"
+#include "src/chunk_sort/lines/few_slots.h"
+#include "src/chunk_sort/lines/first_pass.h"
 #include "src/chunk_sort/lines/tie_refine.h"
+#include "src/core/thread_pool.h"
+#include "src/keys/line_spec.h"
 
 namespace gsort {
 

@@ -10,11 +10,11 @@
 #include <cstdint>
 #include <vector>
 
-#include "src/keys/line_spec.h"
 #include "src/algo/bit_squeeze.h"
 #include "src/chunk_sort/lines/collated_ranks.h"
 #include "src/chunk_sort/lines/composite_pass.h"
 #include "src/chunk_sort/lines/few_slots.h"
+#include "src/keys/line_spec.h"
 
 namespace gsort {
 

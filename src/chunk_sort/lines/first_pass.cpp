@@ -4,9 +4,9 @@
 #include <limits>
 #include <vector>
 
+#include "src/algo/bit_squeeze.h"
 #include "src/keys/image_slot.h"
 #include "src/keys/line_image.h"
-#include "src/algo/bit_squeeze.h"
 
 namespace gsort {
 namespace {

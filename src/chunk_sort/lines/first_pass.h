@@ -20,11 +20,11 @@
 
 #include <cstdint>
 
-#include "src/core/thread_pool.h"
-#include "src/keys/line_spec.h"
 #include "src/algo/line_index.h"
 #include "src/chunk_sort/cpu/pair_sort.h"
 #include "src/chunk_sort/lines/tie_refine.h"
+#include "src/core/thread_pool.h"
+#include "src/keys/line_spec.h"
 
 namespace gsort {
 

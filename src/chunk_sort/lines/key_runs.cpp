@@ -3,10 +3,10 @@
 #include <algorithm>
 #include <cstring>
 
-#include "src/chunk_sort/cpu/radix_sort.h"
-#include "src/keys/line_image.h"
-#include "src/chunk_sort/lines/collated_ranks.h"
 #include "src/chunk_sort/cpu/pair_sort.h"
+#include "src/chunk_sort/cpu/radix_sort.h"
+#include "src/chunk_sort/lines/collated_ranks.h"
+#include "src/keys/line_image.h"
 
 namespace gsort {
 

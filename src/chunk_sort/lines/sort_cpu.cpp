@@ -16,13 +16,13 @@
 #include <optional>
 #include <utility>
 
-#include "src/core/host_buffer.h"
+#include "src/chunk_sort/cpu/pair_sort.h"
 #include "src/chunk_sort/lines/composite_pass.h"
 #include "src/chunk_sort/lines/first_pass.h"
-#include "src/chunk_sort/cpu/pair_sort.h"
 #include "src/chunk_sort/lines/sort_steps.h"
 #include "src/chunk_sort/lines/sorter.h"
 #include "src/chunk_sort/lines/tie_refine.h"
+#include "src/core/host_buffer.h"
 
 namespace gsort {
 namespace {

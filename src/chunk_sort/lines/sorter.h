@@ -9,13 +9,13 @@
 #include <memory>
 #include <string>
 
+#include "src/algo/line_index.h"
+#include "src/chunk_sort/lines/composite_pass.h"
+#include "src/config/sort_config.h"
 #include "src/core/device_budget.h"
 #include "src/core/host_buffer.h"
 #include "src/core/log.h"
 #include "src/core/thread_pool.h"
-#include "src/config/sort_config.h"
-#include "src/chunk_sort/lines/composite_pass.h"
-#include "src/algo/line_index.h"
 #include "src/keys/line_spec.h"
 
 namespace gsort {

@@ -4,9 +4,9 @@
 #include <algorithm>
 #include <cstring>
 
-#include "src/keys/line_fields.h"
 #include "src/algo/common_prefix.h"
 #include "src/chunk_sort/lines/tie_refine.h"
+#include "src/keys/line_fields.h"
 
 namespace gsort {
 

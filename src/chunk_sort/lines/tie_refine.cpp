@@ -4,11 +4,11 @@
 #include <atomic>
 #include <cstring>
 
+#include "src/chunk_sort/cpu/pair_sort.h"
 #include "src/chunk_sort/cpu/radix_sort.h"
+#include "src/chunk_sort/lines/comparison_sort.h"
 #include "src/keys/line_fields.h"
 #include "src/keys/line_image.h"
-#include "src/chunk_sort/lines/comparison_sort.h"
-#include "src/chunk_sort/cpu/pair_sort.h"
 
 namespace gsort {
 namespace {

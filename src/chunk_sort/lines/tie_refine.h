@@ -23,12 +23,12 @@
 #include <cstdint>
 #include <vector>
 
+#include "src/algo/line_index.h"
 #include "src/chunk_sort/entries/key_entry.h"
-#include "src/keys/line_image.h"
+#include "src/chunk_sort/lines/key_runs.h"
 #include "src/core/thread_pool.h"
 #include "src/keys/line_compare.h"
-#include "src/algo/line_index.h"
-#include "src/chunk_sort/lines/key_runs.h"
+#include "src/keys/line_image.h"
 
 namespace gsort {
 

@@ -15,10 +15,10 @@
 #include <vector>
 
 #include "src/core/thread_pool.h"
-#include "src/output/line_writer.h"
 #include "src/merge/pending_source.h"
 #include "src/merge/run_streams.h"
 #include "src/merge/temp_runs.h"
+#include "src/output/line_writer.h"
 
 namespace gsort {
 

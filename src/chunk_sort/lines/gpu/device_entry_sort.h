@@ -12,12 +12,12 @@
 #include <vector>
 
 #include "kernels/composite_fill.h"
+#include "src/algo/line_index.h"
+#include "src/chunk_sort/lines/composite_pass.h"
 #include "src/core/device_budget.h"
 #include "src/core/host_buffer.h"
 #include "src/core/log.h"
 #include "src/cuda/resources.h"
-#include "src/chunk_sort/lines/composite_pass.h"
-#include "src/algo/line_index.h"
 
 namespace gsort {
 

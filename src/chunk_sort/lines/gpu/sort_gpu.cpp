@@ -8,15 +8,15 @@
 #include <vector>
 
 #include "kernels/composite_fill.h"
+#include "src/chunk_sort/cpu/pair_sort.h"
 #include "src/chunk_sort/gpu/bucket_split.h"
 #include "src/chunk_sort/gpu/device_context.h"
 #include "src/chunk_sort/gpu/make_gpu_backend.h"
+#include "src/chunk_sort/lines/gpu/device_composite.h"
+#include "src/chunk_sort/lines/gpu/device_entry_sort.h"
 #include "src/core/errors.h"
 #include "src/core/host_buffer.h"
 #include "src/core/stopwatch.h"
-#include "src/chunk_sort/lines/gpu/device_composite.h"
-#include "src/chunk_sort/lines/gpu/device_entry_sort.h"
-#include "src/chunk_sort/cpu/pair_sort.h"
 
 namespace gsort {
 namespace {
