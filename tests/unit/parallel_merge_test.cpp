@@ -151,12 +151,18 @@ struct Merged {
   gsort::ParallelMergeResult result;
 };
 
+// The views as the merge takes them.
+std::vector<const gsort::RunView*> pointers(const std::vector<std::unique_ptr<gsort::RunView>>& views) {
+  std::vector<const gsort::RunView*> runs;
+  for (const auto& v : views) runs.push_back(v.get());
+  return runs;
+}
+
 Merged merge_in_ranges(RunFiles& files, const gsort::KeyLayout& layout, gsort::ThreadPool& pool, size_t ranges,
                        const gsort::KeyLayout* unique_by, bool release = false) {
   gsort::RunDecoderPool decoders;
   const std::vector<std::unique_ptr<gsort::RunView>> views = files.views(decoders);
-  std::vector<const gsort::RunView*> runs;
-  for (const auto& v : views) runs.push_back(v.get());
+  const std::vector<const gsort::RunView*> runs = pointers(views);
   gsort::ParallelMergeOptions options;
   options.budget_bytes = uint64_t{64} << 20;
   options.ranges = ranges;
@@ -316,8 +322,7 @@ TEST(BackgroundRelease, TheCutUnderWayAtStopIsFinishedWithThePool) {
   for (size_t r = 0; r < 150; ++r) files.add(400, 1u << 30, rng);
   gsort::RunDecoderPool decoders;
   const std::vector<std::unique_ptr<gsort::RunView>> views = files.views(decoders);
-  std::vector<const gsort::RunView*> runs;
-  for (const auto& v : views) runs.push_back(v.get());
+  const std::vector<const gsort::RunView*> runs = pointers(views);
   // Two ranges, each run cut in half; both merged at once: one cut, to 0.
   gsort::MergeRanges ranges;
   ranges.cuts.assign(3, std::vector<uint64_t>(runs.size()));
@@ -383,8 +388,7 @@ TEST(ParallelMerge, ThePlanRefusesWhatTheBudgetCannotHold) {
   for (size_t r = 0; r < 8; ++r) files.add(150000, 1u << 30, rng);
   gsort::RunDecoderPool decoders;
   const std::vector<std::unique_ptr<gsort::RunView>> views = files.views(decoders);
-  std::vector<const gsort::RunView*> runs;
-  for (const auto& v : views) runs.push_back(v.get());
+  const std::vector<const gsort::RunView*> runs = pointers(views);
   gsort::ParallelMergeOptions options;
   options.budget_bytes = uint64_t{64} << 20;
   EXPECT_EQ(gsort::plan_parallel_merge(runs, 4, options).refusal, "");
