@@ -1,11 +1,11 @@
 // The final merge of spilled runs of lines on every core, as records have
 // it (src/merge/parallel_merge.h): the runs are cut into ranges of whole
-// lines (merge/range_cut.h), and the pool's threads each merge one range at
-// a time, of every run, straight into the range's place in the mapped
-// output (src/merge/range_worker.h with merge/line_unit.h), from the last range to the first. Runs in
-// the temporary directory are freed behind them as they go
-// (src/merge/background_release.h); runs held in the GPU's memory
-// (merge/held_runs.h) are read from there.
+// lines (src/merge/line_range_cut.h), and the pool's threads each merge one
+// range at a time, of every run, straight into the range's place in the
+// mapped output (src/merge/range_worker.h with src/merge/line_unit.h), from
+// the last range to the first. Runs in the temporary directory are freed
+// behind them as they go (src/merge/background_release.h); runs held in the
+// GPU's memory (src/merge/held_runs.h) are read from there.
 // It takes runs only (not -m's inputs), a destination that maps whole, and
 // no -u or --verify (whose lines the batch merge, merge/merge.h, counts and
 // drops); elsewhere it declines and the batch merge does the work.
