@@ -264,10 +264,6 @@ uint64_t RunView::compressed_partition_point(uint64_t lo, uint64_t hi,
   return a;
 }
 
-void RunView::release_from(uint64_t record) const {
-  for (size_t s = 0; s < segments_.size(); ++s) release_segment_from(s, record);
-}
-
 size_t RunView::segment_count() const { return segments_.size(); }
 
 void RunView::release_segment_from(size_t segment, uint64_t record) const {

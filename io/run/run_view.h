@@ -51,14 +51,12 @@ class RunView final : public SortedRecords {
   uint64_t partition_point(uint64_t lo, uint64_t hi,
                            const std::function<bool(const uint8_t*)>& before) const override;
 
-  // Frees the storage (and cached pages) of what only records [record,
-  // size()) occupy, by cutting each segment's file short: whole blocks or
-  // frames, so that no byte records before `record` need is touched. For a
-  // run read once, from its end, and deleted after: its pages go while the
-  // merge runs, dirty ones unwritten. A file that cannot be cut stays whole.
-  void release_from(uint64_t record) const;
-  // The same for one of its segment files (several threads may each cut
-  // one at once).
+  // Frees the storage (and cached pages) that only records [record,
+  // size()) occupy in segment file `segment`, by cutting it short: whole
+  // blocks or frames, so that no byte records before `record` need is
+  // touched. For a run read once, from its end, and deleted after: its
+  // pages go while the merge runs, dirty ones unwritten. A file that cannot
+  // be cut stays whole. Several threads may each cut a segment at once.
   size_t segment_count() const;
   void release_segment_from(size_t segment, uint64_t record) const;
 

@@ -1,5 +1,5 @@
 // What the final merge's ranges read of the runs, freed on a thread of its
-// own while the merge goes on (RunView::release_from). The ranges are
+// own while the merge goes on (RunView::release_segment_from). The ranges are
 // merged from the last to the first, so what every range above some cut
 // has read is each run's tail, which goes by cutting the run's files
 // short: their dirty pages are dropped unwritten, where a punched hole

@@ -1,8 +1,8 @@
 #include "src/merge/line_unit.h"
 
-#include "io/file/checksum.h"
 #include "src/algo/line_index.h"
 #include "src/core/errors.h"
+#include "src/verify/line_ledger.h"
 
 namespace gsort {
 namespace {
@@ -67,8 +67,7 @@ void LineUnit::keep(Head& last, const Head& h, const uint8_t* copied) const {
   last.length = h.length;
 }
 
-// As --verify hashes a line (src/verify/line_ledger.h's hash_line).
-uint64_t LineUnit::hash(const Head& h) const { return hash_record(h.line, h.length); }
+uint64_t LineUnit::hash(const Head& h) const { return hash_line(h.line, h.length); }
 
 uint64_t LineUnit::units_in(const uint8_t* bytes, uint64_t size) const {
   return count_terminators(bytes, 0, size, eol_);
