@@ -47,22 +47,19 @@ set(GSORT_LAYERS
   # The merge in one room: the run merger, the passes and the early merges
   # of waiting runs, their limits, the run files they write and read and
   # the runs held in the GPU's memory, and the units a merge in ranges
-  # takes (record_unit.h, line_unit.h) with their range cuts.
+  # takes (record_unit.h, line_unit.h) with their range cuts; for lines,
+  # the merge in batches, its windows and the runs' writer (line_*.h).
   "src/merge:src/core src/cuda io src/keys src/config src/algo src/chunk_sort src/output src/verify src/report"
   # The store of runs held in the GPU's memory: alone in the merge it sees
   # src/cuda and the GPU backend's context.
   "src/merge/device:src/core src/cuda io src/chunk_sort/gpu src/merge/held_runs.h src/merge/merge_run.h"
   "src/pipeline:src/core src/cuda io src/keys src/config src/algo src/chunk_sort src/verify src/output src/merge src/report"
-  # Text lines: the line sort's pipeline beside the records', its rooms one
-  # way: read (chunks of lines); merge (windows, the k-way merge in
-  # batches, the runs, on the records' run files, src/algo's loser tree and
-  # the line writer of src/output); debug (--debug's annotations). The files
-  # at the top of src/lines (the job, its plan and stages) sequence them.
-  # GNU sort's key model for lines and the reference comparison are
-  # src/keys', a chunk's sorters src/chunk_sort/lines', the line writer
+  # Text lines: the line sort's driver and its stages at the top of
+  # src/lines, and debug (--debug's annotations). GNU sort's key model for
+  # lines and the reference comparison are src/keys', a chunk's sorters
+  # src/chunk_sort/lines', the chunk reader io/input's, the merge in
+  # batches, its windows and the runs' writer src/merge's, the line writer
   # src/output's, --verify's ledger and -c src/verify's.
-  "src/lines/read:src/core io"
-  "src/lines/merge:src/core io src/keys src/config src/algo src/verify src/output src/merge"
   "src/lines/debug:src/core io src/keys src/config"
   "src/lines:src/core io src/keys src/config src/algo src/chunk_sort src/verify src/output src/merge src/report src/pipeline"
   # The distributed sort's rooms run one way: ranks; then output (which

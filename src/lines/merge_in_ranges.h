@@ -7,7 +7,7 @@
 // behind them as they go (src/merge/background_release.h); runs held in the
 // GPU's memory (src/merge/held_runs.h) are read from there.
 // It takes runs only (not -m's inputs), a destination that maps whole, and
-// no -u or --verify (whose lines the batch merge, merge/merge.h, counts and
+// no -u or --verify (whose lines the batch merge, src/merge/line_merge.h, counts and
 // drops); elsewhere it declines and the batch merge does the work.
 #pragma once
 

@@ -4,7 +4,7 @@
 
 #include "src/core/stopwatch.h"
 #include "src/lines/job.h"
-#include "src/lines/merge/merge.h"
+#include "src/merge/line_merge.h"
 #include "src/lines/merge_in_ranges.h"
 #include "src/merge/group_merger.h"
 #include "src/merge/merge_in_passes.h"

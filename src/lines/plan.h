@@ -54,7 +54,7 @@ LinePlan plan_lines(uint64_t budget, uint64_t bytes_per_line, uint64_t known_byt
 
 // The runs a spilled sort of `bytes` of lines from `inputs` inputs writes
 // (as they would be written plain), for the room check. With the lines'
-// mean length from a sample (line_length: src/lines/read/line_sample.h),
+// mean length from a sample (line_length: io/input/line_sample.h),
 // the chunks they fill and the merges into runs that passes make of them,
 // whose largest source bounds what each merge holds read. Without it (0),
 // or where runs would wait to be merged early (more than

@@ -11,7 +11,7 @@
 #include "src/core/host_buffer.h"
 #include "src/lines/arriving_pieces.h"
 #include "src/lines/job.h"
-#include "src/lines/read/reader.h"
+#include "io/input/line_chunk_reader.h"
 
 namespace gsort {
 

@@ -13,7 +13,7 @@
 #include "src/core/process_clock.h"
 #include "src/core/stopwatch.h"
 #include "src/lines/job.h"
-#include "src/lines/read/reader.h"
+#include "io/input/line_chunk_reader.h"
 #include "src/lines/sort_arriving.h"
 #include "src/merge/merge_limits.h"
 #include "src/pipeline/direct_write.h"
@@ -283,7 +283,6 @@ void watch_first_chunk(LineJob& job, LineReader& reader, ArrivingLinePieces* pie
 }  // namespace
 
 std::deque<PendingSource> sort_line_chunks(LineJob& job, LineReader& reader, LineSorter& sorter) {
-  const SortConfig& config = job.config;
   sorter.prepare(reader.known_bytes());
   ChunkBuffers buffers[2] = {allocate_chunk(job.plan, sorter), ChunkBuffers()};
   if (job.plan.double_buffered) buffers[1] = allocate_chunk(job.plan, sorter);

@@ -16,7 +16,7 @@ namespace gsort {
 
 class LineUnit {
  public:
-  // Image words held per head: as the batch merge's windows (window.h),
+  // Image words held per head: as the batch merge's windows (line_window.h),
   // the first words are often the same for many lines (a date).
   static constexpr int kWords = 3;
 

@@ -15,7 +15,7 @@
 #include "src/core/log.h"
 #include "src/core/thread_pool.h"
 #include "src/keys/line_compare.h"
-#include "src/lines/merge/runs.h"
+#include "src/merge/line_run_output.h"
 #include "src/merge/run_output.h"
 #include "src/merge/temp_runs.h"
 #include "tests/support/rng.h"

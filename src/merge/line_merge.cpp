@@ -1,4 +1,4 @@
-#include "src/lines/merge/merge.h"
+#include "src/merge/line_merge.h"
 
 #include <algorithm>
 #include <atomic>

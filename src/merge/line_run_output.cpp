@@ -1,4 +1,4 @@
-#include "src/lines/merge/runs.h"
+#include "src/merge/line_run_output.h"
 
 #include <memory>
 

@@ -1,4 +1,4 @@
-#include "src/lines/read/reader.h"
+#include "io/input/line_chunk_reader.h"
 
 #include <algorithm>
 #include <cstring>

@@ -1,4 +1,4 @@
-#include "src/lines/read/line_sample.h"
+#include "io/input/line_sample.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>

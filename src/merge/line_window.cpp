@@ -1,4 +1,4 @@
-#include "src/lines/merge/window.h"
+#include "src/merge/line_window.h"
 
 #include <algorithm>
 #include <cstring>

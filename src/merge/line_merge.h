@@ -1,6 +1,6 @@
 // The k-way merge of sorted streams of lines (spilled runs, or the inputs
 // of -m) into a LineWriter, on all threads, in batches:
-//  1. the windows that run low are refilled side by side (window.h),
+//  1. the windows that run low are refilled side by side (line_window.h),
 //     and the new lines' image words 0 found by all threads;
 //  2. the batch is every line up to the frontier: the smallest of the last
 //     lines of the windows whose sources go on (each window's share found
@@ -25,7 +25,7 @@
 
 #include "src/core/thread_pool.h"
 #include "src/keys/line_compare.h"
-#include "src/lines/merge/window.h"
+#include "src/merge/line_window.h"
 #include "src/output/line_writer.h"
 
 namespace gsort {
