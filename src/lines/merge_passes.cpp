@@ -4,9 +4,9 @@
 
 #include "src/core/stopwatch.h"
 #include "src/lines/job.h"
-#include "src/merge/line_merge.h"
 #include "src/lines/merge_in_ranges.h"
 #include "src/merge/group_merger.h"
+#include "src/merge/line_merge.h"
 #include "src/merge/merge_in_passes.h"
 #include "src/merge/run_stack.h"
 #include "src/pipeline/temp_compression.h"

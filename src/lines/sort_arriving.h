@@ -7,11 +7,11 @@
 #include <cstdint>
 #include <memory>
 
+#include "io/input/line_chunk_reader.h"
 #include "src/chunk_sort/lines/sorter.h"
 #include "src/core/host_buffer.h"
 #include "src/lines/arriving_pieces.h"
 #include "src/lines/job.h"
-#include "io/input/line_chunk_reader.h"
 
 namespace gsort {
 

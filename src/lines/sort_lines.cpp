@@ -4,14 +4,13 @@
 #include <deque>
 
 #include "io/codec/output_encoder.h"
+#include "io/input/line_chunk_reader.h"
+#include "io/input/line_sample.h"
 #include "io/temp/stale_temp_dirs.h"
 #include "src/chunk_sort/lines/sorter.h"
 #include "src/lines/debug/annotator.h"
 #include "src/lines/job.h"
-#include "io/input/line_sample.h"
-#include "io/input/line_chunk_reader.h"
 #include "src/merge/merge_limits.h"
-#include "src/output/around_the_cache.h"
 #include "src/pipeline/output_mapping.h"
 #include "src/pipeline/room_check.h"
 #include "src/pipeline/temp_compression.h"
@@ -168,14 +167,10 @@ void open_destination(LineJob& job, const RunOptions& run) {
 
 void write_output_past_the_cache(LineJob& job, uint64_t bytes) {
   LineDestination& out = *job.out;
-  const uint64_t room = temp_room().page_cache_bytes;
-  if (bytes == 0 || room == 0 || bytes <= room || job.config.page_cache != PageCacheUse::kDrop) return;
-  if (!write_around_page_cache(out.target, out.encoded(), job.plan.budget, job.log)) return;
-  // A mapping would fill the cache after all.
+  if (!outgrows_page_cache(job.config, bytes) || !out.write_around_the_cache(job.plan.budget, job.log)) return;
+  // The blocks were allowed the mapping before the chunks were planned.
   out.blocks.allow_mapping(nullptr);
   out.blocks.allow_whole_mapping(nullptr);
-  out.refusal = "written around the page cache (O_DIRECT): larger than the page cache takes at memory speed (" +
-                std::to_string(room) + " bytes)";
 }
 
 namespace {

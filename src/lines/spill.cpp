@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <future>
 
+#include "io/input/line_chunk_reader.h"
 #include "io/output/write_behind.h"
 #include "src/algo/line_index.h"
 #include "src/chunk_sort/lines/sorter.h"
@@ -13,7 +14,6 @@
 #include "src/core/process_clock.h"
 #include "src/core/stopwatch.h"
 #include "src/lines/job.h"
-#include "io/input/line_chunk_reader.h"
 #include "src/lines/sort_arriving.h"
 #include "src/merge/merge_limits.h"
 #include "src/pipeline/direct_write.h"

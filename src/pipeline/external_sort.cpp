@@ -22,7 +22,6 @@
 #include "src/merge/merge_passes.h"
 #include "src/merge/run_stack.h"
 #include "src/merge/temp_runs.h"
-#include "src/output/around_the_cache.h"
 #include "src/output/final_output.h"
 #include "src/pipeline/direct_write.h"
 #include "src/pipeline/form_runs.h"
@@ -154,7 +153,7 @@ void finish(const SortContext& ctx, const RunOptions& run, const InputTally& tal
 // output is written around the cache where it can (around_the_cache.h),
 // else paced as the runs are (nothing happens for a pipe).
 void output_past_the_cache_or_paced(const SortContext& ctx, const SortPlan& plan, SortOutput& out) {
-  if (!write_around_page_cache(out.target, out.encoded(), plan.budget, ctx.log)) out.target.file().pace_writeback();
+  if (!out.write_around_the_cache(plan.budget, ctx.log)) out.target.file().pace_writeback();
 }
 
 // Lets the destination be written through a mapping, where nothing

@@ -1,8 +1,10 @@
 #include "src/pipeline/sort_destination.h"
 
+#include "src/output/around_the_cache.h"
 #include "src/pipeline/commit_output.h"
 #include "src/pipeline/direct_write.h"
 #include "src/pipeline/output_mapping.h"
+#include "src/pipeline/temp_compression.h"
 
 namespace gsort {
 
@@ -20,6 +22,22 @@ void SortDestination::plan_room(const SortConfig& config, uint64_t input_bytes, 
 }
 
 WriteBehind::Sink SortDestination::sink() { return destination_sink(target, encoder.get()); }
+
+bool outgrows_page_cache(const SortConfig& config, uint64_t bytes, uint64_t* page_cache_bytes) {
+  if (bytes == 0 || config.page_cache != PageCacheUse::kDrop) return false;
+  const uint64_t room = temp_room().page_cache_bytes;
+  if (page_cache_bytes) *page_cache_bytes = room;
+  return room != 0 && bytes > room;
+}
+
+bool SortDestination::write_around_the_cache(uint64_t memory_budget, const Log& log) {
+  if (!write_around_page_cache(target, encoded(), memory_budget, log)) return false;
+  if (refusal.empty()) {
+    refusal = "written around the page cache (O_DIRECT): larger than the page cache takes at memory speed (" +
+              std::to_string(temp_room().page_cache_bytes) + " bytes)";
+  }
+  return true;
+}
 
 void SortDestination::close(uint64_t bytes, OutputWay way, bool fsync, ThreadPool& pool, const Log& log,
                             SortReport& report) {

@@ -25,6 +25,13 @@
 
 namespace gsort {
 
+// Whether a spilled sort of `bytes` (0: unknown) outgrows what the page
+// cache takes at memory speed (a memory-limited cgroup) where --page-cache
+// drop keeps gsort out of the cache: both drivers then write the output
+// around the cache, and the records' pace their runs. page_cache_bytes:
+// that room, where wanted (0: not known, and not outgrown).
+bool outgrows_page_cache(const SortConfig& config, uint64_t bytes, uint64_t* page_cache_bytes = nullptr);
+
 class SortDestination {
  public:
   // Makes the file for `path` (shown as `shown_as` where not empty): in
@@ -46,6 +53,11 @@ class SortDestination {
   bool may_map() const { return refusal.empty() && room->may_map(); }
   // The sink that writes the file: the encoder's, where there is one.
   WriteBehind::Sink sink();
+  // For a sort that outgrows the page cache (outgrows_page_cache): the
+  // file written around the cache (src/output/around_the_cache.h) where it
+  // can be, and then never mapped (a mapping would fill the cache after
+  // all). False where it cannot be: the caller paces it, or lets it be.
+  bool write_around_the_cache(uint64_t memory_budget, const Log& log);
 
   // The end: the mapping closed, the file cut to `bytes` (what was
   // written), and how it was written (`way`) said under -v and in the

@@ -4,7 +4,7 @@
 #include <string>
 
 #include "src/core/log.h"
-#include "src/pipeline/temp_compression.h"
+#include "src/pipeline/sort_destination.h"
 
 namespace gsort {
 namespace {
@@ -43,9 +43,10 @@ void log_threads(const SortContext& ctx) {
 // rather than let the kernel's dirty limit stall the writers for seconds at
 // a time (docs/benchmarks.md).
 bool pace_writeback(const SortContext& ctx, const MemoryPlan& plan, const InputSet& inputs) {
-  if (plan.in_memory || !inputs.size_known() || ctx.config.page_cache != PageCacheUse::kDrop) return false;
-  const uint64_t room = temp_room().page_cache_bytes;
-  if (inputs.total_bytes() <= room) return false;
+  uint64_t room = 0;
+  if (plan.in_memory || !inputs.size_known() || !outgrows_page_cache(ctx.config, inputs.total_bytes(), &room)) {
+    return false;
+  }
   ctx.log.info("writes paced: the runs and the output (" + std::to_string(inputs.total_bytes()) +
                " bytes) exceed what the page cache takes at memory speed (" + std::to_string(room) +
                " bytes); each is written around the cache (O_DIRECT) where the file system allows, else handed to "
