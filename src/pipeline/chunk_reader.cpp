@@ -1,15 +1,20 @@
 #include "src/pipeline/chunk_reader.h"
 
 #include <algorithm>
+#include <thread>
 
 #include "src/core/process_clock.h"
 #include "src/core/test_hooks.h"
 
 namespace gsort {
 
-ChunkReader::ChunkReader(InputSet& inputs, SortBackend& backend, uint64_t chunk_records, uint32_t record_size)
+unsigned ChunkReader::default_readers() { return std::clamp(std::thread::hardware_concurrency() / 4, 1u, 4u); }
+
+ChunkReader::ChunkReader(InputSet& inputs, SortBackend& backend, uint64_t chunk_records, uint32_t record_size,
+                         unsigned readers)
     : inputs_(inputs), backend_(backend), chunk_records_(chunk_records), rs_(record_size) {
   buffers_[0] = backend_.allocate_host(chunk_records_ * rs_);
+  if (inputs_.size_known() && readers > 1) read_pool_ = std::make_unique<ThreadPool>(readers);
 }
 
 uint64_t ChunkReader::read_into(uint8_t* into, const char* thread, const std::function<void(uint64_t)>* arrived) {
@@ -18,7 +23,7 @@ uint64_t ChunkReader::read_into(uint8_t* into, const char* thread, const std::fu
   const double start = process_seconds();
   uint64_t n = 0;
   if (inputs_.size_known()) {
-    n = inputs_.read(into, chunk_records_);
+    n = inputs_.read(into, chunk_records_, read_pool_.get());
   } else {
     // A stream, through warm stages (staged_stream.h).
     if (!staged_) staged_ = std::make_unique<StagedStream>(rs_);
