@@ -12,6 +12,7 @@ case_spill() {
   local in=$data out=$run_dir/out tmp=$run_dir/tmp check
   check=$(check_sorted --format gensort "$out")
   cp_table "$(gb "$records" 100) GB of gensort records, -S $mem (runs spilled to WORK)" "$((records * 100))" "$in" "$out"
+  spill_floor_row "$in" "$out" "$tmp"
   gnu_sort_row "$out" "$in" "$mem"
   sortbin_row "$out" "$in" 100 "$mem"
   # The spilled sort's cost over the in-memory one, in the same rounds: a
@@ -31,6 +32,17 @@ case_spill() {
       "@GSORT@ $(q --gpu-memory 8G --format gensort -S "$mem" -T "$tmp" "$in") --stats @STATS@ -o @OUT@" "$check"
   fi
   run_table
+}
+
+# spill_floor_row IN OUT TMP: the floor of a sort whose runs go through the
+# page cache, sorting nothing (bench/spill_floor_bench: the input copied
+# into 14 runs of 8 segment files in TMP, the runs into the mapped output,
+# the runs freed), where the build has it.
+spill_floor_row() {
+  local tool=$bin/spill_floor_bench  # a packed build (scripts/device_pack.sh), or a build folder
+  [[ -x $tool ]] || tool=$bin/bench/spill_floor_bench
+  [[ -x $tool ]] || return 0
+  row "floor: runs through the page cache, unsorted" "$2" "$(q "$tool" "$1" "$2" "$3") >/dev/null"
 }
 
 case_spill_streams() {
