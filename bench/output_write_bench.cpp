@@ -34,12 +34,11 @@
 #include <thread>
 #include <vector>
 
+#include "tool_support.h"
+
 namespace {
 
-[[noreturn]] void die(const char* what) {
-  std::perror(what);
-  std::exit(1);
-}
+using bench_tool::die;
 
 void parallel(unsigned threads, const std::function<void(unsigned)>& body) {
   std::vector<std::thread> pool;

@@ -33,16 +33,12 @@
 #include <thread>
 #include <vector>
 
+#include "tool_support.h"
+
 namespace {
 
-[[noreturn]] void die(const char* what) {
-  std::perror(what);
-  std::exit(1);
-}
-
-double now() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
+using bench_tool::die;
+using bench_tool::now;
 
 constexpr size_t kPage = 4096;
 constexpr size_t kAheadBytes = size_t{256} << 20;  // how far ahead of the reader pages are made present

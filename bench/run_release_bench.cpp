@@ -19,12 +19,11 @@
 #include <thread>
 #include <vector>
 
+#include "tool_support.h"
+
 namespace {
 
-[[noreturn]] void die(const char* what) {
-  std::perror(what);
-  std::exit(1);
-}
+using bench_tool::die;
 
 // `files` unlinked files of `mib` MiB each, written (and fsync'd with synced).
 std::vector<int> write_files(int files, long mib, bool synced) {

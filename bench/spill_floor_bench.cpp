@@ -35,16 +35,12 @@
 #include <thread>
 #include <vector>
 
+#include "tool_support.h"
+
 namespace {
 
-[[noreturn]] void die(const char* what) {
-  std::perror(what);
-  std::exit(1);
-}
-
-double now() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
+using bench_tool::die;
+using bench_tool::now;
 
 // Runs task(i) for i in [0, n) on `threads` threads, each taking the next.
 void for_each_task(size_t n, unsigned threads, const std::function<void(size_t)>& task) {
