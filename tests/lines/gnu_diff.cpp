@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "src/api/run_config.h"
+#include "src/config/line_locale.h"
 #include "src/core/errors.h"
 #include "tests/support/line_gen.h"
 #include "tests/support/parse_args.h"
@@ -39,7 +40,10 @@ std::string gsort_in_process(const std::vector<std::string>& args, const std::ve
   argv.push_back(out.c_str());
   for (const std::string& in : inputs) argv.push_back(in.c_str());
   try {
-    const gsort::SortConfig config = config_of(argv);
+    gsort::SortConfig config = config_of(argv);
+    // GNU sort runs with LC_ALL=C (c_locale()); gsort here, in this
+    // process, would take the caller's locale from the environment.
+    config.lines.locale = gsort::line_locale_named("C");
     gsort::RunOptions run;
     run.output = config.output;
     gsort::run_config(config, run);
