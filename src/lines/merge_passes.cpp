@@ -85,12 +85,10 @@ void merge_line_inputs(LineJob& job, std::vector<PendingSource> inputs, uint64_t
   job.plan.fan_in = limits.fan_in;
   job.log.info(explain);
   count_merged_runs(job, limits, inputs.size(), bound);
-  const bool set_aside = inputs.size() > limits.fan_in && may_set_aside && out.target.set_aside();
+  const bool early = inputs.size() > limits.fan_in;
   LineGroupMerges merges(job, limits);
   RunStack waiting(merges, job.report);
-  for (PendingSource& input : inputs) waiting.push_input(std::move(input));
-  waiting.merge_down_to(limits.fan_in);
-  if (set_aside) out.target.take_back();
+  waiting.push_inputs(std::move(inputs), limits.fan_in, may_set_aside && early ? &out.target : nullptr);
   std::vector<PendingSource> left = waiting.take();
   // The merges each line went through before the last.
   for (const PendingSource& source : left) {

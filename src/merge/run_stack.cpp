@@ -65,4 +65,11 @@ void RunStack::merge_last(size_t count) {
   merges_.log().info("merged " + plural(count, "source") + " early: " + plural(waiting_.size(), "run") + " waiting");
 }
 
+void RunStack::push_inputs(std::vector<PendingSource> inputs, size_t fan_in, OutputTarget* aside) {
+  const bool set_aside = aside && aside->set_aside();
+  for (PendingSource& input : inputs) push_input(std::move(input));
+  merge_down_to(fan_in);
+  if (set_aside) aside->take_back();
+}
+
 }  // namespace gsort

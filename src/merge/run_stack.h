@@ -15,6 +15,7 @@
 #include <cstddef>
 #include <vector>
 
+#include "io/output/output_target.h"
 #include "src/merge/group_merger.h"
 #include "src/merge/pending_source.h"
 #include "src/report/sort_report.h"
@@ -46,6 +47,12 @@ class RunStack {
   // Each merge takes the run the one before it wrote, so the descriptors
   // held stay within the limits'.
   void merge_down_to(size_t most);
+  // --merge's inputs, each pushed (push_input), then merged down to
+  // `fan_in` (merge_down_to). Meanwhile the output's file, still empty,
+  // is set aside where `aside` is given, so that its descriptor serves the
+  // early merges (as GNU sort writes through standard output and holds
+  // none for it), and taken back after them.
+  void push_inputs(std::vector<PendingSource> inputs, size_t fan_in, OutputTarget* aside);
 
  private:
   // The last `count` sources waiting, all of level `level`?

@@ -176,20 +176,14 @@ void allow_mapped_output(const SortContext& ctx, const SortPlan& plan, const Inp
   allow_mapped_blocks(destination, mapped, room);
 }
 
-// --merge's inputs pushed to wait for their merges, and merged early until
-// as many wait as one merge takes (src/merge/run_stack.h). Meanwhile the
-// output's file, still empty, is set aside where `aside` is given, so that
-// its descriptor serves the early merges (as GNU sort writes through
-// standard output and holds none for it).
-void push_inputs(InputSet& inputs, RunStack& pending, size_t fan_in, OutputTarget* aside) {
-  const bool set_aside = aside && aside->set_aside();
+// --merge's inputs, each opened when its merge first reads it.
+std::vector<PendingSource> merge_inputs(InputSet& inputs) {
+  std::vector<PendingSource> sources;
   for (InputSet::Opener& open : inputs.lazy_sources()) {
-    PendingSource input;
-    input.open_input = std::move(open);
-    pending.push_input(std::move(input));
+    sources.emplace_back();
+    sources.back().open_input = std::move(open);
   }
-  pending.merge_down_to(fan_in);
-  if (set_aside) aside->take_back();
+  return sources;
 }
 
 }  // namespace
@@ -239,7 +233,7 @@ SortReport external_sort(const SortContext& ctx, const RunOptions& run) {
     // More inputs than one merge takes are merged in groups, early.
     RunStack pending(merges, report);
     const bool early = config.inputs.size() > plan.limits.fan_in;
-    push_inputs(inputs, pending, plan.limits.fan_in, may_set_aside && early ? &out.target : nullptr);
+    pending.push_inputs(merge_inputs(inputs), plan.limits.fan_in, may_set_aside && early ? &out.target : nullptr);
     pace_output();
     merged_runs = merges.merge_all(pending.take(), destination, meter, inputs.size_known() ? inputs.total_bytes() : 0);
     report.input_bytes = report.input_records * rs;
