@@ -92,11 +92,10 @@ struct LineJob {
 // (room_check.h): now where they are plain, or once the sample decides.
 void count_line_runs(LineJob& job, uint64_t bytes);
 
-// A spilled sort of `bytes` of lines whose output outgrows what the page
-// cache takes at memory speed (a memory-limited cgroup) writes the output
-// around the cache (O_DIRECT) where its file system allows, as the
-// records' does: a buffered stream there waits on writeback and reclaim.
-// A room of 0 is taken as not known, as the mapping's check takes it.
+// A spilled sort of `bytes` of lines that outgrows the page cache
+// (outgrows_page_cache, the records' rule too) writes the output around
+// the cache (SortDestination::write_around_the_cache) where its file
+// system allows: a buffered stream there waits on writeback and reclaim.
 void write_output_past_the_cache(LineJob& job, uint64_t bytes);
 
 // Merges the sources (runs, or -m's inputs), in order, and then the runs
