@@ -21,6 +21,7 @@
 #include "src/merge/held_runs.h"
 #include "src/merge/line_run_output.h"
 #include "src/merge/line_window.h"
+#include "src/merge/merge_limits.h"
 #include "src/merge/pending_source.h"
 #include "src/merge/temp_runs.h"
 #include "src/output/output_blocks.h"
@@ -100,15 +101,17 @@ void write_output_past_the_cache(LineJob& job, uint64_t bytes);
 
 // Merges the sources (runs, or -m's inputs), in order, and then the runs
 // job.held holds, into the destination: in passes while more than
-// plan.fan_in wait (src/merge/merge_in_passes.h, as the records' merges),
+// limits.fan_in wait (src/merge/merge_in_passes.h, as the records' merges),
 // then in ranges where it may (merge_in_ranges.h), else in batches.
 // bound: at most the bytes it will write (0: unknown).
-void merge_line_sources(LineJob& job, std::vector<PendingSource> sources, uint64_t bound);
+void merge_line_sources(LineJob& job, std::vector<PendingSource> sources, uint64_t bound, const MergeLimits& limits);
+// A spilled sort's limits: the plan's fan-in and waiting files.
+MergeLimits line_merge_limits(const LinePlan& plan);
 
 // Merges -m's inputs into the destination: early, as they are opened in
 // turn, into runs (src/merge/run_stack.h), while more wait than one merge
-// takes or the descriptors allow, then the rest at once (the merge limits
-// replace plan.fan_in, now that the destination is open).
+// takes or the descriptors allow, then the rest at once (by merge limits of
+// their own, now that the destination is open).
 void merge_line_inputs(LineJob& job, std::vector<PendingSource> inputs, uint64_t bound);
 
 // Merges the last plan.fan_in runs into one, in their place (too many

@@ -23,9 +23,11 @@ std::vector<std::unique_ptr<LineWindow>> open_windows(LineJob& job, std::vector<
 }
 
 // The group merged into one run of one stream; its runs' files are freed.
-PendingSource merge_into_run(LineJob& job, std::vector<PendingSource>& group) {
+// fan_in: the most sources a merge takes (the window it decides the runs'
+// compression by).
+PendingSource merge_into_run(LineJob& job, std::vector<PendingSource>& group, uint64_t fan_in) {
   // A merge of -m's inputs may write the first run: nothing to sample.
-  const TempSettings settings{job.config, job.pool, job.log, job.plan.window_bytes(job.plan.fan_in)};
+  const TempSettings settings{job.config, job.pool, job.log, job.plan.window_bytes(fan_in)};
   decide_run_compression(settings, SampleFrames{}, job.runs, job.report.temp);
   PendingSource run;
   for (const PendingSource& source : group) run.level = std::max(run.level, source.level + 1);
@@ -47,7 +49,9 @@ class LineGroupMerges final : public GroupMerger {
   LineGroupMerges(LineJob& job, const MergeLimits& limits) : job_(job), limits_(limits) {}
   const MergeLimits& limits() const override { return limits_; }
   const Log& log() const override { return job_.log; }
-  PendingSource merge_to_run(std::vector<PendingSource> group) override { return merge_into_run(job_, group); }
+  PendingSource merge_to_run(std::vector<PendingSource> group) override {
+    return merge_into_run(job_, group, limits_.fan_in);
+  }
 
  private:
   LineJob& job_;
@@ -82,7 +86,6 @@ void merge_line_inputs(LineJob& job, std::vector<PendingSource> inputs, uint64_t
   std::string explain;
   const MergeLimits limits = merge_limits(memory_fan_in, job.config.batch_size, true,
                                           free_descriptors(may_set_aside ? 0 : 1), &explain);
-  job.plan.fan_in = limits.fan_in;
   job.log.info(explain);
   count_merged_runs(job, limits, inputs.size(), bound);
   const bool early = inputs.size() > limits.fan_in;
@@ -94,7 +97,7 @@ void merge_line_inputs(LineJob& job, std::vector<PendingSource> inputs, uint64_t
   for (const PendingSource& source : left) {
     job.report.merge_passes = std::max<uint64_t>(job.report.merge_passes, static_cast<uint64_t>(source.level));
   }
-  merge_line_sources(job, std::move(left), bound);
+  merge_line_sources(job, std::move(left), bound, limits);
 }
 
 void merge_last_runs(LineJob& job, std::deque<PendingSource>& runs) {
@@ -104,16 +107,20 @@ void merge_last_runs(LineJob& job, std::deque<PendingSource>& runs) {
     last[i] = std::move(runs.back());
     runs.pop_back();
   }
-  runs.push_back(merge_into_run(job, last));
+  runs.push_back(merge_into_run(job, last, job.plan.fan_in));
   ++job.report.early_merges;
 }
 
-void merge_line_sources(LineJob& job, std::vector<PendingSource> sources, uint64_t bound) {
+MergeLimits line_merge_limits(const LinePlan& plan) {
+  MergeLimits limits;
+  limits.fan_in = static_cast<size_t>(plan.fan_in);
+  limits.max_open_runs = static_cast<size_t>(plan.waiting_files);
+  return limits;
+}
+
+void merge_line_sources(LineJob& job, std::vector<PendingSource> sources, uint64_t bound, const MergeLimits& limits) {
   const Stopwatch t;
   job.meter->phase("merging", 0, &job.out->blocks.written_bytes());
-  MergeLimits limits;
-  limits.fan_in = static_cast<size_t>(job.plan.fan_in);
-  limits.max_open_runs = static_cast<size_t>(job.plan.waiting_files);
   LineGroupMerges merges(job, limits);
   sources = merge_in_passes(std::move(sources), merges, nullptr, [&job](int, size_t) { ++job.report.merge_passes; });
   before_final_merge(sources);

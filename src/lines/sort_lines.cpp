@@ -219,7 +219,7 @@ LineSortOutcome sort_lines(const SortConfig& config, const RunOptions& run, Thre
     if (!runs.empty() || (job.held && job.held->runs() > 0)) {
       merge_line_sources(job, std::vector<PendingSource>(std::make_move_iterator(runs.begin()),
                                                          std::make_move_iterator(runs.end())),
-                         job.report.input_bytes);
+                         job.report.input_bytes, line_merge_limits(job.plan));
     }
   }
   if (job.out->mapped.populating_ahead()) {
