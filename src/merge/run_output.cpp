@@ -46,6 +46,7 @@ RunFigures RunOutput::finish() {
   figures.file_bytes = streams_.finish();
   for (size_t i = 0; i < streams_.size(); ++i) {
     figures.record_bytes += streams_.run_writer(i).record_count() * streams_.run_writer(i).record_size();
+    figures.gather_s += streams_.out(i).gather_seconds();
   }
   return figures;
 }

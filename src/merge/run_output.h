@@ -18,6 +18,7 @@ namespace gsort {
 struct RunFigures {
   uint64_t file_bytes = 0;    // as stored (compressed with --compress-temp)
   uint64_t record_bytes = 0;  // records, before compression
+  double gather_s = 0;        // the streams' gathers (OutputWriter::gather_seconds)
 };
 
 class RunOutput {

@@ -3,8 +3,9 @@
 #include <algorithm>
 #include <cstring>
 
-#include "src/core/errors.h"
 #include "src/algo/gather.h"
+#include "src/core/errors.h"
+#include "src/core/stopwatch.h"
 #include "src/core/test_hooks.h"
 
 namespace gsort {
@@ -60,7 +61,9 @@ uint64_t OutputWriter::append_gathered_block(ThreadPool& pool, const uint8_t* re
   if (room == 0 && count > 0) throw_full();
   const uint64_t n = std::min(room, count);
   uint8_t* dst = block_ + used_;
+  const Stopwatch gathering;
   gather_records(pool, records, record_size_, order, n, dst);
+  gather_s_ += gathering.seconds();
   const uint64_t kept = unique_by_ ? drop_duplicates(dst, n) : n;
   if (mapped()) drop_written(pool, dst, kept * record_size_);
   used_ += kept * record_size_;

@@ -63,6 +63,9 @@ class OutputWriter : public BlockWriter {
   // Writes what is buffered and waits for the sink.
   void finish();
   uint64_t records_written() const { return records_; }
+  // Seconds append_gathered spent gathering (the pool's loops, waits for
+  // its threads included): the rest of a run's write is handing blocks over.
+  double gather_seconds() const { return gather_s_; }
 
  private:
   // Hands the block over (the final output's shown to --verify first).
@@ -78,6 +81,7 @@ class OutputWriter : public BlockWriter {
   bool final_ = false;
   OutputCheck* check_ = nullptr;
   uint64_t flushed_records_ = 0;
+  double gather_s_ = 0;
 };
 
 }  // namespace gsort

@@ -39,6 +39,8 @@ PendingSource BackgroundSpill::finish() {
   const Ended ended = done_.get();  // leaves done_ invalid, also when it throws
   out_.reset();
   count_run(ended.figures, report_);
+  // Of the span below, what gathering the records took (-v, --stats).
+  report_.add_duration("write runs: gathering", ended.figures.gather_s);
   ++report_.runs;
   report_.add_span(PhaseSpan{"write runs", "spill", started_s_, ended.at_s});
   return std::move(run_);
