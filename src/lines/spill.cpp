@@ -17,6 +17,7 @@
 #include "src/lines/sort_arriving.h"
 #include "src/merge/merge_limits.h"
 #include "src/pipeline/direct_write.h"
+#include "src/pipeline/spill_thread.h"
 #include "src/pipeline/temp_compression.h"
 
 namespace gsort {
@@ -65,21 +66,13 @@ LineSpan index_chunk(LineJob& job, LineReader& reader, ChunkBuffers& b, LineSort
   return span;
 }
 
-// A sorted chunk written as a run on a thread of its own; the chunk's text
-// and order must stay untouched until finish() returns. One at a time.
+// A sorted chunk written as a run on a thread of its own
+// (src/pipeline/spill_thread.h); the chunk's text and order must stay
+// untouched until finish() returns. One at a time.
 class LineSpill {
  public:
   explicit LineSpill(LineJob& job) : job_(job) {}
-  // Waits for a spill still in flight (after an error elsewhere) and drops
-  // its error: the first error is the one reported.
-  ~LineSpill() {
-    if (!done_.valid()) return;
-    try {
-      done_.get();
-    } catch (...) {
-    }
-  }
-  bool busy() const { return done_.valid(); }
+  bool busy() const { return thread_.busy(); }
 
   // `held`: into job.held; else into the temporary directory.
   void start(const LineSpan& span, const uint32_t* order, bool held) {
@@ -91,11 +84,10 @@ class LineSpill {
     run_ = PendingSource();
     const unsigned streams = static_cast<unsigned>(std::clamp<uint64_t>(span.count, 1, job_.plan.spill_streams));
     out_ = job_.run_output(run_, streams);  // the files are made here, on this thread
-    started_s_ = process_seconds();
     LineRunOutput* out = out_.get();
     ThreadPool& pool = job_.pool;
-    launch([out, &pool, span, order] { out->append_sorted(pool, span, order, span.count); },
-           [out] { return out->finish(); });
+    thread_.launch([out, &pool, span, order] { out->append_sorted(pool, span, order, span.count); },
+                   [out] { return out->finish(); });
   }
 
   // Whether the run in flight goes to job.held.
@@ -104,20 +96,16 @@ class LineSpill {
   // Waits for the run; its figures and span go to the report. A run the
   // job holds (job.held) is no file: the source returned is empty.
   PendingSource finish() {
-    const LineRunFigures figures = done_.get();
+    const LineRunFigures figures = thread_.finish(job_.report);
     out_.reset();
     if (!holding_) job_.count_run(figures);
     ++job_.report.runs;
-    job_.report.add_span(PhaseSpan{"write runs", "spill", started_s_, process_seconds()});
-    job_.report.add_duration("write runs: gathering into the streams", steps_[0]);
-    job_.report.add_duration("write runs: the streams finishing", steps_[1]);
     return std::move(run_);
   }
 
  private:
   // The run copied into job.held through a writer of the plan's blocks.
   void start_held(const LineSpan& span, const uint32_t* order) {
-    started_s_ = process_seconds();
     HeldRuns* held = job_.held.get();
     ThreadPool& pool = job_.pool;
     WriteBehind::Sink sink = [held](const uint8_t* data, size_t bytes) { held->append(data, bytes); };
@@ -127,36 +115,19 @@ class LineSpill {
                                  : std::make_unique<WriteBehind>(std::move(sink), block, blocks);
     auto writer = std::make_shared<LineWriter>(std::move(target), job_.spec.eol, job_.unique_by());
     writer->verify_with(job_.verify.get(), false);
-    launch([writer, &pool, span, order] { writer->append_sorted(pool, span, order, span.count); },
-           [writer, held] {
-             writer->finish();
-             held->end_run();
-             return LineRunFigures{writer->lines_written(), writer->bytes_written(), 0};
-           });
-  }
-
-  // The spill on a thread of its own: gather (the lines into the writers'
-  // blocks), then finish (what the writers hold, and the run), each timed.
-  template <typename Gather, typename Finish>
-  void launch(Gather gather, Finish finish) {
-    double* steps = steps_;
-    done_ = std::async(std::launch::async, [gather, finish, steps] {
-      Stopwatch t;
-      gather();
-      steps[0] = t.lap();
-      const LineRunFigures figures = finish();
-      steps[1] = t.lap();
-      return figures;
-    });
+    thread_.launch([writer, &pool, span, order] { writer->append_sorted(pool, span, order, span.count); },
+                   [writer, held] {
+                     writer->finish();
+                     held->end_run();
+                     return LineRunFigures{writer->lines_written(), writer->bytes_written(), 0};
+                   });
   }
 
   LineJob& job_;
   PendingSource run_;
   std::unique_ptr<LineRunOutput> out_;
-  double started_s_ = 0;
   bool holding_ = false;
-  double steps_[2] = {0, 0};  // the spill's gathering and finishing, written by its thread
-  std::future<LineRunFigures> done_;  // declared last: a spill in flight ends before the rest goes
+  SpillThread<LineRunFigures> thread_;  // last: a spill in flight ends before the rest goes
 };
 
 // --compress-temp, settled before the first run from a sample of the first
