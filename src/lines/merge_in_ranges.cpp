@@ -8,8 +8,8 @@
 #include "src/core/host_buffer.h"
 #include "src/core/log.h"
 #include "src/core/stopwatch.h"
-#include "src/core/test_hooks.h"
 #include "src/merge/background_release.h"
+#include "src/merge/final_merge_choice.h"
 #include "src/merge/line_range_cut.h"
 #include "src/merge/line_unit.h"
 #include "src/merge/ordered_ranges.h"
@@ -26,11 +26,7 @@ std::string refusal(const LineJob& job) {
   return "";
 }
 
-bool declined(const LineJob& job, const std::string& why) {
-  if (why.empty()) return false;
-  job.log.info("final merge: in batches, not in ranges (" + why + ")");
-  return true;
-}
+bool declined(const LineJob& job, const std::string& why) { return merge_in_batches_because(job.log, why); }
 
 struct RangeFigures {
   double busy_s = 0, read_s = 0, release_s = 0, present_s = 0;
@@ -184,13 +180,10 @@ bool merge_runs(LineJob& job, const std::vector<const MergeRun*>& runs, const st
   return true;
 }
 
-// GSORT_TEST_FINAL_MERGE's ranges (> 0), or -1 for the batches; 0: as planned.
-long forced_ranges() { return test_hooks::final_merge_ranges ? test_hooks::final_merge_ranges() : 0; }
-
 }  // namespace
 
 bool merge_lines_in_ranges(LineJob& job, std::vector<PendingSource>& files, const std::vector<const MergeRun*>& held) {
-  const long forced = forced_ranges();
+  const long forced = forced_final_merge_ranges();
   if (forced < 0 || declined(job, refusal(job))) return false;
   for (const PendingSource& s : files) {
     if (s.is_input() && declined(job, "-m merges its inputs")) return false;

@@ -6,7 +6,7 @@
 #include "src/core/errors.h"
 #include "src/core/log.h"
 #include "src/core/stopwatch.h"
-#include "src/core/test_hooks.h"
+#include "src/merge/final_merge_choice.h"
 #include "src/merge/merge_passes.h"
 #include "src/merge/parallel_merge.h"
 
@@ -57,13 +57,13 @@ ParallelMergeOptions RunMerges::range_merge_options() {
 }
 
 bool RunMerges::merge_in_ranges(std::vector<PendingSource>& group, FinalOutput& out, uint64_t bytes) {
-  const long forced = test_hooks::final_merge_ranges ? test_hooks::final_merge_ranges() : 0;
+  const long forced = forced_final_merge_ranges();
   if (forced < 0 || bytes == 0 || !out.may_map_whole()) return false;
   for (const PendingSource& p : group) {
     if (p.is_input() || p.is_held()) return false;
   }
-  if (runs_.through_program()) {
-    setup_.log.info("final merge: in batches, not in ranges (runs are read through --compress-program, in order)");
+  if (runs_.through_program() &&
+      merge_in_batches_because(setup_.log, "runs are read through --compress-program, in order")) {
     return false;
   }
   RangeSteps steps;
@@ -79,17 +79,11 @@ bool RunMerges::merge_in_ranges(std::vector<PendingSource>& group, FinalOutput& 
   ParallelMergeOptions options = range_merge_options();
   options.ranges = forced > 0 ? static_cast<size_t>(forced) : 0;
   const ParallelMergePlan plan = plan_parallel_merge(runs, setup_.pool.size(), options);
-  if (!plan.refusal.empty()) {
-    setup_.log.info("final merge: in batches, not in ranges (" + plan.refusal + ")");
-    return false;
-  }
+  if (merge_in_batches_because(setup_.log, plan.refusal)) return false;
   step.lap();
   const std::unique_ptr<MappedRecords> target = out.mapped_records(bytes);
   steps.map_s = step.lap();
-  if (!target) {
-    setup_.log.info("final merge: in batches, not in ranges (the output is not mapped)");
-    return false;
-  }
+  if (!target && merge_in_batches_because(setup_.log, "the output is not mapped")) return false;
   options.unique_by = target->unique_by();
   options.sum_dropped = target->counts_dropped();
   const ParallelMergeResult r = parallel_merge(runs, setup_.layout, setup_.pool, plan, options, target->data());
