@@ -189,8 +189,7 @@ bool merge_lines_in_ranges(LineJob& job, std::vector<PendingSource>& files, cons
     if (s.is_input() && declined(job, "-m merges its inputs")) return false;
   }
   Stopwatch step;
-  std::vector<std::unique_ptr<RunView>> views(files.size());
-  job.pool.parallel_for(files.size(), [&](size_t i) { views[i] = job.runs.view(files[i]); });
+  const std::vector<std::unique_ptr<RunView>> views = job.runs.view(files, job.pool);
   std::vector<std::unique_ptr<FileMergeRun>> bytes;
   std::vector<const MergeRun*> runs;
   std::vector<const RunView*> release;

@@ -39,8 +39,7 @@ void report_ranges(const Log& log, const ParallelMergeResult& r, const ParallelM
 
 RunMerges::RangeViews RunMerges::view_runs(std::vector<PendingSource>& group) {
   RangeViews opened;
-  opened.views.resize(group.size());
-  setup_.pool.parallel_for(group.size(), [&](size_t i) { opened.views[i] = runs_.view(group[i]); });
+  opened.views = runs_.view(group, setup_.pool);
   for (const auto& v : opened.views) {
     opened.runs.push_back(v.get());
     opened.records += v->size();

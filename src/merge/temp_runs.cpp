@@ -125,6 +125,12 @@ std::unique_ptr<RecordSource> TempRuns::open_through_program_later(RunSegment& s
                                           [this, &segment] { return open_through_program(segment); });
 }
 
+std::vector<std::unique_ptr<RunView>> TempRuns::view(std::vector<PendingSource>& runs, ThreadPool& pool) {
+  std::vector<std::unique_ptr<RunView>> views(runs.size());
+  pool.parallel_for(runs.size(), [&](size_t i) { views[i] = view(runs[i]); });
+  return views;
+}
+
 std::unique_ptr<RunView> TempRuns::view(PendingSource& run) {
   if (program_) throw Error("internal error: a run compressed by --compress-program read by range");
   std::vector<RunViewSegment> segments;

@@ -11,6 +11,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <vector>
 
 #include "io/codec/compress_program.h"
 #include "io/file/record_source.h"
@@ -85,6 +86,9 @@ class TempRuns {
   // The run for reading any range of it, by many threads (the parallel
   // merge); its files stay the run's.
   std::unique_ptr<RunView> view(PendingSource& run);
+  // Every run of `runs` viewed so, opened by the pool's threads (the final
+  // merges in ranges, both units').
+  std::vector<std::unique_ptr<RunView>> view(std::vector<PendingSource>& runs, ThreadPool& pool);
   // Closes the run's files, and so frees them.
   void remove(PendingSource& run);
   // The same for many runs, their files closed on the pool's threads: a
