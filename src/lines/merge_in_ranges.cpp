@@ -168,9 +168,9 @@ bool merge_runs(LineJob& job, const std::vector<const MergeRun*>& runs, const st
   job.report.output_bytes += f.bytes;
   job.report.add_duration("merge: cutting into ranges", cut_s);
   job.report.add_duration("merge: ranges", merge_s);
-  job.log.info("final merge: " + plural(ranges.ranges(), "range") + " of " + plural(runs.size(), "run") + " on " +
-               plural(std::min<size_t>(plan.workers, ranges.ranges()), "thread") + " (read buffers of " +
-               std::to_string(plan.buffer_bytes >> 10) + " KiB): runs opened in " + seconds_text(open_s) + ", cut " +
+  job.log.info(ranges_line_start(ranges.ranges(), runs.size(), std::min<size_t>(plan.workers, ranges.ranges()),
+                                 plan.buffer_bytes) +
+               ": runs opened in " + seconds_text(open_s) + ", cut " +
                seconds_text(cut_s) + ", merged " + seconds_text(merge_s) + " (threads busy " +
                seconds_text(f.busy_s) + ", reading runs " + seconds_text(f.read_s) +
                (mapped ? ", making output pages present " + seconds_text(f.present_s) : std::string()) +

@@ -12,4 +12,9 @@ bool merge_in_batches_because(const Log& log, const std::string& why) {
   return true;
 }
 
+std::string ranges_line_start(size_t ranges, size_t runs, size_t threads, uint64_t buffer_bytes) {
+  return "final merge: " + plural(ranges, "range") + " of " + plural(runs, "run") + " on " + plural(threads, "thread") +
+         " (read buffers of " + std::to_string(buffer_bytes >> 10) + " KiB)";
+}
+
 }  // namespace gsort

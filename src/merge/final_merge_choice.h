@@ -4,6 +4,8 @@
 // hook that forces either way.
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
 #include <string>
 
 #include "src/core/log.h"
@@ -17,5 +19,9 @@ long forced_final_merge_ranges();
 // Says under -v that the final merge goes in batches because of `why`, and
 // returns true; false, saying nothing, where `why` is empty.
 bool merge_in_batches_because(const Log& log, const std::string& why);
+
+// The start of -v's line for a final merge in ranges: "final merge: R
+// ranges of N runs on T threads (read buffers of K KiB)".
+std::string ranges_line_start(size_t ranges, size_t runs, size_t threads, uint64_t buffer_bytes);
 
 }  // namespace gsort

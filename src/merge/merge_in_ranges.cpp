@@ -24,9 +24,8 @@ void report_ranges(const Log& log, const ParallelMergeResult& r, const ParallelM
   report.add_duration("merge: ranges", r.merge_s);
   if (r.close_s > 0) report.add_duration("merge: closing -u gaps", r.close_s);
   report.add_duration("merge: checking output", steps.check_s);
-  log.info("final merge: " + plural(r.ranges, "range") + " of " + plural(runs, "run") + " on " +
-           plural(std::min<size_t>(plan.workers, r.ranges), "thread") + " (read buffers of " +
-           std::to_string(plan.buffer_bytes >> 10) + " KiB): cut " + seconds_text(r.split_s) + ", merged " +
+  log.info(ranges_line_start(r.ranges, runs, std::min<size_t>(plan.workers, r.ranges), plan.buffer_bytes) + ": cut " +
+           seconds_text(r.split_s) + ", merged " +
            seconds_text(r.merge_s) + " (threads busy " + seconds_text(r.busy_s) + ": reading runs " +
            seconds_text(r.read_s) + "; freed in the background in " + seconds_text(r.release_s) +
            ", waited for that " + seconds_text(r.release_wait_s) + ")" +
