@@ -20,16 +20,6 @@ namespace gsort {
 
 namespace {
 
-// The output's size for its staging, where the inputs tell it (a
-// terminator may be added to each input's last line); --debug's
-// annotations and a compressed output have sizes of their own.
-uint64_t line_output_staging(const SortConfig& config) {
-  if (config.compress_output || config.lines.debug) return 0;
-  bool known = false;
-  const uint64_t bytes = plain_input_bytes(config.inputs, &known);
-  return known ? bytes + config.inputs.size() : 0;
-}
-
 // --debug's annotator, or --compress-output's encoder, or none.
 SortDestination::EncoderMaker line_encoder(const SortConfig& config, ThreadPool& pool) {
   if (config.lines.debug) {
@@ -37,17 +27,14 @@ SortDestination::EncoderMaker line_encoder(const SortConfig& config, ThreadPool&
       return std::make_unique<DebugAnnotator>(make_line_spec(config.lines, config.reverse, config.unique), file);
     };
   }
-  if (!config.compress_output) return nullptr;
-  return [&config, &pool](File& file) {
-    return make_output_encoder(config.output_format, file, config.output_level, config.threads, pool);
-  };
+  return SortDestination::compressed_output(config, pool);
 }
 
 }  // namespace
 
 LineDestination::LineDestination(const SortConfig& config, const RunOptions& run, ThreadPool& pool,
                                  uint64_t block_bytes)
-    : SortDestination(run.output, run.output_shown_as, line_output_staging(config), config.temp_dir,
+    : SortDestination(run.output, run.output_shown_as, output_staging_bytes(config, 1), config.temp_dir,
                       line_encoder(config, pool)),
       blocks(sink(), block_bytes) {}
 

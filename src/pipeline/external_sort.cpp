@@ -11,7 +11,6 @@
 #include <utility>
 #include <vector>
 
-#include "io/codec/output_encoder.h"
 #include "io/input/input_set.h"
 #include "io/output/mapped_destination.h"
 #include "io/output/output_target.h"
@@ -41,27 +40,11 @@ namespace {
 // The destination (sort_destination.h), and --verify's check.
 struct SortOutput : SortDestination {
   SortOutput(const SortContext& ctx, const RunOptions& run)
-      : SortDestination(run.output, run.output_shown_as, staged_bytes(ctx.config), ctx.config.temp_dir,
-                        encoder_maker(ctx)) {
+      : SortDestination(run.output, run.output_shown_as, output_staging_bytes(ctx.config, 0), ctx.config.temp_dir,
+                        compressed_output(ctx.config, ctx.pool)) {
     if (ctx.config.verify) check = std::make_unique<OutputCheck>(ctx.layout, ctx.config.unique, ctx.pool);
   }
   std::unique_ptr<OutputCheck> check;
-
- private:
-  // The output's size, where the inputs tell it (not compressed).
-  static uint64_t staged_bytes(const SortConfig& config) {
-    bool known = false;
-    const uint64_t bytes = config.compress_output ? 0 : plain_input_bytes(config.inputs, &known);
-    return known ? bytes : 0;
-  }
-  // --compress-output's encoder.
-  static EncoderMaker encoder_maker(const SortContext& ctx) {
-    if (!ctx.config.compress_output) return nullptr;
-    return [&ctx](File& file) {
-      const SortConfig& config = ctx.config;
-      return make_output_encoder(config.output_format, file, config.output_level, config.threads, ctx.pool);
-    };
-  }
 };
 
 // The runs the sort writes on -T, as they would be written plain, where

@@ -1,5 +1,6 @@
 #include "src/pipeline/sort_destination.h"
 
+#include "io/input/input_set.h"
 #include "src/output/around_the_cache.h"
 #include "src/pipeline/commit_output.h"
 #include "src/pipeline/direct_write.h"
@@ -19,6 +20,20 @@ void SortDestination::plan_room(const SortConfig& config, uint64_t input_bytes, 
   refusal = mapping_refusal(target, config.inputs, encoded(), writeback_paced, input_bytes);
   room = std::make_unique<RoomCheck>(config.space_check, destination_room(target, encoded(), output_bound, refusal),
                                      config.temp_dir);
+}
+
+uint64_t output_staging_bytes(const SortConfig& config, uint64_t per_input) {
+  if (config.compress_output || config.lines.debug) return 0;
+  bool known = false;
+  const uint64_t bytes = plain_input_bytes(config.inputs, &known);
+  return known ? bytes + per_input * config.inputs.size() : 0;
+}
+
+SortDestination::EncoderMaker SortDestination::compressed_output(const SortConfig& config, ThreadPool& pool) {
+  if (!config.compress_output) return nullptr;
+  return [&config, &pool](File& file) {
+    return make_output_encoder(config.output_format, file, config.output_level, config.threads, pool);
+  };
 }
 
 WriteBehind::Sink SortDestination::sink() { return destination_sink(target, encoder.get()); }

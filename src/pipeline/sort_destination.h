@@ -32,12 +32,21 @@ namespace gsort {
 // that room, where wanted (0: not known, and not outgrown).
 bool outgrows_page_cache(const SortConfig& config, uint64_t bytes, uint64_t* page_cache_bytes = nullptr);
 
+// What a destination replacing an existing file is staged for: the
+// inputs' plain bytes, `per_input` more each (the lines' terminator added
+// to an input's last line), where they tell the output's size; 0 where
+// they do not, or where the output is encoded (--compress-output, the
+// lines' --debug).
+uint64_t output_staging_bytes(const SortConfig& config, uint64_t per_input);
+
 class SortDestination {
  public:
   // Makes the file for `path` (shown as `shown_as` where not empty): in
   // place of an existing one it is staged beside it for `staged_bytes`
   // (0: unknown). make_encoder: the encoder over the file, or null.
   using EncoderMaker = std::function<std::unique_ptr<OutputEncoder>(File& file)>;
+  // --compress-output's encoder, on the pool's threads (null without it).
+  static EncoderMaker compressed_output(const SortConfig& config, ThreadPool& pool);
   SortDestination(const std::string& path, const std::string& shown_as, uint64_t staged_bytes,
                   const std::string& temp_dir, const EncoderMaker& make_encoder);
   SortDestination(const SortDestination&) = delete;
