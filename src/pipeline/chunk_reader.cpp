@@ -1,14 +1,13 @@
 #include "src/pipeline/chunk_reader.h"
 
 #include <algorithm>
-#include <thread>
 
 #include "src/core/process_clock.h"
 #include "src/core/test_hooks.h"
 
 namespace gsort {
 
-unsigned ChunkReader::default_readers() { return std::clamp(std::thread::hardware_concurrency() / 4, 1u, 4u); }
+unsigned ChunkReader::readers_for(unsigned threads) { return std::clamp(threads / 4, 1u, 4u); }
 
 ChunkReader::ChunkReader(InputSet& inputs, SortBackend& backend, uint64_t chunk_records, uint32_t record_size,
                          unsigned readers)

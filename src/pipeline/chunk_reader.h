@@ -29,12 +29,13 @@ class ChunkReader {
   // them), apart from the pool, which sorts and writes meanwhile; 1: that
   // thread alone.
   ChunkReader(InputSet& inputs, SortBackend& backend, uint64_t chunk_records, uint32_t record_size,
-              unsigned readers = default_readers());
+              unsigned readers);
 
-  // A quarter of the machine's threads, at most 4: one thread copies a
-  // cached file at 3-4 GB/s, less than the runs are written at (H200 host,
-  // 12 GB of records, --backend cpu -S 2G, 2026-12-04: 3.3 s of reading).
-  static unsigned default_readers();
+  // The readers for a sort on `threads` threads (--parallel): a quarter of
+  // them, at most 4. One thread copies a cached file at 3-4 GB/s, less than
+  // the runs are written at (H200 host, 12 GB of records, --backend cpu
+  // -S 2G, 2026-12-04: 3.3 s of reading).
+  static unsigned readers_for(unsigned threads);
   ChunkReader(const ChunkReader&) = delete;
   ChunkReader& operator=(const ChunkReader&) = delete;
 

@@ -83,7 +83,7 @@ std::vector<PendingSource> form_runs(const RunFormation& f, SortReport& report) 
   RunStack waiting(f.merges, report);  // the runs formed, merged early as needed
   const uint64_t chunk = f.plan.chunk_records;
   const size_t files_per_run = f.plan.spill_streams;
-  ChunkReader chunks(inputs, ctx.backend, chunk, rs);
+  ChunkReader chunks(inputs, ctx.backend, chunk, rs, ChunkReader::readers_for(ctx.pool.size()));
   ChunkOrders orders(chunk);
   // After the buffers it reads: a spill in flight ends before they go.
   BackgroundSpill spill(f.runs, ctx.pool, f.plan.spill_streams, report);

@@ -1,7 +1,7 @@
 // The run formation's chunk reader (src/pipeline/chunk_reader.h): every
 // record of a plain file, in order, in chunks of the plan's size, read ahead
 // into the other buffer, whether one thread reads or several (the readers'
-// own pool, which a machine of 2 threads never makes by default); a chunk
+// own pool, which a sort on fewer than 8 threads never makes); a chunk
 // shorter than the plan's ends the input, and several inputs follow one
 // another.
 #include <gtest/gtest.h>
@@ -70,6 +70,14 @@ TEST(ChunkReader, EveryRecordInOrderByOneReaderOrSeveral) {
       EXPECT_LT(counts.back(), chunk);
     }
   }
+}
+
+TEST(ChunkReader, AQuarterOfTheSortsThreadsReadAtMostFour) {
+  EXPECT_EQ(gsort::ChunkReader::readers_for(1), 1u);
+  EXPECT_EQ(gsort::ChunkReader::readers_for(7), 1u);
+  EXPECT_EQ(gsort::ChunkReader::readers_for(8), 2u);
+  EXPECT_EQ(gsort::ChunkReader::readers_for(16), 4u);
+  EXPECT_EQ(gsort::ChunkReader::readers_for(128), 4u);
 }
 
 TEST(ChunkReader, AnEmptyInputIsOneEmptyChunk) {
