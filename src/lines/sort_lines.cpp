@@ -115,13 +115,14 @@ void commit(LineJob& job, const RunOptions& run, const LinesBeforeCommit& before
   LineDestination& out = *job.out;
   job.report.input_stored_bytes = job.tally.stored_bytes.load();
   out.close(job.report.output_bytes, out.blocks.way(), job.config.fsync, job.pool, job.log, job.report);
+  SortDestination::Verdict verdict;
   if (job.verify) {
-    job.meter->phase("verifying", 0, nullptr);
-    job.verify->finish();
-    job.report.verified = true;
-    job.report.verify_hash_sum = job.verify->input_hash_sum();
-    job.log.info("verified: " + std::to_string(job.report.output_records) + " lines in order, matching the input");
+    verdict = [&job] {
+      job.verify->finish();
+      return job.verify->input_hash_sum();
+    };
   }
+  SortDestination::verify(verdict, "line", *job.meter, job.log, job.report);
   std::function<void()> hook;
   if (before_commit) hook = [&job, &before_commit] { before_commit(job.report, job.sorter); };
   out.commit(*job.meter, job.config.fsync, run.parts_directory, hook, job.report);

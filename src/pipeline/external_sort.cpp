@@ -118,13 +118,14 @@ void finish(const SortContext& ctx, const RunOptions& run, const InputTally& tal
             ProgressMeter& meter, SortReport& report) {
   report.input_stored_bytes = tally.stored_bytes.load();
   report.output_bytes = report.output_records * ctx.layout.record_size();
+  SortDestination::Verdict verdict;
   if (out.check) {
-    meter.phase("verifying", 0, nullptr);
-    out.check->finish(tally.records.load(), tally.hash_sum.load());
-    report.verified = true;
-    report.verify_hash_sum = tally.hash_sum.load();
-    ctx.log.info("verified: " + plural(report.output_records, "record") + " in order, matching the input");
+    verdict = [&out, &tally] {
+      out.check->finish(tally.records.load(), tally.hash_sum.load());
+      return tally.hash_sum.load();
+    };
   }
+  SortDestination::verify(verdict, "record", meter, ctx.log, report);
   std::function<void()> before_commit;
   if (ctx.before_commit) before_commit = [&ctx, &report] { ctx.before_commit(report); };
   out.commit(meter, ctx.config.fsync, run.parts_directory, before_commit, report);

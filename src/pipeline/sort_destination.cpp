@@ -60,6 +60,15 @@ void SortDestination::close(uint64_t bytes, OutputWay way, bool fsync, ThreadPoo
   report_output_way(way, stream_reason(refusal, *room, mapped), pool.size(), log, report);
 }
 
+void SortDestination::verify(const Verdict& verdict, const char* unit, ProgressMeter& meter, const Log& log,
+                             SortReport& report) {
+  if (!verdict) return;
+  meter.phase("verifying", 0, nullptr);
+  report.verify_hash_sum = verdict();
+  report.verified = true;
+  log.info("verified: " + plural(report.output_records, unit) + " in order, matching the input");
+}
+
 void SortDestination::commit(ProgressMeter& meter, bool fsync, const std::string& parts_directory,
                              const std::function<void()>& before_commit, SortReport& report) {
   commit_output(CommitSteps{target, encoder.get(), meter, fsync, parts_directory, before_commit}, report);

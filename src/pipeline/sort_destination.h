@@ -78,6 +78,14 @@ class SortDestination {
   void commit(ProgressMeter& meter, bool fsync, const std::string& parts_directory,
               const std::function<void()>& before_commit, SortReport& report);
 
+  // --verify's verdict before the commit: `verdict` (empty without
+  // --verify) throws where the output is wrong, else returns the hash sum
+  // of the input it matched, which the report keeps; -v says so, counting
+  // report.output_records in `unit`s ("record", "line").
+  using Verdict = std::function<uint64_t()>;
+  static void verify(const Verdict& verdict, const char* unit, ProgressMeter& meter, const Log& log,
+                     SortReport& report);
+
   OutputTarget target;
   std::unique_ptr<OutputEncoder> encoder;
   MappedDestination mapped;
