@@ -61,14 +61,9 @@ class LineGroupMerges final : public GroupMerger {
 // -m's runs, where more inputs wait than one merge takes: at most all the
 // input, written plain (nothing to sample) unless --compress-temp.
 void count_merged_runs(LineJob& job, const MergeLimits& limits, uint64_t inputs, uint64_t bound) {
-  if (inputs <= limits.fan_in || bound == 0 || job.config.compress_temp == TempCompression::kOn) return;
-  RunsRoom runs;
-  runs.bytes = bound;
-  runs.files = std::min<uint64_t>(inputs, limits.max_open_runs + limits.fan_in) + 1;
-  runs.largest_file = bound;
-  runs.merge_sources = limits.fan_in;
-  runs.merged_into_runs = true;
-  job.out->room->count_runs(runs);
+  if (job.config.compress_temp == TempCompression::kOn) return;
+  const RunsRoom runs = merged_inputs_room(inputs, bound, limits.fan_in, limits.max_open_runs);
+  if (runs.bytes != 0) job.out->room->count_runs(runs);
 }
 
 }  // namespace

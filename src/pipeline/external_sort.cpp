@@ -59,12 +59,7 @@ RunsRoom runs_room(const SortContext& ctx, const SortPlan& plan, const InputSet&
   const uint64_t rs = ctx.layout.record_size();
   r.bytes = inputs.total_bytes();
   if (ctx.config.mode == Mode::kMerge) {
-    if (ctx.config.inputs.size() <= limits.fan_in) return RunsRoom{};
-    r.files = std::min<uint64_t>(ctx.config.inputs.size(), limits.max_open_runs + limits.fan_in) + 1;
-    r.largest_file = r.bytes;
-    r.merge_sources = limits.fan_in;
-    r.merged_into_runs = true;
-    return r;
+    return merged_inputs_room(ctx.config.inputs.size(), r.bytes, limits.fan_in, limits.max_open_runs);
   }
   if (plan.memory.in_memory) return RunsRoom{};
   const uint64_t chunk = std::max<uint64_t>(plan.memory.chunk_records, 1);

@@ -38,4 +38,15 @@ RoomPeaks room_peaks(const RunsRoom& runs, uint64_t output_bytes, uint64_t temp_
   return p;
 }
 
+RunsRoom merged_inputs_room(uint64_t inputs, uint64_t bytes, uint64_t fan_in, uint64_t max_open_runs) {
+  if (inputs <= fan_in || bytes == 0) return RunsRoom{};
+  RunsRoom r;
+  r.bytes = bytes;
+  r.files = std::min<uint64_t>(inputs, max_open_runs + fan_in) + 1;
+  r.largest_file = bytes;
+  r.merge_sources = fan_in;
+  r.merged_into_runs = true;
+  return r;
+}
+
 }  // namespace gsort

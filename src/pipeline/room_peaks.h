@@ -25,6 +25,12 @@ struct RoomPeaks {
   uint64_t stream = 0;  // one file system for both, the output grown as a stream
 };
 
+// The runs --merge writes where more inputs (`inputs`, `bytes` in all) wait
+// than one merge takes (fan_in): merged early into runs as they are opened,
+// at most max_open_runs of them waiting, each run as large as the whole;
+// none otherwise. For both units.
+RunsRoom merged_inputs_room(uint64_t inputs, uint64_t bytes, uint64_t fan_in, uint64_t max_open_runs);
+
 // output_bytes: the output's (0: unknown or none). temp_block and
 // output_block: the file systems' blocks (one value where they are one).
 // punches: -T's file system punches holes.

@@ -72,5 +72,20 @@ TEST(RoomPeaks, TheStreamGrowsPastTheRunsWithWhatNoRunHolds) {
   EXPECT_EQ(p.stream, held + 12 * (451264 + kPerFile) + 30003200 + kBlock);
 }
 
+// --merge's runs, records' and lines' alike: none while one merge takes
+// every input; else at most the waiting runs and a merge's inputs, each as
+// large as the whole, every merge taking the fan-in.
+TEST(RoomPeaks, MergedInputsWriteRunsOnlyPastTheFanIn) {
+  EXPECT_EQ(merged_inputs_room(16, kMB, 16, 100).bytes, 0u);
+  EXPECT_EQ(merged_inputs_room(17, 0, 16, 100).bytes, 0u);
+  const RunsRoom few = merged_inputs_room(17, kMB, 16, 100);
+  EXPECT_EQ(few.bytes, kMB);
+  EXPECT_EQ(few.files, 18u);
+  EXPECT_EQ(few.largest_file, kMB);
+  EXPECT_EQ(few.merge_sources, 16u);
+  EXPECT_TRUE(few.merged_into_runs);
+  EXPECT_EQ(merged_inputs_room(1000, kMB, 16, 100).files, 117u);  // waiting runs and a merge's inputs, + 1
+}
+
 }  // namespace
 }  // namespace gsort
