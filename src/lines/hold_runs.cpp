@@ -5,6 +5,8 @@
 // chunks; the runs spilled before it is ready go to the temporary directory.
 #include <chrono>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "src/core/test_hooks.h"
 #include "src/lines/job.h"
@@ -87,6 +89,10 @@ bool take_held_runs(LineJob& job) {
                " bytes reserved, from run " + std::to_string(job.report.runs + 1) +
                " on (those before it in the temporary directory)");
   return true;
+}
+
+void hold_sorted_pieces(LineJob& job, HostBuffer sorted, const std::vector<uint64_t>& bounds) {
+  job.held = hold_runs_in_place(std::move(sorted), bounds);
 }
 
 }  // namespace gsort

@@ -14,6 +14,7 @@
 #include "src/config/run_options.h"
 #include "src/config/sort_config.h"
 #include "src/core/device_budget.h"
+#include "src/core/host_buffer.h"
 #include "src/core/log.h"
 #include "src/core/thread_pool.h"
 #include "src/keys/line_compare.h"
@@ -127,6 +128,10 @@ void hold_line_runs(LineJob& job, uint64_t bytes);
 // start once that is ready (the runs before it went to the temporary
 // directory).
 bool take_held_runs(LineJob& job);
+// The pieces a stream's first chunk was sorted in, where they lie in
+// `sorted` (runs between `bounds`: sort_arriving.h), as job.held. With
+// take_held_runs, the only writers of job.held (hold_runs.cpp).
+void hold_sorted_pieces(LineJob& job, HostBuffer sorted, const std::vector<uint64_t>& bounds);
 
 // The chunks' plan (job.plan, replanned now that the sorter says what a
 // line takes of -S) and what the report and the runs' writes take of it.

@@ -48,7 +48,7 @@ bool take_arriving_pieces(LineJob& job, const LineReader& reader, ArrivingLinePi
   job.report.add_duration("sort: pieces while the stream arrived", f.sort_s);
   job.report.add_duration("sort: pieces copied in order", f.copy_s);
   const size_t runs = pieces.bounds().size() - 1;
-  job.held = hold_runs_in_place(std::move(sorted), pieces.bounds());
+  hold_sorted_pieces(job, std::move(sorted), pieces.bounds());
   job.log.info("lines: sorted while the stream arrived, in " + plural(runs, "piece") + " (sorting " +
                seconds_text(f.sort_s) + ", copying in order " + seconds_text(f.copy_s) + "); after its end " +
                seconds_text(t.seconds()) + ", then merged");
