@@ -96,12 +96,7 @@ namespace {
 // -m: the inputs, each a source of sorted lines.
 void merge_inputs(LineJob& job) {
   auto set = std::make_shared<InputSet>(job.config.inputs, 1, &job.tally, false);
-  std::vector<PendingSource> sources;
-  for (InputSet::Opener& open : set->lazy_sources()) {
-    PendingSource input;
-    input.open_input = [set, open] { return open(); };
-    sources.push_back(std::move(input));
-  }
+  std::vector<PendingSource> sources = input_sources(set->lazy_sources(), set);
   bool known = false;
   const uint64_t bytes = plain_input_bytes(job.config.inputs, &known);
   // A terminator may be added to each input's last line.

@@ -50,6 +50,22 @@ struct PendingSource {
   size_t open_files() const { return segments.size(); }
 };
 
+// --merge's inputs as sources, each opened (`openers`, InputSet::lazy_sources)
+// when its merge first reads it; `owner`, where given, is kept alive as long
+// as any of them (the InputSet the openers read from).
+inline std::vector<PendingSource> input_sources(std::vector<std::function<std::unique_ptr<RecordSource>()>> openers,
+                                                std::shared_ptr<const void> owner = nullptr) {
+  std::vector<PendingSource> sources(openers.size());
+  for (size_t i = 0; i < openers.size(); ++i) {
+    if (owner) {
+      sources[i].open_input = [owner, open = std::move(openers[i])] { return open(); };
+    } else {
+      sources[i].open_input = std::move(openers[i]);
+    }
+  }
+  return sources;
+}
+
 // test_hooks::before_final_merge on each file of each run, numbered in the
 // final merge's order, where a test set it (records' and lines' merges).
 inline void before_final_merge(const std::vector<PendingSource>& runs) {

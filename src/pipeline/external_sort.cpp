@@ -155,16 +155,6 @@ void allow_mapped_output(const SortContext& ctx, const SortPlan& plan, const Inp
   allow_mapped_blocks(destination, mapped, room);
 }
 
-// --merge's inputs, each opened when its merge first reads it.
-std::vector<PendingSource> merge_inputs(InputSet& inputs) {
-  std::vector<PendingSource> sources;
-  for (InputSet::Opener& open : inputs.lazy_sources()) {
-    sources.emplace_back();
-    sources.back().open_input = std::move(open);
-  }
-  return sources;
-}
-
 }  // namespace
 
 SortReport external_sort(const SortContext& ctx, const RunOptions& run) {
@@ -212,7 +202,7 @@ SortReport external_sort(const SortContext& ctx, const RunOptions& run) {
     // More inputs than one merge takes are merged in groups, early.
     RunStack pending(merges, report);
     const bool early = config.inputs.size() > plan.limits.fan_in;
-    pending.push_inputs(merge_inputs(inputs), plan.limits.fan_in, may_set_aside && early ? &out.target : nullptr);
+    pending.push_inputs(input_sources(inputs.lazy_sources()), plan.limits.fan_in, may_set_aside && early ? &out.target : nullptr);
     pace_output();
     merged_runs = merges.merge_all(pending.take(), destination, meter, inputs.size_known() ? inputs.total_bytes() : 0);
     report.input_bytes = report.input_records * rs;
