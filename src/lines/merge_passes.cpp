@@ -61,9 +61,8 @@ class LineGroupMerges final : public GroupMerger {
 // -m's runs, where more inputs wait than one merge takes: at most all the
 // input, written plain (nothing to sample) unless --compress-temp.
 void count_merged_runs(LineJob& job, const MergeLimits& limits, uint64_t inputs, uint64_t bound) {
-  if (job.config.compress_temp == TempCompression::kOn) return;
-  const RunsRoom runs = merged_inputs_room(inputs, bound, limits.fan_in, limits.max_open_runs);
-  if (runs.bytes != 0) job.out->room->count_runs(runs);
+  job.out->room->count_runs_as_written(merged_inputs_room(inputs, bound, limits.fan_in, limits.max_open_runs),
+                                      job.config.compress_temp, false, job.runs);
 }
 
 }  // namespace

@@ -81,14 +81,10 @@ std::unique_ptr<LineWindow> LineJob::window(std::unique_ptr<RecordSource> from, 
 
 void count_line_runs(LineJob& job, uint64_t bytes) {
   const SortConfig& config = job.config;
-  if (bytes == 0 || config.compress_temp == TempCompression::kOn) return;
+  if (bytes == 0 || config.compress_temp == TempCompression::kOn) return;  // spares the sample's reads
   const RunsRoom runs =
       line_runs_room(job.plan, bytes, config.inputs.size(), sampled_line_length(config.inputs, job.spec.eol));
-  if (config.compress_temp == TempCompression::kOff) {
-    job.out->room->count_runs(runs);
-  } else {
-    job.out->room->count_runs_if_plain(runs, job.runs);
-  }
+  job.out->room->count_runs_as_written(runs, config.compress_temp, true, job.runs);
 }
 
 namespace {

@@ -76,15 +76,9 @@ RunsRoom runs_room(const SortContext& ctx, const SortPlan& plan, const InputSet&
 // now where they are plain, or once the sample has decided them so.
 void check_room(const SortContext& ctx, const SortPlan& plan, const InputSet& inputs, TempRuns& runs,
                 RoomCheck& room) {
-  const RunsRoom need = runs_room(ctx, plan, inputs);
-  if (need.bytes == 0) return;
   // --merge has no chunk to sample: its runs are plain unless compressed.
-  const TempCompression mode = ctx.config.compress_temp;
-  if (mode == TempCompression::kOff || (mode == TempCompression::kAuto && ctx.config.mode == Mode::kMerge)) {
-    room.count_runs(need);
-  } else if (mode == TempCompression::kAuto) {
-    room.count_runs_if_plain(need, runs);
-  }
+  room.count_runs_as_written(runs_room(ctx, plan, inputs), ctx.config.compress_temp, ctx.config.mode != Mode::kMerge,
+                             runs);
 }
 
 // What the plan says in the report.

@@ -101,6 +101,15 @@ void RoomCheck::count_runs_if_plain(const RunsRoom& runs, TempRuns& temp) {
   });
 }
 
+void RoomCheck::count_runs_as_written(const RunsRoom& runs, TempCompression mode, bool sampled, TempRuns& temp) {
+  if (runs.bytes == 0 || mode == TempCompression::kOn) return;
+  if (mode == TempCompression::kOff || !sampled) {
+    count_runs(runs);
+  } else {
+    count_runs_if_plain(runs, temp);
+  }
+}
+
 void RoomCheck::check() {
   if (!enabled_) return;
   check_copy_in_place();

@@ -31,6 +31,7 @@
 
 #include <string>
 
+#include "src/config/sort_config.h"
 #include "src/merge/temp_runs.h"
 #include "src/pipeline/room_peaks.h"
 
@@ -58,6 +59,11 @@ class RoomCheck {
   // The same once `temp` has settled how runs are written (before its
   // first run), where they are plain (--compress-temp=auto).
   void count_runs_if_plain(const RunsRoom& runs, TempRuns& temp);
+  // The runs (none where runs.bytes is 0) counted as --compress-temp
+  // (`mode`) writes them: never where compressed (on); now where plain
+  // (off, or auto where no chunk is sampled to decide by: `sampled` false,
+  // --merge's runs); else once `temp` settles it (count_runs_if_plain).
+  void count_runs_as_written(const RunsRoom& runs, TempCompression mode, bool sampled, TempRuns& temp);
 
   // Whether the output may be reserved whole; where not, why (for -v).
   bool may_map() const { return why_stream_.empty(); }
