@@ -26,8 +26,6 @@ std::string refusal(const LineJob& job) {
   return "";
 }
 
-bool declined(const LineJob& job, const std::string& why) { return merge_in_batches_because(job.log, why); }
-
 struct RangeFigures {
   double busy_s = 0, read_s = 0, release_s = 0, present_s = 0;
   uint64_t lines = 0, bytes = 0;
@@ -132,10 +130,10 @@ bool merge_runs(LineJob& job, const std::vector<const MergeRun*>& runs, const st
   // Into a stream, the ranges' workers share the cores with the writer (and
   // a pipe's reader): on 2 cores, 2 GB through `| cat` took 4.3-6.1 s
   // merging in ranges against 3.7 s in batches.
-  if (!mapped && !forced && job.pool.size() < kLeastStreamThreads &&
-      declined(job, "the output is a stream: a merge in ranges feeds one from " +
-                        std::to_string(kLeastStreamThreads) + " threads on, and there are " +
-                        std::to_string(job.pool.size()))) {
+  if (!mapped && !forced && job.pool.size() < kLeastStreamThreads) {
+    merge_in_batches_because(job.log, "the output is a stream: a merge in ranges feeds one from " +
+                                          std::to_string(kLeastStreamThreads) + " threads on, and there are " +
+                                          std::to_string(job.pool.size()));
     return false;
   }
   const uint64_t stream_memory = mapped ? 0 : job.plan.budget / kStreamShare;
@@ -143,10 +141,10 @@ bool merge_runs(LineJob& job, const std::vector<const MergeRun*>& runs, const st
   options.budget_bytes = job.plan.budget - stream_memory;
   options.ranges = forced;
   const ParallelMergePlan plan = plan_parallel_merge(shapes, job.pool.size(), options);
-  if (declined(job, plan.refusal)) return false;
+  if (merge_in_batches_because(job.log, plan.refusal)) return false;
   uint8_t* out = mapped ? job.out->blocks.whole(bytes) : nullptr;
   if (mapped && !out) {
-    declined(job, "the output could not be mapped");
+    merge_in_batches_because(job.log, "the output could not be mapped");
     return false;
   }
   open_s += step.lap();
@@ -155,7 +153,8 @@ bool merge_runs(LineJob& job, const std::vector<const MergeRun*>& runs, const st
   // Slots for fewer than three ranges at once keep the workers waiting on
   // the writer and on one another: the batches do better.
   if (!mapped && !forced && stream_memory < 3 * (bytes / wanted + 1)) {
-    declined(job, "the output is a stream, and a quarter of the budget holds fewer than three of its ranges");
+    merge_in_batches_because(job.log,
+                             "the output is a stream, and a quarter of the budget holds fewer than three of its ranges");
     return false;
   }
   const MergeRanges ranges = cut_line_runs(runs, job.compare, job.spec.eol, wanted, job.pool);
@@ -184,9 +183,9 @@ bool merge_runs(LineJob& job, const std::vector<const MergeRun*>& runs, const st
 
 bool merge_lines_in_ranges(LineJob& job, std::vector<PendingSource>& files, const std::vector<const MergeRun*>& held) {
   const long forced = forced_final_merge_ranges();
-  if (forced < 0 || declined(job, refusal(job))) return false;
+  if (forced < 0 || merge_in_batches_because(job.log, refusal(job))) return false;
   for (const PendingSource& s : files) {
-    if (s.is_input() && declined(job, "-m merges its inputs")) return false;
+    if (s.is_input() && merge_in_batches_because(job.log, "-m merges its inputs")) return false;
   }
   Stopwatch step;
   const std::vector<std::unique_ptr<RunView>> views = job.runs.view(files, job.pool);

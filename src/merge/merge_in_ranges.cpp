@@ -60,8 +60,8 @@ bool RunMerges::merge_in_ranges(std::vector<PendingSource>& group, FinalOutput& 
   for (const PendingSource& p : group) {
     if (p.is_input() || p.is_held()) return false;
   }
-  if (runs_.through_program() &&
-      merge_in_batches_because(setup_.log, "runs are read through --compress-program, in order")) {
+  if (runs_.through_program()) {
+    merge_in_batches_because(setup_.log, "runs are read through --compress-program, in order");
     return false;
   }
   RangeSteps steps;
@@ -81,7 +81,10 @@ bool RunMerges::merge_in_ranges(std::vector<PendingSource>& group, FinalOutput& 
   step.lap();
   const std::unique_ptr<MappedRecords> target = out.mapped_records(bytes);
   steps.map_s = step.lap();
-  if (!target && merge_in_batches_because(setup_.log, "the output is not mapped")) return false;
+  if (!target) {
+    merge_in_batches_because(setup_.log, "the output is not mapped");
+    return false;
+  }
   options.unique_by = target->unique_by();
   options.sum_dropped = target->counts_dropped();
   const ParallelMergeResult r = parallel_merge(runs, setup_.layout, setup_.pool, plan, options, target->data());
