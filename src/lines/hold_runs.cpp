@@ -1,15 +1,9 @@
-// Where a spilled sort of lines keeps its runs: in the GPU's memory when a
-// device can hold the whole input (the runs hold its bytes once), so that
-// nothing is written to the temporary directory or its page cache; else in
-// the temporary directory, as before. The device starts beside the first
-// chunks; the runs spilled before it is ready go to the temporary directory.
+#include "src/lines/hold_runs.h"
+
 #include <chrono>
-#include <string>
 #include <utility>
-#include <vector>
 
 #include "src/core/test_hooks.h"
-#include "src/lines/job.h"
 #if GSORT_HAVE_CUDA
 #include "src/merge/device/held_runs_on_device.h"
 #endif
@@ -21,8 +15,7 @@ namespace {
 // start (0.3 to 1.2 s on the H100 host) costs more than their runs' writes.
 constexpr uint64_t kLeastHeldBytes = uint64_t{1} << 30;
 
-std::string why_not(const LineJob& job, uint64_t bytes) {
-  const SortConfig& config = job.config;
+std::string why_not(const SortConfig& config, uint64_t bytes) {
   if (config.backend == BackendChoice::kCpu) return "--backend cpu";
   if (bytes == 0) return "the input's size is not known before it is read";
   uint64_t least = kLeastHeldBytes;
@@ -45,54 +38,55 @@ bool wait_for_the_start() {
 
 }  // namespace
 
-void hold_line_runs(LineJob& job, uint64_t bytes) {
-  const std::string why = why_not(job, bytes);
+void HeldLineRuns::start(const LineContext& ctx, uint64_t bytes, std::shared_ptr<DeviceBudget> budget,
+                         SortReport& report) {
+  const std::string why = why_not(ctx.config, bytes);
   if (!why.empty()) {
-    job.report.device_tier_why = why;
-    job.log.info("lines: runs in the temporary directory, not in the GPU's memory (" + why + ")");
+    report.device_tier_why = why;
+    ctx.log.info("lines: runs in the temporary directory, not in the GPU's memory (" + why + ")");
     return;
   }
   // The runs hold every line once, with a terminator added to each input's last.
-  const uint64_t store = bytes + job.config.inputs.size();
+  const uint64_t store = bytes + ctx.config.inputs.size();
   if (test_hooks::hold_runs_in_host && test_hooks::hold_runs_in_host()) {
-    job.held_start = std::async(std::launch::deferred, [store] { return HeldRunsStart{hold_runs_in_host(store), ""}; });
+    start_ = std::async(std::launch::deferred, [store] { return Start{hold_runs_in_host(store), ""}; });
     return;
   }
 #if GSORT_HAVE_CUDA
-  const int device = job.config.device;
-  job.held_start = std::async(std::launch::async, [device, store, budget = job.device_budget] {
-    HeldRunsStart start;
+  const int device = ctx.config.device;
+  start_ = std::async(std::launch::async, [device, store, budget = std::move(budget)] {
+    Start start;
     start.store = hold_runs_on_device(device, store, budget, &start.why);
     return start;
   });
-  job.log.info("lines: the GPU's memory may hold the runs; the device starts beside the first chunks");
+  ctx.log.info("lines: the GPU's memory may hold the runs; the device starts beside the first chunks");
 #else
-  job.log.info("lines: runs in the temporary directory, not in the GPU's memory (this gsort was built without CUDA)");
+  (void)budget;
+  ctx.log.info("lines: runs in the temporary directory, not in the GPU's memory (this gsort was built without CUDA)");
 #endif
 }
 
-bool take_held_runs(LineJob& job) {
-  if (job.held) return true;
-  if (!job.held_start.valid() || job.report.runs < first_held_run()) return false;
+bool HeldLineRuns::take(const Log& log, uint64_t runs_before, SortReport& report) {
+  if (store_) return true;
+  if (!start_.valid() || runs_before < first_held_run()) return false;
   // A deferred start (a test's host store) reports its status as deferred: it is ready to run here.
-  if (wait_for_the_start()) job.held_start.wait();
-  const std::future_status status = job.held_start.wait_for(std::chrono::seconds(0));
-  if (status == std::future_status::timeout) return false;
-  HeldRunsStart start = job.held_start.get();
+  if (wait_for_the_start()) start_.wait();
+  if (start_.wait_for(std::chrono::seconds(0)) == std::future_status::timeout) return false;
+  Start start = start_.get();
   if (!start.store) {
-    job.report.device_tier_why = start.why;
-    job.log.info("lines: runs in the temporary directory, not in the GPU's memory (" + start.why + ")");
+    report.device_tier_why = start.why;
+    log.info("lines: runs in the temporary directory, not in the GPU's memory (" + start.why + ")");
     return false;
   }
-  job.held = std::move(start.store);
-  job.log.info("lines: runs held in " + job.held->where() + ", " + std::to_string(job.held->capacity()) +
-               " bytes reserved, from run " + std::to_string(job.report.runs + 1) +
-               " on (those before it in the temporary directory)");
+  store_ = std::move(start.store);
+  log.info("lines: runs held in " + store_->where() + ", " + std::to_string(store_->capacity()) +
+           " bytes reserved, from run " + std::to_string(runs_before + 1) +
+           " on (those before it in the temporary directory)");
   return true;
 }
 
-void hold_sorted_pieces(LineJob& job, HostBuffer sorted, const std::vector<uint64_t>& bounds) {
-  job.held = hold_runs_in_place(std::move(sorted), bounds);
+void HeldLineRuns::hold_sorted_pieces(HostBuffer sorted, const std::vector<uint64_t>& bounds) {
+  store_ = hold_runs_in_place(std::move(sorted), bounds);
 }
 
 }  // namespace gsort

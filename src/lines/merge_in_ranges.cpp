@@ -19,10 +19,10 @@
 namespace gsort {
 namespace {
 
-std::string refusal(const LineJob& job) {
-  if (job.config.unique) return "-u drops lines as the batches go";
-  if (job.verify) return "--verify counts the lines as the batches go";
-  if (job.runs.through_program()) return "runs are read through --compress-program, in order";
+std::string refusal(const LineMerges& merges) {
+  if (merges.context().config.unique) return "-u drops lines as the batches go";
+  if (merges.verify()) return "--verify counts the lines as the batches go";
+  if (merges.runs().through_program()) return "runs are read through --compress-program, in order";
   return "";
 }
 
@@ -43,11 +43,11 @@ RangeFigures figures(const RangesTally& tally) {
 }
 
 // A worker's merge of the ranges of `runs`, made once per thread.
-MergeRange range_merge(const LineJob& job, const std::vector<const MergeRun*>& runs, const MergeRanges& ranges,
+MergeRange range_merge(const LineContext& ctx, const std::vector<const MergeRun*>& runs, const MergeRanges& ranges,
                        const ParallelMergePlan& plan) {
   RangeWorkerOptions options;
   options.buffer_bytes = plan.buffer_bytes;
-  auto worker = std::make_shared<LineRangeWorker>(runs, LineUnit(job.compare, job.spec.eol), options);
+  auto worker = std::make_shared<LineRangeWorker>(runs, LineUnit(ctx.compare, ctx.eol()), options);
   return [&ranges, worker](size_t p, uint8_t* out) {
     return worker->merge(ranges.cuts[p], ranges.cuts[p + 1], out, nullptr);
   };
@@ -55,7 +55,7 @@ MergeRange range_merge(const LineJob& job, const std::vector<const MergeRun*>& r
 
 // Every range merged into out on the plan's workers; runs in files (views
 // not empty) freed behind them, from the last range to the first.
-RangeFigures merge_ranges(LineJob& job, const std::vector<const MergeRun*>& runs,
+RangeFigures merge_ranges(const LineContext& ctx, LineDestination& dest, const std::vector<const MergeRun*>& runs,
                           const std::vector<const RunView*>& views, const MergeRanges& ranges, const ParallelMergePlan& plan,
                           uint8_t* out) {
   const size_t n = ranges.ranges();
@@ -65,14 +65,14 @@ RangeFigures merge_ranges(LineJob& job, const std::vector<const MergeRun*>& runs
   MergeRanges file_ranges;
   for (const std::vector<uint64_t>& cut : ranges.cuts) file_ranges.cuts.emplace_back(cut.begin(), cut.begin() + views.size());
   std::unique_ptr<BackgroundRelease> release;
-  if (!views.empty()) release = std::make_unique<BackgroundRelease>(views, file_ranges, &job.pool);
+  if (!views.empty()) release = std::make_unique<BackgroundRelease>(views, file_ranges, &ctx.pool);
   InPlaceOptions options;
   options.workers = plan.workers;
   options.release = release.get();
   options.drop_written = true;
-  options.written = &job.out->blocks.written_bytes();
+  options.written = &dest.blocks.written_bytes();
   RangeFigures f = figures(merge_ranges_in_place(
-      job.pool, starts, out, [&] { return range_merge(job, runs, ranges, plan); }, options));
+      ctx.pool, starts, out, [&] { return range_merge(ctx, runs, ranges, plan); }, options));
   if (release) f.release_s = release->stop();
   return f;
 }
@@ -81,22 +81,23 @@ RangeFigures merge_ranges(LineJob& job, const std::vector<const MergeRun*>& runs
 // `memory` bytes, and written in order to the destination's stream. The
 // runs' files stay whole until the merge ends: BackgroundRelease frees
 // tails, which a merge from the first range reads last.
-RangeFigures stream_ranges(LineJob& job, const std::vector<const MergeRun*>& runs, const MergeRanges& ranges,
+RangeFigures stream_ranges(const LineContext& ctx, LineDestination& dest, const std::vector<const MergeRun*>& runs,
+                           const MergeRanges& ranges,
                            const ParallelMergePlan& plan, uint64_t memory, std::string* how) {
   const size_t n = ranges.ranges();
   std::vector<uint64_t> sizes(n);
   for (size_t p = 0; p < n; ++p) sizes[p] = ranges.records_before(p + 1) - ranges.records_before(p);
   RangesTally tally(n);
   const auto make_filler = [&]() -> FillRange {
-    const MergeRange merge = range_merge(job, runs, ranges, plan);
+    const MergeRange merge = range_merge(ctx, runs, ranges, plan);
     return [&, merge](size_t p, uint8_t* out) {
       const Stopwatch merging;
       const RangeResult r = merge(p, out);
       tally.record(p, r, sizes[p], false, merging.seconds());
     };
   };
-  const OrderedRangesFigures o = write_ranges_in_order(job.pool, plan.workers, sizes, memory, make_filler,
-                                                       job.out->blocks.stream(), &job.out->blocks.written_bytes());
+  const OrderedRangesFigures o = write_ranges_in_order(ctx.pool, plan.workers, sizes, memory, make_filler,
+                                                       dest.blocks.stream(), &dest.blocks.written_bytes());
   *how = ", written in order through one stream from " + plural(o.slots, "slot") + " of " +
          std::to_string(o.slot_bytes >> 10) + " KiB (the writer waited " + seconds_text(o.write_wait_s) + ")";
   return figures(tally);
@@ -117,8 +118,10 @@ size_t stream_ranges_wanted(uint64_t bytes, uint64_t memory, unsigned workers, s
 // first of them in files, `views`): mapped whole, or through its stream
 // where it cannot be mapped. False (said under -v) where the plan or the
 // mapping declines.
-bool merge_runs(LineJob& job, const std::vector<const MergeRun*>& runs, const std::vector<const RunView*>& views,
-                size_t forced, double open_s) {
+bool merge_runs(const LineMerges& merges, LineDestination& dest, const std::vector<const MergeRun*>& runs,
+                const std::vector<const RunView*>& views, size_t forced, double open_s) {
+  const LineContext& ctx = merges.context();
+  SortReport& report = merges.report();
   Stopwatch step;
   uint64_t bytes = 0;
   for (const MergeRun* r : runs) bytes += r->size();
@@ -126,25 +129,26 @@ bool merge_runs(LineJob& job, const std::vector<const MergeRun*>& runs, const st
   for (const MergeRun* r : runs) {
     shapes.push_back(MergeRunShape{r->size(), r->least_buffer_bytes(), r->index_bytes(), r->compressed()});
   }
-  const bool mapped = job.out->blocks.may_map_whole();
+  const bool mapped = dest.blocks.may_map_whole();
   // Into a stream, the ranges' workers share the cores with the writer (and
   // a pipe's reader): on 2 cores, 2 GB through `| cat` took 4.3-6.1 s
   // merging in ranges against 3.7 s in batches.
-  if (!mapped && !forced && job.pool.size() < kLeastStreamThreads) {
-    merge_in_batches_because(job.log, "the output is a stream: a merge in ranges feeds one from " +
+  if (!mapped && !forced && ctx.pool.size() < kLeastStreamThreads) {
+    merge_in_batches_because(ctx.log, "the output is a stream: a merge in ranges feeds one from " +
                                           std::to_string(kLeastStreamThreads) + " threads on, and there are " +
-                                          std::to_string(job.pool.size()));
+                                          std::to_string(ctx.pool.size()));
     return false;
   }
-  const uint64_t stream_memory = mapped ? 0 : job.plan.budget / kStreamShare;
+  const uint64_t budget = merges.plan().budget;
+  const uint64_t stream_memory = mapped ? 0 : budget / kStreamShare;
   ParallelMergeOptions options;
-  options.budget_bytes = job.plan.budget - stream_memory;
+  options.budget_bytes = budget - stream_memory;
   options.ranges = forced;
-  const ParallelMergePlan plan = plan_parallel_merge(shapes, job.pool.size(), options);
-  if (merge_in_batches_because(job.log, plan.refusal)) return false;
-  uint8_t* out = mapped ? job.out->blocks.whole(bytes) : nullptr;
+  const ParallelMergePlan plan = plan_parallel_merge(shapes, ctx.pool.size(), options);
+  if (merge_in_batches_because(ctx.log, plan.refusal)) return false;
+  uint8_t* out = mapped ? dest.blocks.whole(bytes) : nullptr;
   if (mapped && !out) {
-    merge_in_batches_because(job.log, "the output could not be mapped");
+    merge_in_batches_because(ctx.log, "the output could not be mapped");
     return false;
   }
   open_s += step.lap();
@@ -153,21 +157,21 @@ bool merge_runs(LineJob& job, const std::vector<const MergeRun*>& runs, const st
   // Slots for fewer than three ranges at once keep the workers waiting on
   // the writer and on one another: the batches do better.
   if (!mapped && !forced && stream_memory < 3 * (bytes / wanted + 1)) {
-    merge_in_batches_because(job.log,
+    merge_in_batches_because(ctx.log,
                              "the output is a stream, and a quarter of the budget holds fewer than three of its ranges");
     return false;
   }
-  const MergeRanges ranges = cut_line_runs(runs, job.compare, job.spec.eol, wanted, job.pool);
+  const MergeRanges ranges = cut_line_runs(runs, ctx.compare, ctx.eol(), wanted, ctx.pool);
   const double cut_s = step.lap();
   std::string how;
-  const RangeFigures f = mapped ? merge_ranges(job, runs, views, ranges, plan, out)
-                                : stream_ranges(job, runs, ranges, plan, stream_memory, &how);
+  const RangeFigures f = mapped ? merge_ranges(ctx, dest, runs, views, ranges, plan, out)
+                                : stream_ranges(ctx, dest, runs, ranges, plan, stream_memory, &how);
   const double merge_s = step.lap();
-  job.report.output_records += f.lines;
-  job.report.output_bytes += f.bytes;
-  job.report.add_duration("merge: cutting into ranges", cut_s);
-  job.report.add_duration("merge: ranges", merge_s);
-  job.log.info(ranges_line_start(ranges.ranges(), runs.size(), std::min<size_t>(plan.workers, ranges.ranges()),
+  report.output_records += f.lines;
+  report.output_bytes += f.bytes;
+  report.add_duration("merge: cutting into ranges", cut_s);
+  report.add_duration("merge: ranges", merge_s);
+  ctx.log.info(ranges_line_start(ranges.ranges(), runs.size(), std::min<size_t>(plan.workers, ranges.ranges()),
                                  plan.buffer_bytes) +
                ": runs opened in " + seconds_text(open_s) + ", cut " +
                seconds_text(cut_s) + ", merged " + seconds_text(merge_s) + " (threads busy " +
@@ -181,14 +185,16 @@ bool merge_runs(LineJob& job, const std::vector<const MergeRun*>& runs, const st
 
 }  // namespace
 
-bool merge_lines_in_ranges(LineJob& job, std::vector<PendingSource>& files, const std::vector<const MergeRun*>& held) {
+bool merge_lines_in_ranges(const LineMerges& merges, LineDestination& out, std::vector<PendingSource>& files,
+                           const std::vector<const MergeRun*>& held) {
+  const Log& log = merges.context().log;
   const long forced = forced_final_merge_ranges();
-  if (forced < 0 || merge_in_batches_because(job.log, refusal(job))) return false;
+  if (forced < 0 || merge_in_batches_because(log, refusal(merges))) return false;
   for (const PendingSource& s : files) {
-    if (s.is_input() && merge_in_batches_because(job.log, "-m merges its inputs")) return false;
+    if (s.is_input() && merge_in_batches_because(log, "-m merges its inputs")) return false;
   }
   Stopwatch step;
-  const std::vector<std::unique_ptr<RunView>> views = job.runs.view(files, job.pool);
+  const std::vector<std::unique_ptr<RunView>> views = merges.runs().view(files, merges.context().pool);
   std::vector<std::unique_ptr<FileMergeRun>> bytes;
   std::vector<const MergeRun*> runs;
   std::vector<const RunView*> release;
@@ -198,7 +204,7 @@ bool merge_lines_in_ranges(LineJob& job, std::vector<PendingSource>& files, cons
     release.push_back(v.get());
   }
   runs.insert(runs.end(), held.begin(), held.end());
-  return merge_runs(job, runs, release, static_cast<size_t>(std::max(forced, 0L)), step.seconds());
+  return merge_runs(merges, out, runs, release, static_cast<size_t>(std::max(forced, 0L)), step.seconds());
 }
 
 }  // namespace gsort

@@ -13,15 +13,18 @@
 
 #include <vector>
 
-#include "src/lines/job.h"
+#include "src/lines/line_destination.h"
+#include "src/lines/line_merges.h"
+#include "src/merge/merge_run.h"
+#include "src/merge/pending_source.h"
 
 namespace gsort {
 
 // Merges `files` (runs in the temporary directory) and then `held` (runs
-// job.held holds, after them in the merge's order) into the destination
-// and counts what it wrote into the report; false (nothing written) where
-// it declines, saying why under -v.
-bool merge_lines_in_ranges(LineJob& job, std::vector<PendingSource>& files,
+// held in memory, after them in the merge's order) into `out` and counts
+// what it wrote into the merges' report; false (nothing written) where it
+// declines, saying why under -v.
+bool merge_lines_in_ranges(const LineMerges& merges, LineDestination& out, std::vector<PendingSource>& files,
                            const std::vector<const MergeRun*>& held = {});
 
 }  // namespace gsort

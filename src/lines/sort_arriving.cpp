@@ -20,38 +20,38 @@ uint64_t forced_piece_bytes() { return test_hooks::line_piece_bytes ? test_hooks
 
 }  // namespace
 
-std::unique_ptr<ArrivingLinePieces> sort_while_arriving(LineJob& job, const LineReader& reader, LineSorter& sorter,
-                                                        const uint8_t* text, uint8_t* sorted) {
+std::unique_ptr<ArrivingLinePieces> sort_while_arriving(const LineRunFormation& f, const uint8_t* text,
+                                                        uint8_t* sorted) {
   const uint64_t forced = forced_piece_bytes();
-  if (reader.known_bytes() != 0 || !job.plan.double_buffered || !sorted || !sorter.reads_any_memory() ||
-      (forced == 0 && job.pool.size() < kLeastThreads)) {
+  if (f.reader.known_bytes() != 0 || !f.plan.double_buffered || !sorted || !f.sorter.reads_any_memory() ||
+      (forced == 0 && f.ctx.pool.size() < kLeastThreads)) {
     return nullptr;
   }
-  return std::make_unique<ArrivingLinePieces>(sorter, job.pool, job.spec.eol, text, sorted,
-                                              forced != 0 ? forced : kLeastPieceBytes, job.plan.chunk_lines,
-                                              job.verify != nullptr, forced != 0);
+  return std::make_unique<ArrivingLinePieces>(f.sorter, f.ctx.pool, f.ctx.eol(), text, sorted,
+                                              forced != 0 ? forced : kLeastPieceBytes, f.plan.chunk_lines,
+                                              f.verify != nullptr, forced != 0);
 }
 
-bool take_arriving_pieces(LineJob& job, const LineReader& reader, ArrivingLinePieces& pieces, uint64_t bytes,
-                          HostBuffer& sorted) {
-  if (bytes == 0 || !reader.done()) {
+bool take_arriving_pieces(const LineRunFormation& f, ArrivingLinePieces& pieces, uint64_t bytes, HostBuffer& sorted,
+                          SortReport& report) {
+  if (bytes == 0 || !f.reader.done()) {
     pieces.abandon();
     return false;
   }
   const Stopwatch t;
-  if (!pieces.finish(bytes) || pieces.figures().longest > job.plan.max_line) return false;
-  const ArrivingLinePieces::Figures& f = pieces.figures();
-  job.report.input_records += f.lines;
-  job.report.input_bytes += bytes;
-  if (job.verify) job.verify->input(f.lines, f.hash_sum);
-  job.report.add_phase("sort", t.seconds());
-  job.report.add_duration("sort: pieces while the stream arrived", f.sort_s);
-  job.report.add_duration("sort: pieces copied in order", f.copy_s);
+  if (!pieces.finish(bytes) || pieces.figures().longest > f.plan.max_line) return false;
+  const ArrivingLinePieces::Figures& p = pieces.figures();
+  report.input_records += p.lines;
+  report.input_bytes += bytes;
+  if (f.verify) f.verify->input(p.lines, p.hash_sum);
+  report.add_phase("sort", t.seconds());
+  report.add_duration("sort: pieces while the stream arrived", p.sort_s);
+  report.add_duration("sort: pieces copied in order", p.copy_s);
   const size_t runs = pieces.bounds().size() - 1;
-  hold_sorted_pieces(job, std::move(sorted), pieces.bounds());
-  job.log.info("lines: sorted while the stream arrived, in " + plural(runs, "piece") + " (sorting " +
-               seconds_text(f.sort_s) + ", copying in order " + seconds_text(f.copy_s) + "); after its end " +
-               seconds_text(t.seconds()) + ", then merged");
+  f.held.hold_sorted_pieces(std::move(sorted), pieces.bounds());
+  f.ctx.log.info("lines: sorted while the stream arrived, in " + plural(runs, "piece") + " (sorting " +
+                 seconds_text(p.sort_s) + ", copying in order " + seconds_text(p.copy_s) + "); after its end " +
+                 seconds_text(t.seconds()) + ", then merged");
   return true;
 }
 

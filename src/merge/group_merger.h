@@ -1,6 +1,6 @@
 // What merges a group of waiting sources into one run, for the waiting
 // runs' stack (run_stack.h): the record merges (merge_passes.h) or the line
-// merges (src/lines/merge_passes.cpp).
+// merges (src/lines/line_merges.cpp).
 #pragma once
 
 #include <vector>

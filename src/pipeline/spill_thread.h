@@ -3,7 +3,7 @@
 // lines into the run's blocks), then the finish (what the writers still
 // hold, and the run), each timed. The chunk must stay untouched until
 // finish() returns. One run at a time. The records' BackgroundSpill and
-// the lines' spill (src/lines/spill.cpp) each hold one, declared after
+// the lines' spill (src/lines/form_runs.cpp) each hold one, declared after
 // what the run's thread uses: a run in flight ends before that goes.
 #pragma once
 
