@@ -8,10 +8,10 @@
 #include "src/core/host_buffer.h"
 #include "src/core/log.h"
 #include "src/core/stopwatch.h"
-#include "src/merge/background_release.h"
 #include "src/merge/final_merge_choice.h"
 #include "src/merge/line_range_cut.h"
 #include "src/merge/line_unit.h"
+#include "src/merge/merge_cut_ranges.h"
 #include "src/merge/ordered_ranges.h"
 #include "src/merge/parallel_merge.h"
 #include "src/merge/ranges_in_place.h"
@@ -20,26 +20,9 @@ namespace gsort {
 namespace {
 
 std::string refusal(const LineMerges& merges) {
-  if (merges.context().config.unique) return "-u drops lines as the batches go";
   if (merges.verify()) return "--verify counts the lines as the batches go";
   if (merges.runs().through_program()) return "runs are read through --compress-program, in order";
   return "";
-}
-
-struct RangeFigures {
-  double busy_s = 0, read_s = 0, release_s = 0, present_s = 0;
-  uint64_t lines = 0, bytes = 0;
-};
-
-RangeFigures figures(const RangesTally& tally) {
-  const RangeResult sum = tally.sum();
-  RangeFigures f;
-  f.busy_s = tally.busy_s();
-  f.present_s = tally.present_s();
-  f.read_s = sum.read_s;
-  f.lines = sum.kept;
-  f.bytes = sum.bytes;
-  return f;
 }
 
 // A worker's merge of the ranges of `runs`, made once per thread.
@@ -53,35 +36,30 @@ MergeRange range_merge(const LineContext& ctx, const std::vector<const MergeRun*
   };
 }
 
-// Every range merged into out on the plan's workers; runs in files (views
-// not empty) freed behind them, from the last range to the first.
-RangeFigures merge_ranges(const LineContext& ctx, LineDestination& dest, const std::vector<const MergeRun*>& runs,
-                          const std::vector<const RunView*>& views, const MergeRanges& ranges, const ParallelMergePlan& plan,
-                          uint8_t* out) {
-  const size_t n = ranges.ranges();
-  std::vector<uint64_t> starts(n + 1);
-  for (size_t p = 0; p <= n; ++p) starts[p] = ranges.records_before(p);
-  // The release sees the runs in files: the first columns of the cuts.
-  MergeRanges file_ranges;
-  for (const std::vector<uint64_t>& cut : ranges.cuts) file_ranges.cuts.emplace_back(cut.begin(), cut.begin() + views.size());
-  std::unique_ptr<BackgroundRelease> release;
-  if (!views.empty()) release = std::make_unique<BackgroundRelease>(views, file_ranges, &ctx.pool);
-  InPlaceOptions options;
+// Every range merged into out on the plan's workers
+// (src/merge/merge_cut_ranges.h, as the records'); runs in files (views
+// not empty) freed behind them, from the last range to the first. Under
+// -u the ranges hold whole keys and are moved together after.
+CutRangesResult merge_ranges(const LineContext& ctx, LineDestination& dest, const std::vector<const MergeRun*>& runs,
+                          const std::vector<const RunView*>& views, const MergeRanges& ranges,
+                          const ParallelMergePlan& plan, uint64_t budget, uint8_t* out) {
+  CutRangesOptions options;
   options.workers = plan.workers;
-  options.release = release.get();
+  options.worker.buffer_bytes = plan.buffer_bytes;
+  options.worker.unique = ctx.config.unique;
+  options.release = views;
   options.drop_written = true;
   options.written = &dest.blocks.written_bytes();
-  RangeFigures f = figures(merge_ranges_in_place(
-      ctx.pool, starts, out, [&] { return range_merge(ctx, runs, ranges, plan); }, options));
-  if (release) f.release_s = release->stop();
-  return f;
+  options.close_bytes = budget;
+  const LineUnit unit(ctx.compare, ctx.eol());
+  return merge_cut_ranges(ctx.pool, runs, ranges, 1, unit, options, out);
 }
 
 // Every range merged on the plan's workers, first to last, into slots of
 // `memory` bytes, and written in order to the destination's stream. The
 // runs' files stay whole until the merge ends: BackgroundRelease frees
 // tails, which a merge from the first range reads last.
-RangeFigures stream_ranges(const LineContext& ctx, LineDestination& dest, const std::vector<const MergeRun*>& runs,
+CutRangesResult stream_ranges(const LineContext& ctx, LineDestination& dest, const std::vector<const MergeRun*>& runs,
                            const MergeRanges& ranges,
                            const ParallelMergePlan& plan, uint64_t memory, std::string* how) {
   const size_t n = ranges.ranges();
@@ -100,7 +78,13 @@ RangeFigures stream_ranges(const LineContext& ctx, LineDestination& dest, const 
                                                        dest.blocks.stream(), &dest.blocks.written_bytes());
   *how = ", written in order through one stream from " + plural(o.slots, "slot") + " of " +
          std::to_string(o.slot_bytes >> 10) + " KiB (the writer waited " + seconds_text(o.write_wait_s) + ")";
-  return figures(tally);
+  const RangeResult sum = tally.sum();
+  CutRangesResult f;
+  f.busy_s = tally.busy_s();
+  f.read_s = sum.read_s;
+  f.kept = sum.kept;
+  f.bytes = sum.bytes;
+  return f;
 }
 
 // The memory a streamed merge's slots take of the budget, and the ranges
@@ -130,6 +114,12 @@ bool merge_runs(const LineMerges& merges, LineDestination& dest, const std::vect
     shapes.push_back(MergeRunShape{r->size(), r->least_buffer_bytes(), r->index_bytes(), r->compressed()});
   }
   const bool mapped = dest.blocks.may_map_whole();
+  // A stream is written range after range as each is merged: -u's ranges,
+  // shorter than their room, would leave gaps in it.
+  if (!mapped && ctx.config.unique) {
+    merge_in_batches_because(ctx.log, "-u into a stream drops lines as the batches go");
+    return false;
+  }
   // Into a stream, the ranges' workers share the cores with the writer (and
   // a pipe's reader): on 2 cores, 2 GB through `| cat` took 4.3-6.1 s
   // merging in ranges against 3.7 s in batches.
@@ -161,16 +151,17 @@ bool merge_runs(const LineMerges& merges, LineDestination& dest, const std::vect
                              "the output is a stream, and a quarter of the budget holds fewer than three of its ranges");
     return false;
   }
-  const MergeRanges ranges = cut_line_runs(runs, ctx.compare, ctx.eol(), wanted, ctx.pool);
+  const MergeRanges ranges = cut_line_runs(runs, ctx.compare, ctx.eol(), wanted, ctx.pool, ctx.config.unique);
   const double cut_s = step.lap();
   std::string how;
-  const RangeFigures f = mapped ? merge_ranges(ctx, dest, runs, views, ranges, plan, out)
+  const CutRangesResult f = mapped ? merge_ranges(ctx, dest, runs, views, ranges, plan, options.budget_bytes, out)
                                 : stream_ranges(ctx, dest, runs, ranges, plan, stream_memory, &how);
   const double merge_s = step.lap();
-  report.output_records += f.lines;
+  report.output_records += f.kept;
   report.output_bytes += f.bytes;
   report.add_duration("merge: cutting into ranges", cut_s);
   report.add_duration("merge: ranges", merge_s);
+  if (f.close_s > 0) report.add_duration("merge: closing -u gaps", f.close_s);
   ctx.log.info(ranges_line_start(ranges.ranges(), runs.size(), std::min<size_t>(plan.workers, ranges.ranges()),
                                  plan.buffer_bytes) +
                ": runs opened in " + seconds_text(open_s) + ", cut " +
@@ -178,8 +169,7 @@ bool merge_runs(const LineMerges& merges, LineDestination& dest, const std::vect
                seconds_text(f.busy_s) + ", reading runs " + seconds_text(f.read_s) +
                (mapped ? ", making output pages present " + seconds_text(f.present_s) : std::string()) +
                (views.empty() || !mapped ? std::string() : "; freed in the background in " + seconds_text(f.release_s)) +
-               ")" +
-               how);
+               ")" + (f.close_s > 0 ? ", -u gaps closed " + seconds_text(f.close_s) : std::string()) + how);
   return true;
 }
 

@@ -2,13 +2,16 @@
 // it (src/merge/parallel_merge.h): the runs are cut into ranges of whole
 // lines (src/merge/line_range_cut.h), and the pool's threads each merge one
 // range at a time, of every run, straight into the range's place in the
-// mapped output (src/merge/range_worker.h with src/merge/line_unit.h), from
-// the last range to the first. Runs in the temporary directory are freed
-// behind them as they go (src/merge/background_release.h); runs held in the
-// GPU's memory (src/merge/held_runs.h) are read from there.
-// It takes runs only (not -m's inputs), a destination that maps whole, and
-// no -u or --verify (whose lines the batch merge, src/merge/line_merge.h, counts and
-// drops); elsewhere it declines and the batch merge does the work.
+// mapped output (src/merge/merge_cut_ranges.h, the records' too, with
+// src/merge/line_unit.h), from the last range to the first. Runs in the
+// temporary directory are freed behind them as they go; runs held in the
+// GPU's memory (src/merge/held_runs.h) are read from there. Under -u no key
+// spans two ranges, and the ranges are moved together after. An output
+// that does not map takes the ranges first to last through slots written
+// in order (src/merge/ordered_ranges.h), not under -u.
+// It takes runs only (not -m's inputs) and no --verify (whose lines the
+// batch merge, src/merge/line_merge.h, counts); elsewhere it declines and
+// the batch merge does the work.
 #pragma once
 
 #include <vector>

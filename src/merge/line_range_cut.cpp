@@ -65,11 +65,12 @@ LineSamples take_samples(const std::vector<const MergeRun*>& runs, uint8_t eol, 
 // The first line start of run r that does not sort before splitter s; the
 // run's own samples (in its order) narrow the search before any read.
 uint64_t cut_of(const MergeRun& run, size_t r, const RangeSample& s, const LineSamples& all,
-                const LineComparator& compare, uint8_t eol) {
-  if (r == s.run) return s.at;
+                const LineComparator& compare, uint8_t eol, bool whole_keys) {
+  if (!whole_keys && r == s.run) return s.at;
   const std::vector<uint8_t>& splitter = all.keys[s.key];
-  // Lines of an earlier run equal to the splitter sort before it; of a later one, after.
-  const bool equal_before = r < s.run;
+  // Lines of an earlier run equal to the splitter sort before it; of a
+  // later one (or, with whole keys, of any run), after.
+  const bool equal_before = !whole_keys && r < s.run;
   const auto before_splitter = [&](const uint8_t* line, size_t len) {
     const int c = compare.compare(line, len, splitter.data(), splitter.size());
     return c < 0 || (c == 0 && equal_before);
@@ -135,7 +136,7 @@ uint64_t line_at_or_after(const MergeRun& run, uint64_t from, uint8_t eol, std::
 }
 
 MergeRanges cut_line_runs(const std::vector<const MergeRun*>& runs, const LineComparator& compare, uint8_t eol,
-                          size_t ranges, ThreadPool& pool) {
+                          size_t ranges, ThreadPool& pool, bool whole_keys) {
   std::vector<uint64_t> sizes(runs.size());
   uint64_t total = 0;
   for (size_t r = 0; r < runs.size(); ++r) total += sizes[r] = runs[r]->size();
@@ -148,11 +149,12 @@ MergeRanges cut_line_runs(const std::vector<const MergeRun*>& runs, const LineCo
       const std::vector<uint8_t>& y = samples.keys[b.key];
       return compare.compare(x.data(), x.size(), y.data(), y.size());
     };
-    splitters = choose_merge_splitters(samples.samples, total, ranges, key_order, false);
+    splitters = choose_merge_splitters(samples.samples, total, ranges, key_order, whole_keys);
   }
   return ranges_from_cuts(
       sizes, splitters.size(),
-      [&](size_t p, size_t r) { return cut_of(*runs[r], r, splitters[p], samples, compare, eol); }, pool);
+      [&](size_t p, size_t r) { return cut_of(*runs[r], r, splitters[p], samples, compare, eol, whole_keys); },
+      pool);
 }
 
 }  // namespace gsort

@@ -29,8 +29,10 @@
 namespace gsort {
 
 // `ranges` wanted (fewer where splitters coincide); no range is empty.
+// whole_keys (-u, whose comparison is the keys'): no two lines of equal
+// keys in two ranges.
 MergeRanges cut_line_runs(const std::vector<const MergeRun*>& runs, const LineComparator& compare, uint8_t eol,
-                          size_t ranges, ThreadPool& pool);
+                          size_t ranges, ThreadPool& pool, bool whole_keys = false);
 
 // The first line of `run` that starts at byte `from` or after: its start
 // (run->size() where none does), and its bytes without the terminator in

@@ -26,7 +26,7 @@ void report_ranges(const Log& log, const ParallelMergeResult& r, const ParallelM
   report.add_duration("merge: checking output", steps.check_s);
   log.info(ranges_line_start(r.ranges, runs, std::min<size_t>(plan.workers, r.ranges), plan.buffer_bytes) + ": cut " +
            seconds_text(r.split_s) + ", merged " +
-           seconds_text(r.merge_s) + " (threads busy " + seconds_text(r.busy_s) + ": reading runs " +
+           seconds_text(r.merge_s) + " (threads busy " + seconds_text(r.busy_s + r.present_s) + ": reading runs " +
            seconds_text(r.read_s) + "; freed in the background in " + seconds_text(r.release_s) +
            ", waited for that " + seconds_text(r.release_wait_s) + ")" +
            (r.close_s > 0 ? ", -u gaps closed " + seconds_text(r.close_s) : "") + ", checked " +

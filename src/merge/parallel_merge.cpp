@@ -4,12 +4,8 @@
 #include <exception>
 #include <memory>
 
-#include "src/algo/close_gaps.h"
-#include "src/core/host_buffer.h"
 #include "src/core/stopwatch.h"
-#include "src/merge/background_release.h"
 #include "src/merge/range_split.h"
-#include "src/merge/ranges_in_place.h"
 #include "src/merge/record_unit.h"
 
 namespace gsort {
@@ -99,48 +95,23 @@ ParallelMergeResult parallel_merge(const std::vector<const RunView*>& runs, cons
   result.ranges = ranges.ranges();
   result.split_s = step.lap();
 
-  std::vector<uint64_t> starts(result.ranges + 1);
-  for (size_t p = 0; p <= result.ranges; ++p) starts[p] = ranges.records_before(p) * rs;
   std::vector<std::unique_ptr<MergeRun>> files;
   std::vector<const MergeRun*> merge_runs;
   for (const RunView* r : runs) {
     files.push_back(std::make_unique<FileMergeRun>(*r));
     merge_runs.push_back(files.back().get());
   }
-  RangeWorkerOptions worker;
-  worker.buffer_bytes = plan.buffer_bytes;
-  worker.unique = options.unique_by != nullptr;
-  worker.sum_dropped = options.sum_dropped;
+  CutRangesOptions cut;
+  cut.workers = plan.workers;
+  cut.worker.buffer_bytes = plan.buffer_bytes;
+  cut.worker.unique = options.unique_by != nullptr;
+  cut.worker.sum_dropped = options.sum_dropped;
+  cut.bytes_read = options.bytes_read;
+  if (options.release_runs) cut.release = runs;
+  cut.release_all = options.release_all;
+  cut.close_bytes = options.budget_bytes;
   const RecordUnit unit(layout);  // -u's equal keys are the sort's
-  std::unique_ptr<BackgroundRelease> release;
-  if (options.release_runs) release = std::make_unique<BackgroundRelease>(runs, ranges, &pool);
-  InPlaceOptions in_place;
-  in_place.workers = plan.workers;
-  in_place.may_drop = worker.unique;
-  in_place.release = release.get();
-  const auto make_range = [&]() -> MergeRange {
-    auto w = std::make_shared<RecordRangeWorker>(merge_runs, unit, worker);
-    return [&, w](size_t p, uint8_t* at) { return w->merge(ranges.cuts[p], ranges.cuts[p + 1], at, options.bytes_read); };
-  };
-  const RangesTally tally = merge_ranges_in_place(pool, starts, out, make_range, in_place);
-  result.merge_s = step.lap();
-  if (release) {
-    result.release_s = release->stop(options.release_all);
-    result.release_wait_s = step.lap();
-  }
-  const RangeResult sum = tally.sum();
-  result.kept = sum.kept;
-  result.dropped = sum.dropped;
-  result.dropped_hash_sum = sum.dropped_hash_sum;
-  result.read_s = sum.read_s;
-  result.busy_s = tally.busy_s() + tally.present_s();
-  std::vector<Piece> pieces;
-  for (size_t p = 0; p < result.ranges; ++p) pieces.push_back(Piece{starts[p], tally.done[p].bytes});
-  if (options.unique_by) {
-    // The readers' buffers are gone: their memory serves the moves.
-    close_gaps(pool, out, pieces, options.budget_bytes);
-    result.close_s = step.lap();
-  }
+  static_cast<CutRangesResult&>(result) = merge_cut_ranges(pool, merge_runs, ranges, rs, unit, cut, out);
   return result;
 }
 

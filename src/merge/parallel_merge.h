@@ -25,6 +25,7 @@
 #include "io/run/run_view.h"
 #include "src/core/thread_pool.h"
 #include "src/keys/key_layout.h"
+#include "src/merge/merge_cut_ranges.h"
 
 namespace gsort {
 
@@ -63,15 +64,10 @@ struct MergeRunShape {
 ParallelMergePlan plan_parallel_merge(const std::vector<MergeRunShape>& runs, unsigned threads,
                                       const ParallelMergeOptions& options);
 
-struct ParallelMergeResult {
-  uint64_t kept = 0;  // records at the front of the output
-  uint64_t dropped = 0, dropped_hash_sum = 0;
+// The merge of the cut ranges' figures (merge_cut_ranges.h), and the cut's.
+struct ParallelMergeResult : CutRangesResult {
   size_t ranges = 0;
-  double split_s = 0, merge_s = 0, close_s = 0;
-  double release_wait_s = 0;  // waiting for the background release to stop
-  // Summed over the threads: merging ranges, and of that reading and
-  // checking the runs, and freeing what was read.
-  double busy_s = 0, read_s = 0, release_s = 0;
+  double split_s = 0;
 };
 
 // Merges `runs` into out[0, sum of their records x record size), as

@@ -115,6 +115,27 @@ TEST_P(BothUnits, TheOutputWriterKeepsTheFirstOfEachKeyUnderVerify) {
   }
 }
 
+// -u through the final merge in ranges: no key spans two ranges (the cut
+// takes whole keys), each range keeps the first of each key, and the
+// ranges are moved together; with keys that repeat across every range, one
+// key, and few repeats.
+TEST_P(BothUnits, TheFinalMergeInRangesUnderUniqueKeepsTheFirstOfEachKey) {
+  const Unit u = GetParam();
+  TempDir dir;
+  Rng rng(56);
+  for (const uint32_t distinct : {7u, 1u, 1000000u}) {
+    SCOPED_TRACE(std::string(unit_name(u)) + ", keys below " + std::to_string(distinct));
+    const std::string expected = write_input(dir, u, numbered_u32_records(rng, 120000, distinct), true);
+    const ForcedMerge r = sort_forcing_merge(dir, "ranges:23", unit_args(u, true, {"-S", "1M"}));
+    ASSERT_EQ(r.result.status(), "exit 0") << r.result.err;
+    EXPECT_TRUE(r.out == expected) << "-u in ranges differs from the reference";
+    EXPECT_TRUE(contains(r.result.err, "gsort: final merge: ")) << r.result.err;
+    EXPECT_TRUE(contains(r.result.err, " ranges")) << r.result.err;
+    EXPECT_FALSE(contains(r.result.err, "in batches, not in ranges")) << r.result.err;
+    EXPECT_EQ(count_files(dir.path()), 2u) << "files left behind";
+  }
+}
+
 TEST_P(BothUnits, MergePassesUnderAFanInOfTwoGiveTheReference) {
   const Unit u = GetParam();
   TempDir dir;

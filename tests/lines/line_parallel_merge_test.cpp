@@ -172,15 +172,22 @@ TEST(LineParallelMerge, AnOutputPastThePageCacheIsWrittenAroundIt) {
   }
 }
 
-TEST(LineParallelMerge, UniqueAndVerifyKeepTheBatches) {
+// -u takes the ranges (whole keys in each, the gaps closed after), by the
+// whole line and by keys whose equal values span many ranges; --verify
+// keeps the batches, which count its lines.
+TEST(LineParallelMerge, UniqueTakesTheRangesAndVerifyKeepsTheBatches) {
   if (!have_gnu_sort()) GTEST_SKIP() << "no GNU sort";
   TempDir dir;
   Rng rng(3738);
   write_file(dir.file("in"), csv_lines(rng, 2u << 20, 50, '\n'));
-  const ForcedMerge unique = sort_with(dir, "ranges:7", {"-u"});
-  ASSERT_EQ(unique.result.status(), "exit 0") << unique.result.err;
-  EXPECT_TRUE(unique.out == gnu_sort(dir, {"-u"}));
-  EXPECT_TRUE(contains(unique.result.err, "final merge: in batches, not in ranges (-u")) << unique.result.err;
+  for (const std::vector<std::string>& keys : std::vector<std::vector<std::string>>{
+           {"-u"}, {"-u", "-t,", "-k2,2"}, {"-u", "-t,", "-k1,1", "-k3,3r"}, {"-u", "-t,", "-k9,9"}}) {
+    const ForcedMerge unique = sort_with(dir, "ranges:7", keys);
+    ASSERT_EQ(unique.result.status(), "exit 0") << unique.result.err;
+    EXPECT_TRUE(unique.out == gnu_sort(dir, keys)) << keys.back() << ": differs from sort's";
+    EXPECT_TRUE(contains(unique.result.err, "gsort: final merge: ")) << unique.result.err;
+    EXPECT_FALSE(contains(unique.result.err, "not in ranges")) << unique.result.err;
+  }
   const ForcedMerge verified = sort_with(dir, "ranges:7", {"--verify"});
   ASSERT_EQ(verified.result.status(), "exit 0") << verified.result.err;
   EXPECT_TRUE(verified.out == gnu_sort(dir, {}));
