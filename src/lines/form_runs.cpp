@@ -11,6 +11,7 @@
 #include "src/core/stopwatch.h"
 #include "src/lines/sort_arriving.h"
 #include "src/merge/merge_limits.h"
+#include "src/merge/run_stack.h"
 #include "src/pipeline/direct_write.h"
 #include "src/pipeline/spill_thread.h"
 #include "src/pipeline/temp_compression.h"
@@ -133,9 +134,9 @@ class LineSpill {
 void settle_compression(const LineRunFormation& f, const LineSpan& span, const uint32_t* order, SortReport& report) {
   SampleFrames sample;
   sample.bytes = span.bytes();
-  sample.frame = [&span, order](size_t f, size_t frames, uint64_t frame_bytes) {
+  sample.frame = [&span, order](size_t frame, size_t frames, uint64_t frame_bytes) {
     std::vector<uint8_t> raw;
-    for (uint64_t i = split_point(span.count, frames, f); i < span.count && raw.size() < frame_bytes; ++i) {
+    for (uint64_t i = split_point(span.count, frames, frame); i < span.count && raw.size() < frame_bytes; ++i) {
       raw.insert(raw.end(), span.line(order[i]), span.line(order[i]) + span.length(order[i]) + 1);
     }
     return raw;
@@ -210,24 +211,12 @@ uint64_t next_read(const LinePlan& plan, const SortReport& report) {
   return std::clamp<uint64_t>(fits, plan.max_line + 2, plan.chunk_bytes);
 }
 
-// The run just spilled joins those waiting; too many (each holds its
-// segments' descriptors) are merged early, until fewer wait than the plan's
-// waiting_files.
-void add_run(const LineRunFormation& f, std::deque<PendingSource>& runs, PendingSource run) {
-  runs.push_back(std::move(run));
-  for (;;) {
-    size_t open = 0;
-    for (const PendingSource& r : runs) open += r.open_files();
-    if (open < f.plan.waiting_files || runs.size() < 2) return;
-    f.merges.merge_last_runs(runs);
-  }
-}
-
-// The run in flight, finished: into the waiting runs, or held.
-void take_run(const LineRunFormation& f, std::deque<PendingSource>& runs, LineSpill& spill) {
+// The run in flight, finished: into the waiting runs (merged early as
+// they call for: src/merge/run_stack.h, as the records'), or held.
+void take_run(RunStack& waiting, LineSpill& spill) {
   const bool held = spill.holding();
   PendingSource run = spill.finish();
-  if (!held) add_run(f, runs, std::move(run));
+  if (!held) waiting.push(std::move(run));
 }
 
 // A stream's destination made ready as its first chunk arrives, in case
@@ -247,14 +236,15 @@ void watch_first_chunk(const LineRunFormation& f, ArrivingLinePieces* pieces) {
 
 }  // namespace
 
-std::deque<PendingSource> sort_line_chunks(const LineRunFormation& f, SortReport& report) {
+std::vector<PendingSource> sort_line_chunks(const LineRunFormation& f, SortReport& report) {
   const LinePlan& plan = f.plan;
   LineReader& reader = f.reader;
   LineSorter& sorter = f.sorter;
   sorter.prepare(reader.known_bytes());
   ChunkBuffers buffers[2] = {allocate_chunk(plan, sorter), ChunkBuffers()};
   if (plan.double_buffered) buffers[1] = allocate_chunk(plan, sorter);
-  std::deque<PendingSource> runs;
+  LineGroupMerges early(f.merges, line_merge_limits(plan));
+  RunStack waiting(early, report);
   LineSpill spill(f, report);  // after the buffers: a spill in flight ends before they go
   Stopwatch t;
   f.meter.phase("reading", reader.known_bytes(), &f.tally.stored_bytes);
@@ -278,7 +268,7 @@ std::deque<PendingSource> sort_line_chunks(const LineRunFormation& f, SortReport
       report.add_phase("read", t.lap());
       if (take_arriving_pieces(f, *pieces, bytes, buffers[1].text, report)) {
         say_sort_steps(f);
-        return runs;
+        return {};
       }
     }
   }
@@ -287,32 +277,32 @@ std::deque<PendingSource> sort_line_chunks(const LineRunFormation& f, SortReport
     const LineSpan span = index_chunk(f, b, bytes, report);
     report.add_phase("read", t.lap());
     const bool last = reader.done();
-    if (last && runs.empty() && !spill.busy() && f.held.runs() == 0) {
+    if (last && waiting.empty() && !spill.busy() && f.held.runs() == 0) {
       sort_in_memory(f, span, b.sorted(), report);
       reader.check_mapped_unchanged();  // the output was gathered from it
       say_sort_steps(f);
-      return runs;
+      return {};
     }
     f.out.mapped.abandon_growth();
     f.meter.phase("sorting", 0, nullptr);
     sorter.sort(span, b.sorted());
     report.add_phase("sort", t.lap());
     // The run before this one: the other buffer is free once it is written.
-    if (spill.busy()) take_run(f, runs, spill);
+    if (spill.busy()) take_run(waiting, spill);
     const bool held = f.held.take(f.ctx.log, report.runs, report);
     if (!held) settle_compression(f, span, b.sorted(), report);
     f.meter.phase("spilling", 0, nullptr);
     spill.start(span, b.sorted(), held);
     if (last) break;
-    if (!plan.double_buffered) take_run(f, runs, spill);
+    if (!plan.double_buffered) take_run(waiting, spill);
     bytes = reader.read_chunk(buffers[plan.double_buffered ? 1 - cur : cur].read_into(), next_read(plan, report));
     t.lap();
   }
-  if (spill.busy()) take_run(f, runs, spill);
+  if (spill.busy()) take_run(waiting, spill);
   reader.check_mapped_unchanged();  // its runs were copied from it
   if (f.held.starting()) f.ctx.log.info("lines: the GPU's memory was not ready before the last run");
   say_sort_steps(f);
-  return runs;
+  return waiting.take();
 }
 
 }  // namespace gsort

@@ -6,7 +6,7 @@
 // held runs (hold_runs.h).
 #pragma once
 
-#include <deque>
+#include <vector>
 
 #include "io/input/input_set.h"
 #include "io/input/line_chunk_reader.h"
@@ -29,7 +29,7 @@ struct LineRunFormation {
   LineReader& reader;
   LineSorter& sorter;
   LineDestination& out;
-  const LineMerges& merges;  // the runs' files, and the early merges of too many
+  const LineMerges& merges;  // the runs' files, and the early merges (src/merge/run_stack.h)
   HeldLineRuns& held;
   LineVerify* verify;  // --verify's ledger, or null
   ProgressMeter& meter;
@@ -43,6 +43,6 @@ LinePlan plan_line_chunks(const LineContext& ctx, const LineReader& reader, cons
 // Sorts the inputs: in memory when they fit one chunk (written to the
 // destination), else as runs, returned to be merged (none: the output was
 // written, or every run is held). Counts what it read and wrote in `report`.
-std::deque<PendingSource> sort_line_chunks(const LineRunFormation& f, SortReport& report);
+std::vector<PendingSource> sort_line_chunks(const LineRunFormation& f, SortReport& report);
 
 }  // namespace gsort

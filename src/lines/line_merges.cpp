@@ -4,7 +4,6 @@
 
 #include "src/core/stopwatch.h"
 #include "src/lines/merge_in_ranges.h"
-#include "src/merge/group_merger.h"
 #include "src/merge/line_merge.h"
 #include "src/merge/merge_in_passes.h"
 #include "src/merge/run_stack.h"
@@ -14,22 +13,6 @@ namespace gsort {
 namespace {
 
 constexpr uint64_t kGnuMergeBatch = 16;  // GNU sort's NMERGE, its default --batch-size
-
-// The merges of sources into runs: -m's inputs for the waiting runs'
-// stack, and the passes before the final merge.
-class LineGroupMerges final : public GroupMerger {
- public:
-  LineGroupMerges(const LineMerges& merges, const MergeLimits& limits) : merges_(merges), limits_(limits) {}
-  const MergeLimits& limits() const override { return limits_; }
-  const Log& log() const override { return merges_.context().log; }
-  PendingSource merge_to_run(std::vector<PendingSource> group) override {
-    return merges_.merge_into_run(group, limits_.fan_in);
-  }
-
- private:
-  const LineMerges& merges_;
-  const MergeLimits limits_;
-};
 
 // -m's runs, where more inputs wait than one merge takes: at most all the
 // input, written plain (nothing to sample) unless --compress-temp.
@@ -83,17 +66,6 @@ PendingSource LineMerges::merge_into_run(std::vector<PendingSource>& group, uint
   return run;
 }
 
-void LineMerges::merge_last_runs(std::deque<PendingSource>& runs) const {
-  const size_t n = std::min<size_t>(runs.size(), plan_.fan_in);
-  std::vector<PendingSource> last(n);
-  for (size_t i = n; i-- > 0;) {
-    last[i] = std::move(runs.back());
-    runs.pop_back();
-  }
-  runs.push_back(merge_into_run(last, plan_.fan_in));
-  ++report_.early_merges;
-}
-
 void merge_line_inputs(const LineMerges& merges, LineDestination& out, ProgressMeter& meter,
                        std::vector<PendingSource> inputs, uint64_t bound) {
   // While inputs are merged into runs the output's file, empty, is set
@@ -111,15 +83,9 @@ void merge_line_inputs(const LineMerges& merges, LineDestination& out, ProgressM
   count_merged_runs(merges, out, limits, inputs.size(), bound);
   const bool early = inputs.size() > limits.fan_in;
   LineGroupMerges groups(merges, limits);
-  SortReport& report = merges.report();
-  RunStack waiting(groups, report);
+  RunStack waiting(groups, merges.report());
   waiting.push_inputs(std::move(inputs), limits.fan_in, may_set_aside && early ? &out.target : nullptr);
-  std::vector<PendingSource> left = waiting.take();
-  // The merges each line went through before the last.
-  for (const PendingSource& source : left) {
-    report.merge_passes = std::max<uint64_t>(report.merge_passes, static_cast<uint64_t>(source.level));
-  }
-  merge_line_sources(merges, out, nullptr, meter, std::move(left), bound, limits);
+  merge_line_sources(merges, out, nullptr, meter, waiting.take(), bound, limits);
 }
 
 MergeLimits line_merge_limits(const LinePlan& plan) {
@@ -135,8 +101,13 @@ void merge_line_sources(const LineMerges& merges, LineDestination& out, HeldRuns
   SortReport& report = merges.report();
   meter.phase("merging", 0, &out.blocks.written_bytes());
   LineGroupMerges groups(merges, limits);
-  sources = merge_in_passes(std::move(sources), groups, nullptr, [&report](int, size_t) { ++report.merge_passes; });
+  sources = merge_in_passes(std::move(sources), groups, nullptr, nullptr);
   before_final_merge(sources);
+  // The most merges a line went through: early ones (run_stack.h), the
+  // passes above, and this one, as the records count them.
+  int deepest = 0;
+  for (const PendingSource& source : sources) deepest = std::max(deepest, source.level);
+  report.merge_passes = static_cast<uint64_t>(deepest) + 1;
   // The held runs come after those in files.
   std::vector<std::unique_ptr<MergeRun>> held_runs;
   std::vector<const MergeRun*> held_views;
@@ -162,7 +133,6 @@ void merge_line_sources(const LineMerges& merges, LineDestination& out, HeldRuns
     report.output_records += writer->lines_written();
     report.output_bytes += writer->bytes_written();
   }
-  ++report.merge_passes;
   report.add_phase("merge", t.seconds());
 }
 

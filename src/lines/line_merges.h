@@ -7,13 +7,13 @@
 #pragma once
 
 #include <cstdint>
-#include <deque>
 #include <memory>
 #include <vector>
 
 #include "src/lines/line_context.h"
 #include "src/lines/line_destination.h"
 #include "src/lines/plan.h"
+#include "src/merge/group_merger.h"
 #include "src/merge/held_runs.h"
 #include "src/merge/line_run_output.h"
 #include "src/merge/line_window.h"
@@ -51,9 +51,6 @@ class LineMerges {
   // freed. fan_in: the most sources a merge takes (the window it decides
   // the runs' compression by).
   PendingSource merge_into_run(std::vector<PendingSource>& group, uint64_t fan_in) const;
-  // Merges the last plan.fan_in runs into one, in their place (too many
-  // runs wait: each holds a descriptor).
-  void merge_last_runs(std::deque<PendingSource>& runs) const;
 
  private:
   const LineContext& ctx_;
@@ -61,6 +58,23 @@ class LineMerges {
   TempRuns& runs_;
   LineVerify* verify_;
   SortReport& report_;
+};
+
+// The merges of sources into runs under `limits`: for the waiting runs'
+// stack (src/merge/run_stack.h: runs as they are formed, -m's inputs) and
+// the passes before the final merge.
+class LineGroupMerges final : public GroupMerger {
+ public:
+  LineGroupMerges(const LineMerges& merges, const MergeLimits& limits) : merges_(merges), limits_(limits) {}
+  const MergeLimits& limits() const override { return limits_; }
+  const Log& log() const override { return merges_.context().log; }
+  PendingSource merge_to_run(std::vector<PendingSource> group) override {
+    return merges_.merge_into_run(group, limits_.fan_in);
+  }
+
+ private:
+  const LineMerges& merges_;
+  const MergeLimits limits_;
 };
 
 // A spilled sort's limits: the plan's fan-in and waiting files.

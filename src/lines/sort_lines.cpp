@@ -5,8 +5,6 @@
 // and the commit.
 #include "src/lines/sort_lines.h"
 
-#include <deque>
-#include <iterator>
 #include <memory>
 #include <vector>
 
@@ -103,13 +101,12 @@ std::string sort_inputs(const LineContext& ctx, const SortInputs& in, SortReport
     in.out.write_past_the_cache(ctx, plan.budget, reader->known_bytes());
   }
   const LineRunFormation formation{ctx, plan, *reader, *sorter, in.out, merges, held, in.verify, in.meter, in.tally};
-  std::deque<PendingSource> runs = sort_line_chunks(formation, report);
+  std::vector<PendingSource> runs = sort_line_chunks(formation, report);
   sorter.reset();
   reader.reset();
   if (!runs.empty() || held.runs() > 0) {
-    merge_line_sources(merges, in.out, held.store(), in.meter,
-                       std::vector<PendingSource>(std::make_move_iterator(runs.begin()), std::make_move_iterator(runs.end())),
-                       report.input_bytes, line_merge_limits(plan));
+    merge_line_sources(merges, in.out, held.store(), in.meter, std::move(runs), report.input_bytes,
+                       line_merge_limits(plan));
   }
   return sorted_by;
 }

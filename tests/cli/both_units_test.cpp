@@ -4,7 +4,7 @@
 // records' rendered as text. Each stage is run over both: the final merge,
 // forced through the batches and through ranges (the range cut over heavy
 // duplicates and one key); the output writer with -u and --verify; merge
-// passes under a fan-in of 2; the sort in memory. Every output matches the
+// passes and early merges under a fan-in of 2; the sort in memory. Every output matches the
 // reference sort of the records (tests/support/reference_sort.h), and no
 // file is left behind. The CPU backend: a GPU host's device tier would hold
 // the whole input (the device tier's own suites: cli_device_tier_test,
@@ -148,6 +148,9 @@ TEST_P(BothUnits, MergePassesUnderAFanInOfTwoGiveTheReference) {
   const nlohmann::json stats = nlohmann::json::parse(read_file(dir.file("stats.json")));
   EXPECT_GE(stats["runs"].get<uint64_t>(), 8u) << stats.dump();
   EXPECT_GE(stats["merge_passes"].get<uint64_t>(), 3u) << stats.dump();
+  // The runs merged early as they form, by one stack (src/merge/run_stack.h):
+  // each pair of a level as it completes.
+  EXPECT_GE(stats["early_merges"].get<uint64_t>(), stats["runs"].get<uint64_t>() / 2) << stats.dump();
   EXPECT_EQ(count_files(dir.path()), 3u) << "files left behind";  // in, out, stats
 }
 
