@@ -72,7 +72,11 @@ set(GSORT_LAYERS
   "src/distributed/local:${GSORT_BELOW_DISTRIBUTED} src/distributed/ranks src/distributed/output"
   "src/distributed/exchange:${GSORT_BELOW_DISTRIBUTED} src/distributed/ranks src/distributed/partition src/distributed/local"
   "src/distributed/exchange/nccl:${GSORT_BELOW_DISTRIBUTED} src/cuda src/distributed/ranks src/distributed/exchange"
-  "src/distributed:${GSORT_BELOW_DISTRIBUTED}"
+  # Text lines across ranks: their slices, sorted parts and exchange.
+  "src/distributed/lines:${GSORT_BELOW_DISTRIBUTED} src/distributed/ranks src/distributed/partition src/distributed/local src/distributed/exchange"
+  # The drivers; the lines' runs one process's line sort (src/lines) on each
+  # rank's slice and on what it receives.
+  "src/distributed:${GSORT_BELOW_DISTRIBUTED} src/lines"
   "src/cli:src/core src/cuda io src/keys src/config"
   "src/api:src/core src/cuda io src/keys src/config src/algo src/chunk_sort src/verify src/output src/merge src/report src/pipeline src/lines src/cli"
   "src/gen:src/core src/cuda io src/keys src/cli"

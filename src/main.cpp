@@ -144,10 +144,6 @@ int run_as_rank(DistributedLaunch& mpi, int argc, char** argv, const StandardStr
     mpi.agree_on([&] {
       const ParsedCommand cmd = parse_command_line(argc, argv, mpi.ranks_on_host());
       if (cmd.done) return;
-      if (cmd.config.lines.enabled) {
-        throw UsageError("mpirun -np N sorts records only: sort text lines with one gsort, without mpirun "
-                         "(or give --record-size or --format for records)");
-      }
       prepare_run(cmd.config, streams, false);
       config = cmd.config;
     });

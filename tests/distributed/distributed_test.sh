@@ -334,12 +334,81 @@ case_refusals() {
   refuse "--check" -c --record-size 16 --key 0:u32 "$work/in"
   refuse "--merge" -m --record-size 16 --key 0:u32 "$work/in" -o "$work/out/sorted"
   refuse "--compress-output" --record-size 16 --key 0:u32 "$work/in" -o "$work/out/sorted.zst"
-  refuse "sorts records only" "$work/in" -o "$work/out/sorted"
   zstd -q -f "$work/in" -o "$work/in.zst" 2>/dev/null && \
     refuse "uncompressed" --record-size 16 --key 0:u32 "$work/in.zst" -o "$work/out/sorted"
   refuse "not a multiple" --record-size 15 "$work/in" -o "$work/out/sorted"
   # main's checks hold for ranks too.
   refuse "is also an input" --record-size 16 --key 0:u32 "$work/in" -o "$work/out/sorted" --stats "$work/in"
+}
+
+# Text lines (issue 55): each rank sorts its slice of the inputs end to
+# end (cut at line starts), the ranks trade pieces by key range, and each
+# merges its range; byte for byte one process's output for its options.
+case_lines() {
+  gen -n 60000 --format csv -o "$work/csv"
+  gen -n 20000 --format logs -o "$work/logs"
+  printf 'b\nno terminator' >"$work/unterminated"
+  : >"$work/empty"
+  tr '\n' '\0' <"$work/csv" >"$work/csv0"
+  # A line longer than a rank's share: the ranks it spans take nothing.
+  { head -c 400000 /dev/zero | tr '\0' x; printf '\nb\na\nc\n'; } >"$work/long"
+  printf 'b\na\n' >"$work/two"
+  np="2 3 4" same "$work/logs"
+  np="2 4" same -t, -k2,2 -k3,3n "$work/csv" "$work/unterminated" "$work/empty" "$work/logs"
+  np="3" same -t, -k2,2 -s "$work/csv"
+  # Eight words: -u's keys span every rank's part before the exchange.
+  np="2 3" same -u -t, -k2,2 "$work/csv"
+  np="4" same -u "$work/csv" "$work/csv"
+  np="2" same -r -t, -k4,4g -k1,1 "$work/csv"
+  np="3" same -z -t, -k3,3n "$work/csv0"
+  np="2" same -S 1M -t, -k3,3n "$work/csv"
+  np="4" same "$work/long" "$work/two"
+  np="2 3" parts_same -t, -k2,2 "$work/csv" "$work/two"
+  if locale -a 2>/dev/null | grep -qix 'en_US.utf8'; then
+    LC_ALL=en_US.UTF-8 np="2 3" same -t, -k2,2 -k1,1 "$work/csv"
+  fi
+}
+
+# Ranks that read lines in different locales would order them differently:
+# the agreement stops them before any work.
+case_lines_locale() {
+  locale -a 2>/dev/null | grep -qix 'en_US.utf8' || { echo "skipped: en_US.UTF-8 is not installed"; return 0; }
+  gen -n 1000 --format csv -o "$work/csv"
+  local wrapper rc=0
+  wrapper=$work/locale_rank.sh
+  printf '#!/usr/bin/env bash\n[ "${OMPI_COMM_WORLD_RANK:-0}" = 1 ] && export LC_ALL=en_US.UTF-8\nexec "$@"\n' >"$wrapper"
+  chmod +x "$wrapper"
+  LC_ALL=C mpi 2 "$wrapper" "$gsort" --backend cpu -T "$work/tmp" "$work/csv" -o "$work/out/sorted" \
+    2>"$work/err" || rc=$?
+  [ "$rc" = 2 ] || fail "ranks in two locales: exit $rc"
+  grep -q "rank 1: the locale differs from rank 0's" "$work/err" || fail "message: $(cat "$work/err")"
+  [ ! -e "$work/out/sorted" ] || fail "output written"
+  no_leftovers
+}
+
+# Rank 1 of a sort of lines fails, or is killed, in each phase: every rank
+# stops with a non-zero status, the old output stays, nothing is left.
+case_lines_faults() {
+  gen -n 200000 --format csv -o "$work/csv"
+  local n rc phase how
+  n=$(ranks 3)
+  for phase in sort exchange write; do
+    for how in "" -kill; do
+      echo old >"$work/out/sorted"
+      rc=0
+      GSORT_TEST_FAIL_RANK=1 GSORT_TEST_FAIL_AT=$phase$how timeout 120 "$mpirun_bin" "${mpi_flags[@]}" \
+        -x GSORT_TEST_FAIL_RANK -x GSORT_TEST_FAIL_AT -np "$n" "$hooks" --backend cpu -S 1M -T "$work/tmp" \
+        -t, -k2,2 "$work/csv" -o "$work/out/sorted" >/dev/null 2>"$work/err" || rc=$?
+      [ "$rc" != 124 ] || fail "rank 1 at $phase$how: timed out"
+      [ "$rc" != 0 ] || fail "rank 1 at $phase$how: exit 0"
+      [ "$(cat "$work/out/sorted")" = old ] || fail "rank 1 at $phase$how: the old output changed"
+      [ -n "$how" ] || grep -q "rank 1: test hook" "$work/err" || fail "$phase: message: $(cat "$work/err")"
+      # The next gsort into the same place cleans what a killed one could not.
+      "$gsort" --backend cpu -T "$work/tmp" "$work/csv" -o "$work/out/sorted"
+      rm -f "$work/out/sorted"
+      no_leftovers
+    done
+  done
 }
 
 # fault N PHASE [ARGS...]: rank 1 fails at PHASE; every rank must stop with

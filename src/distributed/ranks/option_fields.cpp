@@ -5,6 +5,7 @@
 #include <string>
 
 #include "io/file/checksum.h"
+#include "src/distributed/ranks/line_option_fields.h"
 #include "src/keys/key_layout.h"
 
 namespace gsort {
@@ -60,8 +61,9 @@ SharedFields option_fields(const SortConfig& c) {
   // --spill-streams, --page-cache, --no-space-check (how a rank sorts its
   // part, not what it writes); --backend, --algorithm, --device,
   // --gpu-memory (where it sorts); -v, --progress, --to-terminal (what it
-  // says; rank 0 speaks for all). Text lines are refused with ranks.
-  return {
+  // says; rank 0 speaks for all). Text lines add what orders them
+  // (line_option_fields.h).
+  SharedFields fields = {
       {"gsort", "version", GSORT_VERSION, "run the same gsort on every rank"},
       {"option -c, -C or -m", "", mode_text(c), ""},
       {"option --record-size", "", std::to_string(c.record_size), ""},
@@ -76,7 +78,13 @@ SharedFields option_fields(const SortConfig& c) {
       {"option --compress-output", "", compression_text(c), ""},
       {"option --stats", "", c.stats_path.empty() ? "none" : quoted(c.stats_path), ""},
       {"option --trace", "", c.trace_path.empty() ? "none" : quoted(c.trace_path), ""},
+      {"text lines", "", on_off(c.lines.enabled), ""},
   };
+  if (c.lines.enabled) {
+    const SharedFields lines = line_option_fields(c);
+    fields.insert(fields.end(), lines.begin(), lines.end());
+  }
+  return fields;
 }
 
 SharedFields input_fields(const std::vector<InputIdentity>& inputs) {

@@ -1,0 +1,118 @@
+#include "src/distributed/lines/sorted_line_part.h"
+
+#include <cstring>
+
+#include "io/file/file.h"
+#include "src/core/errors.h"
+#include "src/merge/range_cuts.h"
+
+namespace gsort {
+
+SortedLinePart::SortedLinePart(const std::string& path, uint8_t eol) : eol_(eol) {
+  const File file = File::open_read(path);
+  size_ = file.size();
+  if (size_ == 0) return;
+  mapped_ = MappedInput::map(file, 0, size_);
+  if (!mapped_) throw IoError("cannot map the sorted lines of this rank: " + path);
+  if (mapped_->bytes()[size_ - 1] != eol_) throw Error("internal error: a rank's sorted lines end inside a line");
+}
+
+uint64_t SortedLinePart::line_at_or_after(uint64_t from) const {
+  if (from == 0 || from >= size_) return from == 0 ? 0 : size_;
+  const uint8_t* d = bytes();
+  if (d[from - 1] == eol_) return from;
+  const void* end = std::memchr(d + from, eol_, size_ - from);
+  return end ? static_cast<uint64_t>(static_cast<const uint8_t*>(end) - d) + 1 : size_;
+}
+
+std::string SortedLinePart::line(uint64_t at) const {
+  const uint8_t* d = bytes();
+  const void* end = std::memchr(d + at, eol_, size_ - at);
+  const uint64_t stop = end ? static_cast<uint64_t>(static_cast<const uint8_t*>(end) - d) : size_;
+  return std::string(reinterpret_cast<const char*>(d + at), stop - at);
+}
+
+std::vector<LineSample> SortedLinePart::samples(int rank, uint64_t total, uint64_t wanted) const {
+  std::vector<LineSample> out;
+  for (const uint64_t place : sample_places(size_, total, wanted)) {
+    const uint64_t at = line_at_or_after(place);
+    if (at >= size_) break;
+    if (!out.empty() && out.back().at == at) continue;
+    out.push_back(LineSample{rank, at, 0, line(at)});
+  }
+  for (LineSample& s : out) s.weight = static_cast<double>(size_) / out.size();
+  return out;
+}
+
+uint64_t SortedLinePart::cut(int rank, const LineSample& splitter, const LineComparator& compare,
+                             bool whole_keys) const {
+  if (!whole_keys && rank == splitter.rank) return splitter.at;
+  // Lines of an earlier rank equal to the splitter sort before it; of a
+  // later one (or, with whole keys, of any rank), after.
+  const bool equal_before = !whole_keys && rank < splitter.rank;
+  const auto* key = reinterpret_cast<const uint8_t*>(splitter.line.data());
+  const auto before = [&](uint64_t at) {
+    const std::string l = line(at);
+    const int c = compare.compare(reinterpret_cast<const uint8_t*>(l.data()), l.size(), key, splitter.line.size());
+    return c < 0 || (c == 0 && equal_before);
+  };
+  // Binary search over byte offsets: each finds the line at or after it.
+  uint64_t lo = 0, hi = size_;
+  while (lo < hi) {
+    const uint64_t mid = lo + (hi - lo) / 2;
+    const uint64_t start = line_at_or_after(mid);
+    if (start < size_ && before(start)) {
+      lo = start + 1;  // every offset up to start finds this line
+    } else {
+      hi = mid;
+    }
+  }
+  return line_at_or_after(lo);
+}
+
+namespace {
+
+void put_u64(std::string& s, uint64_t v) { s.append(reinterpret_cast<const char*>(&v), sizeof v); }
+
+uint64_t get_u64(const std::string& s, size_t& at) {
+  if (at + sizeof(uint64_t) > s.size()) throw Error("internal error: a rank's samples are cut short");
+  uint64_t v = 0;
+  std::memcpy(&v, s.data() + at, sizeof v);
+  at += sizeof v;
+  return v;
+}
+
+}  // namespace
+
+std::string encode_samples(const std::vector<LineSample>& samples) {
+  std::string s;
+  for (const LineSample& x : samples) {
+    put_u64(s, static_cast<uint64_t>(x.rank));
+    put_u64(s, x.at);
+    uint64_t weight = 0;
+    std::memcpy(&weight, &x.weight, sizeof weight);
+    put_u64(s, weight);
+    put_u64(s, x.line.size());
+    s += x.line;
+  }
+  return s;
+}
+
+std::vector<LineSample> decode_samples(const std::string& bytes) {
+  std::vector<LineSample> out;
+  for (size_t at = 0; at < bytes.size();) {
+    LineSample x;
+    x.rank = static_cast<int>(get_u64(bytes, at));
+    x.at = get_u64(bytes, at);
+    const uint64_t weight = get_u64(bytes, at);
+    std::memcpy(&x.weight, &weight, sizeof weight);
+    const uint64_t n = get_u64(bytes, at);
+    if (at + n > bytes.size()) throw Error("internal error: a rank's samples are cut short");
+    x.line.assign(bytes, at, n);
+    at += n;
+    out.push_back(std::move(x));
+  }
+  return out;
+}
+
+}  // namespace gsort

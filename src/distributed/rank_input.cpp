@@ -1,0 +1,57 @@
+#include "src/distributed/rank_input.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "io/temp/stale_temp_dirs.h"
+#include "src/distributed/ranks/input_identity.h"
+#include "src/distributed/ranks/option_fields.h"
+#include "src/distributed/ranks/rank_agreement.h"
+#include "src/distributed/refusals.h"
+
+namespace gsort {
+namespace {
+
+std::vector<InputIdentity> identify_inputs(const ConcatenatedInputs& inputs, const std::vector<std::string>& names) {
+  std::vector<InputIdentity> identities;
+  for (size_t i = 0; i < inputs.file_count(); ++i) identities.push_back(identify_input(names[i], inputs.file(i)));
+  return identities;
+}
+
+}  // namespace
+
+RankInput prepare_rank_input(RankContext& rank, DistributedOutput& output, RankStats& stats) {
+  std::optional<RankInput> input;
+  std::vector<InputIdentity> identities;
+  compare_with_rank0(rank.fence, rank.group, option_fields(rank.config));
+  rank.fence.attempt([&] {
+    refuse_unsupported_with_ranks(rank.config);
+    ConcatenatedInputs inputs(rank.config.inputs, rank.config.record_size);
+    identities = identify_inputs(inputs, rank.config.inputs);
+    const RecordRange slice = rank_slice(inputs.total_records(), rank.group.rank, rank.group.size);
+    input.emplace(RankInput{std::move(inputs), slice, InputViews()});
+    stats.slice_records = slice.size();
+  });
+  compare_with_rank0(rank.fence, rank.group, input_fields(identities));
+  rank.fence.attempt([&] {
+    // What killed gsorts left in -T, as one process removes it whether or
+    // not it spills; before any rank of this run makes a directory there.
+    remove_stale_temp_dirs(rank.config.temp_dir);
+    output.prepare();
+  });
+  rank.fence.agree();
+  output.share_destination();
+  input->views = find_input_views(rank.group, identities);
+  rank.log.info("distributed: " + std::to_string(rank.group.size) + " ranks, " +
+                std::to_string(input->inputs.total_records()) + " records");
+  rank.log.info(input->views.views() == 1
+                    ? "inputs: every rank reads the same files on one host: their content is not compared"
+                    : "inputs: read through " + std::to_string(input->views.views()) +
+                          " views (hosts, or files under one name): each is hashed whole beside the sort and "
+                          "compared before the commit");
+  return std::move(*input);
+}
+
+
+}  // namespace gsort
