@@ -206,5 +206,35 @@ case_mismatch() {
   no_leftovers
 }
 
+# Ranks that Open MPI places on one host but that each see a /dev/shm of
+# their own (private_shm_rank.sh): the shared-memory exchange is for ranks
+# that share one, so auto takes MPI and sorts as one process, and
+# --exchange shm is refused on every rank. Beside them, the same two ranks
+# sharing their host's /dev/shm take it.
+case_shm_per_rank() {
+  mh_start 1
+  gen -n 200000 --record-size 16 --key 0:u64 -o "$MH_WORK/shared/in.dat"
+  local args=(--backend cpu -T "$MH_WORK/temp" --record-size 16 --key 0:u64 "$MH_WORK/shared/in.dat")
+  "$gsort" --backend cpu --record-size 16 --key 0:u64 "$MH_WORK/shared/in.dat" -o "$MH_WORK/ref"
+  ranks "1:2" "$here/private_shm_rank.sh" "$MH_WORK/rank-shm" "$gsort" "${args[@]}" -v -o "$MH_WORK/out/sorted" \
+    2>"$MH_WORK/err" || fail "a /dev/shm per rank: exit $?: $(head -c 800 "$MH_WORK/err")"
+  cmp -s "$MH_WORK/ref" "$MH_WORK/out/sorted" || fail "a /dev/shm per rank: differs from one process"
+  grep -qE "^gsort: exchange: .* through MPI$" "$MH_WORK/err" ||
+    fail "a /dev/shm per rank: not through MPI: $(grep 'exchange:' "$MH_WORK/err")"
+  rm "$MH_WORK/out/sorted"
+  [ -z "$(find "$MH_WORK/rank-shm" -mindepth 2)" ] || fail "left in a rank's /dev/shm: $(find "$MH_WORK/rank-shm")"
+  no_leftovers
+  refused "1:2" "--exchange shm needs every rank on one host, sharing one /dev/shm (these ranks see several)" \
+    "$here/private_shm_rank.sh" "$MH_WORK/rank-shm" "$gsort" "${args[@]}" --exchange shm -o "$MH_WORK/out/sorted"
+  [ -z "$(find "$MH_WORK/rank-shm" -mindepth 2)" ] || fail "left in a rank's /dev/shm: $(find "$MH_WORK/rank-shm")"
+  ranks "1:2" "$gsort" "${args[@]}" -v -o "$MH_WORK/out/sorted" 2>"$MH_WORK/err" ||
+    fail "one /dev/shm: exit $?: $(head -c 800 "$MH_WORK/err")"
+  cmp -s "$MH_WORK/ref" "$MH_WORK/out/sorted" || fail "one /dev/shm: differs from one process"
+  grep -qE "^gsort: exchange: .* through shared memory" "$MH_WORK/err" ||
+    fail "one /dev/shm: not through shared memory: $(grep 'exchange:' "$MH_WORK/err")"
+  rm "$MH_WORK/out/sorted"
+  no_leftovers
+}
+
 "case_$case"
 echo "ok: multihost $case"
