@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Simulated hosts on this machine, for the distributed sort's tests across
 # hosts (multihost_test.sh sources this file). Host N (1 to 4) is a network
 # namespace MH_ID-hN at 10.77.0.1N/24 with its own /dev/shm, -T directory
@@ -15,7 +16,8 @@
 #
 # Needs root (CAP_NET_ADMIN, CAP_SYS_ADMIN): mh_permitted says whether
 # namespaces can be made here. mh_start registers mh_stop for EXIT, INT and
-# TERM, which removes every namespace, mount and file it made.
+# TERM, which removes every namespace, mount and file it made. Sourced by
+# scripts that set -euo pipefail.
 
 mh_agent=$(readlink -f "$(dirname "${BASH_SOURCE[0]}")/host_agent.sh")
 mh_hosts=0
@@ -84,6 +86,7 @@ mh_stop() {
   # What a timed-out job left running in a host: ours, ended by id.
   for ns in "${mh_namespaces[@]}"; do
     pids=$(ip netns pids "$ns" 2>/dev/null)
+    # shellcheck disable=SC2086  # one pid a word
     [ -z "$pids" ] || kill -KILL $pids 2>/dev/null
   done
   for ns in "${mh_namespaces[@]}"; do ip netns del "$ns" 2>/dev/null; done

@@ -13,7 +13,7 @@
 set -euo pipefail
 gsort=$1 gen_bin=$2 hooks=$3 case=$4
 here=$(dirname "$(readlink -f "$0")")
-# shellcheck source=hosts.sh
+# shellcheck source-path=SCRIPTDIR
 source "$here/hosts.sh"
 if ! mh_permitted; then
   echo "skipped: network namespaces cannot be made here (needs root with CAP_NET_ADMIN and CAP_SYS_ADMIN)"
