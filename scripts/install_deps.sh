@@ -18,8 +18,9 @@ packages+=(help2man man-db bash-completion pkg-config dpkg-dev file)
 # compare with sort there (tests/lines/locale_test.cpp skips what is missing).
 packages+=(locales-all)
 # GSORT_WITH_MPI=1: also Open MPI, for the distributed sort (mpirun -np N
-# gsort) and its tests; a build without it sorts on one process.
-if [ "${GSORT_WITH_MPI:-0}" = 1 ]; then packages+=(libopenmpi-dev openmpi-bin); fi
+# gsort) and its tests; a build without it sorts on one process. iproute2's
+# `ip netns` makes the simulated hosts of tests/distributed/multihost/.
+if [ "${GSORT_WITH_MPI:-0}" = 1 ]; then packages+=(libopenmpi-dev openmpi-bin iproute2); fi
 # GSORT_WITH_PLOTS=1: matplotlib, for scripts/plot_benchmarks.py (the charts
 # of docs/img/); nothing else needs it.
 if [ "${GSORT_WITH_PLOTS:-0}" = 1 ]; then packages+=(python3-matplotlib); fi

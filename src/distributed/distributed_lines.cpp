@@ -144,9 +144,9 @@ void distributed_sort_lines(const RankGroup& group, const SortConfig& given) {
   const LineComparator compare(spec);
   const uint8_t eol = spec.eol;
   ContentCheck content(input.inputs, input.views, group.rank);
-  if (given.exchange == ExchangeChoice::kShm || given.exchange == ExchangeChoice::kNccl) {
-    rank.log.info("exchange: text lines move through MPI (--exchange chooses the records' data plane)");
-  }
+  rank.log.info(given.exchange == ExchangeChoice::kShm || given.exchange == ExchangeChoice::kNccl
+                    ? "exchange: text lines, whatever --exchange says, through MPI"
+                    : "exchange: text lines through MPI");
 
   // 2. This rank's slice, sorted.
   Stopwatch step;

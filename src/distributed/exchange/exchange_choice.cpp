@@ -19,9 +19,12 @@ bool nccl_exchange_built() {
 
 namespace {
 
-// Collective: whether every rank is on one host with room for the window.
+// Collective: whether every rank is on one host, sharing its /dev/shm, with
+// room for the segments. MPI's hosts alone do not say that the ranks share
+// one /dev/shm (containers on one machine need not).
 bool shared_memory_suits(const RankGroup& group, uint32_t record_size, uint64_t round_records) {
-  return on_every_rank(group, group.size > 1 && group.local_size == group.size &&
+  const bool one = one_shared_memory(group);
+  return on_every_rank(group, one && group.size > 1 && group.local_size == group.size &&
                                   shared_slot_bytes(group.size, record_size, round_records, shared_memory_free()) > 0);
 }
 

@@ -5,10 +5,11 @@
 //         in builds with CUDA, MPI and nccl.h, where libnccl.so.2 loads;
 //   shm   copies through an MPI shared window (shared_memory_exchange.h),
 //         for ranks that all share one host;
-//   auto  shm where every rank is on one host and /dev/shm has room for
-//         the window, else mpi. Ranks of one host hold their records in
-//         host memory: two copies through shared memory need no start-up,
-//         no pinning and no PCIe crossing, where NCCL's start and pinning
+//   auto  shm where every rank is on one host, sharing one /dev/shm
+//         (one_shared_memory) with room for the segments, else mpi.
+//         Ranks of one host hold their records in host memory: two
+//         copies through shared memory need no start-up, no pinning and
+//         no PCIe crossing, where NCCL's start and pinning
 //         took several times its trade. Across hosts NCCL beats MPI in the
 //         collectives several times over but needs a GPU per rank, so it
 //         stays a choice, not auto (figures: docs/benchmarks.md).

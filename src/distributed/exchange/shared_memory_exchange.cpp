@@ -1,5 +1,6 @@
 #include "src/distributed/exchange/shared_memory_exchange.h"
 
+#include <sys/stat.h>
 #include <sys/statvfs.h>
 
 #include <algorithm>
@@ -7,10 +8,12 @@
 #include <exception>
 #include <string>
 
+#include "io/temp/stale_files.h"
 #include "src/core/errors.h"
 #include "src/core/host_buffer.h"
 #include "src/core/stopwatch.h"
 #include "src/core/test_hooks.h"
+#include "src/distributed/ranks/input_views.h"
 
 namespace gsort {
 namespace {
@@ -57,6 +60,17 @@ uint64_t shared_memory_free() {
   return static_cast<uint64_t>(s.f_bavail) * s.f_frsize;
 }
 
+bool one_shared_memory(const RankGroup& group) {
+  struct stat st {};
+  const std::string boot = kernel_boot_id();
+  // A rank that cannot tell its /dev/shm shares it with no one.
+  const std::string mine = boot.empty() || ::stat(kSharedSegmentDir, &st) != 0
+                               ? "unknown, rank " + std::to_string(group.rank)
+                               : boot + " " + std::to_string(st.st_dev) + ":" + std::to_string(st.st_ino);
+  const std::vector<std::string> all = gather_to_all(group, mine);
+  return std::all_of(all.begin(), all.end(), [&](const std::string& s) { return s == all.front(); });
+}
+
 SharedMemoryExchange::SharedMemoryExchange(const RankGroup& group, uint32_t record_size, uint64_t round_records,
                                            ThreadPool& pool)
     : group_(group), record_size_(record_size), pool_(pool), incoming_(static_cast<size_t>(group.size)) {
@@ -68,6 +82,11 @@ SharedMemoryExchange::SharedMemoryExchange(const RankGroup& group, uint32_t reco
     MPI_Comm_free(&host_);
     throw UsageError("--exchange shm needs every rank on one host (" + std::to_string(on_host) + " of " +
                      std::to_string(group.size) + " here); use --exchange mpi or nccl");
+  }
+  if (!one_shared_memory(group)) {
+    MPI_Comm_free(&host_);
+    throw UsageError("--exchange shm needs every rank on one host, sharing one /dev/shm (these ranks see several); "
+                     "use --exchange mpi or nccl");
   }
   uint64_t slot = shared_slot_bytes(group.size, record_size, round_records, shared_memory_free()), agreed = 0;
   // The test hook only makes slots smaller: the room must stay checked (below).

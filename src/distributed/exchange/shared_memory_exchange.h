@@ -35,10 +35,17 @@ uint64_t shared_slot_bytes(int ranks, uint32_t record_size, uint64_t round_recor
 // Bytes free in /dev/shm (where the segment is made); 0 where it cannot be read.
 uint64_t shared_memory_free();
 
+// Collective over the group: whether every rank sees one /dev/shm (the
+// same kernel, by its boot id, and the same directory, by device and
+// inode). Ranks that MPI places on one host need not (containers, or
+// machines a launcher takes for one host), and a segment made in one
+// /dev/shm is not in another.
+bool one_shared_memory(const RankGroup& group);
+
 class SharedMemoryExchange final : public Exchange {
  public:
-  // Collective over the group, whose ranks must all be on one host. Throws
-  // UsageError on every rank when they are not, Error when the segment cannot
+  // Collective over the group, whose ranks must all be on one host and
+  // share its /dev/shm. Throws UsageError on every rank when they do not, Error when the segment cannot
   // be made (on every rank: the ranks vote).
   SharedMemoryExchange(const RankGroup& group, uint32_t record_size, uint64_t round_records, ThreadPool& pool);
   ~SharedMemoryExchange() override;

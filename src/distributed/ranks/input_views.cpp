@@ -4,17 +4,13 @@
 #include <map>
 
 namespace gsort {
-namespace {
 
-// This boot of this kernel, or empty where it cannot be read (not Linux).
-std::string boot_id() {
+std::string kernel_boot_id() {
   std::ifstream in("/proc/sys/kernel/random/boot_id");
   std::string id;
   if (!std::getline(in, id)) return std::string();
   return id;
 }
-
-}  // namespace
 
 InputViews::InputViews(const std::vector<std::string>& keys) {
   std::map<std::string, int> first_with;
@@ -26,7 +22,7 @@ InputViews::InputViews(const std::vector<std::string>& keys) {
 }
 
 std::string view_key(const RankGroup& group, const std::vector<InputIdentity>& inputs) {
-  const std::string boot = boot_id();
+  const std::string boot = kernel_boot_id();
   std::string key = "host " + std::to_string(group.host) + " boot " +
                     (boot.empty() ? "unknown, rank " + std::to_string(group.rank) : boot);
   for (const InputIdentity& in : inputs) key += " file " + std::to_string(in.device) + ":" + std::to_string(in.inode);

@@ -37,6 +37,10 @@ class InputViews {
 // told has a view of its own.
 std::string view_key(const RankGroup& group, const std::vector<InputIdentity>& inputs);
 
+// This boot of this kernel (/proc/sys/kernel/random/boot_id), or empty
+// where it cannot be read (not Linux).
+std::string kernel_boot_id();
+
 // Collective, never throws: every rank's key, shared.
 InputViews find_input_views(const RankGroup& group, const std::vector<InputIdentity>& inputs);
 
