@@ -65,8 +65,10 @@ RunOptions prepare_run(const SortConfig& config, const StandardStreams& streams,
   const bool writes_stdout = names_stdout(run.output) && config.mode != Mode::kCheck;
   if (streams.stdout_was_closed && writes_stdout) throw IoError("standard output is closed (give -o FILE)");
   // As zstd does: records on a terminal are noise, and the "> FILE" was
-  // most likely forgotten. -c and -C write nothing.
-  if (streams.stdout_is_terminal && writes_stdout && !config.to_terminal && !config.lines.enabled) {
+  // most likely forgotten. -c and -C write nothing. A rank cannot tell:
+  // Open MPI gives every rank a pseudo-terminal for its standard output,
+  // whatever mpirun's own is.
+  if (one_process && streams.stdout_is_terminal && writes_stdout && !config.to_terminal && !config.lines.enabled) {
     throw UsageError("standard output is a terminal: give -o FILE, redirect it, or --to-terminal to write "
                      "the binary records there anyway");
   }

@@ -125,6 +125,65 @@ void check_boundaries(RankContext& rank, const std::string& mine, const LineComp
 // A nameless file's path for a reader of its own.
 std::string descriptor_path(const TempFile& f) { return "/proc/self/fd/" + std::to_string(f.file.fd()); }
 
+// 2. This rank's slice, sorted with every option into `sorted` (a file
+// of `scratch`).
+void sort_slice(RankContext& rank, const RankInput& input, const SortConfig& line_config, uint8_t eol,
+                std::optional<TempDir>& scratch, TempFile& sorted, RankStats& stats) {
+  TempFile slice;
+  rank.fence.attempt([&] {
+    scratch.emplace(rank.config.temp_dir);
+    uint64_t number = 0;
+    slice = scratch->create_file("lines-slice", &number);
+    sorted = scratch->create_file("lines-sorted", &number);
+    const RecordRange range = rank_line_slice(input.inputs, eol, rank.group.rank, rank.group.size);
+    stats.slice_records = write_line_slice(input.inputs, range, eol, slice.file);
+    const SortReport report = sort_lines_into(rank, line_config, Mode::kSort, {descriptor_path(slice)},
+                                              "/dev/fd/" + std::to_string(sorted.file.fd()));
+    stats.runs = report.runs;
+    test_fault_point("sort", rank.group.rank);
+  });
+  if (scratch) scratch->remove(slice);
+  rank.fence.agree();
+}
+
+// 3 and 4. The splitters, where they cut the sorted part, and the pieces
+// traded into `received`.
+void trade_pieces(RankContext& rank, const std::string& sorted, uint8_t eol, const LineComparator& compare,
+                  bool unique, std::optional<ReceivedFiles>& received, RankStats& stats) {
+  Stopwatch step;
+  std::optional<SortedLinePart> part;
+  rank.fence.attempt([&] { part.emplace(sorted, eol); });
+  rank.fence.agree();
+  const std::vector<uint64_t> cuts = cut_by_splitters(rank, *part, compare, unique);
+  stats.splitters_s = step.lap();
+  rank.fence.attempt([&] { received.emplace(rank.config.temp_dir, rank.group.size, 1); });
+  rank.fence.agree();
+  const ExchangeTally moved = exchange_line_pieces(rank, *part, cuts, *received);
+  rank.fence.agree();
+  stats.bytes_sent = moved.bytes_sent;
+  stats.bytes_received = moved.bytes_received;
+  stats.rounds = moved.rounds;
+  stats.exchange_wait_s = moved.wait_s;
+  stats.received_records = received->records();
+  stats.exchange_s = step.lap();
+}
+
+// Rank 0 reports for all ranks, under -v and in --stats (records there are bytes).
+void report(RankContext& rank, DistributedOutput& output, RankStats& stats, const Stopwatch& total) {
+  stats.total_s = total.seconds();
+  const std::vector<RankStats> all = gather_rank_stats(rank.group, stats);
+  if (rank.group.rank != 0) return;
+  for (size_t r = 0; r < all.size(); ++r) {
+    const RankStats& s = all[r];
+    rank.log.info("rank " + std::to_string(r) + ": " + std::to_string(s.slice_records) + " bytes of lines in, " +
+                  std::to_string(s.received_records) + " in its range, " + std::to_string(s.output_records) +
+                  " out; sent " + std::to_string(s.bytes_sent) + " bytes in " + std::to_string(s.rounds) +
+                  " rounds; sorts " + seconds_text(s.sort_s) + ", splitters " + seconds_text(s.splitters_s) +
+                  ", exchange " + seconds_text(s.exchange_s) + ", write " + seconds_text(s.write_s));
+  }
+  output.write_stats(rank_stats_json(all, 1, total.seconds()));
+}
+
 }  // namespace
 
 void distributed_sort_lines(const RankGroup& group, const SortConfig& given) {
@@ -140,65 +199,31 @@ void distributed_sort_lines(const RankGroup& group, const SortConfig& given) {
   SortConfig line_config = given;
   line_config.device = rank.config.device;
   share_random_seed(group, line_config);
-  const LineSpec spec = make_line_spec(line_config.lines, line_config.reverse, line_config.unique);
-  const LineComparator compare(spec);
-  const uint8_t eol = spec.eol;
+  const LineComparator compare(make_line_spec(line_config.lines, line_config.reverse, line_config.unique));
+  const uint8_t eol = compare.spec().eol;
   ContentCheck content(input.inputs, input.views, group.rank);
   rank.log.info(given.exchange == ExchangeChoice::kShm || given.exchange == ExchangeChoice::kNccl
                     ? "exchange: text lines, whatever --exchange says, through MPI"
                     : "exchange: text lines through MPI");
-
-  // 2. This rank's slice, sorted.
   Stopwatch step;
   // In a private directory of -T, as files without names: nothing a
   // killed rank leaves takes space (io/temp/temp_dir.h).
   std::optional<TempDir> scratch;
-  TempFile slice_file, sorted_file;
-  rank.fence.attempt([&] {
-    scratch.emplace(rank.config.temp_dir);
-    uint64_t number = 0;
-    slice_file = scratch->create_file("lines-slice", &number);
-    sorted_file = scratch->create_file("lines-sorted", &number);
-    const RecordRange slice = rank_line_slice(input.inputs, eol, group.rank, group.size);
-    stats.slice_records = write_line_slice(input.inputs, slice, eol, slice_file.file);
-    const SortReport sorted = sort_lines_into(rank, line_config, Mode::kSort, {descriptor_path(slice_file)},
-                                              "/dev/fd/" + std::to_string(sorted_file.file.fd()));
-    stats.runs = sorted.runs;
-    test_fault_point("sort", group.rank);
-  });
-  if (scratch) scratch->remove(slice_file);
-  rank.fence.agree();
+  TempFile sorted;
+  sort_slice(rank, input, line_config, eol, scratch, sorted, stats);
   stats.sort_s = step.lap();
-
-  // 3. Splitters, and where they cut this rank's part.
-  std::optional<SortedLinePart> part;
-  rank.fence.attempt([&] { part.emplace(descriptor_path(sorted_file), eol); });
-  rank.fence.agree();
-  const std::vector<uint64_t> cuts = cut_by_splitters(rank, *part, compare, given.unique);
-  stats.splitters_s = step.lap();
-
-  // 4. The pieces traded.
   std::optional<ReceivedFiles> received;
-  rank.fence.attempt([&] { received.emplace(rank.config.temp_dir, group.size, 1); });
-  rank.fence.agree();
-  const ExchangeTally moved = exchange_line_pieces(rank, *part, cuts, *received);
-  rank.fence.agree();
-  stats.bytes_sent = moved.bytes_sent;
-  stats.bytes_received = moved.bytes_received;
-  stats.rounds = moved.rounds;
-  stats.exchange_wait_s = moved.wait_s;
-  stats.received_records = received->records();
-  part.reset();
-  scratch->remove(sorted_file);
-  stats.exchange_s = step.lap();
+  trade_pieces(rank, descriptor_path(sorted), eol, compare, given.unique, received, stats);
+  scratch->remove(sorted);
+  step.lap();
 
   // 5. What came, merged in rank order into this rank's part of the output.
   std::unique_ptr<LocalPart> merged;
   rank.fence.attempt([&] {
     merged = output.make_part();
     received->finish();
-    const SortReport report = sort_lines_into(rank, line_config, Mode::kMerge, received->paths(), merged->path());
-    stats.output_records = report.output_bytes;
+    const SortReport merge = sort_lines_into(rank, line_config, Mode::kMerge, received->paths(), merged->path());
+    stats.output_records = merge.output_bytes;
   });
   rank.fence.agree();
   received.reset();
@@ -210,21 +235,10 @@ void distributed_sort_lines(const RankGroup& group, const SortConfig& given) {
   check_boundaries(rank, ends, compare, given.unique);
   content.compare(rank);
 
-  // 7. The output.
+  // 7. The output, then the report.
   output.write(rank.fence, merged.get(), 0, stats.output_records);
   stats.write_s = step.lap();
-  stats.total_s = total.seconds();
-  const std::vector<RankStats> all = gather_rank_stats(group, stats);
-  if (group.rank != 0) return;
-  for (size_t r = 0; r < all.size(); ++r) {
-    const RankStats& s = all[r];
-    rank.log.info("rank " + std::to_string(r) + ": " + std::to_string(s.slice_records) + " bytes of lines in, " +
-                  std::to_string(s.received_records) + " in its range, " + std::to_string(s.output_records) +
-                  " out; sent " + std::to_string(s.bytes_sent) + " bytes in " + std::to_string(s.rounds) +
-                  " rounds; sorts " + seconds_text(s.sort_s) + ", splitters " + seconds_text(s.splitters_s) +
-                  ", exchange " + seconds_text(s.exchange_s) + ", write " + seconds_text(s.write_s));
-  }
-  output.write_stats(rank_stats_json(all, 1, total.seconds()));
+  report(rank, output, stats, total);
 }
 
 }  // namespace gsort

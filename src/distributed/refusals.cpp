@@ -13,7 +13,6 @@ void refuse_unsupported_with_ranks(const SortConfig& config) {
   for (const std::string& in : config.inputs) {
     if (in == "-") throw UsageError("standard input" + several + " (give input files that every rank can read)");
   }
-  if (config.output == "-") throw UsageError("standard output" + several + " (give -o FILE, or -o DIR --output-parts)");
   if (config.compress_output) {
     throw UsageError("--compress-output (and -o FILE.zst, .gz, .bz2, .xz)" + several + " yet");
   }

@@ -78,23 +78,29 @@ bool contains(const std::string& text, const std::string& what) { return text.fi
 
 class BothUnits : public ::testing::TestWithParam<Unit> {};
 
+// Under -u too: no key spans two ranges (the cut takes whole keys), each
+// range keeps the first of each key, and the ranges are moved together.
 TEST_P(BothUnits, TheFinalMergeInBatchesAndInRangesGivesTheReference) {
   const Unit u = GetParam();
   TempDir dir;
   Rng rng(53);
-  for (const uint32_t distinct : {7u, 1u, 1000000u}) {
-    SCOPED_TRACE(std::string(unit_name(u)) + ", keys below " + std::to_string(distinct));
-    const std::string expected = write_input(dir, u, numbered_u32_records(rng, 120000, distinct), false);
-    const std::vector<std::string> args = unit_args(u, false, {"-S", "1M"});
-    const ForcedMerge batches = sort_forcing_merge(dir, "batches", args);
-    ASSERT_EQ(batches.result.status(), "exit 0") << batches.result.err;
-    EXPECT_TRUE(batches.out == expected) << "the batches differ from the reference";
-    EXPECT_FALSE(contains(batches.result.err, "gsort: final merge: ")) << batches.result.err;
-    const ForcedMerge ranges = sort_forcing_merge(dir, "ranges:23", args);
-    ASSERT_EQ(ranges.result.status(), "exit 0") << ranges.result.err;
-    EXPECT_TRUE(ranges.out == expected) << "the ranges differ from the reference";
-    EXPECT_TRUE(contains(ranges.result.err, "gsort: final merge: 23 ranges")) << ranges.result.err;
-    EXPECT_EQ(count_files(dir.path()), 2u) << "files left behind";  // in, out
+  for (const bool unique : {false, true}) {
+    for (const uint32_t distinct : {7u, 1u, 1000000u}) {
+      SCOPED_TRACE(std::string(unit_name(u)) + (unique ? ", -u" : "") + ", keys below " + std::to_string(distinct));
+      const std::string expected = write_input(dir, u, numbered_u32_records(rng, 120000, distinct), unique);
+      const std::vector<std::string> args = unit_args(u, unique, {"-S", "1M"});
+      const ForcedMerge batches = sort_forcing_merge(dir, "batches", args);
+      ASSERT_EQ(batches.result.status(), "exit 0") << batches.result.err;
+      EXPECT_TRUE(batches.out == expected) << "the batches differ from the reference";
+      EXPECT_FALSE(contains(batches.result.err, "gsort: final merge: ")) << batches.result.err;
+      const ForcedMerge ranges = sort_forcing_merge(dir, "ranges:23", args);
+      ASSERT_EQ(ranges.result.status(), "exit 0") << ranges.result.err;
+      EXPECT_TRUE(ranges.out == expected) << "the ranges differ from the reference";
+      // Whole keys: as many ranges as distinct keys where they are fewer.
+      const std::string cut = unique && distinct < 23 ? std::to_string(distinct) + " range" : "23 ranges";
+      EXPECT_TRUE(contains(ranges.result.err, "gsort: final merge: " + cut)) << ranges.result.err;
+      EXPECT_EQ(count_files(dir.path()), 2u) << "files left behind";  // in, out
+    }
   }
 }
 
@@ -111,27 +117,6 @@ TEST_P(BothUnits, TheOutputWriterKeepsTheFirstOfEachKeyUnderVerify) {
     ASSERT_EQ(r.result.status(), "exit 0") << r.result.err;
     EXPECT_TRUE(r.out == expected) << "-u differs from the reference";
     EXPECT_TRUE(contains(r.result.err, "verified")) << r.result.err;
-    EXPECT_EQ(count_files(dir.path()), 2u) << "files left behind";
-  }
-}
-
-// -u through the final merge in ranges: no key spans two ranges (the cut
-// takes whole keys), each range keeps the first of each key, and the
-// ranges are moved together; with keys that repeat across every range, one
-// key, and few repeats.
-TEST_P(BothUnits, TheFinalMergeInRangesUnderUniqueKeepsTheFirstOfEachKey) {
-  const Unit u = GetParam();
-  TempDir dir;
-  Rng rng(56);
-  for (const uint32_t distinct : {7u, 1u, 1000000u}) {
-    SCOPED_TRACE(std::string(unit_name(u)) + ", keys below " + std::to_string(distinct));
-    const std::string expected = write_input(dir, u, numbered_u32_records(rng, 120000, distinct), true);
-    const ForcedMerge r = sort_forcing_merge(dir, "ranges:23", unit_args(u, true, {"-S", "1M"}));
-    ASSERT_EQ(r.result.status(), "exit 0") << r.result.err;
-    EXPECT_TRUE(r.out == expected) << "-u in ranges differs from the reference";
-    EXPECT_TRUE(contains(r.result.err, "gsort: final merge: ")) << r.result.err;
-    EXPECT_TRUE(contains(r.result.err, " ranges")) << r.result.err;
-    EXPECT_FALSE(contains(r.result.err, "in batches, not in ranges")) << r.result.err;
     EXPECT_EQ(count_files(dir.path()), 2u) << "files left behind";
   }
 }

@@ -330,7 +330,6 @@ case_refusals() {
   gen -n 100 --record-size 16 --key 0:u32 -o "$work/in"
   refuse "standard input" --record-size 16 --key 0:u32 -o "$work/out/sorted"
   refuse "standard input" --record-size 16 --key 0:u32 "$work/in" - -o "$work/out/sorted"
-  refuse "standard output" --record-size 16 --key 0:u32 "$work/in"
   refuse "--check" -c --record-size 16 --key 0:u32 "$work/in"
   refuse "--merge" -m --record-size 16 --key 0:u32 "$work/in" -o "$work/out/sorted"
   refuse "--compress-output" --record-size 16 --key 0:u32 "$work/in" -o "$work/out/sorted.zst"
@@ -367,6 +366,34 @@ case_lines() {
   if locale -a 2>/dev/null | grep -qix 'en_US.utf8'; then
     LC_ALL=en_US.UTF-8 np="2 3" same -t, -k2,2 -k1,1 "$work/csv"
   fi
+}
+
+# -o - (or no -o): the parts in rank order onto rank 0's standard output,
+# which mpirun forwards; records (whole slices, streamed, -u) and lines.
+case_stdout() {
+  gen -n 30000 --record-size 16 --key 0:u32 -d few -o "$work/few"
+  gen -n 20000 --format csv -o "$work/csv"
+  local n args
+  for args in "--record-size 16 --key 0:u32|$work/few" "-S 1M -u --record-size 16 --key 0:u32|$work/few" \
+    "-t, -k2,2 -k3,3n|$work/csv" "-u -t, -k2,2|$work/csv"; do
+    # shellcheck disable=SC2086  # the options: several words
+    "$gsort" --backend cpu -T "$work/tmp" ${args%|*} "${args#*|}" -o "$work/ref"
+    for n in 2 4; do
+      [ "$n" -le "$max_ranks" ] || continue
+      # shellcheck disable=SC2086
+      mpi "$n" "$gsort" "${rank_opts[@]}" -T "$work/tmp" ${args%|*} "${args#*|}" -o - >"$work/stdout" ||
+        fail "np $n, ${args%|*}: exit $?"
+      cmp -s "$work/ref" "$work/stdout" || fail "np $n, ${args%|*}: standard output differs from one process"
+      no_leftovers
+    done
+  done
+  # A rank failing as the parts are written: every rank exits 2.
+  local rc=0
+  GSORT_TEST_FAIL_RANK=1 GSORT_TEST_FAIL_AT=write mpi 2 -x GSORT_TEST_FAIL_RANK -x GSORT_TEST_FAIL_AT "$hooks" \
+    --backend cpu -T "$work/tmp" -t, -k2,2 "$work/csv" >"$work/stdout" 2>"$work/err" || rc=$?
+  [ "$rc" != 0 ] || fail "a rank failing at write: exit 0"
+  grep -q "rank 1: test hook" "$work/err" || fail "a rank failing at write: $(cat "$work/err")"
+  no_leftovers
 }
 
 # Ranks that read lines in different locales would order them differently:

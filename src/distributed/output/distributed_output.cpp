@@ -12,6 +12,7 @@
 #include "src/core/errors.h"
 #include "src/report/stats_json.h"
 #include "src/distributed/output/part_copy.h"
+#include "src/distributed/output/stdout_gather.h"
 #include "src/core/test_hooks.h"
 
 namespace gsort {
@@ -64,14 +65,17 @@ DistributedOutput::~DistributedOutput() {
   if (shared_slot_ >= 0) unregister_temp_path(shared_slot_);
 }
 
+bool DistributedOutput::to_stdout() const { return !config_.output_parts && config_.output == "-"; }
+
 std::string DistributedOutput::part_directory() const {
+  if (to_stdout()) return config_.temp_dir;  // rank 0's standard output has no directory
   return config_.output_parts ? config_.output : directory_of(config_.output);
 }
 
 std::unique_ptr<LocalPart> DistributedOutput::make_part() const {
   char stem[64];
   std::snprintf(stem, sizeof stem, "rank-%05d", group_.rank);
-  const std::string prefix = config_.output_parts ? "" : base_name(config_.output) + ".";
+  const std::string prefix = config_.output_parts || to_stdout() ? "" : base_name(config_.output) + ".";
   return std::make_unique<LocalPart>(part_directory(), prefix + stem);
 }
 
@@ -85,6 +89,8 @@ void DistributedOutput::write(RankFence& fence, LocalPart* part, uint64_t skip_b
   const uint64_t bytes = records * config_.record_size;
   if (config_.output_parts) {
     write_parts(fence, *part, skip_bytes, bytes);
+  } else if (to_stdout()) {
+    write_to_stdout(fence, part, skip_bytes, bytes);
   } else {
     write_single_file(fence, part, skip_bytes, bytes);
   }
@@ -109,6 +115,21 @@ void DistributedOutput::write_single_file(RankFence& fence, LocalPart* part, uin
   // Renamed into place by rank 0 once all agree: no longer ours to remove.
   if (shared_slot_ >= 0) unregister_temp_path(shared_slot_);
   shared_slot_ = -1;
+  fence.attempt([&] {
+    if (group_.rank == 0) target_->commit(config_.fsync);
+  });
+  fence.agree();
+}
+
+void DistributedOutput::write_to_stdout(RankFence& fence, LocalPart* part, uint64_t skip_bytes, uint64_t bytes) {
+  fence.attempt([&] {
+    test_fault_point("write", group_.rank);
+    if (!part && bytes > 0) throw Error("internal error: a rank's part for standard output was not kept");
+  });
+  fence.agree();
+  gather_parts_to_stdout(group_, fence, part ? part->path() : std::string(), skip_bytes, bytes,
+                         group_.rank == 0 ? &target_->file() : nullptr);
+  fence.agree();
   fence.attempt([&] {
     if (group_.rank == 0) target_->commit(config_.fsync);
   });

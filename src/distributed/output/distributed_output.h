@@ -3,7 +3,8 @@
 // range at its offset (a prefix sum of the parts' sizes); rank 0 renames it
 // into place once every rank succeeded. With --output-parts: each rank puts
 // its part in place as DIR/part-NNNNN (its rank) once every rank succeeded.
-// A failure anywhere leaves the destination as it was.
+// A failure anywhere leaves the destination as it was. With -o -, the
+// parts go in rank order onto rank 0's standard output (stdout_gather.h).
 #pragma once
 
 #include <cstdint>
@@ -44,12 +45,16 @@ class DistributedOutput {
   uint64_t offset_of(uint64_t bytes) const;
   // The file every rank writes into (one output file).
   const std::string& shared_path() const { return shared_path_; }
+  // -o -: rank 0's standard output, which takes the parts (no rank writes
+  // into it at an offset).
+  bool to_stdout() const;
   // Rank 0: --stats, into its file or onto standard error.
   void write_stats(const std::string& json);
 
  private:
   void write_single_file(RankFence& fence, LocalPart* part, uint64_t skip_bytes, uint64_t bytes);
   void write_parts(RankFence& fence, LocalPart& part, uint64_t skip_bytes, uint64_t bytes);
+  void write_to_stdout(RankFence& fence, LocalPart* part, uint64_t skip_bytes, uint64_t bytes);
   std::string part_directory() const;
 
   const RankGroup& group_;
