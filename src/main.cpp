@@ -87,14 +87,11 @@ void keep_until_exit(const std::shared_ptr<PendingStart>& pending) {
   kept->push_back(pending);
 }
 
-// A sort's exit status is 0 (failures throw); a check's says whether the
-// input was in order, and -c says where it was not.
-int run(const SortConfig& config, const RunOptions& options) {
-  const RunOutcome outcome = run_config(config, options);
-  if (outcome.pending_start) keep_until_exit(outcome.pending_start);
-  if (config.mode != Mode::kCheck) return kExitOk;
-  const CheckResult& r = outcome.check;
+// A check's exit status says whether the input was in order; -c says
+// where it was not (`speak`: this process is the one to say it).
+int check_exit(const SortConfig& config, const CheckResult& r, bool speak) {
   if (r.sorted) return kExitOk;
+  if (!speak) return kExitDisorder;
   if (!config.check_quiet && config.lines.enabled) {  // GNU sort's words: "-:2: disorder: b"
     // The line as it is, NULs included, ended as lines end (-z: NUL), as sort writes it.
     const std::string line = "gsort: " + describe_line_disorder(config.inputs.front(), r) +
@@ -105,6 +102,14 @@ int run(const SortConfig& config, const RunOptions& options) {
     std::fprintf(stderr, "gsort: %s: %s\n", name.c_str(), describe_disorder(r, layout_of(config), config.unique).c_str());
   }
   return kExitDisorder;
+}
+
+// A sort's exit status is 0 (failures throw); a check's, check_exit's.
+int run(const SortConfig& config, const RunOptions& options) {
+  const RunOutcome outcome = run_config(config, options);
+  if (outcome.pending_start) keep_until_exit(outcome.pending_start);
+  if (config.mode != Mode::kCheck) return kExitOk;
+  return check_exit(config, outcome.check, true);
 }
 
 // One process.
@@ -150,6 +155,7 @@ int run_as_rank(DistributedLaunch& mpi, int argc, char** argv, const StandardStr
       config = cmd.config;
     });
     mpi.agree_on_printing(!config);
+    if (config && config->mode == Mode::kCheck) return check_exit(*config, mpi.check(*config), mpi.rank() == 0);
     if (config) mpi.sort(*config);
     return kExitOk;
   } catch (const RanksFailed& e) {

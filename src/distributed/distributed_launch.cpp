@@ -11,6 +11,7 @@
 
 #include "io/codec/input_format.h"
 #include "io/temp/temp_registry.h"
+#include "src/distributed/distributed_check.h"
 #include "src/distributed/distributed_sort.h"
 #include "src/distributed/ranks/rank_agreement.h"
 #include "src/distributed/ranks/rank_fence.h"
@@ -72,6 +73,11 @@ void DistributedLaunch::agree_on_printing(bool printed) {
 void DistributedLaunch::sort(const SortConfig& config) {
   set_input_decoding(config.decompress);  // as run_config does for one process
   distributed_sort(*group_, config);
+}
+
+CheckResult DistributedLaunch::check(const SortConfig& config) {
+  set_input_decoding(config.decompress);
+  return distributed_check(*group_, config);
 }
 
 void DistributedLaunch::abort(int exit_code) {

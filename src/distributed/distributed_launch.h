@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "src/config/sort_config.h"
+#include "src/verify/sorted_check.h"
 
 namespace gsort {
 
@@ -43,6 +44,9 @@ class DistributedLaunch {
   // Collective: the distributed sort (distributed_sort.h); throws
   // RanksFailed on every rank where any rank failed.
   void sort(const SortConfig& config);
+  // Collective: -c or -C (distributed_check.h): the input's first
+  // disorder, the same on every rank.
+  CheckResult check(const SortConfig& config);
   // Ends every rank's process with `exit_code` (MPI_Abort): after an error
   // outside a collective step, where other ranks may be waiting in one.
   [[noreturn]] void abort(int exit_code);

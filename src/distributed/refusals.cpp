@@ -6,7 +6,6 @@ namespace gsort {
 
 void refuse_unsupported_with_ranks(const SortConfig& config) {
   const std::string several = " is not supported with several ranks";
-  if (config.mode == Mode::kCheck) throw UsageError("--check (-c, -C)" + several + " (run it as one process)");
   if (config.mode == Mode::kMerge) {
     throw UsageError("--merge (-m)" + several + " yet (sort the inputs instead: the output is the same)");
   }

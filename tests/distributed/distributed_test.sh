@@ -330,7 +330,6 @@ case_refusals() {
   gen -n 100 --record-size 16 --key 0:u32 -o "$work/in"
   refuse "standard input" --record-size 16 --key 0:u32 -o "$work/out/sorted"
   refuse "standard input" --record-size 16 --key 0:u32 "$work/in" - -o "$work/out/sorted"
-  refuse "--check" -c --record-size 16 --key 0:u32 "$work/in"
   refuse "--merge" -m --record-size 16 --key 0:u32 "$work/in" -o "$work/out/sorted"
   refuse "--compress-output" --record-size 16 --key 0:u32 "$work/in" -o "$work/out/sorted.zst"
   zstd -q -f "$work/in" -o "$work/in.zst" 2>/dev/null && \
@@ -394,6 +393,50 @@ case_stdout() {
   [ "$rc" != 0 ] || fail "a rank failing at write: exit 0"
   grep -q "rank 1: test hook" "$work/err" || fail "a rank failing at write: $(cat "$work/err")"
   no_leftovers
+}
+
+# check_same STATUS ARGS...: -c or -C across ranks gives one process's exit
+# status and its message (the lines of stderr gsort writes; mpirun adds its own).
+check_same() {
+  local want=$1 rc=0 n
+  shift
+  "$gsort" --backend cpu "$@" 2>"$work/ref_err" || rc=$?
+  [ "$rc" = "$want" ] || fail "one process: exit $rc, wanted $want: $*"
+  for n in 2 3 4; do
+    [ "$n" -le "$max_ranks" ] || continue
+    rc=0
+    mpi "$n" "$gsort" "${rank_opts[@]}" -T "$work/tmp" "$@" 2>"$work/err" || rc=$?
+    [ "$rc" = "$want" ] || fail "np $n: exit $rc, wanted $want: $*: $(head -c 600 "$work/err")"
+    cmp -s <(grep -a '^gsort: ' "$work/ref_err") <(grep -a '^gsort: ' "$work/err") ||
+      fail "np $n: $* says $(grep -a '^gsort: ' "$work/err"), one process $(cat "$work/ref_err")"
+    no_leftovers
+  done
+}
+
+# -c and -C: each rank checks its slice, the ranks each slice's first unit
+# against the slice before; the first disorder in input order, numbered from
+# the input's start, as one process says it.
+case_check() {
+  gen -n 40000 --format csv -o "$work/csv"
+  "$gsort" -t, -k2,2 -k1,1n "$work/csv" -o "$work/sorted"
+  check_same 0 -c -t, -k2,2 -k1,1n "$work/sorted"
+  check_same 1 -c -t, -k2,2 -k1,1n "$work/csv"
+  check_same 1 -C -t, -k2,2 -k1,1n "$work/csv"
+  check_same 1 -c -u -t, -k2,2 "$work/sorted"
+  # One disorder near the end: the last rank finds it, the others count the lines before.
+  { head -n 39000 "$work/sorted"; printf 'zzz,0,0,0\n'; tail -n 1000 "$work/sorted"; } >"$work/late"
+  check_same 1 -c -t, -k2,2 -k1,1n "$work/late"
+  # Two lines, one a rank: the disorder lies across the boundary.
+  printf 'b\na\n' >"$work/two"
+  check_same 1 -c "$work/two"
+  gen -n 30000 --record-size 16 --key 0:u32 -d sorted -o "$work/rec_sorted"
+  gen -n 30000 --record-size 16 --key 0:u32 -o "$work/rec"
+  gen -n 30000 --record-size 16 --key 0:u32 -d few -o "$work/rec_few"
+  "$gsort" --record-size 16 --key 0:u32 "$work/rec_few" -o "$work/rec_few_sorted"
+  check_same 0 -c --record-size 16 --key 0:u32 "$work/rec_sorted"
+  check_same 1 -c --record-size 16 --key 0:u32 "$work/rec"
+  check_same 1 -c -u --record-size 16 --key 0:u32 "$work/rec_few_sorted"
+  check_same 0 -c --record-size 16 --key 0:u32 "$work/rec_few_sorted"
 }
 
 # Ranks that read lines in different locales would order them differently:

@@ -41,7 +41,7 @@ void flush_directory(const std::string& dir) {
 }  // namespace
 
 void DistributedOutput::prepare() {
-  if (group_.rank != 0) return;
+  if (group_.rank != 0 || config_.mode == Mode::kCheck) return;  // -c and -C write nothing
   if (config_.output_parts) {
     directory_ = std::make_unique<OutputDirectory>(config_.output);
   } else {

@@ -1,0 +1,194 @@
+#include "src/distributed/distributed_check.h"
+
+#include <algorithm>
+#include <cstring>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "io/temp/temp_dir.h"
+#include "src/distributed/lines/line_slice.h"
+#include "src/distributed/lines/sorted_line_part.h"
+#include "src/distributed/partition/content_check.h"
+#include "src/distributed/rank_input.h"
+#include "src/keys/line_spec.h"
+#include "src/verify/line_check.h"
+
+namespace gsort {
+namespace {
+
+// A rank's slice, checked: its first disorder (numbered within the slice),
+// how many units and bytes it holds, and its first and last unit.
+struct SliceCheck {
+  CheckResult local;
+  uint64_t units = 0, bytes = 0;
+  std::string first, last;
+};
+
+// The order of two units (whole records, or lines without terminators).
+using UnitCompare = std::function<int(const std::string& a, const std::string& b)>;
+
+SliceCheck check_line_slice(const RankContext& rank, const RankInput& input, const LineComparator& compare) {
+  const uint8_t eol = compare.spec().eol;
+  SliceCheck c;
+  TempDir scratch(rank.config.temp_dir);
+  uint64_t number = 0;
+  TempFile slice = scratch.create_file("lines-slice", &number);
+  const RecordRange range = rank_line_slice(input.inputs, eol, rank.group.rank, rank.group.size);
+  c.bytes = write_line_slice(input.inputs, range, eol, slice.file);
+  const std::string path = "/proc/self/fd/" + std::to_string(slice.file.fd());
+  const SortedLinePart lines(path, eol);  // mapped, for its ends and its count
+  c.units = static_cast<uint64_t>(std::count(lines.bytes(), lines.bytes() + lines.size(), eol));
+  if (c.units > 0) {
+    c.first = lines.line(0);
+    uint64_t last = lines.size() - 1;
+    while (last > 0 && lines.bytes()[last - 1] != eol) --last;
+    c.last = lines.line(last);
+  }
+  c.local = check_sorted_lines(path, compare, std::max<uint64_t>(rank.config.memory_bytes / 4, 1 << 20), nullptr);
+  scratch.remove(slice);
+  return c;
+}
+
+SliceCheck check_record_slice(const RankContext& rank, const RankInput& input) {
+  const KeyLayout& layout = rank.layout;
+  const uint32_t rs = layout.record_size();
+  SliceCheck c;
+  c.units = input.slice.size();
+  c.bytes = c.units * rs;
+  std::vector<uint8_t> buf, previous;
+  const uint64_t per_read = std::max<uint64_t>(1, (uint64_t{8} << 20) / rs);
+  for (uint64_t i = 0; i < c.units && c.local.sorted;) {
+    const uint64_t n = std::min(per_read, c.units - i);
+    buf.resize(n * rs);
+    input.inputs.read(input.slice.begin + i, n, buf.data());
+    for (uint64_t k = 0; k < n; ++k, ++i) {
+      const uint8_t* rec = buf.data() + k * rs;
+      if (!previous.empty()) {
+        const int d = layout.compare(previous.data(), rec);
+        if (d > 0 || (rank.config.unique && d == 0)) {
+          c.local.sorted = false;
+          c.local.bad_record = i + 1;
+          c.local.bad_offset = i * rs;
+          c.local.previous_key = raw_key_bytes(layout, previous.data());
+          c.local.bad_key = raw_key_bytes(layout, rec);
+          break;
+        }
+      }
+      previous.assign(rec, rec + rs);
+    }
+  }
+  if (c.units > 0) {
+    std::string r(rs, '\0');
+    input.inputs.read(input.slice.begin, 1, reinterpret_cast<uint8_t*>(r.data()));
+    c.first = r;
+    input.inputs.read(input.slice.end - 1, 1, reinterpret_cast<uint8_t*>(r.data()));
+    c.last = r;
+  }
+  return c;
+}
+
+void put(std::string& s, uint64_t v) { s.append(reinterpret_cast<const char*>(&v), sizeof v); }
+void put(std::string& s, const std::string& bytes) {
+  put(s, bytes.size());
+  s += bytes;
+}
+uint64_t get(const std::string& s, size_t& at) {
+  uint64_t v = 0;
+  std::memcpy(&v, s.data() + at, sizeof v);
+  at += sizeof v;
+  return v;
+}
+std::string get_bytes(const std::string& s, size_t& at) {
+  const uint64_t n = get(s, at);
+  std::string b = s.substr(at, n);
+  at += n;
+  return b;
+}
+
+// This rank's first disorder in input order, numbered from the input's
+// start: at its first unit (against the slice before it), else in it.
+CheckResult first_disorder(const RankContext& rank, const SliceCheck& c, const std::vector<std::string>& ends,
+                           const UnitCompare& compare, const std::function<std::string(const std::string&)>& key) {
+  uint64_t before[2] = {0, 0}, mine[2] = {c.units, c.bytes};
+  MPI_Exscan(mine, before, 2, MPI_UINT64_T, MPI_SUM, rank.group.comm);
+  if (rank.group.rank == 0) before[0] = before[1] = 0;  // MPI_Exscan leaves rank 0's undefined
+  CheckResult r = c.local;
+  r.bad_record += before[0];
+  r.bad_offset += before[1];
+  if (c.units == 0) return CheckResult{};
+  // The last unit of the nearest slice before this one that has any.
+  for (int p = rank.group.rank - 1; p >= 0; --p) {
+    if (ends[static_cast<size_t>(p)].empty()) continue;
+    size_t at = 0;
+    get_bytes(ends[static_cast<size_t>(p)], at);
+    const std::string last = get_bytes(ends[static_cast<size_t>(p)], at);
+    const int d = compare(last, c.first);
+    if (d > 0 || (rank.config.unique && d == 0)) {
+      r.sorted = false;
+      r.bad_record = before[0] + 1;
+      r.bad_offset = before[1];
+      const std::string a = key(last), b = key(c.first);
+      r.previous_key.assign(a.begin(), a.end());
+      r.bad_key.assign(b.begin(), b.end());
+    }
+    break;
+  }
+  return r;
+}
+
+}  // namespace
+
+CheckResult distributed_check(const RankGroup& group, const SortConfig& given) {
+  SortConfig config = given;
+  if (config.lines.enabled) config.record_size = 1;  // the inputs end to end, as bytes
+  RankContext rank(group, config);
+  DistributedOutput output(group, rank.config);
+  RankStats stats;
+  const RankInput input = prepare_rank_input(rank, output, stats);
+  ContentCheck content(input.inputs, input.views, group.rank);
+  const LineComparator lines(make_line_spec(given.lines, given.reverse, given.unique));
+  SliceCheck c;
+  rank.fence.attempt([&] { c = given.lines.enabled ? check_line_slice(rank, input, lines) : check_record_slice(rank, input); });
+  rank.fence.agree();
+  std::string ends;
+  if (c.units > 0) {
+    put(ends, c.first);
+    put(ends, c.last);
+  }
+  const UnitCompare compare = [&](const std::string& a, const std::string& b) {
+    if (given.lines.enabled) {
+      return lines.compare(reinterpret_cast<const uint8_t*>(a.data()), a.size(),
+                           reinterpret_cast<const uint8_t*>(b.data()), b.size());
+    }
+    return rank.layout.compare(reinterpret_cast<const uint8_t*>(a.data()), reinterpret_cast<const uint8_t*>(b.data()));
+  };
+  const auto key = [&](const std::string& unit) {
+    if (given.lines.enabled) return unit;
+    const std::vector<uint8_t> k = raw_key_bytes(rank.layout, reinterpret_cast<const uint8_t*>(unit.data()));
+    return std::string(k.begin(), k.end());
+  };
+  const CheckResult mine = first_disorder(rank, c, gather_to_all(group, ends), compare, key);
+  content.compare(rank);
+  std::string encoded;
+  put(encoded, mine.sorted ? 0 : 1);
+  put(encoded, mine.bad_record);
+  put(encoded, mine.bad_offset);
+  put(encoded, std::string(mine.previous_key.begin(), mine.previous_key.end()));
+  put(encoded, std::string(mine.bad_key.begin(), mine.bad_key.end()));
+  for (const std::string& theirs : gather_to_all(group, encoded)) {
+    size_t at = 0;
+    if (get(theirs, at) == 0) continue;
+    CheckResult r;
+    r.sorted = false;
+    r.bad_record = get(theirs, at);
+    r.bad_offset = get(theirs, at);
+    const std::string previous = get_bytes(theirs, at), bad = get_bytes(theirs, at);
+    r.previous_key.assign(previous.begin(), previous.end());
+    r.bad_key.assign(bad.begin(), bad.end());
+    return r;
+  }
+  return CheckResult{};
+}
+
+}  // namespace gsort
