@@ -236,7 +236,7 @@ void distributed_sort_lines(const RankGroup& group, const SortConfig& given) {
   content.compare(rank);
 
   // 7. The output, then the report.
-  output.write(rank.fence, merged.get(), 0, stats.output_records);
+  output.write(rank.fence, merged.get(), 0, stats.output_records, rank.pool);
   stats.write_s = step.lap();
   report(rank, output, stats, total);
 }

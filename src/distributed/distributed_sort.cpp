@@ -57,7 +57,8 @@ void distributed_sort(const RankGroup& group, const SortConfig& config) {
   content.compare(rank);
   stats.output_records = sorted.records - (drop_first ? 1 : 0);
   const Stopwatch writing;
-  output.write(rank.fence, sorted.part.get(), drop_first ? rank.layout.record_size() : 0, stats.output_records);
+  output.write(rank.fence, sorted.part.get(), drop_first ? rank.layout.record_size() : 0, stats.output_records,
+               rank.pool);
   stats.write_s = writing.seconds();
   report(rank, output, stats, total);
 }

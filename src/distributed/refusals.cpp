@@ -12,8 +12,8 @@ void refuse_unsupported_with_ranks(const SortConfig& config) {
   for (const std::string& in : config.inputs) {
     if (in == "-") throw UsageError("standard input" + several + " (give input files that every rank can read)");
   }
-  if (config.compress_output) {
-    throw UsageError("--compress-output (and -o FILE.zst, .gz, .bz2, .xz)" + several + " yet");
+  if (config.compress_output && config.output_parts) {
+    throw UsageError("--compress-output with --output-parts" + several + " (compress the parts after, or give -o FILE)");
   }
   if (!config.trace_path.empty()) throw UsageError("--trace" + several + " yet (use --stats: it has every rank's phases)");
 }

@@ -331,7 +331,8 @@ case_refusals() {
   refuse "standard input" --record-size 16 --key 0:u32 -o "$work/out/sorted"
   refuse "standard input" --record-size 16 --key 0:u32 "$work/in" - -o "$work/out/sorted"
   refuse "--merge" -m --record-size 16 --key 0:u32 "$work/in" -o "$work/out/sorted"
-  refuse "--compress-output" --record-size 16 --key 0:u32 "$work/in" -o "$work/out/sorted.zst"
+  refuse "--compress-output with --output-parts" --record-size 16 --key 0:u32 "$work/in" --compress-output \
+    --output-parts -o "$work/out/parts"
   zstd -q -f "$work/in" -o "$work/in.zst" 2>/dev/null && \
     refuse "uncompressed" --record-size 16 --key 0:u32 "$work/in.zst" -o "$work/out/sorted"
   refuse "not a multiple" --record-size 15 "$work/in" -o "$work/out/sorted"
@@ -393,6 +394,39 @@ case_stdout() {
   [ "$rc" != 0 ] || fail "a rank failing at write: exit 0"
   grep -q "rank 1: test hook" "$work/err" || fail "a rank failing at write: $(cat "$work/err")"
   no_leftovers
+}
+
+# --compress-output: each rank compresses its part, and the parts end to
+# end are one valid file (frames, members, streams), which decodes to one
+# process's output and which gsort reads back.
+case_compressed() {
+  gen -n 30000 --record-size 16 --key 0:u32 -d few -o "$work/few"
+  gen -n 20000 --format csv -o "$work/csv"
+  local n ext decode args
+  for ext in zst gz bz2 xz; do
+    case $ext in zst) decode="zstd -dc" ;; gz) decode="gzip -dc" ;; bz2) decode="bzip2 -dc" ;; xz) decode="xz -dc" ;; esac
+    command -v "${decode%% *}" >/dev/null || { echo "skipped .$ext: no ${decode%% *}"; continue; }
+    for args in "--record-size 16 --key 0:u32|$work/few" "-u --record-size 16 --key 0:u32|$work/few" \
+      "-t, -k2,2 -k3,3n|$work/csv"; do
+      # shellcheck disable=SC2086  # the options: several words
+      "$gsort" --backend cpu -T "$work/tmp" ${args%|*} "${args#*|}" -o "$work/ref"
+      for n in 2 3; do
+        [ "$n" -le "$max_ranks" ] || continue
+        # shellcheck disable=SC2086
+        mpi "$n" "$gsort" "${rank_opts[@]}" -T "$work/tmp" ${args%|*} "${args#*|}" -o "$work/out/sorted.$ext" ||
+          fail "np $n, .$ext, ${args%|*}: exit $?"
+        $decode "$work/out/sorted.$ext" | cmp -s "$work/ref" - || fail "np $n, .$ext, ${args%|*}: decodes to another output"
+        # shellcheck disable=SC2086
+        "$gsort" -c ${args%|*} "$work/out/sorted.$ext" || fail "np $n, .$ext: gsort -c does not read it back"
+        rm "$work/out/sorted.$ext"
+        no_leftovers
+      done
+    done
+  done
+  # Onto standard output too.
+  mpi 2 "$gsort" "${rank_opts[@]}" -T "$work/tmp" -t, -k2 --compress-output "$work/csv" -o - >"$work/stdout.zst"
+  "$gsort" --backend cpu -t, -k2 "$work/csv" -o "$work/ref"
+  zstd -dc "$work/stdout.zst" | cmp -s "$work/ref" - || fail "-o - with --compress-output: decodes to another output"
 }
 
 # check_same STATUS ARGS...: -c or -C across ranks gives one process's exit

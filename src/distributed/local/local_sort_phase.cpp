@@ -108,7 +108,8 @@ SortedPart sort_received_records(RankContext& rank, ReceivedRecords received, co
                                  RankStats& stats) {
   const Stopwatch t;
   const uint32_t rs = rank.config.record_size;
-  const bool at_offset = !rank.config.output_parts && !rank.config.unique && !output.to_stdout();
+  const bool at_offset =
+      !rank.config.output_parts && !rank.config.unique && !output.to_stdout() && !rank.config.compress_output;
   const uint64_t offset = at_offset ? output.offset_of(received.count * rs) : 0;
   SortedPart sorted;
   rank.fence.attempt([&] {

@@ -11,6 +11,7 @@
 #include "io/temp/temp_registry.h"
 #include "src/core/errors.h"
 #include "src/report/stats_json.h"
+#include "src/distributed/output/compressed_part.h"
 #include "src/distributed/output/part_copy.h"
 #include "src/distributed/output/stdout_gather.h"
 #include "src/core/test_hooks.h"
@@ -85,8 +86,21 @@ uint64_t DistributedOutput::offset_of(uint64_t bytes) const {
   return group_.rank == 0 ? 0 : offset;  // MPI_Exscan leaves rank 0's undefined
 }
 
-void DistributedOutput::write(RankFence& fence, LocalPart* part, uint64_t skip_bytes, uint64_t records) {
-  const uint64_t bytes = records * config_.record_size;
+void DistributedOutput::write(RankFence& fence, LocalPart* part, uint64_t skip_bytes, uint64_t records,
+                              ThreadPool& pool) {
+  uint64_t bytes = records * config_.record_size;
+  std::unique_ptr<LocalPart> packed;  // the part compressed (--compress-output: compressed_part.h)
+  if (config_.compress_output) {
+    fence.attempt([&] {
+      if (!part && bytes > 0) throw Error("internal error: a rank's part to compress was not kept");
+      packed = make_part();
+      packed->create_empty();
+      bytes = compress_part(part ? part->path() : std::string(), skip_bytes, bytes, packed->path(), config_, pool);
+    });
+    fence.agree();
+    part = packed.get();
+    skip_bytes = 0;
+  }
   if (config_.output_parts) {
     write_parts(fence, *part, skip_bytes, bytes);
   } else if (to_stdout()) {

@@ -14,6 +14,7 @@
 #include "io/output/output_parts.h"
 #include "io/output/output_target.h"
 #include "src/config/sort_config.h"
+#include "src/core/thread_pool.h"
 #include "src/distributed/output/local_part.h"
 #include "src/distributed/ranks/rank_fence.h"
 #include "src/distributed/ranks/rank_group.h"
@@ -36,10 +37,11 @@ class DistributedOutput {
   // A new hidden part file in the output's directory.
   std::unique_ptr<LocalPart> make_part() const;
   // Collective: puts `records` records of the part, from byte skip_bytes
-  // on, into the output, and commits when every rank succeeded. A null
-  // part: this rank already wrote its records at its offset (one output
-  // file only; see offset_of).
-  void write(RankFence& fence, LocalPart* part, uint64_t skip_bytes, uint64_t records);
+  // on, into the output (compressed first, with --compress-output, on
+  // `pool`), and commits when every rank succeeded. A null part: this rank
+  // already wrote its records at its offset (one output file only, plain;
+  // see offset_of).
+  void write(RankFence& fence, LocalPart* part, uint64_t skip_bytes, uint64_t records, ThreadPool& pool);
   // Collective, never throws: where a rank's `bytes` of output begin in
   // the one output file (a prefix sum over the ranks).
   uint64_t offset_of(uint64_t bytes) const;
