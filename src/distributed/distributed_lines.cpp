@@ -12,6 +12,7 @@
 #include "src/distributed/lines/line_exchange.h"
 #include "src/distributed/lines/line_slice.h"
 #include "src/distributed/lines/sorted_line_part.h"
+#include "src/distributed/lines/streamed_lines.h"
 #include "src/distributed/local/received_files.h"
 #include "io/temp/temp_dir.h"
 #include "src/distributed/output/local_part.h"
@@ -195,35 +196,54 @@ void distributed_sort_lines(const RankGroup& group, const SortConfig& given) {
   RankContext rank(group, as_bytes);
   DistributedOutput output(group, rank.config);
   RankStats stats;
-  const RankInput input = prepare_rank_input(rank, output, stats);
+  // Inputs every rank can split by their size, or that rank 0 alone reads as they come.
+  const bool streamed = inputs_only_rank0_reads(group, given.inputs);
+  std::optional<RankInput> input;
+  if (streamed) {
+    prepare_rank0_inputs(rank, output);
+  } else {
+    input.emplace(prepare_rank_input(rank, output, stats));
+  }
   SortConfig line_config = given;
   line_config.device = rank.config.device;
   share_random_seed(group, line_config);
   const LineComparator compare(make_line_spec(line_config.lines, line_config.reverse, line_config.unique));
   const uint8_t eol = compare.spec().eol;
-  ContentCheck content(input.inputs, input.views, group.rank);
+  std::optional<ContentCheck> content;
+  if (input) content.emplace(input->inputs, input->views, group.rank);
   rank.log.info(given.exchange == ExchangeChoice::kShm || given.exchange == ExchangeChoice::kNccl
                     ? "exchange: text lines, whatever --exchange says, through MPI"
                     : "exchange: text lines through MPI");
   Stopwatch step;
-  // In a private directory of -T, as files without names: nothing a
-  // killed rank leaves takes space (io/temp/temp_dir.h).
-  std::optional<TempDir> scratch;
-  TempFile sorted;
-  sort_slice(rank, input, line_config, eol, scratch, sorted, stats);
-  stats.sort_s = step.lap();
   std::optional<ReceivedFiles> received;
-  trade_pieces(rank, descriptor_path(sorted), eol, compare, given.unique, received, stats);
-  scratch->remove(sorted);
-  step.lap();
+  if (streamed) {
+    rank.fence.attempt([&] { received.emplace(rank.config.temp_dir, 1, 1); });
+    rank.fence.agree();
+    stream_lines_to_ranks(rank, compare, given.inputs, *received, stats);
+    rank.fence.agree();
+    stats.received_records = received->records();
+    stats.exchange_s = step.lap();
+  } else {
+    // In a private directory of -T, as files without names: nothing a
+    // killed rank leaves takes space (io/temp/temp_dir.h).
+    std::optional<TempDir> scratch;
+    TempFile sorted;
+    sort_slice(rank, *input, line_config, eol, scratch, sorted, stats);
+    stats.sort_s = step.lap();
+    trade_pieces(rank, descriptor_path(sorted), eol, compare, given.unique, received, stats);
+    scratch->remove(sorted);
+    step.lap();
+  }
 
-  // 5. What came, merged in rank order into this rank's part of the output.
-  std::unique_ptr<LocalPart> merged;
+  // 5. What came into this rank's part of the output: merged in rank
+  // order, or (streamed, in input order) sorted.
+  std::unique_ptr<LocalPart> part;
   rank.fence.attempt([&] {
-    merged = output.make_part();
+    part = output.make_part();
     received->finish();
-    const SortReport merge = sort_lines_into(rank, line_config, Mode::kMerge, received->paths(), merged->path());
-    stats.output_records = merge.output_bytes;
+    const SortReport done = sort_lines_into(rank, line_config, streamed ? Mode::kSort : Mode::kMerge,
+                                            received->paths(), part->path());
+    stats.output_records = done.output_bytes;
   });
   rank.fence.agree();
   received.reset();
@@ -231,12 +251,12 @@ void distributed_sort_lines(const RankGroup& group, const SortConfig& given) {
 
   // 6. The order across ranks, and the inputs' content.
   std::string ends;
-  rank.fence.attempt([&] { ends = part_ends(merged->path(), eol); });
+  rank.fence.attempt([&] { ends = part_ends(part->path(), eol); });
   check_boundaries(rank, ends, compare, given.unique);
-  content.compare(rank);
+  if (content) content->compare(rank);
 
   // 7. The output, then the report.
-  output.write(rank.fence, merged.get(), 0, stats.output_records, rank.pool);
+  output.write(rank.fence, part.get(), 0, stats.output_records, rank.pool);
   stats.write_s = step.lap();
   report(rank, output, stats, total);
 }

@@ -4,6 +4,9 @@
 #include <string>
 #include <vector>
 
+#include <sys/stat.h>
+
+#include "io/input/input_set.h"
 #include "io/temp/stale_temp_dirs.h"
 #include "src/distributed/ranks/input_identity.h"
 #include "src/distributed/ranks/option_fields.h"
@@ -21,6 +24,22 @@ std::vector<InputIdentity> identify_inputs(const ConcatenatedInputs& inputs, con
 
 }  // namespace
 
+namespace {
+
+// What killed gsorts left in -T, as one process removes it whether or not
+// it spills; before any rank of this run makes a directory there. Then
+// the output's temporary file.
+void prepare_output(RankContext& rank, DistributedOutput& output) {
+  rank.fence.attempt([&] {
+    remove_stale_temp_dirs(rank.config.temp_dir);
+    output.prepare();
+  });
+  rank.fence.agree();
+  output.share_destination();
+}
+
+}  // namespace
+
 RankInput prepare_rank_input(RankContext& rank, DistributedOutput& output, RankStats& stats) {
   std::optional<RankInput> input;
   std::vector<InputIdentity> identities;
@@ -34,14 +53,7 @@ RankInput prepare_rank_input(RankContext& rank, DistributedOutput& output, RankS
     stats.slice_records = slice.size();
   });
   compare_with_rank0(rank.fence, rank.group, input_fields(identities));
-  rank.fence.attempt([&] {
-    // What killed gsorts left in -T, as one process removes it whether or
-    // not it spills; before any rank of this run makes a directory there.
-    remove_stale_temp_dirs(rank.config.temp_dir);
-    output.prepare();
-  });
-  rank.fence.agree();
-  output.share_destination();
+  prepare_output(rank, output);
   input->views = find_input_views(rank.group, identities);
   rank.log.info("distributed: " + std::to_string(rank.group.size) + " ranks, " +
                 std::to_string(input->inputs.total_records()) + " records");
@@ -53,5 +65,34 @@ RankInput prepare_rank_input(RankContext& rank, DistributedOutput& output, RankS
   return std::move(*input);
 }
 
+void prepare_rank0_inputs(RankContext& rank, DistributedOutput& output) {
+  compare_with_rank0(rank.fence, rank.group, option_fields(rank.config));
+  rank.fence.attempt([&] { refuse_unsupported_with_ranks(rank.config); });
+  prepare_output(rank, output);
+  rank.log.info("distributed: " + std::to_string(rank.group.size) +
+                " ranks; rank 0 reads the inputs and sends each line to the rank of its key range");
+}
+
+bool inputs_only_rank0_reads(const RankGroup& group, const std::vector<std::string>& inputs) {
+  std::string streamed = "0";
+  if (group.rank == 0) {
+    for (const std::string& name : inputs) {
+      if (name == "-") streamed = "1";
+      if (streamed == "1") break;
+      try {
+        struct stat st;
+        if (::stat(name.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) {
+          streamed = "1";
+        } else if (InputFile(name, 1).compressed()) {
+          streamed = "1";
+        }
+      } catch (const std::exception&) {
+        // Unreadable: the ranks' own opening says so.
+      }
+    }
+  }
+  broadcast_from_rank0(group, streamed);
+  return streamed == "1";
+}
 
 }  // namespace gsort

@@ -24,4 +24,14 @@ struct RankInput {
 // Collective; throws RanksFailed on every rank where any failed.
 RankInput prepare_rank_input(RankContext& rank, DistributedOutput& output, RankStats& stats);
 
+// The same where rank 0 alone reads the inputs (a sort of lines from
+// standard input, a pipe or a compressed file): the options agreed, the
+// refusals and the output, no input opened on the other ranks.
+void prepare_rank0_inputs(RankContext& rank, DistributedOutput& output);
+
+// Collective: whether rank 0 finds an input that only it can read as it
+// comes (standard input, not a regular file, or compressed), which the
+// ranks cannot split by its size.
+bool inputs_only_rank0_reads(const RankGroup& group, const std::vector<std::string>& inputs);
+
 }  // namespace gsort

@@ -10,7 +10,10 @@ void refuse_unsupported_with_ranks(const SortConfig& config) {
     throw UsageError("--merge (-m)" + several + " yet (sort the inputs instead: the output is the same)");
   }
   for (const std::string& in : config.inputs) {
-    if (in == "-") throw UsageError("standard input" + several + " (give input files that every rank can read)");
+    // Text lines from standard input are read by rank 0 (distributed_lines.h).
+    if (in == "-" && !config.lines.enabled) {
+      throw UsageError("standard input" + several + " for records (give input files that every rank can read)");
+    }
   }
   if (config.compress_output && config.output_parts) {
     throw UsageError("--compress-output with --output-parts" + several + " (compress the parts after, or give -o FILE)");

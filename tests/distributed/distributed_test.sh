@@ -473,6 +473,47 @@ case_check() {
   check_same 0 -c --record-size 16 --key 0:u32 "$work/rec_few_sorted"
 }
 
+# Lines that only rank 0 can read as they come (standard input, a pipe, a
+# compressed file): it routes each line to the rank of its key range.
+stdin_same() {
+  local input=$1 n
+  shift
+  "$gsort" --backend cpu -T "$work/tmp" "$@" <"$input" -o "$work/ref"
+  for n in 2 3 4; do
+    [ "$n" -le "$max_ranks" ] || continue
+    mpi "$n" "$gsort" "${rank_opts[@]}" -T "$work/tmp" "$@" <"$input" -o "$work/out/sorted" ||
+      fail "np $n failed: $*"
+    cmp -s "$work/ref" "$work/out/sorted" || fail "np $n differs from one process: $*"
+    no_leftovers
+  done
+}
+case_lines_stdin() {
+  gen -n 60000 --format csv -o "$work/csv"
+  gen -n 20000 --format logs -o "$work/logs"
+  gzip -c "$work/csv" >"$work/csv.gz"
+  : >"$work/empty"
+  printf 'b\na' >"$work/two"
+  stdin_same "$work/logs"
+  stdin_same "$work/csv" -t, -k2,2 -k3,3n
+  stdin_same "$work/csv" -s -t, -k2,2
+  stdin_same "$work/csv" -u -t, -k2,2
+  stdin_same "$work/csv" -S 1M -r -t, -k4,4g
+  stdin_same "$work/empty"
+  stdin_same "$work/two" -
+  stdin_same "$work/logs" -t, -k2,2 "$work/csv.gz"
+  stdin_same "$work/logs" "$work/csv" - "$work/two"
+  np="2 3" same -t, -k2,2 -k1,1n "$work/csv.gz"
+  # Rank 0 failing as it routes: every rank stops, nothing is left.
+  local rc=0
+  rm -f "$work/out/sorted"
+  GSORT_TEST_FAIL_RANK=0 GSORT_TEST_FAIL_AT=exchange mpi 3 -x GSORT_TEST_FAIL_RANK -x GSORT_TEST_FAIL_AT "$hooks" \
+    --backend cpu -T "$work/tmp" -t, -k2,2 - <"$work/csv" -o "$work/out/sorted" 2>"$work/err" || rc=$?
+  [ "$rc" != 0 ] || fail "rank 0 failing as it routes: exit 0"
+  grep -q "rank 0: test hook" "$work/err" || fail "rank 0 failing as it routes: $(cat "$work/err")"
+  [ ! -e "$work/out/sorted" ] || fail "rank 0 failing as it routes: output written"
+  no_leftovers
+}
+
 # Ranks that read lines in different locales would order them differently:
 # the agreement stops them before any work.
 case_lines_locale() {
