@@ -7,49 +7,23 @@
 #include <string>
 #include <vector>
 
+#include "io/temp/temp_dir.h"
 #include "src/core/stopwatch.h"
 #include "src/core/test_hooks.h"
+#include "src/distributed/line_rank_steps.h"
 #include "src/distributed/lines/line_exchange.h"
 #include "src/distributed/lines/line_slice.h"
 #include "src/distributed/lines/sorted_line_part.h"
 #include "src/distributed/lines/streamed_lines.h"
 #include "src/distributed/local/received_files.h"
-#include "io/temp/temp_dir.h"
 #include "src/distributed/output/local_part.h"
 #include "src/distributed/partition/content_check.h"
 #include "src/distributed/rank_input.h"
-#include "src/distributed/ranks/rank_config.h"
 #include "src/keys/line_spec.h"
-#include "src/lines/sort_lines.h"
 #include "src/merge/range_cuts.h"
 
 namespace gsort {
 namespace {
-
-const Log& quiet() {
-  static const Log log(false);  // rank 0 reports for all ranks
-  return log;
-}
-
-// One process's line sort (or -m) of `inputs` into `output`, as this rank
-// runs it: its own -S, threads and -T, quiet.
-SortReport sort_lines_into(RankContext& rank, const SortConfig& line_config, Mode mode,
-                           const std::vector<std::string>& inputs, const std::string& output) {
-  SortConfig c = local_sort_config(line_config, inputs);
-  c.mode = mode;
-  RunOptions run;
-  run.output = output;
-  run.output_shown_as = rank.config.output;
-  return sort_lines(c, run, rank.pool, quiet()).report;
-}
-
-// -R without --random-source: every rank takes rank 0's seed, so that all
-// order lines alike.
-void share_random_seed(const RankGroup& group, SortConfig& config) {
-  std::string seed(config.lines.random_seed.begin(), config.lines.random_seed.end());
-  broadcast_from_rank0(group, seed);
-  std::copy(seed.begin(), seed.end(), config.lines.random_seed.begin());
-}
 
 // Every rank's samples, the splitters chosen from them (at most N-1), and
 // this rank's cuts: cuts[d] where the piece for rank d starts, cuts[N] its size.
@@ -64,67 +38,14 @@ std::vector<uint64_t> cut_by_splitters(RankContext& rank, const SortedLinePart& 
     std::vector<LineSample> theirs = decode_samples(bytes);
     all.insert(all.end(), std::make_move_iterator(theirs.begin()), std::make_move_iterator(theirs.end()));
   }
-  std::vector<RangeSample> samples;
-  for (size_t i = 0; i < all.size(); ++i) {
-    samples.push_back(RangeSample{static_cast<size_t>(all[i].rank), all[i].at, all[i].weight, i});
-  }
-  const auto key_order = [&](const RangeSample& a, const RangeSample& b) {
-    const std::string& x = all[a.key].line;
-    const std::string& y = all[b.key].line;
-    return compare.compare(reinterpret_cast<const uint8_t*>(x.data()), x.size(),
-                           reinterpret_cast<const uint8_t*>(y.data()), y.size());
-  };
-  const std::vector<RangeSample> splitters =
-      choose_merge_splitters(samples, total, static_cast<size_t>(ranks), key_order, whole_keys);
+  const std::vector<LineSample> splitters = choose_line_splitters(all, total, ranks, compare, whole_keys);
   std::vector<uint64_t> cuts(static_cast<size_t>(ranks) + 1, part.size());
   cuts[0] = 0;
   for (size_t p = 0; p < splitters.size(); ++p) {
-    cuts[p + 1] = std::max(cuts[p], part.cut(rank.group.rank, all[splitters[p].key], compare, whole_keys));
+    cuts[p + 1] = std::max(cuts[p], part.cut(rank.group.rank, splitters[p], compare, whole_keys));
   }
   return cuts;
 }
-
-// The first and the last line of a part (none where it is empty).
-std::string part_ends(const std::string& path, uint8_t eol) {
-  const SortedLinePart part(path, eol);
-  if (part.size() == 0) return std::string();
-  uint64_t last = part.size() - 1;
-  while (last > 0 && part.bytes()[last - 1] != eol) --last;
-  std::string first = part.line(0);
-  std::string ends;
-  ends += std::to_string(first.size()) + ":" + first;
-  ends += part.line(last);
-  return ends;
-}
-
-// Collective: every rank's last line sorts no later than the next
-// non-empty part's first (strictly before under -u, which drops equal
-// keys); else a wrong output would be written.
-void check_boundaries(RankContext& rank, const std::string& mine, const LineComparator& compare, bool unique) {
-  const std::vector<std::string> all = gather_to_all(rank.group, mine);
-  rank.fence.attempt([&] {
-    std::optional<std::string> last;
-    for (size_t r = 0; r < all.size(); ++r) {
-      if (all[r].empty()) continue;
-      const size_t colon = all[r].find(':');
-      const size_t n = std::stoull(all[r].substr(0, colon));
-      const std::string first = all[r].substr(colon + 1, n);
-      if (last) {
-        const int c = compare.compare(reinterpret_cast<const uint8_t*>(last->data()), last->size(),
-                                      reinterpret_cast<const uint8_t*>(first.data()), first.size());
-        if (c > 0 || (unique && c == 0)) {
-          throw Error("internal error: the part of rank " + std::to_string(r) +
-                      " does not follow the part before it in order");
-        }
-      }
-      last = all[r].substr(colon + 1 + n);
-    }
-  });
-  rank.fence.agree();
-}
-
-// A nameless file's path for a reader of its own.
-std::string descriptor_path(const TempFile& f) { return "/proc/self/fd/" + std::to_string(f.file.fd()); }
 
 // 2. This rank's slice, sorted with every option into `sorted` (a file
 // of `scratch`).
@@ -167,22 +88,6 @@ void trade_pieces(RankContext& rank, const std::string& sorted, uint8_t eol, con
   stats.exchange_wait_s = moved.wait_s;
   stats.received_records = received->records();
   stats.exchange_s = step.lap();
-}
-
-// Rank 0 reports for all ranks, under -v and in --stats (records there are bytes).
-void report(RankContext& rank, DistributedOutput& output, RankStats& stats, const Stopwatch& total) {
-  stats.total_s = total.seconds();
-  const std::vector<RankStats> all = gather_rank_stats(rank.group, stats);
-  if (rank.group.rank != 0) return;
-  for (size_t r = 0; r < all.size(); ++r) {
-    const RankStats& s = all[r];
-    rank.log.info("rank " + std::to_string(r) + ": " + std::to_string(s.slice_records) + " bytes of lines in, " +
-                  std::to_string(s.received_records) + " in its range, " + std::to_string(s.output_records) +
-                  " out; sent " + std::to_string(s.bytes_sent) + " bytes in " + std::to_string(s.rounds) +
-                  " rounds; sorts " + seconds_text(s.sort_s) + ", splitters " + seconds_text(s.splitters_s) +
-                  ", exchange " + seconds_text(s.exchange_s) + ", write " + seconds_text(s.write_s));
-  }
-  output.write_stats(rank_stats_json(all, 1, total.seconds()));
 }
 
 }  // namespace
@@ -258,7 +163,7 @@ void distributed_sort_lines(const RankGroup& group, const SortConfig& given) {
   // 7. The output, then the report.
   output.write(rank.fence, part.get(), 0, stats.output_records, rank.pool);
   stats.write_s = step.lap();
-  report(rank, output, stats, total);
+  report_line_ranks(rank, output, stats, total);
 }
 
 }  // namespace gsort

@@ -9,6 +9,7 @@
 #include "src/core/stopwatch.h"
 #include "src/distributed/exchange/exchange_phase.h"
 #include "src/distributed/distributed_lines.h"
+#include "src/distributed/distributed_merge_lines.h"
 #include "src/distributed/local/local_sort_phase.h"
 #include "src/distributed/output/distributed_output.h"
 #include "src/distributed/output/rank_boundaries.h"
@@ -35,6 +36,10 @@ void report(const RankContext& rank, DistributedOutput& output, RankStats& stats
 }  // namespace
 
 void distributed_sort(const RankGroup& group, const SortConfig& config) {
+  if (config.lines.enabled && config.mode == Mode::kMerge) {
+    distributed_merge_lines(group, config);
+    return;
+  }
   if (config.lines.enabled) {
     distributed_sort_lines(group, config);
     return;

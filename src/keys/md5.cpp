@@ -53,6 +53,8 @@ void Md5::block(const uint8_t* p) {
 }
 
 void Md5::update(const uint8_t* data, uint64_t len) {
+  // An empty key's bytes may be a null pointer, which memcpy may not take even for no bytes.
+  if (len == 0) return;
   total_ += len;
   if (pending_len_ > 0) {
     const uint64_t take = std::min<uint64_t>(64 - pending_len_, len);

@@ -330,7 +330,7 @@ case_refusals() {
   gen -n 100 --record-size 16 --key 0:u32 -o "$work/in"
   refuse "standard input" --record-size 16 --key 0:u32 -o "$work/out/sorted"
   refuse "standard input" --record-size 16 --key 0:u32 "$work/in" - -o "$work/out/sorted"
-  refuse "--merge" -m --record-size 16 --key 0:u32 "$work/in" -o "$work/out/sorted"
+  refuse "--merge (-m) of records" -m --record-size 16 --key 0:u32 "$work/in" -o "$work/out/sorted"
   refuse "--compress-output with --output-parts" --record-size 16 --key 0:u32 "$work/in" --compress-output \
     --output-parts -o "$work/out/parts"
   zstd -q -f "$work/in" -o "$work/in.zst" 2>/dev/null && \
@@ -427,6 +427,26 @@ case_compressed() {
   mpi 2 "$gsort" "${rank_opts[@]}" -T "$work/tmp" -t, -k2 --compress-output "$work/csv" -o - >"$work/stdout.zst"
   "$gsort" --backend cpu -t, -k2 "$work/csv" -o "$work/ref"
   zstd -dc "$work/stdout.zst" | cmp -s "$work/ref" - || fail "-o - with --compress-output: decodes to another output"
+}
+
+# -m of sorted lines: every rank cuts every input by the same splitters
+# and merges its pieces; where an input is not sorted, rank 0 merges them
+# whole, as one process. Both are one process's output.
+case_lines_merge() {
+  gen -n 30000 --format csv -o "$work/csv"
+  gen -n 20000 --format csv --seed 2 -o "$work/csv2"
+  "$gsort" -t, -k2,2 -k3,3n "$work/csv" -o "$work/a"
+  "$gsort" -t, -k2,2 -k3,3n "$work/csv2" -o "$work/b"
+  printf 'zz,0,0,0\nzz,1,1,1' >"$work/unterminated"
+  : >"$work/empty"
+  "$gsort" "$work/csv" -o "$work/whole_a"
+  "$gsort" "$work/csv2" -o "$work/whole_b"
+  np="2 3 4" same -m -t, -k2,2 -k3,3n "$work/a" "$work/b" "$work/unterminated" "$work/empty"
+  np="2 3" same -m -s -t, -k2,2 "$work/a" "$work/b" "$work/a"
+  np="2 4" same -m -u -t, -k2,2 "$work/a" "$work/b"
+  np="3" same -m "$work/whole_a" "$work/whole_b"
+  # Not sorted by these keys: rank 0 merges them whole.
+  np="2 3" same -m -t, -k3,3n "$work/a" "$work/csv"
 }
 
 # check_same STATUS ARGS...: -c or -C across ranks gives one process's exit

@@ -8,13 +8,15 @@
 
 namespace gsort {
 
-SortedLinePart::SortedLinePart(const std::string& path, uint8_t eol) : eol_(eol) {
+SortedLinePart::SortedLinePart(const std::string& path, uint8_t eol, bool terminated) : eol_(eol) {
   const File file = File::open_read(path);
   size_ = file.size();
   if (size_ == 0) return;
   mapped_ = MappedInput::map(file, 0, size_);
   if (!mapped_) throw IoError("cannot map the sorted lines of this rank: " + path);
-  if (mapped_->bytes()[size_ - 1] != eol_) throw Error("internal error: a rank's sorted lines end inside a line");
+  if (terminated && mapped_->bytes()[size_ - 1] != eol_) {
+    throw Error("internal error: a rank's sorted lines end inside a line");
+  }
 }
 
 uint64_t SortedLinePart::line_at_or_after(uint64_t from) const {
@@ -68,6 +70,25 @@ uint64_t SortedLinePart::cut(int rank, const LineSample& splitter, const LineCom
     }
   }
   return line_at_or_after(lo);
+}
+
+std::vector<LineSample> choose_line_splitters(const std::vector<LineSample>& samples, uint64_t total, int ranges,
+                                              const LineComparator& compare, bool whole_keys) {
+  std::vector<RangeSample> places;
+  for (size_t i = 0; i < samples.size(); ++i) {
+    places.push_back(RangeSample{static_cast<size_t>(samples[i].rank), samples[i].at, samples[i].weight, i});
+  }
+  const auto key_order = [&](const RangeSample& a, const RangeSample& b) {
+    const std::string& x = samples[a.key].line;
+    const std::string& y = samples[b.key].line;
+    return compare.compare(reinterpret_cast<const uint8_t*>(x.data()), x.size(),
+                           reinterpret_cast<const uint8_t*>(y.data()), y.size());
+  };
+  std::vector<LineSample> chosen;
+  for (const RangeSample& s : choose_merge_splitters(places, total, static_cast<size_t>(ranges), key_order, whole_keys)) {
+    chosen.push_back(samples[s.key]);
+  }
+  return chosen;
 }
 
 namespace {

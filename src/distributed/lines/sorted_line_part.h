@@ -26,8 +26,10 @@ struct LineSample {
 
 class SortedLinePart {
  public:
-  // The file at `path`, sorted lines ending at `eol`.
-  SortedLinePart(const std::string& path, uint8_t eol);
+  // The file at `path`, sorted lines ending at `eol`; `terminated`: its
+  // last line must end with one (a rank's own part), else it may not (an
+  // input of -m).
+  SortedLinePart(const std::string& path, uint8_t eol, bool terminated = true);
 
   uint64_t size() const { return size_; }
   const uint8_t* bytes() const { return mapped_ ? mapped_->bytes() : nullptr; }
@@ -49,6 +51,13 @@ class SortedLinePart {
   uint8_t eol_;
   std::unique_ptr<MappedInput> mapped_;
 };
+
+// The splitters among `samples` (their `rank` the run they come from: a
+// rank's part, or an input of -m) at `ranges` even shares of `total`
+// bytes, in the order (key, run, place): at most ranges - 1, and with
+// whole_keys (-u) no two of one key.
+std::vector<LineSample> choose_line_splitters(const std::vector<LineSample>& samples, uint64_t total, int ranges,
+                                              const LineComparator& compare, bool whole_keys);
 
 // Samples in a string, to gather from every rank, and back.
 std::string encode_samples(const std::vector<LineSample>& samples);

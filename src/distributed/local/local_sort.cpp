@@ -8,15 +8,6 @@
 #include "src/pipeline/sort_buffer.h"
 
 namespace gsort {
-namespace {
-
-const Log& quiet() {
-  static const Log log(false);  // rank 0 reports for all ranks
-  return log;
-}
-
-}  // namespace
-
 SortReport sort_received(const SortConfig& rank_config, const KeyLayout& layout,
                          const std::vector<std::string>& received, const std::string& part, ThreadPool& pool,
                          const std::string& shown_as) {
@@ -31,13 +22,13 @@ SortReport sort_received(const SortConfig& rank_config, const KeyLayout& layout,
   run.consume_inputs = true;
   bool size_known = false;
   const uint64_t input_bytes = plain_input_bytes(config.inputs, &size_known);
-  std::unique_ptr<SortBackend> backend = make_backend(config, layout, pool, quiet(), size_known, input_bytes);
-  return external_sort(SortContext{config, layout, *backend, pool, quiet()}, run);
+  std::unique_ptr<SortBackend> backend = make_backend(config, layout, pool, local_sort_log(), size_known, input_bytes);
+  return external_sort(SortContext{config, layout, *backend, pool, local_sort_log()}, run);
 }
 
 std::unique_ptr<SortBackend> make_receive_backend(const SortConfig& rank_config, const KeyLayout& layout,
                                                   ThreadPool& pool, uint64_t records) {
-  return make_backend(rank_config, layout, pool, quiet(), true, records * layout.record_size());
+  return make_backend(rank_config, layout, pool, local_sort_log(), true, records * layout.record_size());
 }
 
 SortReport sort_received_in_memory(const SortConfig& rank_config, const KeyLayout& layout, SortBackend& backend,
@@ -46,7 +37,7 @@ SortReport sort_received_in_memory(const SortConfig& rank_config, const KeyLayou
   const SortConfig config = local_sort_config(rank_config, {});
   SortedBufferOutput to = out;
   if (!to.sink) to.path = part;
-  return sort_filled_buffer(SortContext{config, layout, backend, pool, quiet()}, records, count, to);
+  return sort_filled_buffer(SortContext{config, layout, backend, pool, local_sort_log()}, records, count, to);
 }
 
 }  // namespace gsort

@@ -43,4 +43,9 @@ SortConfig local_sort_config(const SortConfig& rank_config, const std::vector<st
   return c;
 }
 
+const Log& local_sort_log() {
+  static const Log log(false);
+  return log;
+}
+
 }  // namespace gsort

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "src/config/sort_config.h"
+#include "src/core/log.h"
 #include "src/distributed/ranks/rank_group.h"
 
 namespace gsort {
@@ -17,5 +18,8 @@ SortConfig config_for_rank(SortConfig config, const RankGroup& group);
 // fsync of the part (the final output gets those). Where it writes is the
 // RunOptions' (local_sort.h).
 SortConfig local_sort_config(const SortConfig& rank_config, const std::vector<std::string>& inputs);
+
+// The log of a rank's own sorts: quiet, since rank 0 reports for all ranks.
+const Log& local_sort_log();
 
 }  // namespace gsort
