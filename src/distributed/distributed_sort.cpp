@@ -10,6 +10,7 @@
 #include "src/distributed/exchange/exchange_phase.h"
 #include "src/distributed/distributed_lines.h"
 #include "src/distributed/distributed_merge_lines.h"
+#include "src/distributed/distributed_merge_records.h"
 #include "src/distributed/local/local_sort_phase.h"
 #include "src/distributed/output/distributed_output.h"
 #include "src/distributed/output/rank_boundaries.h"
@@ -36,8 +37,8 @@ void report(const RankContext& rank, DistributedOutput& output, RankStats& stats
 }  // namespace
 
 void distributed_sort(const RankGroup& group, const SortConfig& config) {
-  if (config.lines.enabled && config.mode == Mode::kMerge) {
-    distributed_merge_lines(group, config);
+  if (config.mode == Mode::kMerge) {
+    config.lines.enabled ? distributed_merge_lines(group, config) : distributed_merge_records(group, config);
     return;
   }
   if (config.lines.enabled) {

@@ -6,9 +6,6 @@ namespace gsort {
 
 void refuse_unsupported_with_ranks(const SortConfig& config) {
   const std::string several = " is not supported with several ranks";
-  if (config.mode == Mode::kMerge && !config.lines.enabled) {
-    throw UsageError("--merge (-m) of records" + several + " yet (sort the inputs instead: the output is the same)");
-  }
   for (const std::string& in : config.inputs) {
     // Text lines from standard input are read by rank 0 (distributed_lines.h).
     if (in == "-" && !config.lines.enabled) {

@@ -330,7 +330,6 @@ case_refusals() {
   gen -n 100 --record-size 16 --key 0:u32 -o "$work/in"
   refuse "standard input" --record-size 16 --key 0:u32 -o "$work/out/sorted"
   refuse "standard input" --record-size 16 --key 0:u32 "$work/in" - -o "$work/out/sorted"
-  refuse "--merge (-m) of records" -m --record-size 16 --key 0:u32 "$work/in" -o "$work/out/sorted"
   refuse "--compress-output with --output-parts" --record-size 16 --key 0:u32 "$work/in" --compress-output \
     --output-parts -o "$work/out/parts"
   zstd -q -f "$work/in" -o "$work/in.zst" 2>/dev/null && \
@@ -447,6 +446,27 @@ case_lines_merge() {
   np="3" same -m "$work/whole_a" "$work/whole_b"
   # Not sorted by these keys: rank 0 merges them whole.
   np="2 3" same -m -t, -k3,3n "$work/a" "$work/csv"
+}
+
+# -m of sorted records, as of lines: the same cuts on every rank, each
+# merging its pieces; an input not sorted is one process's error.
+case_merge() {
+  gen -n 30000 --record-size 16 --key 0:u32 -d few -o "$work/f1"
+  gen -n 20000 --record-size 16 --key 0:u32 -d few --seed 3 -o "$work/f2"
+  "$gsort" --record-size 16 --key 0:u32 "$work/f1" -o "$work/s1"
+  "$gsort" --record-size 16 --key 0:u32 "$work/f2" -o "$work/s2"
+  np="2 3 4" same -m --record-size 16 --key 0:u32 "$work/s1" "$work/s2" "$work/s1"
+  np="2 4" same -m -u --record-size 16 --key 0:u32 "$work/s1" "$work/s2"
+  "$gsort" -r --record-size 16 --key 0:u32 "$work/f1" -o "$work/r1"
+  "$gsort" -r --record-size 16 --key 0:u32 "$work/f2" -o "$work/r2"
+  np="3" same -m -r --record-size 16 --key 0:u32 "$work/r2" "$work/r1"
+  local rc=0
+  mpi 3 "$gsort" --backend cpu -T "$work/tmp" -m --record-size 16 --key 0:u32 "$work/s1" "$work/f2" \
+    -o "$work/out/unsorted" 2>"$work/err" || rc=$?
+  [ "$rc" = 2 ] || fail "-m of an input not sorted: exit $rc"
+  grep -q "input to --merge is not sorted" "$work/err" || fail "-m of an input not sorted: $(cat "$work/err")"
+  [ ! -e "$work/out/unsorted" ] || fail "-m of an input not sorted: output written"
+  no_leftovers
 }
 
 # check_same STATUS ARGS...: -c or -C across ranks gives one process's exit

@@ -26,6 +26,16 @@ SortReport sort_received(const SortConfig& rank_config, const KeyLayout& layout,
   return external_sort(SortContext{config, layout, *backend, pool, local_sort_log()}, run);
 }
 
+SortReport merge_sorted(const SortConfig& rank_config, const KeyLayout& layout, const std::vector<std::string>& sorted,
+                        const std::string& part, ThreadPool& pool) {
+  SortConfig config = local_sort_config(rank_config, sorted);
+  config.mode = Mode::kMerge;
+  RunOptions run;
+  run.output = part;
+  std::unique_ptr<SortBackend> backend = make_backend(config, layout, pool, local_sort_log(), false, 0);
+  return external_sort(SortContext{config, layout, *backend, pool, local_sort_log()}, run);
+}
+
 std::unique_ptr<SortBackend> make_receive_backend(const SortConfig& rank_config, const KeyLayout& layout,
                                                   ThreadPool& pool, uint64_t records) {
   return make_backend(rank_config, layout, pool, local_sort_log(), true, records * layout.record_size());

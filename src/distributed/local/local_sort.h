@@ -24,6 +24,11 @@ SortReport sort_received(const SortConfig& rank_config, const KeyLayout& layout,
                          const std::vector<std::string>& received, const std::string& part, ThreadPool& pool,
                          const std::string& shown_as = "");
 
+// One process's -m of `sorted` (read in the order given) into `part`, as
+// this rank runs it (-m of records across ranks: each rank's pieces).
+SortReport merge_sorted(const SortConfig& rank_config, const KeyLayout& layout, const std::vector<std::string>& sorted,
+                        const std::string& part, ThreadPool& pool);
+
 // The backend that sorts `records` received records in memory, made before
 // they arrive: they land in a buffer it allocates (pinned for a GPU).
 std::unique_ptr<SortBackend> make_receive_backend(const SortConfig& rank_config, const KeyLayout& layout,
