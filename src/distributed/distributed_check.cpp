@@ -11,6 +11,7 @@
 #include "src/distributed/lines/sorted_line_part.h"
 #include "src/distributed/partition/content_check.h"
 #include "src/distributed/rank_input.h"
+#include "src/distributed/ranks/rank_bytes.h"
 #include "src/keys/line_spec.h"
 #include "src/verify/line_check.h"
 
@@ -41,9 +42,7 @@ SliceCheck check_line_slice(const RankContext& rank, const RankInput& input, con
   c.units = static_cast<uint64_t>(std::count(lines.bytes(), lines.bytes() + lines.size(), eol));
   if (c.units > 0) {
     c.first = lines.line(0);
-    uint64_t last = lines.size() - 1;
-    while (last > 0 && lines.bytes()[last - 1] != eol) --last;
-    c.last = lines.line(last);
+    c.last = lines.line(lines.line_before(lines.size()));
   }
   c.local = check_sorted_lines(path, compare, std::max<uint64_t>(rank.config.memory_bytes / 4, 1 << 20), nullptr);
   scratch.remove(slice);
@@ -88,24 +87,6 @@ SliceCheck check_record_slice(const RankContext& rank, const RankInput& input) {
   return c;
 }
 
-void put(std::string& s, uint64_t v) { s.append(reinterpret_cast<const char*>(&v), sizeof v); }
-void put(std::string& s, const std::string& bytes) {
-  put(s, bytes.size());
-  s += bytes;
-}
-uint64_t get(const std::string& s, size_t& at) {
-  uint64_t v = 0;
-  std::memcpy(&v, s.data() + at, sizeof v);
-  at += sizeof v;
-  return v;
-}
-std::string get_bytes(const std::string& s, size_t& at) {
-  const uint64_t n = get(s, at);
-  std::string b = s.substr(at, n);
-  at += n;
-  return b;
-}
-
 // This rank's first disorder in input order, numbered from the input's
 // start: at its first unit (against the slice before it), else in it.
 CheckResult first_disorder(const RankContext& rank, const SliceCheck& c, const std::vector<std::string>& ends,
@@ -120,9 +101,9 @@ CheckResult first_disorder(const RankContext& rank, const SliceCheck& c, const s
   // The last unit of the nearest slice before this one that has any.
   for (int p = rank.group.rank - 1; p >= 0; --p) {
     if (ends[static_cast<size_t>(p)].empty()) continue;
-    size_t at = 0;
-    get_bytes(ends[static_cast<size_t>(p)], at);
-    const std::string last = get_bytes(ends[static_cast<size_t>(p)], at);
+    RankBytesReader in(ends[static_cast<size_t>(p)]);
+    in.bytes();  // its first
+    const std::string last = in.bytes();
     const int d = compare(last, c.first);
     if (d > 0 || (rank.config.unique && d == 0)) {
       r.sorted = false;
@@ -151,11 +132,8 @@ CheckResult distributed_check(const RankGroup& group, const SortConfig& given) {
   SliceCheck c;
   rank.fence.attempt([&] { c = given.lines.enabled ? check_line_slice(rank, input, lines) : check_record_slice(rank, input); });
   rank.fence.agree();
-  std::string ends;
-  if (c.units > 0) {
-    put(ends, c.first);
-    put(ends, c.last);
-  }
+  RankBytesWriter ends;
+  if (c.units > 0) ends.bytes(c.first).bytes(c.last);
   const UnitCompare compare = [&](const std::string& a, const std::string& b) {
     if (given.lines.enabled) {
       return lines.compare(reinterpret_cast<const uint8_t*>(a.data()), a.size(),
@@ -168,22 +146,20 @@ CheckResult distributed_check(const RankGroup& group, const SortConfig& given) {
     const std::vector<uint8_t> k = raw_key_bytes(rank.layout, reinterpret_cast<const uint8_t*>(unit.data()));
     return std::string(k.begin(), k.end());
   };
-  const CheckResult mine = first_disorder(rank, c, gather_to_all(group, ends), compare, key);
+  const CheckResult mine = first_disorder(rank, c, gather_to_all(group, ends.text()), compare, key);
   content.compare(rank);
-  std::string encoded;
-  put(encoded, mine.sorted ? 0 : 1);
-  put(encoded, mine.bad_record);
-  put(encoded, mine.bad_offset);
-  put(encoded, std::string(mine.previous_key.begin(), mine.previous_key.end()));
-  put(encoded, std::string(mine.bad_key.begin(), mine.bad_key.end()));
-  for (const std::string& theirs : gather_to_all(group, encoded)) {
-    size_t at = 0;
-    if (get(theirs, at) == 0) continue;
+  RankBytesWriter out;
+  out.u64(mine.sorted ? 0 : 1).u64(mine.bad_record).u64(mine.bad_offset);
+  out.bytes(std::string(mine.previous_key.begin(), mine.previous_key.end()));
+  out.bytes(std::string(mine.bad_key.begin(), mine.bad_key.end()));
+  for (const std::string& theirs : gather_to_all(group, out.text())) {
+    RankBytesReader in(theirs);
+    if (in.u64() == 0) continue;
     CheckResult r;
     r.sorted = false;
-    r.bad_record = get(theirs, at);
-    r.bad_offset = get(theirs, at);
-    const std::string previous = get_bytes(theirs, at), bad = get_bytes(theirs, at);
+    r.bad_record = in.u64();
+    r.bad_offset = in.u64();
+    const std::string previous = in.bytes(), bad = in.bytes();
     r.previous_key.assign(previous.begin(), previous.end());
     r.bad_key.assign(bad.begin(), bad.end());
     return r;

@@ -58,7 +58,6 @@ bool take_pieces(const RankContext& rank, const std::vector<std::unique_ptr<Sort
                  const std::vector<std::vector<uint64_t>>& cuts, const LineComparator& order, TempDir& scratch,
                  std::vector<TempFile>& pieces) {
   const size_t r = static_cast<size_t>(rank.group.rank);
-  const uint8_t eol = order.spec().eol;
   bool sorted = true;
   for (size_t i = 0; i < runs.size(); ++i) {
     const uint64_t from = cuts[i][r], to = cuts[i][r + 1];
@@ -67,9 +66,7 @@ bool take_pieces(const RankContext& rank, const std::vector<std::unique_ptr<Sort
     if (to > from) pieces.back().file.write_all(runs[i]->bytes() + from, to - from);
     if (to > from && from > 0) {
       // The line before this piece, in its input: the piece must not start before it.
-      uint64_t prev = from - 1;
-      while (prev > 0 && runs[i]->bytes()[prev - 1] != eol) --prev;
-      const std::string a = runs[i]->line(prev), b = runs[i]->line(from);
+      const std::string a = runs[i]->line(runs[i]->line_before(from)), b = runs[i]->line(from);
       sorted &= order.compare(reinterpret_cast<const uint8_t*>(a.data()), a.size(),
                               reinterpret_cast<const uint8_t*>(b.data()), b.size()) <= 0;
     }

@@ -34,13 +34,7 @@ void share_random_seed(const RankGroup& group, SortConfig& config) {
 std::string part_ends(const std::string& path, uint8_t eol) {
   const SortedLinePart part(path, eol);
   if (part.size() == 0) return std::string();
-  uint64_t last = part.size() - 1;
-  while (last > 0 && part.bytes()[last - 1] != eol) --last;
-  std::string first = part.line(0);
-  std::string ends;
-  ends += std::to_string(first.size()) + ":" + first;
-  ends += part.line(last);
-  return ends;
+  return encode_samples({LineSample{0, 0, 0, part.line(0)}, LineSample{0, 0, 0, part.line(part.line_before(part.size()))}});
 }
 
 // Collective: every rank's last line sorts no later than the next
@@ -52,9 +46,8 @@ void check_boundaries(RankContext& rank, const std::string& mine, const LineComp
     std::optional<std::string> last;
     for (size_t r = 0; r < all.size(); ++r) {
       if (all[r].empty()) continue;
-      const size_t colon = all[r].find(':');
-      const size_t n = std::stoull(all[r].substr(0, colon));
-      const std::string first = all[r].substr(colon + 1, n);
+      const std::vector<LineSample> ends = decode_samples(all[r]);
+      const std::string& first = ends.at(0).line;
       if (last) {
         const int c = compare.compare(reinterpret_cast<const uint8_t*>(last->data()), last->size(),
                                       reinterpret_cast<const uint8_t*>(first.data()), first.size());
@@ -63,7 +56,7 @@ void check_boundaries(RankContext& rank, const std::string& mine, const LineComp
                       " does not follow the part before it in order");
         }
       }
-      last = all[r].substr(colon + 1 + n);
+      last = ends.at(1).line;
     }
   });
   rank.fence.agree();

@@ -4,6 +4,7 @@
 
 #include "io/file/file.h"
 #include "src/core/errors.h"
+#include "src/distributed/ranks/rank_bytes.h"
 #include "src/merge/range_cuts.h"
 
 namespace gsort {
@@ -25,6 +26,13 @@ uint64_t SortedLinePart::line_at_or_after(uint64_t from) const {
   if (d[from - 1] == eol_) return from;
   const void* end = std::memchr(d + from, eol_, size_ - from);
   return end ? static_cast<uint64_t>(static_cast<const uint8_t*>(end) - d) + 1 : size_;
+}
+
+uint64_t SortedLinePart::line_before(uint64_t at) const {
+  const uint8_t* d = bytes();
+  uint64_t start = at - 1;  // the terminator of the line before
+  while (start > 0 && d[start - 1] != eol_) --start;
+  return start;
 }
 
 std::string SortedLinePart::line(uint64_t at) const {
@@ -91,46 +99,25 @@ std::vector<LineSample> choose_line_splitters(const std::vector<LineSample>& sam
   return chosen;
 }
 
-namespace {
-
-void put_u64(std::string& s, uint64_t v) { s.append(reinterpret_cast<const char*>(&v), sizeof v); }
-
-uint64_t get_u64(const std::string& s, size_t& at) {
-  if (at + sizeof(uint64_t) > s.size()) throw Error("internal error: a rank's samples are cut short");
-  uint64_t v = 0;
-  std::memcpy(&v, s.data() + at, sizeof v);
-  at += sizeof v;
-  return v;
-}
-
-}  // namespace
-
 std::string encode_samples(const std::vector<LineSample>& samples) {
-  std::string s;
+  RankBytesWriter out;
   for (const LineSample& x : samples) {
-    put_u64(s, static_cast<uint64_t>(x.rank));
-    put_u64(s, x.at);
     uint64_t weight = 0;
     std::memcpy(&weight, &x.weight, sizeof weight);
-    put_u64(s, weight);
-    put_u64(s, x.line.size());
-    s += x.line;
+    out.u64(static_cast<uint64_t>(x.rank)).u64(x.at).u64(weight).bytes(x.line);
   }
-  return s;
+  return out.text();
 }
 
 std::vector<LineSample> decode_samples(const std::string& bytes) {
   std::vector<LineSample> out;
-  for (size_t at = 0; at < bytes.size();) {
+  for (RankBytesReader in(bytes); !in.done();) {
     LineSample x;
-    x.rank = static_cast<int>(get_u64(bytes, at));
-    x.at = get_u64(bytes, at);
-    const uint64_t weight = get_u64(bytes, at);
+    x.rank = static_cast<int>(in.u64());
+    x.at = in.u64();
+    const uint64_t weight = in.u64();
     std::memcpy(&x.weight, &weight, sizeof weight);
-    const uint64_t n = get_u64(bytes, at);
-    if (at + n > bytes.size()) throw Error("internal error: a rank's samples are cut short");
-    x.line.assign(bytes, at, n);
-    at += n;
+    x.line = in.bytes();
     out.push_back(std::move(x));
   }
   return out;

@@ -37,6 +37,8 @@ class SortedLinePart {
   uint64_t line_at_or_after(uint64_t from) const;
   // The line starting at `at`, without its terminator.
   std::string line(uint64_t at) const;
+  // Where the line before the one starting at `at` (> 0) starts.
+  uint64_t line_before(uint64_t at) const;
 
   // `wanted` of all the ranks' `total` bytes' samples, this part's share,
   // evenly spaced.
