@@ -1,18 +1,23 @@
 #include "src/distributed/distributed_lines.h"
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <iterator>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "io/temp/temp_dir.h"
+#include "io/file/file.h"
+#include "src/core/errors.h"
 #include "src/core/stopwatch.h"
 #include "src/core/test_hooks.h"
 #include "src/distributed/line_rank_steps.h"
-#include "src/distributed/lines/line_exchange.h"
+#include "src/distributed/lines/line_router.h"
 #include "src/distributed/lines/line_slice.h"
+#include "src/distributed/lines/routed_slice.h"
 #include "src/distributed/lines/sorted_line_part.h"
 #include "src/distributed/lines/streamed_lines.h"
 #include "src/distributed/local/received_files.h"
@@ -25,69 +30,89 @@
 namespace gsort {
 namespace {
 
-// Every rank's samples, the splitters chosen from them (at most N-1), and
-// this rank's cuts: cuts[d] where the piece for rank d starts, cuts[N] its size.
-std::vector<uint64_t> cut_by_splitters(RankContext& rank, const SortedLinePart& part, const LineComparator& compare,
-                                       bool whole_keys) {
-  const int ranks = rank.group.size;
-  uint64_t mine = part.size(), total = 0;
-  MPI_Allreduce(&mine, &total, 1, MPI_UINT64_T, MPI_SUM, rank.group.comm);
-  const uint64_t wanted = kSamplesPerMergeRange * static_cast<uint64_t>(ranks);
+// Samples per range of the unsorted slices: more than a merge of sorted
+// runs takes, since places in an unsorted slice stand for keys only by
+// chance; fewer per range with many ranks (every rank sorts them all).
+uint64_t samples_wanted(int ranks) {
+  const uint64_t per_range = std::clamp<uint64_t>(65536 / static_cast<uint64_t>(ranks), kSamplesPerMergeRange, 1024);
+  return per_range * static_cast<uint64_t>(ranks);
+}
+
+// 2 to 4. This rank's slice, samples of every slice, the splitters chosen
+// from them, and the slices' lines routed by them into `received`.
+void route_input(RankContext& rank, const RankInput& input, const LineComparator& compare, bool unique,
+                 std::optional<ReceivedFiles>& received, RankStats& stats) {
+  Stopwatch step;
+  const uint8_t eol = compare.spec().eol;
+  const uint64_t total = input.inputs.total_records();
+  RecordRange slice;
+  std::vector<LineSample> mine;
+  rank.fence.attempt([&] {
+    slice = rank_line_slice(input.inputs, eol, rank.group.rank, rank.group.size);
+    mine = slice_samples(input.inputs, slice, eol, rank.group.rank, total, samples_wanted(rank.group.size));
+    received.emplace(rank.config.temp_dir, rank.group.size, 1);
+  });
+  rank.fence.agree();
   std::vector<LineSample> all;
-  for (const std::string& bytes : gather_to_all(rank.group, encode_samples(part.samples(rank.group.rank, total, wanted)))) {
+  for (const std::string& bytes : gather_to_all(rank.group, encode_samples(mine))) {
     std::vector<LineSample> theirs = decode_samples(bytes);
     all.insert(all.end(), std::make_move_iterator(theirs.begin()), std::make_move_iterator(theirs.end()));
   }
-  const std::vector<LineSample> splitters = choose_line_splitters(all, total, ranks, compare, whole_keys);
-  std::vector<uint64_t> cuts(static_cast<size_t>(ranks) + 1, part.size());
-  cuts[0] = 0;
-  for (size_t p = 0; p < splitters.size(); ++p) {
-    cuts[p + 1] = std::max(cuts[p], part.cut(rank.group.rank, splitters[p], compare, whole_keys));
-  }
-  return cuts;
-}
-
-// 2. This rank's slice, sorted with every option into `sorted` (a file
-// of `scratch`).
-void sort_slice(RankContext& rank, const RankInput& input, const SortConfig& line_config, uint8_t eol,
-                std::optional<TempDir>& scratch, TempFile& sorted, RankStats& stats) {
-  TempFile slice;
-  rank.fence.attempt([&] {
-    scratch.emplace(rank.config.temp_dir);
-    uint64_t number = 0;
-    slice = scratch->create_file("lines-slice", &number);
-    sorted = scratch->create_file("lines-sorted", &number);
-    const RecordRange range = rank_line_slice(input.inputs, eol, rank.group.rank, rank.group.size);
-    stats.slice_records = write_line_slice(input.inputs, range, eol, slice.file);
-    const SortReport report = sort_lines_into(rank, line_config, Mode::kSort, {descriptor_path(slice)},
-                                              "/dev/fd/" + std::to_string(sorted.file.fd()));
-    stats.runs = report.runs;
-    test_fault_point("sort", rank.group.rank);
-  });
-  if (scratch) scratch->remove(slice);
-  rank.fence.agree();
-}
-
-// 3 and 4. The splitters, where they cut the sorted part, and the pieces
-// traded into `received`.
-void trade_pieces(RankContext& rank, const std::string& sorted, uint8_t eol, const LineComparator& compare,
-                  bool unique, std::optional<ReceivedFiles>& received, RankStats& stats) {
-  Stopwatch step;
-  std::optional<SortedLinePart> part;
-  rank.fence.attempt([&] { part.emplace(sorted, eol); });
-  rank.fence.agree();
-  const std::vector<uint64_t> cuts = cut_by_splitters(rank, *part, compare, unique);
+  LineRouter router(compare, unique);
+  router.choose(all, total, rank.group.size);
   stats.splitters_s = step.lap();
-  rank.fence.attempt([&] { received.emplace(rank.config.temp_dir, rank.group.size, 1); });
-  rank.fence.agree();
-  const ExchangeTally moved = exchange_line_pieces(rank, *part, cuts, *received);
+  const ExchangeTally moved = route_slice(rank, input.inputs, slice, eol, router, *received, &stats.slice_records);
   rank.fence.agree();
   stats.bytes_sent = moved.bytes_sent;
   stats.bytes_received = moved.bytes_received;
   stats.rounds = moved.rounds;
   stats.exchange_wait_s = moved.wait_s;
-  stats.received_records = received->records();
   stats.exchange_s = step.lap();
+}
+
+// A rank's sorted lines: in its range of the one output file, or in a part.
+struct RankLines {
+  std::unique_ptr<LocalPart> part;  // null: at `offset` of the output
+  uint64_t offset = 0;
+  uint64_t bytes = 0;
+  std::string ends;  // part_ends, for check_boundaries
+};
+
+// 5. Collective: what came into this rank (every line terminated, in input
+// order), sorted as one process sorts it: straight into the rank's range
+// of the one output file where every line is kept (not -u) and the output
+// is one plain file, else into a part, copied there after.
+RankLines sort_received(RankContext& rank, DistributedOutput& output, const SortConfig& line_config,
+                        ReceivedFiles& received, uint8_t eol) {
+  const SortConfig& c = rank.config;
+  const bool at_offset = !c.unique && !c.output_parts && !output.to_stdout() && !c.compress_output;
+  RankLines lines;
+  if (at_offset) lines.offset = output.offset_of(received.records());
+  rank.fence.attempt([&] {
+    received.finish();
+    if (!at_offset) {
+      lines.part = output.make_part();
+      lines.bytes = sort_lines_into(rank, line_config, Mode::kSort, received.paths(), lines.part->path()).output_bytes;
+      lines.ends = part_ends(lines.part->path(), eol);
+      test_fault_point("sort", rank.group.rank);
+      return;
+    }
+    File out = File::open_update(output.shared_path());
+    if (::lseek(out.fd(), static_cast<off_t>(lines.offset), SEEK_SET) < 0) {
+      throw IoError("cannot seek in the output: " + describe_errno(c.output, errno));
+    }
+    lines.bytes = sort_lines_into(rank, line_config, Mode::kSort, received.paths(), "/dev/fd/" + std::to_string(out.fd()))
+                      .output_bytes;
+    if (lines.bytes != received.records()) {
+      throw Error("internal error: the sorted lines do not fill this rank's range of the output");
+    }
+    if (c.fsync) out.flush_data_to_disk();
+    out.close();
+    lines.ends = part_ends(output.shared_path(), eol, lines.offset, lines.offset + lines.bytes);
+    test_fault_point("sort", rank.group.rank);
+  });
+  rank.fence.agree();
+  return lines;
 }
 
 }  // namespace
@@ -126,42 +151,23 @@ void distributed_sort_lines(const RankGroup& group, const SortConfig& given) {
     rank.fence.agree();
     stream_lines_to_ranks(rank, compare, given.inputs, *received, stats);
     rank.fence.agree();
-    stats.received_records = received->records();
     stats.exchange_s = step.lap();
   } else {
-    // In a private directory of -T, as files without names: nothing a
-    // killed rank leaves takes space (io/temp/temp_dir.h).
-    std::optional<TempDir> scratch;
-    TempFile sorted;
-    sort_slice(rank, *input, line_config, eol, scratch, sorted, stats);
-    stats.sort_s = step.lap();
-    trade_pieces(rank, descriptor_path(sorted), eol, compare, given.unique, received, stats);
-    scratch->remove(sorted);
-    step.lap();
+    route_input(rank, *input, compare, given.unique, received, stats);
   }
+  stats.received_records = received->records();
 
-  // 5. What came into this rank's part of the output: merged in rank
-  // order, or (streamed, in input order) sorted.
-  std::unique_ptr<LocalPart> part;
-  rank.fence.attempt([&] {
-    part = output.make_part();
-    received->finish();
-    const SortReport done = sort_lines_into(rank, line_config, streamed ? Mode::kSort : Mode::kMerge,
-                                            received->paths(), part->path());
-    stats.output_records = done.output_bytes;
-  });
-  rank.fence.agree();
+  const RankLines lines = sort_received(rank, output, line_config, *received, eol);
   received.reset();
-  stats.sort_s += step.lap();
+  stats.output_records = lines.bytes;
+  stats.sort_s = step.lap();
 
   // 6. The order across ranks, and the inputs' content.
-  std::string ends;
-  rank.fence.attempt([&] { ends = part_ends(part->path(), eol); });
-  check_boundaries(rank, ends, compare, given.unique);
+  check_boundaries(rank, lines.ends, compare, given.unique);
   if (content) content->compare(rank);
 
   // 7. The output, then the report.
-  output.write(rank.fence, part.get(), 0, stats.output_records, rank.pool);
+  output.write(rank.fence, lines.part.get(), 0, stats.output_records, rank.pool);
   stats.write_s = step.lap();
   report_line_ranks(rank, output, stats, total);
 }

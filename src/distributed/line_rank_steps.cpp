@@ -30,11 +30,20 @@ void share_random_seed(const RankGroup& group, SortConfig& config) {
   std::copy(seed.begin(), seed.end(), config.lines.random_seed.begin());
 }
 
+namespace {
+
 // The first and the last line of a part (none where it is empty).
-std::string part_ends(const std::string& path, uint8_t eol) {
-  const SortedLinePart part(path, eol);
+std::string ends_of(const SortedLinePart& part) {
   if (part.size() == 0) return std::string();
   return encode_samples({LineSample{0, 0, 0, part.line(0)}, LineSample{0, 0, 0, part.line(part.line_before(part.size()))}});
+}
+
+}  // namespace
+
+std::string part_ends(const std::string& path, uint8_t eol) { return ends_of(SortedLinePart(path, eol)); }
+
+std::string part_ends(const std::string& path, uint8_t eol, uint64_t begin, uint64_t end) {
+  return ends_of(SortedLinePart(path, eol, begin, end));
 }
 
 // Collective: every rank's last line sorts no later than the next

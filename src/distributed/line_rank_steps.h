@@ -29,6 +29,8 @@ void share_random_seed(const RankGroup& group, SortConfig& config);
 // The first and the last line of a part at `path` (empty where it has
 // none), for check_boundaries.
 std::string part_ends(const std::string& path, uint8_t eol);
+// The same for bytes [begin, end) of the file at `path`.
+std::string part_ends(const std::string& path, uint8_t eol, uint64_t begin, uint64_t end);
 
 // Collective: every rank's last line sorts no later than the next
 // non-empty part's first (strictly before under -u, which drops equal

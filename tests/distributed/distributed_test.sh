@@ -362,6 +362,12 @@ case_lines() {
   np="2" same -S 1M -t, -k3,3n "$work/csv"
   np="4" same "$work/long" "$work/two"
   np="2 3" parts_same -t, -k2,2 "$work/csv" "$work/two"
+  # Slices routed in windows of 2 MiB (-S 16M), a line longer than a
+  # window, and one key throughout (ranks split it by place).
+  { head -c 3000000 /dev/zero | tr '\0' y; printf '\n'; } >"$work/window"
+  awk 'BEGIN { for (i = 0; i < 50000; i++) print "same,key" }' >"$work/dups"
+  np="2 3" same -S 16M "$work/logs" "$work/window" "$work/logs" "$work/dups"
+  np="2 4" same -s -t, -k1,1 "$work/dups" "$work/csv"
   if locale -a 2>/dev/null | grep -qix 'en_US.utf8'; then
     LC_ALL=en_US.UTF-8 np="2 3" same -t, -k2,2 -k1,1 "$work/csv"
   fi

@@ -11,18 +11,22 @@ namespace {
 constexpr uint64_t kScanBytes = uint64_t{64} << 10;   // read at a time looking for a terminator
 constexpr uint64_t kCopyBytes = uint64_t{8} << 20;    // copied at a time into the slice's file
 
-// The input holding byte `at`, and the end of that input.
+}  // namespace
+
 uint64_t input_end(const ConcatenatedInputs& inputs, uint64_t at) {
   const std::vector<uint64_t>& starts = inputs.file_starts();
   return *std::upper_bound(starts.begin(), starts.end(), at);
 }
+
+namespace {
 
 bool starts_an_input(const ConcatenatedInputs& inputs, uint64_t at) {
   const std::vector<uint64_t>& starts = inputs.file_starts();
   return std::binary_search(starts.begin(), starts.end(), at);
 }
 
-// The first line start at or after `at`.
+}  // namespace
+
 uint64_t line_start_at_or_after(const ConcatenatedInputs& inputs, uint8_t eol, uint64_t at) {
   const uint64_t total = inputs.total_records();
   if (at == 0 || at >= total || starts_an_input(inputs, at)) return std::min(at, total);
@@ -44,7 +48,22 @@ uint64_t line_start_at_or_after(const ConcatenatedInputs& inputs, uint8_t eol, u
   return end;
 }
 
-}  // namespace
+std::string line_at(const ConcatenatedInputs& inputs, uint8_t eol, uint64_t at) {
+  const uint64_t end = input_end(inputs, at);
+  std::string line;
+  std::vector<uint8_t> buf;
+  for (uint64_t from = at; from < end;) {
+    const uint64_t n = std::min(kScanBytes, end - from);
+    buf.resize(n);
+    inputs.read(from, n, buf.data());
+    const void* hit = std::memchr(buf.data(), eol, n);
+    const uint64_t take = hit ? static_cast<uint64_t>(static_cast<const uint8_t*>(hit) - buf.data()) : n;
+    line.append(reinterpret_cast<const char*>(buf.data()), take);
+    if (hit) break;
+    from += n;
+  }
+  return line;
+}
 
 RecordRange rank_line_slice(const ConcatenatedInputs& inputs, uint8_t eol, int rank, int ranks) {
   const uint64_t total = inputs.total_records();

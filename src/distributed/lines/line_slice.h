@@ -8,10 +8,21 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
+
 #include "io/file/file.h"
 #include "src/distributed/partition/input_slice.h"
 
 namespace gsort {
+
+// Where the input holding byte `at` ends (the next input's first byte).
+uint64_t input_end(const ConcatenatedInputs& inputs, uint64_t at);
+
+// The first line start at or after byte `at`.
+uint64_t line_start_at_or_after(const ConcatenatedInputs& inputs, uint8_t eol, uint64_t at);
+
+// The line starting at byte `at`, without its terminator.
+std::string line_at(const ConcatenatedInputs& inputs, uint8_t eol, uint64_t at);
 
 // Rank `rank` of `ranks`' slice of `inputs` (one-byte records), lines ending at `eol`.
 RecordRange rank_line_slice(const ConcatenatedInputs& inputs, uint8_t eol, int rank, int ranks);

@@ -20,6 +20,14 @@ SortedLinePart::SortedLinePart(const std::string& path, uint8_t eol, bool termin
   }
 }
 
+SortedLinePart::SortedLinePart(const std::string& path, uint8_t eol, uint64_t begin, uint64_t end) : eol_(eol) {
+  size_ = end - begin;
+  if (size_ == 0) return;
+  mapped_ = MappedInput::map(File::open_read(path), begin, end);
+  if (!mapped_) throw IoError("cannot map the sorted lines of this rank: " + path);
+  if (mapped_->bytes()[size_ - 1] != eol_) throw Error("internal error: a rank's sorted lines end inside a line");
+}
+
 uint64_t SortedLinePart::line_at_or_after(uint64_t from) const {
   if (from == 0 || from >= size_) return from == 0 ? 0 : size_;
   const uint8_t* d = bytes();

@@ -30,6 +30,8 @@ class SortedLinePart {
   // last line must end with one (a rank's own part), else it may not (an
   // input of -m).
   SortedLinePart(const std::string& path, uint8_t eol, bool terminated = true);
+  // Bytes [begin, end) of the file: a rank's part inside the one output file.
+  SortedLinePart(const std::string& path, uint8_t eol, uint64_t begin, uint64_t end);
 
   uint64_t size() const { return size_; }
   const uint8_t* bytes() const { return mapped_ ? mapped_->bytes() : nullptr; }

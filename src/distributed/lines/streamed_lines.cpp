@@ -2,60 +2,17 @@
 
 #include <algorithm>
 #include <memory>
-#include <numeric>
 
 #include "io/input/input_set.h"
 #include "io/input/line_source.h"
 #include "src/core/test_hooks.h"
+#include "src/distributed/lines/line_router.h"
 
 namespace gsort {
 namespace {
 
 constexpr uint64_t kEndOfStream = UINT64_MAX;
 constexpr int kHeaderTag = 11, kDataTag = 12;
-
-// A line of the first ones read, and its place in the input.
-struct PlacedLine {
-  std::string text;
-  uint64_t place = 0;
-};
-
-// Where each line goes: after the splitters it does not sort before (by
-// the comparison, then by place; under -u by the key alone).
-class LineRouter {
- public:
-  LineRouter(const LineComparator& compare, bool whole_keys) : compare_(compare), whole_keys_(whole_keys) {}
-
-  // N-1 splitters at even shares of the first lines (fewer where keys repeat under -u).
-  void choose(const std::vector<PlacedLine>& first, int ranks) {
-    std::vector<size_t> order(first.size());
-    std::iota(order.begin(), order.end(), size_t{0});
-    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return cmp(first[a].text, first[b].text) < 0; });
-    for (int d = 1; d < ranks && !order.empty(); ++d) {
-      const PlacedLine& s = first[order[order.size() * static_cast<size_t>(d) / static_cast<size_t>(ranks)]];
-      if (whole_keys_ && !splitters_.empty() && cmp(splitters_.back().text, s.text) == 0) continue;
-      splitters_.push_back(s);
-    }
-  }
-  // Every line rank 0 reads comes here: compared where it lies, not copied.
-  int rank_of(const uint8_t* line, uint64_t length, uint64_t place) const {
-    // The splitters that the line does not sort before.
-    const auto after = std::partition_point(splitters_.begin(), splitters_.end(), [&](const PlacedLine& s) {
-      const int c = compare_.compare(reinterpret_cast<const uint8_t*>(s.text.data()), s.text.size(), line, length);
-      return c < 0 || (c == 0 && (whole_keys_ || s.place <= place));
-    });
-    return static_cast<int>(after - splitters_.begin());
-  }
-
- private:
-  int cmp(const std::string& a, const std::string& b) const {
-    return compare_.compare(reinterpret_cast<const uint8_t*>(a.data()), a.size(),
-                            reinterpret_cast<const uint8_t*>(b.data()), b.size());
-  }
-  const LineComparator& compare_;
-  const bool whole_keys_;
-  std::vector<PlacedLine> splitters_;
-};
 
 // Rank 0's buckets, sent when they are large enough.
 class Buckets {
@@ -107,14 +64,14 @@ void read_and_route(RankContext& rank, const LineComparator& compare, const std:
   const uint8_t eol = compare.spec().eol;
   const uint64_t max_line = std::max<uint64_t>(rank.config.memory_bytes / 4, uint64_t{1} << 20);
   LineRouter router(compare, compare.spec().unique);
-  std::vector<PlacedLine> first;
+  std::vector<LineSample> first;
   uint64_t first_bytes = 0, place = 0;
   bool routing = false;
   const auto start_routing = [&] {
-    router.choose(first, rank.group.size);
-    for (const PlacedLine& l : first) {
-      const auto* p = reinterpret_cast<const uint8_t*>(l.text.data());
-      buckets.add(router.rank_of(p, l.text.size(), l.place), p, l.text.size(), eol);
+    router.choose(first, first_bytes, rank.group.size);
+    for (const LineSample& l : first) {
+      const auto* p = reinterpret_cast<const uint8_t*>(l.line.data());
+      buckets.add(router.rank_of(p, l.line.size(), l.at), p, l.line.size(), eol);
     }
     first.clear();
     routing = true;
@@ -125,7 +82,8 @@ void read_and_route(RankContext& rank, const LineComparator& compare, const std:
       while (lines.advance()) {
         stats.slice_records += lines.length() + 1;
         if (!routing) {
-          first.push_back(PlacedLine{std::string(reinterpret_cast<const char*>(lines.line()), lines.length()), place++});
+          const auto weight = static_cast<double>(lines.length() + 1);
+          first.push_back(LineSample{0, place++, weight, std::string(reinterpret_cast<const char*>(lines.line()), lines.length())});
           first_bytes += lines.length() + 1;
           if (first_bytes >= sample_bytes) start_routing();
           continue;
