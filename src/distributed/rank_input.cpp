@@ -70,7 +70,8 @@ void prepare_rank0_inputs(RankContext& rank, DistributedOutput& output) {
   rank.fence.attempt([&] { refuse_unsupported_with_ranks(rank.config); });
   prepare_output(rank, output);
   rank.log.info("distributed: " + std::to_string(rank.group.size) +
-                " ranks; rank 0 reads the inputs and sends each line to the rank of its key range");
+                " ranks; rank 0 reads the inputs and sends each " +
+                (rank.config.lines.enabled ? "line" : "record") + " to the rank of its key range");
 }
 
 bool inputs_only_rank0_reads(const RankGroup& group, const std::vector<std::string>& inputs) {

@@ -6,12 +6,6 @@ namespace gsort {
 
 void refuse_unsupported_with_ranks(const SortConfig& config) {
   const std::string several = " is not supported with several ranks";
-  for (const std::string& in : config.inputs) {
-    // Text lines from standard input are read by rank 0 (distributed_lines.h).
-    if (in == "-" && !config.lines.enabled) {
-      throw UsageError("standard input" + several + " for records (give input files that every rank can read)");
-    }
-  }
   if (config.compress_output && config.output_parts) {
     throw UsageError("--compress-output with --output-parts" + several + " (compress the parts after, or give -o FILE)");
   }

@@ -328,12 +328,12 @@ refuse() {
 
 case_refusals() {
   gen -n 100 --record-size 16 --key 0:u32 -o "$work/in"
-  refuse "standard input" --record-size 16 --key 0:u32 -o "$work/out/sorted"
-  refuse "standard input" --record-size 16 --key 0:u32 "$work/in" - -o "$work/out/sorted"
+  refuse "standard input" -c --record-size 16 --key 0:u32
+  refuse "standard input" -m --record-size 16 --key 0:u32 "$work/in" - -o "$work/out/sorted"
   refuse "--compress-output with --output-parts" --record-size 16 --key 0:u32 "$work/in" --compress-output \
     --output-parts -o "$work/out/parts"
   zstd -q -f "$work/in" -o "$work/in.zst" 2>/dev/null && \
-    refuse "uncompressed" --record-size 16 --key 0:u32 "$work/in.zst" -o "$work/out/sorted"
+    refuse "uncompressed" -m --record-size 16 --key 0:u32 "$work/in.zst" -o "$work/out/sorted"
   refuse "not a multiple" --record-size 15 "$work/in" -o "$work/out/sorted"
   # main's checks hold for ranks too.
   refuse "is also an input" --record-size 16 --key 0:u32 "$work/in" -o "$work/out/sorted" --stats "$work/in"
@@ -533,6 +533,31 @@ stdin_same() {
     no_leftovers
   done
 }
+# Records that only rank 0 can read as they come: it routes each record to
+# the rank of its key range (src/distributed/exchange/streamed_records.h).
+case_records_stdin() {
+  gen -n 50000 --record-size 16 --key 0:u32 -d few -o "$work/few"
+  gen -n 30000 --format gensort -o "$work/gs"
+  gzip -c "$work/gs" >"$work/gs.gz"
+  : >"$work/empty"
+  stdin_same "$work/few" --record-size 16 --key 0:u32
+  # -S 1M: the splitters from the first 128 KiB, many sends.
+  stdin_same "$work/gs" --format gensort -S 1M
+  stdin_same "$work/gs" --format gensort -u --key 0:1
+  stdin_same "$work/gs" --format gensort -r
+  stdin_same "$work/empty" --format gensort
+  stdin_same "$work/gs" --format gensort "$work/gs.gz" -
+  np="2 3" same --format gensort "$work/gs.gz"
+  local rc=0
+  rm -f "$work/out/sorted"
+  GSORT_TEST_FAIL_RANK=0 GSORT_TEST_FAIL_AT=exchange mpi 3 -x GSORT_TEST_FAIL_RANK -x GSORT_TEST_FAIL_AT "$hooks" \
+    --backend cpu -T "$work/tmp" --format gensort - <"$work/gs" -o "$work/out/sorted" 2>"$work/err" || rc=$?
+  [ "$rc" != 0 ] || fail "rank 0 failing as it routes: exit 0"
+  grep -q "rank 0: test hook" "$work/err" || fail "rank 0 failing as it routes: $(cat "$work/err")"
+  [ ! -e "$work/out/sorted" ] || fail "rank 0 failing as it routes: output written"
+  no_leftovers
+}
+
 case_lines_stdin() {
   gen -n 60000 --format csv -o "$work/csv"
   gen -n 20000 --format logs -o "$work/logs"

@@ -92,7 +92,10 @@ std::vector<uint8_t> sample_slice(const ConcatenatedInputs& inputs, RecordRange 
 }
 
 Splitters choose_splitters(const RankGroup& group, const std::vector<uint8_t>& samples, uint32_t bytes) {
-  const std::vector<uint8_t> all = gather_all(group, samples);
+  return splitters_of(gather_all(group, samples), bytes, group.size);
+}
+
+Splitters splitters_of(const std::vector<uint8_t>& all, uint32_t bytes, int ranks) {
   const size_t count = all.size() / bytes;
   std::vector<size_t> order(count);
   std::iota(order.begin(), order.end(), size_t{0});
@@ -101,8 +104,8 @@ Splitters choose_splitters(const RankGroup& group, const std::vector<uint8_t>& s
   });
   std::vector<uint8_t> splitters;
   // No samples (no records at all): no splitters, everything is rank 0's.
-  for (int i = 1; count > 0 && i < group.size; ++i) {
-    const uint8_t* s = all.data() + order[i * count / static_cast<size_t>(group.size)] * bytes;
+  for (int i = 1; count > 0 && i < ranks; ++i) {
+    const uint8_t* s = all.data() + order[i * count / static_cast<size_t>(ranks)] * bytes;
     splitters.insert(splitters.end(), s, s + bytes);
   }
   return Splitters(bytes, std::move(splitters));

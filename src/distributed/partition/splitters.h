@@ -57,6 +57,9 @@ std::vector<uint8_t> sample_slice(const ConcatenatedInputs& inputs, RecordRange 
 // Collective, never throws: every rank's samples are gathered by all, and
 // every rank sorts them alike and takes N-1 evenly spaced ones.
 Splitters choose_splitters(const RankGroup& group, const std::vector<uint8_t>& samples, uint32_t position_bytes);
+// The same from all the samples at hand, on one rank: N-1 evenly spaced
+// ones in order, for `ranks` ranks.
+Splitters splitters_of(const std::vector<uint8_t>& samples, uint32_t position_bytes, int ranks);
 
 // Step 2 of the distributed sort, collective: samples of every rank's
 // slice give the splitters. Failures end every rank's sort together.
