@@ -118,6 +118,47 @@ CheckResult first_disorder(const RankContext& rank, const SliceCheck& c, const s
   return r;
 }
 
+// Collective: the first rank's verdict that finds a disorder (ranks in
+// input order), the same on every rank; sorted where none does.
+CheckResult first_verdict(const RankGroup& group, const CheckResult& mine) {
+  RankBytesWriter out;
+  out.u64(mine.sorted ? 0 : 1).u64(mine.bad_record).u64(mine.bad_offset);
+  out.bytes(std::string(mine.previous_key.begin(), mine.previous_key.end()));
+  out.bytes(std::string(mine.bad_key.begin(), mine.bad_key.end()));
+  for (const std::string& theirs : gather_to_all(group, out.text())) {
+    RankBytesReader in(theirs);
+    if (in.u64() == 0) continue;
+    CheckResult r;
+    r.sorted = false;
+    r.bad_record = in.u64();
+    r.bad_offset = in.u64();
+    const std::string previous = in.bytes(), bad = in.bytes();
+    r.previous_key.assign(previous.begin(), previous.end());
+    r.bad_key.assign(bad.begin(), bad.end());
+    return r;
+  }
+  return CheckResult{};
+}
+
+// An input that only rank 0 can read as it comes (standard input, a pipe,
+// a compressed file): rank 0 checks it whole, as one process does.
+CheckResult check_on_rank0(RankContext& rank, DistributedOutput& output, const SortConfig& given) {
+  prepare_rank0_inputs(rank, output, "checks them");
+  CheckResult mine;
+  rank.fence.attempt([&] {
+    if (rank.group.rank != 0) return;
+    const std::string& input = given.inputs.front();
+    if (given.lines.enabled) {
+      const LineComparator compare(make_line_spec(given.lines, given.reverse, given.unique));
+      mine = check_sorted_lines(input, compare, std::max<uint64_t>(rank.config.memory_bytes / 4, 1 << 20), nullptr);
+    } else {
+      mine = check_sorted(input, rank.layout, given.unique, 16u << 20);
+    }
+  });
+  rank.fence.agree();
+  return first_verdict(rank.group, mine);
+}
+
 }  // namespace
 
 CheckResult distributed_check(const RankGroup& group, const SortConfig& given) {
@@ -126,6 +167,7 @@ CheckResult distributed_check(const RankGroup& group, const SortConfig& given) {
   RankContext rank(group, config);
   DistributedOutput output(group, rank.config);
   RankStats stats;
+  if (inputs_only_rank0_reads(group, given.inputs)) return check_on_rank0(rank, output, given);
   const RankInput input = prepare_rank_input(rank, output, stats);
   ContentCheck content(input.inputs, input.views, group.rank);
   const LineComparator lines(make_line_spec(given.lines, given.reverse, given.unique));
@@ -148,23 +190,7 @@ CheckResult distributed_check(const RankGroup& group, const SortConfig& given) {
   };
   const CheckResult mine = first_disorder(rank, c, gather_to_all(group, ends.text()), compare, key);
   content.compare(rank);
-  RankBytesWriter out;
-  out.u64(mine.sorted ? 0 : 1).u64(mine.bad_record).u64(mine.bad_offset);
-  out.bytes(std::string(mine.previous_key.begin(), mine.previous_key.end()));
-  out.bytes(std::string(mine.bad_key.begin(), mine.bad_key.end()));
-  for (const std::string& theirs : gather_to_all(group, out.text())) {
-    RankBytesReader in(theirs);
-    if (in.u64() == 0) continue;
-    CheckResult r;
-    r.sorted = false;
-    r.bad_record = in.u64();
-    r.bad_offset = in.u64();
-    const std::string previous = in.bytes(), bad = in.bytes();
-    r.previous_key.assign(previous.begin(), previous.end());
-    r.bad_key.assign(bad.begin(), bad.end());
-    return r;
-  }
-  return CheckResult{};
+  return first_verdict(group, mine);
 }
 
 }  // namespace gsort

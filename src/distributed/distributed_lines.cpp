@@ -130,7 +130,7 @@ void distributed_sort_lines(const RankGroup& group, const SortConfig& given) {
   const bool streamed = inputs_only_rank0_reads(group, given.inputs);
   std::optional<RankInput> input;
   if (streamed) {
-    prepare_rank0_inputs(rank, output);
+    prepare_rank0_inputs(rank, output, "sends each line to the rank of its key range");
   } else {
     input.emplace(prepare_rank_input(rank, output, stats));
   }

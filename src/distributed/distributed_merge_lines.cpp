@@ -12,6 +12,7 @@
 #include "src/distributed/lines/sorted_line_part.h"
 #include "src/distributed/output/local_part.h"
 #include "src/distributed/partition/content_check.h"
+#include "src/distributed/merge_on_rank0.h"
 #include "src/distributed/rank_input.h"
 #include "src/keys/line_spec.h"
 #include "src/merge/range_cuts.h"
@@ -87,10 +88,18 @@ void distributed_merge_lines(const RankGroup& group, const SortConfig& given) {
   RankContext rank(group, as_bytes);
   DistributedOutput output(group, rank.config);
   RankStats stats;
-  const RankInput input = prepare_rank_input(rank, output, stats);
+  const bool streamed = inputs_only_rank0_reads(group, given.inputs);
   SortConfig line_config = given;
   line_config.device = rank.config.device;
   share_random_seed(group, line_config);
+  if (streamed) {
+    merge_on_rank0(rank, output, stats, [&](const std::string& part) {
+      return sort_lines_into(rank, line_config, Mode::kMerge, given.inputs, part).output_bytes;
+    });
+    report_line_ranks(rank, output, stats, total);
+    return;
+  }
+  const RankInput input = prepare_rank_input(rank, output, stats);
   const LineComparator compare(make_line_spec(line_config.lines, line_config.reverse, line_config.unique));
   // Sorted as -m reads its inputs: the order, equal lines allowed.
   const LineComparator order(make_line_spec(line_config.lines, line_config.reverse, false));

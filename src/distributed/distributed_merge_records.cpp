@@ -11,6 +11,7 @@
 #include "src/distributed/local/local_sort.h"
 #include "src/distributed/output/rank_boundaries.h"
 #include "src/distributed/partition/content_check.h"
+#include "src/distributed/merge_on_rank0.h"
 #include "src/distributed/rank_input.h"
 #include "src/merge/range_cuts.h"
 
@@ -107,6 +108,15 @@ void distributed_merge_records(const RankGroup& group, const SortConfig& given) 
   RankContext rank(group, given);
   DistributedOutput output(group, rank.config);
   RankStats stats;
+  if (inputs_only_rank0_reads(group, given.inputs)) {
+    merge_on_rank0(rank, output, stats, [&](const std::string& part) {
+      return merge_sorted(rank.config, rank.layout, given.inputs, part, rank.pool).output_records;
+    });
+    stats.total_s = total.seconds();
+    const std::vector<RankStats> all = gather_rank_stats(group, stats);
+    if (group.rank == 0) output.write_stats(rank_stats_json(all, rank.config.record_size, total.seconds()));
+    return;
+  }
   const RankInput input = prepare_rank_input(rank, output, stats);
   ContentCheck content(input.inputs, input.views, group.rank);
   Stopwatch step;

@@ -59,7 +59,7 @@ void distributed_sort(const RankGroup& group, const SortConfig& config) {
   std::optional<ReceivedRecords> received;
   uint64_t total_records = 0;
   if (inputs_only_rank0_reads(group, config.inputs)) {
-    prepare_rank0_inputs(rank, output);
+    prepare_rank0_inputs(rank, output, "sends each record to the rank of its key range");
     received.emplace(stream_records_to_ranks(rank, config.inputs, stats, &total_records));
     rank.fence.agree();
   } else {

@@ -65,13 +65,11 @@ RankInput prepare_rank_input(RankContext& rank, DistributedOutput& output, RankS
   return std::move(*input);
 }
 
-void prepare_rank0_inputs(RankContext& rank, DistributedOutput& output) {
+void prepare_rank0_inputs(RankContext& rank, DistributedOutput& output, const std::string& plan) {
   compare_with_rank0(rank.fence, rank.group, option_fields(rank.config));
   rank.fence.attempt([&] { refuse_unsupported_with_ranks(rank.config); });
   prepare_output(rank, output);
-  rank.log.info("distributed: " + std::to_string(rank.group.size) +
-                " ranks; rank 0 reads the inputs and sends each " +
-                (rank.config.lines.enabled ? "line" : "record") + " to the rank of its key range");
+  rank.log.info("distributed: " + std::to_string(rank.group.size) + " ranks; rank 0 reads the inputs and " + plan);
 }
 
 bool inputs_only_rank0_reads(const RankGroup& group, const std::vector<std::string>& inputs) {

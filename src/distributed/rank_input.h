@@ -26,8 +26,9 @@ RankInput prepare_rank_input(RankContext& rank, DistributedOutput& output, RankS
 
 // The same where rank 0 alone reads the inputs (a sort of lines from
 // standard input, a pipe or a compressed file): the options agreed, the
-// refusals and the output, no input opened on the other ranks.
-void prepare_rank0_inputs(RankContext& rank, DistributedOutput& output);
+// refusals and the output, no input opened on the other ranks. `plan`
+// ends -v's line: what rank 0 does with them.
+void prepare_rank0_inputs(RankContext& rank, DistributedOutput& output, const std::string& plan);
 
 // Collective: whether rank 0 finds an input that only it can read as it
 // comes (standard input, not a regular file, or compressed), which the

@@ -328,12 +328,8 @@ refuse() {
 
 case_refusals() {
   gen -n 100 --record-size 16 --key 0:u32 -o "$work/in"
-  refuse "standard input" -c --record-size 16 --key 0:u32
-  refuse "standard input" -m --record-size 16 --key 0:u32 "$work/in" - -o "$work/out/sorted"
   refuse "--compress-output with --output-parts" --record-size 16 --key 0:u32 "$work/in" --compress-output \
     --output-parts -o "$work/out/parts"
-  zstd -q -f "$work/in" -o "$work/in.zst" 2>/dev/null && \
-    refuse "uncompressed" -m --record-size 16 --key 0:u32 "$work/in.zst" -o "$work/out/sorted"
   refuse "not a multiple" --record-size 15 "$work/in" -o "$work/out/sorted"
   # main's checks hold for ranks too.
   refuse "is also an input" --record-size 16 --key 0:u32 "$work/in" -o "$work/out/sorted" --stats "$work/in"
@@ -548,6 +544,12 @@ case_records_stdin() {
   stdin_same "$work/empty" --format gensort
   stdin_same "$work/gs" --format gensort "$work/gs.gz" -
   np="2 3" same --format gensort "$work/gs.gz"
+  # -c and -m: rank 0 checks or merges such inputs whole, as one process.
+  "$gsort" --format gensort "$work/gs" -o "$work/gs_sorted"
+  gzip -c "$work/gs_sorted" >"$work/gs_sorted.gz"
+  check_same 0 -c --format gensort "$work/gs_sorted.gz"
+  check_same 1 -c --format gensort "$work/gs.gz"
+  stdin_same "$work/gs_sorted" -m --format gensort - "$work/gs_sorted"
   local rc=0
   rm -f "$work/out/sorted"
   GSORT_TEST_FAIL_RANK=0 GSORT_TEST_FAIL_AT=exchange mpi 3 -x GSORT_TEST_FAIL_RANK -x GSORT_TEST_FAIL_AT "$hooks" \
@@ -574,6 +576,11 @@ case_lines_stdin() {
   stdin_same "$work/logs" -t, -k2,2 "$work/csv.gz"
   stdin_same "$work/logs" "$work/csv" - "$work/two"
   np="2 3" same -t, -k2,2 -k1,1n "$work/csv.gz"
+  "$gsort" -t, -k2,2 "$work/csv" -o "$work/csv_sorted"
+  gzip -c "$work/csv_sorted" >"$work/csv_sorted.gz"
+  check_same 0 -c -t, -k2,2 "$work/csv_sorted.gz"
+  check_same 1 -C -t, -k2,2 "$work/csv.gz"
+  stdin_same "$work/csv_sorted" -m -t, -k2,2 - "$work/csv_sorted"
   # Rank 0 failing as it routes: every rank stops, nothing is left.
   local rc=0
   rm -f "$work/out/sorted"

@@ -22,11 +22,11 @@ ConcatenatedInputs::ConcatenatedInputs(const std::vector<std::string>& names, ui
     : record_size_(record_size) {
   starts_.push_back(0);
   for (const std::string& name : names) {
-    if (name == "-") throw UsageError("standard input cannot be an input of -c, -C or -m with several ranks (give files)");
+    if (name == "-") throw UsageError("internal error: standard input cannot be sliced across ranks");
     // InputFile validates: it exists, and a plain file holds whole records.
     const InputFile probe(name, record_size);
     if (probe.compressed() || !probe.size_known()) {
-      throw UsageError(name + ": with several ranks every input of -c, -C or -m must be a plain (uncompressed) regular file");
+      throw UsageError(name + ": internal error: only a plain (uncompressed) regular file can be sliced across ranks");
     }
     files_.push_back(File::open_read(name));
     starts_.push_back(starts_.back() + probe.size() / record_size);

@@ -30,8 +30,8 @@ RecordRange rank_slice(uint64_t total_records, int rank, int ranks);
 class ConcatenatedInputs {
  public:
   // Opens every input. Throws UsageError for standard input, a pipe or a
-  // compressed file (which cannot be sliced: sorts stream them from rank 0
-  // instead; -c, -C and -m refuse them), DataError for a size
+  // compressed file (which cannot be sliced: rank 0 reads them alone
+  // instead, rank_input.h's inputs_only_rank0_reads), DataError for a size
   // that is not whole records, IoError when one cannot be opened.
   ConcatenatedInputs(const std::vector<std::string>& names, uint32_t record_size);
 
