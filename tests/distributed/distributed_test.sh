@@ -328,8 +328,6 @@ refuse() {
 
 case_refusals() {
   gen -n 100 --record-size 16 --key 0:u32 -o "$work/in"
-  refuse "--compress-output with --output-parts" --record-size 16 --key 0:u32 "$work/in" --compress-output \
-    --output-parts -o "$work/out/parts"
   refuse "not a multiple" --record-size 15 "$work/in" -o "$work/out/sorted"
   # main's checks hold for ranks too.
   refuse "is also an input" --record-size 16 --key 0:u32 "$work/in" -o "$work/out/sorted" --stats "$work/in"
@@ -428,6 +426,14 @@ case_compressed() {
   mpi 2 "$gsort" "${rank_opts[@]}" -T "$work/tmp" -t, -k2 --compress-output "$work/csv" -o - >"$work/stdout.zst"
   "$gsort" --backend cpu -t, -k2 "$work/csv" -o "$work/ref"
   zstd -dc "$work/stdout.zst" | cmp -s "$work/ref" - || fail "-o - with --compress-output: decodes to another output"
+  # And as --output-parts: each part compressed, under the names one process gives them.
+  mpi 3 "$gsort" "${rank_opts[@]}" -T "$work/tmp" -t, -k2 --compress-output --output-parts "$work/csv" \
+    -o "$work/out/parts" || fail "--output-parts with --compress-output: exit $?"
+  [ -e "$work/out/parts/part-00002" ] || fail "--output-parts with --compress-output: $(ls "$work/out/parts")"
+  cat "$work/out/parts"/part-* | zstd -dc | cmp -s "$work/ref" - ||
+    fail "--output-parts with --compress-output: decodes to another output"
+  rm -r "$work/out/parts"
+  no_leftovers
 }
 
 # -m of sorted lines: every rank cuts every input by the same splitters
