@@ -13,6 +13,7 @@
 #include "src/distributed/partition/content_check.h"
 #include "src/distributed/merge_on_rank0.h"
 #include "src/distributed/rank_input.h"
+#include "src/distributed/ranks/rank_trace.h"
 #include "src/merge/range_cuts.h"
 
 namespace gsort {
@@ -101,6 +102,14 @@ bool take_pieces(const RankContext& rank, const ConcatenatedInputs& in, const st
   return sorted;
 }
 
+// Rank 0: --stats and --trace.
+void report_merge_ranks(const RankGroup& group, DistributedOutput& output, const std::vector<RankStats>& all,
+                        uint32_t record_size, double total_s) {
+  if (group.rank != 0) return;
+  output.write_stats(rank_stats_json(all, record_size, total_s));
+  output.write_trace(ranks_trace_json(all));
+}
+
 }  // namespace
 
 void distributed_merge_records(const RankGroup& group, const SortConfig& given) {
@@ -114,7 +123,7 @@ void distributed_merge_records(const RankGroup& group, const SortConfig& given) 
     });
     stats.total_s = total.seconds();
     const std::vector<RankStats> all = gather_rank_stats(group, stats);
-    if (group.rank == 0) output.write_stats(rank_stats_json(all, rank.config.record_size, total.seconds()));
+    report_merge_ranks(group, output, all, rank.config.record_size, total.seconds());
     return;
   }
   const RankInput input = prepare_rank_input(rank, output, stats);
@@ -163,7 +172,7 @@ void distributed_merge_records(const RankGroup& group, const SortConfig& given) 
   stats.write_s = step.lap();
   stats.total_s = total.seconds();
   const std::vector<RankStats> all = gather_rank_stats(group, stats);
-  if (group.rank == 0) output.write_stats(rank_stats_json(all, rank.config.record_size, total.seconds()));
+  report_merge_ranks(group, output, all, rank.config.record_size, total.seconds());
 }
 
 }  // namespace gsort

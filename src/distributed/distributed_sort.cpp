@@ -21,6 +21,7 @@
 #include "src/distributed/partition/splitters.h"
 #include "src/distributed/ranks/rank_context.h"
 #include "src/distributed/ranks/rank_stats.h"
+#include "src/distributed/ranks/rank_trace.h"
 #include "src/distributed/rank_input.h"
 
 namespace gsort {
@@ -33,6 +34,7 @@ void report(const RankContext& rank, DistributedOutput& output, RankStats& stats
   if (rank.group.rank != 0) return;
   for (const std::string& line : describe_rank_stats(all, rank.config.record_size)) rank.log.info(line);
   output.write_stats(rank_stats_json(all, rank.config.record_size, total.seconds()));
+  output.write_trace(ranks_trace_json(all));
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include "src/core/log.h"
 #include "src/distributed/lines/sorted_line_part.h"
 #include "src/distributed/ranks/rank_config.h"
+#include "src/distributed/ranks/rank_trace.h"
 #include "src/lines/sort_lines.h"
 
 namespace gsort {
@@ -88,6 +89,7 @@ void report_line_ranks(RankContext& rank, DistributedOutput& output, RankStats& 
                   ", exchange " + seconds_text(s.exchange_s) + ", write " + seconds_text(s.write_s));
   }
   output.write_stats(rank_stats_json(all, 1, total.seconds()));
+  output.write_trace(ranks_trace_json(all));
 }
 
 }  // namespace gsort

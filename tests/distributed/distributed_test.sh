@@ -249,6 +249,26 @@ case_stats() {
   grep -q '^gsort: partitions: largest' "$work/err" || fail "-v: $(cat "$work/err")"
   [ "$(grep -o '"partitioned_on":"cpu"' "$work/stats.json" | wc -l)" = "$n" ] || fail "--backend cpu partitioned elsewhere"
   [ "$(grep -c "^gsort: rank $((n - 1)): splitters" "$work/err")" = 1 ] || fail "-v printed more than once"
+  # --trace: one Chrome trace, a process per rank, each rank's steps in order (records and lines).
+  gen -n 20000 --format csv -o "$work/csv"
+  local args
+  for args in "--record-size 16 --key 0:u32 $work/in" "-t, -k2,2 $work/csv"; do
+    # shellcheck disable=SC2086  # the options: several words
+    mpi "$n" "$gsort" --backend cpu -T "$work/tmp" $args -o "$work/out/sorted" --trace "$work/trace.json" ||
+      fail "--trace $args: exit $?"
+    python3 - "$work/trace.json" "$n" <<'PY' || fail "--trace $args: $(cat "$work/trace.json")"
+import json, sys
+spans = [e for e in json.load(open(sys.argv[1]))["traceEvents"] if e["ph"] == "X"]
+n = int(sys.argv[2])
+assert sorted({e["pid"] for e in spans}) == list(range(1, n + 1)), spans
+for pid in range(1, n + 1):
+    steps = [e for e in spans if e["pid"] == pid and e["name"] in ("prepare", "splitters", "exchange", "local sort", "write")]
+    assert "local sort" in [e["name"] for e in steps], steps
+    for a, b in zip(steps, steps[1:]):
+        assert a["ts"] + a["dur"] <= b["ts"] + 1, (a, b)
+PY
+    no_leftovers
+  done
 }
 
 # --exchange: mpi and shm write what one process writes (auto is shm on one
@@ -329,6 +349,7 @@ refuse() {
 case_refusals() {
   gen -n 100 --record-size 16 --key 0:u32 -o "$work/in"
   refuse "not a multiple" --record-size 15 "$work/in" -o "$work/out/sorted"
+  refuse "--trace is not supported with -c" -c --record-size 16 --key 0:u32 "$work/in" --trace "$work/trace.json"
   # main's checks hold for ranks too.
   refuse "is also an input" --record-size 16 --key 0:u32 "$work/in" -o "$work/out/sorted" --stats "$work/in"
 }

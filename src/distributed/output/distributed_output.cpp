@@ -52,6 +52,7 @@ void DistributedOutput::prepare() {
   if (!config_.stats_path.empty() && config_.stats_path != "-") {
     stats_ = std::make_unique<OutputTarget>(config_.stats_path, "--stats file");
   }
+  if (!config_.trace_path.empty()) trace_ = std::make_unique<OutputTarget>(config_.trace_path, "--trace file");
 }
 
 void DistributedOutput::share_destination() {
@@ -192,6 +193,12 @@ void DistributedOutput::write_stats(const std::string& json) {
   }
   stats_->file().write_all(json.data(), json.size());
   stats_->commit();
+}
+
+void DistributedOutput::write_trace(const std::string& json) {
+  if (!trace_) return;
+  trace_->file().write_all(json.data(), json.size());
+  trace_->commit();
 }
 
 }  // namespace gsort

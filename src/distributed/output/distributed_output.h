@@ -52,6 +52,8 @@ class DistributedOutput {
   bool to_stdout() const;
   // Rank 0: --stats, into its file or onto standard error.
   void write_stats(const std::string& json);
+  // Rank 0: --trace, into its file (made in prepare()).
+  void write_trace(const std::string& json);
 
  private:
   void write_single_file(RankFence& fence, LocalPart* part, uint64_t skip_bytes, uint64_t bytes);
@@ -64,6 +66,7 @@ class DistributedOutput {
   std::unique_ptr<OutputTarget> target_;  // rank 0, one output file
   std::unique_ptr<OutputDirectory> directory_;  // rank 0, --output-parts
   std::unique_ptr<OutputTarget> stats_;   // rank 0, --stats FILE
+  std::unique_ptr<OutputTarget> trace_;   // rank 0, --trace FILE
   std::string shared_path_;               // the file every rank writes into
   int shared_slot_ = -1;                  // ranks but 0: shared_path_ in the temp registry
 };
