@@ -91,7 +91,8 @@ class WindowRouter {
       }
     }
     for (size_t d = 0; d < ranks_; ++d) {
-      if (buckets_[d].size() < sizes_[d]) buckets_[d] = HostBuffer::allocate_pageable(std::max(sizes_[d], w.size()));
+      // A quarter more than this window needs, for the windows after it.
+      if (buckets_[d].size() < sizes_[d]) buckets_[d] = HostBuffer::allocate_pageable(sizes_[d] + sizes_[d] / 4);
     }
     pool_.parallel_for(tasks, [&](size_t t) {
       for (const RoutedRun& r : runs_[t]) {
