@@ -13,7 +13,7 @@
 #include "src/distributed/partition/content_check.h"
 #include "src/distributed/merge_on_rank0.h"
 #include "src/distributed/rank_input.h"
-#include "src/distributed/ranks/rank_trace.h"
+#include "src/distributed/record_rank_report.h"
 #include "src/merge/range_cuts.h"
 
 namespace gsort {
@@ -102,14 +102,6 @@ bool take_pieces(const RankContext& rank, const ConcatenatedInputs& in, const st
   return sorted;
 }
 
-// Rank 0: --stats and --trace.
-void report_merge_ranks(const RankGroup& group, DistributedOutput& output, const std::vector<RankStats>& all,
-                        uint32_t record_size, double total_s) {
-  if (group.rank != 0) return;
-  output.write_stats(rank_stats_json(all, record_size, total_s));
-  output.write_trace(ranks_trace_json(all));
-}
-
 }  // namespace
 
 void distributed_merge_records(const RankGroup& group, const SortConfig& given) {
@@ -121,9 +113,7 @@ void distributed_merge_records(const RankGroup& group, const SortConfig& given) 
     merge_on_rank0(rank, output, stats, [&](const std::string& part) {
       return merge_sorted(rank.config, rank.layout, given.inputs, part, rank.pool).output_records;
     });
-    stats.total_s = total.seconds();
-    const std::vector<RankStats> all = gather_rank_stats(group, stats);
-    report_merge_ranks(group, output, all, rank.config.record_size, total.seconds());
+    report_record_ranks(rank, output, stats, total);
     return;
   }
   const RankInput input = prepare_rank_input(rank, output, stats);
@@ -161,6 +151,7 @@ void distributed_merge_records(const RankGroup& group, const SortConfig& given) 
     }
   });
   rank.fence.agree();
+  stats.received_records = received;
   for (TempFile& p : pieces) scratch->remove(p);
   stats.sort_s = step.lap();
   PartEnds ends;
@@ -170,9 +161,7 @@ void distributed_merge_records(const RankGroup& group, const SortConfig& given) 
   if (drop_first) stats.output_records -= 1;
   output.write(rank.fence, part.get(), drop_first ? rank.layout.record_size() : 0, stats.output_records, rank.pool);
   stats.write_s = step.lap();
-  stats.total_s = total.seconds();
-  const std::vector<RankStats> all = gather_rank_stats(group, stats);
-  report_merge_ranks(group, output, all, rank.config.record_size, total.seconds());
+  report_record_ranks(rank, output, stats, total);
 }
 
 }  // namespace gsort

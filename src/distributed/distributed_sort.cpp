@@ -21,23 +21,10 @@
 #include "src/distributed/partition/splitters.h"
 #include "src/distributed/ranks/rank_context.h"
 #include "src/distributed/ranks/rank_stats.h"
-#include "src/distributed/ranks/rank_trace.h"
 #include "src/distributed/rank_input.h"
+#include "src/distributed/record_rank_report.h"
 
 namespace gsort {
-namespace {
-
-// Step 8: rank 0 reports for all ranks, under -v and in --stats.
-void report(const RankContext& rank, DistributedOutput& output, RankStats& stats, const Stopwatch& total) {
-  stats.total_s = total.seconds();
-  const std::vector<RankStats> all = gather_rank_stats(rank.group, stats);
-  if (rank.group.rank != 0) return;
-  for (const std::string& line : describe_rank_stats(all, rank.config.record_size)) rank.log.info(line);
-  output.write_stats(rank_stats_json(all, rank.config.record_size, total.seconds()));
-  output.write_trace(ranks_trace_json(all));
-}
-
-}  // namespace
 
 void distributed_sort(const RankGroup& group, const SortConfig& config) {
   if (config.mode == Mode::kMerge) {
@@ -80,7 +67,7 @@ void distributed_sort(const RankGroup& group, const SortConfig& config) {
   output.write(rank.fence, sorted.part.get(), drop_first ? rank.layout.record_size() : 0, stats.output_records,
                rank.pool);
   stats.write_s = writing.seconds();
-  report(rank, output, stats, total);
+  report_record_ranks(rank, output, stats, total);
 }
 
 }  // namespace gsort
