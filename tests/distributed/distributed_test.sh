@@ -619,6 +619,25 @@ case_lines_stdin() {
   no_leftovers
 }
 
+# Random option mixes (issue 55): keys, modifiers, -u, -s, -r, small -S, and
+# a rank count, drawn with a fixed seed (GSORT_DIST_SEED to vary it); each
+# against one process's output.
+case_lines_mixes() {
+  gen -n 30000 --format csv -o "$work/csv"
+  gen -n 8000 --format logs -o "$work/logs"
+  local -a keys=("" "-t, -k2,2" "-t, -k2,2 -k1,1n" "-t, -k3,3n -k1,1r" "-t, -k4,4g" "-k2" "-t, -k2,2f -k3,3" "-t, -k1.2,1.4")
+  local -a flags=("" "-u" "-s" "-r" "-f" "-b" "-s -r" "-u -r" "-d" "-i")
+  local -a sizes=("" "-S 2M")
+  local i n k f z
+  RANDOM=${GSORT_DIST_SEED:-55}
+  for ((i = 0; i < 10; i++)); do
+    n=$((2 + RANDOM % 3))
+    k=${keys[RANDOM % ${#keys[@]}]} f=${flags[RANDOM % ${#flags[@]}]} z=${sizes[RANDOM % ${#sizes[@]}]}
+    # shellcheck disable=SC2086  # the options: several words each
+    np=$n same $k $f $z "$work/csv" "$work/logs"
+  done
+}
+
 # Ranks that read lines in different locales would order them differently:
 # the agreement stops them before any work.
 case_lines_locale() {
