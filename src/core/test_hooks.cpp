@@ -12,6 +12,7 @@ RankPhaseHook rank_phase = nullptr;
 ChoiceHook receive_in_files = nullptr;
 ChoiceHook output_by_pwrite = nullptr;
 ChoiceHook partition_on_cpu = nullptr;
+ChoiceHook rank_sort_log = nullptr;
 CountHook shared_slot_records = nullptr;
 WayHook output_way = nullptr;
 MergeRangesHook final_merge_ranges = nullptr;

@@ -54,6 +54,7 @@ using ChoiceHook = bool (*)();
 extern ChoiceHook receive_in_files;   // whole slices land what they receive in files, as too large a partition does
 extern ChoiceHook output_by_pwrite;   // ranks write their range of one output file with pwrite where they would map it
 extern ChoiceHook partition_on_cpu;   // a whole slice is partitioned on the host where a GPU could take it
+extern ChoiceHook rank_sort_log;      // every rank's local sort talks as one process's -v does (quiet otherwise)
 
 // How the destination is written, forced by a test: 1 through one write()
 // stream, 2 through a mapping where it can be; 0 (or null): as gsort decides.
@@ -117,6 +118,7 @@ inline void test_fault_point(const char* phase, int rank) {
 inline bool test_receive_in_files() { return test_hooks::receive_in_files && test_hooks::receive_in_files(); }
 inline bool test_output_by_pwrite() { return test_hooks::output_by_pwrite && test_hooks::output_by_pwrite(); }
 inline bool test_partition_on_cpu() { return test_hooks::partition_on_cpu && test_hooks::partition_on_cpu(); }
+inline bool test_rank_sort_log() { return test_hooks::rank_sort_log && test_hooks::rank_sort_log(); }
 inline uint64_t test_shared_slot_records() {
   return test_hooks::shared_slot_records ? test_hooks::shared_slot_records() : 0;
 }

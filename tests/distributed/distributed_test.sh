@@ -629,6 +629,10 @@ case_lines_mixes() {
   local -a flags=("" "-u" "-s" "-r" "-f" "-b" "-s -r" "-u -r" "-d" "-i")
   local -a sizes=("" "-S 2M")
   local i n k f z
+  # The measurements' look inside the ranks (a test hook): every rank's local sort talks.
+  GSORT_TEST_RANK_SORT_LOG=1 mpi 2 -x GSORT_TEST_RANK_SORT_LOG "$hooks" --backend cpu -T "$work/tmp" "$work/csv" \
+    -o "$work/out/sorted" 2>"$work/err" || fail "GSORT_TEST_RANK_SORT_LOG: exit $?"
+  [ "$(grep -c '^gsort: lines: sorter' "$work/err")" = 2 ] || fail "GSORT_TEST_RANK_SORT_LOG: $(cat "$work/err")"
   RANDOM=${GSORT_DIST_SEED:-55}
   for ((i = 0; i < 10; i++)); do
     n=$((2 + RANDOM % 3))

@@ -178,6 +178,7 @@ void fail_rank(const char* phase, int rank) {
 bool receive_in_files_set() { return std::getenv("GSORT_TEST_RECEIVE_IN_FILES") != nullptr; }
 bool output_pwrite_set() { return std::getenv("GSORT_TEST_OUTPUT_PWRITE") != nullptr; }
 bool partition_on_cpu_set() { return std::getenv("GSORT_TEST_PARTITION_ON_CPU") != nullptr; }
+bool rank_sort_log_set() { return std::getenv("GSORT_TEST_RANK_SORT_LOG") != nullptr; }
 
 uint64_t shm_slot_records() {
   const char* n = std::getenv("GSORT_TEST_SHM_SLOT_RECORDS");
@@ -251,6 +252,7 @@ void install_fault_hooks() {
   receive_in_files = &receive_in_files_set;
   output_by_pwrite = &output_pwrite_set;
   partition_on_cpu = &partition_on_cpu_set;
+  rank_sort_log = &rank_sort_log_set;
   shared_slot_records = &shm_slot_records;
   output_way = &forced_output_way;
   final_merge_ranges = &forced_final_merge;
