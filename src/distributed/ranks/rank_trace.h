@@ -1,6 +1,6 @@
 // --trace FILE with several ranks (issue 55): rank 0 writes one Chrome
 // trace (the format of src/report/trace_file.h) with one process per rank,
-// whose track shows the rank's steps as spans. A rank runs its steps one
+// whose main track shows the rank's steps as spans. A rank runs its steps one
 // after another, so each span follows the one before it: prepare (what the
 // steps leave of the rank's total: the agreement, the inputs, the report),
 // splitters, exchange, local sort, write; inside the exchange, its read and
