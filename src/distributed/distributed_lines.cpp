@@ -1,9 +1,6 @@
 #include "src/distributed/distributed_lines.h"
 
-#include <unistd.h>
-
 #include <algorithm>
-#include <cerrno>
 #include <iterator>
 #include <memory>
 #include <optional>
@@ -85,7 +82,7 @@ struct RankLines {
 RankLines sort_received(RankContext& rank, DistributedOutput& output, const SortConfig& line_config,
                         ReceivedFiles& received, uint8_t eol) {
   const SortConfig& c = rank.config;
-  const bool at_offset = !c.unique && !c.output_parts && !output.to_stdout() && !c.compress_output;
+  const bool at_offset = !c.unique && output.takes_parts_at_offsets();
   RankLines lines;
   if (at_offset) lines.offset = output.offset_of(received.records());
   rank.fence.attempt([&] {
@@ -97,10 +94,7 @@ RankLines sort_received(RankContext& rank, DistributedOutput& output, const Sort
       test_fault_point("sort", rank.group.rank);
       return;
     }
-    File out = File::open_update(output.shared_path());
-    if (::lseek(out.fd(), static_cast<off_t>(lines.offset), SEEK_SET) < 0) {
-      throw IoError("cannot seek in the output: " + describe_errno(c.output, errno));
-    }
+    File out = output.open_at(lines.offset);
     lines.bytes = sort_lines_into(rank, line_config, Mode::kSort, received.paths(), "/dev/fd/" + std::to_string(out.fd()))
                       .output_bytes;
     if (lines.bytes != received.records()) {

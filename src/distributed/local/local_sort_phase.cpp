@@ -1,8 +1,5 @@
 #include "src/distributed/local/local_sort_phase.h"
 
-#include <unistd.h>
-
-#include <cerrno>
 #include <cstring>
 #include <string>
 
@@ -20,12 +17,9 @@ namespace {
 // file from `offset` on (through a descriptor standing there), instead of
 // into a part that is copied there after: a streamed rank writes its
 // records once, not twice.
-SortReport sort_files_at(RankContext& rank, const ReceivedFiles& files, uint64_t count, const std::string& output,
-                         uint64_t offset, PartEnds* ends) {
-  File out = File::open_update(output);
-  if (::lseek(out.fd(), static_cast<off_t>(offset), SEEK_SET) < 0) {
-    throw IoError("cannot seek in the output: " + describe_errno(rank.config.output, errno));
-  }
+SortReport sort_files_at(RankContext& rank, const ReceivedFiles& files, uint64_t count,
+                         const DistributedOutput& output, uint64_t offset, PartEnds* ends) {
+  File out = output.open_at(offset);
   rank.log.info("write: rank 0 merges into its range of the output");
   // Messages name the destination the user gave, not the descriptor.
   SortReport report = sort_received(rank.config, rank.layout, files.paths(), "/dev/fd/" + std::to_string(out.fd()),
@@ -33,7 +27,7 @@ SortReport sort_files_at(RankContext& rank, const ReceivedFiles& files, uint64_t
   if (report.output_records != count) {
     throw Error("internal error: the sorted part does not fill its range of the output");
   }
-  *ends = read_part_ends(output, report.output_records, rank.layout, offset);
+  *ends = read_part_ends(output.shared_path(), report.output_records, rank.layout, offset);
   if (rank.config.fsync) out.flush_data_to_disk();
   out.close();
   return report;
@@ -87,7 +81,7 @@ SortReport sort_into(RankContext& rank, ReceivedRecords& received, const Distrib
   if (auto* in_files = std::get_if<ReceivedInFiles>(&received.where)) {
     SortReport report;
     if (at_offset) {
-      report = sort_files_at(rank, *in_files->files, received.count, output.shared_path(), offset, &sorted->ends);
+      report = sort_files_at(rank, *in_files->files, received.count, output, offset, &sorted->ends);
     } else {
       sorted->part = output.make_part();
       report = sort_received(rank.config, rank.layout, in_files->files->paths(), sorted->part->path(), rank.pool);
@@ -108,8 +102,7 @@ SortedPart sort_received_records(RankContext& rank, ReceivedRecords received, co
                                  RankStats& stats) {
   const Stopwatch t;
   const uint32_t rs = rank.config.record_size;
-  const bool at_offset =
-      !rank.config.output_parts && !rank.config.unique && !output.to_stdout() && !rank.config.compress_output;
+  const bool at_offset = !rank.config.unique && output.takes_parts_at_offsets();
   const uint64_t offset = at_offset ? output.offset_of(received.count * rs) : 0;
   SortedPart sorted;
   rank.fence.attempt([&] {

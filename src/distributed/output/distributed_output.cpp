@@ -69,6 +69,18 @@ DistributedOutput::~DistributedOutput() {
 
 bool DistributedOutput::to_stdout() const { return !config_.output_parts && config_.output == "-"; }
 
+bool DistributedOutput::takes_parts_at_offsets() const {
+  return !config_.output_parts && !to_stdout() && !config_.compress_output;
+}
+
+File DistributedOutput::open_at(uint64_t offset) const {
+  File out = File::open_update(shared_path_);
+  if (::lseek(out.fd(), static_cast<off_t>(offset), SEEK_SET) < 0) {
+    throw IoError("cannot seek in the output: " + describe_errno(config_.output, errno));
+  }
+  return out;
+}
+
 std::string DistributedOutput::part_directory() const {
   if (to_stdout()) return config_.temp_dir;  // rank 0's standard output has no directory
   return config_.output_parts ? config_.output : directory_of(config_.output);

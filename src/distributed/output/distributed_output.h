@@ -11,6 +11,7 @@
 #include <memory>
 #include <string>
 
+#include "io/file/file.h"
 #include "io/output/output_parts.h"
 #include "io/output/output_target.h"
 #include "src/config/sort_config.h"
@@ -47,6 +48,12 @@ class DistributedOutput {
   uint64_t offset_of(uint64_t bytes) const;
   // The file every rank writes into (one output file).
   const std::string& shared_path() const { return shared_path_; }
+  // Whether a rank may write its part straight at its offset of that file:
+  // one plain output file (not --output-parts, -o - or --compress-output).
+  bool takes_parts_at_offsets() const;
+  // That file opened for writing with its offset at `offset`: a rank's
+  // sort writes its range through it ("/dev/fd/N").
+  File open_at(uint64_t offset) const;
   // -o -: rank 0's standard output, which takes the parts (no rank writes
   // into it at an offset).
   bool to_stdout() const;
