@@ -12,6 +12,7 @@
 #include "src/distributed/partition/content_check.h"
 #include "src/distributed/rank_input.h"
 #include "src/distributed/ranks/rank_bytes.h"
+#include "src/distributed/ranks/rank_config.h"
 #include "src/keys/line_spec.h"
 #include "src/verify/line_check.h"
 
@@ -44,7 +45,7 @@ SliceCheck check_line_slice(const RankContext& rank, const RankInput& input, con
     c.first = lines.line(0);
     c.last = lines.line(lines.line_before(lines.size()));
   }
-  c.local = check_sorted_lines(path, compare, std::max<uint64_t>(rank.config.memory_bytes / 4, 1 << 20), nullptr);
+  c.local = check_sorted_lines(path, compare, rank_max_line(rank.config), nullptr);
   scratch.remove(slice);
   return c;
 }
@@ -150,7 +151,7 @@ CheckResult check_on_rank0(RankContext& rank, DistributedOutput& output, const S
     const std::string& input = given.inputs.front();
     if (given.lines.enabled) {
       const LineComparator compare(make_line_spec(given.lines, given.reverse, given.unique));
-      mine = check_sorted_lines(input, compare, std::max<uint64_t>(rank.config.memory_bytes / 4, 1 << 20), nullptr);
+      mine = check_sorted_lines(input, compare, rank_max_line(rank.config), nullptr);
     } else {
       mine = check_sorted(input, rank.layout, given.unique, 16u << 20);
     }

@@ -48,6 +48,13 @@ uint64_t line_start_at_or_after(const ConcatenatedInputs& inputs, uint8_t eol, u
   return end;
 }
 
+uint64_t line_start_at_or_after(const uint8_t* bytes, uint64_t size, uint8_t eol, uint64_t at) {
+  if (at == 0 || at >= size) return std::min(at, size);
+  if (bytes[at - 1] == eol) return at;
+  const void* end = std::memchr(bytes + at, eol, size - at);
+  return end ? static_cast<uint64_t>(static_cast<const uint8_t*>(end) - bytes) + 1 : size;
+}
+
 std::string line_at(const ConcatenatedInputs& inputs, uint8_t eol, uint64_t at) {
   const uint64_t end = input_end(inputs, at);
   std::string line;

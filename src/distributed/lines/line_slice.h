@@ -20,6 +20,8 @@ uint64_t input_end(const ConcatenatedInputs& inputs, uint64_t at);
 
 // The first line start at or after byte `at`.
 uint64_t line_start_at_or_after(const ConcatenatedInputs& inputs, uint8_t eol, uint64_t at);
+// The same in `size` bytes in memory (`size` where none).
+uint64_t line_start_at_or_after(const uint8_t* bytes, uint64_t size, uint8_t eol, uint64_t at);
 
 // The line starting at byte `at`, without its terminator.
 std::string line_at(const ConcatenatedInputs& inputs, uint8_t eol, uint64_t at);

@@ -79,7 +79,9 @@ class WindowRouter {
     runs_.assign(tasks, {});
     bytes_.assign(tasks, std::vector<uint64_t>(ranks_, 0));
     std::vector<uint64_t> starts(tasks + 1, w.size());
-    for (size_t t = 0; t < tasks; ++t) starts[t] = line_start(w, split_point(w.size(), tasks, t));
+    for (size_t t = 0; t < tasks; ++t) {
+      starts[t] = line_start_at_or_after(w.data(), w.size(), eol_, split_point(w.size(), tasks, t));
+    }
     pool_.parallel_for(tasks, [&](size_t t) { find_ranks(w, starts[t], std::max(starts[t], starts[t + 1]), place, t); });
     // Where each task's lines go in each bucket.
     std::vector<std::vector<uint64_t>> at(tasks, std::vector<uint64_t>(ranks_, 0));
@@ -106,11 +108,6 @@ class WindowRouter {
   uint64_t bucket_bytes(int rank) const { return sizes_[static_cast<size_t>(rank)]; }
 
  private:
-  uint64_t line_start(const std::vector<uint8_t>& w, uint64_t from) const {
-    if (from == 0 || from >= w.size()) return std::min<uint64_t>(from, w.size());
-    const void* hit = std::memchr(w.data() + from - 1, eol_, w.size() - from + 1);
-    return hit ? static_cast<uint64_t>(static_cast<const uint8_t*>(hit) - w.data()) + 1 : w.size();
-  }
   void find_ranks(const std::vector<uint8_t>& w, uint64_t begin, uint64_t end, uint64_t place, size_t t) {
     std::vector<RoutedRun>& runs = runs_[t];
     for (uint64_t at = begin; at < end;) {

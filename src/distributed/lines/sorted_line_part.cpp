@@ -4,6 +4,7 @@
 
 #include "io/file/file.h"
 #include "src/core/errors.h"
+#include "src/distributed/lines/line_slice.h"
 #include "src/distributed/ranks/rank_bytes.h"
 #include "src/merge/range_cuts.h"
 
@@ -29,11 +30,7 @@ SortedLinePart::SortedLinePart(const std::string& path, uint8_t eol, uint64_t be
 }
 
 uint64_t SortedLinePart::line_at_or_after(uint64_t from) const {
-  if (from == 0 || from >= size_) return from == 0 ? 0 : size_;
-  const uint8_t* d = bytes();
-  if (d[from - 1] == eol_) return from;
-  const void* end = std::memchr(d + from, eol_, size_ - from);
-  return end ? static_cast<uint64_t>(static_cast<const uint8_t*>(end) - d) + 1 : size_;
+  return line_start_at_or_after(bytes(), size_, eol_, from);
 }
 
 uint64_t SortedLinePart::line_before(uint64_t at) const {

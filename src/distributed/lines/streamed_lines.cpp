@@ -8,6 +8,7 @@
 #include "src/core/test_hooks.h"
 #include "src/distributed/exchange/rank0_stream.h"
 #include "src/distributed/lines/line_router.h"
+#include "src/distributed/ranks/rank_config.h"
 
 namespace gsort {
 namespace {
@@ -16,7 +17,7 @@ namespace {
 void read_and_route(RankContext& rank, const LineComparator& compare, const std::vector<std::string>& inputs,
                     Rank0Buckets& buckets, uint64_t sample_bytes, RankStats& stats) {
   const uint8_t eol = compare.spec().eol;
-  const uint64_t max_line = std::max<uint64_t>(rank.config.memory_bytes / 4, uint64_t{1} << 20);
+  const uint64_t max_line = rank_max_line(rank.config);
   LineRouter router(compare, compare.spec().unique);
   std::vector<LineSample> first;
   uint64_t first_bytes = 0, place = 0;

@@ -2,6 +2,8 @@
 
 #include <cstdio>
 
+#include "src/core/errors.h"
+
 namespace gsort {
 
 ReceivedFiles::ReceivedFiles(const std::string& temp_base, int ranks, uint32_t record_size)
@@ -15,6 +17,11 @@ ReceivedFiles::ReceivedFiles(const std::string& temp_base, int ranks, uint32_t r
 void ReceivedFiles::append(int source, const uint8_t* records, uint64_t count) {
   files_[static_cast<size_t>(source)].file.write_all(records, count * record_size_);
   records_ += count;
+}
+
+void ReceivedFiles::append_bytes(int source, const uint8_t* data, uint64_t bytes) {
+  if (bytes % record_size_ != 0) throw Error("internal error: a rank received part of a record");
+  append(source, data, bytes / record_size_);
 }
 
 void ReceivedFiles::finish() {

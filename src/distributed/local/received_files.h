@@ -21,7 +21,7 @@ class ReceivedFiles {
 
   void append(int source, const uint8_t* records, uint64_t count);
   // The same for `bytes`, whole records.
-  void append_bytes(int source, const uint8_t* data, uint64_t bytes) { append(source, data, bytes / record_size_); }
+  void append_bytes(int source, const uint8_t* data, uint64_t bytes);
   // Makes paths() ready to be read, in source-rank order. The files have
   // no names (io/temp/temp_dir.h), so the paths are /proc/self/fd/N of the
   // descriptors kept open here: opening one gives a reader of its own.

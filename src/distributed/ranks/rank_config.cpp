@@ -1,5 +1,7 @@
 #include "src/distributed/ranks/rank_config.h"
 
+#include <algorithm>
+
 #include "src/core/test_hooks.h"
 
 #if GSORT_HAVE_CUDA
@@ -43,6 +45,10 @@ SortConfig local_sort_config(const SortConfig& rank_config, const std::vector<st
   c.fsync = false;
   c.output_parts = false;
   return c;
+}
+
+uint64_t rank_max_line(const SortConfig& rank_config) {
+  return std::max<uint64_t>(rank_config.memory_bytes / 4, uint64_t{1} << 20);
 }
 
 const Log& local_sort_log() {

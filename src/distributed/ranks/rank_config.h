@@ -19,6 +19,10 @@ SortConfig config_for_rank(SortConfig config, const RankGroup& group);
 // RunOptions' (local_sort.h).
 SortConfig local_sort_config(const SortConfig& rank_config, const std::vector<std::string>& inputs);
 
+// The longest line a rank takes where it reads lines itself (-c, rank 0's
+// stream): a quarter of its -S, as one process's sort, and 1 MiB at least.
+uint64_t rank_max_line(const SortConfig& rank_config);
+
 // The log of a rank's own sorts: quiet, since rank 0 reports for all ranks.
 const Log& local_sort_log();
 
