@@ -11,7 +11,7 @@
 set -euo pipefail
 gsort=$(readlink -f "$1") gen=$(readlink -f "$2") size_mb=${3:-1024} rounds=${4:-3}
 here=$(cd "$(dirname "$0")/.." && pwd)
-# shellcheck source-path=SCRIPTDIR/..
+# shellcheck source=tests/distributed/multihost/hosts.sh
 source "$here/tests/distributed/multihost/hosts.sh"
 mh_permitted || { echo "bench_multihost.sh: needs root with network namespaces" >&2; exit 2; }
 mh_start 2
@@ -19,7 +19,7 @@ records=$((size_mb * 1000000 / 16))
 "$gen" -n "$records" --record-size 16 --key 0:u64 -o "$MH_WORK/shared/in.dat"
 for h in 1 2; do mh_temp_size "$h" "$((size_mb * 3))m"; done
 mkdir -p "$MH_WORK/onehost"
-args=(--backend cpu --exchange mpi --record-size 16 --key 0:u64 "$MH_WORK/shared/in.dat")
+args=(--backend cpu --record-size 16 --key 0:u64 "$MH_WORK/shared/in.dat")
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 # rate STATS: MB/s of what the ranks sent, over their time in the collectives.
 rate() {
@@ -34,12 +34,12 @@ PY
 }
 declare -A runs
 for ((r = 1; r <= rounds; r++)); do
-  MH_TIMEOUT=600 mh_mpirun --host "$(mh_hostlist "1 2")" -np 2 "$gsort" -T "$MH_WORK/temp" "${args[@]}" \
+  MH_TIMEOUT=600 mh_mpirun --host "$(mh_hostlist "1 2")" -np 2 "$gsort" -T "$MH_WORK/temp" --exchange mpi "${args[@]}" \
     -o "$MH_WORK/out/sorted" --stats "$MH_WORK/out/stats.json"
   runs[tcp]+="$(rate "$MH_WORK/out/stats.json");"
   for ex in mpi shm; do
     mpirun --allow-run-as-root --oversubscribe --bind-to none -np 2 "$gsort" -T "$MH_WORK/onehost" \
-      "${args[@]/#mpi/$ex}" -o "$MH_WORK/out/sorted" --stats "$MH_WORK/out/stats.json"
+      --exchange "$ex" "${args[@]}" -o "$MH_WORK/out/sorted" --stats "$MH_WORK/out/stats.json"
     runs[$ex]+="$(rate "$MH_WORK/out/stats.json");"
   done
 done
