@@ -67,6 +67,21 @@ void route_input(RankContext& rank, const RankInput& input, const LineComparator
   stats.exchange_s = step.lap();
 }
 
+// Collective: the ranks received, all told, every byte of lines they read
+// (terminators added included); else a line was lost or doubled on the way
+// and the output would be wrong.
+void check_every_line_arrived(RankContext& rank, const RankStats& stats) {
+  uint64_t mine[2] = {stats.slice_records, stats.received_records}, all[2] = {0, 0};
+  MPI_Allreduce(mine, all, 2, MPI_UINT64_T, MPI_SUM, rank.group.comm);
+  rank.fence.attempt([&] {
+    if (all[0] != all[1]) {
+      throw Error("internal error: the ranks received " + std::to_string(all[1]) + " bytes of lines of " +
+                  std::to_string(all[0]) + " read");
+    }
+  });
+  rank.fence.agree();
+}
+
 // A rank's sorted lines: in its range of the one output file, or in a part.
 struct RankLines {
   std::unique_ptr<LocalPart> part;  // null: at `offset` of the output
@@ -150,6 +165,7 @@ void distributed_sort_lines(const RankGroup& group, const SortConfig& given) {
     route_input(rank, *input, compare, given.unique, received, stats);
   }
   stats.received_records = received->records();
+  check_every_line_arrived(rank, stats);
 
   const RankLines lines = sort_received(rank, output, line_config, *received, eol);
   received.reset();
