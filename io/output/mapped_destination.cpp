@@ -2,7 +2,9 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <string>
 
 #include "io/file/file.h"
 #include "io/output/mapped_window.h"
@@ -23,6 +25,12 @@ MappedDestination::~MappedDestination() {
 bool MappedDestination::reserve(uint64_t bytes) {
   if (range_) throw Error("internal error: the destination was mapped twice");
   bool no_room = false;
+  if (range_bytes_ != 0) {
+    // Never past the range, and a disk without room is an error: a cut
+    // back would take other processes' bytes.
+    range_ = MappedOutputRange::map(file_, offset_, std::min(bytes, range_bytes_), nullptr, reopen_);
+    return range_ != nullptr;
+  }
   range_ = MappedOutputRange::map(file_, offset_, bytes, &no_room, reopen_);
   if (no_room) no_room_for_ = bytes;
   return range_ != nullptr;
@@ -36,6 +44,7 @@ bool MappedDestination::prepare(uint64_t bytes, ThreadPool& pool, uint64_t lead)
 
 bool MappedDestination::prepare_growing(uint64_t max_bytes, ThreadPool& pool) {
   if (range_) throw Error("internal error: the destination was mapped twice");
+  if (range_bytes_ != 0) return false;  // its size is known
   range_ = MappedOutputRange::map_growing(file_, offset_, max_bytes, reopen_);
   if (!range_) return false;
   growing_ = true;
@@ -102,7 +111,11 @@ void MappedDestination::finish(uint64_t written, bool fsync, ThreadPool* pool) {
   range_->finish(fsync, pool);
   range_.reset();
   const off_t end = static_cast<off_t>(offset_ + written);
-  if (written < reserved && ::ftruncate(file_.fd(), end) != 0) {
+  if (range_bytes_ != 0 && written != range_bytes_) {
+    throw Error("internal error: " + std::to_string(written) + " bytes written into a range of " +
+                std::to_string(range_bytes_) + " of " + file_.display_name());
+  }
+  if (range_bytes_ == 0 && written < reserved && ::ftruncate(file_.fd(), end) != 0) {
     throw IoError("cannot write output: " + describe_errno(file_.display_name(), errno));
   }
   // The file's offset never moved: put it at the end, as write() would have.

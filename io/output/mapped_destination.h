@@ -30,8 +30,15 @@ class MappedDestination {
   explicit MappedDestination(File& file) : file_(file) {}
   // The target's file; standard output that is a regular file from where
   // its offset stands (OutputTarget::direct_is_mappable).
+  // A range of a file others fill too (OutputTarget::is_range): mapped
+  // from its offset, at most its bytes, and never cut back or grown.
   explicit MappedDestination(OutputTarget& target) : MappedDestination(target.file()) {
-    if (target.direct_is_mappable()) start_at(target.direct_offset(), OutputTarget::kStandardOutputName);
+    if (target.is_range()) {
+      start_at(target.direct_offset(), nullptr);
+      range_bytes_ = target.range_bytes();
+    } else if (target.direct_is_mappable()) {
+      start_at(target.direct_offset(), OutputTarget::kStandardOutputName);
+    }
   }
   // A range of standard output still mapped (a failed sort) is cut off the
   // file again.
@@ -95,6 +102,7 @@ class MappedDestination {
   File& file_;
   uint64_t offset_ = 0;
   const char* reopen_ = nullptr;
+  uint64_t range_bytes_ = 0;  // a range of a file others fill too: its size (0: none)
   std::unique_ptr<MappedOutputRange> range_;
   // Reserves and maps [offset, +bytes), where the disk has room; false if not.
   bool reserve(uint64_t bytes);

@@ -76,6 +76,10 @@ std::string in_place_staging_dir(const std::string& dir, const struct stat& dest
 OutputTarget::OutputTarget(const std::string& destination, const std::string& role, bool shared,
                            const std::string& shown_as, const OutputStaging& staging)
     : destination_(destination), role_(role) {
+  if (staging.range.bytes != 0) {
+    open_range(shown_as.empty() ? destination : shown_as, staging.range);
+    return;
+  }
   if (is_stdout()) {
     direct_ = File::standard_output();
     direct_.enlarge_pipe();  // gsort | consumer: large writes, fewer wake-ups
@@ -144,6 +148,23 @@ void OutputTarget::note_regular_stdout() {
   register_output_cut(1, direct_offset_, append);
   direct_.count_written_into(&output_written_counter());
   cut_registered_ = true;
+}
+
+void OutputTarget::open_range(const std::string& name, const OutputRange& range) {
+  File file(::open(destination_.c_str(), O_RDWR | O_CLOEXEC), name, true);
+  if (!file.is_open()) throw IoError("cannot write " + role_ + " " + describe_errno(name, errno));
+  struct stat st {};
+  if (::fstat(file.fd(), &st) != 0 || !S_ISREG(st.st_mode)) {
+    throw Error("internal error: a range of " + name + ", which is not a regular file");
+  }
+  // The stream, where the range is not mapped, writes from there.
+  if (::lseek(file.fd(), static_cast<off_t>(range.offset), SEEK_SET) < 0) {
+    throw IoError("cannot write " + role_ + " " + describe_errno(name, errno));
+  }
+  direct_ = std::move(file);
+  direct_mappable_ = true;
+  direct_offset_ = range.offset;
+  range_bytes_ = range.bytes;
 }
 
 OutputTarget::~OutputTarget() {

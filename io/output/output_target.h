@@ -31,10 +31,18 @@ namespace gsort {
 
 struct DescriptorName;
 
+// A range of an existing regular file that other processes fill too (a
+// rank's part of the one output): `bytes` (not 0) from `offset`.
+struct OutputRange {
+  uint64_t offset = 0;
+  uint64_t bytes = 0;
+};
+
 // What the output will be, where that is known before it is made.
 struct OutputStaging {
   uint64_t bytes = 0;     // its size at most (0: not known)
   std::string other_dir;  // where it may be made for an in-place destination short of room (-T)
+  OutputRange range;      // bytes not 0: the destination is that range, written in place
 };
 
 class OutputTarget {
@@ -46,7 +54,10 @@ class OutputTarget {
   // unnamed O_TMPFILE), so that other processes can open it by
   // temporary_path() and write into it (the ranks of a distributed sort).
   // `shown_as`: the name messages give a descriptor's output ("/dev/fd/N"
-  // standing for a file the user named); empty: the destination itself.
+  // standing for a file the user named) or a range's; empty: the
+  // destination itself. A staging.range is written directly, from its
+  // offset (mapped there, or by the stream standing there), and the file
+  // is never resized, renamed or cut back: its other bytes are others'.
   explicit OutputTarget(const std::string& destination, const std::string& role = "output", bool shared = false,
                         const std::string& shown_as = "", const OutputStaging& staging = {});
   ~OutputTarget();
@@ -70,6 +81,10 @@ class OutputTarget {
   uint64_t direct_offset() const { return direct_offset_; }
   // Standard output that is a regular file opened with O_APPEND (`>>`).
   bool direct_appends() const { return direct_appends_; }
+  // A range of a file others fill too (OutputStaging::range): direct and
+  // mappable from direct_offset(), and never to be cut or grown.
+  bool is_range() const { return range_bytes_ != 0; }
+  uint64_t range_bytes() const { return range_bytes_; }
   static constexpr const char* kStandardOutputName = "/proc/self/fd/1";
   const std::string& destination() const { return destination_; }
   // The file the output is copied into at commit (in place), else empty.
@@ -102,6 +117,7 @@ class OutputTarget {
   void set_final_mode_and_owner();
   void write_in_place();
   void note_regular_stdout();
+  void open_range(const std::string& name, const OutputRange& range);
   std::string destination_;
   std::string role_;
   std::string target_;  // the file the temporary is renamed onto; empty when direct
@@ -117,6 +133,7 @@ class OutputTarget {
   bool direct_appends_ = false;
   bool cut_registered_ = false;  // standard output's cut back (io/temp/temp_registry.h)
   uint64_t direct_offset_ = 0;
+  uint64_t range_bytes_ = 0;
   std::unique_ptr<OutputTemp> temp_;  // null when direct
 };
 

@@ -3,6 +3,7 @@
 // never by parsing.
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 namespace gsort {
@@ -22,6 +23,14 @@ struct RunOptions {
   // received records): each range is punched out of them once read
   // (InputSet::consume_as_read).
   bool consume_inputs = false;
+  // A rank's range of the one output file that every rank fills: where
+  // `bytes` is not 0, `output` is an existing regular file, and the sort
+  // writes exactly `bytes` there from `offset`, never resizing, renaming
+  // or cutting the file (other processes write the rest).
+  struct Range {
+    uint64_t offset = 0;
+    uint64_t bytes = 0;
+  } output_range;
 };
 
 }  // namespace gsort

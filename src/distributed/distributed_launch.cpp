@@ -8,6 +8,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 
 #include "io/codec/input_format.h"
 #include "io/temp/temp_registry.h"
@@ -37,12 +38,26 @@ void run_silently(const std::function<void()>& step) {
   step();
 }
 
+// Where mpirun put every rank on this host and the user chose no
+// point-to-point layer, Open MPI is asked for ob1 (its shared-memory
+// transport between the ranks here) instead of probing UCX's network
+// transports, which no rank here uses: that probe took 0.2 s of every
+// MPI_Init (docs/benchmarks.md, "Lines under mpirun"). Every rank sees the
+// same environment, so all choose alike.
+void prefer_one_host_transport() {
+  const char* size = std::getenv("OMPI_COMM_WORLD_SIZE");
+  const char* local = std::getenv("OMPI_COMM_WORLD_LOCAL_SIZE");
+  if (size == nullptr || local == nullptr || std::strcmp(size, local) != 0) return;
+  ::setenv("OMPI_MCA_pml", "ob1", 0);
+}
+
 }  // namespace
 
 bool launched_by_mpirun() { return launched_ranks().launched; }
 
 DistributedLaunch::DistributedLaunch(int* argc, char*** argv) {
   if (!launched_by_mpirun()) return;
+  prefer_one_host_transport();
   MPI_Init(argc, argv);
   initialised_ = true;
   MPI_Comm_size(MPI_COMM_WORLD, &ranks_);

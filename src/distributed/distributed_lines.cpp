@@ -35,6 +35,16 @@ uint64_t samples_wanted(int ranks) {
   return per_range * static_cast<uint64_t>(ranks);
 }
 
+// Where lines that compare equal are the same bytes (the last-resort
+// comparison, bytewise, decides every tie), their order cannot show: the
+// received lines pool in memory, in any order, up to half this rank's -S
+// (ReceivedFiles), for the local sort to map whole. Otherwise (-s, -u with
+// keys, a locale's collation) each source keeps a file, in input order.
+uint64_t received_pool_bytes(const RankContext& rank, const LineComparator& compare) {
+  const LineSpec& spec = compare.spec();
+  return spec.last_resort() && !spec.collate_text ? rank.config.memory_bytes / 2 : 0;
+}
+
 // 2 to 4. This rank's slice, samples of every slice, the splitters chosen
 // from them, and the slices' lines routed by them into `received`.
 void route_input(RankContext& rank, const RankInput& input, const LineComparator& compare, bool unique,
@@ -47,7 +57,7 @@ void route_input(RankContext& rank, const RankInput& input, const LineComparator
   rank.fence.attempt([&] {
     slice = rank_line_slice(input.inputs, eol, rank.group.rank, rank.group.size);
     mine = slice_samples(input.inputs, slice, eol, rank.group.rank, total, samples_wanted(rank.group.size));
-    received.emplace(rank.config.temp_dir, rank.group.size, 1);
+    received.emplace(rank.config.temp_dir, rank.group.size, 1, received_pool_bytes(rank, compare));
   });
   rank.fence.agree();
   std::vector<LineSample> all;
@@ -109,14 +119,17 @@ RankLines sort_received(RankContext& rank, DistributedOutput& output, const Sort
       test_fault_point("sort", rank.group.rank);
       return;
     }
-    File out = output.open_at(lines.offset);
-    lines.bytes = sort_lines_into(rank, line_config, Mode::kSort, received.paths(), "/dev/fd/" + std::to_string(out.fd()))
+    if (received.records() == 0) return;
+    // Filled through a mapping of the range, by every thread, as one
+    // process fills its output: a write() stream would queue on the
+    // inode's lock behind the other ranks' (docs/benchmarks.md).
+    lines.bytes = sort_lines_into(rank, line_config, Mode::kSort, received.paths(), output.shared_path(),
+                                  RunOptions::Range{lines.offset, received.records()})
                       .output_bytes;
     if (lines.bytes != received.records()) {
       throw Error("internal error: the sorted lines do not fill this rank's range of the output");
     }
-    if (c.fsync) out.flush_data_to_disk();
-    out.close();
+    if (c.fsync) File::open_update(output.shared_path()).flush_data_to_disk();
     lines.ends = part_ends(output.shared_path(), eol, lines.offset, lines.offset + lines.bytes);
     test_fault_point("sort", rank.group.rank);
   });

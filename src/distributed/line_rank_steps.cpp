@@ -14,11 +14,13 @@ namespace gsort {
 // One process's line sort (or -m) of `inputs` into `output`, as this rank
 // runs it: its own -S, threads and -T, quiet.
 SortReport sort_lines_into(RankContext& rank, const SortConfig& line_config, Mode mode,
-                           const std::vector<std::string>& inputs, const std::string& output) {
+                           const std::vector<std::string>& inputs, const std::string& output,
+                           const RunOptions::Range& range) {
   SortConfig c = local_sort_config(line_config, inputs);
   c.mode = mode;
   RunOptions run;
   run.output = output;
+  run.output_range = range;
   run.output_shown_as = rank.config.output;
   return sort_lines(c, run, rank.pool, local_sort_log()).report;
 }

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "io/temp/temp_dir.h"
+#include "src/config/run_options.h"
 #include "src/config/sort_config.h"
 #include "src/core/stopwatch.h"
 #include "src/distributed/output/distributed_output.h"
@@ -18,9 +19,12 @@
 namespace gsort {
 
 // One process's line sort (or -m, by `mode`) of `inputs` into `output`, as
-// this rank runs it: its own -S, threads and -T, quiet.
+// this rank runs it: its own -S, threads and -T, quiet. `range`: bytes
+// not 0 where `output` is the one output file and the sort fills exactly
+// that range of it (RunOptions::output_range).
 SortReport sort_lines_into(RankContext& rank, const SortConfig& line_config, Mode mode,
-                           const std::vector<std::string>& inputs, const std::string& output);
+                           const std::vector<std::string>& inputs, const std::string& output,
+                           const RunOptions::Range& range = {});
 
 // Collective: -R without --random-source: every rank takes rank 0's seed,
 // so that all order lines alike.

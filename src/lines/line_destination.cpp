@@ -22,7 +22,7 @@ SortDestination::EncoderMaker line_encoder(const LineContext& ctx) {
 
 LineDestination::LineDestination(const LineContext& ctx, const RunOptions& run, const LinePlan& plan)
     : SortDestination(run.output, run.output_shown_as, output_staging_bytes(ctx.config, 1), ctx.config.temp_dir,
-                      line_encoder(ctx)),
+                      line_encoder(ctx), OutputRange{run.output_range.offset, run.output_range.bytes}),
       blocks(sink(), plan.block_bytes) {
   const SortConfig& config = ctx.config;
   bool known = false;

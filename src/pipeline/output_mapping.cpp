@@ -36,7 +36,7 @@ std::string mapping_refusal(const OutputTarget& target, const std::vector<std::s
                                    : "standard output";
   }
   if (forced == 2) return "";
-  if (target.is_direct() && reads_standard_output(inputs)) return "standard output is also an input";
+  if (target.is_direct() && !target.is_range() && reads_standard_output(inputs)) return "standard output is also an input";
   if (encoded) return "compressed";
   if (writeback_paced) return "larger than the page cache takes: around it, or paced";
   if (input_bytes > 0) {

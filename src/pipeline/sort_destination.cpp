@@ -10,8 +10,9 @@
 namespace gsort {
 
 SortDestination::SortDestination(const std::string& path, const std::string& shown_as, uint64_t staged_bytes,
-                                 const std::string& temp_dir, const EncoderMaker& make_encoder)
-    : target(path, "output", false, shown_as, OutputStaging{staged_bytes, temp_dir}),
+                                 const std::string& temp_dir, const EncoderMaker& make_encoder,
+                                 const OutputRange& range)
+    : target(path, "output", false, shown_as, OutputStaging{staged_bytes, temp_dir, range}),
       encoder(make_encoder ? make_encoder(target.file()) : nullptr),
       mapped(target) {}
 

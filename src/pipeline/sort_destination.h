@@ -47,8 +47,10 @@ class SortDestination {
   using EncoderMaker = std::function<std::unique_ptr<OutputEncoder>(File& file)>;
   // --compress-output's encoder, on the pool's threads (null without it).
   static EncoderMaker compressed_output(const SortConfig& config, ThreadPool& pool);
+  // `range`: bytes not 0 where the destination is a range of a file
+  // others fill too (OutputTarget's OutputStaging::range).
   SortDestination(const std::string& path, const std::string& shown_as, uint64_t staged_bytes,
-                  const std::string& temp_dir, const EncoderMaker& make_encoder);
+                  const std::string& temp_dir, const EncoderMaker& make_encoder, const OutputRange& range = {});
   SortDestination(const SortDestination&) = delete;
   SortDestination& operator=(const SortDestination&) = delete;
 
