@@ -38,7 +38,8 @@ bool MappedDestination::reserve(uint64_t bytes) {
 
 bool MappedDestination::prepare(uint64_t bytes, ThreadPool& pool, uint64_t lead) {
   if (!reserve(bytes)) return false;
-  ahead_ = std::make_unique<PopulateAhead>(range_->data(), bytes, pool, lead);
+  // What was reserved: a range of a file others fill too stops at its end.
+  ahead_ = std::make_unique<PopulateAhead>(range_->data(), range_->size(), pool, lead);
   return true;
 }
 
