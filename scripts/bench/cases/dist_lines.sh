@@ -33,6 +33,13 @@ dist_lines_floor() {
   row "floor: ranks with nothing to sort" "$run_dir/out.empty" \
     "$(q "${dist_mpi[@]}" -np "$dist_n" "$bin/gsort-mpi" "$run_dir/empty" -o "$run_dir/out.empty")"
   row "floor: $dist_n pieces at once, --parallel $cores each" "" "$all$waits"
+  # The same pieces, one to each rank mpirun starts: its launch and the
+  # sorts, nothing else (one-process gsort refuses to run as a rank, so it
+  # is shown no launcher).
+  local piece='printf -v k %03d "$OMPI_COMM_WORLD_RANK"; exec env -u OMPI_COMM_WORLD_SIZE -u PMIX_RANK -u PMI_SIZE'
+  piece+=" -u PMI_RANK -u MPI_LOCALNRANKS $(q "$bin/gsort" --parallel "$cores" -T "$run_dir/tmp")"
+  piece+=" $(q "$run_dir/piece.")\$k -o $(q "$run_dir/floor.")\$k"
+  row "floor: mpirun -np $dist_n, a piece sorted by each" "" "$(q "${dist_mpi[@]}" -np "$dist_n" bash -c "$piece")"
 }
 
 case_dist_lines() {
