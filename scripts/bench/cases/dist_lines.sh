@@ -36,6 +36,7 @@ dist_lines_floor() {
   # The same pieces, one to each rank mpirun starts: its launch and the
   # sorts, nothing else (one-process gsort refuses to run as a rank, so it
   # is shown no launcher).
+  # shellcheck disable=SC2016  # the rank's own $OMPI_COMM_WORLD_RANK
   local piece='printf -v k %03d "$OMPI_COMM_WORLD_RANK"; exec env -u OMPI_COMM_WORLD_SIZE -u PMIX_RANK -u PMI_SIZE'
   piece+=" -u PMI_RANK -u MPI_LOCALNRANKS $(q "$bin/gsort" --parallel "$cores" -T "$run_dir/tmp")"
   piece+=" $(q "$run_dir/piece.")\$k -o $(q "$run_dir/floor.")\$k"
