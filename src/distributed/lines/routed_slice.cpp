@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <cstring>
 #include <exception>
+#include <memory>
 #include <thread>
 
+#include "io/input/mapped_input.h"
 #include "src/core/host_buffer.h"
 #include "src/core/test_hooks.h"
 #include "src/distributed/exchange/mpi_exchange.h"
@@ -51,17 +53,37 @@ class PieceSink final : public ReceiveSink {
   std::vector<uint8_t*> pooled_;  // this round's places in the pool, by source (null: a buffer)
 };
 
+// A window's bytes: a mapping of the input (the page cache's own pages,
+// nothing copied) or, where it cannot be mapped or a terminator must be
+// added, a copy read into `copy`.
+struct WindowText {
+  std::unique_ptr<MappedInput> mapped;
+  std::vector<uint8_t> copy;
+  const uint8_t* data = nullptr;
+  uint64_t size = 0;
+};
+
 // The slice's next window from `at`: about `bytes`, ending at a line's end
-// and within one input, read on the pool's threads into `buf`, a
+// and within one input, mapped, or read on the pool's threads, with a
 // terminator added to the input's unterminated last line. Returns where
 // the next window starts.
 uint64_t read_window(const ConcatenatedInputs& inputs, uint8_t eol, uint64_t at, uint64_t slice_end, uint64_t bytes,
-                     ThreadPool& pool, std::vector<uint8_t>& buf) {
+                     ThreadPool& pool, WindowText& w) {
   const uint64_t in_end = input_end(inputs, at);
   const uint64_t limit = std::min(slice_end, in_end);
   uint64_t stop = std::min(limit, at + bytes);
   if (stop < limit) stop = std::min(limit, line_start_at_or_after(inputs, eol, stop));
   const uint64_t n = stop - at;
+  w.mapped.reset();
+  uint8_t last = eol;
+  if (stop == in_end && n > 0) inputs.read(stop - 1, 1, &last);
+  if (last == eol && n > 0 && (w.mapped = inputs.map(at, n)) != nullptr) {
+    w.mapped->populate(pool);
+    w.data = w.mapped->bytes();
+    w.size = n;
+    return stop;
+  }
+  std::vector<uint8_t>& buf = w.copy;
   buf.resize(n + 1);
   const size_t pieces = static_cast<size_t>((n + kReadPieceBytes - 1) / kReadPieceBytes);
   pool.parallel_for(pieces, [&](size_t p) {
@@ -69,7 +91,9 @@ uint64_t read_window(const ConcatenatedInputs& inputs, uint8_t eol, uint64_t at,
     inputs.read(at + from, std::min(kReadPieceBytes, n - from), buf.data() + from);
   });
   buf.resize(n);
-  if (stop == in_end && n > 0 && buf[n - 1] != eol) buf.push_back(eol);
+  if (last != eol) buf.push_back(eol);
+  w.data = buf.data();
+  w.size = buf.size();
   return stop;
 }
 
@@ -78,7 +102,7 @@ uint64_t read_window(const ConcatenatedInputs& inputs, uint8_t eol, uint64_t at,
 struct RoutedWindow {
   RoutedWindow(const LineRouter& by, uint8_t eol, int ranks, int me, ThreadPool& pool)
       : router(by, eol, ranks, me, pool) {}
-  std::vector<uint8_t> text;
+  WindowText text;
   WindowRouter router;
   bool ready = false;
 };
@@ -119,8 +143,8 @@ ExchangeTally route_slice(RankContext& rank, const ConcatenatedInputs& inputs, c
     if (at >= slice.end) return;
     const uint64_t place = at;
     at = read_window(inputs, eol, at, slice.end, window_bytes, rank.pool, w.text);
-    w.router.route(w.text, place, own);
-    *routed += w.text.size();
+    w.router.route(w.text.data, w.text.size, place, own);
+    *routed += w.text.size;
     if (!w.router.own_placed()) received.append(me, w.router.bucket(me), w.router.bucket_bytes(me));
     test_fault_point("exchange", me);
     w.ready = true;

@@ -16,14 +16,12 @@ WindowRouter::WindowRouter(const LineRouter& router, uint8_t eol, int ranks, int
       buckets_(ranks_),
       sizes_(ranks_) {}
 
-void WindowRouter::route(const std::vector<uint8_t>& w, uint64_t place, const OwnPlace& own) {
+void WindowRouter::route(const uint8_t* w, uint64_t size, uint64_t place, const OwnPlace& own) {
   const size_t tasks = pool_.balanced_task_count();
   runs_.assign(tasks, {});
   bytes_.assign(tasks, std::vector<uint64_t>(ranks_, 0));
-  std::vector<uint64_t> starts(tasks + 1, w.size());
-  for (size_t t = 0; t < tasks; ++t) {
-    starts[t] = line_start_at_or_after(w.data(), w.size(), eol_, split_point(w.size(), tasks, t));
-  }
+  std::vector<uint64_t> starts(tasks + 1, size);
+  for (size_t t = 0; t < tasks; ++t) starts[t] = line_start_at_or_after(w, size, eol_, split_point(size, tasks, t));
   pool_.parallel_for(tasks, [&](size_t t) { find_ranks(w, starts[t], std::max(starts[t], starts[t + 1]), place, t); });
   // Where each task's lines go in each bucket.
   std::vector<std::vector<uint64_t>> at(tasks, std::vector<uint64_t>(ranks_, 0));
@@ -48,16 +46,16 @@ void WindowRouter::route(const std::vector<uint8_t>& w, uint64_t place, const Ow
   pool_.parallel_for(tasks, [&](size_t t) {
     for (const RoutedRun& r : runs_[t]) {
       const size_t d = static_cast<size_t>(r.rank);
-      std::memcpy(to[d] + at[t][d], w.data() + r.begin, r.bytes);
+      std::memcpy(to[d] + at[t][d], w + r.begin, r.bytes);
       at[t][d] += r.bytes;
     }
   });
 }
 
-void WindowRouter::find_ranks(const std::vector<uint8_t>& w, uint64_t begin, uint64_t end, uint64_t place, size_t t) {
+void WindowRouter::find_ranks(const uint8_t* w, uint64_t begin, uint64_t end, uint64_t place, size_t t) {
   std::vector<RoutedRun>& runs = runs_[t];
   for (uint64_t at = begin; at < end;) {
-    const auto* line = w.data() + at;
+    const uint8_t* line = w + at;
     const auto* stop = static_cast<const uint8_t*>(std::memchr(line, eol_, end - at));
     const uint64_t length = static_cast<uint64_t>(stop - line);  // every line of a window ends with one
     const int d = router_.rank_of(line, length, place + at);

@@ -20,8 +20,9 @@ class WindowRouter {
   using OwnPlace = std::function<uint8_t*(uint64_t bytes)>;
   WindowRouter(const LineRouter& router, uint8_t eol, int ranks, int me, ThreadPool& pool);
 
-  // Routes window `w` (whole lines, the first at `place` in the inputs).
-  void route(const std::vector<uint8_t>& w, uint64_t place, const OwnPlace& own);
+  // Routes the window of `size` bytes at `w` (whole lines, each ended by
+  // its terminator, the first at `place` in the inputs).
+  void route(const uint8_t* w, uint64_t size, uint64_t place, const OwnPlace& own);
   const uint8_t* bucket(int rank) const { return buckets_[static_cast<size_t>(rank)].data(); }
   uint64_t bucket_bytes(int rank) const { return sizes_[static_cast<size_t>(rank)]; }
   // Whether this rank's lines of the last window went to the place `own` gave.
@@ -34,7 +35,7 @@ class WindowRouter {
     uint64_t bytes = 0;
     int rank = 0;
   };
-  void find_ranks(const std::vector<uint8_t>& w, uint64_t begin, uint64_t end, uint64_t place, size_t t);
+  void find_ranks(const uint8_t* w, uint64_t begin, uint64_t end, uint64_t place, size_t t);
 
   const LineRouter& router_;
   const uint8_t eol_;
