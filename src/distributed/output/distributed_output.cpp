@@ -119,11 +119,12 @@ void DistributedOutput::write(RankFence& fence, LocalPart* part, uint64_t skip_b
   } else if (to_stdout()) {
     write_to_stdout(fence, part, skip_bytes, bytes);
   } else {
-    write_single_file(fence, part, skip_bytes, bytes);
+    write_single_file(fence, part, skip_bytes, bytes, pool);
   }
 }
 
-void DistributedOutput::write_single_file(RankFence& fence, LocalPart* part, uint64_t skip_bytes, uint64_t bytes) {
+void DistributedOutput::write_single_file(RankFence& fence, LocalPart* part, uint64_t skip_bytes, uint64_t bytes,
+                                          ThreadPool& pool) {
   const uint64_t offset = offset_of(bytes);
   uint64_t total = 0;
   MPI_Allreduce(&bytes, &total, 1, MPI_UINT64_T, MPI_SUM, group_.comm);
@@ -136,7 +137,7 @@ void DistributedOutput::write_single_file(RankFence& fence, LocalPart* part, uin
   fence.agree();
   fence.attempt([&] {
     test_fault_point("write", group_.rank);
-    if (part) copy_file_range_to(part->path(), skip_bytes, bytes, shared_path_, offset, config_.fsync);
+    if (part) copy_into_range(part->path(), skip_bytes, bytes, shared_path_, offset, config_.fsync, pool);
   });
   fence.agree();
   // Renamed into place by rank 0 once all agree: no longer ours to remove.

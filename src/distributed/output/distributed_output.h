@@ -63,7 +63,7 @@ class DistributedOutput {
   void write_trace(const std::string& json);
 
  private:
-  void write_single_file(RankFence& fence, LocalPart* part, uint64_t skip_bytes, uint64_t bytes);
+  void write_single_file(RankFence& fence, LocalPart* part, uint64_t skip_bytes, uint64_t bytes, ThreadPool& pool);
   void write_parts(RankFence& fence, LocalPart& part, uint64_t skip_bytes, uint64_t bytes);
   void write_to_stdout(RankFence& fence, LocalPart* part, uint64_t skip_bytes, uint64_t bytes);
   std::string part_directory() const;
