@@ -42,8 +42,8 @@ void run_silently(const std::function<void()>& step) {
 // point-to-point layer, Open MPI is asked for ob1 (its shared-memory
 // transport between the ranks here) instead of probing UCX's network
 // transports, which no rank here uses: that probe took 0.2 s of every
-// MPI_Init (docs/benchmarks.md, "Lines under mpirun"). Every rank sees the
-// same environment, so all choose alike.
+// MPI_Init on dev (docs/benchmarks.md, "dist of lines"). Every rank sees
+// the same environment, so all choose alike.
 void prefer_one_host_transport() {
   const char* size = std::getenv("OMPI_COMM_WORLD_SIZE");
   const char* local = std::getenv("OMPI_COMM_WORLD_LOCAL_SIZE");

@@ -61,16 +61,13 @@ uint8_t* ReceivedFiles::take_locked(uint64_t bytes) {
 void ReceivedFiles::append(int source, const uint8_t* records, uint64_t count) {
   const uint64_t bytes = count * record_size_;
   if (bytes == 0) return;
-  const std::lock_guard<std::mutex> lock(mutex_);
-  if (pool_bytes_ != 0) {
-    if (uint8_t* at = take_locked(bytes)) {
-      std::memcpy(at, records, bytes);
-      return;
-    }
-    files_.front().file.write_all(records, bytes);
-  } else {
-    files_[static_cast<size_t>(source)].file.write_all(records, bytes);
+  // Room in the pool is copied into outside the lock, as take()'s callers fill theirs.
+  if (uint8_t* at = take(bytes)) {
+    std::memcpy(at, records, bytes);
+    return;
   }
+  const std::lock_guard<std::mutex> lock(mutex_);  // one writer at a time at a file's end
+  files_[pool_bytes_ != 0 ? 0 : static_cast<size_t>(source)].file.write_all(records, bytes);
   records_ += count;
 }
 
