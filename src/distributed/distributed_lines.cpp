@@ -12,6 +12,7 @@
 #include "src/core/stopwatch.h"
 #include "src/core/test_hooks.h"
 #include "src/distributed/line_rank_steps.h"
+#include "src/distributed/lines/line_marks.h"
 #include "src/distributed/lines/line_router.h"
 #include "src/distributed/lines/line_slice.h"
 #include "src/distributed/lines/routed_slice.h"
@@ -46,9 +47,10 @@ uint64_t received_pool_bytes(const RankContext& rank, const LineComparator& comp
 }
 
 // 2 to 4. This rank's slice, samples of every slice, the splitters chosen
-// from them, and the slices' lines routed by them into `received`.
+// from them, and the slices' lines routed by them into `received` (by_marks:
+// each rank copies its own from the input, line_marks.h).
 void route_input(RankContext& rank, const RankInput& input, const LineComparator& compare, bool unique,
-                 std::optional<ReceivedFiles>& received, RankStats& stats) {
+                 bool by_marks, std::optional<ReceivedFiles>& received, RankStats& stats) {
   Stopwatch step;
   const uint8_t eol = compare.spec().eol;
   const uint64_t total = input.inputs.total_records();
@@ -68,7 +70,8 @@ void route_input(RankContext& rank, const RankInput& input, const LineComparator
   LineRouter router(compare, unique);
   router.choose(all, total, rank.group.size);
   stats.splitters_s = step.lap();
-  const ExchangeTally moved = route_slice(rank, input.inputs, slice, eol, router, *received, &stats.slice_records);
+  const ExchangeTally moved =
+      route_slice(rank, input.inputs, slice, eol, router, by_marks, *received, &stats.slice_records);
   rank.fence.agree();
   stats.bytes_sent = moved.bytes_sent;
   stats.bytes_received = moved.bytes_received;
@@ -163,9 +166,15 @@ void distributed_sort_lines(const RankGroup& group, const SortConfig& given) {
   const uint8_t eol = compare.spec().eol;
   std::optional<ContentCheck> content;
   if (input) content.emplace(input->inputs, input->views, group.rank);
-  rank.log.info(given.exchange == ExchangeChoice::kShm || given.exchange == ExchangeChoice::kNccl
-                    ? "exchange: text lines, whatever --exchange says, through MPI"
-                    : "exchange: text lines through MPI");
+  const bool by_marks = input && lines_sent_as_marks(input->views, group.size, given.exchange);
+  if (by_marks) {
+    rank.log.info("exchange: marks through MPI, a byte a line naming its rank: every rank on this host copies "
+                  "the lines of its range from the input");
+  } else {
+    rank.log.info(given.exchange == ExchangeChoice::kShm || given.exchange == ExchangeChoice::kNccl
+                      ? "exchange: text lines, whatever --exchange says, through MPI"
+                      : "exchange: text lines through MPI");
+  }
   Stopwatch step;
   std::optional<ReceivedFiles> received;
   if (streamed) {
@@ -175,7 +184,8 @@ void distributed_sort_lines(const RankGroup& group, const SortConfig& given) {
     rank.fence.agree();
     stats.exchange_s = step.lap();
   } else {
-    route_input(rank, *input, compare, given.unique, received, stats);
+    route_input(rank, *input, compare, given.unique, by_marks, received, stats);
+    step.lap();  // the local sort's time starts here (route_input timed its steps)
   }
   stats.received_records = received->records();
   check_every_line_arrived(rank, stats);

@@ -383,6 +383,21 @@ case_lines() {
   awk 'BEGIN { for (i = 0; i < 50000; i++) print "same,key" }' >"$work/dups"
   np="2 3" same -S 16M "$work/logs" "$work/window" "$work/logs" "$work/dups"
   np="2 4" same -s -t, -k1,1 "$work/dups" "$work/csv"
+  # On one host the ranks send marks, a byte a line, and copy their lines
+  # from the input (src/distributed/lines/line_marks.h); --exchange mpi
+  # sends the lines themselves: both write one process's bytes.
+  mpi 2 "$gsort" "${rank_opts[@]}" -v -T "$work/tmp" "$work/logs" -o "$work/out/sorted" 2>"$work/err" ||
+    fail "-v: exit $?"
+  grep -q "^gsort: exchange: marks through MPI" "$work/err" || fail "no marks on one host: $(cat "$work/err")"
+  mpi 2 "$gsort" "${rank_opts[@]}" -v --exchange mpi -T "$work/tmp" "$work/logs" -o "$work/out/sorted" \
+    2>"$work/err" || fail "--exchange mpi -v: exit $?"
+  grep -q "^gsort: exchange: text lines through MPI" "$work/err" || fail "--exchange mpi: $(cat "$work/err")"
+  local -a marks_opts=("${rank_opts[@]}")
+  rank_opts+=(--exchange mpi)
+  np="2 3" same -S 16M "$work/logs" "$work/window" "$work/logs" "$work/dups"
+  np="2 4" same -s -t, -k1,1 "$work/dups" "$work/csv"
+  np="3" same -u -t, -k2,2 "$work/csv" "$work/unterminated"
+  rank_opts=("${marks_opts[@]}")
   if locale -a 2>/dev/null | grep -qix 'en_US.utf8'; then
     LC_ALL=en_US.UTF-8 np="2 3" same -t, -k2,2 -k1,1 "$work/csv"
   fi
@@ -620,8 +635,8 @@ case_lines_stdin() {
 }
 
 # Random option mixes (issue 55): keys, modifiers, -u, -s, -r, small -S, and
-# a rank count, drawn with a fixed seed (GSORT_DIST_SEED to vary it); each
-# against one process's output.
+# a rank count, drawn with a fixed seed (GSORT_DIST_SEED to vary it), marks
+# and lines through MPI in turn; each against one process's output.
 case_lines_mixes() {
   gen -n 30000 --format csv -o "$work/csv"
   gen -n 8000 --format logs -o "$work/logs"
@@ -634,12 +649,17 @@ case_lines_mixes() {
     -o "$work/out/sorted" 2>"$work/err" || fail "GSORT_TEST_RANK_SORT_LOG: exit $?"
   [ "$(grep -c '^gsort: lines: sorter' "$work/err")" = 2 ] || fail "GSORT_TEST_RANK_SORT_LOG: $(cat "$work/err")"
   RANDOM=${GSORT_DIST_SEED:-55}
+  local -a given=("${rank_opts[@]}")
   for ((i = 0; i < 10; i++)); do
     n=$((2 + RANDOM % 3))
     k=${keys[RANDOM % ${#keys[@]}]} f=${flags[RANDOM % ${#flags[@]}]} z=${sizes[RANDOM % ${#sizes[@]}]}
+    # Every other mix sends the lines themselves, the rest marks (one host).
+    rank_opts=("${given[@]}")
+    [ $((i % 2)) = 0 ] || rank_opts+=(--exchange mpi)
     # shellcheck disable=SC2086  # the options: several words each
     np=$n same $k $f $z "$work/csv" "$work/logs"
   done
+  rank_opts=("${given[@]}")
 }
 
 # Ranks that read lines in different locales would order them differently:

@@ -5,10 +5,12 @@
 # started at once, each on its share of the cores (no exchange at all).
 # shellcheck shell=bash disable=SC2034,SC2154  # variables shared with scripts/bench.sh
 
-bench_case dist-lines "lines under mpirun -np N (DIST_RANKS, default 2) against one process: 2 GB of log lines whole (with the floor: mpirun's launch, ranks with nothing to sort, N pieces sorted at once), of CSV by -t, -k2,2 -k1,1n and -u -t, -k2,2, and of few leading keys and long common prefixes (csv_shapes.py)"
+bench_case dist-lines "lines under mpirun -np N (DIST_RANKS, default 2), marks and --exchange mpi, against one process: 2 GB of log lines whole (with the floor: mpirun's launch, ranks with nothing to sort, N pieces sorted at once), of CSV by -t, -k2,2 -k1,1n and -u -t, -k2,2, and of few leading keys and long common prefixes (csv_shapes.py)"
 
-# dist_lines_table NAME TITLE IN ARGS...: one process, then mpirun -np N,
-# its output identical to one process's.
+# dist_lines_table NAME TITLE IN ARGS...: one process, then mpirun -np N
+# (on one host the ranks send marks, a byte a line), then the same with
+# --exchange mpi (the lines themselves through MPI), each output identical
+# to one process's.
 dist_lines_table() {
   local name=$1 title=$2 in=$3 ref=$run_dir/ref out=$run_dir/out
   shift 3
@@ -17,6 +19,8 @@ dist_lines_table() {
   gsort_row "one process" "$ref" "@GSORT@ $(q -T "$run_dir/tmp" "$@" "$in") -o @OUT@"
   gsort_row "mpirun -np $dist_n" "$out" "$(q "${dist_mpi[@]}" -np "$dist_n") @GSORT_MPI@ \
 $(q -T "$run_dir/tmp" "$@" "$in") -o @OUT@" "$(q same_output "$ref" "$out")"
+  gsort_row "mpirun -np $dist_n, --exchange mpi" "$out" "$(q "${dist_mpi[@]}" -np "$dist_n") @GSORT_MPI@ \
+$(q --exchange mpi -T "$run_dir/tmp" "$@" "$in") -o @OUT@" "$(q same_output "$ref" "$out")"
 }
 
 # The floor rows of the logs table: IN cut into N pieces at line ends.

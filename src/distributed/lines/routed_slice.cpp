@@ -6,11 +6,13 @@
 #include <memory>
 #include <thread>
 
-#include "io/input/mapped_input.h"
+#include "src/core/errors.h"
 #include "src/core/host_buffer.h"
 #include "src/core/test_hooks.h"
 #include "src/distributed/exchange/mpi_exchange.h"
+#include "src/distributed/lines/line_marks.h"
 #include "src/distributed/lines/line_slice.h"
+#include "src/distributed/lines/slice_window.h"
 #include "src/distributed/lines/window_router.h"
 #include "src/merge/range_cuts.h"
 
@@ -20,7 +22,6 @@ namespace {
 // A window's bytes at most (a line longer than that is taken whole): each
 // rank's buckets and every peer's receive buffer take this.
 constexpr uint64_t kWindowBytes = uint64_t{32} << 20;
-constexpr uint64_t kReadPieceBytes = uint64_t{4} << 20;  // read by one thread at a time
 
 // A round's incoming pieces, straight into the received pool where it
 // takes them (ReceivedFiles::take), else into buffers of this rank's,
@@ -53,57 +54,58 @@ class PieceSink final : public ReceiveSink {
   std::vector<uint8_t*> pooled_;  // this round's places in the pool, by source (null: a buffer)
 };
 
-// A window's bytes: a mapping of the input (the page cache's own pages,
-// nothing copied) or, where it cannot be mapped or a terminator must be
-// added, a copy read into `copy`.
-struct WindowText {
-  std::unique_ptr<MappedInput> mapped;
-  std::vector<uint8_t> copy;
-  const uint8_t* data = nullptr;
-  uint64_t size = 0;
+// A round's incoming marks (line_marks.h), a message per source, read
+// after the round.
+class MarksSink final : public ReceiveSink {
+ public:
+  explicit MarksSink(int ranks) : messages_(static_cast<size_t>(ranks)) {}
+  uint8_t* place(int source, uint64_t count) override {
+    std::vector<uint8_t>& m = messages_[static_cast<size_t>(source)];
+    m.resize(count);
+    return m.data();
+  }
+  void landed(int, uint64_t) override {}
+  // The message from `source` this round, emptied for the next (empty: none came).
+  std::vector<uint8_t> take(int source) {
+    std::vector<uint8_t> message;
+    message.swap(messages_[static_cast<size_t>(source)]);
+    return message;
+  }
+
+ private:
+  std::vector<std::vector<uint8_t>> messages_;
 };
 
-// The slice's next window from `at`: about `bytes`, ending at a line's end
-// and within one input, mapped, or read on the pool's threads, with a
-// terminator added to the input's unterminated last line. Returns where
-// the next window starts.
-uint64_t read_window(const ConcatenatedInputs& inputs, uint8_t eol, uint64_t at, uint64_t slice_end, uint64_t bytes,
-                     ThreadPool& pool, WindowText& w) {
-  const uint64_t in_end = input_end(inputs, at);
-  const uint64_t limit = std::min(slice_end, in_end);
-  uint64_t stop = std::min(limit, at + bytes);
-  if (stop < limit) stop = std::min(limit, line_start_at_or_after(inputs, eol, stop));
-  const uint64_t n = stop - at;
-  w.mapped.reset();
-  uint8_t last = eol;
-  if (stop == in_end && n > 0) inputs.read(stop - 1, 1, &last);
-  if (last == eol && n > 0 && (w.mapped = inputs.map(at, n)) != nullptr) {
-    w.mapped->populate(pool);
-    w.data = w.mapped->bytes();
-    w.size = n;
-    return stop;
+// After a round of marks: each other rank's window, read here as it read
+// it, and the lines it marked for this rank copied into `received`, in
+// source order (each source's lines in its order).
+void take_marked_from_peers(RankContext& rank, const ConcatenatedInputs& inputs, uint8_t eol, MarksSink& sink,
+                            ReceivedFiles& received) {
+  const int me = rank.group.rank;
+  WindowText text;
+  HostBuffer spill;
+  const auto into_pool = [&received](uint64_t bytes) { return received.take(bytes); };
+  for (int source = 0; source < rank.group.size; ++source) {
+    const std::vector<uint8_t> message = sink.take(source);
+    if (source == me || message.empty()) continue;
+    const WindowMarks m = decode_marks(message);
+    read_window(inputs, eol, m.place, m.stop, m.stop - m.place, rank.pool, text);
+    if (text.size != m.size) throw Error("internal error: rank " + std::to_string(source) + "'s window differs here");
+    bool placed = false;
+    const uint64_t bytes = take_marked_lines(text.data, m, eol, me, rank.pool, into_pool, spill, &placed);
+    if (!placed) received.append(source, spill.data(), bytes);
   }
-  std::vector<uint8_t>& buf = w.copy;
-  buf.resize(n + 1);
-  const size_t pieces = static_cast<size_t>((n + kReadPieceBytes - 1) / kReadPieceBytes);
-  pool.parallel_for(pieces, [&](size_t p) {
-    const uint64_t from = p * kReadPieceBytes;
-    inputs.read(at + from, std::min(kReadPieceBytes, n - from), buf.data() + from);
-  });
-  buf.resize(n);
-  if (last != eol) buf.push_back(eol);
-  w.data = buf.data();
-  w.size = buf.size();
-  return stop;
 }
 
 // A window read and routed: ahead of the round that sends it, while the
-// round before is in flight.
+// round before is in flight. Marking (line_marks.h), its message is the
+// window's marks.
 struct RoutedWindow {
-  RoutedWindow(const LineRouter& by, uint8_t eol, int ranks, int me, ThreadPool& pool)
-      : router(by, eol, ranks, me, pool) {}
+  RoutedWindow(const LineRouter& by, uint8_t eol, int ranks, int me, ThreadPool& pool, bool marks)
+      : router(by, eol, ranks, me, pool, marks) {}
   WindowText text;
   WindowRouter router;
+  std::vector<uint8_t> message;
   bool ready = false;
 };
 
@@ -124,15 +126,17 @@ std::vector<LineSample> slice_samples(const ConcatenatedInputs& inputs, const Re
 }
 
 ExchangeTally route_slice(RankContext& rank, const ConcatenatedInputs& inputs, const RecordRange& slice, uint8_t eol,
-                          const LineRouter& router, ReceivedFiles& received, uint64_t* routed) {
+                          const LineRouter& router, bool by_marks, ReceivedFiles& received, uint64_t* routed) {
   const int ranks = rank.group.size;
   const int me = rank.group.rank;
   // A share of the least -S of all ranks, for every peer's buffer.
   const uint64_t window_bytes =
       std::clamp<uint64_t>(rank.least_memory_bytes / 4 / static_cast<uint64_t>(ranks), 1 << 20, kWindowBytes);
-  RoutedWindow one(router, eol, ranks, me, rank.pool), other(router, eol, ranks, me, rank.pool);
+  RoutedWindow one(router, eol, ranks, me, rank.pool, by_marks), other(router, eol, ranks, me, rank.pool, by_marks);
   MpiExchange exchange(rank.group, 1);
-  PieceSink sink(rank, received);
+  PieceSink pieces(rank, received);
+  MarksSink marks(ranks);
+  ReceiveSink& sink = by_marks ? static_cast<ReceiveSink&>(marks) : pieces;
   const WindowRouter::OwnPlace own = [&received](uint64_t bytes) { return received.take(bytes); };
   *routed = 0;
   uint64_t at = slice.begin;
@@ -144,6 +148,7 @@ ExchangeTally route_slice(RankContext& rank, const ConcatenatedInputs& inputs, c
     const uint64_t place = at;
     at = read_window(inputs, eol, at, slice.end, window_bytes, rank.pool, w.text);
     w.router.route(w.text.data, w.text.size, place, own);
+    if (by_marks) w.message = encode_marks(place, at, w.text.size, w.router.task_begin(), w.router.marks());
     *routed += w.text.size;
     if (!w.router.own_placed()) received.append(me, w.router.bucket(me), w.router.bucket_bytes(me));
     test_fault_point("exchange", me);
@@ -176,12 +181,13 @@ ExchangeTally route_slice(RankContext& rank, const ConcatenatedInputs& inputs, c
     std::vector<uint64_t> counts(static_cast<size_t>(ranks), 0);
     for (int d = 0; sending && d < ranks; ++d) {
       if (d == me) continue;
-      sends[static_cast<size_t>(d)] = cur->router.bucket(d);
-      counts[static_cast<size_t>(d)] = cur->router.bucket_bytes(d);
+      sends[static_cast<size_t>(d)] = by_marks ? cur->message.data() : cur->router.bucket(d);
+      counts[static_cast<size_t>(d)] = by_marks ? cur->message.size() : cur->router.bucket_bytes(d);
     }
     exchange.round(sends, counts, sink);
     if (ahead.joinable()) ahead.join();
     if (ahead_error) rank.fence.attempt([&] { std::rethrow_exception(ahead_error); });
+    if (by_marks) rank.fence.attempt([&] { take_marked_from_peers(rank, inputs, eol, marks, received); });
     std::swap(cur, next);
   }
   return exchange.tally();

@@ -7,12 +7,14 @@
 
 namespace gsort {
 
-WindowRouter::WindowRouter(const LineRouter& router, uint8_t eol, int ranks, int me, ThreadPool& pool)
+WindowRouter::WindowRouter(const LineRouter& router, uint8_t eol, int ranks, int me, ThreadPool& pool,
+                           bool marks)
     : router_(router),
       eol_(eol),
       ranks_(static_cast<size_t>(ranks)),
       me_(static_cast<size_t>(me)),
       pool_(pool),
+      marking_(marks),
       buckets_(ranks_),
       sizes_(ranks_) {}
 
@@ -22,7 +24,10 @@ void WindowRouter::route(const uint8_t* w, uint64_t size, uint64_t place, const 
   bytes_.assign(tasks, std::vector<uint64_t>(ranks_, 0));
   std::vector<uint64_t> starts(tasks + 1, size);
   for (size_t t = 0; t < tasks; ++t) starts[t] = line_start_at_or_after(w, size, eol_, split_point(size, tasks, t));
-  pool_.parallel_for(tasks, [&](size_t t) { find_ranks(w, starts[t], std::max(starts[t], starts[t + 1]), place, t); });
+  for (size_t t = 1; t <= tasks; ++t) starts[t] = std::max(starts[t], starts[t - 1]);
+  task_begin_.assign(starts.begin(), starts.end() - 1);
+  marks_.assign(marking_ ? tasks : 0, {});
+  pool_.parallel_for(tasks, [&](size_t t) { find_ranks(w, starts[t], starts[t + 1], place, t); });
   // Where each task's lines go in each bucket.
   std::vector<std::vector<uint64_t>> at(tasks, std::vector<uint64_t>(ranks_, 0));
   std::fill(sizes_.begin(), sizes_.end(), 0);
@@ -39,6 +44,7 @@ void WindowRouter::route(const uint8_t* w, uint64_t size, uint64_t place, const 
       own_placed_ = true;
       continue;
     }
+    if (marking_ && d != me_) continue;
     // A quarter more than this window needs, for the windows after it.
     if (buckets_[d].size() < sizes_[d]) buckets_[d] = HostBuffer::allocate_pageable(sizes_[d] + sizes_[d] / 4);
     to[d] = buckets_[d].data();
@@ -59,11 +65,12 @@ void WindowRouter::find_ranks(const uint8_t* w, uint64_t begin, uint64_t end, ui
     const auto* stop = static_cast<const uint8_t*>(std::memchr(line, eol_, end - at));
     const uint64_t length = static_cast<uint64_t>(stop - line);  // every line of a window ends with one
     const int d = router_.rank_of(line, length, place + at);
-    if (!runs.empty() && runs.back().rank == d) {
+    if (!runs.empty() && runs.back().rank == d && runs.back().begin + runs.back().bytes == at) {
       runs.back().bytes += length + 1;
-    } else {
+    } else if (!marking_ || static_cast<size_t>(d) == me_) {
       runs.push_back(RoutedRun{at, length + 1, d});
     }
+    if (marking_) marks_[t].push_back(static_cast<uint8_t>(d));
     bytes_[t][static_cast<size_t>(d)] += length + 1;
     at += length + 1;
   }

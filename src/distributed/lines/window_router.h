@@ -1,7 +1,9 @@
 // One window of a rank's slice (whole lines) routed on the pool's threads:
 // each line to the bucket of its rank (line_router.h), in input order.
 // This rank's own lines may go straight into the place `own` gives for
-// them (the received pool, ReceivedFiles::take), sparing a copy.
+// them (the received pool, ReceivedFiles::take), sparing a copy. A router
+// that marks (line_marks.h) copies its own lines only, and marks every
+// line with its rank for the others, who copy theirs from the input.
 #pragma once
 
 #include <cstdint>
@@ -18,15 +20,20 @@ class WindowRouter {
  public:
   // Where this rank's `bytes` of a window go; null: into its bucket.
   using OwnPlace = std::function<uint8_t*(uint64_t bytes)>;
-  WindowRouter(const LineRouter& router, uint8_t eol, int ranks, int me, ThreadPool& pool);
+  WindowRouter(const LineRouter& router, uint8_t eol, int ranks, int me, ThreadPool& pool, bool marks = false);
 
   // Routes the window of `size` bytes at `w` (whole lines, each ended by
   // its terminator, the first at `place` in the inputs).
   void route(const uint8_t* w, uint64_t size, uint64_t place, const OwnPlace& own);
+  // Another rank's bucket holds nothing where the router marks.
   const uint8_t* bucket(int rank) const { return buckets_[static_cast<size_t>(rank)].data(); }
   uint64_t bucket_bytes(int rank) const { return sizes_[static_cast<size_t>(rank)]; }
   // Whether this rank's lines of the last window went to the place `own` gave.
   bool own_placed() const { return own_placed_; }
+  // Where the router marks, for the last window: where each task's lines
+  // began, and each task's marks, a line's rank a byte, in input order.
+  const std::vector<uint64_t>& task_begin() const { return task_begin_; }
+  const std::vector<std::vector<uint8_t>>& marks() const { return marks_; }
 
  private:
   // Consecutive lines of a window bound for one rank.
@@ -42,10 +49,13 @@ class WindowRouter {
   const size_t ranks_;
   const size_t me_;
   ThreadPool& pool_;
+  const bool marking_;
   std::vector<HostBuffer> buckets_;
   std::vector<uint64_t> sizes_;
   std::vector<std::vector<RoutedRun>> runs_;   // per task
   std::vector<std::vector<uint64_t>> bytes_;   // per task, per rank
+  std::vector<uint64_t> task_begin_;
+  std::vector<std::vector<uint8_t>> marks_;    // per task, where marking
   bool own_placed_ = false;
 };
 
