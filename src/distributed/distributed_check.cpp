@@ -6,9 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "io/temp/temp_dir.h"
 #include "src/distributed/lines/line_slice.h"
-#include "src/distributed/lines/sorted_line_part.h"
+#include "src/distributed/lines/slice_check.h"
 #include "src/distributed/partition/content_check.h"
 #include "src/distributed/rank_input.h"
 #include "src/distributed/ranks/rank_bytes.h"
@@ -30,23 +29,17 @@ struct SliceCheck {
 // The order of two units (whole records, or lines without terminators).
 using UnitCompare = std::function<int(const std::string& a, const std::string& b)>;
 
-SliceCheck check_line_slice(const RankContext& rank, const RankInput& input, const LineComparator& compare) {
-  const uint8_t eol = compare.spec().eol;
+// Where the slice lies (slice_check.h): no copy of it in -T.
+SliceCheck check_line_slice(RankContext& rank, const RankInput& input, const LineComparator& compare) {
+  const RecordRange range = rank_line_slice(input.inputs, compare.spec().eol, rank.group.rank, rank.group.size);
+  LineSliceCheck checked =
+      check_line_slice_in_place(input.inputs, range, compare, rank_max_line(rank.config), rank.pool);
   SliceCheck c;
-  TempDir scratch(rank.config.temp_dir);
-  uint64_t number = 0;
-  TempFile slice = scratch.create_file("lines-slice", &number);
-  const RecordRange range = rank_line_slice(input.inputs, eol, rank.group.rank, rank.group.size);
-  c.bytes = write_line_slice(input.inputs, range, eol, slice.file);
-  const std::string path = "/proc/self/fd/" + std::to_string(slice.file.fd());
-  const SortedLinePart lines(path, eol);  // mapped, for its ends and its count
-  c.units = static_cast<uint64_t>(std::count(lines.bytes(), lines.bytes() + lines.size(), eol));
-  if (c.units > 0) {
-    c.first = lines.line(0);
-    c.last = lines.line(lines.line_before(lines.size()));
-  }
-  c.local = check_sorted_lines(path, compare, rank_max_line(rank.config), nullptr);
-  scratch.remove(slice);
+  c.local = std::move(checked.local);
+  c.units = checked.lines;
+  c.bytes = checked.bytes;
+  c.first = std::move(checked.first);
+  c.last = std::move(checked.last);
   return c;
 }
 

@@ -547,6 +547,10 @@ case_check() {
   # Two lines, one a rank: the disorder lies across the boundary.
   printf 'b\na\n' >"$work/two"
   check_same 1 -c "$work/two"
+  # An unterminated last line, and -u's equal lines (checked where they lie, no copy in -T).
+  printf 'a\nb\nb' >"$work/unterminated"
+  check_same 0 -c "$work/unterminated"
+  check_same 1 -c -u "$work/unterminated"
   gen -n 30000 --record-size 16 --key 0:u32 -d sorted -o "$work/rec_sorted"
   gen -n 30000 --record-size 16 --key 0:u32 -o "$work/rec"
   gen -n 30000 --record-size 16 --key 0:u32 -d few -o "$work/rec_few"
