@@ -26,88 +26,33 @@ ArrivingLinePieces::ArrivingLinePieces(LineSorter& sorter, ThreadPool& pool, uin
       most_piece_lines_(std::max<uint64_t>(most_piece_lines, 1)),
       hash_(hash),
       cut_after_end_(cut_after_end),
-      thread_([this] { loop(); }) {}
+      pieces_([this](uint64_t begin, uint64_t available, uint64_t final) {
+                return next_piece_end(begin, available, final);
+              },
+              [this](uint64_t begin, uint64_t end) { return sort_piece(begin, end); }) {}
 
-ArrivingLinePieces::~ArrivingLinePieces() { abandon(); }
-
-void ArrivingLinePieces::arrived(uint64_t bytes) {
-  std::lock_guard<std::mutex> lock(mutex_);
-  available_ = std::max(available_, bytes);
-  changed_.notify_all();
-}
+void ArrivingLinePieces::arrived(uint64_t bytes) { pieces_.arrived(bytes); }
 
 bool ArrivingLinePieces::finish(uint64_t bytes) {
-  std::unique_lock<std::mutex> lock(mutex_);
-  if (error_) std::rethrow_exception(error_);
-  if (bounds_.size() == 1 && idle_ && !cut_after_end_) {
-    lock.unlock();
-    abandon();
-    return false;
-  }
-  final_ = bytes;
-  available_ = std::max(available_, bytes);
-  changed_.notify_all();
-  changed_.wait(lock, [this] { return error_ || (idle_ && bounds_.back() >= final_); });
-  if (error_) std::rethrow_exception(error_);
-  lock.unlock();
-  abandon();
+  if (!pieces_.finish(bytes, !cut_after_end_)) return false;
+  pieces_.stop();
   return true;
 }
 
-void ArrivingLinePieces::abandon() {
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    stopping_ = true;
-    changed_.notify_all();
-  }
-  if (thread_.joinable()) thread_.join();
-}
+void ArrivingLinePieces::abandon() { pieces_.stop(); }
 
-void ArrivingLinePieces::loop() {
-  try {
-    for (;;) {
-      const uint64_t end = next_piece_end();
-      if (end == 0) return;
-      const uint64_t ended = sort_piece(bounds_.back(), end);
-      std::lock_guard<std::mutex> lock(mutex_);
-      bounds_.push_back(ended);
-      idle_ = true;
-      changed_.notify_all();
-    }
-  } catch (...) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    error_ = std::current_exception();
-    idle_ = true;
-    changed_.notify_all();
-  }
-}
-
-uint64_t ArrivingLinePieces::next_piece_end() {
-  std::unique_lock<std::mutex> lock(mutex_);
-  const uint64_t begin = bounds_.back();
+uint64_t ArrivingLinePieces::next_piece_end(uint64_t begin, uint64_t available, uint64_t final) const {
   // An eighth of what came before, up to kMostGrownPiece: few pieces for
   // the merge, and a short last piece, sorted after the stream's end.
-  uint64_t need = begin + std::max(least_piece_, std::min(begin / 8, kMostGrownPiece));
-  for (;;) {
-    if (stopping_) return 0;
-    if (final_ != UINT64_MAX) {
-      if (begin >= final_) return 0;
-      idle_ = false;
-      return cut_after_end_ ? cut_before(begin, need, final_) : final_;  // the chunk ends with a terminator
-    }
-    if (available_ >= need) {
-      // The bytes before available_ no longer change; a piece takes them
-      // all (with cut_after_end, up to `need`).
-      const uint64_t upto = available_;
-      const uint64_t end = cut_after_end_ ? cut_before(begin, need, upto) : cut_before(begin, upto, upto);
-      if (end != 0) {
-        idle_ = false;
-        return end;
-      }
-      need = upto + 1;  // one line so far, not yet ended
-    }
-    changed_.wait(lock);
+  const uint64_t need = begin + std::max(least_piece_, std::min(begin / 8, kMostGrownPiece));
+  if (final != PieceThread::kUnknown) {
+    if (begin >= final) return 0;
+    return cut_after_end_ ? cut_before(begin, need, final) : final;  // the chunk ends with a terminator
   }
+  if (available < need) return 0;
+  // The bytes before `available` no longer change; a piece takes them all
+  // (with cut_after_end, up to `need`); none while one line has not ended.
+  return cut_after_end_ ? cut_before(begin, need, available) : cut_before(begin, available, available);
 }
 
 uint64_t ArrivingLinePieces::cut_before(uint64_t begin, uint64_t at, uint64_t upto) const {

@@ -9,15 +9,12 @@
 // so that after the last byte only the last piece and the merge are left.
 #pragma once
 
-#include <condition_variable>
 #include <cstdint>
-#include <exception>
-#include <mutex>
-#include <thread>
 #include <vector>
 
 #include "src/algo/line_index.h"
 #include "src/chunk_sort/lines/sorter.h"
+#include "src/core/piece_thread.h"
 #include "src/core/thread_pool.h"
 
 namespace gsort {
@@ -38,7 +35,7 @@ class ArrivingLinePieces {
   // came before, whatever the timing, so that the pieces are known.
   ArrivingLinePieces(LineSorter& sorter, ThreadPool& pool, uint8_t eol, const uint8_t* text, uint8_t* sorted,
                      uint64_t least_piece, uint64_t most_piece_lines, bool hash, bool cut_after_end = false);
-  ~ArrivingLinePieces();  // stops after the piece under way
+  ~ArrivingLinePieces() = default;  // stops after the piece under way
   ArrivingLinePieces(const ArrivingLinePieces&) = delete;
   ArrivingLinePieces& operator=(const ArrivingLinePieces&) = delete;
 
@@ -54,13 +51,13 @@ class ArrivingLinePieces {
   void abandon();
 
   // Piece p is bytes [bounds()[p], bounds()[p + 1]) of both buffers.
-  const std::vector<uint64_t>& bounds() const { return bounds_; }
+  const std::vector<uint64_t>& bounds() const { return pieces_.bounds(); }
   const Figures& figures() const { return figures_; }
 
  private:
-  void loop();
-  // Waits for the next piece's end (a terminator's offset + 1); 0: stop.
-  uint64_t next_piece_end();
+  // The next piece's end from `begin` (a terminator's offset + 1), given
+  // what has arrived and the chunk's end once known; 0: none yet.
+  uint64_t next_piece_end(uint64_t begin, uint64_t available, uint64_t final) const;
   // The end of a piece from `begin` (a terminator's offset + 1): the last
   // terminator before `at`, else the first before `upto`; 0: none.
   uint64_t cut_before(uint64_t begin, uint64_t at, uint64_t upto) const;
@@ -80,16 +77,8 @@ class ArrivingLinePieces {
   const bool hash_;
   const bool cut_after_end_;
   LineIndexBuffers index_;  // the piece's, grown as pieces need
-  std::vector<uint64_t> bounds_{0};
   Figures figures_;
-  std::mutex mutex_;
-  std::condition_variable changed_;
-  uint64_t available_ = 0;
-  uint64_t final_ = UINT64_MAX;  // the chunk's bytes, once known
-  bool stopping_ = false;
-  bool idle_ = true;  // no piece under way
-  std::exception_ptr error_;
-  std::thread thread_;  // last: starts once the members above exist
+  PieceThread pieces_;  // last: its thread starts once the members above exist
 };
 
 }  // namespace gsort

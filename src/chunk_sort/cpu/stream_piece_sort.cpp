@@ -29,59 +29,18 @@ StreamPieceSort::StreamPieceSort(const KeyLayout& layout, ThreadPool& pool, cons
       timings_(timings),
       entries_buf_(HostBuffer::allocate_pageable(std::max<uint64_t>(1, capacity) * sizeof(KeyEntry))),
       scratch_buf_(HostBuffer::allocate_pageable(std::max<uint64_t>(1, capacity) * sizeof(KeyEntry))),
-      thread_([this] { loop(); }) {}
+      // A piece: every record ready, once a piece's worth has come or the chunk has ended.
+      pieces_([this](uint64_t begin, uint64_t available, uint64_t final) -> uint64_t {
+                if (final != PieceThread::kUnknown) return begin < final ? final : 0;
+                return available - begin >= piece_records_ ? available : 0;
+              },
+              [this](uint64_t begin, uint64_t end) { return sort_piece(begin, end); }) {}
 
-StreamPieceSort::~StreamPieceSort() {
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    stopping_ = true;
-  }
-  changed_.notify_all();
-  thread_.join();
-}
+StreamPieceSort::~StreamPieceSort() = default;
 
-void StreamPieceSort::records_ready(uint64_t available) {
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    available_ = std::max(available_, std::min(available, capacity_));
-  }
-  changed_.notify_all();
-}
+void StreamPieceSort::records_ready(uint64_t available) { pieces_.arrived(std::min(available, capacity_)); }
 
-void StreamPieceSort::loop() {
-  for (;;) {
-    uint64_t begin = 0, end = 0;
-    {
-      std::unique_lock<std::mutex> lock(mutex_);
-      const auto piece_ready = [&] {
-        const uint64_t sorted = bounds_.back();
-        return available_ - sorted >= piece_records_ || (final_ != UINT64_MAX && sorted < final_);
-      };
-      changed_.wait(lock, [&] { return stopping_ || piece_ready(); });
-      if (stopping_) return;
-      begin = bounds_.back();
-      end = available_;
-      idle_ = false;
-    }
-    try {
-      sort_piece(begin, end);
-    } catch (...) {
-      std::lock_guard<std::mutex> lock(mutex_);
-      error_ = std::current_exception();
-      idle_ = true;
-      changed_.notify_all();
-      return;
-    }
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      bounds_.push_back(end);
-      idle_ = true;
-    }
-    changed_.notify_all();
-  }
-}
-
-void StreamPieceSort::sort_piece(uint64_t begin, uint64_t end) {
+uint64_t StreamPieceSort::sort_piece(uint64_t begin, uint64_t end) {
   const uint64_t n = end - begin;
   const uint32_t rs = layout_.record_size();
   KeyEntry* e = reinterpret_cast<KeyEntry*>(entries_buf_.data()) + begin;
@@ -105,36 +64,17 @@ void StreamPieceSort::sort_piece(uint64_t begin, uint64_t end) {
     }
     timings_.merge_s += t.lap();
   }
+  return end;
 }
 
-void StreamPieceSort::wait_caught_up() {
-  std::unique_lock<std::mutex> lock(mutex_);
-  changed_.wait(lock, [&] { return error_ || (idle_ && available_ - bounds_.back() < piece_records_); });
-}
-
-void StreamPieceSort::settle(uint64_t count) {
-  std::unique_lock<std::mutex> lock(mutex_);
-  final_ = std::min(count, capacity_);
-  available_ = final_;
-  changed_.notify_all();
-  changed_.wait(lock, [&] { return error_ || (idle_ && bounds_.back() >= final_); });
-  if (error_) std::rethrow_exception(error_);
-}
-
-void StreamPieceSort::finish(uint32_t* order) {
-  uint64_t count;
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    count = available_;
-  }
-  finish_in_parts(order, count, [](uint64_t) {});
-}
+void StreamPieceSort::finish(uint32_t* order) { finish_in_parts(order, pieces_.available(), [](uint64_t) {}); }
 
 void StreamPieceSort::finish_in_parts(uint32_t* order, uint64_t count, const OrderProgress& ready) {
-  settle(count);
+  pieces_.finish(std::min(count, capacity_));
+  pieces_.stop();
   const Stopwatch t;
-  merge_sorted_pieces(pool_, layout_, records_, reinterpret_cast<const KeyEntry*>(entries_buf_.data()), bounds_, order,
-                      ready);
+  merge_sorted_pieces(pool_, layout_, records_, reinterpret_cast<const KeyEntry*>(entries_buf_.data()),
+                      pieces_.bounds(), order, ready);
   timings_.merge_s += t.seconds();
   ++timings_.chunks;
 }

@@ -9,16 +9,13 @@
 // that the output is gathered while the rest merges.
 #pragma once
 
-#include <condition_variable>
-#include <exception>
 #include <cstdint>
-#include <mutex>
-#include <thread>
 #include <vector>
 
 #include "src/chunk_sort/entries/key_entry.h"
 #include "src/chunk_sort/sort_backend.h"
 #include "src/core/host_buffer.h"
+#include "src/core/piece_thread.h"
 #include "src/core/thread_pool.h"
 #include "src/keys/key_layout.h"
 
@@ -44,15 +41,12 @@ class StreamPieceSort final : public ChunkSortSession {
   // Blocks until the sorting thread has sorted every piece the records
   // ready so far make (what is left is less than a piece); tests use it to
   // cut pieces where they want.
-  void wait_caught_up();
-  // The pieces sorted so far (tests).
-  size_t pieces() const { return bounds_.size() - 1; }
+  void wait_caught_up() { pieces_.wait_caught_up(); }
+  // The pieces sorted so far (tests, once caught up).
+  size_t pieces() const { return pieces_.bounds().size() - 1; }
 
  private:
-  void loop();
-  void sort_piece(uint64_t begin, uint64_t end);
-  // The sorting thread's last pieces, up to `count`; rethrows its error.
-  void settle(uint64_t count);
+  uint64_t sort_piece(uint64_t begin, uint64_t end);
 
   const KeyLayout& layout_;
   ThreadPool& pool_;
@@ -61,15 +55,9 @@ class StreamPieceSort final : public ChunkSortSession {
   const uint64_t piece_records_;
   BackendTimings& timings_;
   HostBuffer entries_buf_, scratch_buf_;
-  std::vector<uint64_t> bounds_{0};  // pieces [bounds_[p], bounds_[p+1]), sorted in entries_
-  std::mutex mutex_;
-  std::condition_variable changed_;
-  uint64_t available_ = 0;  // records ready
-  uint64_t final_ = UINT64_MAX;  // the chunk's count, once known
-  bool stopping_ = false;
-  bool idle_ = true;  // the thread has nothing under way
-  std::exception_ptr error_;
-  std::thread thread_;  // last: starts once the members above exist
+  // Pieces of records, each sorted in its part of entries_buf_. Last: its
+  // thread starts once the members above exist.
+  PieceThread pieces_;
 };
 
 }  // namespace gsort
