@@ -5,6 +5,7 @@
 
 #include "src/core/errors.h"
 #include "src/core/log.h"
+#include "src/core/stopwatch.h"
 #include "src/distributed/lines/sorted_line_part.h"
 #include "src/distributed/ranks/rank_config.h"
 #include "src/distributed/ranks/rank_trace.h"
@@ -22,11 +23,13 @@ SortReport sort_lines_into(RankContext& rank, const SortConfig& line_config, Mod
   run.output = output;
   run.output_range = range;
   run.output_shown_as = rank.config.output;
+  const Stopwatch took;
   const SortReport report = sort_lines(c, run, rank.pool, local_sort_log()).report;
   // Where the local sort's time went, where the test hook lets it talk.
   for (const auto& [name, seconds] : report.phases) {
     local_sort_log().info("phase " + name + ": " + seconds_text(seconds));
   }
+  local_sort_log().info("local sort: " + seconds_text(took.seconds()) + " in all");
   return report;
 }
 
