@@ -706,6 +706,24 @@ case_lines_faults() {
       no_leftovers
     done
   done
+  changed_input -t, -k2,2 "$work/csv"
+}
+
+# changed_input ARGS... INPUT: rank 1 gives INPUT a new modification time
+# while the ranks read it, as a writer would: every rank stops with exit 2
+# and the file's name, before any output (ConcatenatedInputs::check_unchanged).
+changed_input() {
+  local input=${*: -1} rc=0
+  echo old >"$work/out/sorted"
+  GSORT_TEST_FAIL_RANK=1 GSORT_TEST_FAIL_AT=exchange-touch GSORT_TEST_TOUCH_FILE=$input timeout 120 \
+    "$mpirun_bin" "${mpi_flags[@]}" -x GSORT_TEST_FAIL_RANK -x GSORT_TEST_FAIL_AT -x GSORT_TEST_TOUCH_FILE \
+    -np "$(ranks 2)" "$hooks" "${rank_opts[@]}" -S 1M -T "$work/tmp" "$@" -o "$work/out/sorted" >/dev/null \
+    2>"$work/err" || rc=$?
+  [ "$rc" = 2 ] || fail "an input changed meanwhile: exit $rc: $(cat "$work/err")"
+  grep -q "$input: the file changed while gsort read it" "$work/err" || fail "changed input: $(cat "$work/err")"
+  [ "$(cat "$work/out/sorted")" = old ] || fail "an input changed meanwhile: the old output changed"
+  rm -f "$work/out/sorted"
+  no_leftovers
 }
 
 # fault N PHASE [ARGS...]: rank 1 fails at PHASE; every rank must stop with
@@ -731,6 +749,7 @@ case_faults() {
     # file at their offsets (the last -S wins).
     fault 2 "$phase" -S 1G -o "$work/out/sorted"
   done
+  changed_input --record-size 16 --key 0:u64 "$work/big"
 }
 
 # Ranks that differ in -S, --parallel and (on a GPU machine) backend agree

@@ -164,12 +164,20 @@ void fake_temp_device(uint64_t* page_cache_room, double* write_bytes_per_s) {
 }
 
 // GSORT_TEST_FAIL_RANK=R, GSORT_TEST_FAIL_AT=PHASE (or PHASE-signal: a
-// SIGTERM, as mpirun sends; PHASE-kill: a SIGKILL, which no handler sees).
+// SIGTERM, as mpirun sends; PHASE-kill: a SIGKILL, which no handler sees;
+// PHASE-touch: the file GSORT_TEST_TOUCH_FILE names gets a new modification
+// time, as a writer would give it, and the rank goes on).
 void fail_rank(const char* phase, int rank) {
   const char* at = std::getenv("GSORT_TEST_FAIL_AT");
   const char* who = std::getenv("GSORT_TEST_FAIL_RANK");
   if (!at || !who || std::atoi(who) != rank) return;
   const std::string wanted = at;
+  if (wanted == std::string(phase) + "-touch") {
+    const char* file = std::getenv("GSORT_TEST_TOUCH_FILE");
+    const struct timespec times[2] = {{0, UTIME_OMIT}, {1, 0}};  // mtime: 1970, unlike any file's
+    if (file == nullptr || ::utimensat(AT_FDCWD, file, times, 0) != 0) std::abort();
+    return;
+  }
   if (wanted == std::string(phase) + "-signal") ::raise(SIGTERM);
   if (wanted == std::string(phase) + "-kill") ::raise(SIGKILL);
   if (wanted == phase) throw Error("test hook: rank " + std::to_string(rank) + " fails in the " + phase + " phase");

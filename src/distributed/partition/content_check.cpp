@@ -79,8 +79,11 @@ void ContentCheck::hash_pieces() {
 }
 
 void ContentCheck::compare(RankContext& rank) {
-  if (piece_count_ == 0) return;  // one view (alike on every rank), or no records
   rank.fence.attempt([&] {
+    // Each rank's inputs still what it opened: one written meanwhile gave
+    // garbled units or a mix of versions, whatever the views.
+    inputs_.check_unchanged();
+    if (piece_count_ == 0) return;  // one view (alike on every rank), or no records
     if (thread_.joinable()) {
       thread_.join();
       if (error_) std::rethrow_exception(error_);
@@ -89,6 +92,7 @@ void ContentCheck::compare(RankContext& rank) {
     }
   });
   rank.fence.agree();
+  if (piece_count_ == 0) return;
   // Rank 0's view hashed each piece on exactly one of its ranks; the others add nothing.
   std::vector<uint64_t> given(piece_count_, 0), rank0s(piece_count_, 0);
   if (in_rank0s_view_) {

@@ -36,10 +36,12 @@ class ContentCheck {
   ContentCheck(const ContentCheck&) = delete;
   ContentCheck& operator=(const ContentCheck&) = delete;
 
-  // Collective: waits for this rank's hashes and compares them with rank
-  // 0's view's. A rank that could not hash, or whose pieces differ, fails
-  // on the fence (a difference names the input, its bytes and both hashes),
-  // and every rank throws RanksFailed.
+  // Collective, after the last read of the inputs: checks that this rank's
+  // inputs are unchanged since opened (ConcatenatedInputs::check_unchanged),
+  // then waits for its hashes and compares them with rank 0's view's. A
+  // rank whose input changed, that could not hash, or whose pieces differ,
+  // fails on the fence (a difference names the input, its bytes and both
+  // hashes), and every rank throws RanksFailed.
   void compare(RankContext& rank);
 
  private:

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "io/input/input_change.h"
 #include "io/input/input_set.h"
 #include "src/core/errors.h"
 
@@ -29,8 +30,19 @@ ConcatenatedInputs::ConcatenatedInputs(const std::vector<std::string>& names, ui
       throw UsageError(name + ": internal error: only a plain (uncompressed) regular file can be sliced across ranks");
     }
     files_.push_back(File::open_read(name));
+    opened_.push_back(FileIdentity::of(files_.back().fd(), name));
+    // Sized by the probe: a file that changed since is not sliced by a size it no longer has.
+    if (opened_.back().size != probe.size()) {
+      FileIdentity probed = opened_.back();
+      probed.size = probe.size();
+      check_input_unchanged(files_.back().fd(), name, probed);
+    }
     starts_.push_back(starts_.back() + probe.size() / record_size);
   }
+}
+
+void ConcatenatedInputs::check_unchanged() const {
+  for (size_t f = 0; f < files_.size(); ++f) check_input_unchanged(files_[f].fd(), files_[f].display_name(), opened_[f]);
 }
 
 void ConcatenatedInputs::read(uint64_t first, uint64_t count, uint8_t* buf) const {

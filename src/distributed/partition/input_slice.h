@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "io/file/file.h"
+#include "io/file/file_identity.h"
 #include "io/input/mapped_input.h"
 #include "src/core/thread_pool.h"
 
@@ -49,9 +50,14 @@ class ConcatenatedInputs {
   // A file cut short while mapped faults (SIGBUS) where read() reports that
   // it shrank; MappedInput turns that into gsort's error exit.
   std::unique_ptr<MappedInput> map(uint64_t first, uint64_t count) const;
+  // Throws DataError where an input is no longer what was opened (its inode,
+  // size and times: io/input/input_change.h): written meanwhile, it would
+  // give garbled units or a mix of two versions. Call it after the last read.
+  void check_unchanged() const;
 
  private:
   mutable std::vector<File> files_;  // File's reads are not const; reading changes no state here
+  std::vector<FileIdentity> opened_;  // each file's, when opened
   std::vector<uint64_t> starts_;  // global record number of each file's first record; one more at the end
   uint32_t record_size_;
 };
