@@ -596,10 +596,17 @@ case_records_stdin() {
   check_same 0 -c --format gensort "$work/gs_sorted.gz"
   check_same 1 -c --format gensort "$work/gs.gz"
   stdin_same "$work/gs_sorted" -m --format gensort - "$work/gs_sorted"
-  local rc=0
+  rank0_fails_routing "$work/gs" --format gensort
+}
+
+# rank0_fails_routing INPUT ARGS...: rank 0 fails as it routes standard
+# input (INPUT): every rank stops, nothing is written or left.
+rank0_fails_routing() {
+  local input=$1 rc=0
+  shift
   rm -f "$work/out/sorted"
   GSORT_TEST_FAIL_RANK=0 GSORT_TEST_FAIL_AT=exchange mpi 3 -x GSORT_TEST_FAIL_RANK -x GSORT_TEST_FAIL_AT "$hooks" \
-    --backend cpu -T "$work/tmp" --format gensort - <"$work/gs" -o "$work/out/sorted" 2>"$work/err" || rc=$?
+    --backend cpu -T "$work/tmp" "$@" - <"$input" -o "$work/out/sorted" 2>"$work/err" || rc=$?
   [ "$rc" != 0 ] || fail "rank 0 failing as it routes: exit 0"
   grep -q "rank 0: test hook" "$work/err" || fail "rank 0 failing as it routes: $(cat "$work/err")"
   [ ! -e "$work/out/sorted" ] || fail "rank 0 failing as it routes: output written"
@@ -627,15 +634,7 @@ case_lines_stdin() {
   check_same 0 -c -t, -k2,2 "$work/csv_sorted.gz"
   check_same 1 -C -t, -k2,2 "$work/csv.gz"
   stdin_same "$work/csv_sorted" -m -t, -k2,2 - "$work/csv_sorted"
-  # Rank 0 failing as it routes: every rank stops, nothing is left.
-  local rc=0
-  rm -f "$work/out/sorted"
-  GSORT_TEST_FAIL_RANK=0 GSORT_TEST_FAIL_AT=exchange mpi 3 -x GSORT_TEST_FAIL_RANK -x GSORT_TEST_FAIL_AT "$hooks" \
-    --backend cpu -T "$work/tmp" -t, -k2,2 - <"$work/csv" -o "$work/out/sorted" 2>"$work/err" || rc=$?
-  [ "$rc" != 0 ] || fail "rank 0 failing as it routes: exit 0"
-  grep -q "rank 0: test hook" "$work/err" || fail "rank 0 failing as it routes: $(cat "$work/err")"
-  [ ! -e "$work/out/sorted" ] || fail "rank 0 failing as it routes: output written"
-  no_leftovers
+  rank0_fails_routing "$work/csv" -t, -k2,2
 }
 
 # Random option mixes (issue 55): keys, modifiers, -u, -s, -r, small -S, and
