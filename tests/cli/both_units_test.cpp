@@ -4,10 +4,11 @@
 // records' rendered as text. Each stage is run over both: the final merge,
 // forced through the batches and through ranges (the range cut over heavy
 // duplicates and one key); the output writer with -u and --verify; merge
-// passes and early merges under a fan-in of 2; the sort in memory. Every output matches the
-// reference sort of the records (tests/support/reference_sort.h), and no
-// file is left behind. The CPU backend: a GPU host's device tier would hold
-// the whole input (the device tier's own suites: cli_device_tier_test,
+// passes and early merges under a fan-in of 2; a spilled sort under
+// ulimit -n 16; the sort in memory. Every output matches the reference sort
+// of the records (tests/support/reference_sort.h), and no file is left
+// behind. The CPU backend: a GPU host's device tier would hold the whole
+// input (the device tier's own suites: cli_device_tier_test,
 // line_parallel_merge_test).
 #include <gtest/gtest.h>
 
@@ -24,6 +25,7 @@
 #include "tests/support/record_gen.h"
 #include "tests/support/reference_sort.h"
 #include "tests/support/rng.h"
+#include "tests/support/sanitizers.h"
 #include "tests/support/temp_dir.h"
 
 namespace gsort_test {
@@ -136,6 +138,32 @@ TEST_P(BothUnits, MergePassesUnderAFanInOfTwoGiveTheReference) {
   // The runs merged early as they form, by one stack (src/merge/run_stack.h):
   // each pair of a level as it completes.
   EXPECT_GE(stats["early_merges"].get<uint64_t>(), stats["runs"].get<uint64_t>() / 2) << stats.dump();
+  EXPECT_EQ(count_files(dir.path()), 3u) << "files left behind";  // in, out, stats
+}
+
+// Run formation under few descriptors: a spilled sort of many runs under
+// ulimit -n 16 keeps its waiting runs within the limit (merged early, as
+// the records' and the lines' plans both count them) and gives the reference.
+TEST_P(BothUnits, ASpilledSortUnderSixteenDescriptorsGivesTheReference) {
+#if GSORT_TEST_UNDER_ASAN
+  GTEST_SKIP() << "the sanitizers' runtime needs descriptors of its own (tests/support/sanitizers.h)";
+#endif
+  const Unit u = GetParam();
+  TempDir dir;
+  Rng rng(56);
+  const std::string expected = write_input(dir, u, numbered_u32_records(rng, 150000, 1000), false);
+  std::string command = "for fd in $(ls /proc/$$/fd); do [ \"$fd\" -gt 2 ] && eval \"exec $fd<&-\"; done\n"
+                        "ulimit -n 16 || exit 98\nexec";
+  for (const std::string& a : gsort_argv({})) command += " '" + a + "'";
+  for (const std::string& a : unit_args(u, false, {"-S", "1M", "--stats", dir.file("stats.json")})) {
+    command += " '" + a + "'";
+  }
+  command += " -T '" + dir.path() + "' '" + dir.file("in") + "' -o '" + dir.file("out") + "'";
+  const ProcessResult r = run_process({"/bin/bash", "-c", command}, c_locale());
+  ASSERT_EQ(r.status(), "exit 0") << r.err;
+  EXPECT_TRUE(read_file(dir.file("out")) == expected) << "the sort under few descriptors differs from the reference";
+  const nlohmann::json stats = nlohmann::json::parse(read_file(dir.file("stats.json")));
+  EXPECT_GE(stats["runs"].get<uint64_t>(), 8u) << stats.dump();
   EXPECT_EQ(count_files(dir.path()), 3u) << "files left behind";  // in, out, stats
 }
 
