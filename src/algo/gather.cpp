@@ -2,6 +2,8 @@
 
 #include <cstring>
 
+#include "src/core/test_hooks.h"
+
 namespace gsort {
 namespace {
 
@@ -41,7 +43,8 @@ void gather_range(const uint8_t* records, uint32_t size, const uint32_t* order, 
 
 void gather_records(ThreadPool& pool, const uint8_t* records, uint32_t record_size, const uint32_t* order,
                     uint64_t count, uint8_t* out) {
-  const size_t min_per_task = 1 << 14;
+  const uint64_t forced = test_hooks::gather_task_records ? test_hooks::gather_task_records() : 0;
+  const size_t min_per_task = forced != 0 ? static_cast<size_t>(forced) : size_t{1} << 14;
   size_t tasks = pool.balanced_task_count();
   if (count / min_per_task < tasks) tasks = count / min_per_task + 1;
   // Urgent: a writer waits on every gathered block, while other loops (the

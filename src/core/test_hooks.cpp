@@ -24,5 +24,6 @@ CountHook hold_line_runs_from = nullptr;
 ChoiceHook hold_runs_in_host = nullptr;
 CountHook hold_line_runs_after = nullptr;
 CountHook line_piece_bytes = nullptr;
+CountHook gather_task_records = nullptr;
 
 }  // namespace gsort::test_hooks

@@ -247,6 +247,12 @@ uint64_t line_piece_bytes_set() {
   return bytes ? std::strtoull(bytes, nullptr, 10) : 0;
 }
 
+// GSORT_TEST_GATHER_TASK_RECORDS=N
+uint64_t gather_task_records_set() {
+  const char* n = std::getenv("GSORT_TEST_GATHER_TASK_RECORDS");
+  return n ? std::strtoull(n, nullptr, 10) : 0;
+}
+
 }  // namespace
 
 void install_fault_hooks() {
@@ -272,6 +278,7 @@ void install_fault_hooks() {
   hold_runs_in_host = &hold_runs_in_host_set;
   hold_line_runs_after = &hold_line_runs_after_set;
   line_piece_bytes = &line_piece_bytes_set;
+  gather_task_records = &gather_task_records_set;
 }
 
 }  // namespace gsort::test_hooks

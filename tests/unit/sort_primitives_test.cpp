@@ -20,6 +20,7 @@
 
 #include "src/core/thread_pool.h"
 #include "src/algo/gather.h"
+#include "src/core/test_hooks.h"
 #include "src/chunk_sort/entries/key_entry.h"
 #include "src/algo/keyed_loser_tree.h"
 #include "src/algo/loser_tree.h"
@@ -344,7 +345,14 @@ TEST(KeyedLoserTree, KWayMergeIsStableAcrossSources) {
 
 TEST(GatherRecords, CopiesInTheGivenOrderForEveryRecordSize) {
   std::mt19937_64 rng(41);
-  for (unsigned threads : {1u, 3u}) {
+  // gsort's own tasks, and tasks of 5 records (test_hooks::gather_task_records).
+  static uint64_t task_records = 0;
+  test_hooks::gather_task_records = [] { return task_records; };
+  struct Unhook {
+    ~Unhook() { test_hooks::gather_task_records = nullptr; }
+  } unhook;
+  for (unsigned threads : {1u, 3u, 4u}) {
+    task_records = threads == 4 ? 5 : 0;
     ThreadPool pool(threads);
     for (uint32_t rs : {1u, 3u, 4u, 7u, 8u, 16u, 32u, 64u, 100u, 128u, 129u, 4096u}) {
       for (uint64_t count : {0ull, 1ull, 2ull, 100ull, 40000ull}) {
