@@ -73,6 +73,10 @@ TEST(LineMarks, AMessageCutShortIsAnError) {
   message.resize(20);
   EXPECT_THROW(decode_marks(message), Error);
   EXPECT_THROW(decode_marks({}), Error);
+  // Tasks that leave the window's first bytes, or all of it, to nobody.
+  EXPECT_THROW(decode_marks(encode_marks(0, 4, 4, {2}, {{0}})), Error);
+  EXPECT_THROW(decode_marks(encode_marks(0, 4, 4, {}, {})), Error);
+  EXPECT_NO_THROW(decode_marks(encode_marks(0, 0, 0, {}, {})));
 }
 
 TEST(LineMarks, OnlyRanksOfOneViewSendMarks) {

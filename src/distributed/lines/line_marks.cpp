@@ -77,6 +77,8 @@ WindowMarks decode_marks(const std::vector<uint8_t>& message) {
       not_marks("its tasks");
     }
   }
+  // The tasks cover the window from its first byte and line.
+  if (tasks == 0 ? m.size != 0 : m.task_begin[0] != 0 || m.first_line[0] != 0) not_marks("its tasks");
   m.task_begin.push_back(m.size);
   m.first_line.push_back(message.size() - at);
   if (tasks > 0 && m.first_line[tasks - 1] > m.first_line[tasks]) not_marks("its lines");
