@@ -157,5 +157,28 @@ TEST(LineSliceCheck, ALineTooLongIsAnErrorOnlyBeforeTheFirstDisorder) {
   EXPECT_EQ(after.local.bad_record, 2u);
 }
 
+// -m's pieces: lines in order where they lie, the last perhaps without its
+// terminator, equal lines in order unless -u.
+TEST(LinesInOrder, SaysWhetherThePieceIsInOrder) {
+  ThreadPool pool(3);
+  const LineComparator order(make_line_spec(LineOptions{}, false, false));
+  const LineComparator strictly(make_line_spec(LineOptions{}, false, true));
+  const auto in_order = [&](const std::string& text, const LineComparator& c) {
+    return lines_in_order(bytes_of(text), text.size(), c, pool);
+  };
+  const std::string sorted = joined(sorted_numbers(20000, 6));  // repeats: numbers below 5000
+  EXPECT_TRUE(in_order(sorted, order));
+  EXPECT_FALSE(in_order(sorted, strictly));
+  EXPECT_TRUE(in_order(sorted + "9999", order));   // an unterminated last line in order
+  EXPECT_FALSE(in_order(sorted + "0", order));     // and out of order
+  EXPECT_TRUE(in_order("", order));
+  EXPECT_TRUE(in_order("only", order));
+  EXPECT_TRUE(in_order("a\na", order));
+  EXPECT_FALSE(in_order("a\na", strictly));
+  std::vector<std::string> lines = sorted_numbers(20000, 7);
+  lines[15000] = "!";
+  EXPECT_FALSE(in_order(joined(lines), order));
+}
+
 }  // namespace
 }  // namespace gsort

@@ -150,4 +150,18 @@ LineSliceCheck check_line_slice_in_place(const ConcatenatedInputs& inputs, const
   return std::move(checker.result());
 }
 
+bool lines_in_order(const uint8_t* text, uint64_t size, const LineComparator& compare, ThreadPool& pool) {
+  const uint8_t eol = compare.spec().eol;
+  // The terminated lines, then the last line where it lacks its terminator.
+  const auto* last_eol = static_cast<const uint8_t*>(size > 0 ? memrchr(text, eol, size) : nullptr);
+  const uint64_t whole = last_eol ? static_cast<uint64_t>(last_eol - text) + 1 : 0;
+  SliceChecker checker(compare, eol, UINT64_MAX, pool);
+  checker.window(text, whole, [] { return std::string(); });
+  const LineSliceCheck& r = checker.result();
+  if (!r.local.sorted || whole == size || r.lines == 0) return r.local.sorted;
+  const int d = compare.compare(reinterpret_cast<const uint8_t*>(r.last.data()), r.last.size(), text + whole,
+                                size - whole);
+  return d < 0 || (d == 0 && !compare.spec().unique);
+}
+
 }  // namespace gsort

@@ -31,4 +31,9 @@ LineSliceCheck check_line_slice_in_place(const ConcatenatedInputs& inputs, const
                                          const LineComparator& compare, uint64_t max_line, ThreadPool& pool,
                                          uint64_t window_bytes = uint64_t{64} << 20);
 
+// Whether the `size` bytes of lines at `text` (the last may lack its
+// terminator) are in order by `compare` (strictly under its -u): checked in
+// tasks on the pool's threads, as a slice is.
+bool lines_in_order(const uint8_t* text, uint64_t size, const LineComparator& compare, ThreadPool& pool);
+
 }  // namespace gsort
