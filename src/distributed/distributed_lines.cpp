@@ -46,11 +46,31 @@ uint64_t received_pool_bytes(const RankContext& rank, const LineComparator& comp
   return spec.last_resort() && !spec.collate_text ? rank.config.memory_bytes / 2 : 0;
 }
 
+// -v's line on how lines move between ranks: marks among ranks of one
+// view (line_marks.h), the lines themselves between views.
+std::string exchange_said(const InputViews* views, ExchangeChoice exchange) {
+  bool marks = false;
+  for (int r = 0; views != nullptr && r < views->ranks() && !marks; ++r) {
+    const std::vector<bool> marked = ranks_sent_marks(*views, r, exchange);
+    marks = std::find(marked.begin(), marked.end(), true) != marked.end();
+  }
+  if (marks) {
+    return views->views() == 1 ? "exchange: marks through MPI, a byte a line naming its rank: every rank on this "
+                                 "host copies the lines of its range from the input"
+                               : "exchange: marks, a byte a line, between ranks of one host; text lines between "
+                                 "hosts, through MPI";
+  }
+  return exchange == ExchangeChoice::kShm || exchange == ExchangeChoice::kNccl
+             ? "exchange: text lines, whatever --exchange says, through MPI"
+             : "exchange: text lines through MPI";
+}
+
 // 2 to 4. This rank's slice, samples of every slice, the splitters chosen
-// from them, and the slices' lines routed by them into `received` (by_marks:
-// each rank copies its own from the input, line_marks.h).
+// from them, and the slices' lines routed by them into `received` (from
+// the ranks in `marked`, marks: this rank copies its lines from the input,
+// line_marks.h).
 void route_input(RankContext& rank, const RankInput& input, const LineComparator& compare, bool unique,
-                 bool by_marks, std::optional<ReceivedFiles>& received, RankStats& stats) {
+                 const std::vector<bool>& marked, std::optional<ReceivedFiles>& received, RankStats& stats) {
   Stopwatch step;
   const uint8_t eol = compare.spec().eol;
   const uint64_t total = input.inputs.total_records();
@@ -71,7 +91,7 @@ void route_input(RankContext& rank, const RankInput& input, const LineComparator
   router.choose(all, total, rank.group.size);
   stats.splitters_s = step.lap();
   const ExchangeTally moved =
-      route_slice(rank, input.inputs, slice, eol, router, by_marks, *received, &stats.slice_records);
+      route_slice(rank, input.inputs, slice, eol, router, marked, *received, &stats.slice_records);
   rank.fence.agree();
   stats.bytes_sent = moved.bytes_sent;
   stats.bytes_received = moved.bytes_received;
@@ -166,15 +186,9 @@ void distributed_sort_lines(const RankGroup& group, const SortConfig& given) {
   const uint8_t eol = compare.spec().eol;
   std::optional<ContentCheck> content;
   if (input) content.emplace(input->inputs, input->views, group.rank);
-  const bool by_marks = input && lines_sent_as_marks(input->views, group.size, given.exchange);
-  if (by_marks) {
-    rank.log.info("exchange: marks through MPI, a byte a line naming its rank: every rank on this host copies "
-                  "the lines of its range from the input");
-  } else {
-    rank.log.info(given.exchange == ExchangeChoice::kShm || given.exchange == ExchangeChoice::kNccl
-                      ? "exchange: text lines, whatever --exchange says, through MPI"
-                      : "exchange: text lines through MPI");
-  }
+  std::vector<bool> marked(static_cast<size_t>(group.size), false);
+  if (input) marked = ranks_sent_marks(input->views, group.rank, given.exchange);
+  rank.log.info(exchange_said(input ? &input->views : nullptr, given.exchange));
   Stopwatch step;
   std::optional<ReceivedFiles> received;
   if (streamed) {
@@ -184,7 +198,7 @@ void distributed_sort_lines(const RankGroup& group, const SortConfig& given) {
     rank.fence.agree();
     stats.exchange_s = step.lap();
   } else {
-    route_input(rank, *input, compare, given.unique, by_marks, received, stats);
+    route_input(rank, *input, compare, given.unique, marked, received, stats);
     step.lap();  // the local sort's time starts here (route_input timed its steps)
   }
   stats.received_records = received->records();

@@ -79,19 +79,21 @@ TEST(LineMarks, AMessageCutShortIsAnError) {
   EXPECT_NO_THROW(decode_marks(encode_marks(0, 0, 0, {}, {})));
 }
 
-TEST(LineMarks, OnlyRanksOfOneViewSendMarks) {
+TEST(LineMarks, RanksOfOneViewTradeMarks) {
+  // Two hosts (or files under one name), two ranks each.
+  const InputViews views({"host 0 file 1", "host 0 file 1", "host 1 file 1", "host 1 file 1"});
+  EXPECT_EQ(ranks_sent_marks(views, 0, ExchangeChoice::kAuto), (std::vector<bool>{false, true, false, false}));
+  EXPECT_EQ(ranks_sent_marks(views, 3, ExchangeChoice::kShm), (std::vector<bool>{false, false, true, false}));
+  EXPECT_EQ(ranks_sent_marks(views, 1, ExchangeChoice::kMpi), std::vector<bool>(4, false));
+  EXPECT_EQ(ranks_sent_marks(views, 1, ExchangeChoice::kNccl), std::vector<bool>(4, false));
   const InputViews one({"host 0 file 1", "host 0 file 1"});
-  const InputViews two({"host 0 file 1", "host 1 file 1"});
-  EXPECT_TRUE(lines_sent_as_marks(one, 2, ExchangeChoice::kAuto));
-  EXPECT_TRUE(lines_sent_as_marks(one, 2, ExchangeChoice::kShm));
-  EXPECT_FALSE(lines_sent_as_marks(one, 2, ExchangeChoice::kMpi));
-  EXPECT_FALSE(lines_sent_as_marks(one, 2, ExchangeChoice::kNccl));
-  EXPECT_FALSE(lines_sent_as_marks(two, 2, ExchangeChoice::kAuto));
+  EXPECT_EQ(ranks_sent_marks(one, 1, ExchangeChoice::kAuto), (std::vector<bool>{true, false}));
 }
 
-// A router that marks: every rank, taking the lines marked for it from the
-// window, gets the lines rank_of gives it, in order; the marking rank's
-// own lines go to its own place, as without marks.
+// A router that marks rank 0 and copies rank 2's lines: rank 0, taking
+// the lines marked for it from the window, gets the lines rank_of gives
+// it; rank 2's bucket holds its own; the marking rank's own lines go to
+// its own place, as without marks.
 TEST(LineMarks, MarkedLinesAreTheRoutersRanges) {
   std::mt19937_64 rng(55);
   std::string text;
@@ -103,7 +105,7 @@ TEST(LineMarks, MarkedLinesAreTheRoutersRanges) {
   router.choose(samples, 10, 3);
   ThreadPool pool(4);
   const int me = 1;
-  WindowRouter marking(router, '\n', 3, me, pool, true);
+  WindowRouter marking(router, '\n', 3, me, pool, {true, false, false});
   std::string own;
   marking.route(bytes_of(text), text.size(), 0, [&own](uint64_t bytes) {
     own.resize(bytes);
@@ -119,6 +121,7 @@ TEST(LineMarks, MarkedLinesAreTheRoutersRanges) {
   ASSERT_FALSE(want[0].empty());
   ASSERT_FALSE(want[2].empty());
   EXPECT_EQ(own, want[me]);
+  EXPECT_EQ(std::string(reinterpret_cast<const char*>(marking.bucket(2)), marking.bucket_bytes(2)), want[2]);
   for (int r = 0; r < 3; ++r) {
     EXPECT_EQ(taken(text, marking.task_begin(), marking.marks(), r, true, pool), want[static_cast<size_t>(r)]) << r;
   }

@@ -36,9 +36,13 @@ struct MarkedRun {
 
 }  // namespace
 
-bool lines_sent_as_marks(const InputViews& views, int ranks, ExchangeChoice exchange) {
+std::vector<bool> ranks_sent_marks(const InputViews& views, int me, ExchangeChoice exchange) {
+  const int ranks = views.ranks();
+  std::vector<bool> marked(static_cast<size_t>(ranks), false);
   const bool shared_memory = exchange == ExchangeChoice::kAuto || exchange == ExchangeChoice::kShm;
-  return shared_memory && views.views() == 1 && ranks <= kMostMarkedRanks;
+  if (!shared_memory || ranks > kMostMarkedRanks) return marked;
+  for (int r = 0; r < ranks; ++r) marked[static_cast<size_t>(r)] = r != me && views.view_of(r) == views.view_of(me);
+  return marked;
 }
 
 std::vector<uint8_t> encode_marks(uint64_t place, uint64_t stop, uint64_t size, const std::vector<uint64_t>& task_begin,

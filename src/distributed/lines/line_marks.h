@@ -19,11 +19,12 @@
 
 namespace gsort {
 
-// Whether the ranks send marks rather than lines: every rank reads the
-// inputs through one view (`views`, the same on every rank), a mark (a
-// byte) names any rank, and --exchange is auto or shm (mpi and nccl keep
-// the lines' bytes on MPI).
-bool lines_sent_as_marks(const InputViews& views, int ranks, ExchangeChoice exchange);
+// Which ranks `me` trades marks with rather than lines (marked[r]): those
+// that read the inputs through its view (`views`, the same on every rank:
+// one host, the same files), where a mark (a byte) names any rank and
+// --exchange is auto or shm (mpi and nccl keep the lines' bytes on MPI).
+// Never `me` itself. Symmetric: a rank marks for those that mark for it.
+std::vector<bool> ranks_sent_marks(const InputViews& views, int me, ExchangeChoice exchange);
 
 // One window's marks as sent: where the window lies in the inputs taken
 // end to end ([place, stop), read as read_window reads it), its text's

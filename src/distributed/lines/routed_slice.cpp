@@ -76,9 +76,27 @@ class MarksSink final : public ReceiveSink {
   std::vector<std::vector<uint8_t>> messages_;
 };
 
-// After a round of marks: each other rank's window, read here as it read
-// it, and the lines it marked for this rank copied into `received`, in
-// source order (each source's lines in its order).
+// A round's incoming messages by source: marks from the ranks that send
+// them (marked), lines from the others.
+class RoundSink final : public ReceiveSink {
+ public:
+  RoundSink(PieceSink& lines, MarksSink& marks, const std::vector<bool>& marked)
+      : lines_(lines), marks_(marks), marked_(marked) {}
+  uint8_t* place(int source, uint64_t count) override { return of(source).place(source, count); }
+  void landed(int source, uint64_t count) override { of(source).landed(source, count); }
+
+ private:
+  ReceiveSink& of(int source) {
+    return marked_[static_cast<size_t>(source)] ? static_cast<ReceiveSink&>(marks_) : lines_;
+  }
+  PieceSink& lines_;
+  MarksSink& marks_;
+  const std::vector<bool>& marked_;
+};
+
+// After a round with marks: each rank's window that came as marks, read
+// here as it read it, and the lines it marked for this rank copied into
+// `received`, in source order (each source's lines in its order).
 void take_marked_from_peers(RankContext& rank, const ConcatenatedInputs& inputs, uint8_t eol, MarksSink& sink,
                             ReceivedFiles& received) {
   const int me = rank.group.rank;
@@ -98,11 +116,11 @@ void take_marked_from_peers(RankContext& rank, const ConcatenatedInputs& inputs,
 }
 
 // A window read and routed: ahead of the round that sends it, while the
-// round before is in flight. Marking (line_marks.h), its message is the
-// window's marks.
+// round before is in flight. Where ranks are marked (line_marks.h), its
+// message to them is the window's marks.
 struct RoutedWindow {
-  RoutedWindow(const LineRouter& by, uint8_t eol, int ranks, int me, ThreadPool& pool, bool marks)
-      : router(by, eol, ranks, me, pool, marks) {}
+  RoutedWindow(const LineRouter& by, uint8_t eol, int ranks, int me, ThreadPool& pool, const std::vector<bool>& marked)
+      : router(by, eol, ranks, me, pool, marked) {}
   WindowText text;
   WindowRouter router;
   std::vector<uint8_t> message;
@@ -126,17 +144,19 @@ std::vector<LineSample> slice_samples(const ConcatenatedInputs& inputs, const Re
 }
 
 ExchangeTally route_slice(RankContext& rank, const ConcatenatedInputs& inputs, const RecordRange& slice, uint8_t eol,
-                          const LineRouter& router, bool by_marks, ReceivedFiles& received, uint64_t* routed) {
+                          const LineRouter& router, const std::vector<bool>& marked, ReceivedFiles& received,
+                          uint64_t* routed) {
   const int ranks = rank.group.size;
   const int me = rank.group.rank;
   // A share of the least -S of all ranks, for every peer's buffer.
   const uint64_t window_bytes =
       std::clamp<uint64_t>(rank.least_memory_bytes / 4 / static_cast<uint64_t>(ranks), 1 << 20, kWindowBytes);
-  RoutedWindow one(router, eol, ranks, me, rank.pool, by_marks), other(router, eol, ranks, me, rank.pool, by_marks);
+  const bool by_marks = std::find(marked.begin(), marked.end(), true) != marked.end();
+  RoutedWindow one(router, eol, ranks, me, rank.pool, marked), other(router, eol, ranks, me, rank.pool, marked);
   MpiExchange exchange(rank.group, 1);
   PieceSink pieces(rank, received);
   MarksSink marks(ranks);
-  ReceiveSink& sink = by_marks ? static_cast<ReceiveSink&>(marks) : pieces;
+  RoundSink sink(pieces, marks, marked);
   const WindowRouter::OwnPlace own = [&received](uint64_t bytes) { return received.take(bytes); };
   *routed = 0;
   uint64_t at = slice.begin;
@@ -181,8 +201,9 @@ ExchangeTally route_slice(RankContext& rank, const ConcatenatedInputs& inputs, c
     std::vector<uint64_t> counts(static_cast<size_t>(ranks), 0);
     for (int d = 0; sending && d < ranks; ++d) {
       if (d == me) continue;
-      sends[static_cast<size_t>(d)] = by_marks ? cur->message.data() : cur->router.bucket(d);
-      counts[static_cast<size_t>(d)] = by_marks ? cur->message.size() : cur->router.bucket_bytes(d);
+      const bool marks_to_d = marked[static_cast<size_t>(d)];
+      sends[static_cast<size_t>(d)] = marks_to_d ? cur->message.data() : cur->router.bucket(d);
+      counts[static_cast<size_t>(d)] = marks_to_d ? cur->message.size() : cur->router.bucket_bytes(d);
     }
     exchange.round(sends, counts, sink);
     if (ahead.joinable()) ahead.join();

@@ -30,12 +30,13 @@ std::vector<LineSample> slice_samples(const ConcatenatedInputs& inputs, const Re
 
 // Collective: every line of `slice` (a terminator added to an input's
 // unterminated last line, as one process reads it) goes to the rank
-// `router` gives it; what comes here is appended to `received`. by_marks
-// (line_marks.h, the same on every rank): the ranks send each other marks,
-// and take the lines marked for them from the input. A failure
+// `router` gives it; what comes here is appended to `received`. marked
+// (line_marks.h' ranks_sent_marks): the ranks this one sends marks to and
+// takes marks from, copying the lines marked for it from the input. A failure
 // here is kept on the fence (this rank still takes part in every round);
 // the caller agrees after. Returns what moved; *routed: the slice's bytes.
 ExchangeTally route_slice(RankContext& rank, const ConcatenatedInputs& inputs, const RecordRange& slice, uint8_t eol,
-                          const LineRouter& router, bool by_marks, ReceivedFiles& received, uint64_t* routed);
+                          const LineRouter& router, const std::vector<bool>& marked, ReceivedFiles& received,
+                          uint64_t* routed);
 
 }  // namespace gsort

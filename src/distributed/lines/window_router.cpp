@@ -8,13 +8,14 @@
 namespace gsort {
 
 WindowRouter::WindowRouter(const LineRouter& router, uint8_t eol, int ranks, int me, ThreadPool& pool,
-                           bool marks)
+                           std::vector<bool> marked)
     : router_(router),
       eol_(eol),
       ranks_(static_cast<size_t>(ranks)),
       me_(static_cast<size_t>(me)),
       pool_(pool),
-      marking_(marks),
+      marked_(marked.empty() ? std::vector<bool>(static_cast<size_t>(ranks), false) : std::move(marked)),
+      marking_(std::find(marked_.begin(), marked_.end(), true) != marked_.end()),
       buckets_(ranks_),
       sizes_(ranks_) {}
 
@@ -44,7 +45,7 @@ void WindowRouter::route(const uint8_t* w, uint64_t size, uint64_t place, const 
       own_placed_ = true;
       continue;
     }
-    if (marking_ && d != me_) continue;
+    if (marked_[d]) continue;
     // A quarter more than this window needs, for the windows after it.
     if (buckets_[d].size() < sizes_[d]) buckets_[d] = HostBuffer::allocate_pageable(sizes_[d] + sizes_[d] / 4);
     to[d] = buckets_[d].data();
@@ -67,7 +68,7 @@ void WindowRouter::find_ranks(const uint8_t* w, uint64_t begin, uint64_t end, ui
     const int d = router_.rank_of(line, length, place + at);
     if (!runs.empty() && runs.back().rank == d && runs.back().begin + runs.back().bytes == at) {
       runs.back().bytes += length + 1;
-    } else if (!marking_ || static_cast<size_t>(d) == me_) {
+    } else if (!marked_[static_cast<size_t>(d)]) {
       runs.push_back(RoutedRun{at, length + 1, d});
     }
     if (marking_) marks_[t].push_back(static_cast<uint8_t>(d));

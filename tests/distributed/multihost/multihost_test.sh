@@ -124,15 +124,20 @@ case_sort() {
     -T "$MH_WORK/temp" --exchange shm --record-size 16 --key 0:u64 "$(input_path local in.dat)" -o "$MH_WORK/out/sorted"
 }
 
-# Text lines across hosts, in both layouts: each rank sorts its slice on
-# its host, the pieces move through MPI, each merges its key range.
+# Text lines across hosts, in both layouts: each rank routes its slice on
+# its host, the lines move through MPI between hosts (marks, a byte a line,
+# between ranks of one host), each sorts its key range.
 case_lines() {
   mh_start 3
   gen -n 40000 --format csv -o "$MH_WORK/shared/in.dat"
   place_input in.dat
   same "1 2" shared 2 -t, -k2,2 -k3,3n
+  grep -q "^gsort: exchange: text lines through MPI$" "$MH_WORK/err" || fail "hosts '1 2': $(grep exchange: "$MH_WORK/err")"
   same "1 2 3" local 3 -u -t, -k2,2
   same "1:2 2:1" local 2 -S 1M -s -t, -k2,2
+  grep -q "^gsort: exchange: marks, a byte a line, between ranks of one host; text lines between hosts" \
+    "$MH_WORK/err" || fail "hosts '1:2 2:1': $(grep exchange: "$MH_WORK/err")"
+  same "1:2 2:2" shared 2 -t, -k2,2 -k1,1n
 }
 
 # A rank that fails on one host stops every rank on every host; one killed
