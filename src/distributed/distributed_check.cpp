@@ -18,29 +18,13 @@
 namespace gsort {
 namespace {
 
-// A rank's slice, checked: its first disorder (numbered within the slice),
-// how many units and bytes it holds, and its first and last unit.
-struct SliceCheck {
-  CheckResult local;
-  uint64_t units = 0, bytes = 0;
-  std::string first, last;
-};
-
 // The order of two units (whole records, or lines without terminators).
 using UnitCompare = std::function<int(const std::string& a, const std::string& b)>;
 
 // Where the slice lies (slice_check.h): no copy of it in -T.
 SliceCheck check_line_slice(RankContext& rank, const RankInput& input, const LineComparator& compare) {
   const RecordRange range = rank_line_slice(input.inputs, compare.spec().eol, rank.group.rank, rank.group.size);
-  LineSliceCheck checked =
-      check_line_slice_in_place(input.inputs, range, compare, rank_max_line(rank.config), rank.pool);
-  SliceCheck c;
-  c.local = std::move(checked.local);
-  c.units = checked.lines;
-  c.bytes = checked.bytes;
-  c.first = std::move(checked.first);
-  c.last = std::move(checked.last);
-  return c;
+  return check_line_slice_in_place(input.inputs, range, compare, rank_max_line(rank.config), rank.pool);
 }
 
 SliceCheck check_record_slice(const RankContext& rank, const RankInput& input) {

@@ -23,20 +23,20 @@ namespace {
 const uint8_t* bytes_of(const std::string& s) { return reinterpret_cast<const uint8_t*>(s.data()); }
 
 // One thread, line by line, over the slice's text (every line terminated).
-LineSliceCheck reference(const std::string& text, const LineComparator& compare) {
-  LineSliceCheck r;
+SliceCheck reference(const std::string& text, const LineComparator& compare) {
+  SliceCheck r;
   r.bytes = text.size();
   std::string last;
   for (size_t at = 0; at < text.size();) {
     const size_t end = text.find('\n', at);
     const std::string line = text.substr(at, end - at);
-    ++r.lines;
-    if (r.lines == 1) r.first = line;
-    if (r.lines > 1 && r.local.sorted) {
+    ++r.units;
+    if (r.units == 1) r.first = line;
+    if (r.units > 1 && r.local.sorted) {
       const int d = compare.compare(bytes_of(last), last.size(), bytes_of(line), line.size());
       if (d > 0 || (compare.spec().unique && d == 0)) {
         r.local.sorted = false;
-        r.local.bad_record = r.lines;
+        r.local.bad_record = r.units;
         r.local.bad_offset = at;
         r.local.previous_key.assign(last.begin(), last.end());
         r.local.bad_key.assign(line.begin(), line.end());
@@ -49,13 +49,13 @@ LineSliceCheck reference(const std::string& text, const LineComparator& compare)
   return r;
 }
 
-void expect_same(const LineSliceCheck& got, const LineSliceCheck& want, const std::string& what) {
+void expect_same(const SliceCheck& got, const SliceCheck& want, const std::string& what) {
   EXPECT_EQ(got.local.sorted, want.local.sorted) << what;
   EXPECT_EQ(got.local.bad_record, want.local.bad_record) << what;
   EXPECT_EQ(got.local.bad_offset, want.local.bad_offset) << what;
   EXPECT_EQ(got.local.previous_key, want.local.previous_key) << what;
   EXPECT_EQ(got.local.bad_key, want.local.bad_key) << what;
-  EXPECT_EQ(got.lines, want.lines) << what;
+  EXPECT_EQ(got.units, want.units) << what;
   EXPECT_EQ(got.bytes, want.bytes) << what;
   EXPECT_EQ(got.first, want.first) << what;
   EXPECT_EQ(got.last, want.last) << what;
@@ -79,7 +79,7 @@ void check_all_ways(const std::string& text, bool unique) {
                                                         : whole.substr(slice.begin, slice.end - slice.begin);
       for (const uint64_t window : {uint64_t{1}, uint64_t{97}, uint64_t{40000}, uint64_t{64} << 20}) {
         if (window == 1 && text.size() > 20000) continue;  // a window a line: each pair across windows
-        const LineSliceCheck got = check_line_slice_in_place(inputs, slice, compare, 1 << 20, pool, window);
+        const SliceCheck got = check_line_slice_in_place(inputs, slice, compare, 1 << 20, pool, window);
         expect_same(got, reference(mine, compare),
                     "rank " + std::to_string(r) + " of " + std::to_string(ranks) + ", windows of " +
                         std::to_string(window));
@@ -152,7 +152,7 @@ TEST(LineSliceCheck, ALineTooLongIsAnErrorOnlyBeforeTheFirstDisorder) {
     return check_line_slice_in_place(inputs, RecordRange{0, text.size()}, compare, 1000, pool, 4096);
   };
   EXPECT_THROW(check("a\n" + long_line + "\nz\n"), DataError);
-  const LineSliceCheck after = check("b\na\n" + long_line + "\n");
+  const SliceCheck after = check("b\na\n" + long_line + "\n");
   EXPECT_FALSE(after.local.sorted);
   EXPECT_EQ(after.local.bad_record, 2u);
 }

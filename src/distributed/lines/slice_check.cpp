@@ -29,10 +29,17 @@ struct TaskCheck {
   Line before_disorder, at_disorder;
 };
 
+// Whether line b may not follow line a: after it in the order, or equal
+// to it under -u.
+bool out_of_order(const LineComparator& compare, const uint8_t* a, uint64_t alen, const uint8_t* b, uint64_t blen) {
+  const int d = compare.compare(a, alen, b, blen);
+  return d > 0 || (compare.spec().unique && d == 0);
+}
+
 class SliceChecker {
  public:
   SliceChecker(const LineComparator& compare, uint8_t eol, uint64_t max_line, ThreadPool& pool)
-      : compare_(compare), eol_(eol), strict_(compare.spec().unique), max_line_(max_line), pool_(pool) {}
+      : compare_(compare), eol_(eol), max_line_(max_line), pool_(pool) {}
 
   // The window's lines, `text` of `size` bytes, each ended by a terminator;
   // a line too long before the first disorder throws, named by `source`.
@@ -50,7 +57,7 @@ class SliceChecker {
     r_.bytes += size;
   }
 
-  LineSliceCheck& result() { return r_; }
+  SliceCheck& result() { return r_; }
 
  private:
   TaskCheck check_task(const uint8_t* text, uint64_t begin, uint64_t end, bool checking) const {
@@ -77,8 +84,7 @@ class SliceChecker {
     return out_of_order(text + a.at, a.length, text + b.at, b.length);
   }
   bool out_of_order(const uint8_t* a, uint64_t alen, const uint8_t* b, uint64_t blen) const {
-    const int d = compare_.compare(a, alen, b, blen);
-    return d > 0 || (strict_ && d == 0);
+    return gsort::out_of_order(compare_, a, alen, b, blen);
   }
 
   // A task's lines after every line before them, in order: the first
@@ -88,23 +94,23 @@ class SliceChecker {
     if (c.lines == 0) return;
     if (r_.local.sorted) {
       const auto* last = reinterpret_cast<const uint8_t*>(r_.last.data());
-      const bool across = r_.lines > 0 && out_of_order(last, r_.last.size(), text + c.first.at, c.first.length);
+      const bool across = r_.units > 0 && out_of_order(last, r_.last.size(), text + c.first.at, c.first.length);
       const uint64_t disorder = across ? 1 : c.disorder;
       if (c.too_long != 0 && (disorder == 0 || c.too_long <= disorder)) {
         throw DataError(source() + ": a line is longer than " + std::to_string(max_line_) +
                         " bytes, a quarter of the memory budget (-S); give a larger -S");
       }
       if (across) {
-        note_disorder(r_.lines + 1, r_.bytes + c.first.at, last, r_.last.size(), text + c.first.at, c.first.length);
+        note_disorder(r_.units + 1, r_.bytes + c.first.at, last, r_.last.size(), text + c.first.at, c.first.length);
       } else if (disorder != 0) {
-        note_disorder(r_.lines + disorder, r_.bytes + c.at_disorder.at, text + c.before_disorder.at,
+        note_disorder(r_.units + disorder, r_.bytes + c.at_disorder.at, text + c.before_disorder.at,
                       c.before_disorder.length, text + c.at_disorder.at, c.at_disorder.length);
       }
     }
-    if (r_.lines == 0) r_.first.assign(reinterpret_cast<const char*>(text + c.first.at), c.first.length);
+    if (r_.units == 0) r_.first.assign(reinterpret_cast<const char*>(text + c.first.at), c.first.length);
     r_.last.assign(reinterpret_cast<const char*>(text + c.last.at), c.last.length);
-    r_.lines += c.lines;
-    if (r_.local.sorted) r_.local.records = r_.lines;
+    r_.units += c.lines;
+    if (r_.local.sorted) r_.local.records = r_.units;
   }
 
   void note_disorder(uint64_t line, uint64_t offset, const uint8_t* previous, uint64_t previous_length,
@@ -120,25 +126,21 @@ class SliceChecker {
 
   const LineComparator& compare_;
   const uint8_t eol_;
-  const bool strict_;
   const uint64_t max_line_;
   ThreadPool& pool_;
-  LineSliceCheck r_;
+  SliceCheck r_;
 };
 
 // The input holding byte `at`, for messages.
 std::string input_name(const ConcatenatedInputs& inputs, uint64_t at) {
-  const std::vector<uint64_t>& starts = inputs.file_starts();
-  const auto after = std::upper_bound(starts.begin(), starts.end(), at);
-  const size_t i = static_cast<size_t>(after - starts.begin());
-  return inputs.file(std::min(i == 0 ? 0 : i - 1, inputs.file_count() - 1)).display_name();
+  return inputs.file(std::min(inputs.file_of(at), inputs.file_count() - 1)).display_name();
 }
 
 }  // namespace
 
-LineSliceCheck check_line_slice_in_place(const ConcatenatedInputs& inputs, const RecordRange& slice,
-                                         const LineComparator& compare, uint64_t max_line, ThreadPool& pool,
-                                         uint64_t window_bytes) {
+SliceCheck check_line_slice_in_place(const ConcatenatedInputs& inputs, const RecordRange& slice,
+                                     const LineComparator& compare, uint64_t max_line, ThreadPool& pool,
+                                     uint64_t window_bytes) {
   const uint8_t eol = compare.spec().eol;
   SliceChecker checker(compare, eol, max_line, pool);
   WindowText text;
@@ -157,11 +159,10 @@ bool lines_in_order(const uint8_t* text, uint64_t size, const LineComparator& co
   const uint64_t whole = last_eol ? static_cast<uint64_t>(last_eol - text) + 1 : 0;
   SliceChecker checker(compare, eol, UINT64_MAX, pool);
   checker.window(text, whole, [] { return std::string(); });
-  const LineSliceCheck& r = checker.result();
-  if (!r.local.sorted || whole == size || r.lines == 0) return r.local.sorted;
-  const int d = compare.compare(reinterpret_cast<const uint8_t*>(r.last.data()), r.last.size(), text + whole,
-                                size - whole);
-  return d < 0 || (d == 0 && !compare.spec().unique);
+  const SliceCheck& r = checker.result();
+  if (!r.local.sorted || whole == size || r.units == 0) return r.local.sorted;
+  return !out_of_order(compare, reinterpret_cast<const uint8_t*>(r.last.data()), r.last.size(), text + whole,
+                       size - whole);
 }
 
 }  // namespace gsort

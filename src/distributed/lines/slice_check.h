@@ -14,12 +14,14 @@
 
 namespace gsort {
 
-// A slice checked: its first disorder (numbered from the slice's start:
-// the line and its byte offset), its lines and bytes (a terminator added
-// to an input's unterminated last line counts), its first and last line.
-struct LineSliceCheck {
+// A rank's slice checked, of records or lines: its first disorder
+// (numbered from the slice's start: the unit and its byte offset), its
+// units and bytes (for lines, a terminator added to an input's
+// unterminated last line counts), its first and last unit (a line without
+// its terminator).
+struct SliceCheck {
   CheckResult local;
-  uint64_t lines = 0, bytes = 0;
+  uint64_t units = 0, bytes = 0;
   std::string first, last;
 };
 
@@ -27,9 +29,9 @@ struct LineSliceCheck {
 // (strictly under its -u). A line longer than max_line bytes, its
 // terminator included, is a DataError, as one process's check has it.
 // Windows of about window_bytes (a line longer is taken whole).
-LineSliceCheck check_line_slice_in_place(const ConcatenatedInputs& inputs, const RecordRange& slice,
-                                         const LineComparator& compare, uint64_t max_line, ThreadPool& pool,
-                                         uint64_t window_bytes = uint64_t{64} << 20);
+SliceCheck check_line_slice_in_place(const ConcatenatedInputs& inputs, const RecordRange& slice,
+                                     const LineComparator& compare, uint64_t max_line, ThreadPool& pool,
+                                     uint64_t window_bytes = uint64_t{64} << 20);
 
 // Whether the `size` bytes of lines at `text` (the last may lack its
 // terminator) are in order by `compare` (strictly under its -u): checked in

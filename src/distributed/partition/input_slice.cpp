@@ -45,9 +45,12 @@ void ConcatenatedInputs::check_unchanged() const {
   for (size_t f = 0; f < files_.size(); ++f) check_input_unchanged(files_[f].fd(), files_[f].display_name(), opened_[f]);
 }
 
+size_t ConcatenatedInputs::file_of(uint64_t record) const {
+  return static_cast<size_t>(std::upper_bound(starts_.begin(), starts_.end(), record) - starts_.begin()) - 1;
+}
+
 void ConcatenatedInputs::read(uint64_t first, uint64_t count, uint8_t* buf) const {
-  // The file holding `first`: the last whose start is <= first.
-  size_t f = static_cast<size_t>(std::upper_bound(starts_.begin(), starts_.end(), first) - starts_.begin()) - 1;
+  size_t f = file_of(first);
   while (count > 0) {
     if (f >= files_.size()) throw Error("internal error: read past the end of the inputs");
     const uint64_t in_file = std::min(count, starts_[f + 1] - first);
@@ -63,7 +66,7 @@ void ConcatenatedInputs::read(uint64_t first, uint64_t count, uint8_t* buf) cons
 
 std::unique_ptr<MappedInput> ConcatenatedInputs::map(uint64_t first, uint64_t count) const {
   if (count == 0) return nullptr;
-  const size_t f = static_cast<size_t>(std::upper_bound(starts_.begin(), starts_.end(), first) - starts_.begin()) - 1;
+  const size_t f = file_of(first);
   if (f >= files_.size() || first + count > starts_[f + 1]) return nullptr;
   const uint64_t begin = (first - starts_[f]) * record_size_;
   return MappedInput::map(files_[f], begin, begin + count * record_size_);

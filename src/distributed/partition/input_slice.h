@@ -43,6 +43,9 @@ class ConcatenatedInputs {
   uint32_t record_size() const { return record_size_; }
   // Each file's first global record number, and one more: the total.
   const std::vector<uint64_t>& file_starts() const { return starts_; }
+  // The file holding global record `record`: the last whose start is at or
+  // before it (file_count() past the end).
+  size_t file_of(uint64_t record) const;
   // Reads `count` records starting at global record `first` into buf.
   void read(uint64_t first, uint64_t count, uint8_t* buf) const;
   // `count` records from global record `first` mapped into memory, when
