@@ -49,12 +49,7 @@ uint64_t received_pool_bytes(const RankContext& rank, const LineComparator& comp
 // -v's line on how lines move between ranks: marks among ranks of one
 // view (line_marks.h), the lines themselves between views.
 std::string exchange_said(const InputViews* views, ExchangeChoice exchange) {
-  bool marks = false;
-  for (int r = 0; views != nullptr && r < views->ranks() && !marks; ++r) {
-    const std::vector<bool> marked = ranks_sent_marks(*views, r, exchange);
-    marks = std::find(marked.begin(), marked.end(), true) != marked.end();
-  }
-  if (marks) {
+  if (views != nullptr && any_ranks_trade_marks(*views, exchange)) {
     return views->views() == 1 ? "exchange: marks through MPI, a byte a line naming its rank: every rank on this "
                                  "host copies the lines of its range from the input"
                                : "exchange: marks, a byte a line, between ranks of one host; text lines between "

@@ -88,6 +88,9 @@ TEST(LineMarks, RanksOfOneViewTradeMarks) {
   EXPECT_EQ(ranks_sent_marks(views, 1, ExchangeChoice::kNccl), std::vector<bool>(4, false));
   const InputViews one({"host 0 file 1", "host 0 file 1"});
   EXPECT_EQ(ranks_sent_marks(one, 1, ExchangeChoice::kAuto), (std::vector<bool>{true, false}));
+  EXPECT_TRUE(any_ranks_trade_marks(views, ExchangeChoice::kAuto));
+  EXPECT_FALSE(any_ranks_trade_marks(views, ExchangeChoice::kMpi));
+  EXPECT_FALSE(any_ranks_trade_marks(InputViews({"host 0 file 1", "host 1 file 1"}), ExchangeChoice::kAuto));
 }
 
 // A router that marks rank 0 and copies rank 2's lines: rank 0, taking

@@ -36,11 +36,16 @@ struct MarkedRun {
 
 }  // namespace
 
+bool any_ranks_trade_marks(const InputViews& views, ExchangeChoice exchange) {
+  const bool shared_memory = exchange == ExchangeChoice::kAuto || exchange == ExchangeChoice::kShm;
+  // Fewer views than ranks: some two ranks share one.
+  return shared_memory && views.ranks() <= kMostMarkedRanks && views.views() < views.ranks();
+}
+
 std::vector<bool> ranks_sent_marks(const InputViews& views, int me, ExchangeChoice exchange) {
   const int ranks = views.ranks();
   std::vector<bool> marked(static_cast<size_t>(ranks), false);
-  const bool shared_memory = exchange == ExchangeChoice::kAuto || exchange == ExchangeChoice::kShm;
-  if (!shared_memory || ranks > kMostMarkedRanks) return marked;
+  if (!any_ranks_trade_marks(views, exchange)) return marked;
   for (int r = 0; r < ranks; ++r) marked[static_cast<size_t>(r)] = r != me && views.view_of(r) == views.view_of(me);
   return marked;
 }

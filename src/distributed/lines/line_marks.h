@@ -25,6 +25,8 @@ namespace gsort {
 // --exchange is auto or shm (mpi and nccl keep the lines' bytes on MPI).
 // Never `me` itself. Symmetric: a rank marks for those that mark for it.
 std::vector<bool> ranks_sent_marks(const InputViews& views, int me, ExchangeChoice exchange);
+// Whether any two ranks trade marks.
+bool any_ranks_trade_marks(const InputViews& views, ExchangeChoice exchange);
 
 // One window's marks as sent: where the window lies in the inputs taken
 // end to end ([place, stop), read as read_window reads it), its text's

@@ -14,7 +14,7 @@ WindowRouter::WindowRouter(const LineRouter& router, uint8_t eol, int ranks, int
       ranks_(static_cast<size_t>(ranks)),
       me_(static_cast<size_t>(me)),
       pool_(pool),
-      marked_(marked.empty() ? std::vector<bool>(static_cast<size_t>(ranks), false) : std::move(marked)),
+      marked_(std::move(marked)),
       marking_(std::find(marked_.begin(), marked_.end(), true) != marked_.end()),
       buckets_(ranks_),
       sizes_(ranks_) {}

@@ -21,9 +21,8 @@ class WindowRouter {
  public:
   // Where this rank's `bytes` of a window go; null: into its bucket.
   using OwnPlace = std::function<uint8_t*(uint64_t bytes)>;
-  // marked[r]: rank r is sent marks (none where empty).
-  WindowRouter(const LineRouter& router, uint8_t eol, int ranks, int me, ThreadPool& pool,
-               std::vector<bool> marked = {});
+  // marked[r]: rank r is sent marks.
+  WindowRouter(const LineRouter& router, uint8_t eol, int ranks, int me, ThreadPool& pool, std::vector<bool> marked);
 
   // Routes the window of `size` bytes at `w` (whole lines, each ended by
   // its terminator, the first at `place` in the inputs).
