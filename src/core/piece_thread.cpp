@@ -62,6 +62,8 @@ bool PieceThread::finish(uint64_t n, bool only_if_begun) {
   changed_.notify_all();
   changed_.wait(lock, [this] { return error_ || (idle_ && bounds_.back() >= final_); });
   if (error_) std::rethrow_exception(error_);
+  lock.unlock();
+  stop();  // the chunk has ended: no piece is left to take
   return true;
 }
 

@@ -37,9 +37,9 @@ class PieceThread {
   void arrived(uint64_t n);
   // How much has arrived.
   uint64_t available();
-  // The chunk ends at n: waits until its every piece is sorted; rethrows
-  // what the thread threw. only_if_begun: where no piece has begun, stops
-  // the thread instead and returns false.
+  // The chunk ends at n: waits until its every piece is sorted, then stops
+  // the thread; rethrows what the thread threw. only_if_begun: where no
+  // piece has begun, only stops the thread, and returns false.
   bool finish(uint64_t n, bool only_if_begun = false);
   // Waits until the thread has taken every piece next_end finds (tests).
   void wait_caught_up();

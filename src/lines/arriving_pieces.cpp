@@ -33,11 +33,7 @@ ArrivingLinePieces::ArrivingLinePieces(LineSorter& sorter, ThreadPool& pool, uin
 
 void ArrivingLinePieces::arrived(uint64_t bytes) { pieces_.arrived(bytes); }
 
-bool ArrivingLinePieces::finish(uint64_t bytes) {
-  if (!pieces_.finish(bytes, !cut_after_end_)) return false;
-  pieces_.stop();
-  return true;
-}
+bool ArrivingLinePieces::finish(uint64_t bytes) { return pieces_.finish(bytes, !cut_after_end_); }
 
 void ArrivingLinePieces::abandon() { pieces_.stop(); }
 

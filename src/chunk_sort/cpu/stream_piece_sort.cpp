@@ -71,7 +71,6 @@ void StreamPieceSort::finish(uint32_t* order) { finish_in_parts(order, pieces_.a
 
 void StreamPieceSort::finish_in_parts(uint32_t* order, uint64_t count, const OrderProgress& ready) {
   pieces_.finish(std::min(count, capacity_));
-  pieces_.stop();
   const Stopwatch t;
   merge_sorted_pieces(pool_, layout_, records_, reinterpret_cast<const KeyEntry*>(entries_buf_.data()),
                       pieces_.bounds(), order, ready);
