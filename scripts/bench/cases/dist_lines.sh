@@ -47,6 +47,9 @@ dist_lines_floor() {
   row "floor: mpirun -np $dist_n, a piece sorted by each" "" "$(q "${dist_mpi[@]}" -np "$dist_n" bash -c "$piece")"
 }
 
+# DIST_LINES_TABLES picks tables (default "logs csv csv-u few prefix").
+dist_lines_wants() { [[ " ${DIST_LINES_TABLES:-logs csv csv-u few prefix} " == *" $1 "* ]]; }
+
 case_dist_lines() {
   command -v mpirun >/dev/null || die "dist-lines: no mpirun"
   [[ -x $bin/gsort-mpi ]] || die "dist-lines: no $bin/gsort-mpi (a build where CMake found Open MPI)"
@@ -55,20 +58,27 @@ case_dist_lines() {
   read -r -a dist_mpi <<<"mpirun ${MPIRUN_ARGS:---bind-to none --oversubscribe}"
   [[ $(id -u) != 0 ]] || dist_mpi+=(--allow-run-as-root)
   mkdir -p "$run_dir/tmp"
-  records_of 2 159
-  data_lines logs "$records"
-  dist_lines_table logs "$(gb "$records" 159) GB of log lines, whole" "$data"
-  dist_lines_floor "$data"
-  run_table
+  if dist_lines_wants logs; then
+    records_of 2 159
+    data_lines logs "$records"
+    dist_lines_table logs "$(gb "$records" 159) GB of log lines, whole" "$data"
+    dist_lines_floor "$data"
+    run_table
+  fi
   records_of 2 31
-  data_lines csv "$records"
-  dist_lines_table csv "$(gb "$records" 31) GB of CSV, -t, -k2,2 -k1,1n" "$data" -t, -k2,2 -k1,1n
-  run_table
-  dist_lines_table csv-u "$(gb "$records" 31) GB of CSV, -u -t, -k2,2" "$data" -u -t, -k2,2
-  run_table
+  if dist_lines_wants csv || dist_lines_wants csv-u; then data_lines csv "$records"; fi
+  if dist_lines_wants csv; then
+    dist_lines_table csv "$(gb "$records" 31) GB of CSV, -t, -k2,2 -k1,1n" "$data" -t, -k2,2 -k1,1n
+    run_table
+  fi
+  if dist_lines_wants csv-u; then
+    dist_lines_table csv-u "$(gb "$records" 31) GB of CSV, -u -t, -k2,2" "$data" -u -t, -k2,2
+    run_table
+  fi
   local shape bytes
   bytes=$(awk -v g="${SIZE_GB:-2}" 'BEGIN { printf "%d", g * 1e9 }')
   for shape in few prefix; do
+    dist_lines_wants "$shape" || continue
     data_shape "$shape" "$bytes"
     dist_lines_table "$shape" "$(gb "$bytes" 1) GB of CSV lines ($shape), -t, -k2,2 -k1,1n" "$data" -t, -k2,2 -k1,1n
     run_table
