@@ -50,14 +50,21 @@
 
 namespace gsort {
 
-constexpr uint64_t kImageCountCap = 0xFFFFFF;  // integer digits the count holds
+constexpr uint64_t kImageCountCap = 0xFFFFFF;  // the count's largest value
+constexpr uint64_t kImageDigits = 64;          // the most digits an exact image holds
 
-// Whether a number's image holds its digits: not where its count is capped,
-// nor where thousands separators spread more digits than
-// kSpreadImageDigits (each digit read would walk them); its image is then
-// the header alone, and the comparison orders equal headers.
+// A number's image is its header (class byte and count) and then a prefix
+// of its digit string D, zero-padded; equal images that are not both
+// exact are left to the comparison. Every image of one header must read D
+// to the same depth or further, or padding would stand in for digits:
+// - exact: D has at most kImageDigits digits, all held;
+// - longer: its first kImageDigits + 2 digits, one byte more than any
+//   exact image, which its length tells apart (number_image_capped);
+// - an integer part of kImageCountCap digits or more: the header alone,
+//   its count capped, as every number of that header has it.
+GSORT_HD bool number_count_in_image(const LineNumber& n) { return n.int_digits < kImageCountCap; }
 GSORT_HD bool number_digits_in_image(const LineNumber& n) {
-  return n.int_digits <= kImageCountCap && !(n.spread && n.digits() > kSpreadImageDigits);
+  return number_count_in_image(n) && n.digits() <= kImageDigits;
 }
 constexpr uint64_t kImageNumberHeader = 4;      // class byte and count
 
@@ -96,7 +103,7 @@ GSORT_HD bool image_leaves_ties_to_comparison(const LineKey& key) {
 
 // Whether the image of this one key, padding and all, tells it from every
 // key whose image differs in length or bytes, as the comparison would:
-// not for a number too long for the image (kImageCountCap), nor for a key
+// not for a number too long for the image (kImageDigits, kImageCountCap), nor for a key
 // whose bytes are all kept that ends in NUL, which the padding hides.
 GSORT_HD bool image_holds_key(const LineImageSpec& spec, const LineImageView& v) {
   if (reads_number(spec.key)) return number_digits_in_image(v.number);
@@ -165,12 +172,18 @@ GSORT_HD LineImageView view_line_image(const LineImageSpec& spec, const uint8_t*
   return view_line_key(spec, line + begin, end - begin);
 }
 
-// Bytes of the image before its padding.
 // Bytes of a numeric image before its padding.
 GSORT_HD uint64_t number_image_length(const LineNumber& n) {
   if (n.sign == 0) return 1;
-  if (!number_digits_in_image(n)) return kImageNumberHeader;
+  if (!number_count_in_image(n)) return kImageNumberHeader;
+  if (n.digits() > kImageDigits) return kImageNumberHeader + kImageDigits / 2 + 1;
   return kImageNumberHeader + (n.digits() + 1) / 2;
+}
+
+// Whether a numeric image of this length leaves its number's order among
+// equal images to the comparison (number_digits_in_image's false).
+GSORT_HD bool number_image_capped(uint64_t length) {
+  return length == kImageNumberHeader || length > kImageNumberHeader + kImageDigits / 2;
 }
 
 GSORT_HD uint64_t line_image_length(const LineImageSpec& spec, const LineImageView& v) {
@@ -186,12 +199,11 @@ GSORT_HD uint8_t numeric_image_byte(const LineImageView& v, uint64_t i) {
   const LineNumber& n = v.number;
   if (n.sign == 0) return i == 0 ? 0x80 : 0x00;
   if (i == 0) return static_cast<uint8_t>((n.sign < 0 ? 0x40 : 0xC0) + v.unit_order);
-  const bool capped = !number_digits_in_image(n);
   uint8_t b = 0;
   if (i < kImageNumberHeader) {
     const uint64_t count = n.int_digits > kImageCountCap ? kImageCountCap : n.int_digits;
     b = static_cast<uint8_t>(count >> (8 * (kImageNumberHeader - 1 - i)));
-  } else if (!capped) {
+  } else if (i < number_image_length(n)) {
     const uint64_t k = 2 * (i - kImageNumberHeader);
     const uint64_t digits = n.digits();
     const uint8_t hi = k < digits ? static_cast<uint8_t>(n.digit(v.key, k) - '0') : 0;

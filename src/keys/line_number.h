@@ -24,10 +24,6 @@ namespace gsort {
 
 GSORT_HD bool is_ascii_digit(uint8_t c) { return c >= '0' && c <= '9'; }
 
-// Integer digits with separators among them that an image still holds:
-// reading digit k of such a number walks from its first digit.
-constexpr uint64_t kSpreadImageDigits = 64;
-
 // The number's significant digits, as offsets into the key's bytes: the
 // integer part without its leading zeros, and the fraction without its
 // trailing zeros. The digit string D (integer digits, then fraction
@@ -40,7 +36,9 @@ struct LineNumber {
   uint64_t frac_digits = 0;  // up to the last non-zero one
   bool spread = false;       // thousands separators among the integer digits
   GSORT_HD uint64_t digits() const { return int_digits + frac_digits; }
-  // Digit k of D, as a byte '0'..'9'.
+  // Digit k of D, as a byte '0'..'9'. With separators among the integer
+  // digits it walks from the first one (an image reads a bounded prefix:
+  // line_image.h's kImageDigits).
   GSORT_HD uint8_t digit(const uint8_t* key, uint64_t k) const {
     if (k >= int_digits) return key[frac_begin + (k - int_digits)];
     if (!spread) return key[int_begin + k];

@@ -8,6 +8,8 @@
 // written the other way.
 #include <gtest/gtest.h>
 
+#include <locale.h>
+
 #include <algorithm>
 #include <string>
 #include <vector>
@@ -109,6 +111,61 @@ TEST(LineImage, NumericImageOrdersValues) {
   }
   EXPECT_EQ(image_order(spec.image(), "0", "-0"), 0);
   EXPECT_EQ(image_order(spec.image(), "007.10", "7.1"), 0);
+}
+
+// Numbers longer than an image holds exactly (kImageDigits; with
+// thousands separators among their digits too, and counts of
+// kImageCountCap digits) against shorter ones of the same count: the
+// images never order a pair against the comparison. Before 2026-12-05 a
+// number with a separator and more than 64 digits had its header alone
+// for an image, whose zero padding put 999..9,9 before 10^64.
+TEST(LineImage, LongNumbersNeverContradictTheComparison) {
+  locale_t en = newlocale(LC_ALL_MASK, "en_US.UTF-8", static_cast<locale_t>(0));
+  if (en == static_cast<locale_t>(0)) GTEST_SKIP() << "en_US.UTF-8 is not installed";
+  freelocale(en);
+  Rng rng(41);
+  const auto digits = [&rng](size_t n) {
+    std::string d;
+    for (size_t i = 0; i < n; ++i) d += static_cast<char>('0' + (i == 0 ? 1 + rng.below(9) : rng.below(10)));
+    return d;
+  };
+  const auto with_separators = [](const std::string& d) {
+    std::string s;
+    for (size_t i = 0; i < d.size(); ++i) s += (i > 0 && (d.size() - i) % 3 == 0 ? "," : "") + d.substr(i, 1);
+    return s;
+  };
+  std::vector<std::string> lines = {std::string(64, '9') + ",9", "1" + std::string(64, '0')};
+  const std::string shared = digits(62);
+  for (int i = 0; i < 60; ++i) {
+    std::string d = rng.chance(50) ? shared + digits(1 + rng.below(6)) : digits(60 + rng.below(10));
+    if (rng.chance(30)) d += "." + digits(1 + rng.below(8));
+    lines.push_back((rng.chance(20) ? "-" : "") + (rng.chance(50) ? with_separators(d) : d));
+  }
+  // The count's cap: kImageCountCap integer digits, and one more (pairs among them alone: 16 MB each).
+  const std::vector<std::string> capped = {"9" + std::string(kImageCountCap - 1, '0'),
+                                           "1" + std::string(kImageCountCap, '0'),
+                                           "1," + std::string(kImageCountCap - 1, '0'), "7"};
+  for (const bool human : {false, true}) {
+    LineOptions o;
+    (human ? o.human_numeric : o.numeric) = true;
+    o.locale.numeric = "en_US.UTF-8";
+    const LineSpec spec = make_line_spec(o, false, false);
+    const LineComparator compare(spec);
+    uint64_t decided = 0;
+    for (const std::vector<std::string>* set : std::vector<const std::vector<std::string>*>{&lines, &capped}) {
+      for (const std::string& a : *set) {
+        for (const std::string& b : *set) {
+          const int by_image = image_order(spec.image(), a, b);
+          if (by_image == 0) continue;
+          const int d = compare.compare(u(a), a.size(), u(b), b.size());
+          ASSERT_EQ(by_image, d < 0 ? -1 : d > 0 ? 1 : 0) << (human ? "-h" : "-n") << ": '" << a.substr(0, 80)
+                                                         << "' and '" << b.substr(0, 80) << "'";
+          ++decided;
+        }
+      }
+    }
+    EXPECT_GT(decided, lines.size() * lines.size() / 2) << "the images decide most pairs";
+  }
 }
 
 TEST(LineImage, HumanImageOrdersUnitsThenValues) {

@@ -4,6 +4,9 @@
 // options, adversarial ties, and chunks large enough for every parallel
 // path.
 #include <gtest/gtest.h>
+#include <locale.h>
+
+#include <cstdlib>
 
 #include <algorithm>
 #include <memory>
@@ -127,6 +130,34 @@ TEST(LineSortCpu, NumbersTooLongForTheImage) {
   EXPECT_EQ(gsort_test::differences_from_reference(cases, {{"-n", "-r"}, {"-k1,1n", "-s"}},
                                                    [&](const LineSpec& spec) { return make_cpu_line_sorter(spec, pool); }),
             "");
+}
+
+// Numbers with more digits than an image holds exactly (64), thousands
+// separators among them in en_US.UTF-8, tied in their images' words: the
+// comparison settles them, never the images' zero padding (which put
+// 999..9,9 before 10^64 until 2026-12-05).
+TEST(LineSortCpu, LongNumbersWithSeparatorsInALocale) {
+  locale_t en = newlocale(LC_ALL_MASK, "en_US.UTF-8", static_cast<locale_t>(0));
+  if (en == static_cast<locale_t>(0)) GTEST_SKIP() << "en_US.UTF-8 is not installed";
+  freelocale(en);
+  ThreadPool pool(4);
+  Rng rng(53);
+  const std::string nines(60, '9');
+  std::vector<std::vector<std::string>> cases(1);
+  for (int i = 0; i < 70000; ++i) {
+    std::string n = nines + std::to_string(rng.below(100000));
+    if (rng.chance(50)) n.insert(n.size() - 3, ",");
+    if (rng.chance(10)) n = "1" + std::string(n.size() - (n.find(',') == std::string::npos ? 1 : 2), '0');
+    cases[0].push_back(n + " " + std::to_string(i % 7));
+  }
+  const char* given = std::getenv("LC_ALL");
+  const std::string before = given != nullptr ? given : "";
+  ::setenv("LC_ALL", "en_US.UTF-8", 1);  // the command line's locale (spec_of_args)
+  const std::string differences = gsort_test::differences_from_reference(
+      cases, {{"-n"}, {"-h", "-r"}, {"-k1,1n", "-k2,2n"}},
+      [&](const LineSpec& spec) { return make_cpu_line_sorter(spec, pool); });
+  if (given != nullptr) ::setenv("LC_ALL", before.c_str(), 1); else ::unsetenv("LC_ALL");
+  EXPECT_EQ(differences, "");
 }
 
 // Segments the comparison settles (-V has no image; numbers and -d keys

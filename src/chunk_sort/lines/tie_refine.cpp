@@ -148,8 +148,8 @@ void TieRefiner::settle_spent(KeyEntry* e, KeyEntry* tmp, const TieSegment& s, b
   const size_t tasks = parallel ? refine_tasks(pool_, s.size) : 1;
   const bool exact = image_is_exact(image.key);
   // Text keys: by the length of their text (longer first under 'r').
-  // Exact images: all equal, unless a number is too long for the image (a
-  // capped count carries no digits: the image is its header alone).
+  // Exact images: all equal, unless a number is too long for the image
+  // (line_image.h: its digits, or its count, capped).
   for_range(pool_, tasks, s.size, [&](size_t, uint64_t b, uint64_t end) {
     uint64_t found = 0;
     for (uint64_t i = b; i < end; ++i) {
@@ -157,7 +157,7 @@ void TieRefiner::settle_spent(KeyEntry* e, KeyEntry* tmp, const TieSegment& s, b
       const bool placed = c.key_length != kUnplaced;
       uint64_t len = 0;
       if (reads_number(image.key)) {
-        const bool too_long = placed ? c.image_length == kImageNumberHeader
+        const bool too_long = placed ? number_image_capped(c.image_length)
                                      : !number_digits_in_image(view_of(s.level, e[i].index, &found).number);
         if (too_long) capped.store(true, std::memory_order_relaxed);
       } else if (!exact) {

@@ -8,7 +8,7 @@
 // they are sorted by that length, and what still ties goes on to the next
 // key's image, level by level: the keys, then the whole line for the
 // last-resort comparison. Only numbers too long for the image
-// (kImageCountCap), keys still tied after kCostlyWordsByImage words whose
+// (kImageDigits, kImageCountCap), keys still tied after kCostlyWordsByImage words whose
 // every word reads the whole key (line_image.h's image_words_costly: a
 // number parsed again, kept bytes counted, a digest), and 'V' keys (no
 // image) go to the full comparison. The result is the order of the full
