@@ -1,5 +1,6 @@
 #include "src/algo/gather.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "src/core/test_hooks.h"
@@ -44,7 +45,12 @@ void gather_range(const uint8_t* records, uint32_t size, const uint32_t* order, 
 void gather_records(ThreadPool& pool, const uint8_t* records, uint32_t record_size, const uint32_t* order,
                     uint64_t count, uint8_t* out) {
   const uint64_t forced = test_hooks::gather_task_records ? test_hooks::gather_task_records() : 0;
-  const size_t min_per_task = forced != 0 ? static_cast<size_t>(forced) : size_t{1} << 14;
+  // A task copies at least kMinTaskBytes: a run's 1-2 MiB blocks are each
+  // gathered by many threads, not two (one block at a time is in flight per
+  // writer, and the copy is bound by memory latency, not bandwidth).
+  constexpr uint64_t kMinTaskBytes = uint64_t{64} << 10;
+  const uint64_t by_bytes = std::max<uint64_t>(1, kMinTaskBytes / record_size);
+  const size_t min_per_task = static_cast<size_t>(forced != 0 ? forced : by_bytes);
   size_t tasks = pool.balanced_task_count();
   if (count / min_per_task < tasks) tasks = count / min_per_task + 1;
   // Urgent: a writer waits on every gathered block, while other loops (the

@@ -106,8 +106,8 @@ extern CountHook hold_line_runs_after;
 // A stream of lines sorted in pieces of at least this many bytes while it
 // arrives, on any number of threads (null, or 0: as gsort decides).
 extern CountHook line_piece_bytes;
-// The least records a task of a gather takes (null, or 0: gsort's own), so
-// that one build measures gathers cut finer (src/algo/gather.cpp).
+// The least records a task of a gather takes (null, or 0: gsort's own, 64 KiB
+// of records), so that one build times other cuts (src/algo/gather.cpp).
 extern CountHook gather_task_records;
 
 }  // namespace gsort::test_hooks
