@@ -15,6 +15,7 @@
 #include "src/core/log.h"
 #include "src/core/thread_pool.h"
 #include "src/keys/key_layout.h"
+#include "src/verify/sorted_check.h"
 
 namespace gsort {
 namespace {
@@ -60,7 +61,7 @@ void verify(const KeyLayout& layout, const uint8_t* records, uint64_t count, uin
   const uint32_t rs = layout.record_size();
   for (uint64_t i = 1; i < count; ++i) {
     const int c = layout.compare(records + (i - 1) * rs, records + i * rs);
-    if (c > 0 || (unique && c == 0)) {
+    if (out_of_order(c, unique)) {
       throw Error("verification failed: record " + std::to_string(i + 1) + " of the sorted buffer is out of order");
     }
   }

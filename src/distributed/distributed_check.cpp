@@ -43,7 +43,7 @@ SliceCheck check_record_slice(const RankContext& rank, const RankInput& input) {
       const uint8_t* rec = buf.data() + k * rs;
       if (!previous.empty()) {
         const int d = layout.compare(previous.data(), rec);
-        if (d > 0 || (rank.config.unique && d == 0)) {
+        if (out_of_order(d, rank.config.unique)) {
           c.local.sorted = false;
           c.local.bad_record = i + 1;
           c.local.bad_offset = i * rs;
@@ -83,7 +83,7 @@ CheckResult first_disorder(const RankContext& rank, const SliceCheck& c, const s
     in.bytes();  // its first
     const std::string last = in.bytes();
     const int d = compare(last, c.first);
-    if (d > 0 || (rank.config.unique && d == 0)) {
+    if (out_of_order(d, rank.config.unique)) {
       r.sorted = false;
       r.bad_record = before[0] + 1;
       r.bad_offset = before[1];

@@ -10,6 +10,7 @@
 #include "src/distributed/ranks/rank_config.h"
 #include "src/distributed/ranks/rank_trace.h"
 #include "src/lines/sort_lines.h"
+#include "src/verify/sorted_check.h"
 
 namespace gsort {
 // One process's line sort (or -m) of `inputs` into `output`, as this rank
@@ -71,7 +72,7 @@ void check_boundaries(RankContext& rank, const std::string& mine, const LineComp
       if (last) {
         const int c = compare.compare(reinterpret_cast<const uint8_t*>(last->data()), last->size(),
                                       reinterpret_cast<const uint8_t*>(first.data()), first.size());
-        if (c > 0 || (unique && c == 0)) {
+        if (out_of_order(c, unique)) {
           throw Error("internal error: the part of rank " + std::to_string(r) +
                       " does not follow the part before it in order");
         }

@@ -21,7 +21,7 @@ CheckResult check_sorted_lines(const std::string& input, const LineComparator& c
     ++r.records;
     if (r.records > 1) {
       const int d = compare.compare(previous.data(), previous.size(), lines.line(), lines.length());
-      if (d > 0 || (strict && d == 0)) {
+      if (out_of_order(d, strict)) {
         r.sorted = false;
         r.bad_record = r.records;
         r.bad_offset = lines.bytes() - lines.length() - 1;

@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "io/file/checksum.h"
+#include "src/verify/sorted_check.h"
 
 namespace gsort {
 namespace {
@@ -39,7 +40,7 @@ uint64_t OutputCheck::scan(const uint8_t* records, uint64_t begin, uint64_t end,
     if (p < prev) return i;
     if (p == prev) {
       const int c = whole ? 0 : layout_.compare_after_prefix(rec - rs_, rec);
-      if (c > 0 || (c == 0 && strict_)) return i;
+      if (out_of_order(c, strict_)) return i;
     }
     prev = p;
   }

@@ -46,7 +46,7 @@ CheckResult check_sorted(const std::string& input, const KeyLayout& layout, bool
       const uint8_t* prev = i == 0 ? previous.data() : rec - rs;
       if (i > 0 || have_previous) {
         const int c = layout.compare(prev, rec);
-        if (c > 0 || (c == 0 && strictly_increasing)) {
+        if (out_of_order(c, strictly_increasing)) {
           in.check_unchanged();  // a disorder in a file written meanwhile says nothing of it
           return disorder(layout, seen + i + 1, prev, rec);
         }

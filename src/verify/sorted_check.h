@@ -20,6 +20,11 @@ struct CheckResult {
   std::vector<uint8_t> previous_key, bad_key;
 };
 
+// Whether a unit that compares `order` (<0, 0, >0) against the one before
+// it may not follow it: it sorts before it, or equal where the check is
+// strict (-u: no two equal).
+inline bool out_of_order(int order, bool strict) { return order > 0 || (strict && order == 0); }
+
 // The key fields' bytes of a record, as they stand in it, one after another.
 std::vector<uint8_t> raw_key_bytes(const KeyLayout& layout, const uint8_t* record);
 

@@ -29,11 +29,10 @@ struct TaskCheck {
   Line before_disorder, at_disorder;
 };
 
-// Whether line b may not follow line a: after it in the order, or equal
-// to it under -u.
-bool out_of_order(const LineComparator& compare, const uint8_t* a, uint64_t alen, const uint8_t* b, uint64_t blen) {
-  const int d = compare.compare(a, alen, b, blen);
-  return d > 0 || (compare.spec().unique && d == 0);
+// Whether line b may not follow line a (sorted_check.h), strictly under -u.
+bool lines_out_of_order(const LineComparator& compare, const uint8_t* a, uint64_t alen, const uint8_t* b,
+                        uint64_t blen) {
+  return out_of_order(compare.compare(a, alen, b, blen), compare.spec().unique);
 }
 
 class SliceChecker {
@@ -84,7 +83,7 @@ class SliceChecker {
     return out_of_order(text + a.at, a.length, text + b.at, b.length);
   }
   bool out_of_order(const uint8_t* a, uint64_t alen, const uint8_t* b, uint64_t blen) const {
-    return gsort::out_of_order(compare_, a, alen, b, blen);
+    return lines_out_of_order(compare_, a, alen, b, blen);
   }
 
   // A task's lines after every line before them, in order: the first
@@ -161,7 +160,7 @@ bool lines_in_order(const uint8_t* text, uint64_t size, const LineComparator& co
   checker.window(text, whole, [] { return std::string(); });
   const SliceCheck& r = checker.result();
   if (!r.local.sorted || whole == size || r.units == 0) return r.local.sorted;
-  return !out_of_order(compare, reinterpret_cast<const uint8_t*>(r.last.data()), r.last.size(), text + whole,
+  return !lines_out_of_order(compare, reinterpret_cast<const uint8_t*>(r.last.data()), r.last.size(), text + whole,
                        size - whole);
 }
 
