@@ -2,6 +2,8 @@
 
 #include <locale.h>
 
+#include <chrono>
+#include <cstdio>
 #include <cstring>
 #include <map>
 #include <memory>
@@ -61,7 +63,9 @@ int Collation::compare(const uint8_t* a, uint64_t alen, const uint8_t* b, uint64
 void Collation::build_table_now() const {
   bool expected = false;
   if (building_.compare_exchange_strong(expected, true)) {
+    const auto start = std::chrono::steady_clock::now();
     table_owner_ = FirstLevelWeights::build(handle(locale_), name_.c_str());
+    table_built_s_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     table_.store(table_owner_.get(), std::memory_order_release);
     built_.store(true, std::memory_order_release);
   }
@@ -82,7 +86,23 @@ uint64_t Collation::head(const uint8_t* text, uint64_t len, uint8_t* out, uint64
   }
   uint64_t written = 0;
   if (table != nullptr && table->head(text, len, out, cap, &written)) return written;
+  by_strxfrm_.fetch_add(1, std::memory_order_relaxed);
   return head_by_strxfrm(text, len, out, cap);
+}
+
+std::string Collation::heads_made() const {
+  const FirstLevelWeights* table = built_.load(std::memory_order_acquire) ? table_.load() : nullptr;
+  char buf[160];
+  if (table != nullptr) {
+    std::snprintf(buf, sizeof buf, "heads by a table of %llu characters (built in %.3f s), %llu by strxfrm",
+                  static_cast<unsigned long long>(table->held()), table_built_s_,
+                  static_cast<unsigned long long>(by_strxfrm_.load()));
+  } else {
+    std::snprintf(buf, sizeof buf, "heads by strxfrm alone (%llu; no table%s)",
+                  static_cast<unsigned long long>(by_strxfrm_.load()),
+                  built_.load() ? ": the collation has no character it could hold" : " yet");
+  }
+  return buf;
 }
 
 bool Collation::head_folded(const uint8_t* text, uint64_t len, const uint8_t fold[256], uint8_t* out, uint64_t cap,

@@ -50,6 +50,10 @@ class Collation {
   uint64_t head_by_strxfrm(const uint8_t* text, uint64_t len, uint8_t* out, uint64_t cap) const;
   // The table now, whatever the count (tests).
   void build_table_now() const;
+  // For -v: how heads were made so far, "heads by a table of N characters
+  // (built in S s), M by strxfrm" (the table's characters, and heads that
+  // had to ask strxfrm: before the table, or with a character it lacks).
+  std::string heads_made() const;
 
   // strxfrm's image of every segment of the text, each followed by a NUL,
   // appended to out: what GNU sort's -R hashes in a locale. A text that
@@ -70,6 +74,8 @@ class Collation {
   mutable std::atomic<uint64_t> heads_{0};
   mutable std::atomic<bool> building_{false}, built_{false};
   mutable std::atomic<const FirstLevelWeights*> table_{nullptr};
+  mutable std::atomic<uint64_t> by_strxfrm_{0};  // heads strxfrm made (each costs far more than the count)
+  mutable double table_built_s_ = 0;
   mutable std::unique_ptr<FirstLevelWeights> table_owner_;
   // Fold maps checked against the table, each with its answer (1 kept, 0 not, -1 being checked).
   struct FoldAnswer {

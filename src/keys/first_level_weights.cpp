@@ -158,6 +158,12 @@ bool FirstLevelWeights::head(const uint8_t* text, uint64_t len, uint8_t* out, ui
   return true;
 }
 
+uint64_t FirstLevelWeights::held() const {
+  uint64_t n = 0;
+  for (const Weights& w : by_character_) n += w.length != 0xFF;
+  return n;
+}
+
 bool FirstLevelWeights::keeps_heads_under(const uint8_t map[256]) const {
   const auto held = [this](uint32_t c) {
     return (!utf8_ || c < 0x80) && c < by_character_.size() && by_character_[c].length != 0xFF;

@@ -40,6 +40,8 @@ class FirstLevelWeights {
   // of the table (ASCII where characters are UTF-8) and so is what it
   // becomes, with the same weights. Then a folded key's head is its own.
   bool keeps_heads_under(const uint8_t map[256]) const;
+  // Characters the table holds.
+  uint64_t held() const;
 
  private:
   static constexpr int kMostWeightBytes = 7;

@@ -9,6 +9,7 @@
 #include "src/core/log.h"
 #include "src/core/process_clock.h"
 #include "src/core/stopwatch.h"
+#include "src/keys/collation.h"
 #include "src/lines/sort_arriving.h"
 #include "src/merge/merge_limits.h"
 #include "src/merge/run_stack.h"
@@ -198,6 +199,10 @@ namespace {
 void say_sort_steps(const LineRunFormation& f) {
   const std::string steps = f.sorter.steps();
   if (!steps.empty()) f.ctx.log.info("lines: sort steps: " + steps);
+  const Collation* collation = f.ctx.spec().collation;
+  if (collation != nullptr && f.ctx.spec().collate_text) {
+    f.ctx.log.info("lines: collation " + collation->name() + ": " + collation->heads_made());
+  }
 }
 
 // How much the next chunk reads: no more lines than a chunk holds, at the

@@ -1,9 +1,11 @@
 #include "tests/support/line_reference.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <numeric>
 
 #include "src/cli/options.h"
+#include "src/config/line_locale.h"
 #include "tests/support/line_gen.h"
 
 namespace gsort_test {
@@ -104,7 +106,12 @@ gsort::LineSpec spec_of_args(const std::vector<std::string>& args) {
   // what gsort refuses), never a spec of other options than asked.
   std::vector<const char*> argv = {"gsort"};
   for (const std::string& a : args) argv.push_back(a.c_str());
-  const gsort::SortConfig c = gsort::parse_command_line(static_cast<int>(argv.size()), argv.data()).config;
+  gsort::SortConfig c = gsort::parse_command_line(static_cast<int>(argv.size()), argv.data()).config;
+  // In C unless the test sets LC_ALL: the references (GNU sort through
+  // c_locale, the comparison) are C's, whatever the shell's LANG says
+  // (LANG=C.UTF-8 hashed -R's keys through its collation).
+  const char* all = std::getenv("LC_ALL");
+  if (all == nullptr || *all == '\0') c.lines.locale = gsort::line_locale_named("C");
   return gsort::make_line_spec(c.lines, c.reverse, c.unique);
 }
 

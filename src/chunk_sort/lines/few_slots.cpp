@@ -13,7 +13,14 @@ uint64_t hash_of(const Slot& s) {
 
 }  // namespace
 
-bool operator==(const Slot& a, const Slot& b) { return std::equal(a.w, a.w + kSlotWords, b.w); }
+// Word by word, inline: std::equal of words became a call to memcmp of 64
+// bytes, a quarter of the composite pass of 50,000 accented words ranked
+// in en_US.UTF-8 (perf, dev, 2026-12-05).
+bool operator==(const Slot& a, const Slot& b) {
+  uint64_t differ = 0;
+  for (uint64_t w = 0; w < kSlotWords; ++w) differ |= a.w[w] ^ b.w[w];
+  return differ == 0;
+}
 
 bool operator<(const Slot& a, const Slot& b) {
   return std::lexicographical_compare(a.w, a.w + kSlotWords, b.w, b.w + kSlotWords);
