@@ -37,5 +37,33 @@ TEST(LocaleTies, LongCollatedTiesAreRefinedOnEveryThread) {
   EXPECT_EQ(order_by(*sorter, spec, lines), reference_order(spec, lines));
 }
 
+// Whole lines whose heads share their first word (a date's first digits)
+// and differ in words 1 and 2: the first pass keeps those words for its
+// pack in spare, not in the cache, where no key follows (a collated line;
+// a folded one under -s), and the order is the comparison's.
+TEST(LocaleTies, WholeLinesOrderedByTheirHeadsLaterWords) {
+  locale_t l = newlocale(LC_ALL_MASK, "en_US.UTF-8", static_cast<locale_t>(0));
+  if (l == static_cast<locale_t>(0)) GTEST_SKIP() << "en_US.UTF-8 is not installed (apt-get install locales-all)";
+  freelocale(l);
+  Rng rng(8);
+  std::vector<std::string> lines;
+  for (int i = 0; i < 60000; ++i) {
+    lines.push_back("2024-03-2" + std::to_string(rng.below(10)) + " " + std::to_string(rng.below(100000)) +
+                    (rng.chance(50) ? " Ab" : " aB") + std::to_string(rng.below(10)));
+  }
+  gsort::ThreadPool pool(4);
+  for (const bool in_c : {false, true}) {
+    gsort::LineOptions o;  // collated whole lines; in C, folded ones under -s
+    if (in_c) {
+      o.fold = o.stable = true;
+    } else {
+      o.locale = gsort::line_locale_named("en_US.UTF-8");
+    }
+    const gsort::LineSpec spec = gsort::make_line_spec(o, false, false);
+    const std::unique_ptr<gsort::LineSorter> sorter = gsort::make_cpu_line_sorter(spec, pool);
+    EXPECT_EQ(order_by(*sorter, spec, lines), reference_order(spec, lines)) << (in_c ? "C, -f -s" : "en_US.UTF-8");
+  }
+}
+
 }  // namespace
 }  // namespace gsort_test

@@ -170,6 +170,28 @@ Composite compose_best(ThreadPool& pool, const std::vector<LineImageSpec>& specs
 
 bool reaches_past_first(const TieStart& start) { return start.level > 0 || start.settled; }
 
+// The plan without its last level where that is a collated key's heads
+// after other levels (a whole line's last resort after a ranked name and a
+// number), if the levels before it leave fewer than one line in 16 tied in
+// the sample. Each head is a pass over the line's text through the
+// collation's table, a sixth of the fill of -t, -k2,2 -k1,1n in
+// en_US.UTF-8 (perf, dev, 2026-12-05), for the few lines the refiner
+// orders by their heads anyway. Many tied lines (a few names and a few
+// numbers) keep the heads: read here in memory order, not line by line.
+Composite without_costly_heads(ThreadPool& pool, const std::vector<LineImageSpec>& specs, const Composite& c,
+                               const LineSpan& lines, uint64_t step, const std::vector<uint64_t>& reference) {
+  if (c.levels.size() < 2) return c;
+  const LevelPlan& last = c.levels.back();
+  if (!ranked_by_collation(specs[last.level]) || last.ranks != nullptr || last.raw_bits == 0) return c;
+  Composite shorter = c;
+  shorter.levels.pop_back();
+  shorter.bits -= last.raw_bits;
+  shorter.start = TieStart{0, static_cast<uint32_t>(last.level), false};
+  const double pairs = static_cast<double>(sample_ties(pool, specs, shorter, lines, step, reference));
+  const double scale = static_cast<double>(step);
+  return 16 * 2 * pairs * scale * scale < static_cast<double>(lines.count) ? shorter : c;
+}
+
 // Line i's key at the level where its ties start, placed in its cache
 // entry with image words `depth` and `depth + 1`; false where the key or
 // its image is too long for the entry's 32-bit figures.
@@ -282,6 +304,7 @@ std::optional<TieStart> composite_pass(ThreadPool& pool, const LineSpec& spec, c
   settle_figures(specs, reference, figures);
   Composite c = compose_best(pool, specs, figures, lines, step, reference, squeezed);
   if (!reaches_past_first(c.start)) return {};
+  c = without_costly_heads(pool, specs, c, lines, step, reference);
   // The tie words are kept as the plan's start has them (a plan made again
   // keeps them again), where the CPU fills.
   const bool many = many_lines_tie(pool, specs, c, lines, step, reference);

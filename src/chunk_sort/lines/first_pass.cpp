@@ -143,9 +143,28 @@ inline uint64_t word_of_line(const uint8_t* p, uint64_t len, uint64_t w) {
   return big_endian_word(tail);
 }
 
+// Words 1 and 2 of a line kept in a spare entry for the pack (hi; lo and
+// index), and read back.
+WideEntry later_words(uint64_t w1, uint64_t w2) {
+  return WideEntry{w1, static_cast<uint32_t>(w2 >> 32), static_cast<uint32_t>(w2)};
+}
+uint64_t spare_word(const WideEntry* spare, uint64_t i, int w) {
+  return w == 1 ? spare[i].hi : uint64_t{spare[i].lo} << 32 | spare[i].index;
+}
+
+// Whether the key spans every line whole (its bytes, or their collation).
+bool spans_whole_line(const LineKey& k) {
+  return k.start_field == 0 && k.start_char == 0 && k.end_field == kToLineEnd && !k.skip_start_blanks;
+}
+
 // Whether the first pass keeps each line's key place and words 1 and 2 in
-// the cache (first_pass_fills_cache): not for a key that is the whole line.
-bool fills_cache(const LineKey& first_key) { return !whole_line_text(first_key); }
+// the cache (first_pass_fills_cache): not for a key that is the whole line,
+// as text, or collated with no key after it (its words 1 and 2 then wait
+// in spare for the pack, where a next level's word would).
+bool fills_cache(const LineKey& first_key, bool next_level) {
+  if (whole_line_text(first_key)) return false;
+  return !(spans_whole_line(first_key) && line_order(first_key) == LineOrder::kCollate && !next_level);
+}
 
 // Whether every line's image is its own bytes (complemented for 'r'): the
 // whole line, no 'f', 'd' or 'i', and no key after it.
@@ -178,7 +197,7 @@ Figures whole_line_words(ThreadPool& pool, const LineKey& key, const LineSpan& l
       f.longest = std::max(f.longest, len);
       f.inexact |= len > 0 && lines.line(i)[len - 1] == 0;  // image_holds_key: a NUL the padding hides
       entries[i] = WideEntry{w[0], 0, static_cast<uint32_t>(i)};
-      spare[i] = WideEntry{w[1], static_cast<uint32_t>(w[2] >> 32), static_cast<uint32_t>(w[2])};
+      spare[i] = later_words(w[1], w[2]);
     }
   });
   Figures all;
@@ -186,9 +205,23 @@ Figures whole_line_words(ThreadPool& pool, const LineKey& key, const LineSpan& l
   return all;
 }
 
+// Each entry's bits as `bits` takes them, from its word 0 (in hi) and the
+// next level's word 0 (spare's hi).
+void set_exact_then_next(ThreadPool& pool, uint64_t n, size_t tasks, const ExactThenNext& bits, WideEntry* entries,
+                         const WideEntry* spare) {
+  pool.parallel_for(tasks, [&](size_t t) {
+    for (uint64_t i = split_point(n, tasks, t), end = split_point(n, tasks, t + 1); i < end; ++i) {
+      bits.set(entries[i], entries[i].hi, spare[i].hi);
+    }
+  });
+}
+
 }  // namespace
 
-bool first_pass_fills_cache(const LineSpec& spec) { return fills_cache(spec.images()[0].key); }
+bool first_pass_fills_cache(const LineSpec& spec) {
+  const std::vector<LineImageSpec> levels = spec.images();
+  return fills_cache(levels[0].key, levels.size() > 1);
+}
 
 TieStart first_pass(ThreadPool& pool, const LineSpec& spec, const LineSpan& lines, WideEntry* entries,
                     WideEntry* spare, LineCache* cache, CachedWords* cached) {
@@ -201,9 +234,7 @@ TieStart first_pass(ThreadPool& pool, const LineSpec& spec, const LineSpan& line
     *cached = CachedWords{false, 0, 1};
     const Figures all = whole_line_words(pool, image.key, lines, tasks, entries, spare);
     const PackedWords packed(all);
-    pack_bits(pool, n, tasks, packed, entries, [spare](uint64_t i, int w) {
-      return w == 1 ? spare[i].hi : uint64_t{spare[i].lo} << 32 | spare[i].index;
-    });
+    pack_bits(pool, n, tasks, packed, entries, [spare](uint64_t i, int w) { return spare_word(spare, i, w); });
     return choose_bits(all, packed, image.key, false).start;
   }
   // The next level's word is wanted only while every first image fits a
@@ -223,7 +254,11 @@ TieStart first_pass(ThreadPool& pool, const LineSpec& spec, const LineSpan& line
   // A key that is the whole line is found again for nothing: its place and
   // words 1 and 2 are not kept for the ties (the cache's writes are fresh
   // memory, a third of the pass's), and the refiner finds the few it needs.
-  const bool keep_cache = fills_cache(image.key);
+  // Where no next level takes spare, words 1 and 2 wait there for the pack,
+  // which would otherwise make each line's image again for each word (a
+  // collated line's head, a folded line's copy).
+  const bool keep_cache = fills_cache(image.key, next_level);
+  const bool words_in_spare = !keep_cache && !next_level;
   uint64_t first_length = 0;
   const Words first = words_of(0, nullptr, &first_length, true);
   std::vector<Figures> figures(tasks);
@@ -241,6 +276,7 @@ TieStart first_pass(ThreadPool& pool, const LineSpec& spec, const LineSpan& line
       f.fits &= v.len <= kMost && length <= kMost;
       entries[i] = WideEntry{w.w[0], 0, static_cast<uint32_t>(i)};
       if (next_level) spare[i].hi = w.next;
+      if (words_in_spare) spare[i] = later_words(w.w[1], w.w[2]);
       if (keep_cache) {
         cache[i] = LineCache{{w.w[1], w.w[2]}, static_cast<uint64_t>(v.key - lines.text),
                              static_cast<uint32_t>(v.len), static_cast<uint32_t>(length)};
@@ -254,17 +290,14 @@ TieStart first_pass(ThreadPool& pool, const LineSpec& spec, const LineSpan& line
   const Bits96 chosen = choose_bits(all, packed, image.key, next_level);
   const TieStart start = chosen.start;
   if (chosen.exact_then_next) {
-    const ExactThenNext bits(all.v0, all.vn);
-    pool.parallel_for(tasks, [&](size_t t) {
-      for (uint64_t i = split_point(n, tasks, t), end = split_point(n, tasks, t + 1); i < end; ++i) {
-        bits.set(entries[i], entries[i].hi, spare[i].hi);
-      }
-    });
+    set_exact_then_next(pool, n, tasks, ExactThenNext(all.v0, all.vn), entries, spare);
     return start;
   }
-  // Words 1 and 2: kept in the cache, or read from the line again.
+  // Words 1 and 2: kept in the cache or spare, or read from the line again.
   pack_bits(pool, n, tasks, packed, entries, [&](uint64_t i, int w) {
-    return keep_cache ? cache[i].word[w - 1] : line_image_word(image, lines.line(i), lines.length(i), w);
+    if (keep_cache) return cache[i].word[w - 1];
+    if (words_in_spare) return spare_word(spare, i, w);
+    return line_image_word(image, lines.line(i), lines.length(i), w);
   });
   return start;
 }
