@@ -42,6 +42,17 @@ void TieRefiner::skip_equal_words(const KeyEntry* e, TieSegment& s) const {
   s.depth += ends_together && same == first_rest ? (same + 7) / 8 : same / 8;
 }
 
+bool TieRefiner::heads_known_equal(const KeyEntry* e, const TieSegment& s) const {
+  // (A level whose key is the line itself and never placed says its
+  // line's length, not its head's.)
+  if (s.depth == 0 || needs_no_place(s.level)) return false;
+  for (uint64_t i = 0; i < s.size; ++i) {
+    const LineCache& c = cache_[e[i].index];
+    if (c.image_length == kUnplaced || c.image_length > 8 * s.depth) return false;
+  }
+  return true;
+}
+
 bool TieRefiner::keys_alike(const KeyEntry* e, uint64_t n) const {
   const LineCache& first = cache_[e[0].index];
   if (first.key_length == kUnplaced) return false;

@@ -219,7 +219,11 @@ void TieRefiner::settle_by_heads(KeyEntry* e, KeyEntry* tmp, const TieSegment& s
     as_one_run(members, s, parallel, push);
     return;
   }
-  sort_by_heads(parallel ? &pool_ : nullptr, images_[s.level], lines_, members, tmp + s.begin, s.size);
+  if (heads_known_equal(members, s)) {
+    for (uint64_t i = 0; i < s.size; ++i) members[i].prefix = 0;  // one run of equal heads
+  } else {
+    sort_by_heads(parallel ? &pool_ : nullptr, images_[s.level], lines_, members, tmp + s.begin, s.size);
+  }
   settle_head_runs(e, tmp, s, parallel, push);
 }
 
@@ -294,6 +298,11 @@ void TieRefiner::settle_heads_round(KeyEntry* e, KeyEntry* tmp, const std::vecto
   for (const TieSegment& s : segments) {
     if (followed(s.level) && keys_alike(e + s.begin, s.size)) {  // one key repeated: no heads to read
       as_one_run(e + s.begin, s, false, push);
+      continue;
+    }
+    if (heads_known_equal(e + s.begin, s)) {
+      for (uint64_t i = 0; i < s.size; ++i) e[s.begin + i].prefix = 0;  // one run of equal heads
+      settle_head_runs(e, tmp, s, false, push);
       continue;
     }
     todo.push_back(s);

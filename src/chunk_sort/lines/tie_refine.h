@@ -165,6 +165,12 @@ class TieRefiner {
                   std::vector<uint64_t>& words) const;
   // Whether the members' keys at their level, placed, have the same bytes.
   bool keys_alike(const KeyEntry* e, uint64_t n) const;
+  // Whether the members' heads at s.level are equal without reading them:
+  // each member's head, as long as its cache entry says, ends within the
+  // s.depth words they share (a short key's head that the first pass's
+  // words held whole: numbers as text, whose "7" and "-7" share a first
+  // level, tie in segments of every copy of both).
+  bool heads_known_equal(const KeyEntry* e, const TieSegment& s) const;
   bool collated(const TieSegment& s) const { return line_order(images_[s.level].key) == LineOrder::kCollate; }
   // Whether a level follows this one (the keys', then the last resort's).
   bool followed(uint32_t level) const { return level + 1 < images_.size(); }
