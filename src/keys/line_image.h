@@ -117,13 +117,18 @@ GSORT_HD bool image_words_costly(const LineKey& key) {
   return line_order(key) != LineOrder::kText || key.keep != kKeepAll;
 }
 
+// Whether the key spans every line whole: from its first byte, blanks
+// kept, to its end (whatever its order reads of it).
+GSORT_HD bool key_spans_whole_line(const LineKey& k) {
+  return k.start_field == 0 && k.start_char == 0 && k.end_field == kToLineEnd && !k.skip_start_blanks;
+}
+
 // Whether the image of every line is the line itself, bytes as they are
 // (complemented for 'r'): the whole line, compared as text, nothing kept
 // out or folded.
 GSORT_HD bool image_is_line_itself(const LineImageSpec& spec) {
   const LineKey& k = spec.key;
-  return k.start_field == 0 && k.start_char == 0 && k.end_field == kToLineEnd && !k.skip_start_blanks &&
-         line_order(k) == LineOrder::kText && k.keep == kKeepAll && !k.fold;
+  return key_spans_whole_line(k) && line_order(k) == LineOrder::kText && k.keep == kKeepAll && !k.fold;
 }
 
 // Whether the image reads nothing but the key's bytes: an order whose

@@ -147,6 +147,16 @@ uint64_t sample_ties(ThreadPool& pool, const std::vector<LineImageSpec>& specs, 
   return ties;
 }
 
+// The lines of the chunk that tie under plan c, as the sample sees them:
+// its tied pairs, one line in `step`, stand for step^2 times as many pairs
+// among all lines (a pair is sampled when both its lines are), and a pair
+// for two tied lines.
+double tied_lines(ThreadPool& pool, const std::vector<LineImageSpec>& specs, const Composite& c, const LineSpan& lines,
+                  uint64_t step, const std::vector<uint64_t>& reference) {
+  const double scale = static_cast<double>(step);
+  return 2 * static_cast<double>(sample_ties(pool, specs, c, lines, step, reference)) * scale * scale;
+}
+
 // Text taken as it is, or squeezed to its varying bits (plan_level). The
 // squeeze costs a fill more (a run of bits per byte to gather where the
 // processor has no one instruction for it; every bit checked) and misses
@@ -187,9 +197,7 @@ Composite without_costly_heads(ThreadPool& pool, const std::vector<LineImageSpec
   shorter.levels.pop_back();
   shorter.bits -= last.raw_bits;
   shorter.start = TieStart{0, static_cast<uint32_t>(last.level), false};
-  const double pairs = static_cast<double>(sample_ties(pool, specs, shorter, lines, step, reference));
-  const double scale = static_cast<double>(step);
-  return 16 * 2 * pairs * scale * scale < static_cast<double>(lines.count) ? shorter : c;
+  return 16 * tied_lines(pool, specs, shorter, lines, step, reference) < static_cast<double>(lines.count) ? shorter : c;
 }
 
 // Line i's key at the level where its ties start, placed in its cache
@@ -210,16 +218,12 @@ bool keep_tie_words(const LineImageSpec& image, uint64_t depth, const LineSpan& 
 // anywhere in the chunk: 2 GB of -t, -k2,2 -k1,1n over 16 names and 1,000
 // numbers (the last resort decides every line) took the H200's 16 threads
 // 29 thread-s of ties; over 50,000 words, 20.5M lines tied in pairs and
-// threes took 18. The sample's tied pairs, one line in `step`, stand for
-// step^2 times as many pairs among all lines (a pair is sampled when both
-// its lines are), and a pair for two tied lines.
+// threes took 18.
 bool many_lines_tie(ThreadPool& pool, const std::vector<LineImageSpec>& specs, const Composite& c,
                     const LineSpan& lines, uint64_t step, const std::vector<uint64_t>& reference) {
   // (A collated level's ties are settled by heads the refiner reads itself.)
   if (c.start.settled || !composable(specs[c.start.level]) || ranked_by_collation(specs[c.start.level])) return false;
-  const double pairs = static_cast<double>(sample_ties(pool, specs, c, lines, step, reference));
-  const double scale = static_cast<double>(step);
-  return 8 * 2 * pairs * scale * scale >= static_cast<double>(lines.count);
+  return 8 * tied_lines(pool, specs, c, lines, step, reference) >= static_cast<double>(lines.count);
 }
 
 // Every line's entry by the plan; the lines that do not fit it are left
@@ -293,13 +297,16 @@ std::optional<TieStart> composite_pass(ThreadPool& pool, const LineSpec& spec, c
   }
   // Planned from a sample. Lines that do not fit the plan widen it and
   // every line is filled again (widened).
-  uint64_t step = std::max<uint64_t>(1, n / kSampleLines);
-  std::vector<LevelFigures> figures = figures_of(pool, specs, levels, lines, step, reference);
-  if (step > 1) drop_many_collated(specs, (n + step - 1) / step, figures);
-  if (step > 1 && collated_keys_unseen(specs, (n + step - 1) / step, figures)) {
-    step = std::max<uint64_t>(1, n / (kWiderSample * kSampleLines));
+  uint64_t step = 0;
+  std::vector<LevelFigures> figures;
+  const auto sample_every = [&](uint64_t every) {
+    step = every;
     figures = figures_of(pool, specs, levels, lines, step, reference);
-    drop_many_collated(specs, (n + step - 1) / step, figures);
+    if (step > 1) drop_many_collated(specs, (n + step - 1) / step, figures);
+  };
+  sample_every(std::max<uint64_t>(1, n / kSampleLines));
+  if (step > 1 && collated_keys_unseen(specs, (n + step - 1) / step, figures)) {
+    sample_every(std::max<uint64_t>(1, n / (kWiderSample * kSampleLines)));
   }
   settle_figures(specs, reference, figures);
   Composite c = compose_best(pool, specs, figures, lines, step, reference, squeezed);

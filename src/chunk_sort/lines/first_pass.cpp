@@ -55,8 +55,7 @@ class ExactThenNext {
 
 // Whether the key is the whole line, its bytes compared as they are.
 bool whole_line_text(const LineKey& k) {
-  return k.start_field == 0 && k.start_char == 0 && k.end_field == kToLineEnd && !k.skip_start_blanks &&
-         line_order(k) == LineOrder::kText && k.keep == kKeepAll;
+  return key_spans_whole_line(k) && line_order(k) == LineOrder::kText && k.keep == kKeepAll;
 }
 
 // The varying bits of image words 0, 1 and 2 end to end, the first 96 of
@@ -152,18 +151,13 @@ uint64_t spare_word(const WideEntry* spare, uint64_t i, int w) {
   return w == 1 ? spare[i].hi : uint64_t{spare[i].lo} << 32 | spare[i].index;
 }
 
-// Whether the key spans every line whole (its bytes, or their collation).
-bool spans_whole_line(const LineKey& k) {
-  return k.start_field == 0 && k.start_char == 0 && k.end_field == kToLineEnd && !k.skip_start_blanks;
-}
-
 // Whether the first pass keeps each line's key place and words 1 and 2 in
 // the cache (first_pass_fills_cache): not for a key that is the whole line,
 // as text, or collated with no key after it (its words 1 and 2 then wait
 // in spare for the pack, where a next level's word would).
 bool fills_cache(const LineKey& first_key, bool next_level) {
   if (whole_line_text(first_key)) return false;
-  return !(spans_whole_line(first_key) && line_order(first_key) == LineOrder::kCollate && !next_level);
+  return !(key_spans_whole_line(first_key) && line_order(first_key) == LineOrder::kCollate && !next_level);
 }
 
 // Whether every line's image is its own bytes (complemented for 'r'): the
