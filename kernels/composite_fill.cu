@@ -56,7 +56,7 @@ __device__ uint32_t rank_of(const DeviceLevel& p, const Slot& s) {
     const Slot& m = p.ranked[mid];
     int c = 0;
     for (uint64_t w = 0; w < kSlotWords && c == 0; ++w) c = m.w[w] < s.w[w] ? -1 : m.w[w] > s.w[w] ? 1 : 0;
-    if (c == 0) return mid;
+    if (c == 0) return p.ranks != nullptr ? p.ranks[mid] : mid;
     if (c < 0) {
       lo = mid + 1;
     } else {
@@ -74,7 +74,7 @@ __device__ bool composite_bits(const DeviceComposite& c, const uint8_t* line, ui
   for (uint32_t l = 0; l < c.count; ++l) {
     const DeviceLevel& p = c.levels[l];
     const uint64_t words = p.ranked ? kSlotWords : p.raw_bits > 0 ? (static_cast<uint64_t>(p.raw_bits) + 63) / 64 : p.words;
-    const LevelSlot slot(p.spec, line, len, 8 * words);
+    const LevelSlot slot = p.key_bytes ? LevelSlot::of_key_bytes(p.spec, line, len) : LevelSlot(p.spec, line, len, 8 * words);
     if (p.exact && (slot.length() > p.longest || slot.inexact())) return false;
     if (p.raw_bits > 0) {
       for (int taken = 0, w = 0; taken < p.raw_bits; taken += 64, ++w) {

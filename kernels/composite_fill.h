@@ -5,7 +5,9 @@
 // the same bits), so that the text crosses the bus once and no CPU thread
 // reads every key. Lines that do not fit the plan are counted and listed,
 // for the host to plan again. Levels whose images need the host (a
-// locale's rules or collation, 'g', 'R', 'V') are never handed here.
+// locale's rules or collation, 'g', 'R', 'V') are never handed here,
+// except a collated key ranked among a few distinct ones: the host ranks
+// them, the device finds each line's key among them.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -33,6 +35,8 @@ struct DeviceLevel {
   uint64_t longest = 0;
   const Slot* ranked = nullptr;          // or its rank among these slots (device memory, in order)
   uint32_t ranked_count = 0;
+  const uint32_t* ranks = nullptr;       // each slot's rank where not its place (a collation's; device memory)
+  bool key_bytes = false;                // its slots are its key's bytes (a collated level: LevelSlot::of_key_bytes)
   int rank_bits = 0, rank_shift = 0;
 };
 

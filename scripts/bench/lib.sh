@@ -19,8 +19,9 @@
 #                                 earlier build, the same with "$OLD/gsort" and
 #                                 OUTPUT.old follows, checked identical to it;
 #                                 TRACE=1 adds --trace @TRACE@ to both
-#   run_table                     ROUNDS rounds, each row once a round in order,
-#                                 then the Markdown table on stdout and
+#   run_table                     ROUNDS rounds, each row once a round in order
+#                                 (a row whose label matches the pattern ONCE:
+#                                 round 1 only), then the Markdown table on stdout and
 #                                 RESULTS/CASE[.TABLE].{runs.csv,json,md}
 # Set after `table` where a case needs it:
 #   tbl_inputs=(FILE...)  read into the page cache before round 1, unless tbl_cold=1:
@@ -147,6 +148,8 @@ run_table() {
   echo "== $case_name: $tbl_title (${#tbl_label[@]} variants, $rounds rounds)" >&2
   for ((r = 1; r <= rounds; r++)); do
     for k in "${!tbl_label[@]}"; do
+      # shellcheck disable=SC2053  # ONCE is a pattern
+      if ((r > 1)) && [[ -n ${ONCE:-} && ${tbl_label[k]} == $ONCE ]]; then continue; fi
       run_row "$k" "$r"
       extra=''
       [[ -z $tbl_after ]] || extra=$("$tbl_after" "$k" | paste -sd';') || true

@@ -15,6 +15,7 @@ namespace gsort {
 
 constexpr uint64_t kSlotWords = 8;  // of a level's image, the most the composite reads (64 bytes)
 constexpr uint64_t kSlotBytes = 8 * kSlotWords;
+constexpr uint64_t kKeyBytesMost = kSlotBytes - 1;  // a collated key held in a slot, with its length
 
 // A level's image in the slot, padding included, as big-endian words.
 struct Slot {
@@ -52,8 +53,7 @@ GSORT_HD uint64_t big_endian_word(const uint8_t* p) {
 // and numbers skip line_image.h's per-order helpers, each of which asks
 // the key's order again: the fill of -t, -k2,2 -k1,1n (a few names, then
 // a number) took some 1,580 instructions a line (callgrind, dev,
-// 2026-12-03). A collated level's slot (the key's bytes, ranked on the
-// host) is made by the host's composite pass (of_slot).
+// 2026-12-03). A collated level's slot is its key's bytes (of_key_bytes).
 class LevelSlot {
  public:
   GSORT_HD LevelSlot(const LineImageSpec& spec, const uint8_t* line, uint64_t len, uint64_t bytes) {
@@ -82,13 +82,21 @@ class LevelSlot {
     const uint64_t whole = (length_ + 7) / 8 * 8;
     line_image_bytes(spec, view, bytes_, bytes < whole ? bytes : whole);
   }
-  // A slot made elsewhere (collated_slot's bytes), its memory read as
-  // the image's bytes (length kSlotBytes).
-  GSORT_HD static LevelSlot of_slot(const Slot& s, bool inexact) {
+  // A collated level's slot, which its keys' ranks are found by (the
+  // host ranks them, collated_ranks.h): the key's bytes, zeros after them,
+  // its length in the last byte; all zeros and inexact where the key is
+  // longer than kKeyBytesMost.
+  GSORT_HD static LevelSlot of_key_bytes(const LineImageSpec& spec, const uint8_t* line, uint64_t len) {
     LevelSlot l;
-    std::memcpy(l.bytes_, s.w, kSlotBytes);  // the words' bytes as they lie in memory
+    uint64_t begin = 0, end = 0;
+    line_key_extent(line, len, spec.key, spec.separator, &begin, &end);
+    const uint64_t n = end - begin;
     l.length_ = kSlotBytes;
-    l.inexact_ = inexact;
+    l.inexact_ = n > kKeyBytesMost;
+    for (uint64_t i = 0; i < kSlotBytes; ++i) l.bytes_[i] = 0;
+    if (l.inexact_) return l;
+    for (uint64_t i = 0; i < n; ++i) l.bytes_[i] = line[begin + i];
+    l.bytes_[kSlotBytes - 1] = static_cast<uint8_t>(n);
     return l;
   }
   // Word w of the slot; w below the words the slot was made with.

@@ -165,15 +165,16 @@ TEST(GpuCompositeFill, TiesAtTheWholeLineAreRefinedOnTheDevice) {
   }
 }
 
-// Names too many to rank and too long for the composite to hold the
-// number after them: most lines tie at the second key (a number, or its
-// text), which the device refines; equal numbers and equal texts go on to
-// the last resort (or, with -s, stay in input order).
+// Names too many to rank (more than kManySlotsMost in the chunk) and too
+// long for the composite to hold the number after them: most lines tie at
+// the second key (a number, or its text), which the device refines; equal
+// numbers and equal texts go on to the last resort (or, with -s, stay in
+// input order).
 TEST(GpuCompositeFill, TiesAtAKeyAreRefinedOnTheDevice) {
   GSORT_REQUIRE_GPU();
   Rng rng(23);
   std::vector<std::string> names;
-  for (int i = 0; i < 20000; ++i) {  // more than a level's ranks take (kFewSlotsMost)
+  for (int i = 0; i < 100000; ++i) {  // more than a level's ranks take (kManySlotsMost)
     std::string name;
     for (uint64_t k = 0, n = 10 + rng.below(3); k < n; ++k) name += static_cast<char>('a' + rng.below(26));
     names.push_back(name);

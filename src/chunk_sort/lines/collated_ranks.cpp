@@ -3,13 +3,10 @@
 #include <cstring>
 
 #include "src/keys/line_compare.h"
-#include "src/keys/line_fields.h"
 #include "src/keys/line_orders.h"
 
 namespace gsort {
 namespace {
-
-constexpr uint64_t kKeyBytesMost = kSlotBytes - 1;
 
 // A slot's key bytes: FewSlots holds slots as big-endian words (the
 // composite's LevelSlot reads collated_slot's bytes so), its length in the
@@ -26,18 +23,6 @@ struct SlotKey {
 };
 
 }  // namespace
-
-bool collated_slot(const LineImageSpec& level, const uint8_t* line, uint64_t len, Slot* out) {
-  uint64_t begin = 0, end = 0;
-  line_key_extent(line, len, level.key, level.separator, &begin, &end);
-  const uint64_t n = end - begin;
-  if (n > kKeyBytesMost) return false;
-  uint8_t* bytes = reinterpret_cast<uint8_t*>(out->w);
-  std::memset(bytes, 0, kSlotBytes);
-  std::memcpy(bytes, line + begin, n);
-  bytes[kSlotBytes - 1] = static_cast<uint8_t>(n);
-  return true;
-}
 
 std::vector<uint32_t> collated_ranks(const LineImageSpec& level, const std::vector<Slot>& slots) {
   // Each key's head once (the first level of its image, zero-padded):

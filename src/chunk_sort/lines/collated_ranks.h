@@ -19,18 +19,9 @@
 
 namespace gsort {
 
-// Distinct keys of a collated level that are ranked, at most (a rank of
-// 16 bits; sorting them takes a few ms with their heads).
-constexpr uint32_t kCollatedSlotsMost = 1u << 16;
-
 // A level whose image is a collated key's head (a locale's text key, or
 // its last resort).
 inline bool ranked_by_collation(const LineImageSpec& level) { return line_order(level.key) == LineOrder::kCollate; }
-
-// The key's bytes at this level of the line, as a slot: its bytes, zero
-// after them, its length in the last byte. False where the key is longer
-// than the slot holds with its length (kSlotBytes - 1 bytes).
-bool collated_slot(const LineImageSpec& level, const uint8_t* line, uint64_t len, Slot* out);
 
 // The rank of each of items [0, n) in the order compare(a, b) (<0, 0, >0)
 // gives, items it finds equal sharing one: ranks[i] for item i (`order`:
@@ -48,7 +39,7 @@ void rank_in_order(uint32_t n, Compare compare, std::vector<uint32_t>& order, st
   }
 }
 
-// The rank of each of `slots` (collated_slot's, in any order) in the
+// The rank of each of `slots` (image_slot.h's of_key_bytes, in any order) in the
 // level's order, equal keys one rank: ranks[i] for slots[i].
 std::vector<uint32_t> collated_ranks(const LineImageSpec& level, const std::vector<Slot>& slots);
 

@@ -20,11 +20,7 @@ __extension__ typedef unsigned __int128 Bits128;  // the composite as it is buil
 // A level's slot of one line (image_slot.h); a collated level's is its
 // key's bytes, ranked (collated_ranks.h), not its image (the head).
 LevelSlot level_slot(const LineImageSpec& spec, const uint8_t* line, uint64_t len, uint64_t bytes, bool key_bytes) {
-  if (!key_bytes) return LevelSlot(spec, line, len, bytes);
-  Slot s;
-  const bool exact = collated_slot(spec, line, len, &s);
-  if (!exact) std::memset(s.w, 0, sizeof s.w);
-  return LevelSlot::of_slot(s, !exact);
+  return key_bytes ? LevelSlot::of_key_bytes(spec, line, len) : LevelSlot(spec, line, len, bytes);
 }
 
 // Adds line i's slots of levels [0, levels) to the figures, against
@@ -98,27 +94,26 @@ std::vector<LevelFigures> figures_of(ThreadPool& pool, const std::vector<LineIma
   return figures;
 }
 
-// A collated level whose keys were mostly distinct in a sample of
-// `sampled` lines (whole lines, numbers) has far more than kCollatedSlotsMost
+// A collated or text level whose keys were mostly distinct in a sample of
+// `sampled` lines (whole lines, numbers) has far more than kManySlotsMost
 // in the chunk: found in a sample, not by a pass over every line. Fifty
 // thousand words, some 36,000 in a sample of 65,536 lines, are ranked.
-void drop_many_collated(const std::vector<LineImageSpec>& specs, uint64_t sampled, std::vector<LevelFigures>& figures) {
+void drop_many_distinct(const std::vector<LineImageSpec>& specs, uint64_t sampled, std::vector<LevelFigures>& figures) {
   for (size_t l = 0; l < figures.size(); ++l) {
-    if (ranked_by_collation(specs[l]) && 4 * figures[l].distinct.size() > 3 * sampled) figures[l].distinct.drop();
+    if (ranks_many(specs[l]) && 4 * figures[l].distinct.size() > 3 * sampled) figures[l].distinct.drop();
   }
 }
 
-// Whether a collated level to be ranked showed so many distinct keys in
+// Whether a collated or text level that may be ranked showed so many distinct keys in
 // a sample of `sampled` lines (an eighth of them or more) that the chunk
 // surely holds keys it did not see. Their lines would not fit the plan:
 // every line's key would then be added to the figures and every line
 // filled again. A sample kWiderSample times as large sees them at a
 // fraction of that pass: 50,000 accented words in 60 million lines, some
 // 36,000 of them in 65,536 lines, all of them in a million.
-bool collated_keys_unseen(const std::vector<LineImageSpec>& specs, uint64_t sampled,
-                          const std::vector<LevelFigures>& figures) {
+bool keys_unseen(const std::vector<LineImageSpec>& specs, uint64_t sampled, const std::vector<LevelFigures>& figures) {
   for (size_t l = 0; l < figures.size(); ++l) {
-    if (ranked_by_collation(specs[l]) && !figures[l].distinct.over() && 8 * figures[l].distinct.size() >= sampled) {
+    if (ranks_many(specs[l]) && !figures[l].distinct.over() && 8 * figures[l].distinct.size() >= sampled) {
       return true;
     }
   }
@@ -165,7 +160,7 @@ double tied_lines(ThreadPool& pool, const std::vector<LineImageSpec>& specs, con
 // the sample's lines tie under the bytes as they are, and less than half
 // as often squeezed: ten letters before a nine-digit number left it 16
 // bits and most of a word's lines tied; squeezed, 26 and hardly any.
-Composite compose_best(ThreadPool& pool, const std::vector<LineImageSpec>& specs,
+Composite compose_text(ThreadPool& pool, const std::vector<LineImageSpec>& specs,
                        const std::vector<LevelFigures>& figures, const LineSpan& lines, uint64_t step,
                        const std::vector<uint64_t>& reference, bool* squeezed) {
   Composite raw = compose(specs, figures, false);
@@ -176,6 +171,30 @@ Composite compose_best(ThreadPool& pool, const std::vector<LineImageSpec>& specs
   if (raw_ties == 0 || 2 * sample_ties(pool, specs, squeeze, lines, step, reference) >= raw_ties) return raw;
   *squeezed = true;
   return squeeze;
+}
+
+// The better of compose_text's plan and one that ranks a text level of
+// more than kFewSlotsMost distinct keys (a lookup a line, and ranks sorted
+// first), taken on the same terms as the squeeze: 50,000 words of up to
+// 22 bytes squeezed took the 96 bits and left a word's 1,300 lines (the
+// last resort decides) to the refiner, 2.8 of the 3.2 thread-s of the
+// sort (C, 200 MB, dev, 2026-12-05); ranked, 16 bits and a line's number.
+Composite compose_best(ThreadPool& pool, const std::vector<LineImageSpec>& specs,
+                       const std::vector<LevelFigures>& figures, const LineSpan& lines, uint64_t step,
+                       const std::vector<uint64_t>& reference, bool* squeezed, bool* ranked_many) {
+  *ranked_many = false;
+  Composite best = compose_text(pool, specs, figures, lines, step, reference, squeezed);
+  bool many = false;
+  for (size_t l = 0; l < figures.size(); ++l) {
+    many |= !ranked_by_collation(specs[l]) && !figures[l].distinct.over() && figures[l].distinct.size() > kFewSlotsMost;
+  }
+  if (!many) return best;
+  Composite ranked = compose(specs, figures, *squeezed, true);
+  if (untaken_bits(best, figures) - untaken_bits(ranked, figures) < 8) return best;
+  const uint64_t best_ties = sample_ties(pool, specs, best, lines, step, reference);
+  if (best_ties == 0 || 2 * sample_ties(pool, specs, ranked, lines, step, reference) >= best_ties) return best;
+  *ranked_many = true;
+  return ranked;
 }
 
 bool reaches_past_first(const TieStart& start) { return start.level > 0 || start.settled; }
@@ -263,7 +282,7 @@ Misfits fill_entries(ThreadPool& pool, const std::vector<LineImageSpec>& specs, 
 // (the rest would cost a pass for nothing).
 Composite widened(ThreadPool& pool, const std::vector<LineImageSpec>& specs, size_t levels, const LineSpan& lines,
                   const std::vector<uint64_t>& reference, const Composite& old, const Misfits& misfits, bool squeezed,
-                  std::vector<LevelFigures>& figures) {
+                  bool ranked_many, std::vector<LevelFigures>& figures) {
   if (misfits.many) {
     const size_t reached = old.start.settled ? levels : std::min<size_t>(levels, old.start.level + 1);
     figures = figures_of(pool, specs, reached, lines, 1, reference);
@@ -271,7 +290,7 @@ Composite widened(ThreadPool& pool, const std::vector<LineImageSpec>& specs, siz
     for (uint64_t i : misfits.lines) add_line(specs, levels, lines, i, reference, figures);
   }
   settle_figures(specs, reference, figures);
-  return compose(specs, figures, squeezed);
+  return compose(specs, figures, squeezed, ranked_many);
 }
 
 }  // namespace
@@ -302,14 +321,15 @@ std::optional<TieStart> composite_pass(ThreadPool& pool, const LineSpec& spec, c
   const auto sample_every = [&](uint64_t every) {
     step = every;
     figures = figures_of(pool, specs, levels, lines, step, reference);
-    if (step > 1) drop_many_collated(specs, (n + step - 1) / step, figures);
+    if (step > 1) drop_many_distinct(specs, (n + step - 1) / step, figures);
   };
   sample_every(std::max<uint64_t>(1, n / kSampleLines));
-  if (step > 1 && collated_keys_unseen(specs, (n + step - 1) / step, figures)) {
+  if (step > 1 && keys_unseen(specs, (n + step - 1) / step, figures)) {
     sample_every(std::max<uint64_t>(1, n / (kWiderSample * kSampleLines)));
   }
   settle_figures(specs, reference, figures);
-  Composite c = compose_best(pool, specs, figures, lines, step, reference, squeezed);
+  bool ranked_many = false;
+  Composite c = compose_best(pool, specs, figures, lines, step, reference, squeezed, &ranked_many);
   if (!reaches_past_first(c.start)) return {};
   c = without_costly_heads(pool, specs, c, lines, step, reference);
   // The tie words are kept as the plan's start has them (a plan made again
@@ -327,7 +347,7 @@ std::optional<TieStart> composite_pass(ThreadPool& pool, const LineSpec& spec, c
   std::optional<Misfits> away = hand_over ? offload(lines, specs, c, reference, entries) : std::nullopt;
   if (away && !away->none()) {
     *replanned = true;
-    c = widened(pool, specs, levels, lines, reference, c, *away, *squeezed, figures);
+    c = widened(pool, specs, levels, lines, reference, c, *away, *squeezed, ranked_many, figures);
     if (!reaches_past_first(c.start)) return {};
     away = offload(lines, specs, c, reference, entries);
   }
@@ -346,7 +366,7 @@ std::optional<TieStart> composite_pass(ThreadPool& pool, const LineSpec& spec, c
     return c.start;
   }
   *replanned = true;
-  c = widened(pool, specs, levels, lines, reference, c, misfits, *squeezed, figures);  // as before: every line that fitted still fits
+  c = widened(pool, specs, levels, lines, reference, c, misfits, *squeezed, ranked_many, figures);  // as before: every line that fitted still fits
   if (!reaches_past_first(c.start)) return {};
   if (!fill_entries(pool, specs, c, lines, reference, entries, cache, &fits).none()) return {};  // cannot be: the plan only widened
   if (cache && fits) *cached = CachedWords{true, c.start.level, c.start.depth};

@@ -37,6 +37,11 @@ namespace gsort {
 
 constexpr uint32_t kSlotLevels = 4;               // levels the composite may take in
 constexpr uint32_t kFewSlotsMost = 4096;          // distinct images of a level that are ranked
+// Distinct keys of a collated or text level that are ranked, at most (a
+// rank of 16 bits; sorting them takes a few ms): a collated level's only
+// exact image, and a text level's where its bytes leave later levels
+// fewer bits (composite_plan.h's compose).
+constexpr uint32_t kManySlotsMost = 1u << 16;
 constexpr uint64_t kMisfitsMost = 65536;          // lines that do not fit a plan, listed (more: counted)
 
 struct Composite;  // composite_plan.h

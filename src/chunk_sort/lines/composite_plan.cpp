@@ -54,7 +54,8 @@ bool plan_collated_level(LevelPlan p, const LevelFigures& f, Composite& c) {
 
 // The plan of level l, the bits left in `c`; false where the level is the
 // last one taken in (c.start then says where its ties are refined from).
-bool plan_level(const LineImageSpec& spec, const LevelFigures& f, size_t l, Composite& c, bool squeeze_text) {
+bool plan_level(const LineImageSpec& spec, const LevelFigures& f, size_t l, Composite& c, bool squeeze_text,
+                bool rank_many) {
   const uint32_t level = static_cast<uint32_t>(l);
   if (!composable(spec) || c.bits == kCompositeBits) {
     c.start = TieStart{0, level, false};
@@ -72,7 +73,8 @@ bool plan_level(const LineImageSpec& spec, const LevelFigures& f, size_t l, Comp
   int level_bits = 0;
   for (uint64_t w = 0; w < words; ++w) level_bits += __builtin_popcountll(f.varying[w]);  // (mirrored bits counted: a rank wins more often)
   const int rank_width = bits_of_ranks(f.distinct.size());
-  if (!f.distinct.over() && rank_width < (text ? static_cast<int>(8 * f.longest) : level_bits)) {
+  const bool few = f.distinct.size() <= kFewSlotsMost || rank_many;
+  if (!f.distinct.over() && few && rank_width < (text ? static_cast<int>(8 * f.longest) : level_bits)) {
     return plan_ranked_level(p, f, rank_width, c);
   }
   // Text whose varying bits (seed_text_levels) are as many as its bytes'
@@ -106,17 +108,17 @@ bool plan_level(const LineImageSpec& spec, const LevelFigures& f, size_t l, Comp
 std::vector<LevelFigures> empty_figures(const std::vector<LineImageSpec>& specs, size_t levels) {
   std::vector<LevelFigures> figures(levels);
   for (size_t l = 0; l < levels; ++l) {
-    if (ranked_by_collation(specs[l])) figures[l].distinct = FewSlots(kCollatedSlotsMost);
+    if (ranks_many(specs[l])) figures[l].distinct = FewSlots(kManySlotsMost);
   }
   return figures;
 }
 
 // The plan, level after level, and where ties are refined from.
 Composite compose(const std::vector<LineImageSpec>& specs, const std::vector<LevelFigures>& figures,
-                  bool squeeze_text) {
+                  bool squeeze_text, bool rank_many) {
   Composite c;
   for (size_t l = 0; l < figures.size(); ++l) {
-    if (!plan_level(specs[l], figures[l], l, c, squeeze_text)) return c;
+    if (!plan_level(specs[l], figures[l], l, c, squeeze_text, rank_many)) return c;
   }
   const size_t levels = figures.size();
   c.start = levels < specs.size() ? TieStart{0, static_cast<uint32_t>(levels), false} : TieStart{0, 0, true};

@@ -75,14 +75,24 @@ struct Composite {
   TieStart start;
 };
 
+// Whether a level's figures count up to kManySlotsMost distinct keys, not
+// kFewSlotsMost: a collated level (its ranks are its only exact image) and
+// a text level (fifty thousand words ranked in 16 bits leave a number
+// after them the bits their bytes would take).
+inline bool ranks_many(const LineImageSpec& level) {
+  return ranked_by_collation(level) || line_order(level.key) == LineOrder::kText;
+}
+
 // Figures with nothing added yet for levels [0, levels) of `specs` (a
-// collated level holds more distinct keys than others: kCollatedSlotsMost).
+// level that ranks_many holds more distinct keys than others).
 std::vector<LevelFigures> empty_figures(const std::vector<LineImageSpec>& specs, size_t levels);
 
 // The plan of the levels of `figures` in turn; with squeeze_text, a text
-// level whose varying bits are fewer than its bytes' is squeezed to them.
+// level whose varying bits are fewer than its bytes' is squeezed to them;
+// with rank_many, a text level of more than kFewSlotsMost distinct keys
+// (and no more than kManySlotsMost) is ranked, not taken as text.
 Composite compose(const std::vector<LineImageSpec>& specs, const std::vector<LevelFigures>& figures,
-                  bool squeeze_text);
+                  bool squeeze_text, bool rank_many = false);
 
 // Varying bits of a level's slot that a plan leaves to the refiner: at
 // the level its ties start from, those it did not take, and every bit of

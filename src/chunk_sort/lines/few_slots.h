@@ -37,6 +37,8 @@ class FewSlots {
   // may be equal and share a rank), which find() gives from then on.
   const std::vector<Slot>& slots() const { return slots_; }
   void set_ranks(std::vector<uint32_t> ranks) { ranks_ = std::move(ranks); }
+  // The ranks set_ranks() gave, by place; empty where a slot's place is its rank.
+  const std::vector<uint32_t>& ranks_by_place() const { return ranks_; }
   // The slot's rank, or kMissing.
   static constexpr uint32_t kMissing = ~uint32_t{0};
   uint32_t find(const Slot& s) const;

@@ -4,21 +4,30 @@ namespace gsort {
 
 static_assert(kernels::kDeviceLevelsMost == kSlotLevels, "the device's plan holds every level a composite takes in");
 
+namespace {
+
+// A collated level the host has ranked: the device finds each line's key
+// among its slots.
+bool ranked_on_host(const LineImageSpec& spec, const LevelPlan& p) { return ranked_by_collation(spec) && p.ranks; }
+
+}  // namespace
+
 bool device_may_fill(const std::vector<LineImageSpec>& specs) {
-  return specs.size() >= 2 && !image_is_line_itself(specs[0]) && composable(specs[0]) && image_made_from_bytes(specs[0]);
+  return specs.size() >= 2 && !image_is_line_itself(specs[0]) && composable(specs[0]) &&
+         (image_made_from_bytes(specs[0]) || ranked_by_collation(specs[0]));
 }
 
 std::optional<kernels::DeviceComposite> device_composite(const std::vector<LineImageSpec>& specs, const Composite& c,
                                                          const std::vector<uint64_t>& reference,
-                                                         std::vector<std::vector<Slot>>* ranked) {
+                                                         std::vector<const FewSlots*>* ranked) {
   if (c.levels.size() > kernels::kDeviceLevelsMost) return std::nullopt;
   kernels::DeviceComposite d;
   d.count = static_cast<uint32_t>(c.levels.size());
   d.bits = c.bits;
-  ranked->assign(c.levels.size(), {});
+  ranked->assign(c.levels.size(), nullptr);
   for (size_t k = 0; k < c.levels.size(); ++k) {
     const LevelPlan& p = c.levels[k];
-    if (!image_made_from_bytes(specs[p.level])) return std::nullopt;
+    if (!image_made_from_bytes(specs[p.level]) && !ranked_on_host(specs[p.level], p)) return std::nullopt;
     kernels::DeviceLevel& l = d.levels[k];
     l.spec = specs[p.level];
     l.raw_bits = p.raw_bits;
@@ -32,8 +41,9 @@ std::optional<kernels::DeviceComposite> device_composite(const std::vector<LineI
     l.mirrored = p.mirrored;
     l.exact = p.exact;
     l.longest = p.longest;
+    l.key_bytes = ranked_on_host(specs[p.level], p);
     if (p.ranks) {
-      (*ranked)[k] = p.ranks->slots();  // in order: a slot's place is its rank (no collation's ranks here)
+      (*ranked)[k] = p.ranks;
       l.ranked_count = static_cast<uint32_t>(p.ranks->size());
       l.rank_bits = p.rank_bits;
       l.rank_shift = p.rank_shift;

@@ -21,9 +21,9 @@ static_assert(sizeof(kernels::LineEntry) == sizeof(WideEntry) && offsetof(WideEn
                   offsetof(WideEntry, lo) == 8 && offsetof(WideEntry, index) == 12,
               "the device sorts the host's entries as they are");
 
-// A plan's ranked slots (at most kFewSlotsMost a level), then its misfits'
-// count and list: one buffer of a fixed size.
-constexpr uint64_t kRankedBytes = uint64_t{kSlotLevels} * kFewSlotsMost * sizeof(Slot);
+// A plan's ranked slots (at most kManySlotsMost a level: 4 MiB) and their
+// ranks, then its misfits' count and list: one buffer of a fixed size.
+constexpr uint64_t kRankedBytes = uint64_t{kSlotLevels} * kManySlotsMost * (sizeof(Slot) + sizeof(uint32_t));
 // Ties are refined on the device where at least this many entries (and
 // this share of them) tie with the one before: a round sorts every entry
 // by 160 bits, about 0.3 ns a line on the H200, where the host's refiner
@@ -90,7 +90,7 @@ bool DeviceEntrySort::copy_in(const LineSpan& lines) {
 }
 
 std::optional<Misfits> DeviceEntrySort::fill_and_sort(const LineSpan& lines, kernels::DeviceComposite plan,
-                                                      const std::vector<std::vector<Slot>>& ranked, WideEntry* entries,
+                                                      const std::vector<const FewSlots*>& ranked, WideEntry* entries,
                                                       const std::optional<DeviceTies>& ties) {
   GSORT_CUDA_CHECK(cudaSetDevice(device_));
   const Stopwatch took;
@@ -98,12 +98,18 @@ std::optional<Misfits> DeviceEntrySort::fill_and_sort(const LineSpan& lines, ker
   const uint64_t n = lines.count, starts_bytes = (n + 1) * sizeof(uint64_t);
   uint8_t* at = plan_.data();
   for (uint32_t k = 0; k < plan.count; ++k) {
-    const uint64_t bytes = ranked[k].size() * sizeof(Slot);
-    if (bytes == 0) continue;
-    if (at + bytes > plan_.data() + kRankedBytes) return std::nullopt;  // more than a plan ranks: the CPU fills
-    GSORT_CUDA_CHECK(cudaMemcpyAsync(at, ranked[k].data(), bytes, cudaMemcpyHostToDevice, stream_.get()));
+    if (ranked[k] == nullptr) continue;
+    const std::vector<Slot>& slots = ranked[k]->slots();
+    const std::vector<uint32_t>& ranks = ranked[k]->ranks_by_place();
+    const uint64_t bytes = slots.size() * sizeof(Slot), rank_bytes = ranks.size() * sizeof(uint32_t);
+    if (at + bytes + rank_bytes > plan_.data() + kRankedBytes) return std::nullopt;  // more than a plan ranks: the CPU fills
+    GSORT_CUDA_CHECK(cudaMemcpyAsync(at, slots.data(), bytes, cudaMemcpyHostToDevice, stream_.get()));
     plan.levels[k].ranked = reinterpret_cast<const Slot*>(at);
     at += bytes;
+    if (rank_bytes == 0) continue;
+    GSORT_CUDA_CHECK(cudaMemcpyAsync(at, ranks.data(), rank_bytes, cudaMemcpyHostToDevice, stream_.get()));
+    plan.levels[k].ranks = reinterpret_cast<const uint32_t*>(at);
+    at += (rank_bytes + sizeof(Slot) - 1) / sizeof(Slot) * sizeof(Slot);  // the next level's slots aligned
   }
   auto* a = reinterpret_cast<kernels::LineEntry*>(a_.data());
   auto* b = reinterpret_cast<kernels::LineEntry*>(b_.data());

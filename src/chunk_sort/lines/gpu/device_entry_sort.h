@@ -55,7 +55,7 @@ class DeviceEntrySort {
   // memory, with as many lines).
   void forget_text() { copied_ = Copied{}; }
 
-  // Every line's entry filled by the plan (ranked[k]: level k's slots),
+  // Every line's entry filled by the plan (ranked[k]: level k's slots and ranks),
   // the chunk's starts and text copied in first (unless a fill of the same
   // chunk by a plan it missed has); where every line fits the plan, the
   // entries sorted and copied back into `entries`, with `ties` refined
@@ -63,7 +63,7 @@ class DeviceEntrySort {
   // says by how many words). Nothing where the device has no room; else
   // the lines that missed.
   std::optional<Misfits> fill_and_sort(const LineSpan& lines, kernels::DeviceComposite plan,
-                                       const std::vector<std::vector<Slot>>& ranked, WideEntry* entries,
+                                       const std::vector<const FewSlots*>& ranked, WideEntry* entries,
                                        const std::optional<DeviceTies>& ties = std::nullopt);
 
  private:

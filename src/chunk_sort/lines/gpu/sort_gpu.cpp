@@ -102,7 +102,7 @@ class GpuLineSorter final : public LineSorter {
   std::optional<Misfits> offload_composite(const LineSpan& lines, const std::vector<LineImageSpec>& specs,
                                            const Composite& c, const std::vector<uint64_t>& reference, WideEntry* entries) {
     if (unusable_) return std::nullopt;
-    std::vector<std::vector<Slot>> ranked;
+    std::vector<const FewSlots*> ranked;
     const std::optional<kernels::DeviceComposite> plan = device_composite(specs, c, reference, &ranked);
     if (!plan || !fill_pays(lines)) return std::nullopt;
     // The entries' fresh pages faulted in on every thread (while the
