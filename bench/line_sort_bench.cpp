@@ -1,7 +1,8 @@
 // The line sort of one chunk on the CPU (src/chunk_sort/lines/): a file's lines
 // sorted again and again in memory, the first run's faults aside; prints
 // the best wall and CPU seconds of the sort alone, and of finding the
-// lines. Usage: line_sort_bench FILE THREADS RUNS [-t SEP] [-n] [-h] [-r] [-k SPEC]...
+// lines. Usage: line_sort_bench FILE THREADS RUNS [-t SEP] [-n] [-h] [-r]
+// [-k SPEC]... [--locale NAME] (C unless named: LC_ALL is not read).
 #include <sys/resource.h>
 
 #include <algorithm>
@@ -16,6 +17,7 @@
 
 #include "src/algo/line_index.h"
 #include "src/chunk_sort/lines/sorter.h"
+#include "src/config/line_locale.h"
 #include "src/core/thread_pool.h"
 #include "src/keys/line_spec.h"
 
@@ -41,6 +43,7 @@ gsort::LineOptions options_of(int argc, char** argv) {
     if (a == "-n") o.numeric = true;
     if (a == "-h") o.human_numeric = true;
     if (a == "-k" && i + 1 < argc) o.keys.push_back(argv[++i]);
+    if (a == "--locale" && i + 1 < argc) o.locale = gsort::line_locale_named(argv[++i]);
   }
   return o;
 }
@@ -49,7 +52,7 @@ gsort::LineOptions options_of(int argc, char** argv) {
 
 int main(int argc, char** argv) {
   if (argc < 4) {
-    std::fprintf(stderr, "usage: line_sort_bench FILE THREADS RUNS [-t SEP] [-n] [-h] [-r] [-k SPEC]...\n");
+    std::fprintf(stderr, "usage: line_sort_bench FILE THREADS RUNS [-t SEP] [-n] [-h] [-r] [-k SPEC]... [--locale NAME]\n");
     return 2;
   }
   std::ifstream in(argv[1], std::ios::binary);

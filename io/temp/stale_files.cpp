@@ -11,6 +11,8 @@
 #include <cstdio>
 #include <vector>
 
+#include "io/temp/process_gone.h"
+
 namespace gsort {
 namespace {
 
@@ -65,8 +67,6 @@ pid_t our_host_pid(const std::string& rest) {
 // bits only (mkstemp's 0600, or a new file's 0666 less the umask).
 bool made_with_gsort_mode(mode_t mode) { return (mode & 07111) == 0; }
 
-bool gone(pid_t pid) { return pid > 0 && pid != ::getpid() && ::kill(pid, 0) != 0 && errno == ESRCH; }
-
 }  // namespace
 
 const std::string& process_tag() {
@@ -87,7 +87,7 @@ int remove_stale_files(const std::string& directory, const std::string& prefix) 
   std::vector<std::string> stale;
   while (dirent* e = ::readdir(d)) {
     const std::string name = e->d_name;
-    if (name.compare(0, prefix.size(), prefix) != 0 || !gone(our_host_pid(name.substr(prefix.size())))) continue;
+    if (name.compare(0, prefix.size(), prefix) != 0 || !process_gone(our_host_pid(name.substr(prefix.size())))) continue;
     struct stat st;
     if (::fstatat(dir_fd, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode) &&
         st.st_uid == ::geteuid() && st.st_nlink == 1 && made_with_gsort_mode(st.st_mode)) {

@@ -11,6 +11,8 @@
 #include <cstdlib>
 #include <vector>
 
+#include "io/temp/process_gone.h"
+
 namespace gsort {
 namespace {
 
@@ -27,8 +29,6 @@ pid_t owner_pid(const std::string& name) {
   }
   return pid;
 }
-
-bool process_gone(pid_t pid) { return pid != ::getpid() && ::kill(pid, 0) != 0 && errno == ESRCH; }
 
 // "<stem>.<n>": the name a run file has for an instant where the file
 // system lacks O_TMPFILE (TempDir::create_file).

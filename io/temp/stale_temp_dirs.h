@@ -21,7 +21,7 @@ namespace gsort {
 inline constexpr const char* kTempDirMarker = ".gsort-temp";
 
 // Removes each gsort.<pid>.XXXXXX directory under `base` whose process is
-// gone (kill(pid, 0) fails with ESRCH), whose lock nobody holds (see
+// gone (process_gone.h: no such process, or a zombie), whose lock nobody holds (see
 // TempDir), and that passes the checks above. Best effort: errors are
 // ignored. Returns how many were removed.
 int remove_stale_temp_dirs(const std::string& base);

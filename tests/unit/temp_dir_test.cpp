@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <gtest/gtest.h>
@@ -97,6 +98,28 @@ TEST(StaleTempDirs, RemovesTheDirectoriesOfDeadProcessesOnly) {
   EXPECT_EQ(remove_stale_temp_dirs(base.path()), 1);
   EXPECT_FALSE(fs::exists(locked));
   EXPECT_EQ(remove_stale_temp_dirs(base.path() + "/missing"), 0);
+}
+
+// A gsort that died but is not yet reaped (a zombie: mpirun, killing a
+// rank's peers, may return before their parent waits) left its directory,
+// marked and unlocked: it is gone, and the next sweep removes what it left.
+TEST(StaleTempDirs, AZombiesDirectoryIsRemoved) {
+  gsort_test::TempDir base;
+  const pid_t child = ::fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    new TempDir(base.path());  // left as a SIGKILL leaves it: never removed
+    ::_exit(0);
+  }
+  siginfo_t info{};
+  ASSERT_EQ(::waitid(P_PID, static_cast<id_t>(child), &info, WEXITED | WNOWAIT), 0);  // dead, not reaped
+  const std::vector<std::string> left = gsort_test::entry_names(base.path());
+  ASSERT_EQ(left.size(), 1u);
+  EXPECT_EQ(left[0].rfind("gsort." + std::to_string(child) + ".", 0), 0u) << left[0];
+  EXPECT_EQ(remove_stale_temp_dirs(base.path()), 1);
+  EXPECT_TRUE(gsort_test::entry_names(base.path()).empty());
+  int status = 0;
+  ::waitpid(child, &status, 0);
 }
 
 // Anyone may make a directory with a gsort-like name in a shared -T: only
