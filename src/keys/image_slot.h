@@ -93,9 +93,9 @@ class LevelSlot {
     const uint64_t n = end - begin;
     l.length_ = kSlotBytes;
     l.inexact_ = n > kKeyBytesMost;
-    for (uint64_t i = 0; i < kSlotBytes; ++i) l.bytes_[i] = 0;
+    std::memset(l.bytes_, 0, kSlotBytes);
     if (l.inexact_) return l;
-    for (uint64_t i = 0; i < n; ++i) l.bytes_[i] = line[begin + i];
+    std::memcpy(l.bytes_, line + begin, n);
     l.bytes_[kSlotBytes - 1] = static_cast<uint8_t>(n);
     return l;
   }

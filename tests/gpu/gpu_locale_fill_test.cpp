@@ -8,15 +8,12 @@
 // order must be the reference's and the CPU sorter's. Skips without a
 // usable GPU or without the locale.
 #include <gtest/gtest.h>
-#include <locale.h>
 
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "src/chunk_sort/lines/gpu/sort_gpu.h"
-#include "src/cli/options.h"
-#include "src/config/line_locale.h"
 #include "src/core/thread_pool.h"
 #include "tests/gpu/require_gpu.h"
 #include "tests/support/line_gen.h"
@@ -29,24 +26,9 @@ using gsort_test::Rng;
 
 const DeviceLineCosts kDeviceAlwaysPays{0, 1, 0};  // the device's start and copies free
 
-bool installed(const char* name) {
-  locale_t l = newlocale(LC_ALL_MASK, name, static_cast<locale_t>(0));
-  if (l == static_cast<locale_t>(0)) return false;
-  freelocale(l);
-  return true;
-}
-
-LineSpec spec_in(const char* locale, const std::vector<std::string>& args) {
-  std::vector<const char*> argv = {"gsort"};
-  for (const std::string& a : args) argv.push_back(a.c_str());
-  SortConfig c = parse_command_line(static_cast<int>(argv.size()), argv.data()).config;
-  c.lines.locale = line_locale_named(locale);
-  return make_line_spec(c.lines, c.reverse, c.unique);
-}
-
 TEST(GpuLocaleFill, RankedCollatedKeysAreFoundOnTheDevice) {
   GSORT_REQUIRE_GPU();
-  if (!installed("en_US.UTF-8")) GTEST_SKIP() << "en_US.UTF-8 is not installed (apt-get install locales-all)";
+  if (!gsort_test::locale_installed("en_US.UTF-8")) GTEST_SKIP() << "en_US.UTF-8 is not installed (apt-get install locales-all)";
   const std::vector<std::string> names = {"Smith", "smith", "O'Brien", "OBrien", "o'brien", "lee", "Lee", "Van Dyke",
                                           "VanDyke", "Smith-Jones", "\xC3\x89lise", "Elise", "elise", "\xC3\xA9lise",
                                           "M\xC3\xBCller", "Muller", "Mueller", "\xC3\x85sa", "Asa", ""};
@@ -63,7 +45,7 @@ TEST(GpuLocaleFill, RankedCollatedKeysAreFoundOnTheDevice) {
       {"-t,", "-k2,2", "-k1,1n"}, {"-t,", "-k2,2r", "-k3,3", "-k1,1n"}, {"-t,", "-k2,2", "-k1,1nr", "-s"}};
   for (const std::vector<std::string>& args : arg_sets) {
     SCOPED_TRACE(testing::PrintToString(args));
-    const LineSpec spec = spec_in("en_US.UTF-8", args);
+    const LineSpec spec = gsort_test::spec_in_locale("en_US.UTF-8", args);
     const std::vector<uint32_t> expected = gsort_test::reference_order(spec, lines);
     const std::unique_ptr<LineSorter> cpu = make_cpu_line_sorter(spec, pool);
     EXPECT_EQ(gsort_test::order_by(*cpu, spec, lines), expected) << cpu->steps();

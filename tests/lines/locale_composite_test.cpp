@@ -5,15 +5,12 @@
 // leaves out. The order is the reference comparison's.
 #include <gtest/gtest.h>
 
-#include <locale.h>
 
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "src/chunk_sort/lines/sorter.h"
-#include "src/cli/options.h"
-#include "src/config/line_locale.h"
 #include "src/core/thread_pool.h"
 #include "src/keys/line_spec.h"
 #include "tests/support/line_gen.h"
@@ -23,25 +20,10 @@
 namespace gsort_test {
 namespace {
 
-bool installed(const char* name) {
-  locale_t l = newlocale(LC_ALL_MASK, name, static_cast<locale_t>(0));
-  if (l == static_cast<locale_t>(0)) return false;
-  freelocale(l);
-  return true;
-}
-
-gsort::LineSpec spec_in(const char* locale, const std::vector<std::string>& args) {
-  std::vector<const char*> argv = {"gsort"};
-  for (const std::string& a : args) argv.push_back(a.c_str());
-  gsort::SortConfig c = gsort::parse_command_line(static_cast<int>(argv.size()), argv.data()).config;
-  c.lines.locale = gsort::line_locale_named(locale);
-  return gsort::make_line_spec(c.lines, c.reverse, c.unique);
-}
-
 // 600,000 lines over 20,000 accented words: the first sample (every 9th
 // line) misses some 700 of them, whose lines made the plan again.
 TEST(LocaleComposite, WordsTheFirstSampleMissesAreSeenByAWiderOne) {
-  if (!installed("en_US.UTF-8")) GTEST_SKIP() << "en_US.UTF-8 is not installed (apt-get install locales-all)";
+  if (!locale_installed("en_US.UTF-8")) GTEST_SKIP() << "en_US.UTF-8 is not installed (apt-get install locales-all)";
   const std::vector<std::string> letters = {"a", "b", "c", "d", "e", "l", "o", "r", "s", "t",
                                             "\xC3\xA9", "\xC3\xA5", "\xC3\xB6", "E", "'", "-"};
   Rng rng(21);
@@ -59,7 +41,7 @@ TEST(LocaleComposite, WordsTheFirstSampleMissesAreSeenByAWiderOne) {
   gsort::ThreadPool pool(4);
   for (const std::vector<std::string>& args :
        std::vector<std::vector<std::string>>{{"-t,", "-k2,2"}, {"-t,", "-k2,2r", "-k3,3n", "-s"}}) {
-    const gsort::LineSpec spec = spec_in("en_US.UTF-8", args);
+    const gsort::LineSpec spec = spec_in_locale("en_US.UTF-8", args);
     const std::unique_ptr<gsort::LineSorter> sorter = gsort::make_cpu_line_sorter(spec, pool);
     ASSERT_EQ(order_by(*sorter, spec, lines), reference_order(spec, lines)) << join_args(args);
     EXPECT_NE(sorter->steps().find("composite images in 1 of 1 chunks, 0 planned again"), std::string::npos)
@@ -73,7 +55,7 @@ TEST(LocaleComposite, WordsTheFirstSampleMissesAreSeenByAWiderOne) {
 // accents, case and punctuation) are ordered by the refiner from the last
 // resort, as the comparison orders them.
 TEST(LocaleComposite, TheLastResortsHeadsLeftOutWhereFewLinesTie) {
-  if (!installed("en_US.UTF-8")) GTEST_SKIP() << "en_US.UTF-8 is not installed (apt-get install locales-all)";
+  if (!locale_installed("en_US.UTF-8")) GTEST_SKIP() << "en_US.UTF-8 is not installed (apt-get install locales-all)";
   const std::vector<std::string> names = {"Smith", "O'Brien", "lee", "Van Dyke", "Smith-Jones", "\xC3\x89lise"};
   const std::vector<std::string> tails = {"caf\xC3\xA9", "cafe", "Cafe", "ca-fe", "c\xC3\xA0" "fe", "CAFE"};
   Rng rng(23);
@@ -86,7 +68,7 @@ TEST(LocaleComposite, TheLastResortsHeadsLeftOutWhereFewLinesTie) {
   gsort::ThreadPool pool(4);
   for (const std::vector<std::string>& args :
        std::vector<std::vector<std::string>>{{"-t,", "-k2,2", "-k1,1n"}, {"-t,", "-k2,2", "-k1,1n", "-r"}}) {
-    const gsort::LineSpec spec = spec_in("en_US.UTF-8", args);
+    const gsort::LineSpec spec = spec_in_locale("en_US.UTF-8", args);
     const std::unique_ptr<gsort::LineSorter> sorter = gsort::make_cpu_line_sorter(spec, pool);
     ASSERT_EQ(order_by(*sorter, spec, lines), reference_order(spec, lines)) << join_args(args);
     EXPECT_NE(sorter->steps().find("composite images in 1 of 1 chunks"), std::string::npos) << sorter->steps();

@@ -22,6 +22,7 @@
 #include "tests/lines/gnu_diff.h"
 #include "tests/support/process.h"
 #include "tests/support/rng.h"
+#include "tests/support/line_reference.h"
 #include "tests/support/sanitizers.h"
 #include "tests/support/temp_dir.h"
 
@@ -29,13 +30,6 @@ namespace gsort_test {
 namespace {
 
 bool have_gnu_sort() { return ::access("/usr/bin/sort", X_OK) == 0; }
-
-bool installed(const std::string& name) {
-  locale_t l = newlocale(LC_ALL_MASK, name.c_str(), static_cast<locale_t>(0));
-  if (l == static_cast<locale_t>(0)) return false;
-  freelocale(l);
-  return true;
-}
 
 // The locales the differential test runs in: a UTF-8 locale of each kind
 // the issue names (Swedish puts å ä ö after z, Turkish has a dotless i),
@@ -45,7 +39,7 @@ class LocaleDifferential : public ::testing::TestWithParam<const char*> {};
 TEST_P(LocaleDifferential, RandomOptionMixesMatchGnuSort) {
   const std::string locale = GetParam();
   if (!have_gnu_sort()) GTEST_SKIP() << "no /usr/bin/sort";
-  if (!installed(locale)) GTEST_SKIP() << locale << " is not installed (apt-get install locales-all)";
+  if (!locale_installed(locale)) GTEST_SKIP() << locale << " is not installed (apt-get install locales-all)";
   LocaleTally tally;
   const DiffOutcome d =
       run_gnu_locale_differential(locale, 5101 + std::strlen(locale.c_str()), 60 / kSanitizerShare, 150, {}, &tally);
@@ -67,7 +61,7 @@ INSTANTIATE_TEST_SUITE_P(Locales, LocaleDifferential,
 
 TEST(LocaleDifferentialSpilled, RunsMergedOnOneTwoAndSixteenThreads) {
   if (!have_gnu_sort()) GTEST_SKIP() << "no /usr/bin/sort";
-  if (!installed("en_US.UTF-8")) GTEST_SKIP() << "en_US.UTF-8 is not installed";
+  if (!locale_installed("en_US.UTF-8")) GTEST_SKIP() << "en_US.UTF-8 is not installed";
   // -S 1M (the least): inputs of tens of thousands of lines spill runs.
   for (const char* threads : {"1", "2", "16"}) {
     LocaleTally tally;
@@ -82,7 +76,7 @@ TEST(LocaleDifferentialSpilled, RunsMergedOnOneTwoAndSixteenThreads) {
 // where no GPU sorts (CI).
 TEST(LocaleDifferentialOnTheGpu, RandomOptionMixesMatchGnuSort) {
   if (!have_gnu_sort()) GTEST_SKIP() << "no /usr/bin/sort";
-  if (!installed("en_US.UTF-8")) GTEST_SKIP() << "en_US.UTF-8 is not installed";
+  if (!locale_installed("en_US.UTF-8")) GTEST_SKIP() << "en_US.UTF-8 is not installed";
   TempDir dir;
   write_file(dir.file("probe"), "b\na\n");
   if (run_process({GSORT_BINARY, "--backend", "gpu", dir.file("probe"), "-o", dir.file("out")}, c_locale()).exit_code != 0) {
@@ -104,7 +98,7 @@ TEST(LocaleDifferentialOnTheGpu, RandomOptionMixesMatchGnuSort) {
 // and a column of signed numbers, mostly distinct, which is not ranked.
 TEST(LocaleDifferentialRanked, FewDistinctCollatedKeysMatchGnuSort) {
   if (!have_gnu_sort()) GTEST_SKIP() << "no /usr/bin/sort";
-  if (!installed("en_US.UTF-8")) GTEST_SKIP() << "en_US.UTF-8 is not installed";
+  if (!locale_installed("en_US.UTF-8")) GTEST_SKIP() << "en_US.UTF-8 is not installed";
   const std::vector<std::string> names = {"Smith", "smith", "O'Brien", "OBrien", "o'brien", "lee", "Lee", "Van Dyke",
                                           "VanDyke", "Smith-Jones", "\xC3\x89lise", "Elise", "elise", "\xC3\xA9lise",
                                           "M\xC3\xBCller", "Muller", "Mueller", "\xC3\x85sa", "Asa", ""};
@@ -333,7 +327,7 @@ ProcessResult gsort_with(const std::vector<std::string>& env, const std::vector<
 
 // LC_ALL, then LC_COLLATE, then LANG; an empty one counts as unset.
 TEST(LocaleEnvironment, FoundAsSortFindsIt) {
-  if (!installed("en_US.UTF-8")) GTEST_SKIP() << "en_US.UTF-8 is not installed";
+  if (!locale_installed("en_US.UTF-8")) GTEST_SKIP() << "en_US.UTF-8 is not installed";
   const std::string input = "b\nB\na\nA\n";
   const std::string collated = "a\nA\nb\nB\n", bytewise = "A\nB\na\nb\n";
   EXPECT_EQ(gsort_with({"LC_ALL=", "LC_COLLATE=", "LANG=en_US.UTF-8"}, {}, input).out, collated);
@@ -358,7 +352,7 @@ TEST(LocaleNumbers, ThousandsSeparatorsAndDecimalPointAsSortReadsThem) {
   if (!have_gnu_sort()) GTEST_SKIP() << "no /usr/bin/sort";
   const std::string input = "1,234\n999\n-1,5\n-2\n1.5\n1,2,3\n,5\n0,001\n12,K\n3K\n1,5M\n 7\n1.000,5\n2.5G\n";
   for (const char* locale : {"en_US.UTF-8", "de_DE.UTF-8", "sv_SE.UTF-8"}) {
-    if (!installed(locale)) continue;
+    if (!locale_installed(locale)) continue;
     for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{{"-n"}, {"-h"}, {"-s", "-n"}, {"-s", "-h"}, {"-rn"}}) {
       ProcessOptions p;
       p.env = {std::string("LC_ALL=") + locale};
@@ -393,7 +387,7 @@ TEST(LocaleMonthsAndGeneralNumbers, AsSortReadsThem) {
       "M\xC3\xA4r 3\nmars 1,5\nJan 2\nDez 1.5\nOkt x\njanv. 7\nf\xC3\xA9vr. 2,25\nmaj 1e3\n"
       " Mai -0,5\nAra 4\n\xC5\x9eub 3,5\nfoo 0\nMAR 9\nd\xC3\xA9\x63. 1\n";
   for (const char* locale : {"de_DE.UTF-8", "fr_FR.UTF-8", "sv_SE.UTF-8", "tr_TR.UTF-8", "en_US.ISO-8859-1"}) {
-    if (!installed(locale)) continue;
+    if (!locale_installed(locale)) continue;
     for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{
              {"-M"}, {"-k1,1M", "-k2g"}, {"-k2,2g"}, {"-s", "-k2g"}, {"--debug", "-k1,1M"}, {"--debug", "-k2g"},
              {"--debug", "-k2n"}, {"-fM"}, {"--debug", "+1", "-2", "-t", ","}}) {
@@ -422,7 +416,7 @@ TEST(LocaleMonthsAndGeneralNumbers, AsSortReadsThem) {
 // so /usr/bin/sort may not pass this; gsort reads it as 9.5 does.
 TEST(CoreutilsLocalePorts, SortHThousandsSep) {
   const char* const locale = "sv_SE.ISO-8859-1";
-  if (!installed(locale)) GTEST_SKIP() << locale << " is not installed";
+  if (!locale_installed(locale)) GTEST_SKIP() << locale << " is not installed";
   const std::string lg = "\xA0";
   const std::string in = "1       1k      1 M     4" + lg + "003   1M\n"
                          "2k      2M      2 k     4" + lg + "002   2\n"
@@ -485,7 +479,7 @@ TEST(CoreutilsLocalePorts, SortLocale) {
                                          {"fr_FR.UTF-8", "aa\xC3\xA9", "aaf"},
                                          {"fr_FR.UTF-8", "a\xC3\xA9Y", "ae\xCC\x81Z"},
                                          {"fr_FR.UTF-8", "file1", "file-2"}}) {
-    if (!installed(p.locale)) continue;
+    if (!locale_installed(p.locale)) continue;
     for (const char* variable : {"LC_ALL", "LC_COLLATE"}) {
       const std::vector<std::string> env = {std::string("LC_ALL=") + (std::string(variable) == "LC_ALL" ? p.locale : ""),
                                             std::string("LC_COLLATE=") + p.locale};

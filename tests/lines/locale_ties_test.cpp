@@ -5,7 +5,6 @@
 // order is the reference comparison's.
 #include <gtest/gtest.h>
 
-#include <locale.h>
 
 #include <memory>
 #include <string>
@@ -21,15 +20,8 @@
 namespace gsort_test {
 namespace {
 
-bool en_us_installed() {
-  locale_t l = newlocale(LC_ALL_MASK, "en_US.UTF-8", static_cast<locale_t>(0));
-  if (l == static_cast<locale_t>(0)) return false;
-  freelocale(l);
-  return true;
-}
-
 TEST(LocaleTies, LongCollatedTiesAreRefinedOnEveryThread) {
-  if (!en_us_installed()) GTEST_SKIP() << "en_US.UTF-8 is not installed (apt-get install locales-all)";
+  if (!locale_installed("en_US.UTF-8")) GTEST_SKIP() << "en_US.UTF-8 is not installed (apt-get install locales-all)";
   gsort::LineOptions o;
   o.locale = gsort::line_locale_named("en_US.UTF-8");
   const gsort::LineSpec spec = gsort::make_line_spec(o, false, false);
@@ -47,7 +39,7 @@ TEST(LocaleTies, LongCollatedTiesAreRefinedOnEveryThread) {
 // pack in spare, not in the cache, where no key follows (a collated line;
 // a folded one under -s), and the order is the comparison's.
 TEST(LocaleTies, WholeLinesOrderedByTheirHeadsLaterWords) {
-  if (!en_us_installed()) GTEST_SKIP() << "en_US.UTF-8 is not installed (apt-get install locales-all)";
+  if (!locale_installed("en_US.UTF-8")) GTEST_SKIP() << "en_US.UTF-8 is not installed (apt-get install locales-all)";
   Rng rng(8);
   std::vector<std::string> lines;
   for (int i = 0; i < 60000; ++i) {
@@ -73,7 +65,7 @@ TEST(LocaleTies, WholeLinesOrderedByTheirHeadsLaterWords) {
 // words held whole (TieRefiner::heads_known_equal); the collation then
 // orders the two keys, and the last resort each key's lines.
 TEST(LocaleTies, ShortHeadsHeldWholeAreNotReadAgain) {
-  if (!en_us_installed()) GTEST_SKIP() << "en_US.UTF-8 is not installed (apt-get install locales-all)";
+  if (!locale_installed("en_US.UTF-8")) GTEST_SKIP() << "en_US.UTF-8 is not installed (apt-get install locales-all)";
   Rng rng(10);
   std::vector<std::string> lines;
   for (int i = 0; i < 200000; ++i) {

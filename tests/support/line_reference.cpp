@@ -1,5 +1,7 @@
 #include "tests/support/line_reference.h"
 
+#include <locale.h>
+
 #include <algorithm>
 #include <cstdlib>
 #include <numeric>
@@ -101,18 +103,39 @@ std::vector<uint32_t> order_by(gsort::LineSorter& sorter, const gsort::LineSpec&
   return order;
 }
 
-gsort::LineSpec spec_of_args(const std::vector<std::string>& args) {
-  // gsort's own command line: what a user's arguments give (it throws on
-  // what gsort refuses), never a spec of other options than asked.
+namespace {
+
+// gsort's own command line: what a user's arguments give (it throws on
+// what gsort refuses), never a spec of other options than asked.
+gsort::SortConfig config_of_args(const std::vector<std::string>& args) {
   std::vector<const char*> argv = {"gsort"};
   for (const std::string& a : args) argv.push_back(a.c_str());
-  gsort::SortConfig c = gsort::parse_command_line(static_cast<int>(argv.size()), argv.data()).config;
+  return gsort::parse_command_line(static_cast<int>(argv.size()), argv.data()).config;
+}
+
+}  // namespace
+
+gsort::LineSpec spec_of_args(const std::vector<std::string>& args) {
+  gsort::SortConfig c = config_of_args(args);
   // In C unless the test sets LC_ALL: the references (GNU sort through
   // c_locale, the comparison) are C's, whatever the shell's LANG says
   // (LANG=C.UTF-8 hashed -R's keys through its collation).
   const char* all = std::getenv("LC_ALL");
   if (all == nullptr || *all == '\0') c.lines.locale = gsort::line_locale_named("C");
   return gsort::make_line_spec(c.lines, c.reverse, c.unique);
+}
+
+gsort::LineSpec spec_in_locale(const std::string& locale, const std::vector<std::string>& args) {
+  gsort::SortConfig c = config_of_args(args);
+  c.lines.locale = gsort::line_locale_named(locale);
+  return gsort::make_line_spec(c.lines, c.reverse, c.unique);
+}
+
+bool locale_installed(const std::string& name) {
+  locale_t l = newlocale(LC_ALL_MASK, name.c_str(), static_cast<locale_t>(0));
+  if (l == static_cast<locale_t>(0)) return false;
+  freelocale(l);
+  return true;
 }
 
 }  // namespace gsort_test

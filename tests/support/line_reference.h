@@ -54,5 +54,10 @@ std::string random_rounds_against_reference(uint64_t seed, int rounds, size_t ma
 // The spec that gsort's command line (src/cli/options.h) makes of these
 // arguments; throws UsageError on what gsort refuses.
 gsort::LineSpec spec_of_args(const std::vector<std::string>& args);
+// The same in the named locale, whatever the environment's.
+gsort::LineSpec spec_in_locale(const std::string& locale, const std::vector<std::string>& args);
+
+// Whether the named locale is installed (newlocale finds it).
+bool locale_installed(const std::string& name);
 
 }  // namespace gsort_test

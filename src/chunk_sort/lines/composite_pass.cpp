@@ -152,33 +152,39 @@ double tied_lines(ThreadPool& pool, const std::vector<LineImageSpec>& specs, con
   return 2 * static_cast<double>(sample_ties(pool, specs, c, lines, step, reference)) * scale * scale;
 }
 
+// Whether plan `other`, which costs more a line than `base`, is worth it:
+// it leaves the refiner at least a byte's worth of varying bits fewer, and
+// the sample's lines tie under `base` and less than half as often under it.
+bool worth_its_cost(ThreadPool& pool, const std::vector<LineImageSpec>& specs, const std::vector<LevelFigures>& figures,
+                    const Composite& base, const Composite& other, const LineSpan& lines, uint64_t step,
+                    const std::vector<uint64_t>& reference) {
+  if (untaken_bits(base, figures) - untaken_bits(other, figures) < 8) return false;
+  const uint64_t base_ties = sample_ties(pool, specs, base, lines, step, reference);
+  return base_ties != 0 && 2 * sample_ties(pool, specs, other, lines, step, reference) < base_ties;
+}
+
 // Text taken as it is, or squeezed to its varying bits (plan_level). The
 // squeeze costs a fill more (a run of bits per byte to gather where the
 // processor has no one instruction for it; every bit checked) and misses
-// lines with a byte the sample did not show, so it is taken only where it
-// leaves the refiner at least a byte's worth of varying bits fewer and
-// the sample's lines tie under the bytes as they are, and less than half
-// as often squeezed: ten letters before a nine-digit number left it 16
-// bits and most of a word's lines tied; squeezed, 26 and hardly any.
+// lines with a byte the sample did not show, so it is taken only where
+// worth_its_cost: ten letters before a nine-digit number left it 16 bits
+// and most of a word's lines tied; squeezed, 26 and hardly any.
 Composite compose_text(ThreadPool& pool, const std::vector<LineImageSpec>& specs,
                        const std::vector<LevelFigures>& figures, const LineSpan& lines, uint64_t step,
                        const std::vector<uint64_t>& reference, bool* squeezed) {
   Composite raw = compose(specs, figures, false);
-  *squeezed = false;
   Composite squeeze = compose(specs, figures, true);
-  if (untaken_bits(raw, figures) - untaken_bits(squeeze, figures) < 8) return raw;
-  const uint64_t raw_ties = sample_ties(pool, specs, raw, lines, step, reference);
-  if (raw_ties == 0 || 2 * sample_ties(pool, specs, squeeze, lines, step, reference) >= raw_ties) return raw;
-  *squeezed = true;
-  return squeeze;
+  *squeezed = worth_its_cost(pool, specs, figures, raw, squeeze, lines, step, reference);
+  return *squeezed ? squeeze : raw;
 }
 
 // The better of compose_text's plan and one that ranks a text level of
 // more than kFewSlotsMost distinct keys (a lookup a line, and ranks sorted
-// first), taken on the same terms as the squeeze: 50,000 words of up to
-// 22 bytes squeezed took the 96 bits and left a word's 1,300 lines (the
-// last resort decides) to the refiner, 2.8 of the 3.2 thread-s of the
-// sort (C, 200 MB, dev, 2026-12-05); ranked, 16 bits and a line's number.
+// first), taken on the same terms as the squeeze (worth_its_cost): 50,000
+// words of up to 22 bytes squeezed took the 96 bits and left a word's
+// 1,300 lines (the last resort decides) to the refiner, 2.8 of the 3.2
+// thread-s of the sort (C, 200 MB, dev, 2026-12-05); ranked, 16 bits and
+// a line's number.
 Composite compose_best(ThreadPool& pool, const std::vector<LineImageSpec>& specs,
                        const std::vector<LevelFigures>& figures, const LineSpan& lines, uint64_t step,
                        const std::vector<uint64_t>& reference, bool* squeezed, bool* ranked_many) {
@@ -190,11 +196,8 @@ Composite compose_best(ThreadPool& pool, const std::vector<LineImageSpec>& specs
   }
   if (!many) return best;
   Composite ranked = compose(specs, figures, *squeezed, true);
-  if (untaken_bits(best, figures) - untaken_bits(ranked, figures) < 8) return best;
-  const uint64_t best_ties = sample_ties(pool, specs, best, lines, step, reference);
-  if (best_ties == 0 || 2 * sample_ties(pool, specs, ranked, lines, step, reference) >= best_ties) return best;
-  *ranked_many = true;
-  return ranked;
+  *ranked_many = worth_its_cost(pool, specs, figures, best, ranked, lines, step, reference);
+  return *ranked_many ? ranked : best;
 }
 
 bool reaches_past_first(const TieStart& start) { return start.level > 0 || start.settled; }
