@@ -124,6 +124,8 @@ std::unique_ptr<FirstLevelWeights> FirstLevelWeights::build(locale_t collate, co
     w.length = static_cast<uint8_t>(weights[c].size());
     std::memcpy(w.bytes, weights[c].data(), weights[c].size());
   }
+  for (uint32_t b = 0; b < 128; ++b) table->ascii_[b] = table->by_character_[b];
+  table->ascii_[0].length = kSegmentEnd;
   return table;
 }
 
@@ -131,25 +133,33 @@ bool FirstLevelWeights::head(const uint8_t* text, uint64_t len, uint8_t* out, ui
   // The weights of the characters before the last two read: a character
   // the table does not hold may combine with the one or two before it.
   uint64_t n = 0, before_last = 0, before_that = 0;
-  uint8_t image[256 + kMostWeightBytes];  // (each character's weights copied whole: a few bytes past n)
+  uint8_t image[256 + sizeof(Weights)];  // (each character's 8 bytes copied whole: a few past n)
   const Weights* const weights = by_character_.data();
   const uint64_t held = by_character_.size();
-  for (uint64_t at = 0; at < len && text[at] != 0;) {  // a NUL ends the text's first segment
-    int bytes = 1;
-    const uint32_t c = !utf8_ || text[at] < 0x80 ? text[at] : next_utf8(text, at, len, &bytes);
-    if (c >= held || weights[c].length == 0xFF) {
+  static const Weights kOutside;  // (not held)
+  for (uint64_t at = 0; at < len;) {
+    const Weights* w;
+    if (text[at] < 0x80) {
+      w = &ascii_[text[at]];
+      at += 1;
+    } else {
+      int bytes = 1;
+      const uint32_t c = utf8_ ? next_utf8(text, at, len, &bytes) : text[at];
+      w = c < held ? &weights[c] : &kOutside;
+      at += static_cast<uint64_t>(bytes);
+    }
+    if (w->length >= kSegmentEnd) {
+      if (w->length == kSegmentEnd) break;  // a NUL ends the text's first segment
       if (before_that < cap) return false;
       std::memcpy(out, image, cap);
       *written = cap;
       return true;
     }
-    const Weights& w = weights[c];
     before_that = before_last;
     before_last = n;
-    if (n + w.length > 256) break;  // far past the head: enough
-    std::memcpy(image + n, w.bytes, kMostWeightBytes);
-    n += w.length;
-    at += static_cast<uint64_t>(bytes);
+    if (n + w->length > 256) break;  // far past the head: enough
+    std::memcpy(image + n, w, sizeof(Weights));
+    n += w->length;
     if (before_that >= cap) break;  // the head, and two characters past it
   }
   // The whole text (exact), or enough of it.
@@ -160,13 +170,13 @@ bool FirstLevelWeights::head(const uint8_t* text, uint64_t len, uint8_t* out, ui
 
 uint64_t FirstLevelWeights::held() const {
   uint64_t n = 0;
-  for (const Weights& w : by_character_) n += w.length != 0xFF;
+  for (const Weights& w : by_character_) n += w.length != kNotHeld;
   return n;
 }
 
 bool FirstLevelWeights::keeps_heads_under(const uint8_t map[256]) const {
   const auto held = [this](uint32_t c) {
-    return (!utf8_ || c < 0x80) && c < by_character_.size() && by_character_[c].length != 0xFF;
+    return (!utf8_ || c < 0x80) && c < by_character_.size() && by_character_[c].length != kNotHeld;
   };
   for (uint32_t b = 0; b < 256; ++b) {
     const uint32_t to = map[b];

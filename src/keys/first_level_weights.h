@@ -45,12 +45,21 @@ class FirstLevelWeights {
 
  private:
   static constexpr int kMostWeightBytes = 7;
+  static constexpr uint8_t kNotHeld = 0xFF;
+  static constexpr uint8_t kSegmentEnd = 0xFE;  // ascii_[0]'s length: a NUL
+  // A character's weights and their count, in 8 bytes: head() copies all
+  // 8 where the weights go, in one load and one store.
   struct Weights {
-    uint8_t length = 0xFF;  // 0xFF: not in the table
-    uint8_t bytes[kMostWeightBytes];
+    uint8_t bytes[kMostWeightBytes] = {};
+    uint8_t length = kNotHeld;
   };
+  static_assert(sizeof(Weights) == 8, "one word a character");
   bool utf8_ = false;
   std::vector<Weights> by_character_;  // by code point (UTF-8) or by byte
+  // Bytes below 0x80, a character each in every locale the table serves:
+  // by_character_'s first 128, apart, so that head() reads them without
+  // asking how the text is encoded; NUL's marks a segment's end.
+  Weights ascii_[128];
 };
 
 }  // namespace gsort
