@@ -282,10 +282,12 @@ Misfits fill_entries(ThreadPool& pool, const std::vector<LineImageSpec>& specs, 
 // The plan widened by the lines that did not fit it (their figures
 // added to the sample's: every line that fitted still fits), or, where
 // they are many, made from every line, of the levels the old plan reached
-// (the rest would cost a pass for nothing).
+// (the rest would cost a pass for nothing); its costly heads left out as
+// the first plan's were (`step`: the sample's), or a name the sample
+// missed would bring back a last resort that the device cannot fill.
 Composite widened(ThreadPool& pool, const std::vector<LineImageSpec>& specs, size_t levels, const LineSpan& lines,
-                  const std::vector<uint64_t>& reference, const Composite& old, const Misfits& misfits, bool squeezed,
-                  bool ranked_many, std::vector<LevelFigures>& figures) {
+                  uint64_t step, const std::vector<uint64_t>& reference, const Composite& old, const Misfits& misfits,
+                  bool squeezed, bool ranked_many, std::vector<LevelFigures>& figures) {
   if (misfits.many) {
     const size_t reached = old.start.settled ? levels : std::min<size_t>(levels, old.start.level + 1);
     figures = figures_of(pool, specs, reached, lines, 1, reference);
@@ -293,7 +295,7 @@ Composite widened(ThreadPool& pool, const std::vector<LineImageSpec>& specs, siz
     for (uint64_t i : misfits.lines) add_line(specs, levels, lines, i, reference, figures);
   }
   settle_figures(specs, reference, figures);
-  return compose(specs, figures, squeezed, ranked_many);
+  return without_costly_heads(pool, specs, compose(specs, figures, squeezed, ranked_many), lines, step, reference);
 }
 
 }  // namespace
@@ -350,7 +352,7 @@ std::optional<TieStart> composite_pass(ThreadPool& pool, const LineSpec& spec, c
   std::optional<Misfits> away = hand_over ? offload(lines, specs, c, reference, entries) : std::nullopt;
   if (away && !away->none()) {
     *replanned = true;
-    c = widened(pool, specs, levels, lines, reference, c, *away, *squeezed, ranked_many, figures);
+    c = widened(pool, specs, levels, lines, step, reference, c, *away, *squeezed, ranked_many, figures);
     if (!reaches_past_first(c.start)) return {};
     away = offload(lines, specs, c, reference, entries);
   }
@@ -369,7 +371,7 @@ std::optional<TieStart> composite_pass(ThreadPool& pool, const LineSpec& spec, c
     return c.start;
   }
   *replanned = true;
-  c = widened(pool, specs, levels, lines, reference, c, misfits, *squeezed, ranked_many, figures);  // as before: every line that fitted still fits
+  c = widened(pool, specs, levels, lines, step, reference, c, misfits, *squeezed, ranked_many, figures);  // as before: every line that fitted still fits
   if (!reaches_past_first(c.start)) return {};
   if (!fill_entries(pool, specs, c, lines, reference, entries, cache, &fits).none()) return {};  // cannot be: the plan only widened
   if (cache && fits) *cached = CachedWords{true, c.start.level, c.start.depth};
