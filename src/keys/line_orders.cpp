@@ -132,6 +132,9 @@ uint64_t collated_head(const LineImageSpec& spec, const uint8_t* key, uint64_t l
     const uint8_t* fold = spec.key.rules != nullptr ? spec.key.rules->upper : ascii_upper();
     if (spec.collation->head_folded(key, len, fold, head, kImageHeadBytes, &written)) return written;
   }
+  // The bytes as they are: the table's head reads no further than it
+  // needs, and strxfrm's (collation.cpp) takes prefixes of its own.
+  if (!spec.key.fold && spec.key.keep == kKeepAll) return spec.collation->head(key, len, head, kImageHeadBytes);
   if (len > kPrefix) {
     uint64_t take = kPrefix;
     while (take > 0 && (key[take] & 0xC0) == 0x80) --take;  // not into a UTF-8 character
