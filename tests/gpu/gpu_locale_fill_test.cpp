@@ -6,13 +6,14 @@
 // and punctuation, or not at all to the collation; a name the sample
 // misses (the plan widens, the device fills again); reversed, and -s. The
 // order must be the reference's and the CPU sorter's. Skips without a
-// usable GPU or without the locale.
+// usable GPU (the widened plan's test needs none) or without the locale.
 #include <gtest/gtest.h>
 
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "src/chunk_sort/lines/gpu/device_composite.h"
 #include "src/chunk_sort/lines/gpu/sort_gpu.h"
 #include "src/core/thread_pool.h"
 #include "tests/gpu/require_gpu.h"
@@ -54,6 +55,43 @@ TEST(GpuLocaleFill, RankedCollatedKeysAreFoundOnTheDevice) {
     EXPECT_EQ(gsort_test::order_by(*gpu, spec, lines), expected) << gpu->steps();
     EXPECT_NE(gpu->steps().find("their entries filled there in 1,"), std::string::npos) << gpu->steps();
   }
+}
+
+// A plan widened by a name the sample missed leaves the last resort's
+// heads out as the first plan did (composite_pass.cpp's
+// without_costly_heads), so that the device (which makes no collated
+// heads) can fill it. Each plan handed to the offload is one
+// the device takes (device_composite); the first hand-over reports the
+// missed name's line as not fitting, as the device would. Needs no GPU.
+TEST(GpuLocaleFill, AWidenedPlanLeavesTheHeadsOutAsTheFirstDid) {
+  if (!gsort_test::locale_installed("en_US.UTF-8")) GTEST_SKIP() << "en_US.UTF-8 is not installed (apt-get install locales-all)";
+  const std::vector<std::string> names = {"Smith", "smith", "O'Brien", "OBrien", "lee", "Lee", "\xC3\x89lise", "Elise"};
+  Rng rng(24);
+  std::vector<std::string> lines;
+  for (int i = 0; i < 300000; ++i) {
+    lines.push_back(std::to_string(rng.below(1000000)) + "," + names[rng.below(names.size())] + "," +
+                    names[rng.below(names.size())]);
+  }
+  const uint64_t missed = 200001;  // (the sample takes every 4th line)
+  lines[missed] = "5,Zo\xC3\xAB,lee";
+  ThreadPool pool(4);
+  const LineSpec spec = gsort_test::spec_in_locale("en_US.UTF-8", {"-t,", "-k2,2", "-k1,1n"});
+  std::vector<size_t> levels;
+  std::vector<bool> device_takes;
+  const CompositeOffload offload = [&](const LineSpan&, const std::vector<LineImageSpec>& specs, const Composite& c,
+                                       const std::vector<uint64_t>& reference, WideEntry*) -> std::optional<Misfits> {
+    std::vector<const FewSlots*> ranked;
+    levels.push_back(c.levels.size());
+    device_takes.push_back(device_composite(specs, c, reference, &ranked).has_value());
+    if (levels.size() > 1) return std::nullopt;  // the CPU fills
+    Misfits m;
+    m.lines = {missed};
+    return m;
+  };
+  const std::unique_ptr<LineSorter> sorter = make_cpu_line_sorter(spec, pool, {}, offload);
+  ASSERT_EQ(gsort_test::order_by(*sorter, spec, lines), gsort_test::reference_order(spec, lines));
+  EXPECT_EQ(levels, (std::vector<size_t>{2, 2})) << "the name, the number; no last resort";
+  EXPECT_EQ(device_takes, (std::vector<bool>{true, true}));
 }
 
 }  // namespace

@@ -2,15 +2,14 @@
 // collated_ranks.h): over more distinct words than the first sample sees,
 // which a wider sample finds, so every line fits the first plan (none made
 // again from every line); and before a last resort whose heads the plan
-// leaves out, also once a name the sample missed widens it. The order is
-// the reference comparison's.
+// leaves out (tests/gpu/gpu_locale_fill_test.cpp: also once a name the
+// sample missed widens the plan). The order is the reference comparison's.
 #include <gtest/gtest.h>
 
 #include <memory>
 #include <string>
 #include <vector>
 
-#include "src/chunk_sort/lines/gpu/device_composite.h"
 #include "src/chunk_sort/lines/sorter.h"
 #include "src/core/thread_pool.h"
 #include "src/keys/line_spec.h"
@@ -74,43 +73,6 @@ TEST(LocaleComposite, TheLastResortsHeadsLeftOutWhereFewLinesTie) {
     ASSERT_EQ(order_by(*sorter, spec, lines), reference_order(spec, lines)) << join_args(args);
     EXPECT_NE(sorter->steps().find("composite images in 1 of 1 chunks"), std::string::npos) << sorter->steps();
   }
-}
-
-// The same once a name the sample missed widens the plan: the widened plan
-// leaves the heads out as the first did, so that the device (which makes
-// no collated heads) can fill it. Each plan handed to the offload is one
-// the device takes (device_composite); the first hand-over reports the
-// missed name's line as not fitting, as the device would.
-TEST(LocaleComposite, AWidenedPlanLeavesTheHeadsOutAsTheFirstDid) {
-  if (!locale_installed("en_US.UTF-8")) GTEST_SKIP() << "en_US.UTF-8 is not installed (apt-get install locales-all)";
-  const std::vector<std::string> names = {"Smith", "smith", "O'Brien", "OBrien", "lee", "Lee", "\xC3\x89lise", "Elise"};
-  Rng rng(24);
-  std::vector<std::string> lines;
-  for (int i = 0; i < 300000; ++i) {
-    lines.push_back(std::to_string(rng.below(1000000)) + "," + names[rng.below(names.size())] + "," +
-                    names[rng.below(names.size())]);
-  }
-  const uint64_t missed = 200001;  // (the sample takes every 4th line)
-  lines[missed] = "5,Zo\xC3\xAB,lee";
-  gsort::ThreadPool pool(4);
-  const gsort::LineSpec spec = spec_in_locale("en_US.UTF-8", {"-t,", "-k2,2", "-k1,1n"});
-  std::vector<size_t> levels;
-  std::vector<bool> device_takes;
-  const gsort::CompositeOffload offload = [&](const gsort::LineSpan&, const std::vector<gsort::LineImageSpec>& specs,
-                                              const gsort::Composite& c, const std::vector<uint64_t>& reference,
-                                              gsort::WideEntry*) -> std::optional<gsort::Misfits> {
-    std::vector<const gsort::FewSlots*> ranked;
-    levels.push_back(c.levels.size());
-    device_takes.push_back(gsort::device_composite(specs, c, reference, &ranked).has_value());
-    if (levels.size() > 1) return std::nullopt;  // the CPU fills
-    gsort::Misfits m;
-    m.lines = {missed};
-    return m;
-  };
-  const std::unique_ptr<gsort::LineSorter> sorter = gsort::make_cpu_line_sorter(spec, pool, {}, offload);
-  ASSERT_EQ(order_by(*sorter, spec, lines), reference_order(spec, lines));
-  EXPECT_EQ(levels, (std::vector<size_t>{2, 2})) << "the name, the number; no last resort";
-  EXPECT_EQ(device_takes, (std::vector<bool>{true, true}));
 }
 
 }  // namespace
