@@ -13,7 +13,12 @@ namespace {
 
 // What the pass finds over its lines: the bits in which words 0, 1 and 2
 // (and the next level's word 0) differ from line 0's, the longest first
-// image, and whether any key defeats the exact shortcut.
+// image, and whether any key defeats the exact shortcut. A task keeps its
+// own in locals and stores them once: updated in a vector of the tasks'
+// for every line, across the calls that make a collated head, they shared
+// cache lines with the neighbouring tasks' (whole log lines in
+// en_US.UTF-8: first pass 0.32 s against C's 0.05 on the H100 host's 16
+// threads, 2026-12-06, where one thread's lines cost 2.4x C's).
 struct Figures {
   uint64_t v0 = 0, v1 = 0, v2 = 0, vn = 0;
   uint64_t longest = 0;
@@ -183,7 +188,7 @@ Figures whole_line_words(ThreadPool& pool, const LineKey& key, const LineSpan& l
   words(0, first);
   std::vector<Figures> figures(tasks);
   pool.parallel_for(tasks, [&](size_t t) {
-    Figures& f = figures[t];
+    Figures f;  // (stored once: see Figures)
     for (uint64_t i = split_point(n, tasks, t), end = split_point(n, tasks, t + 1); i < end; ++i) {
       uint64_t w[3];
       const uint64_t len = words(i, w);
@@ -193,6 +198,7 @@ Figures whole_line_words(ThreadPool& pool, const LineKey& key, const LineSpan& l
       entries[i] = WideEntry{w[0], 0, static_cast<uint32_t>(i)};
       spare[i] = later_words(w[1], w[2]);
     }
+    figures[t] = f;
   });
   Figures all;
   for (const Figures& f : figures) all.add(f);
@@ -258,7 +264,7 @@ TieStart first_pass(ThreadPool& pool, const LineSpec& spec, const LineSpan& line
   std::vector<Figures> figures(tasks);
   pool.parallel_for(tasks, [&](size_t t) {
     constexpr uint64_t kMost = std::numeric_limits<uint32_t>::max();
-    Figures& f = figures[t];
+    Figures f;  // (stored once: see Figures)
     for (uint64_t i = split_point(n, tasks, t), end = split_point(n, tasks, t + 1); i < end; ++i) {
       LineImageView v;
       uint64_t length = 0;
@@ -276,6 +282,7 @@ TieStart first_pass(ThreadPool& pool, const LineSpec& spec, const LineSpan& line
                              static_cast<uint32_t>(v.len), static_cast<uint32_t>(length)};
       }
     }
+    figures[t] = f;
   });
   Figures all;
   for (const Figures& f : figures) all.add(f);
