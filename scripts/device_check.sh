@@ -21,6 +21,11 @@ set -uo pipefail
 export LC_ALL=C
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 carry=$(cd "${CARRY:-$repo/.devcarry}" && pwd) || { echo "device_check.sh: no packed build (CARRY)" >&2; exit 2; }
+# A pack made with GZIPPED=1 (device_pack.sh), unpacked where it lies (each call sends it again).
+for packed in "$carry"/*.gz; do
+  [[ -e $packed ]] || continue
+  gunzip -f "$packed" && chmod +x "${packed%.gz}"
+done
 out=${OUT:-/tmp/gsort-device}
 tmp=${TMPDIR:-/tmp}
 mkdir -p "$out"

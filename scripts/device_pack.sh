@@ -8,6 +8,11 @@
 # DEST/build_dir names BUILD_DIR as an absolute path: the host test suites
 # run gsort, gsort-gen and gsort-test-hooks from there (their paths are
 # compiled in), so device_check.sh puts them there on the GPU machine.
+# ONLY="gsort gsort-gen ..." packs just those (names as below, without their
+# folder); GZIPPED=1 compresses each binary, which device_check.sh unpacks:
+# the whole pack of an arch-90 build is some 118 MB, over a device call's
+# 64 MiB, and gsort, gsort-gen, gsort-test-hooks, gsort_gpu_tests and
+# gsort_line_tests gzipped some 20 MB.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build}
@@ -19,9 +24,12 @@ for f in gsort gsort-mpi gsort-gen tests/gsort-test-hooks tests/gsort_unit_tests
          tests/gsort_line_tests bench/gpu_sort_bench bench/kernel_sort_bench bench/host_alloc_bench \
          bench/slice_transfer_bench bench/cpu_sort_bench bench/output_write_bench bench/pipe_floor_bench bench/spill_floor_bench bench/line_sort_bench bench/cached_bytes \
          bench/run_release_bench; do
+  name=$(basename "$f")
+  [[ -z ${ONLY:-} || " $ONLY " == *" $name "* ]] || continue
   if [[ -x $build/$f ]]; then
     cp "$build/$f" "$dest/"
-    strip "$dest/$(basename "$f")"
+    strip "$dest/$name"
+    [[ ${GZIPPED:-0} != 1 ]] || gzip -f "$dest/$name"
   fi
 done
 (cd "$build" && pwd) >"$dest/build_dir"
