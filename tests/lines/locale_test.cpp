@@ -20,9 +20,9 @@
 #include "src/keys/line_compare.h"
 #include "src/keys/line_spec.h"
 #include "tests/lines/gnu_diff.h"
+#include "tests/support/line_reference.h"
 #include "tests/support/process.h"
 #include "tests/support/rng.h"
-#include "tests/support/line_reference.h"
 #include "tests/support/sanitizers.h"
 #include "tests/support/temp_dir.h"
 

@@ -5,7 +5,6 @@
 // order is the reference comparison's.
 #include <gtest/gtest.h>
 
-
 #include <memory>
 #include <string>
 #include <vector>
