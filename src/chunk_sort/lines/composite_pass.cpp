@@ -15,8 +15,6 @@ namespace {
 
 constexpr uint64_t kSampleLines = 65536;  // lines whose figures plan the composite first
 constexpr uint64_t kWiderSample = 16;     // times as many, where a collated level's keys went unseen
-constexpr uint64_t kPrefetchLines = 4;   // how far ahead a fill asks for its ranked slots (prefetch_ranked)
-constexpr uint64_t kPrefetchSlotsLeast = 4096;  // ranked slots (256 KiB) that the caches may not hold
 __extension__ typedef unsigned __int128 Bits128;  // the composite as it is built (GCC's and Clang's)
 
 // A level's slot of one line (image_slot.h); a collated level's is its
@@ -76,19 +74,6 @@ bool composite_entry(const std::vector<LineImageSpec>& specs, const Composite& c
   acc <<= kCompositeBits - c.bits;  // c.bits never exceeds the 96
   entry = WideEntry{static_cast<uint64_t>(acc >> 32), static_cast<uint32_t>(acc), static_cast<uint32_t>(i)};
   return true;
-}
-
-// Line i's ranked slots asked of memory ahead of its composite_entry: a
-// find among 50,000 accented words waited on its slot's words for two
-// thirds of its time, 30% of the sort on one thread (perf, dev,
-// 2026-12-06; 4 lines ahead took a tenth off its user time). Its slots
-// are made again then, which costs less than the wait.
-void prefetch_ranked(const std::vector<LineImageSpec>& specs, const Composite& c, const LineSpan& lines, uint64_t i) {
-  for (const LevelPlan& p : c.levels) {
-    if (!p.ranks) continue;
-    const LevelSlot slot = level_slot(specs[p.level], lines.line(i), lines.length(i), kSlotBytes, ranked_by_collation(specs[p.level]));
-    p.ranks->prefetch(slot.slot());
-  }
 }
 
 // The figures of every step-th line, on the pool's threads.
@@ -276,14 +261,10 @@ Misfits fill_entries(ThreadPool& pool, const std::vector<LineImageSpec>& specs, 
   std::vector<std::vector<uint64_t>> found(tasks);
   std::atomic<uint64_t> count{0};
   std::atomic<bool> all_fit{true};
-  const bool ranked = std::any_of(c.levels.begin(), c.levels.end(),
-                                  [](const LevelPlan& p) { return p.ranks && p.ranks->size() >= kPrefetchSlotsLeast; });
-  const uint64_t ahead = ranked ? kPrefetchLines : 0;
   pool.parallel_for(tasks, [&](size_t t) {
     bool fit = true;
     for (uint64_t i = split_point(n, tasks, t), end = split_point(n, tasks, t + 1); i < end; ++i) {
       if ((i & 4095) == 0 && count.load(std::memory_order_relaxed) > kMisfitsMost) break;  // refilled anyway
-      if (ahead > 0 && i + ahead < end) prefetch_ranked(specs, c, lines, i + ahead);
       if (cache) fit &= keep_tie_words(specs[c.start.level], c.start.depth, lines, i, cache[i]);
       if (composite_entry(specs, c, reference.data(), lines, i, entries[i])) continue;
       if (count.fetch_add(1, std::memory_order_relaxed) >= kMisfitsMost) break;

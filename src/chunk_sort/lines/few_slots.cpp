@@ -89,12 +89,4 @@ uint32_t FewSlots::find(const Slot& s) const {
   }
 }
 
-void FewSlots::prefetch(const Slot& s) const {
-  if (table_.empty()) return;
-  const uint32_t at = table_[hash_of(s) & (table_.size() - 1)];
-  if (at == kEmpty) return;
-  __builtin_prefetch(&slots_[at]);
-  if (!ranks_.empty()) __builtin_prefetch(&ranks_[at]);
-}
-
 }  // namespace gsort

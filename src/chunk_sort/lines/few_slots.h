@@ -42,9 +42,6 @@ class FewSlots {
   // The slot's rank, or kMissing.
   static constexpr uint32_t kMissing = ~uint32_t{0};
   uint32_t find(const Slot& s) const;
-  // Asks memory for what find(s) will read first (its table entry's slot
-  // and rank), a line or two ahead of the find.
-  void prefetch(const Slot& s) const;
 
  private:
   static constexpr uint32_t kEmpty = ~uint32_t{0};
