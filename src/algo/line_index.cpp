@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "src/algo/byte_scan.h"
+#include "src/core/stopwatch.h"
 
 namespace gsort {
 namespace {
@@ -54,11 +55,13 @@ IndexResult index_lines(ThreadPool& pool, const uint8_t* text, uint64_t bytes, u
                         const std::function<uint64_t*(uint64_t lines)>& room) {
   const size_t tasks = std::max<size_t>(1, std::min<uint64_t>(pool.balanced_task_count(), bytes / kBytesPerTask));
   std::vector<uint64_t> counts(tasks + 1, 0);
+  Stopwatch took;
   pool.parallel_for(tasks, [&](size_t t) {
     counts[t + 1] = count_terminators(text, split_point(bytes, tasks, t), split_point(bytes, tasks, t + 1), eol);
   });
   for (size_t t = 0; t < tasks; ++t) counts[t + 1] += counts[t];  // lines ending before piece t+1
   IndexResult r;
+  r.counted_s = took.lap();
   r.lines = std::min(counts[tasks], max_lines);
   uint64_t* const starts = room(r.lines);
   starts[0] = 0;
@@ -70,6 +73,7 @@ IndexResult index_lines(ThreadPool& pool, const uint8_t* text, uint64_t bytes, u
     longest[t] = write_starts(text, split_point(bytes, tasks, t), split_point(bytes, tasks, t + 1), eol, starts,
                               counts[t] + 1, r.lines - counts[t]);
   });
+  r.written_s = took.lap();
   r.bytes = starts[r.lines];
   r.longest = *std::max_element(longest.begin(), longest.end());
   for (size_t t = 0; t < tasks; ++t) {

@@ -28,6 +28,9 @@ struct IndexResult {
   uint64_t lines = 0;    // lines indexed
   uint64_t bytes = 0;    // bytes they take, terminators included
   uint64_t longest = 0;  // the longest line's bytes, terminator included
+  // Where the time went (-v): the terminators counted, then the starts'
+  // room asked for and the starts written (their pages first touched).
+  double counted_s = 0, written_s = 0;
 };
 
 // A chunk's line starts and its order, grown to the lines it holds (no

@@ -1,6 +1,7 @@
 #include "src/lines/form_runs.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <future>
 
 #include "io/output/write_behind.h"
@@ -52,6 +53,12 @@ LineSpan index_chunk(const LineRunFormation& f, ChunkBuffers& b, uint64_t bytes,
   LineSorter& sorter = f.sorter;
   const IndexResult ix = index_lines(f.ctx.pool, b.chars(), bytes, f.ctx.eol(), f.plan.chunk_lines,
                                      [&b, &sorter](uint64_t n) { return b.room_for(n, sorter); });
+  if (b.mapped_text) {  // the whole input, mapped: the read phase is this and the mapping
+    char text[200];
+    std::snprintf(text, sizeof text, "lines: %llu lines indexed (terminators counted in %.3f s, starts written in %.3f s)",
+                  static_cast<unsigned long long>(ix.lines), ix.counted_s, ix.written_s);
+    f.ctx.log.info(text);
+  }
   if (ix.longest > f.plan.max_line) {
     uint64_t i = 0;
     while (b.start()[i + 1] - b.start()[i] != ix.longest) ++i;

@@ -10,6 +10,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -60,6 +61,10 @@ TEST_F(LineMappedInput, OneFileInTheCacheIsMappedAndSortsAsGnuSort) {
     const ProcessResult r = gsort(args);
     ASSERT_EQ(r.status(), "exit 0") << r.err;
     EXPECT_TRUE(contains(r.err, kMappedSays)) << r.err;
+    // -v says how long the mapping's index took, and of how many lines.
+    const std::string text = read_file(dir.file("in"));
+    const auto lines = std::count(text.begin(), text.end(), '\n');
+    EXPECT_TRUE(contains(r.err, "lines: " + std::to_string(lines) + " lines indexed (terminators counted in ")) << r.err;
     std::vector<std::string> theirs = mix;
     theirs.push_back(dir.file("in"));
     EXPECT_TRUE(read_file(dir.file("out")) == gnu(theirs)) << join_args(mix);
