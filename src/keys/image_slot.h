@@ -18,11 +18,7 @@ constexpr uint64_t kSlotBytes = 8 * kSlotWords;
 constexpr uint64_t kKeyBytesMost = kSlotBytes - 1;  // a collated key held in a slot, with its length
 
 // A level's image in the slot, padding included, as big-endian words.
-// Aligned to a cache line: a ranked level's find() reads one slot of tens
-// of thousands for every line, and a slot across two lines cost two
-// misses (FewSlots::find was 28% of 50,000 accented words' sort on one
-// thread, two thirds of it waiting on the slot's words: perf, dev, 2026-12-06).
-struct alignas(64) Slot {
+struct Slot {
   uint64_t w[kSlotWords];
 };
 
