@@ -6,12 +6,13 @@
 // did not see (a rare word, a longer number, a rare sign, a count that
 // does not mirror the sign) widen the plan,
 // or, being many, make it again from every line. -v's steps tell that the composite was
-// taken and that it left no ties to refine where the keys tell every line
-// apart.
+// taken, that it left no ties to refine where the keys tell every line
+// apart, and that its plan is a part of the first pass.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
 #include <memory>
 #include <random>
 #include <string>
@@ -129,6 +130,12 @@ TEST(LineComposite, AFewNamesThenANumberLeaveNoTies) {
         << gsort_test::join_args(args);
     EXPECT_NE(sorter->steps().find("composite images in 1 of 1 chunks, 0 planned again"), std::string::npos) << sorter->steps();
     EXPECT_NE(sorter->steps().find(" 0 lines in 0 segments"), std::string::npos) << sorter->steps();
+    // The plan is a part of the first pass.
+    double first = -1, planned = -1;
+    ASSERT_EQ(std::sscanf(sorter->steps().c_str(), "first pass %lf s (planned in %lf s;", &first, &planned), 2)
+        << sorter->steps();
+    EXPECT_GE(planned, 0);
+    EXPECT_LE(planned, first);
   }
 }
 

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "src/chunk_sort/lines/composite_plan.h"
+#include "src/core/stopwatch.h"
 #include "src/keys/image_slot.h"
 #include "src/keys/line_image.h"
 
@@ -303,7 +304,8 @@ Composite widened(ThreadPool& pool, const std::vector<LineImageSpec>& specs, siz
 std::optional<TieStart> composite_pass(ThreadPool& pool, const LineSpec& spec, const LineSpan& lines,
                                        WideEntry* entries, const std::function<LineCache*()>& tie_cache,
                                        CachedWords* cached, bool* replanned, bool* squeezed,
-                                       const CompositeOffload& offload, bool* sorted) {
+                                       const CompositeOffload& offload, bool* sorted, double* planned_s) {
+  const Stopwatch planning;
   *replanned = false;
   *squeezed = false;
   *cached = CachedWords{};
@@ -340,6 +342,7 @@ std::optional<TieStart> composite_pass(ThreadPool& pool, const LineSpec& spec, c
   // The tie words are kept as the plan's start has them (a plan made again
   // keeps them again), where the CPU fills.
   const bool many = many_lines_tie(pool, specs, c, lines, step, reference);
+  if (planned_s) *planned_s = planning.seconds();
   // Off the CPU, filled and sorted at once; a plan widened once is handed
   // over again, and the CPU fills by a plan widened twice. Where many lines
   // tie, only at a level whose image is made from the key's bytes alone,

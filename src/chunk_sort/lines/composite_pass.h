@@ -79,10 +79,12 @@ using CompositeOffload =
 // a first key whose images are not exact or longer than the slot (the
 // first pass, first_pass.h, then does better). With an offload that
 // takes the chunk (where no tie words are kept), *sorted: the entries
-// come back sorted.
+// come back sorted. *planned_s: the seconds its sample and plan took,
+// before any fill (-v).
 std::optional<TieStart> composite_pass(ThreadPool& pool, const LineSpec& spec, const LineSpan& lines,
                                        WideEntry* entries, const std::function<LineCache*()>& tie_cache,
                                        CachedWords* cached, bool* replanned, bool* squeezed,
-                                       const CompositeOffload& offload = {}, bool* sorted = nullptr);
+                                       const CompositeOffload& offload = {}, bool* sorted = nullptr,
+                                       double* planned_s = nullptr);
 
 }  // namespace gsort

@@ -92,8 +92,11 @@ class CpuLineSorter final : public LineSorter {
       return cache();
     };
     bool sorted = false;
+    double planned_s = 0;
     const std::optional<TieStart> composite = composite_pass(pool_, spec_, lines, w(), cache_from_end_to_end, &cached,
-                                                             &replanned, &squeezed, composite_offload_, &sorted);
+                                                             &replanned, &squeezed, composite_offload_, &sorted,
+                                                             &planned_s);
+    steps_.composite_planned_s += planned_s;
     // Huge pages for the cache only where a pass fills it: a touch of one
     // entry by the refiner would zero 2 MB.
     cache_.advise_huge_pages(composite ? cached.filled : first_pass_fills_cache(spec_));
