@@ -299,6 +299,17 @@ Composite widened(ThreadPool& pool, const std::vector<LineImageSpec>& specs, siz
   return without_costly_heads(pool, specs, compose(specs, figures, squeezed, ranked_many), lines, step, reference);
 }
 
+// Line 0's slot words of levels [0, levels), which the figures' varying
+// bits are taken against.
+std::vector<uint64_t> reference_words(const std::vector<LineImageSpec>& specs, size_t levels, const LineSpan& lines) {
+  std::vector<uint64_t> reference(levels * kSlotWords);
+  for (size_t l = 0; l < levels; ++l) {
+    const Slot slot = level_slot(specs[l], lines.line(0), lines.length(0), kSlotBytes, ranked_by_collation(specs[l])).slot();
+    std::copy(slot.w, slot.w + kSlotWords, reference.begin() + static_cast<std::ptrdiff_t>(l * kSlotWords));
+  }
+  return reference;
+}
+
 }  // namespace
 
 std::optional<TieStart> composite_pass(ThreadPool& pool, const LineSpec& spec, const LineSpan& lines,
@@ -306,6 +317,7 @@ std::optional<TieStart> composite_pass(ThreadPool& pool, const LineSpec& spec, c
                                        CachedWords* cached, bool* replanned, bool* squeezed,
                                        const CompositeOffload& offload, bool* sorted, double* planned_s) {
   const Stopwatch planning;
+  const auto planned = [&] { if (planned_s) *planned_s = planning.seconds(); };
   *replanned = false;
   *squeezed = false;
   *cached = CachedWords{};
@@ -316,11 +328,7 @@ std::optional<TieStart> composite_pass(ThreadPool& pool, const LineSpec& spec, c
   // rarely shorter than the slot: the sample would say so for nothing.
   if (n == 0 || specs.size() < 2 || image_is_line_itself(specs[0]) || !composable(specs[0])) return {};
   const size_t levels = std::min<size_t>(specs.size(), kSlotLevels);
-  std::vector<uint64_t> reference(levels * kSlotWords);
-  for (size_t l = 0; l < levels; ++l) {
-    const Slot slot = level_slot(specs[l], lines.line(0), lines.length(0), kSlotBytes, ranked_by_collation(specs[l])).slot();
-    std::copy(slot.w, slot.w + kSlotWords, reference.begin() + static_cast<std::ptrdiff_t>(l * kSlotWords));
-  }
+  const std::vector<uint64_t> reference = reference_words(specs, levels, lines);
   // Planned from a sample. Lines that do not fit the plan widen it and
   // every line is filled again (widened).
   uint64_t step = 0;
@@ -337,12 +345,15 @@ std::optional<TieStart> composite_pass(ThreadPool& pool, const LineSpec& spec, c
   settle_figures(specs, reference, figures);
   bool ranked_many = false;
   Composite c = compose_best(pool, specs, figures, lines, step, reference, squeezed, &ranked_many);
-  if (!reaches_past_first(c.start)) return {};
+  if (!reaches_past_first(c.start)) {  // planned, and not taken: the first pass fills instead
+    planned();
+    return {};
+  }
   c = without_costly_heads(pool, specs, c, lines, step, reference);
   // The tie words are kept as the plan's start has them (a plan made again
   // keeps them again), where the CPU fills.
   const bool many = many_lines_tie(pool, specs, c, lines, step, reference);
-  if (planned_s) *planned_s = planning.seconds();
+  planned();
   // Off the CPU, filled and sorted at once; a plan widened once is handed
   // over again, and the CPU fills by a plan widened twice. Where many lines
   // tie, only at a level whose image is made from the key's bytes alone,

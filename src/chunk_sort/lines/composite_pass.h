@@ -80,7 +80,7 @@ using CompositeOffload =
 // first pass, first_pass.h, then does better). With an offload that
 // takes the chunk (where no tie words are kept), *sorted: the entries
 // come back sorted. *planned_s: the seconds its sample and plan took,
-// before any fill (-v).
+// before any fill, whether or not the composite is taken (-v).
 std::optional<TieStart> composite_pass(ThreadPool& pool, const LineSpec& spec, const LineSpan& lines,
                                        WideEntry* entries, const std::function<LineCache*()>& tie_cache,
                                        CachedWords* cached, bool* replanned, bool* squeezed,
