@@ -26,6 +26,7 @@
 #include "src/core/mpi_launcher.h"
 #include "src/core/process_clock.h"
 #include "src/core/process_exit.h"
+#include "src/core/teardown_helper.h"
 #include "src/keys/key_layout.h"
 #include "src/verify/disorder_text.h"
 #include "src/verify/line_check.h"
@@ -42,8 +43,6 @@ namespace gsort {
 namespace {
 
 void print_error(const std::string& line) { std::fprintf(stderr, "gsort: %s\n", line.c_str()); }
-
-
 
 // Whether the records go to standard output: "-", or a name that stands
 // for our descriptor 1 (/dev/stdout and the like, io/file/destination.h).
@@ -104,6 +103,18 @@ int check_exit(const SortConfig& config, const CheckResult& r, bool speak) {
   return kExitDisorder;
 }
 
+// Whether the run may make a GPU context, whose teardown the exit would
+// wait for (src/core/teardown_helper.h). Not under MPI, which a fork could
+// upset, even as one process.
+bool may_start_gpu(const SortConfig& config) {
+#ifdef GSORT_DISTRIBUTED_DRIVER
+  (void)config;
+  return false;
+#else
+  return config.mode != Mode::kCheck && config.backend != BackendChoice::kCpu && gpu_device_files_present();
+#endif
+}
+
 // A sort's exit status is 0 (failures throw); a check's, check_exit's.
 int run(const SortConfig& config, const RunOptions& options) {
   const RunOutcome outcome = run_config(config, options);
@@ -118,7 +129,9 @@ int run_alone(int argc, char** argv, const StandardStreams& streams) {
     const ParsedCommand cmd = parse_command_line(argc, argv);
     if (cmd.done) return kExitOk;
     for (const std::string& note : cmd.notes) print_error(note);
-    return run(cmd.config, prepare_run(cmd.config, streams, true));
+    const RunOptions options = prepare_run(cmd.config, streams, true);
+    if (may_start_gpu(cmd.config)) start_teardown_helper();  // before any thread
+    return run(cmd.config, options);
   } catch (const InvalidArgumentWord& e) {
     print_error(e.what());
     return kExitBadWord;

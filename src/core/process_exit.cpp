@@ -4,6 +4,7 @@
 #include <cstdlib>
 
 #include "src/core/exit_codes.h"
+#include "src/core/teardown_helper.h"
 
 namespace gsort {
 namespace {
@@ -28,6 +29,7 @@ void end_process(int exit_code) {
     exit_code = kExitError;
   }
   std::fflush(stderr);
+  hand_to_teardown_helper();  // the GPU driver's files, where a helper was started
   if (kRunExitHandlers) std::exit(exit_code);
   std::_Exit(exit_code);
 }

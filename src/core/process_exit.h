@@ -3,7 +3,10 @@
 // the process exits without running atexit handlers and static destructors.
 // The CUDA runtime's handler tears down a device context there, which a
 // started but unused GPU (auto, a small pipe) made cost the exit tens of
-// milliseconds; the kernel frees the same context anyway. Builds under
+// milliseconds; the kernel frees the same context anyway. The GPU driver's
+// files go to the teardown helper first, where one was started
+// (src/core/teardown_helper.h), so the kernel's part too runs after the
+// exit. Builds under
 // AddressSanitizer exit normally, so that its leak check still runs.
 #pragma once
 
