@@ -106,4 +106,12 @@ int untaken_bits(const Composite& c, const std::vector<LevelFigures>& figures);
 void settle_figures(const std::vector<LineImageSpec>& specs, const std::vector<uint64_t>& reference,
                     std::vector<LevelFigures>& figures);
 
+// A collated or text level that may be ranked, seen in a sample of
+// `sampled` lines: drop_many_distinct stops counting the keys of one whose
+// keys were mostly distinct (far more than kManySlotsMost in the chunk);
+// keys_unseen says whether one showed so many (an eighth of the lines or
+// more) that the chunk surely holds keys the sample did not see.
+void drop_many_distinct(const std::vector<LineImageSpec>& specs, uint64_t sampled, std::vector<LevelFigures>& figures);
+bool keys_unseen(const std::vector<LineImageSpec>& specs, uint64_t sampled, const std::vector<LevelFigures>& figures);
+
 }  // namespace gsort
