@@ -66,6 +66,15 @@ __device__ uint32_t rank_of(const DeviceLevel& p, const Slot& s) {
   return ~0u;
 }
 
+// A collated level's head of the line, as the host's collated_head
+// (src/keys/line_orders.cpp) makes it from the same table; false where the
+// table cannot say it.
+__device__ bool collated_head(const DeviceLevel& p, const uint8_t* line, uint64_t len, uint8_t* head, uint64_t* n) {
+  uint64_t begin = 0, end = 0;
+  line_key_extent(line, len, p.spec.key, p.spec.separator, &begin, &end);
+  return table_head(p.heads, line + begin, end - begin, head, kImageHeadBytes, n);
+}
+
 // Line [line, line + len)'s entry bits by the plan, as the host's
 // composite_entry (src/chunk_sort/lines/composite_pass.cpp) makes them; false
 // where the line does not fit the plan.
@@ -74,7 +83,12 @@ __device__ bool composite_bits(const DeviceComposite& c, const uint8_t* line, ui
   for (uint32_t l = 0; l < c.count; ++l) {
     const DeviceLevel& p = c.levels[l];
     const uint64_t words = p.ranked ? kSlotWords : p.raw_bits > 0 ? (static_cast<uint64_t>(p.raw_bits) + 63) / 64 : p.words;
-    const LevelSlot slot = p.key_bytes ? LevelSlot::of_key_bytes(p.spec, line, len) : LevelSlot(p.spec, line, len, 8 * words);
+    uint8_t head[kImageHeadBytes];
+    uint64_t head_len = 0;
+    if (p.device_heads && !collated_head(p, line, len, head, &head_len)) return false;
+    const LevelSlot slot = p.device_heads ? LevelSlot::of_head(head, head_len, p.spec.key.reverse)
+                           : p.key_bytes  ? LevelSlot::of_key_bytes(p.spec, line, len)
+                                          : LevelSlot(p.spec, line, len, 8 * words);
     if (p.exact && (slot.length() > p.longest || slot.inexact())) return false;
     if (p.raw_bits > 0) {
       for (int taken = 0, w = 0; taken < p.raw_bits; taken += 64, ++w) {

@@ -7,7 +7,10 @@
 // for the host to plan again. Levels whose images need the host (a
 // locale's rules or collation, 'g', 'R', 'V') are never handed here,
 // except a collated key ranked among a few distinct ones: the host ranks
-// them, the device finds each line's key among them.
+// them, the device finds each line's key among them; and a collated
+// key's heads (its key bytes kept, none folded) where the collation has a
+// table of its characters' weights (head_table.h): a line with a character
+// the table lacks does not fit, and the host fills the chunk.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -15,6 +18,7 @@
 #include <cstdint>
 
 #include "kernels/entry_sort.h"
+#include "src/keys/head_table.h"
 #include "src/keys/image_slot.h"
 
 namespace gsort::kernels {
@@ -37,6 +41,8 @@ struct DeviceLevel {
   uint32_t ranked_count = 0;
   const uint32_t* ranks = nullptr;       // each slot's rank where not its place (a collation's; device memory)
   bool key_bytes = false;                // its slots are its key's bytes (a collated level: LevelSlot::of_key_bytes)
+  bool device_heads = false;             // a collated level's heads, made here from the collation's table
+  HeadTable heads;                       // that table (device memory)
   int rank_bits = 0, rank_shift = 0;
 };
 

@@ -50,6 +50,13 @@ class Collation {
   uint64_t head_by_strxfrm(const uint8_t* text, uint64_t len, uint8_t* out, uint64_t cap) const;
   // The table now, whatever the count (tests).
   void build_table_now() const;
+  // The table, built now where it was not yet (some 20 ms, once); null
+  // where the collation has no character it could hold. What the device
+  // makes heads with.
+  const FirstLevelWeights* table() const {
+    build_table_now();
+    return table_.load(std::memory_order_acquire);
+  }
   // For -v: how heads were made so far, "heads by a table of N characters
   // (built in S s), M by strxfrm" (the table's characters, and heads that
   // had to ask strxfrm: before the table, or with a character it lacks).

@@ -30,30 +30,6 @@ std::string utf8_of(uint32_t c) {
   return s;
 }
 
-// The next character of text[at, len) in UTF-8 (its code point, or
-// ~0 where the bytes are not a character the table could hold), and its
-// length in *bytes.
-uint32_t next_utf8(const uint8_t* text, uint64_t at, uint64_t len, int* bytes) {
-  const uint8_t b = text[at];
-  if (b < 0x80) {
-    *bytes = 1;
-    return b;
-  }
-  if (b >= 0xC2 && b < 0xE0 && at + 1 < len && (text[at + 1] & 0xC0) == 0x80) {
-    *bytes = 2;
-    return (uint32_t{b} & 0x1F) << 6 | (text[at + 1] & 0x3F);
-  }
-  if (b >= 0xE0 && b < 0xF0 && at + 2 < len && (text[at + 1] & 0xC0) == 0x80 && (text[at + 2] & 0xC0) == 0x80) {
-    const uint32_t c = (uint32_t{b} & 0x0F) << 12 | (uint32_t{text[at + 1]} & 0x3F) << 6 | (text[at + 2] & 0x3F);
-    if (c >= 0x800 && (c < 0xD800 || c > 0xDFFF)) {  // not overlong, not a surrogate
-      *bytes = 3;
-      return c;
-    }
-  }
-  *bytes = 1;
-  return ~uint32_t{0};
-}
-
 }  // namespace
 
 void append_strxfrm(locale_t l, const char* s, std::string& out) {
@@ -96,14 +72,14 @@ std::unique_ptr<FirstLevelWeights> FirstLevelWeights::build(locale_t collate, co
     if (!utf8) return true;
     return (c < 0x80) || (c >= 0xA0 && c <= 0x17F);
   };
-  table->by_character_.assign(last + 1, Weights{});
+  table->by_character_.assign(last + 1, CharacterWeights{});
   std::vector<uint32_t> held;
   std::vector<std::string> text(last + 1), weights(last + 1);
   for (uint32_t c = 1; c <= last; ++c) {
     if (!checked(c)) continue;  // (C1 controls among them: left to strxfrm)
     text[c] = utf8 ? utf8_of(c) : std::string(1, static_cast<char>(c));
     first_level(collate, text[c], weights[c]);
-    if (weights[c].size() <= static_cast<size_t>(kMostWeightBytes)) held.push_back(c);
+    if (weights[c].size() <= static_cast<size_t>(CharacterWeights::kMostBytes)) held.push_back(c);
   }
   // A character whose weights change beside another (a contraction, a
   // context) is left out, and so is the other.
@@ -120,69 +96,38 @@ std::unique_ptr<FirstLevelWeights> FirstLevelWeights::build(locale_t collate, co
   }
   for (const uint32_t c : held) {
     if (out[c]) continue;
-    Weights& w = table->by_character_[c];
+    CharacterWeights& w = table->by_character_[c];
     w.length = static_cast<uint8_t>(weights[c].size());
     std::memcpy(w.bytes, weights[c].data(), weights[c].size());
   }
   for (uint32_t b = 0; b < 128; ++b) table->ascii_[b] = table->by_character_[b];
-  table->ascii_[0].length = kSegmentEnd;
+  table->ascii_[0].length = CharacterWeights::kSegmentEnd;
   return table;
 }
 
 bool FirstLevelWeights::head(const uint8_t* text, uint64_t len, uint8_t* out, uint64_t cap, uint64_t* written) const {
-  // The weights of the characters before the last two read: a character
-  // the table does not hold may combine with the one or two before it.
-  uint64_t n = 0, before_last = 0, before_that = 0;
-  uint8_t image[256 + sizeof(Weights)];  // (each character's 8 bytes copied whole: a few past n)
-  const Weights* const weights = by_character_.data();
-  const uint64_t held = by_character_.size();
-  static const Weights kOutside;  // (not held)
-  for (uint64_t at = 0; at < len;) {
-    const Weights* w;
-    if (text[at] < 0x80) {
-      w = &ascii_[text[at]];
-      at += 1;
-    } else {
-      int bytes = 1;
-      const uint32_t c = utf8_ ? next_utf8(text, at, len, &bytes) : text[at];
-      w = c < held ? &weights[c] : &kOutside;
-      at += static_cast<uint64_t>(bytes);
-    }
-    if (w->length >= kSegmentEnd) {
-      if (w->length == kSegmentEnd) break;  // a NUL ends the text's first segment
-      if (before_that < cap) return false;
-      std::memcpy(out, image, cap);
-      *written = cap;
-      return true;
-    }
-    before_that = before_last;
-    before_last = n;
-    if (n + w->length > 256) break;  // far past the head: enough
-    std::memcpy(image + n, w, sizeof(Weights));
-    n += w->length;
-    if (before_that >= cap) break;  // the head, and two characters past it
-  }
-  // The whole text (exact), or enough of it.
-  *written = n < cap ? n : cap;
-  std::memcpy(out, image, *written);
-  return true;
+  return table_head(view(), text, len, out, cap, written);
+}
+
+HeadTable FirstLevelWeights::view() const {
+  return HeadTable{ascii_, by_character_.data(), by_character_.size(), utf8_};
 }
 
 uint64_t FirstLevelWeights::held() const {
   uint64_t n = 0;
-  for (const Weights& w : by_character_) n += w.length != kNotHeld;
+  for (const CharacterWeights& w : by_character_) n += w.length != CharacterWeights::kNotHeld;
   return n;
 }
 
 bool FirstLevelWeights::keeps_heads_under(const uint8_t map[256]) const {
   const auto held = [this](uint32_t c) {
-    return (!utf8_ || c < 0x80) && c < by_character_.size() && by_character_[c].length != kNotHeld;
+    return (!utf8_ || c < 0x80) && c < by_character_.size() && by_character_[c].length != CharacterWeights::kNotHeld;
   };
   for (uint32_t b = 0; b < 256; ++b) {
     const uint32_t to = map[b];
     if (to == b) continue;
     if (!held(b) || !held(to)) return false;
-    const Weights &x = by_character_[b], &y = by_character_[to];
+    const CharacterWeights &x = by_character_[b], &y = by_character_[to];
     if (x.length != y.length || std::memcmp(x.bytes, y.bytes, x.length) != 0) return false;
   }
   return true;

@@ -16,6 +16,8 @@
 #include <string>
 #include <vector>
 
+#include "src/keys/head_table.h"
+
 namespace gsort {
 
 // strxfrm's image of the NUL-ended s in the collation `l`, appended to out.
@@ -42,24 +44,16 @@ class FirstLevelWeights {
   bool keeps_heads_under(const uint8_t map[256]) const;
   // Characters the table holds.
   uint64_t held() const;
+  // The table as plain data (head_table.h), pointing into this object.
+  HeadTable view() const;
 
  private:
-  static constexpr int kMostWeightBytes = 7;
-  static constexpr uint8_t kNotHeld = 0xFF;
-  static constexpr uint8_t kSegmentEnd = 0xFE;  // ascii_[0]'s length: a NUL
-  // A character's weights and their count, in 8 bytes: head() copies all
-  // 8 where the weights go, in one load and one store.
-  struct Weights {
-    uint8_t bytes[kMostWeightBytes] = {};
-    uint8_t length = kNotHeld;
-  };
-  static_assert(sizeof(Weights) == 8, "one word a character");
   bool utf8_ = false;
-  std::vector<Weights> by_character_;  // by code point (UTF-8) or by byte
+  std::vector<CharacterWeights> by_character_;  // by code point (UTF-8) or by byte
   // Bytes below 0x80, a character each in every locale the table serves:
   // by_character_'s first 128, apart, so that head() reads them without
   // asking how the text is encoded; NUL's marks a segment's end.
-  Weights ascii_[128];
+  CharacterWeights ascii_[128];
 };
 
 }  // namespace gsort

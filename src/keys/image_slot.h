@@ -99,6 +99,18 @@ class LevelSlot {
     l.bytes_[kSlotBytes - 1] = static_cast<uint8_t>(n);
     return l;
   }
+  // A collated level's slot from its head (head_table.h's, n bytes, at
+  // most kImageHeadBytes): the words the host's LevelSlot makes of the
+  // same head, complemented under 'r'; inexact, as every collated image is.
+  GSORT_HD static LevelSlot of_head(const uint8_t* head, uint64_t n, bool reverse) {
+    LevelSlot l;
+    const uint8_t flip = reverse ? 0xFF : 0;
+    l.length_ = n;
+    l.pad_ = reverse ? ~uint64_t{0} : 0;
+    l.inexact_ = true;
+    for (uint64_t i = 0; i < (n + 7) / 8 * 8; ++i) l.bytes_[i] = static_cast<uint8_t>((i < n ? head[i] : 0) ^ flip);
+    return l;
+  }
   // Word w of the slot; w below the words the slot was made with.
   GSORT_HD uint64_t word(uint64_t w) const {
     const uint64_t first = 8 * w;

@@ -4,9 +4,12 @@
 // among them on the device, so that -t, -k2,2 -k1,1n in en_US.UTF-8 is
 // filled and sorted there as in C. Names that differ only in case, accents
 // and punctuation, or not at all to the collation; a name the sample
-// misses (the plan widens, the device fills again); reversed, and -s. The
-// order must be the reference's and the CPU sorter's. Skips without a
-// usable GPU (the widened plan's test needs none) or without the locale.
+// misses (the plan widens, the device fills again); reversed, and -s. A
+// few accented words of many lines each, whose last resort's collated
+// heads the device makes from the collation's table (head_table.h); a line
+// with a character the table lacks, which the host fills. The order must
+// be the reference's and the CPU sorter's. Skips without a usable GPU (the
+// widened plan's test needs none) or without the locale.
 #include <gtest/gtest.h>
 
 #include <memory>
@@ -57,10 +60,41 @@ TEST(GpuLocaleFill, RankedCollatedKeysAreFoundOnTheDevice) {
   }
 }
 
+// Words of thousands of lines each: the last resort decides, by heads
+// of the whole line made on the device; reversed by -r too. A line with
+// a character outside the table (Greek) does not fit the device's plan:
+// the order is still the reference's.
+TEST(GpuLocaleFill, CollatedHeadsAreMadeOnTheDevice) {
+  GSORT_REQUIRE_GPU();
+  if (!gsort_test::locale_installed("en_US.UTF-8")) GTEST_SKIP() << "en_US.UTF-8 is not installed (apt-get install locales-all)";
+  const std::vector<std::string> words = {"\xC3\xA9t\xC3\xA9", "ete", "Ete", "\xC3\x89t\xC3\xA9", "zoo",
+                                          "Zo\xC3\xAB", "c\xC3\xB4te", "cote", "cot\xC3\xA9", "C\xC3\xB4t\xC3\xA9"};
+  const std::vector<std::string> names = {"O'Brien", "Van Dyke", "Smith-Jones", "lee", "Lee", "M\xC3\xBCller", ""};
+  Rng rng(91);
+  std::vector<std::string> lines;
+  for (int i = 0; i < 300000; ++i) {
+    lines.push_back(std::to_string(rng.below(100000)) + "," + names[rng.below(names.size())] + "," +
+                    words[rng.below(words.size())]);
+  }
+  ThreadPool pool(4);
+  for (const bool outside : {false, true}) {
+    if (outside) lines[123457] = "7,\xCE\xA9mega,zoo";
+    for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{{"-t,", "-k3,3"}, {"-t,", "-k3,3", "-r"}}) {
+      SCOPED_TRACE(testing::PrintToString(args) + (outside ? " with a Greek line" : ""));
+      const LineSpec spec = gsort_test::spec_in_locale("en_US.UTF-8", args);
+      const std::vector<uint32_t> expected = gsort_test::reference_order(spec, lines);
+      const std::unique_ptr<LineSorter> gpu =
+          make_gpu_line_sorter(spec, pool, 0, nullptr, nullptr, "--backend gpu: ", kDeviceAlwaysPays);
+      EXPECT_EQ(gsort_test::order_by(*gpu, spec, lines), expected) << gpu->steps();
+      if (!outside) EXPECT_NE(gpu->steps().find("their entries filled there in 1,"), std::string::npos) << gpu->steps();
+    }
+  }
+}
+
 // A plan widened by a name the sample missed leaves the last resort's
 // heads out as the first plan did (composite_pass.cpp's
-// without_costly_heads), so that the device (which makes no collated
-// heads) can fill it. Each plan handed to the offload is one
+// without_costly_heads), so that the device fills it without the heads
+// (each a pass over the line's text). Each plan handed to the offload is one
 // the device takes (device_composite); the first hand-over reports the
 // missed name's line as not fitting, as the device would. Needs no GPU.
 TEST(GpuLocaleFill, AWidenedPlanLeavesTheHeadsOutAsTheFirstDid) {

@@ -270,7 +270,7 @@ Misfits fill_entries(ThreadPool& pool, const std::vector<LineImageSpec>& specs, 
 // they are many, made from every line, of the levels the old plan reached
 // (the rest would cost a pass for nothing); its costly heads left out as
 // the first plan's were (`step`: the sample's), or a name the sample
-// missed would bring back a last resort that the device cannot fill.
+// missed would bring back a last resort's heads.
 Composite widened(ThreadPool& pool, const std::vector<LineImageSpec>& specs, size_t levels, const LineSpan& lines,
                   uint64_t step, const std::vector<uint64_t>& reference, const Composite& old, const Misfits& misfits,
                   bool squeezed, bool ranked_many, std::vector<LevelFigures>& figures) {

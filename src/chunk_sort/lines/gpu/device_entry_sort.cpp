@@ -39,6 +39,41 @@ int selected(int device) {
   return device;
 }
 
+// The plan's ranked slots and their ranks, and its collations' tables,
+// copied into device memory [at, end) and the plan pointed at the copies;
+// false where they do not fit (more than a plan ranks: the CPU fills).
+bool copy_plan_tables(kernels::DeviceComposite& plan, const std::vector<const FewSlots*>& ranked, uint8_t* at,
+                      uint8_t* end, cudaStream_t stream) {
+  const auto put = [&](const void* from, uint64_t bytes) -> const uint8_t* {
+    if (bytes > static_cast<uint64_t>(end - at)) return nullptr;
+    GSORT_CUDA_CHECK(cudaMemcpyAsync(at, from, bytes, cudaMemcpyHostToDevice, stream));
+    const uint8_t* placed = at;
+    at += (bytes + sizeof(Slot) - 1) / sizeof(Slot) * sizeof(Slot);  // what follows aligned as a slot
+    return placed;
+  };
+  for (uint32_t k = 0; k < plan.count; ++k) {
+    kernels::DeviceLevel& l = plan.levels[k];
+    if (l.device_heads) {
+      const uint8_t* ascii = put(l.heads.ascii, 128 * sizeof(CharacterWeights));
+      const uint8_t* held = put(l.heads.by_character, l.heads.held * sizeof(CharacterWeights));
+      if (!ascii || !held) return false;
+      l.heads.ascii = reinterpret_cast<const CharacterWeights*>(ascii);
+      l.heads.by_character = reinterpret_cast<const CharacterWeights*>(held);
+    }
+    if (ranked[k] == nullptr) continue;
+    const std::vector<Slot>& slots = ranked[k]->slots();
+    const std::vector<uint32_t>& ranks = ranked[k]->ranks_by_place();
+    const uint8_t* placed = put(slots.data(), slots.size() * sizeof(Slot));
+    if (!placed) return false;
+    l.ranked = reinterpret_cast<const Slot*>(placed);
+    if (ranks.empty()) continue;
+    placed = put(ranks.data(), ranks.size() * sizeof(uint32_t));
+    if (!placed) return false;
+    l.ranks = reinterpret_cast<const uint32_t*>(placed);
+  }
+  return true;
+}
+
 // `buffer` made at least `bytes` large, its old memory freed before the
 // new is asked for; its contents are not kept.
 void grow_buffer(cuda::DeviceBuffer& buffer, size_t bytes) {
@@ -96,21 +131,7 @@ std::optional<Misfits> DeviceEntrySort::fill_and_sort(const LineSpan& lines, ker
   const Stopwatch took;
   if (!copied(lines) && !copy_in(lines)) return std::nullopt;
   const uint64_t n = lines.count, starts_bytes = (n + 1) * sizeof(uint64_t);
-  uint8_t* at = plan_.data();
-  for (uint32_t k = 0; k < plan.count; ++k) {
-    if (ranked[k] == nullptr) continue;
-    const std::vector<Slot>& slots = ranked[k]->slots();
-    const std::vector<uint32_t>& ranks = ranked[k]->ranks_by_place();
-    const uint64_t bytes = slots.size() * sizeof(Slot), rank_bytes = ranks.size() * sizeof(uint32_t);
-    if (at + bytes + rank_bytes > plan_.data() + kRankedBytes) return std::nullopt;  // more than a plan ranks: the CPU fills
-    GSORT_CUDA_CHECK(cudaMemcpyAsync(at, slots.data(), bytes, cudaMemcpyHostToDevice, stream_.get()));
-    plan.levels[k].ranked = reinterpret_cast<const Slot*>(at);
-    at += bytes;
-    if (rank_bytes == 0) continue;
-    GSORT_CUDA_CHECK(cudaMemcpyAsync(at, ranks.data(), rank_bytes, cudaMemcpyHostToDevice, stream_.get()));
-    plan.levels[k].ranks = reinterpret_cast<const uint32_t*>(at);
-    at += (rank_bytes + sizeof(Slot) - 1) / sizeof(Slot) * sizeof(Slot);  // the next level's slots aligned
-  }
+  if (!copy_plan_tables(plan, ranked, plan_.data(), plan_.data() + kRankedBytes, stream_.get())) return std::nullopt;
   auto* a = reinterpret_cast<kernels::LineEntry*>(a_.data());
   auto* b = reinterpret_cast<kernels::LineEntry*>(b_.data());
   auto* count = reinterpret_cast<unsigned long long*>(plan_.data() + kRankedBytes);

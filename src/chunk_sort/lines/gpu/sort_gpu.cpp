@@ -102,9 +102,10 @@ class GpuLineSorter final : public LineSorter {
   std::optional<Misfits> offload_composite(const LineSpan& lines, const std::vector<LineImageSpec>& specs,
                                            const Composite& c, const std::vector<uint64_t>& reference, WideEntry* entries) {
     if (unusable_) return std::nullopt;
+    if (!fill_pays(lines)) return std::nullopt;
     std::vector<const FewSlots*> ranked;
     const std::optional<kernels::DeviceComposite> plan = device_composite(specs, c, reference, &ranked);
-    if (!plan || !fill_pays(lines)) return std::nullopt;
+    if (!plan) return std::nullopt;
     // The entries' fresh pages faulted in on every thread (while the
     // context is made, where it is not yet): pinned for the copy back as
     // they were, one thread faulted them in, 0.20 s of 1 GB on the H200
