@@ -105,14 +105,26 @@ class GpuLineSorter final : public LineSorter {
     if (!fill_pays(lines)) return std::nullopt;
     std::vector<const FewSlots*> ranked;
     const std::optional<kernels::DeviceComposite> plan = device_composite(specs, c, reference, &ranked);
-    if (!plan) return std::nullopt;
+    if (!plan || (heads_missed_ && makes_heads(*plan))) return std::nullopt;
     // The entries' fresh pages faulted in on every thread (while the
     // context is made, where it is not yet): pinned for the copy back as
     // they were, one thread faulted them in, 0.20 s of 1 GB on the H200
     // host (2026-12-04), beside the device's whole fill and sort.
     fault_in_pages(reinterpret_cast<uint8_t*>(entries), lines.count * sizeof(WideEntry), pool_);
     if (!start(lines.count, 0)) return std::nullopt;
-    return gpu_->fill_and_sort(lines, *plan, ranked, entries, device_ties(specs, c.start));
+    std::optional<Misfits> m = gpu_->fill_and_sort(lines, *plan, ranked, entries, device_ties(specs, c.start));
+    // A line that did not fit a plan the device made heads for may hold a
+    // character the collation's table lacks, which a wider plan would not
+    // fix: from then on, the CPU fills such plans.
+    if (m && !m->none() && makes_heads(*plan)) heads_missed_ = true;
+    return m;
+  }
+
+  static bool makes_heads(const kernels::DeviceComposite& plan) {
+    for (uint32_t k = 0; k < plan.count; ++k) {
+      if (plan.levels[k].device_heads) return true;
+    }
+    return false;
   }
 
   // Ties left at a level whose image the device makes (a key's text,
@@ -166,6 +178,7 @@ class GpuLineSorter final : public LineSorter {
   DeviceLineCosts costs_;
   bool may_fill_;  // whether chunks may be filled on the device (device_may_fill)
   bool unusable_ = false;  // auto's device could not start: the CPU sorts every chunk
+  bool heads_missed_ = false;  // a plan with heads made on the device left lines out (offload_composite)
   std::unique_ptr<DeviceEntrySort> gpu_;
   // Sorted text comes back through two pieces of pinned memory (write_sorted).
   static constexpr uint64_t kStagingPiece = uint64_t{64} << 20;
