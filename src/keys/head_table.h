@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 
 #include "src/cuda/host_device.h"
 
@@ -75,21 +76,22 @@ GSORT_HD bool table_head(const HeadTable& t, const uint8_t* text, uint64_t len, 
     if (w->length >= CharacterWeights::kSegmentEnd) {
       if (w->length == CharacterWeights::kSegmentEnd) break;  // a NUL ends the text's first segment
       if (before_that < cap) return false;
-      for (uint64_t i = 0; i < cap; ++i) out[i] = image[i];
+      memcpy(out, image, cap);
       *written = cap;
       return true;
     }
     before_that = before_last;
     before_last = n;
     if (n + w->length > 256) break;  // far past the head: enough
-    const uint8_t* whole = reinterpret_cast<const uint8_t*>(w);  // 8 bytes, the count's too: one move
-    for (uint64_t i = 0; i < sizeof(CharacterWeights); ++i) image[n + i] = whole[i];
+    // 8 bytes, the count's too: one move (a loop of bytes was compiled as
+    // 8 loads and shifts, 60% of the host's heads).
+    memcpy(image + n, w, sizeof(CharacterWeights));
     n += w->length;
     if (before_that >= cap) break;  // the head, and two characters past it
   }
   // The whole text (exact), or enough of it.
   *written = n < cap ? n : cap;
-  for (uint64_t i = 0; i < *written; ++i) out[i] = image[i];
+  memcpy(out, image, *written);
   return true;
 }
 

@@ -13,9 +13,15 @@
 
 namespace gsort {
 
+// Whether the final merge of sorted pieces compares the spec's lines by
+// their bytes alone (whole lines, in C): only then do pieces pay.
+bool merge_compares_bytes(const LineSpec& spec);
+
 // The pieces' sorter over the chunk `text`, copying into `sorted` (as
-// large), for a stream (an input of unknown size) on 4 threads or more,
-// with a sorter that reads any memory; null otherwise.
+// large), for a stream (an input of unknown size) of whole lines in C
+// (merge_compares_bytes) on 4 threads or more, with a sorter that reads
+// any memory; null otherwise. The test hook that sets the pieces' size
+// takes them for any spec and pool.
 std::unique_ptr<ArrivingLinePieces> sort_while_arriving(const LineRunFormation& f, const uint8_t* text,
                                                         uint8_t* sorted);
 

@@ -20,7 +20,9 @@
 
 #include "src/core/thread_pool.h"
 #include "src/keys/line_compare.h"
+#include "src/keys/line_spec.h"
 #include "src/lines/arriving_pieces.h"
+#include "src/lines/sort_arriving.h"
 #include "tests/lines/gnu_diff.h"
 #include "tests/support/line_gen.h"
 #include "tests/support/process.h"
@@ -199,6 +201,28 @@ TEST(LineArrivingPieces, APipeThatOutgrowsItsChunkSpillsAndALongLineFails) {
   EXPECT_TRUE(contains(bad.err, "a line is longer than")) << bad.err;
   EXPECT_FALSE(path_exists(dir.file("out"))) << "output written";
   EXPECT_EQ(count_files(dir.path()), 1u) << "files left behind";  // gnu_in
+}
+
+// Pieces pay only where the merge after them compares bytes: whole lines
+// in C (-r, -u and -s change nothing there). A key or a collation would be
+// read again at every comparison of that merge.
+TEST(LineArrivingPieces, OnlyWholeLinesInCAreSortedInPieces) {
+  const auto spec = [](void (*set)(gsort::LineOptions&), bool reverse, bool unique) {
+    gsort::LineOptions o;
+    o.enabled = true;
+    if (set) set(o);
+    return gsort::make_line_spec(o, reverse, unique);
+  };
+  EXPECT_TRUE(gsort::merge_compares_bytes(spec(nullptr, false, false)));
+  EXPECT_TRUE(gsort::merge_compares_bytes(spec(nullptr, true, true)));
+  EXPECT_TRUE(gsort::merge_compares_bytes(spec([](gsort::LineOptions& o) { o.stable = true; }, false, false)));
+  EXPECT_FALSE(gsort::merge_compares_bytes(spec([](gsort::LineOptions& o) { o.numeric = true; }, false, false)));
+  EXPECT_FALSE(gsort::merge_compares_bytes(spec([](gsort::LineOptions& o) { o.fold = true; }, false, false)));
+  EXPECT_FALSE(gsort::merge_compares_bytes(spec([](gsort::LineOptions& o) { o.keys = {"2,2"}; }, false, false)));
+  EXPECT_FALSE(gsort::merge_compares_bytes(spec([](gsort::LineOptions& o) { o.keys = {"1"}; }, false, false)));
+  gsort::LineSpec collated = spec(nullptr, false, false);
+  collated.collate_text = true;  // as a locale's make_line_spec sets it
+  EXPECT_FALSE(gsort::merge_compares_bytes(collated));
 }
 
 }  // namespace
