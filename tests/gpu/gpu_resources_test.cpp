@@ -8,6 +8,8 @@
 
 #include "src/cuda/check.h"
 #include "src/cuda/host_registration.h"
+#include "src/cuda/registered_copies.h"
+#include "src/cuda/resources.h"
 #include "src/chunk_sort/gpu/device_plan.h"
 #include "src/chunk_sort/gpu/gpu_backend.h"
 #include "tests/gpu/gpu_test_support.h"
@@ -84,6 +86,32 @@ TEST(HostRegistration, PinsUntilItGoesAndMovesWithItsOwner) {
   EXPECT_FALSE(reset);
   EXPECT_FALSE(is_pinned(memory.data()));
   EXPECT_FALSE(cuda::HostRegistration(0, memory.data(), 0, cudaHostRegisterPortable));
+}
+
+// A copy in pieces registers each piece (none shares a page with the one
+// before, which the driver would refuse), copies every byte, and unpins
+// on release.
+TEST(RegisteredCopies, CopiesEveryByteAPieceAtATimeEachPieceRegistered) {
+  GSORT_REQUIRE_GPU();
+  const size_t bytes = cuda::RegisteredCopies::kPieceBytes * 2 + (size_t{3} << 20);
+  HostBuffer host = HostBuffer::allocate_pageable(bytes);
+  for (size_t i = 0; i < bytes; ++i) host.data()[i] = static_cast<uint8_t>(i * 131 + (i >> 12));
+  const size_t from = 13, length = bytes - 13 - 29;  // bounds off the pages
+  cuda::DeviceBuffer device(length);
+  cuda::Stream stream;
+  cuda::RegisteredCopies pins(0);
+  pins.copy(host.data() + from, length, device.data(), cudaHostRegisterReadOnly, stream.get());
+  EXPECT_EQ(pins.pieces(), 3u);
+  EXPECT_EQ(pins.registered(), pins.pieces());
+  EXPECT_TRUE(is_pinned(host.data() + from));
+  EXPECT_TRUE(is_pinned(host.data() + from + length - 1));
+  stream.synchronize();
+  pins.release();
+  EXPECT_EQ(pins.pieces(), 0u);
+  EXPECT_FALSE(is_pinned(host.data() + from));
+  std::vector<uint8_t> back(length);
+  GSORT_CUDA_CHECK(cudaMemcpy(back.data(), device.data(), length, cudaMemcpyDeviceToHost));
+  EXPECT_TRUE(std::memcmp(back.data(), host.data() + from, length) == 0) << "the copy differs";
 }
 
 // Large buffers are registered pageable memory; pin_host pins the caller's

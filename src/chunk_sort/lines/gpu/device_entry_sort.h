@@ -17,6 +17,7 @@
 #include "src/core/device_budget.h"
 #include "src/core/host_buffer.h"
 #include "src/core/log.h"
+#include "src/cuda/registered_copies.h"
 #include "src/cuda/resources.h"
 
 namespace gsort {
@@ -71,10 +72,12 @@ class DeviceEntrySort {
     const uint8_t* text = nullptr;
     const uint64_t* starts = nullptr;
     uint64_t count = 0;
-    double seconds = 0;
-    double registered_s = 0;  // of seconds, the text's and starts' registration
+    double seconds = 0;     // until the copies were queued (their pieces registered)
+    double reserved_s = 0;  // of seconds, taking the device's memory
   };
-  bool copy_in(const LineSpan& lines);
+  // The chunk's starts and text copied into fill_, queued on stream_ with
+  // their registrations held in `pins`.
+  bool copy_in(const LineSpan& lines, cuda::RegisteredCopies& pins);
   bool make_room(uint64_t n, uint64_t fill_bytes);
   // out_ grown to `bytes` and temp_ to `temp`, held against --gpu-memory with the rest.
   bool room_to_gather(uint64_t bytes, size_t temp);
