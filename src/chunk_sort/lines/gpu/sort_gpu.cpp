@@ -1,6 +1,7 @@
 #include "src/chunk_sort/lines/gpu/sort_gpu.h"
 
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <thread>
@@ -16,6 +17,7 @@
 #include "src/chunk_sort/lines/gpu/device_entry_sort.h"
 #include "src/core/errors.h"
 #include "src/core/host_buffer.h"
+#include "src/core/process_clock.h"
 #include "src/core/stopwatch.h"
 
 namespace gsort {
@@ -41,15 +43,23 @@ class GpuLineSorter final : public LineSorter {
               return offload_composite(lines, specs, c, reference, entries);
             })) {}
   ~GpuLineSorter() override {
+    const std::lock_guard<std::mutex> lock(warming_mutex_);
     if (warming_.joinable()) warming_.join();
   }
 
   // An input large enough to be filled on the device, by keys it may
   // fill, has the device started on a thread of its own while its text
   // is read (a whole line's sort would only pay for the context).
+  // A stream's reader calls it as the stream arrives (src/lines/form_runs.cpp).
   void prepare(uint64_t input_bytes) override {
-    if (gpu_ || unusable_ || warming_.joinable() || input_bytes < costs_.warm_bytes || !may_fill_) return;
-    warming_ = std::thread([device = device_] { warm_up_device(device); });
+    if (input_bytes < costs_.warm_bytes || !may_fill_) return;
+    const std::lock_guard<std::mutex> lock(warming_mutex_);
+    if (gpu_ || unusable_ || warming_.joinable()) return;
+    warming_ = std::thread([this] {
+      warm_began_s_ = process_seconds();
+      warm_up_device(device_);
+      warm_ended_s_ = process_seconds();
+    });
   }
 
   std::string describe() const override {
@@ -89,13 +99,19 @@ class GpuLineSorter final : public LineSorter {
     return cpu_s > device_s;
   }
 
+  bool warming() const {
+    const std::lock_guard<std::mutex> lock(warming_mutex_);
+    return warming_.joinable();
+  }
+
   // Whether the device filling and sorting a chunk's entries takes less
   // time than the CPU's fill, split and bucket sorts.
   bool fill_pays(const LineSpan& lines) const {
     const double n = static_cast<double>(lines.count);
+    const bool started = gpu_ || warming();
     const double cpu_s = n * costs_.cpu_fill_thread_ns_per_line * 1e-9 / static_cast<double>(pool_.size());
     const double device_s = static_cast<double>(lines.bytes()) * costs_.text_in_ns_per_byte * 1e-9 +
-                            n * costs_.fill_ns_per_line * 1e-9 + (gpu_ || warming_.joinable() ? 0 : costs_.start_s);
+                            n * costs_.fill_ns_per_line * 1e-9 + (started ? 0 : costs_.start_s);
     return cpu_s > device_s;
   }
 
@@ -148,9 +164,16 @@ class GpuLineSorter final : public LineSorter {
   // cannot start under auto.
   bool start(uint64_t n, uint64_t large) {
     const Stopwatch waited;
-    if (warming_.joinable()) warming_.join();
+    {
+      const std::lock_guard<std::mutex> lock(warming_mutex_);
+      if (warming_.joinable()) warming_.join();
+    }
     if (!gpu_) {
       const double waited_s = waited.seconds();  // for the context made ahead (prepare), where it was not ready
+      // (read after the join: the warming thread's figures, where it ran)
+      const std::string ahead = warm_ended_s_ > 0 ? "; made ahead from " + seconds_text(warm_began_s_) + " to " +
+                                                        seconds_text(warm_ended_s_) + " after the start"
+                                                  : "";
       const Stopwatch took;
       std::string why;
       if (!gpu_usable(device_, &why)) {
@@ -163,7 +186,7 @@ class GpuLineSorter final : public LineSorter {
       start_s_ = took.seconds();
       if (log_) {
         log_->info("lines: the GPU started in " + seconds_text(start_s_) + " (its context awaited " +
-                   seconds_text(waited_s) + ") for a chunk of " + std::to_string(n) + " lines, " +
+                   seconds_text(waited_s) + ahead + ") for a chunk of " + std::to_string(n) + " lines, " +
                    std::to_string(large) + " of them in buckets too large for one task");
       }
     }
@@ -183,8 +206,10 @@ class GpuLineSorter final : public LineSorter {
   // Sorted text comes back through two pieces of pinned memory (write_sorted).
   static constexpr uint64_t kStagingPiece = uint64_t{64} << 20;
   HostBuffer staging_;
-  std::thread warming_;  // the device's context made ahead (prepare)
+  mutable std::mutex warming_mutex_;  // prepare may come from a stream's reader
+  std::thread warming_;               // the device's context made ahead (prepare)
   double start_s_ = 0;
+  double warm_began_s_ = 0, warm_ended_s_ = 0;  // process_seconds() around the warming thread's work
   std::unique_ptr<LineSorter> cpu_;  // last: gone first, before the device it hands chunks to
 };
 
