@@ -72,6 +72,14 @@ void Collation::build_table_now() const {
   while (!built_.load(std::memory_order_acquire)) std::this_thread::yield();  // (tests: another thread builds it)
 }
 
+CollationTableAhead::CollationTableAhead(const Collation* collation) {
+  if (collation != nullptr) building_ = std::thread([collation] { collation->build_table_now(); });
+}
+
+CollationTableAhead::~CollationTableAhead() {
+  if (building_.joinable()) building_.join();
+}
+
 uint64_t Collation::head(const uint8_t* text, uint64_t len, uint8_t* out, uint64_t cap) const {
   constexpr uint64_t kHeadsBeforeTable = 20000;
   const FirstLevelWeights* table = table_.load(std::memory_order_acquire);

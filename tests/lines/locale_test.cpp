@@ -248,6 +248,21 @@ TEST(CollationImage, TheTableGivesStrxfrmsHeads) {
   if (checked == 0) GTEST_SKIP() << "none of the locales is installed";
 }
 
+// A table built ahead (CollationTableAhead, for a large input) is there
+// once that goes, before any head was asked for: no head is made by
+// strxfrm. A locale no other test uses, so that its table is not yet built.
+TEST(CollationImage, TheTableIsBuiltAheadOnAThreadOfItsOwn) {
+  const gsort::Collation* c = gsort::Collation::named("nl_NL.UTF-8");
+  if (c == nullptr) GTEST_SKIP() << "nl_NL.UTF-8 is not installed";
+  ASSERT_EQ(c->heads_made().rfind("heads by strxfrm alone (0; no table yet)", 0), 0u) << c->heads_made();
+  { const gsort::CollationTableAhead ahead(c); }
+  EXPECT_EQ(c->heads_made().rfind("heads by a table of ", 0), 0u) << c->heads_made();
+  uint8_t head[21] = {};
+  EXPECT_GT(c->head(bytes("zeker"), 5, head, sizeof head), 0u);
+  EXPECT_NE(c->heads_made().find(", 0 by strxfrm"), std::string::npos) << c->heads_made();
+  { const gsort::CollationTableAhead none(nullptr); }  // nothing to build: nothing happens
+}
+
 // GNU's strcoll_loop: a NUL ends a segment, the next one compared after it.
 // -f's heads read from the text as it is (Collation::head_folded) are
 // strxfrm's heads of the folded text, where the table says case is not
