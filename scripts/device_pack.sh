@@ -21,7 +21,7 @@ dest=${2:-.devcarry}
 mkdir -p "$dest"
 for f in gsort gsort-mpi gsort-gen tests/gsort-test-hooks tests/gsort_unit_tests tests/gsort_conformance_tests \
          tests/gsort_cli_tests tests/gsort_gpu_tests tests/gsort_api_tests tests/gsort_distributed_unit_tests \
-         tests/gsort_line_tests bench/gpu_sort_bench bench/kernel_sort_bench bench/host_alloc_bench \
+         tests/gsort_line_tests bench/gpu_sort_bench bench/kernel_sort_bench bench/host_alloc_bench bench/register_bench \
          bench/slice_transfer_bench bench/cpu_sort_bench bench/output_write_bench bench/pipe_floor_bench bench/spill_floor_bench bench/line_sort_bench bench/cached_bytes \
          bench/run_release_bench; do
   name=$(basename "$f")
