@@ -102,10 +102,13 @@ std::unique_ptr<FirstLevelWeights> FirstLevelWeights::build(locale_t collate, co
   }
   for (uint32_t b = 0; b < 128; ++b) table->ascii_[b] = table->by_character_[b];
   table->ascii_[0].length = CharacterWeights::kSegmentEnd;
+  auto fast = std::make_unique<AsciiHeads>(table->ascii_);
+  if (fast->usable()) table->fast_ = std::move(fast);
   return table;
 }
 
 bool FirstLevelWeights::head(const uint8_t* text, uint64_t len, uint8_t* out, uint64_t cap, uint64_t* written) const {
+  if (fast_ && fast_->head(text, len, out, cap, written)) return true;
   return table_head(view(), text, len, out, cap, written);
 }
 
