@@ -99,8 +99,8 @@ TEST(RegisteredCopies, CopiesEveryByteAPieceAtATimeEachPieceRegistered) {
   const size_t from = 13, length = bytes - 13 - 29;  // bounds off the pages
   cuda::DeviceBuffer device(length);
   cuda::Stream stream;
-  cuda::RegisteredCopies pins(0);
-  pins.copy(host.data() + from, length, device.data(), cudaHostRegisterReadOnly, stream.get());
+  cuda::RegisteredCopies pins(0, stream);
+  pins.copy(host.data() + from, length, device.data(), cudaHostRegisterReadOnly);
   EXPECT_EQ(pins.pieces(), 3u);
   EXPECT_EQ(pins.registered(), pins.pieces());
   EXPECT_TRUE(is_pinned(host.data() + from));

@@ -115,8 +115,8 @@ bool DeviceEntrySort::copy_in(const LineSpan& lines, cuda::RegisteredCopies& pin
   const uint8_t* text = lines.text + lines.starts[0];
   // Copies of pageable memory go through the driver's staging at a fifth
   // of the speed: registered for the copy only, a piece at a time.
-  pins.copy(lines.starts, starts_bytes, fill_.data(), cudaHostRegisterDefault, stream_.get());
-  pins.copy(text, text_bytes, fill_.data() + starts_bytes, cudaHostRegisterReadOnly, stream_.get());
+  pins.copy(lines.starts, starts_bytes, fill_.data(), cudaHostRegisterDefault);
+  pins.copy(text, text_bytes, fill_.data() + starts_bytes, cudaHostRegisterReadOnly);
   copied_ = Copied{lines.text, lines.starts, n, took.seconds(), reserved_s};
   return true;
 }
@@ -126,17 +126,7 @@ std::optional<Misfits> DeviceEntrySort::fill_and_sort(const LineSpan& lines, ker
                                                       const std::optional<DeviceTies>& ties) {
   GSORT_CUDA_CHECK(cudaSetDevice(device_));
   const Stopwatch took;
-  // The registrations of a copy in end once it is done: on every way out,
-  // after the stream (ahead of the host) is synchronized.
-  cuda::RegisteredCopies pins(device_);
-  struct EndPins {
-    const cuda::Stream& stream;
-    cuda::RegisteredCopies& pins;
-    ~EndPins() {
-      if (cudaStreamSynchronize(stream.get()) != cudaSuccess) (void)cudaGetLastError();
-      pins.release();
-    }
-  } end_pins{stream_, pins};
+  cuda::RegisteredCopies pins(device_, stream_);  // a copy in's registrations, ended once its copies are done
   if (!copied(lines) && !copy_in(lines, pins)) return std::nullopt;
   const uint64_t n = lines.count, starts_bytes = (n + 1) * sizeof(uint64_t);
   if (!copy_plan_tables(plan, ranked, plan_.data(), plan_.data() + kRankedBytes, stream_.get())) return std::nullopt;
