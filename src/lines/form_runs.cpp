@@ -115,7 +115,7 @@ class LineSpill {
     HeldRuns* held = f_.held.store();
     ThreadPool& pool = f_.ctx.pool;
     WriteBehind::Sink sink = [held](const uint8_t* data, size_t bytes) { held->append(data, bytes); };
-    const uint64_t block = f_.plan.block_bytes;
+    const uint64_t block = f_.plan.held_block_bytes;
     const std::vector<uint8_t*> blocks = held->write_blocks(block, kWriteBehindBuffers);
     auto target = blocks.empty() ? std::make_unique<WriteBehind>(std::move(sink), block)
                                  : std::make_unique<WriteBehind>(std::move(sink), block, blocks);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "io/output/write_behind.h"
 #include "src/pipeline/memory_plan.h"
 
 namespace gsort {
@@ -24,8 +25,13 @@ LinePlan plan_lines(uint64_t budget, uint64_t bytes_per_line, uint64_t known_byt
   // Each line: its start and its place in the order (per buffer), and the
   // sorter's share.
   const uint64_t per_line = (p.double_buffered ? 2 : 1) * (sizeof(uint64_t) + sizeof(uint32_t)) + bytes_per_line;
-  p.chunk_lines = std::min<uint64_t>(p.budget / 2 / per_line, UINT32_MAX - 1);
   p.block_bytes = std::clamp<uint64_t>(p.budget / 64, 64 << 10, 8 << 20);
+  p.held_block_bytes = std::clamp<uint64_t>(p.budget / 32, p.block_bytes, 64 << 20);
+  // What a held run's buffers take beyond the writers' blocks comes out of
+  // the indexes' half (a sort of one chunk writes no run); a small budget's
+  // plan stays as it was.
+  const uint64_t held_buffers = p.double_buffered ? kWriteBehindBuffers * (p.held_block_bytes - p.block_bytes) : 0;
+  p.chunk_lines = std::min<uint64_t>((p.budget / 2 - held_buffers) / per_line, UINT32_MAX - 1);
   p.fan_in = std::clamp<uint64_t>(p.budget / (4 * p.block_bytes), 2, 256);
   p.memory_fan_in = p.fan_in;
   if (batch_size != 0) p.fan_in = std::min(p.fan_in, batch_size);
