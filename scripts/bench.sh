@@ -33,6 +33,9 @@
 #   OLD=DIR       an earlier build: every gsort variant also runs with
 #                 DIR/gsort (OLD_GSORT_ARGS instead of GSORT_ARGS, if set), its
 #                 output cmp-identical to the new one's
+#   BUILDS="NAME=DIR ..."  more builds: every gsort variant also runs with
+#                 each DIR/gsort, labelled NAME, its output cmp-identical
+#                 (branches measured side by side in the same rounds)
 #   GNU_SORT=0    leave GNU sort out (it is LC_ALL=C sort --parallel=$(nproc)
 #                 -S GNU_SORT_MEM, default 50%, or the case's -S)
 #   SORTBIN=FILE  also time sortbin (github.com/jorisvr/sortbin), with
@@ -94,6 +97,11 @@ fi
 [[ -x $bin/gsort && -x $bin/gsort-gen ]] || die "no gsort and gsort-gen in $bin (BIN=DIR)"
 bin=$(cd "$bin" && pwd)
 [[ -z ${OLD:-} ]] || { [[ -x $OLD/gsort ]] || die "no gsort in OLD=$OLD"; OLD=$(cd "$OLD" && pwd); }
+builds=()
+for build in ${BUILDS:-}; do
+  [[ $build == ?*=?* && -x ${build#*=}/gsort ]] || die "BUILDS takes NAME=DIR words, each DIR with a gsort: $build"
+  builds+=("${build%%=*}=$(cd "${build#*=}" && pwd)")
+done
 work=${WORK:-${TMPDIR:-/tmp}/gsort-bench}
 mkdir -p "$work"
 work=$(cd "$work" && pwd)

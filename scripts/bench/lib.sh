@@ -17,8 +17,9 @@
 #                                 a row of TEMPLATE with @GSORT@ made "$BIN/gsort
 #                                 $GSORT_ARGS" and @OUT@ OUTPUT; where OLD names an
 #                                 earlier build, the same with "$OLD/gsort" and
-#                                 OUTPUT.old follows, checked identical to it;
-#                                 TRACE=1 adds --trace @TRACE@ to both
+#                                 OUTPUT.old follows, checked identical to it (and
+#                                 so for each NAME=DIR of BUILDS, labelled NAME);
+#                                 TRACE=1 adds --trace @TRACE@ to all
 #   run_table                     ROUNDS rounds, each row once a round in order
 #                                 (a row whose label matches the pattern ONCE:
 #                                 round 1 only), then the Markdown table on stdout and
@@ -97,6 +98,13 @@ fill() {
 
 gsort_row() {
   row "$1" "$2" "$(fill "$bin" "${GSORT_ARGS:-}" "$3" "$2")" "${4:-}"
+  # The builds share one output (each row removes it before its run): a
+  # 12 GB table of five builds would hold six outputs at once otherwise.
+  local build
+  for build in "${builds[@]}"; do
+    row "$1 (${build%%=*})" "$2.build" "$(fill "${build#*=}" "${GSORT_ARGS:-}" "$3" "$2.build")" \
+      "$(q same_output "$2" "$2.build")"
+  done
   [[ -n ${OLD:-} ]] || return 0
   row "$1 (old build)" "$2.old" "$(fill "$OLD" "${OLD_GSORT_ARGS-${GSORT_ARGS:-}}" "$3" "$2.old")" \
     "$(q same_output "$2" "$2.old")"
@@ -133,7 +141,8 @@ run_row() {
 
 # The command as the tables show it: the work and build folders named.
 shown() {
-  local c=${1//$work/\$WORK}
+  local c=${1//$work/\$WORK} build
+  for build in "${builds[@]}"; do c=${c//${build#*=}/\$${build%%=*}}; done  # before BIN, which may hold them
   c=${c//$bin/\$BIN}
   [[ -z ${OLD:-} ]] || c=${c//$OLD/\$OLD}
   printf '%s' "$c"
@@ -162,7 +171,7 @@ run_table() {
   for k in "${!tbl_cmd[@]}"; do shown "${tbl_cmd[k]}"; echo; done >"$run_dir/commands"
   python3 "$bench_dir/stats.py" --runs "$csv" --commands "$run_dir/commands" --title "$case_name: $tbl_title" \
     --base "$tbl_base" --factor "$tbl_factor" --base-name "$tbl_base_name" --stats-prefix "$tbl_file." \
-    --bin "$bin" --work "$work" ${OLD:+--old "$OLD"} "${tbl_ratios[@]/#/--ratio=}" \
+    --bin "$bin" --work "$work" ${OLD:+--old "$OLD"} "${builds[@]/#/--build=}" "${tbl_ratios[@]/#/--ratio=}" \
     --json "$tbl_file.json" --md "$tbl_file.md"
   cat "$tbl_file.md"
   echo

@@ -3,7 +3,7 @@
 
     stats.py --runs CASE.runs.csv --commands FILE --title TITLE [--base K]
              [--factor F] [--base-name NAME] [--stats-prefix PREFIX]
-             [--bin DIR] [--work DIR] [--old DIR] --json OUT.json --md OUT.md
+             [--bin DIR] [--work DIR] [--old DIR] [--build NAME=DIR ...] --json OUT.json --md OUT.md
 
 The runs file has one row per timed run (columns date, host, script, case,
 tool, run, seconds, bytes, row, label, status, extra: KEY=VALUE;...); the
@@ -107,6 +107,7 @@ def main():
     ap.add_argument("--bin", default="")
     ap.add_argument("--work", default="")
     ap.add_argument("--old", default="")
+    ap.add_argument("--build", action="append", default=[], help="NAME=DIR: a build of BUILDS")
     ap.add_argument("--ratio", action="append", default=[],
                     help="NAME=A/B: variant A's median over variant B's, and each round's, under the table")
     a = ap.parse_args()
@@ -122,7 +123,8 @@ def main():
     rounds = max((len(r["status"]) for r in rows), default=0)
 
     out = {"title": a.title, "machine": info, "rounds": rounds, "baseline": base_name, "bin": a.bin,
-           "old": a.old or None, "work": a.work, "variants": []}
+           "old": a.old or None, "builds": dict(b.split("=", 1) for b in a.build) or None, "work": a.work,
+           "variants": []}
     md = ["### " + a.title, ""]
     gpus = ", ".join(info["gpus"]) if info["gpus"] else "no GPU"
     md.append("%s: %s threads, %s GiB RAM, %s; %s; medians of %d interleaved rounds" % (
@@ -165,7 +167,8 @@ def main():
         md.append("")
     if notes:
         md += ["Last round's --stats:", ""] + notes + [""]
-    md.append("Commands (`$WORK` = %s, `$BIN` = %s%s):" % (a.work, a.bin, ", `$OLD` = " + a.old if a.old else ""))
+    builds = "".join(", `$%s` = %s" % tuple(b.split("=", 1)) for b in a.build)
+    md.append("Commands (`$WORK` = %s, `$BIN` = %s%s%s):" % (a.work, a.bin, ", `$OLD` = " + a.old if a.old else "", builds))
     md.append("")
     md.append("```sh")
     md += ["%s    # %s" % (commands[r["row"]], r["label"]) for r in rows if r["row"] < len(commands)]
