@@ -121,10 +121,10 @@ def main():
     base_name = a.base_name or (base_rows[0]["label"] if base_rows else "baseline")
     extras = sorted({k for r in rows for k in r["extra"]})
     rounds = max((len(r["status"]) for r in rows), default=0)
+    builds = dict(b.split("=", 1) for b in a.build)
 
     out = {"title": a.title, "machine": info, "rounds": rounds, "baseline": base_name, "bin": a.bin,
-           "old": a.old or None, "builds": dict(b.split("=", 1) for b in a.build) or None, "work": a.work,
-           "variants": []}
+           "old": a.old or None, "builds": builds or None, "work": a.work, "variants": []}
     md = ["### " + a.title, ""]
     gpus = ", ".join(info["gpus"]) if info["gpus"] else "no GPU"
     md.append("%s: %s threads, %s GiB RAM, %s; %s; medians of %d interleaved rounds" % (
@@ -167,8 +167,8 @@ def main():
         md.append("")
     if notes:
         md += ["Last round's --stats:", ""] + notes + [""]
-    builds = "".join(", `$%s` = %s" % tuple(b.split("=", 1)) for b in a.build)
-    md.append("Commands (`$WORK` = %s, `$BIN` = %s%s%s):" % (a.work, a.bin, ", `$OLD` = " + a.old if a.old else "", builds))
+    named = "".join(", `$%s` = %s" % item for item in builds.items())
+    md.append("Commands (`$WORK` = %s, `$BIN` = %s%s%s):" % (a.work, a.bin, ", `$OLD` = " + a.old if a.old else "", named))
     md.append("")
     md.append("```sh")
     md += ["%s    # %s" % (commands[r["row"]], r["label"]) for r in rows if r["row"] < len(commands)]
