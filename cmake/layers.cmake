@@ -51,8 +51,9 @@ set(GSORT_LAYERS
   # the merge in batches, its windows and the runs' writer (line_*.h).
   "src/merge:src/core src/cuda io src/keys src/config src/algo src/chunk_sort src/output src/verify src/report"
   # The store of runs held in the GPU's memory: alone in the merge it sees
-  # src/cuda and the GPU backend's context.
-  "src/merge/device:src/core src/cuda io src/chunk_sort/gpu src/merge/held_runs.h src/merge/merge_run.h"
+  # src/cuda, the GPU backend's context and the kernel that gathers lines
+  # into it.
+  "src/merge/device:src/core src/cuda io src/algo kernels src/chunk_sort/gpu src/merge/held_runs.h src/merge/merge_run.h"
   "src/pipeline:src/core src/cuda io src/keys src/config src/algo src/chunk_sort src/verify src/output src/merge src/report"
   # Text lines: the line sort's driver and its stages at the top of
   # src/lines, and debug (--debug's annotations). GNU sort's key model for

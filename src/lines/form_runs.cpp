@@ -110,23 +110,46 @@ class LineSpill {
   }
 
  private:
-  // The run copied into the held runs' store through a writer of the plan's blocks.
+  using HeldWriterMaker = std::function<std::unique_ptr<LineWriter>()>;
+
+  // The run gathered by the held runs' store where it lies (the GPU's
+  // memory), else copied in through a writer of the plan's blocks, on the
+  // run's thread. -u drops lines by comparing them and --verify hashes
+  // them: the writer does both.
   void start_held(const LineSpan& span, const uint32_t* order) {
     HeldRuns* held = f_.held.store();
     ThreadPool& pool = f_.ctx.pool;
-    WriteBehind::Sink sink = [held](const uint8_t* data, size_t bytes) { held->append(data, bytes); };
+    const bool by_store = f_.ctx.unique_by() == nullptr && f_.verify == nullptr;
+    const HeldWriterMaker make_writer = [this, held] { return held_writer(*held); };
+    auto writer = std::make_shared<std::unique_ptr<LineWriter>>();
+    thread_.launch(
+        [writer, make_writer, held, by_store, &pool, span, order] {
+          if (by_store && held->gather_lines(span, order)) return;
+          *writer = make_writer();
+          (*writer)->append_sorted(pool, span, order, span.count);
+        },
+        [writer, held, span] {
+          LineRunFigures figures{span.count, span.bytes(), 0};
+          if (*writer) {
+            (*writer)->finish();
+            figures = LineRunFigures{(*writer)->lines_written(), (*writer)->bytes_written(), 0};
+          }
+          held->end_run();
+          return figures;
+        });
+  }
+
+  // A writer into the held runs' store through its blocks (pinned, where
+  // it is the device's) of the plan's size.
+  std::unique_ptr<LineWriter> held_writer(HeldRuns& held) const {
+    WriteBehind::Sink sink = [&held](const uint8_t* data, size_t bytes) { held.append(data, bytes); };
     const uint64_t block = f_.plan.held_block_bytes;
-    const std::vector<uint8_t*> blocks = held->write_blocks(block, kWriteBehindBuffers);
+    const std::vector<uint8_t*> blocks = held.write_blocks(block, kWriteBehindBuffers);
     auto target = blocks.empty() ? std::make_unique<WriteBehind>(std::move(sink), block)
                                  : std::make_unique<WriteBehind>(std::move(sink), block, blocks);
-    auto writer = std::make_shared<LineWriter>(std::move(target), f_.ctx.eol(), f_.ctx.unique_by());
+    auto writer = std::make_unique<LineWriter>(std::move(target), f_.ctx.eol(), f_.ctx.unique_by());
     writer->verify_with(f_.verify, false);
-    thread_.launch([writer, &pool, span, order] { writer->append_sorted(pool, span, order, span.count); },
-                   [writer, held] {
-                     writer->finish();
-                     held->end_run();
-                     return LineRunFigures{writer->lines_written(), writer->bytes_written(), 0};
-                   });
+    return writer;
   }
 
   const LineRunFormation& f_;
@@ -318,6 +341,10 @@ std::vector<PendingSource> sort_line_chunks(const LineRunFormation& f, SortRepor
   if (spill.busy()) take_run(waiting, spill);
   reader.check_mapped_unchanged();  // its runs were copied from it
   if (f.held.starting()) f.ctx.log.info("lines: the GPU's memory was not ready before the last run");
+  if (const HeldRuns* store = f.held.store(); store != nullptr && store->gathered() > 0) {
+    f.ctx.log.info("lines: " + std::to_string(store->gathered()) + " of the " + std::to_string(store->runs()) +
+                   " held runs gathered where they are held");
+  }
   say_sort_steps(f);
   return waiting.take();
 }

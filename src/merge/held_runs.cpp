@@ -53,11 +53,15 @@ class InPlaceRuns final : public HeldRuns {
 
 }  // namespace
 
-void HeldRuns::append(const uint8_t* data, uint64_t bytes) {
+void HeldRuns::check_room(uint64_t bytes) const {
   if (bytes > capacity_ - used()) {
     throw Error("internal error: the runs outgrow the " + std::to_string(capacity_) + " bytes reserved for them in " +
                 where());
   }
+}
+
+void HeldRuns::append(const uint8_t* data, uint64_t bytes) {
+  check_room(bytes);
   if (bytes > 0) store(used(), data, bytes);
   open_ += bytes;
 }

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "src/algo/line_index.h"
 #include "src/core/host_buffer.h"
 #include "src/merge/merge_run.h"
 
@@ -32,6 +33,18 @@ class HeldRuns {
   size_t runs() const { return starts_.size() - 1; }
   // Run r's bytes; the store must outlive them.
   std::unique_ptr<MergeRun> run(size_t r) const { return bytes_at(starts_[r], starts_[r + 1] - starts_[r]); }
+  // Appends the lines of `lines` in `order` (all of them, each with its
+  // terminator, end to end) to the run being written, gathered where the
+  // store is; false, having appended nothing, where it cannot (the caller
+  // writes them through its blocks). The device's store gathers them there
+  // from a copy of the chunk, where the host's threads would fetch them a
+  // line at a time from anywhere in it.
+  virtual bool gather_lines(const LineSpan& lines, const uint32_t* order) {
+    (void)lines, (void)order;
+    return false;
+  }
+  // The runs, or parts of runs, that gather_lines appended so far.
+  uint64_t gathered() const { return gathered_; }
   // `count` buffers of `bytes` for the writer of a run to fill, owned by the
   // store and the same for every run (one run is written at a time); none
   // where any host memory serves. The device's are pinned.
@@ -49,6 +62,13 @@ class HeldRuns {
     open_ += bytes;
     end_run();
   }
+  // Throws where `bytes` more would outgrow the capacity.
+  void check_room(uint64_t bytes) const;
+  // Counts `bytes` that gather_lines put at used() into the run being written.
+  void gathered_in_place(uint64_t bytes) {
+    open_ += bytes;
+    ++gathered_;
+  }
   // Copies `bytes` of data to the store's byte `at` (within the capacity).
   virtual void store(uint64_t at, const uint8_t* data, uint64_t bytes) = 0;
   // The store's bytes [first, first + size) as a run.
@@ -57,6 +77,7 @@ class HeldRuns {
  private:
   const uint64_t capacity_;
   uint64_t open_ = 0;                 // the bytes of the run being written
+  uint64_t gathered_ = 0;
   std::vector<uint64_t> starts_{0};  // each run's first byte, and the end of the last
 };
 

@@ -253,6 +253,7 @@ TEST(LineHeldRuns, SameBytesAsGnuSortEveryWay) {
         ASSERT_EQ(run.result.status(), "exit 0") << run.result.err;
         EXPECT_TRUE(run.out == expected) << "the held runs' output differs from GNU sort";
         EXPECT_TRUE(contains(run.result.err, "lines: runs held in the host's memory")) << run.result.err;
+        EXPECT_FALSE(contains(run.result.err, "gathered where they are held")) << "the host's store gathers nothing";
         EXPECT_TRUE(contains(run.result.err, std::string("from run ") + (after[0] == '0' ? "1" : "3") + " on"))
             << run.result.err;
         EXPECT_EQ(count_files(dir.path()), 2u) << "files left behind";  // in, out
@@ -277,6 +278,7 @@ TEST(LineHeldRuns, TheGpusMemoryHoldsTheRunsOrLeavesThemToTheDisk) {
     ASSERT_EQ(run.result.status(), "exit 0") << run.result.err;
     EXPECT_TRUE(run.out == expected) << "the device's runs give another output";
     EXPECT_TRUE(contains(run.result.err, "lines: runs held in the GPU's memory (device 0)")) << run.result.err;
+    EXPECT_TRUE(contains(run.result.err, "held runs gathered where they are held")) << run.result.err;
     EXPECT_EQ(count_files(dir.path()), 3u) << "files left behind";  // probe, in, out
   }
   // The store's allocation fails: the runs go to the temporary directory, with the same bytes.

@@ -13,6 +13,7 @@
 #include "src/core/host_buffer.h"
 #include "src/cuda/check.h"
 #include "src/cuda/resources.h"
+#include "src/merge/device/device_line_gather.h"
 
 namespace gsort {
 namespace {
@@ -95,7 +96,19 @@ class DeviceRunBytes final : public MergeRun {
 class DeviceHeldRuns final : public HeldRuns {
  public:
   DeviceHeldRuns(int device, uint64_t bytes, DeviceBudgetShare share)
-      : HeldRuns(bytes), device_(device), share_(std::move(share)), store_(bytes), staging_(device) {}
+      : HeldRuns(bytes),
+        device_(device),
+        share_(std::move(share)),
+        store_(bytes),
+        staging_(device),
+        gather_(device, share_, share_.held()) {}
+  bool gather_lines(const LineSpan& lines, const uint32_t* order) override {
+    const uint64_t bytes = lines.bytes();
+    check_room(bytes);
+    if (!gather_.gather(lines, order, store_.data() + used())) return false;
+    gathered_in_place(bytes);
+    return true;
+  }
   std::vector<uint8_t*> write_blocks(uint64_t bytes, unsigned count) override {
     if (blocks_.size() != count || blocks_.front().size() != bytes) {
       blocks_.clear();
@@ -120,6 +133,7 @@ class DeviceHeldRuns final : public HeldRuns {
   cuda::DeviceBuffer store_;
   mutable StagingBuffers staging_;
   std::vector<HostBuffer> blocks_;  // the writer's, pinned: copied to the device at the bus's speed
+  DeviceLineGather gather_;         // after share_, which it holds its scratch in
 };
 
 }  // namespace
