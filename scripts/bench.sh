@@ -23,6 +23,8 @@
 #                 measure (default ${TMPDIR:-/tmp}/gsort-bench)
 #   RESULTS=DIR   the tables (default WORK/results)
 #   ROUNDS=3      rounds; medians are reported
+#   ROTATE=1      the rows after the first take turns leading each round
+#                 (no row always follows the same one); 0: in order
 #   ONCE=PATTERN  rows whose label matches it run in round 1 only (ONCE='GNU
 #                 sort*': a slow reference timed once, its output still checked)
 #   SIZE_GB=N     the input size of every case (each has its default; 0.05 for

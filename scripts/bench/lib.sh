@@ -20,10 +20,15 @@
 #                                 OUTPUT.old follows, checked identical to it (and
 #                                 so for each NAME=DIR of BUILDS, labelled NAME);
 #                                 TRACE=1 adds --trace @TRACE@ to all
-#   run_table                     ROUNDS rounds, each row once a round in order
-#                                 (a row whose label matches the pattern ONCE:
-#                                 round 1 only), then the Markdown table on stdout and
-#                                 RESULTS/CASE[.TABLE].{runs.csv,json,md}
+#   run_table                     ROUNDS rounds, each row once a round (a row whose
+#                                 label matches the pattern ONCE: round 1 only), then
+#                                 the Markdown table on stdout and
+#                                 RESULTS/CASE[.TABLE].{runs.csv,json,md}. The first
+#                                 row leads every round; the others take turns after
+#                                 it (round r starts at row r of them, ROTATE=0: in
+#                                 order), so that no row always follows the same one:
+#                                 a GPU row right after another met the context the
+#                                 one before was still tearing down
 # Set after `table` where a case needs it:
 #   tbl_inputs=(FILE...)  read into the page cache before round 1, unless tbl_cold=1:
 #                         then emptied before every run (UNCACHE=all: sync and
@@ -148,6 +153,12 @@ shown() {
   printf '%s' "$c"
 }
 
+# The row that runs I-th (from 0) in round R of N rows.
+round_row() {
+  local i=$1 r=$2 n=$3
+  if ((i == 0 || n <= 2)) || [[ ${ROTATE:-1} == 0 ]]; then echo "$i"; else echo $((1 + (i - 1 + r - 1) % (n - 1))); fi
+}
+
 run_table() {
   tbl_file=$results/$case_name
   [[ $tbl_name == "$case_name" ]] || tbl_file+=.$tbl_name
@@ -155,8 +166,10 @@ run_table() {
   echo "date,host,script,case,tool,run,seconds,bytes,row,label,status,extra" >"$csv"
   if ((!tbl_cold)) && ((${#tbl_inputs[@]})); then cat "${tbl_inputs[@]}" >/dev/null; fi
   echo "== $case_name: $tbl_title (${#tbl_label[@]} variants, $rounds rounds)" >&2
+  local n=${#tbl_label[@]} i
   for ((r = 1; r <= rounds; r++)); do
-    for k in "${!tbl_label[@]}"; do
+    for ((i = 0; i < n; i++)); do
+      k=$(round_row "$i" "$r" "$n")
       # shellcheck disable=SC2053  # ONCE is a pattern
       if ((r > 1)) && [[ -n ${ONCE:-} && ${tbl_label[k]} == $ONCE ]]; then continue; fi
       run_row "$k" "$r"
