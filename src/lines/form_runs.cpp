@@ -110,8 +110,6 @@ class LineSpill {
   }
 
  private:
-  using HeldWriterMaker = std::function<std::unique_ptr<LineWriter>()>;
-
   // The run gathered by the held runs' store where it lies (the GPU's
   // memory), else copied in through a writer of the plan's blocks, on the
   // run's thread. -u drops lines by comparing them and --verify hashes
@@ -120,12 +118,11 @@ class LineSpill {
     HeldRuns* held = f_.held.store();
     ThreadPool& pool = f_.ctx.pool;
     const bool by_store = f_.ctx.unique_by() == nullptr && f_.verify == nullptr;
-    const HeldWriterMaker make_writer = [this, held] { return held_writer(*held); };
     auto writer = std::make_shared<std::unique_ptr<LineWriter>>();
     thread_.launch(
-        [writer, make_writer, held, by_store, &pool, span, order] {
+        [this, writer, held, by_store, &pool, span, order] {
           if (by_store && held->gather_lines(span, order)) return;
-          *writer = make_writer();
+          *writer = held_writer(*held);
           (*writer)->append_sorted(pool, span, order, span.count);
         },
         [writer, held, span] {
