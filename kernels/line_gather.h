@@ -1,9 +1,11 @@
-// A sorted chunk's lines written out on the device: the GPU that filled
-// and sorted a chunk's entries holds its text already (src/chunk_sort/lines/gpu/
-// device_entry_sort.h), so the lines are gathered there, in the host's
-// final order, into one buffer of the chunk's size that crosses the bus
-// as large pieces, rather than by the host's threads a line at a time
-// from anywhere in the chunk.
+// A sorted chunk's lines written out on the device, in the host's final
+// order, into one buffer of the chunk's size, rather than by the host's
+// threads a line at a time from anywhere in the chunk. Two callers: the
+// GPU that filled and sorted a chunk's entries holds its text already
+// and sends the buffer back across the bus as large pieces
+// (src/chunk_sort/lines/gpu/device_entry_sort.h); a run held in the GPU's
+// memory is gathered straight into its place in the store from a copy of
+// the chunk (src/merge/device/device_line_gather.h).
 #pragma once
 
 #include <cuda_runtime_api.h>
